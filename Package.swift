@@ -1,0 +1,149 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// One set of compiler settings for every target: Swift 6 language mode comes with the tools version.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "kiwi",
+    platforms: [.macOS(.v15), .iOS(.v17)],
+    products: [
+        .executable(name: "kiwi-gateway", targets: ["KiwiGateway"]),
+        .executable(name: "kiwi-scan-worker", targets: ["KiwiScanWorker"]),
+        .executable(name: "kiwi-auth", targets: ["KiwiAuth"]),
+        .library(name: "KiwiModels", targets: ["KiwiModels"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    ],
+    targets: [
+        // MARK: Services
+        .executableTarget(
+            name: "KiwiGateway",
+            dependencies: [
+                "KiwiConfiguration", "KiwiLogging", "KiwiDatabase", "KiwiServiceSupport", "KiwiMessaging",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/gateway",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "KiwiScanWorker",
+            dependencies: [
+                "KiwiConfiguration", "KiwiLogging", "KiwiServiceSupport", "KiwiMessaging",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/scan-worker",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "KiwiAuth",
+            dependencies: [
+                "KiwiConfiguration", "KiwiLogging", "KiwiDatabase", "KiwiServiceSupport", "KiwiMessaging",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/auth",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Shared libraries
+        .target(name: "KiwiModels", path: "Shared/Models", swiftSettings: swiftSettings),
+        .target(
+            name: "KiwiConfiguration",
+            dependencies: [.product(name: "Configuration", package: "swift-configuration")],
+            path: "Shared/Configuration",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KiwiLogging",
+            dependencies: ["KiwiModels", .product(name: "Logging", package: "swift-log")],
+            path: "Shared/Logging",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KiwiDatabase",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Shared/Database",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KiwiServiceSupport",
+            dependencies: [
+                "KiwiConfiguration", "KiwiLogging", "KiwiModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Shared/ServiceSupport",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KiwiMessaging",
+            dependencies: ["CRabbitMQ"],
+            path: "Shared/Messaging",
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(
+            name: "CRabbitMQ",
+            path: "Shared/CRabbitMQ",
+            pkgConfig: "librabbitmq",
+            providers: [.apt(["librabbitmq-dev"])]
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "KiwiModelsTests",
+            dependencies: ["KiwiModels"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiConfigurationTests",
+            dependencies: ["KiwiConfiguration"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiLoggingTests",
+            dependencies: ["KiwiLogging", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiDatabaseTests",
+            dependencies: [
+                "KiwiDatabase",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiMessagingTests",
+            dependencies: ["KiwiMessaging"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiServicesTests",
+            dependencies: [
+                "KiwiAuth", "KiwiConfiguration", "KiwiGateway", "KiwiScanWorker", "KiwiServiceSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

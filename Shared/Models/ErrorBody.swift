@@ -1,0 +1,52 @@
+import Foundation
+
+/// A machine-readable error code. Kept open (not an enum) so a client built today still decodes codes added later.
+public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public var rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(stringLiteral value: String) {
+        self.rawValue = value
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    public static let badRequest: APIErrorCode = "bad_request"
+    public static let unauthorized: APIErrorCode = "unauthorized"
+    public static let invalidToken: APIErrorCode = "invalid_token"
+    public static let invalidImage: APIErrorCode = "invalid_image"
+    public static let notFound: APIErrorCode = "not_found"
+    public static let methodNotAllowed: APIErrorCode = "method_not_allowed"
+    public static let rateLimitExceeded: APIErrorCode = "rate_limit_exceeded"
+    public static let invalidModelResponse: APIErrorCode = "invalid_model_response"
+    public static let scanUnavailable: APIErrorCode = "scan_unavailable"
+    public static let scanTimeout: APIErrorCode = "scan_timeout"
+    public static let authUnavailable: APIErrorCode = "auth_unavailable"
+    public static let internalError: APIErrorCode = "internal_error"
+}
+
+/// Every error the API returns: `{"error": "<code>", "message": "<human text>"}`, plus `resetsAt` on a 429.
+public struct ErrorBody: Codable, Hashable, Sendable {
+    public var error: APIErrorCode
+    public var message: String
+    /// When the daily quota refills; present only with `rate_limit_exceeded`.
+    public var resetsAt: Date?
+
+    public init(error: APIErrorCode, message: String, resetsAt: Date? = nil) {
+        self.error = error
+        self.message = message
+        self.resetsAt = resetsAt
+    }
+}

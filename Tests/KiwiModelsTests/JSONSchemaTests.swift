@@ -1,0 +1,64 @@
+import Foundation
+import KiwiModels
+import Testing
+
+@Suite("Structured Outputs schema")
+struct JSONSchemaTests {
+    @Test("the schema and the validator agree on every fixture", arguments: ruleCases)
+    func schemaAgreesWithValidator(_ rule: RuleCase) throws {
+        let document = try validAnswer(setting: rule.path, to: rule.value)
+        let validatorAccepts = violations(document).isEmpty
+        let schemaAccepts = try JSONSchemaEvaluator().accepts(document, schema: ScanResponseContract.jsonSchema)
+        #expect(validatorAccepts == schemaAccepts)
+        #expect(validatorAccepts == (rule.violationAt == nil))
+    }
+
+    @Test("the schema and the validator agree on the whole fixtures", arguments: ["valid-scan-response.json", "empty-scan-response.json"])
+    func schemaAcceptsFixtures(_ name: String) throws {
+        let document = try StrictJSONParser().parse(try fixture(name))
+        #expect(try JSONSchemaEvaluator().accepts(document, schema: ScanResponseContract.jsonSchema))
+        #expect(violations(document).isEmpty)
+    }
+
+    @Test("every object is closed and lists every property as required")
+    func everyObjectIsStrict() throws {
+        var objects = 0
+        func visit(_ schema: JSONValue) {
+            switch schema {
+            case .object(let object):
+                if object["properties"] != nil {
+                    objects += 1
+                    #expect(object["additionalProperties"] == .bool(false))
+                    if case .object(let properties) = object["properties"] {
+                        #expect(object["required"] == .array(properties.keys.map(JSONValue.string)))
+                    }
+                }
+                for (_, member) in object.members { visit(member) }
+            case .array(let elements):
+                elements.forEach(visit)
+            default:
+                break
+            }
+        }
+        visit(ScanResponseContract.jsonSchema)
+        #expect(objects == 4)
+    }
+
+    @Test("nullable fields are a type union with null")
+    func nullableIsTypeUnion() throws {
+        let recipe = try #require(member(ScanResponseContract.jsonSchema, "properties", "recipes", "items", "properties", "makeItFasterTip"))
+        #expect(recipe == .object(JSONObject(["type": .array(["string", "null"]), "maxLength": .number(JSONNumber(300))])))
+    }
+
+    @Test("the schema is compact JSON that the strict parser reads back unchanged")
+    func schemaSerialises() throws {
+        let text = ScanResponseContract.jsonSchema.serialized()
+        #expect(try StrictJSONParser().parse(text) == ScanResponseContract.jsonSchema)
+    }
+
+    private func member(_ value: JSONValue, _ path: String...) -> JSONValue? {
+        path.reduce(Optional(value)) { current, key in
+            if case .object(let object) = current { object[key] } else { nil }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import KiwiModels
+import Testing
+
+/// Loads a fixture file from this target's `Fixtures` folder.
+func fixture(_ name: String) throws -> Data {
+    let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil))
+    return try Data(contentsOf: url)
+}
+
+/// Parses JSON text that the test itself wrote.
+func json(_ text: String) throws -> JSONValue {
+    try StrictJSONParser().parse(text)
+}
+
+/// Returns the valid fixture with one edit applied at a path such as `recipes.0.steps`.
+func validAnswer(setting path: String, to value: JSONValue?) throws -> JSONValue {
+    var document = try StrictJSONParser().parse(try fixture("valid-scan-response.json"))
+    document.set(path.split(separator: ".").map(String.init), to: value)
+    return document
+}
+
+extension JSONValue {
+    /// Replaces (or with `nil`, removes) the value at the given path of member names and array indexes.
+    mutating func set(_ path: some Collection<String>, to value: JSONValue?) {
+        guard let head = path.first else {
+            if let value { self = value }
+            return
+        }
+        let rest = path.dropFirst()
+        switch self {
+        case .object(var object):
+            if rest.isEmpty {
+                object[head] = value
+            } else {
+                var child = object[head] ?? .null
+                child.set(rest, to: value)
+                object[head] = child
+            }
+            self = .object(object)
+        case .array(var elements):
+            let index = Int(head)!
+            if rest.isEmpty, value == nil {
+                elements.remove(at: index)
+            } else {
+                elements[index].set(rest, to: value)
+            }
+            self = .array(elements)
+        default:
+            break
+        }
+    }
+}
+
+/// The violations the contract finds in a document.
+func violations(_ document: JSONValue) -> [JSONViolation] {
+    ScanResponseContract.scanResponse.violations(of: document)
+}
+
+/// A string of `count` copies of `character`.
+func text(_ count: Int, of character: Character = "a") -> JSONValue {
+    .string(String(repeating: character, count: count))
+}
+
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) {
+        self = .string(value)
+    }
+}
