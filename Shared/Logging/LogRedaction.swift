@@ -1,0 +1,9 @@
+import Foundation
+
+/// How identifying values may appear in logs (DESIGN.md §8).
+public enum LogRedaction {
+    /// A user id shortened to its first 8 characters: enough to follow one user through the logs, not to name them.
+    public static func userID(_ id: UUID) -> String {
+        String(id.uuidString.lowercased().prefix(8))
+    }
+}
