@@ -1,0 +1,74 @@
+import Logging
+import PostgresNIO
+
+/// Brings a database up to the newest schema, safely when several services start at once.
+///
+/// All work happens on one connection holding a PostgreSQL advisory lock, so concurrent migrators
+/// queue behind each other and the later ones find nothing left to do. Each migration and its row
+/// in `schema_migrations` commit in one transaction, so a crash never leaves one half-applied.
+public struct DatabaseMigrator: Sendable {
+    /// The advisory lock key every Kiwi migrator uses ("KIWI" in ASCII).
+    public static let lockKey: Int64 = 0x4B49_5749
+
+    public let migrations: [Migration]
+
+    public init(migrations: [Migration] = KiwiSchema.migrations) {
+        precondition(
+            zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version },
+            "migrations must be in ascending version order"
+        )
+        self.migrations = migrations
+    }
+
+    /// Applies every migration not yet recorded, and returns the versions this call applied.
+    @discardableResult
+    public func migrate(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
+        try await client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
+            do {
+                let applied = try await applyPending(on: connection, logger: logger)
+                try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                return applied
+            } catch {
+                // Closing the session would release the lock too, but the pool keeps connections open.
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    private func applyPending(on connection: PostgresConnection, logger: Logger) async throws -> [Int] {
+        try await connection.query(
+            """
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version integer PRIMARY KEY,
+                name text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+            logger: logger
+        )
+        var done: Set<Int> = []
+        for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger)
+            .decode(Int.self)
+        {
+            done.insert(version)
+        }
+
+        var applied: [Int] = []
+        for migration in migrations where !done.contains(migration.version) {
+            try await connection.withTransaction(logger: logger) { transaction in
+                for statement in migration.statements {
+                    try await transaction.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await transaction.query(
+                    "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
+                    logger: logger
+                )
+            }
+            logger.info("applied database migration", metadata: ["version": "\(migration.version)", "migration": "\(migration.name)"])
+            applied.append(migration.version)
+        }
+        return applied
+    }
+}

@@ -1,0 +1,40 @@
+/// Kiwi's PostgreSQL schema (DESIGN.md §5), as the migrations that build it.
+public enum KiwiSchema {
+    /// Every migration, oldest first. Append; never edit one that has shipped.
+    public static let migrations: [Migration] = [
+        Migration(
+            version: 1,
+            name: "create users, sessions and scan quota",
+            statements: [
+                """
+                CREATE TABLE users (
+                    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+                    apple_user_id text NOT NULL UNIQUE,
+                    email text NULL,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    updated_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                """
+                CREATE TABLE sessions (
+                    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+                    user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    token_hash bytea NOT NULL UNIQUE CHECK (octet_length(token_hash) = 32),
+                    expires_at timestamptz NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX sessions_user_id_idx ON sessions (user_id)",
+                "CREATE INDEX sessions_expires_at_idx ON sessions (expires_at)",
+                """
+                CREATE TABLE scan_quota (
+                    user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    scan_date date NOT NULL,
+                    scan_count integer NOT NULL DEFAULT 0 CHECK (scan_count >= 0),
+                    PRIMARY KEY (user_id, scan_date)
+                )
+                """,
+            ]
+        )
+    ]
+}

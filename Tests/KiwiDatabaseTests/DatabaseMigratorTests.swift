@@ -1,0 +1,88 @@
+import Foundation
+import KiwiDatabase
+import Logging
+import PostgresNIO
+import Testing
+
+@Suite("Database migrations")
+struct DatabaseMigratorTests {
+    let logger = Logger(label: "test.migrations")
+
+    @Test("a fresh database gets every migration, and a second run applies nothing")
+    func applyingTwiceIsANoOp() async throws {
+        try await withTemporaryDatabase { configuration in
+            try await withClient(configuration) { client in
+                let first = try await DatabaseMigrator().migrate(client, logger: logger)
+                let second = try await DatabaseMigrator().migrate(client, logger: logger)
+                #expect(first == KiwiSchema.migrations.map(\.version))
+                #expect(second.isEmpty)
+                #expect(try await recordedVersions(client) == KiwiSchema.migrations.map(\.version))
+            }
+        }
+    }
+
+    @Test("concurrent migrators apply each migration exactly once")
+    func concurrentRunnersApplyOnce() async throws {
+        try await withTemporaryDatabase { configuration in
+            let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        try await withClient(configuration) { client in try await DatabaseMigrator().migrate(client, logger: logger) }
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(applied.sorted() == KiwiSchema.migrations.map(\.version))
+            let recorded = try await withClient(configuration) { client in try await recordedVersions(client) }
+            #expect(recorded == KiwiSchema.migrations.map(\.version))
+        }
+    }
+
+    @Test("a migration that fails leaves neither its changes nor its record behind")
+    func failedMigrationRollsBack() async throws {
+        let broken = Migration(version: 99, name: "broken", statements: ["CREATE TABLE half_done (id int)", "SELECT no_such_function()"])
+        try await withTemporaryDatabase { configuration in
+            try await withClient(configuration) { client in
+                await #expect(throws: (any Error).self) {
+                    try await DatabaseMigrator(migrations: KiwiSchema.migrations + [broken]).migrate(client, logger: logger)
+                }
+                #expect(try await recordedVersions(client) == KiwiSchema.migrations.map(\.version))
+                let rows = try await client.query("SELECT to_regclass('half_done')::text").decode(String?.self)
+                for try await table in rows { #expect(table == nil) }
+                // The advisory lock was released: another run proceeds instead of waiting forever.
+                #expect(try await DatabaseMigrator().migrate(client, logger: logger).isEmpty)
+            }
+        }
+    }
+
+    @Test("deleting a user deletes their sessions and scan quota rows")
+    func userDeletionCascades() async throws {
+        try await withTemporaryDatabase { configuration in
+            try await withClient(configuration) { client in
+                try await DatabaseMigrator().migrate(client, logger: logger)
+                let userID = UUID()
+                try await client.query("INSERT INTO users (id, apple_user_id) VALUES (\(userID), 'apple-sub-1')")
+                try await client.query(
+                    """
+                    INSERT INTO sessions (user_id, token_hash, expires_at)
+                    VALUES (\(userID), decode(repeat('ab', 32), 'hex'), now() + interval '30 days')
+                    """
+                )
+                try await client.query("INSERT INTO scan_quota (user_id, scan_date, scan_count) VALUES (\(userID), current_date, 2)")
+                try await client.query("DELETE FROM users WHERE id = \(userID)")
+                for table in ["sessions", "scan_quota"] {
+                    let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)")).decode(Int.self)
+                    for try await count in rows { #expect(count == 0, "\(table)") }
+                }
+            }
+        }
+    }
+
+    private func recordedVersions(_ client: PostgresClient) async throws -> [Int] {
+        var versions: [Int] = []
+        for try await version in try await client.query("SELECT version FROM schema_migrations ORDER BY version").decode(Int.self) {
+            versions.append(version)
+        }
+        return versions
+    }
+}
