@@ -1,0 +1,46 @@
+import Foundation
+import KiwiConfiguration
+import KiwiDatabase
+import KiwiMessaging
+import KiwiServiceSupport
+import Logging
+import PostgresNIO
+
+/// Everything the auth service reads from its environment (DESIGN.md §7).
+struct AuthConfiguration: ServiceConfiguration {
+    static let serviceName = "kiwi-auth"
+    static let appleJWKSURL = URL(string: "https://appleid.apple.com/auth/keys")!
+
+    var basics: ServiceBasics
+    var database: PostgresClient.Configuration
+    var amqp: AMQPSettings
+    var internalAPIToken: String
+    /// The audiences Apple's identity tokens may carry: the app's bundle id and the services id.
+    var appleClientIDs: [String]
+    /// Where Apple publishes the keys that sign identity tokens.
+    var appleJWKSURL: URL
+
+    init(environment: [String: String]) throws(ConfigurationError) {
+        var reader = EnvironmentReader(environment: environment)
+        basics = ServiceBasics(reading: &reader, defaultPort: 8081)
+        let database = reader.required("DATABASE_URL", secret: true, parse: PostgresClient.Configuration.init(url:))
+        let amqp = reader.required("AMQP_URL", secret: true) { url in try AMQPSettings(url: url, connectionName: Self.serviceName) }
+        let internalAPIToken = reader.internalAPIToken()
+        let appleClientIDs = reader.required("APPLE_CLIENT_ID") { text in
+            let ids = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !ids.isEmpty else { throw ConfigurationError.Reason("must list at least one client id") }
+            return ids
+        }
+        appleJWKSURL = reader.httpURL("APPLE_JWKS_URL", default: Self.appleJWKSURL)
+        (self.database, self.amqp, self.internalAPIToken, self.appleClientIDs) =
+            try reader.finish(database, amqp, internalAPIToken, appleClientIDs)
+    }
+
+    var startupMetadata: Logger.Metadata {
+        [
+            "amqp": .stringConvertible(amqp),
+            "appleClientIDs": .array(appleClientIDs.map { .string($0) }),
+            "appleJWKSURL": .string(appleJWKSURL.absoluteString),
+        ]
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import KiwiConfiguration
+import KiwiDatabase
+import KiwiMessaging
+import KiwiServiceSupport
+import Logging
+import PostgresNIO
+
+/// Everything the gateway reads from its environment (DESIGN.md §7).
+struct GatewayConfiguration: ServiceConfiguration {
+    static let serviceName = "kiwi-gateway"
+
+    var basics: ServiceBasics
+    var database: PostgresClient.Configuration
+    var amqp: AMQPSettings
+    /// Base URL of the auth service's internal API.
+    var authServiceURL: URL
+    var internalAPIToken: String
+    /// Scans each user may make per UTC day.
+    var scanDailyLimit: Int
+    /// How long a scan request waits for its result before answering 504.
+    var scanTimeout: Duration
+
+    init(environment: [String: String]) throws(ConfigurationError) {
+        var reader = EnvironmentReader(environment: environment)
+        basics = ServiceBasics(reading: &reader, defaultPort: 8080)
+        let database = reader.required("DATABASE_URL", secret: true, parse: PostgresClient.Configuration.init(url:))
+        let amqp = reader.required("AMQP_URL", secret: true) { url in try AMQPSettings(url: url, connectionName: Self.serviceName) }
+        let authServiceURL = reader.requiredHTTPURL("AUTH_SERVICE_URL")
+        let internalAPIToken = reader.internalAPIToken()
+        scanDailyLimit = reader.int("SCAN_DAILY_LIMIT", default: 4, in: 1...1000)
+        scanTimeout = .seconds(reader.int("SCAN_TIMEOUT_SECONDS", default: 90, in: 1...600))
+        (self.database, self.amqp, self.authServiceURL, self.internalAPIToken) =
+            try reader.finish(database, amqp, authServiceURL, internalAPIToken)
+    }
+
+    var startupMetadata: Logger.Metadata {
+        [
+            "amqp": .stringConvertible(amqp),
+            "authServiceURL": .string(authServiceURL.absoluteString),
+            "scanDailyLimit": .stringConvertible(scanDailyLimit),
+            "scanTimeoutSeconds": .stringConvertible(scanTimeout.components.seconds),
+        ]
+    }
+}

@@ -1,0 +1,43 @@
+import KiwiConfiguration
+import KiwiLogging
+import Logging
+
+/// What every service's typed configuration offers the launcher.
+public protocol ServiceConfiguration: Sendable {
+    /// The executable's name, e.g. `kiwi-gateway`; it labels logs and the HTTP server.
+    static var serviceName: String { get }
+
+    /// Reads and checks the whole configuration, throwing every problem at once.
+    init(environment: [String: String]) throws(ConfigurationError)
+
+    /// The settings every service has.
+    var basics: ServiceBasics { get }
+
+    /// A summary of the configuration for the start-up log line; never secrets.
+    var startupMetadata: Logger.Metadata { get }
+}
+
+/// Settings every service reads: `PORT`, `LOG_LEVEL` and `KIWI_ENV`.
+public struct ServiceBasics: Sendable {
+    /// The HTTP port: the public API for the gateway, internal API for auth, health probes for the worker.
+    public var port: Int
+    public var logLevel: Logger.Level
+    public var environment: DeploymentEnvironment
+
+    /// Reads the basics; `KIWI_ENV` defaults to production so that nothing development-only is on by accident.
+    public init(reading environment: inout EnvironmentReader, defaultPort: Int) {
+        self.port = environment.port("PORT", default: defaultPort)
+        self.logLevel = environment.value("LOG_LEVEL", default: .info, parse: Logger.Level.init(parsing:))
+        self.environment = environment.value("KIWI_ENV", default: .production, parse: DeploymentEnvironment.init(parsing:))
+    }
+}
+
+extension EnvironmentReader {
+    /// `INTERNAL_API_TOKEN`, the secret the gateway presents to the auth service; at least 32 characters.
+    public mutating func internalAPIToken() -> String? {
+        required("INTERNAL_API_TOKEN", secret: true) { token in
+            guard token.count >= 32 else { throw ConfigurationError.Reason("must be at least 32 characters long") }
+            return token
+        }
+    }
+}

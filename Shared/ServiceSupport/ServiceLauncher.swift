@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import KiwiConfiguration
+import KiwiLogging
+import Logging
+
+/// Runs a service executable the same way for every service: read the configuration (exiting with
+/// every problem listed when it is incomplete), switch logging to JSON lines, log one start-up line,
+/// then build the application and serve until SIGTERM or SIGINT asks it to shut down gracefully.
+public enum ServiceLauncher {
+    /// Never returns normally: exits 0 after a graceful shutdown and 1 when the service could not run.
+    public static func run<Configuration: ServiceConfiguration, App: ApplicationProtocol>(
+        _: Configuration.Type,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        build: (Configuration, Logger) async throws -> App
+    ) async -> Never {
+        let name = Configuration.serviceName
+        let configuration: Configuration
+        do {
+            configuration = try Configuration(environment: environment)
+        } catch {
+            var logger = Logger(label: name) { _ in JSONLogHandler(logLevel: .info) }
+            logger[metadataKey: "service"] = .string(name)
+            var metadata: Logger.Metadata = [:]
+            if !error.missing.isEmpty { metadata["missing"] = .array(error.missing.map { .string($0) }) }
+            logger.critical("invalid configuration: \(error)", metadata: metadata)
+            exit(1)
+        }
+
+        let level = configuration.basics.logLevel
+        LoggingSystem.bootstrap { _ in
+            var handler = JSONLogHandler(logLevel: level)
+            handler.metadata["service"] = .string(name)
+            return handler
+        }
+        let logger = Logger(label: name)
+        logger.info(
+            "starting \(name)",
+            metadata: configuration.startupMetadata.merging([
+                "port": .stringConvertible(configuration.basics.port),
+                "environment": .string(configuration.basics.environment.rawValue),
+                "logLevel": .string(level.rawValue),
+            ]) { own, _ in own }
+        )
+        do {
+            let app = try await build(configuration, logger)
+            try await app.runService()
+            logger.info("\(name) stopped")
+            exit(0)
+        } catch {
+            logger.critical("\(name) failed: \(error)")
+            exit(1)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+@testable import KiwiAuth
+@testable import KiwiGateway
+@testable import KiwiScanWorker
+import Foundation
+import KiwiConfiguration
+import KiwiServiceSupport
+import Testing
+
+/// The typed configurations, read in-process: defaults, and every problem reported at once.
+@Suite("Service configuration")
+struct ConfigurationTests {
+    let complete: [String: String] = [
+        "DATABASE_URL": "postgres://kiwi:kiwi@127.0.0.1:55432/kiwi?sslmode=disable",
+        "AMQP_URL": "amqp://kiwi:kiwi@127.0.0.1:55672/%2F",
+        "INTERNAL_API_TOKEN": String(repeating: "x", count: 32),
+        "AUTH_SERVICE_URL": "http://127.0.0.1:8081",
+        "APPLE_CLIENT_ID": "app.kiwi.ios, app.kiwi.web",
+        "OPENAI_API_KEY": "sk-test",
+    ]
+
+    @Test("the gateway applies the documented defaults")
+    func gatewayDefaults() throws {
+        let configuration = try GatewayConfiguration(environment: complete)
+        #expect(configuration.basics.port == 8080)
+        #expect(configuration.basics.environment == .production)
+        #expect(configuration.scanDailyLimit == 4)
+        #expect(configuration.scanTimeout == .seconds(90))
+    }
+
+    @Test("the auth service splits APPLE_CLIENT_ID on commas and defaults to Apple's JWKS")
+    func authDefaults() throws {
+        let configuration = try AuthConfiguration(environment: complete)
+        #expect(configuration.basics.port == 8081)
+        #expect(configuration.appleClientIDs == ["app.kiwi.ios", "app.kiwi.web"])
+        #expect(configuration.appleJWKSURL.absoluteString == "https://appleid.apple.com/auth/keys")
+    }
+
+    @Test("the scan worker defaults to gpt-4o at OpenAI with 16 concurrent jobs")
+    func workerDefaults() throws {
+        let configuration = try ScanWorkerConfiguration(environment: complete)
+        #expect(configuration.basics.port == 8082)
+        #expect(configuration.openAIModel == "gpt-4o")
+        #expect(configuration.openAIBaseURL.absoluteString == "https://api.openai.com/v1")
+        #expect(configuration.concurrency == 16)
+    }
+
+    @Test("missing and invalid values are all reported together")
+    func reportsEverything() {
+        var environment = complete
+        environment["DATABASE_URL"] = nil
+        environment["PORT"] = "99999"
+        environment["INTERNAL_API_TOKEN"] = "short"
+        environment["SCAN_DAILY_LIMIT"] = "lots"
+        #expect {
+            try GatewayConfiguration(environment: environment)
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.missing == ["DATABASE_URL"] && Set(error.invalid.map(\.name)) == ["PORT", "INTERNAL_API_TOKEN", "SCAN_DAILY_LIMIT"]
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A service executable from this build, run as a real child process.
+final class ServiceProcess: Sendable {
+    private let process: Process
+    private let output: Pipe
+    /// The exit status once known, and whoever waits for it.
+    private struct ExitState {
+        var status: Int32?
+        var waiter: CheckedContinuation<Int32, Never>?
+    }
+    private let exitState = Mutex(ExitState())
+
+    /// Starts `name` (e.g. `kiwi-gateway`) with exactly the given environment.
+    init(_ name: String, environment: [String: String]) throws {
+        process = Process()
+        process.executableURL = Self.buildDirectory.appending(path: name)
+        process.environment = environment
+        output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.terminationHandler = { [self] finished in
+            let status = finished.terminationStatus
+            let waiter = exitState.withLock { state in
+                state.status = status
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: status)
+        }
+        try process.run()
+    }
+
+    /// The folder holding the executables: the one this test binary was built into.
+    static var buildDirectory: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    /// Sends a signal (SIGTERM, SIGINT) to the process.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to exit and returns its status, or nil if it is still running after `timeout`.
+    func waitForExit(timeout: Duration = .seconds(20)) async -> Int32? {
+        await withTaskGroup(of: Int32?.self) { group in
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    let status = self.exitState.withLock { state -> Int32? in
+                        if state.status == nil { state.waiter = continuation }
+                        return state.status
+                    }
+                    if let status { continuation.resume(returning: status) }
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            if first == nil { process.terminate() }
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Everything the process wrote to standard output and error; call after it exited.
+    func capturedOutput() -> String {
+        String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// Polls `GET url` until it answers, for at most `timeout`; returns the status code, or nil.
+    func waitUntilServing(_ url: URL, timeout: Duration = .seconds(60)) async -> Int? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, exitState.withLock({ $0.status }) == nil {
+            if let (_, response) = try? await URLSession.shared.data(from: url), let http = response as? HTTPURLResponse {
+                return http.statusCode
+            }
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+        return nil
+    }
+}
+
+/// A TCP port nothing listens on right now, chosen by the kernel.
+func freePort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+            bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+        }
+    }
+    try #require(bound)
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// A complete, valid environment for every service, pointing at the PostgreSQL and RabbitMQ that `make test` started.
+func serviceEnvironment(port: Int) throws -> [String: String] {
+    let environment = ProcessInfo.processInfo.environment
+    return [
+        "PORT": String(port),
+        "KIWI_ENV": "development",
+        "LOG_LEVEL": "info",
+        "DATABASE_URL": try #require(environment["KIWI_TEST_DATABASE_URL"], "run the tests with `make test`"),
+        "AMQP_URL": try #require(environment["KIWI_TEST_AMQP_URL"], "run the tests with `make test`"),
+        "INTERNAL_API_TOKEN": String(repeating: "t", count: 32),
+        "AUTH_SERVICE_URL": "http://127.0.0.1:8081",
+        "APPLE_CLIENT_ID": "app.kiwi.ios,app.kiwi.web",
+        "OPENAI_API_KEY": "sk-test",
+    ]
+}
