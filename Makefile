@@ -1,0 +1,33 @@
+# Kiwi's local workflow. Every target is safe to run twice; see README.md.
+.PHONY: run test up down logs status build clean
+
+run:    ## build and run the whole system in the foreground; Ctrl-C stops it
+	@deploy/local/run.sh
+
+test:   ## run every test against a real PostgreSQL and RabbitMQ
+	@deploy/local/test.sh
+
+up:     ## start the whole system in the background
+	@deploy/local/install-packages.sh
+	@deploy/local/infra.sh up
+	@deploy/local/services.sh up
+	@echo "Kiwi is running in the background: http://localhost:8080 (make logs, make down)"
+
+down:   ## stop everything `make up` or an interrupted `make run` left running
+	@deploy/local/services.sh down
+	@deploy/local/infra.sh down
+
+logs:   ## follow the services' logs
+	@mkdir -p .run/logs && touch .run/logs/kiwi-auth.log .run/logs/kiwi-gateway.log .run/logs/kiwi-scan-worker.log
+	@tail -n 50 -F .run/logs/*.log
+
+status: ## show what is running
+	@deploy/local/infra.sh status || true
+	@deploy/local/services.sh status || true
+
+build:
+	swift build
+
+clean:  ## stop everything and delete local data (.run/) and build output
+	@$(MAKE) --no-print-directory down
+	rm -rf .run .build

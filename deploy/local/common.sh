@@ -1,0 +1,58 @@
+# Sourced by the local-stack scripts: paths, fixed local ports, and helpers.
+# Ports are chosen away from the system defaults (5432, 5672, 4369) so a PostgreSQL or
+# RabbitMQ already running on the machine never collides with the local stack.
+
+KIWI_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+KIWI_RUN="$KIWI_ROOT/.run"
+
+KIWI_POSTGRES_PORT="${KIWI_POSTGRES_PORT:-55432}"
+KIWI_AMQP_PORT="${KIWI_AMQP_PORT:-55672}"
+KIWI_AMQP_DIST_PORT="${KIWI_AMQP_DIST_PORT:-55673}"
+KIWI_EPMD_PORT="${KIWI_EPMD_PORT:-54369}"
+
+KIWI_DATABASE_URL="postgres://kiwi:kiwi@127.0.0.1:$KIWI_POSTGRES_PORT/kiwi?sslmode=disable"
+KIWI_AMQP_URL="amqp://kiwi:kiwi@127.0.0.1:$KIWI_AMQP_PORT/%2F"
+
+log() { printf 'kiwi: %s\n' "$*" >&2; }
+die() { log "$*"; exit 1; }
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# Runs a command as the given system user when we are root (PostgreSQL refuses to run as root;
+# RabbitMQ's files belong to its own user), and as ourselves otherwise.
+as_service_user() {
+    local user="$1"; shift
+    if is_root; then
+        runuser -u "$user" -- "$@"
+    else
+        "$@"
+    fi
+}
+
+# Creates a folder owned by the service user (root) or by us (anyone else).
+service_dir() {
+    local user="$1" dir="$2"
+    mkdir -p "$dir"
+    if is_root; then chown -R "$user:" "$dir"; fi
+}
+
+# The folder where a service keeps its data. It is under .run/ unless we are root and the
+# service user cannot reach the checkout (a clone under /root, say); then it is under
+# /var/tmp, in a folder named after the checkout so two checkouts never share one.
+data_root() {
+    local user="$1"
+    if ! is_root || runuser -u "$user" -- test -x "$KIWI_ROOT" 2>/dev/null; then
+        echo "$KIWI_RUN"
+    else
+        echo "/var/tmp/kiwi-$(printf '%s' "$KIWI_ROOT" | sha256sum | cut -c1-12)"
+    fi
+}
+
+# True when a process with this pid is alive and its command line mentions the pattern
+# (so a stale pid file whose number was reused by an unrelated process reads as "not running").
+pid_matches() {
+    local pid="$1" pattern="$2"
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$pattern"
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }

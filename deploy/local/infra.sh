@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Starts, stops and reports the local PostgreSQL and RabbitMQ, each a process of its own user
+# with its data under .run/.   usage: infra.sh up|down|status [postgres] [rabbitmq]
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+# MARK: PostgreSQL
+
+pg_bin() {
+    local dir
+    dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+    [ -n "$dir" ] || die "PostgreSQL is not installed (run deploy/local/install-packages.sh)"
+    echo "$dir"
+}
+pg_base() { echo "$(data_root postgres)/postgres"; }
+pg_ctl_as() { as_service_user postgres "$(pg_bin)/pg_ctl" -D "$(pg_base)/data" "$@"; }
+
+postgres_running() { [ -f "$(pg_base)/data/PG_VERSION" ] && pg_ctl_as status >/dev/null 2>&1; }
+
+postgres_up() {
+    local base; base="$(pg_base)"
+    if postgres_running; then log "PostgreSQL already running on 127.0.0.1:$KIWI_POSTGRES_PORT"; return; fi
+    service_dir postgres "$base"
+    if [ ! -f "$base/data/PG_VERSION" ]; then
+        log "creating the PostgreSQL cluster in $base/data"
+        rm -rf "$base/data"
+        printf 'kiwi\n' > "$base/password"
+        service_dir postgres "$base"
+        as_service_user postgres "$(pg_bin)/initdb" -D "$base/data" -U kiwi --pwfile="$base/password" \
+            --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$base/initdb.log" 2>&1 \
+            || { cat "$base/initdb.log" >&2; die "initdb failed"; }
+        cat >>"$base/data/postgresql.conf" <<CONF
+port = $KIWI_POSTGRES_PORT
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$base'
+max_connections = 300
+CONF
+    fi
+    # A postmaster.pid left by a killed server is detected and replaced by PostgreSQL itself.
+    pg_ctl_as -l "$base/server.log" -w -t 60 start >/dev/null || { tail -n 20 "$base/server.log" >&2; die "PostgreSQL did not start"; }
+    if ! PGPASSWORD=kiwi psql -h 127.0.0.1 -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres -tAc \
+        "select 1 from pg_database where datname = 'kiwi'" | grep -q 1; then
+        PGPASSWORD=kiwi psql -q -h 127.0.0.1 -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres -c 'create database kiwi'
+    fi
+    log "PostgreSQL ready on 127.0.0.1:$KIWI_POSTGRES_PORT"
+}
+
+postgres_down() {
+    if postgres_running; then pg_ctl_as -m fast -w -t 60 stop >/dev/null; log "PostgreSQL stopped"; fi
+}
+
+# MARK: RabbitMQ
+
+rmq_base() { echo "$(data_root rabbitmq)/rabbitmq"; }
+
+# Runs a RabbitMQ program with the environment of the local node (as the rabbitmq user when we are root).
+# With --own-session it runs in a new session, away from the terminal's signals.
+rmq() {
+    local base launcher=()
+    if [ "$1" = "--own-session" ]; then launcher=(setsid); shift; fi
+    if is_root; then launcher+=(runuser -u rabbitmq --); fi
+    local program="$1"; shift
+    base="$(rmq_base)"
+    "${launcher[@]}" env \
+        HOME="$base/home" \
+        RABBITMQ_NODENAME=kiwi@localhost \
+        RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
+        RABBITMQ_NODE_PORT="$KIWI_AMQP_PORT" \
+        RABBITMQ_DIST_PORT="$KIWI_AMQP_DIST_PORT" \
+        ERL_EPMD_PORT="$KIWI_EPMD_PORT" \
+        ERL_EPMD_ADDRESS=127.0.0.1 \
+        RABBITMQ_CONF_ENV_FILE="$base/rabbitmq-env.conf" \
+        RABBITMQ_CONFIG_FILE="$base/rabbitmq.conf" \
+        RABBITMQ_ADVANCED_CONFIG_FILE="$base/advanced.config" \
+        RABBITMQ_ENABLED_PLUGINS_FILE="$base/enabled_plugins" \
+        RABBITMQ_MNESIA_BASE="$base/mnesia" \
+        RABBITMQ_LOG_BASE="$base/log" \
+        RABBITMQ_PID_FILE="$base/rabbitmq.pid" \
+        "/usr/lib/rabbitmq/bin/$program" "$@"
+}
+
+rabbitmq_running() {
+    local base; base="$(rmq_base)"
+    [ -f "$base/rabbitmq.pid" ] && pid_matches "$(cat "$base/rabbitmq.pid")" "$base/home" && port_open "$KIWI_AMQP_PORT"
+}
+
+rabbitmq_up() {
+    local base; base="$(rmq_base)"
+    if rabbitmqctl_ok; then log "RabbitMQ already running on 127.0.0.1:$KIWI_AMQP_PORT"; return; fi
+    [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || die "RabbitMQ is not installed (run deploy/local/install-packages.sh)"
+    mkdir -p "$base/home" "$base/mnesia" "$base/log"
+    rm -f "$base/rabbitmq.pid"
+    : > "$base/rabbitmq-env.conf"
+    echo '[].' > "$base/enabled_plugins"
+    cat > "$base/rabbitmq.conf" <<CONF
+listeners.tcp.default = 127.0.0.1:$KIWI_AMQP_PORT
+default_user = kiwi
+default_pass = kiwi
+loopback_users = none
+disk_free_limit.absolute = 50MB
+log.console = false
+log.file.level = warning
+CONF
+    service_dir rabbitmq "$base"
+    chmod 700 "$base/home"
+    # In a session of its own (as pg_ctl gives PostgreSQL), so that Ctrl-C in the terminal reaches only
+    # our scripts, which then shut the broker down in order.
+    rmq --own-session rabbitmq-server >"$base/server.log" 2>&1 </dev/null &
+    local deadline=$((SECONDS + 90))
+    until rmq rabbitmqctl -q await_startup --timeout 5 >/dev/null 2>&1 && port_open "$KIWI_AMQP_PORT"; do
+        if [ $SECONDS -ge $deadline ]; then tail -n 30 "$base/server.log" >&2; die "RabbitMQ did not start"; fi
+        sleep 1
+    done
+    log "RabbitMQ ready on 127.0.0.1:$KIWI_AMQP_PORT"
+}
+
+rabbitmqctl_ok() { rabbitmq_running && rmq rabbitmqctl -q await_startup --timeout 5 >/dev/null 2>&1; }
+
+rabbitmq_down() {
+    local base pid_file pid; base="$(rmq_base)"; pid_file="$base/rabbitmq.pid"
+    if rabbitmq_running; then
+        pid="$(cat "$pid_file")"
+        rmq rabbitmqctl -q shutdown --timeout 60 >/dev/null 2>&1 || kill "$pid" 2>/dev/null || true
+        for _ in $(seq 1 60); do pid_matches "$pid" "$base/home" || break; sleep 1; done
+        log "RabbitMQ stopped"
+    fi
+    # The Erlang port mapper daemon that the node started outlives it; it is ours, on our port.
+    if [ -x /usr/bin/epmd ] || command -v epmd >/dev/null 2>&1; then
+        as_service_user rabbitmq env ERL_EPMD_PORT="$KIWI_EPMD_PORT" epmd -kill >/dev/null 2>&1 || true
+    fi
+    rm -f "$pid_file"
+}
+
+# MARK: main
+
+command="${1:-}"; shift || true
+components=("$@"); [ ${#components[@]} -eq 0 ] && components=(postgres rabbitmq)
+for component in "${components[@]}"; do
+    case "$component" in postgres|rabbitmq) ;; *) die "unknown component: $component" ;; esac
+done
+
+case "$command" in
+    up)     for c in "${components[@]}"; do "${c}_up"; done ;;
+    down)   for c in "${components[@]}"; do "${c}_down"; done ;;
+    status) status=0
+            for c in "${components[@]}"; do
+                if "${c}_running"; then echo "$c: running"; else echo "$c: stopped"; status=3; fi
+            done
+            exit $status ;;
+    *)      die "usage: infra.sh up|down|status [postgres] [rabbitmq]" ;;
+esac

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Starts and stops the three Kiwi services against the local PostgreSQL and RabbitMQ.
+#   services.sh up      build, start auth, gateway and one scan worker in the background, wait until healthy
+#   services.sh down    stop them (SIGTERM, then SIGKILL after 20 s)
+#   services.sh status  say which are running
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+KIWI_BIN="${KIWI_BIN:-$KIWI_ROOT/.build/debug}"
+PIDS="$KIWI_RUN/pids"
+LOGS="$KIWI_RUN/logs"
+SERVICES=(kiwi-auth kiwi-gateway kiwi-scan-worker)
+
+# The local environment: development mode, fixed ports (README "Configuration"), a per-checkout internal token.
+local_environment() {
+    local token_file="$KIWI_RUN/internal-api-token"
+    if [ ! -s "$token_file" ]; then
+        mkdir -p "$KIWI_RUN"
+        (umask 077; head -c 32 /dev/urandom | base64 | tr -d '/+=\n' > "$token_file")
+    fi
+    export KIWI_ENV=development
+    export LOG_LEVEL="${LOG_LEVEL:-info}"
+    export DATABASE_URL="$KIWI_DATABASE_URL"
+    export AMQP_URL="$KIWI_AMQP_URL"
+    export INTERNAL_API_TOKEN="${INTERNAL_API_TOKEN:-$(cat "$token_file")-local-development-token}"
+    export AUTH_SERVICE_URL="http://127.0.0.1:8081"
+    export APPLE_CLIENT_ID="${APPLE_CLIENT_ID:-app.kiwi.ios,app.kiwi.web}"
+    export OPENAI_API_KEY="${OPENAI_API_KEY:-sk-local-stub}"
+    export SCAN_DAILY_LIMIT="${SCAN_DAILY_LIMIT:-4}"
+}
+
+port_of() {
+    case "$1" in
+        kiwi-gateway) echo 8080 ;;
+        kiwi-auth) echo 8081 ;;
+        kiwi-scan-worker) echo 8082 ;;
+    esac
+}
+
+running_pid() {
+    local pid
+    pid="$(cat "$PIDS/$1.pid" 2>/dev/null || true)"
+    if pid_matches "$pid" "$1"; then echo "$pid"; else rm -f "$PIDS/$1.pid"; return 1; fi
+}
+
+healthy() { curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$1/health" 2>/dev/null; }
+
+start_service() {
+    local name="$1" port pid
+    port="$(port_of "$name")"
+    if pid="$(running_pid "$name")"; then log "$name already running (pid $pid)"; return; fi
+    if port_open "$port"; then die "port $port is taken by another program; stop it before starting $name"; fi
+    PORT="$port" nohup "$KIWI_BIN/$name" >>"$LOGS/$name.log" 2>&1 &
+    echo $! > "$PIDS/$name.pid"
+}
+
+wait_healthy() {
+    local name="$1" port deadline
+    port="$(port_of "$name")"; deadline=$((SECONDS + 60))
+    until healthy "$port"; do
+        if ! running_pid "$name" >/dev/null; then tail -n 20 "$LOGS/$name.log" >&2; die "$name exited; its log is $LOGS/$name.log"; fi
+        [ $SECONDS -lt $deadline ] || die "$name did not become healthy within 60 s; see $LOGS/$name.log"
+        sleep 0.3
+    done
+    log "$name healthy on http://127.0.0.1:$port"
+}
+
+services_up() {
+    mkdir -p "$PIDS" "$LOGS"
+    # The same build as `make test` (tests included): switching between the two then rebuilds nothing.
+    log "building (swift build --build-tests)"
+    (cd "$KIWI_ROOT" && swift build --build-tests) >&2
+    local_environment
+    for name in "${SERVICES[@]}"; do start_service "$name"; done
+    for name in "${SERVICES[@]}"; do wait_healthy "$name"; done
+}
+
+services_down() {
+    local name pid
+    for name in "${SERVICES[@]}"; do
+        if pid="$(running_pid "$name")"; then kill -TERM "$pid" 2>/dev/null || true; fi
+    done
+    for name in "${SERVICES[@]}"; do
+        if pid="$(running_pid "$name")"; then
+            for _ in $(seq 1 200); do pid_matches "$pid" "$name" || break; sleep 0.1; done
+            if pid_matches "$pid" "$name"; then log "$name did not stop in 20 s; killing it"; kill -KILL "$pid" 2>/dev/null || true; fi
+            log "$name stopped"
+        fi
+        rm -f "$PIDS/$name.pid"
+    done
+}
+
+services_status() {
+    local name pid status=0
+    for name in "${SERVICES[@]}"; do
+        if pid="$(running_pid "$name")"; then echo "$name: running (pid $pid)"; else echo "$name: stopped"; status=3; fi
+    done
+    return $status
+}
+
+case "${1:-}" in
+    up) services_up ;;
+    down) services_down ;;
+    status) services_status ;;
+    *) die "usage: services.sh up|down|status" ;;
+esac

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `make test`: the whole test suite against a real PostgreSQL and RabbitMQ. Reuses them when they are
+# already running (make up); otherwise starts them and stops them again afterwards.
+set -euo pipefail
+here="$(dirname "${BASH_SOURCE[0]}")"
+source "$here/common.sh"
+
+"$here/install-packages.sh"
+
+started=()
+for component in postgres rabbitmq; do
+    "$here/infra.sh" status "$component" >/dev/null || started+=("$component")
+done
+cleanup() { [ ${#started[@]} -gt 0 ] && "$here/infra.sh" down "${started[@]}" || true; }
+trap cleanup EXIT
+"$here/infra.sh" up
+
+export KIWI_TEST_DATABASE_URL="$KIWI_DATABASE_URL"
+export KIWI_TEST_AMQP_URL="$KIWI_AMQP_URL"
+cd "$KIWI_ROOT"
+# Build every product first: the service tests run the real executables.
+swift build --build-tests
+swift test --skip-build "$@"
