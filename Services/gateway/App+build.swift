@@ -16,7 +16,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         logger: logger
     )
     app.beforeServerStarts {
-        try await DatabaseMigrator().migrate(postgres, logger: logger)
+        try await DatabaseMigrator().migrate(postgres, logger: logger, timeout: .seconds(30))
     }
     return app
 }

@@ -37,6 +37,22 @@ public struct DatabaseMigrator: Sendable {
         }
     }
 
+    /// Like ``migrate(_:logger:)``, but gives up when the work is not done within `timeout`, so a service whose
+    /// database cannot be reached fails its start-up with a clear error instead of waiting forever.
+    @discardableResult
+    public func migrate(_ client: PostgresClient, logger: Logger, timeout: Duration) async throws -> [Int] {
+        try await withThrowingTaskGroup(of: [Int]?.self) { group in
+            group.addTask { try await migrate(client, logger: logger) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let applied = try await group.next() ?? nil else { throw MigrationTimeoutError(timeout: timeout) }
+            return applied
+        }
+    }
+
     private func applyPending(on connection: PostgresConnection, logger: Logger) async throws -> [Int] {
         try await connection.query(
             """
@@ -70,5 +86,14 @@ public struct DatabaseMigrator: Sendable {
             applied.append(migration.version)
         }
         return applied
+    }
+}
+
+/// PostgreSQL did not let the migrations finish in time: usually it cannot be reached at all.
+public struct MigrationTimeoutError: Error, CustomStringConvertible {
+    public let timeout: Duration
+
+    public var description: String {
+        "the database migrations did not finish within \(timeout.components.seconds) s: is PostgreSQL reachable at DATABASE_URL?"
     }
 }

@@ -55,6 +55,17 @@ struct DatabaseMigratorTests {
         }
     }
 
+    @Test("an unreachable database fails the migration instead of waiting forever", .timeLimit(.minutes(1)))
+    func unreachableDatabaseFails() async throws {
+        // Port 1 on loopback: nothing listens there, so every connection attempt is refused.
+        let unreachable = try PostgresClient.Configuration(url: "postgres://kiwi:kiwi@127.0.0.1:1/kiwi?sslmode=disable")
+        try await withClient(unreachable) { client in
+            await #expect(throws: (any Error).self) {
+                try await DatabaseMigrator().migrate(client, logger: logger, timeout: .seconds(3))
+            }
+        }
+    }
+
     @Test("deleting a user deletes their sessions and scan quota rows")
     func userDeletionCascades() async throws {
         try await withTemporaryDatabase { configuration in

@@ -13,6 +13,7 @@ func testDatabaseURL() throws -> String {
 }
 
 /// Runs `body` with a client for a client configuration, keeping the client's run loop alive meanwhile.
+@discardableResult
 func withClient<Result: Sendable>(
     _ configuration: PostgresClient.Configuration, _ body: @Sendable (PostgresClient) async throws -> Result
 ) async throws -> Result {
