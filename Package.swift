@@ -96,7 +96,11 @@ let package = Package(
         ),
         .target(
             name: "KiwiMessaging",
-            dependencies: ["CRabbitMQ"],
+            dependencies: [
+                "CRabbitMQ",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Shared/Messaging",
             swiftSettings: swiftSettings
         ),
@@ -135,7 +139,11 @@ let package = Package(
         ),
         .testTarget(
             name: "KiwiMessagingTests",
-            dependencies: ["KiwiMessaging"],
+            dependencies: [
+                "KiwiMessaging",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,126 @@
+import CRabbitMQ
+import Logging
+import ServiceLifecycle
+
+/// A message received from a queue. Unless the consumer acknowledges automatically, settle each delivery
+/// exactly once with ``ack()``, ``nack(requeue:)`` or ``reject()``.
+public struct AMQPDelivery: Sendable {
+    public let message: AMQPMessage
+    /// The broker's number for this delivery on its connection.
+    public let deliveryTag: UInt64
+    /// True when the broker delivered this message before (to a consumer that did not acknowledge it).
+    public let redelivered: Bool
+    public let exchange: String
+    public let routingKey: String
+    let generation: UInt64
+    let link: AMQPLink
+
+    /// The message is done with: the broker forgets it.
+    public func ack() async throws {
+        try await settle { channel, tag throws(AMQPError) in try channel.ack(tag) }
+    }
+
+    /// The message was not handled; with `requeue` the broker delivers it again (flagged as redelivered),
+    /// otherwise it goes to the queue's dead-letter exchange, if any.
+    public func nack(requeue: Bool) async throws {
+        try await settle { channel, tag throws(AMQPError) in try channel.nack(tag, requeue: requeue) }
+    }
+
+    /// The message is poison: it goes to the queue's dead-letter exchange (or is dropped) and is never redelivered.
+    public func reject() async throws {
+        try await settle { channel, tag throws(AMQPError) in try channel.reject(tag, requeue: false) }
+    }
+
+    /// Settles on the connection that delivered the message. After a reconnect that connection is gone and
+    /// the broker has already requeued the message, so settling fails with ``AMQPError/connectionLost(_:)``.
+    private func settle(_ action: @escaping @Sendable (AMQPChannel, UInt64) throws(AMQPError) -> Void) async throws {
+        let (generation, tag) = (self.generation, deliveryTag)
+        let outcome: Result<Void, AMQPError> = try await link.perform { channel throws(AMQPError) in
+            guard channel.generation == generation else { return .failure(.connectionLost("the delivery's connection is gone")) }
+            try action(channel, tag)
+            return .success(())
+        }
+        try outcome.get()
+    }
+}
+
+/// Consumes one queue: its deliveries arrive as an `AsyncSequence`, at most `prefetch` unacknowledged at once.
+///
+/// The connection is its own (a blocking consume never stalls publishing) and recovers by itself: after a
+/// drop it reconnects, redeclares its topology, re-applies the prefetch and consumes again. Deliveries that
+/// were unacknowledged at the drop are redelivered by the broker, flagged as such.
+public final class AMQPConsumer: Service, Sendable {
+    /// Every delivery, in order. Finishes when the consumer shuts down. Iterate it from one task only.
+    public let deliveries: AsyncStream<AMQPDelivery>
+    private let link: AMQPLink
+
+    /// - Parameters:
+    ///   - queue: The queue to consume; `topology` (declared on every connect) usually declares it.
+    ///   - prefetch: The most unacknowledged deliveries at once (ignored with `autoAck`).
+    ///   - autoAck: The broker counts a message delivered as soon as it sends it; no settling needed.
+    ///   - connectionLost: Called when the connection drops (or the consumer stops), before reconnecting.
+    public init(
+        settings: AMQPSettings, queue: String, prefetch: Int, autoAck: Bool = false, topology: AMQPTopology = AMQPTopology(),
+        logger: Logger, connectionLost: @escaping @Sendable (AMQPError) -> Void = { _ in }
+    ) {
+        let (stream, continuation) = AsyncStream.makeStream(of: AMQPDelivery.self)
+        deliveries = stream
+        let reference = LinkReference()
+        self.link = AMQPLink(
+            settings: settings,
+            role: AMQPLink.Role(
+                setUp: { channel throws(AMQPError) in
+                    try channel.declare(topology)
+                    try channel.consume(queue, prefetch: autoAck ? nil : prefetch, autoAck: autoAck)
+                },
+                handle: { channel, method, decoded throws(AMQPError) in
+                    switch method {
+                    case KIWI_AMQP_BASIC_DELIVER:
+                        guard let decoded, let owner = reference.value else { return }
+                        let deliver = decoded.assumingMemoryBound(to: amqp_basic_deliver_t.self).pointee
+                        let message = try channel.readContent()
+                        continuation.yield(
+                            AMQPDelivery(
+                                message: message, deliveryTag: deliver.delivery_tag, redelivered: deliver.redelivered != 0,
+                                exchange: String(deliver.exchange), routingKey: String(deliver.routing_key),
+                                generation: channel.generation, link: owner
+                            )
+                        )
+                    case KIWI_AMQP_BASIC_CANCEL:
+                        // The queue was deleted under us: reconnecting declares it again.
+                        throw AMQPError.brokerClosed(code: 0, text: "the broker cancelled the consumer of \(queue)")
+                    default:
+                        break
+                    }
+                },
+                connectionLost: { error in
+                    connectionLost(error)
+                    if error == .shutDown { continuation.finish() }
+                }
+            ),
+            logger: logger
+        )
+        reference.value = self.link
+    }
+
+    /// True while connected and consuming: part of the service's readiness.
+    public var isConnected: Bool { link.isConnected }
+
+    /// Returns once consuming (or shut down).
+    public func waitUntilConnected() async {
+        await link.waitUntilConnected()
+    }
+
+    /// Runs the connection until graceful shutdown; ``deliveries`` then finishes.
+    public func run() async {
+        await link.run()
+    }
+}
+
+/// Lets the link's role closures, created before the link exists, hand the link to deliveries.
+///
+/// `@unchecked Sendable`: written once in the consumer's initialiser, before the link's thread starts,
+/// and only read afterwards, on that thread.
+private final class LinkReference: @unchecked Sendable {
+    var value: AMQPLink?
+}

@@ -1,0 +1,108 @@
+/// An exchange to declare.
+public struct AMQPExchange: Hashable, Sendable {
+    public enum Kind: String, Sendable {
+        case direct, fanout, topic
+    }
+
+    public var name: String
+    public var kind: Kind
+    public var durable: Bool
+
+    public init(name: String, kind: Kind, durable: Bool = true) {
+        self.name = name
+        self.kind = kind
+        self.durable = durable
+    }
+}
+
+/// A queue to declare.
+public struct AMQPQueue: Hashable, Sendable {
+    public var name: String
+    /// Survives a broker restart (its messages only if they are persistent).
+    public var durable: Bool
+    /// Belongs to the declaring connection and disappears with it.
+    public var exclusive: Bool
+    public var autoDelete: Bool
+    /// Where rejected or expired messages go (`x-dead-letter-exchange`).
+    public var deadLetterExchange: String?
+
+    public init(name: String, durable: Bool = true, exclusive: Bool = false, autoDelete: Bool = false, deadLetterExchange: String? = nil) {
+        self.name = name
+        self.durable = durable
+        self.exclusive = exclusive
+        self.autoDelete = autoDelete
+        self.deadLetterExchange = deadLetterExchange
+    }
+}
+
+/// A binding of a queue to an exchange.
+public struct AMQPBinding: Hashable, Sendable {
+    public var queue: String
+    public var exchange: String
+    public var routingKey: String
+
+    public init(queue: String, exchange: String, routingKey: String = "") {
+        self.queue = queue
+        self.exchange = exchange
+        self.routingKey = routingKey
+    }
+}
+
+/// Exchanges, queues and bindings that a connection declares every time it connects. Declaring is
+/// idempotent, so every service declares what it uses and none depends on another having started first.
+public struct AMQPTopology: Hashable, Sendable {
+    public var exchanges: [AMQPExchange]
+    public var queues: [AMQPQueue]
+    public var bindings: [AMQPBinding]
+
+    public init(exchanges: [AMQPExchange] = [], queues: [AMQPQueue] = [], bindings: [AMQPBinding] = []) {
+        self.exchanges = exchanges
+        self.queues = queues
+        self.bindings = bindings
+    }
+
+    /// Both topologies together.
+    public func merging(_ other: AMQPTopology) -> AMQPTopology {
+        AMQPTopology(exchanges: exchanges + other.exchanges, queues: queues + other.queues, bindings: bindings + other.bindings)
+    }
+}
+
+/// The names and shapes of Kiwi's own exchanges and queues (DESIGN.md §3–§4).
+public enum KiwiTopology {
+    /// Scan jobs, consumed by every scan worker. Durable, so jobs survive a broker restart while it lasts;
+    /// the messages themselves are never persistent.
+    public static let scanJobQueue = "kiwi.scan.jobs"
+    /// Where jobs rejected as poison go.
+    public static let deadLetterExchange = "kiwi.scan.jobs.dead-letter"
+    /// The queue that keeps poison jobs for an operator to look at.
+    public static let deadLetterQueue = "kiwi.scan.jobs.dead"
+    /// Session revocations, fanned out to every gateway.
+    public static let revocationExchange = "kiwi.sessions.revoked"
+
+    /// The job queue with its dead-letter exchange and queue.
+    public static var scanJobs: AMQPTopology {
+        AMQPTopology(
+            exchanges: [AMQPExchange(name: deadLetterExchange, kind: .fanout)],
+            queues: [
+                AMQPQueue(name: deadLetterQueue),
+                AMQPQueue(name: scanJobQueue, deadLetterExchange: deadLetterExchange),
+            ],
+            bindings: [AMQPBinding(queue: deadLetterQueue, exchange: deadLetterExchange)]
+        )
+    }
+
+    /// One gateway instance's reply queue: exclusive to its connection, gone when the gateway is.
+    public static func replyQueue(instance: String) -> AMQPQueue {
+        AMQPQueue(name: "kiwi.gateway.\(instance).replies", durable: false, exclusive: true, autoDelete: true)
+    }
+
+    /// The revocation exchange and one gateway instance's exclusive queue bound to it.
+    public static func revocations(instance: String) -> AMQPTopology {
+        let queue = "kiwi.gateway.\(instance).revocations"
+        return AMQPTopology(
+            exchanges: [AMQPExchange(name: revocationExchange, kind: .fanout)],
+            queues: [AMQPQueue(name: queue, durable: false, exclusive: true, autoDelete: true)],
+            bindings: [AMQPBinding(queue: queue, exchange: revocationExchange)]
+        )
+    }
+}
