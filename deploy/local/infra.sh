@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts, stops and reports the local PostgreSQL and RabbitMQ, each a process of its own user
 # with its data under .run/.   usage: infra.sh up|down|status [postgres] [rabbitmq]
+#                               infra.sh close-connections NAME-PATTERN
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -131,7 +132,22 @@ rabbitmq_down() {
     rm -f "$pid_file"
 }
 
+# Closes, from the broker's side, every connection whose client-provided name contains the pattern:
+# what a broker restart or an operator's `rabbitmqctl close_connection` does to a client. Tests use it.
+rabbitmq_close_connections() {
+    local pattern="$1" pid
+    rmq rabbitmqctl -q list_connections --no-table-headers pid client_properties | { grep -F -- "$pattern" || true; } | cut -f1 | while read -r pid; do
+        rmq rabbitmqctl -q close_connection "$pid" "closed by the Kiwi test suite" </dev/null >/dev/null
+    done
+}
+
 # MARK: main
+
+if [ "${1:-}" = "close-connections" ]; then
+    [ -n "${2:-}" ] || die "usage: infra.sh close-connections NAME-PATTERN"
+    rabbitmq_close_connections "$2"
+    exit 0
+fi
 
 command="${1:-}"; shift || true
 components=("$@"); [ ${#components[@]} -eq 0 ] && components=(postgres rabbitmq)

@@ -1,0 +1,88 @@
+import Foundation
+import KiwiMessaging
+import Synchronization
+import Testing
+
+@Suite("Acknowledgements")
+struct AcknowledgementTests {
+    @Test("a consumer never holds more unacknowledged deliveries than its prefetch")
+    func prefetchBoundsUnacknowledged() async throws {
+        let queue = uniqueQueue("prefetch")
+        let topology = AMQPTopology(queues: [temporaryQueue(queue)])
+        let publisher = AMQPPublisher(settings: try brokerSettings(), topology: topology, logger: testLogger)
+        let consumer = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 5, topology: topology, logger: testLogger)
+        let held = Locked<[AMQPDelivery]>([])
+        let counts = try await whileRunning([publisher, consumer]) {
+            try await withThrowingTaskGroup(of: [Int].self) { group in
+                group.addTask {
+                    for await delivery in consumer.deliveries { held.withLock { $0.append(delivery) } }
+                    return []
+                }
+                group.addTask {
+                    await consumer.waitUntilConnected()
+                    for index in 0..<12 { try await publisher.publish(AMQPMessage(body: [UInt8(index)]), routingKey: queue) }
+                    var counts: [Int] = []
+                    for _ in 0..<3 {
+                        // Give the broker ample time to send more than it should, then count and settle.
+                        try await Task.sleep(for: .milliseconds(700))
+                        let unacknowledged = held.withLock { held in
+                            defer { held = [] }
+                            return held
+                        }
+                        counts.append(unacknowledged.count)
+                        for delivery in unacknowledged { try await delivery.ack() }
+                    }
+                    return counts
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
+        }
+        #expect(counts == [5, 5, 2])
+    }
+
+    @Test("a nack with requeue brings the message back flagged as redelivered")
+    func nackRequeueRedelivers() async throws {
+        let queue = uniqueQueue("requeue")
+        let topology = AMQPTopology(queues: [temporaryQueue(queue)])
+        let publisher = AMQPPublisher(settings: try brokerSettings(), topology: topology, logger: testLogger)
+        let consumer = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 1, topology: topology, logger: testLogger)
+        let (first, second) = try await whileRunning([publisher, consumer]) {
+            await consumer.waitUntilConnected()
+            try await publisher.publish(AMQPMessage(body: Array("again".utf8)), routingKey: queue)
+            let first = try #require(try await collect(1, from: consumer, ack: false).first)
+            try await first.nack(requeue: true)
+            let second = try #require(try await collect(1, from: consumer).first)
+            return (first, second)
+        }
+        #expect(!first.redelivered)
+        #expect(second.redelivered)
+        #expect(second.message.body == Array("again".utf8))
+    }
+
+    @Test("a rejected message goes to the dead-letter queue, not back to its queue")
+    func rejectDeadLetters() async throws {
+        let queue = uniqueQueue("poison")
+        let deadLetterExchange = uniqueQueue("dlx")
+        let deadLetterQueue = uniqueQueue("dead")
+        let topology = AMQPTopology(
+            exchanges: [AMQPExchange(name: deadLetterExchange, kind: .fanout, durable: false)],
+            queues: [temporaryQueue(queue, deadLetterExchange: deadLetterExchange), temporaryQueue(deadLetterQueue)],
+            bindings: [AMQPBinding(queue: deadLetterQueue, exchange: deadLetterExchange)]
+        )
+        let publisher = AMQPPublisher(settings: try brokerSettings(), topology: topology, logger: testLogger)
+        let consumer = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 1, topology: topology, logger: testLogger)
+        let graveyard = AMQPConsumer(settings: try brokerSettings(), queue: deadLetterQueue, prefetch: 1, topology: topology, logger: testLogger)
+        let (dead, again) = try await whileRunning([publisher, consumer, graveyard]) {
+            await consumer.waitUntilConnected()
+            await graveyard.waitUntilConnected()
+            try await publisher.publish(AMQPMessage(body: Array("poison".utf8)), routingKey: queue)
+            try await #require(try await collect(1, from: consumer, ack: false).first).reject()
+            let dead = try await collect(1, from: graveyard)
+            let again = try await collect(1, from: consumer, timeout: .milliseconds(500))
+            return (dead, again)
+        }
+        #expect(dead.first?.message.body == Array("poison".utf8))
+        #expect(again.isEmpty)
+    }
+}
