@@ -1,5 +1,5 @@
 # Kiwi's local workflow. Every target is safe to run twice; see README.md.
-.PHONY: run test up down logs status build clean
+.PHONY: run test up down logs status build clean bench-messaging
 
 run:    ## build and run the whole system in the foreground; Ctrl-C stops it
 	@deploy/local/run.sh
@@ -26,7 +26,10 @@ status: ## show what is running
 	@deploy/local/services.sh status || true
 
 build:
-	swift build
+	swift build --build-tests
+
+bench-messaging: ## benchmark RabbitMQ publishing, consuming and request/reply (release build)
+	@deploy/local/bench-messaging.sh
 
 clean:  ## stop everything and delete local data (.run/) and build output
 	@$(MAKE) --no-print-directory down

@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "kiwi-gateway", targets: ["KiwiGateway"]),
         .executable(name: "kiwi-scan-worker", targets: ["KiwiScanWorker"]),
         .executable(name: "kiwi-auth", targets: ["KiwiAuth"]),
+        .executable(name: "kiwi-messaging-bench", targets: ["KiwiMessagingBench"]),
         .library(name: "KiwiModels", targets: ["KiwiModels"]),
     ],
     dependencies: [
@@ -56,6 +57,18 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Services/auth",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tools
+        .executableTarget(
+            name: "KiwiMessagingBench",
+            dependencies: [
+                "KiwiMessaging",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tools/messaging-bench",
             swiftSettings: swiftSettings
         ),
 

@@ -58,6 +58,15 @@ public final class AMQPPublisher: Service, Sendable {
         }
     }
 
+    /// Publishes `reply` to the queue `request` names in `reply_to`, with the request's correlation id.
+    /// Throws ``AMQPError/unroutable(replyCode:replyText:)`` when that queue is gone (its requester stopped).
+    public func reply(to request: AMQPMessage, with reply: AMQPMessage) async throws {
+        guard let replyTo = request.properties.replyTo else { throw AMQPError.unroutable(replyCode: 0, replyText: "the request has no reply_to") }
+        var reply = reply
+        reply.properties.correlationID = request.properties.correlationID
+        try await publish(reply, routingKey: replyTo)
+    }
+
     /// Runs the connection until graceful shutdown; in-flight publishes then fail with ``AMQPError/shutDown``.
     public func run() async {
         await link.run()

@@ -24,8 +24,7 @@ struct EchoResponder {
                 group.addTask {
                     let request = delivery.message
                     if let delay = request.properties.headers["delay-ms"].flatMap(Int.init) { try await Task.sleep(for: .milliseconds(delay)) }
-                    let reply = AMQPMessage(body: Array("reply:".utf8) + request.body, properties: AMQPProperties(correlationID: request.properties.correlationID))
-                    try await publisher.publish(reply, routingKey: try #require(request.properties.replyTo))
+                    try await publisher.reply(to: request, with: AMQPMessage(body: Array("reply:".utf8) + request.body))
                     try await delivery.ack()
                 }
             }

@@ -56,3 +56,18 @@ pid_matches() {
 }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Starts whichever of the named components (postgres, rabbitmq) is not running yet, remembering which,
+# so that stop_started_infrastructure stops only what this run started and reuses what was there.
+start_missing_infrastructure() {
+    local component
+    KIWI_STARTED_INFRA=()
+    for component in "$@"; do
+        "$KIWI_ROOT/deploy/local/infra.sh" status "$component" >/dev/null || KIWI_STARTED_INFRA+=("$component")
+    done
+    "$KIWI_ROOT/deploy/local/infra.sh" up "$@"
+}
+
+stop_started_infrastructure() {
+    if [ ${#KIWI_STARTED_INFRA[@]} -gt 0 ]; then "$KIWI_ROOT/deploy/local/infra.sh" down "${KIWI_STARTED_INFRA[@]}"; fi
+}

@@ -6,21 +6,17 @@ source "$here/common.sh"
 
 "$here/install-packages.sh"
 
-started=()
-for component in postgres rabbitmq; do
-    "$here/infra.sh" status "$component" >/dev/null || started+=("$component")
-done
-
+KIWI_STARTED_INFRA=()
 cleanup() {
     trap - INT TERM EXIT
-    [ -n "${tail_pid:-}" ] && kill "$tail_pid" 2>/dev/null || true
+    if [ -n "${tail_pid:-}" ]; then kill "$tail_pid" 2>/dev/null || true; fi
     "$here/services.sh" down || true
-    [ ${#started[@]} -gt 0 ] && "$here/infra.sh" down "${started[@]}" || true
+    stop_started_infrastructure || true
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-"$here/infra.sh" up
+start_missing_infrastructure postgres rabbitmq
 "$here/services.sh" up
 
 cat <<MSG

@@ -6,14 +6,9 @@ here="$(dirname "${BASH_SOURCE[0]}")"
 source "$here/common.sh"
 
 "$here/install-packages.sh"
-
-started=()
-for component in postgres rabbitmq; do
-    "$here/infra.sh" status "$component" >/dev/null || started+=("$component")
-done
-cleanup() { [ ${#started[@]} -gt 0 ] && "$here/infra.sh" down "${started[@]}" || true; }
-trap cleanup EXIT
-"$here/infra.sh" up
+KIWI_STARTED_INFRA=()
+trap stop_started_infrastructure EXIT
+start_missing_infrastructure postgres rabbitmq
 
 export KIWI_TEST_DATABASE_URL="$KIWI_DATABASE_URL"
 export KIWI_TEST_AMQP_URL="$KIWI_AMQP_URL"

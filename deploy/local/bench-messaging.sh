@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# `make bench-messaging`: the messaging benchmark (release build) against the local RabbitMQ.
+set -euo pipefail
+here="$(dirname "${BASH_SOURCE[0]}")"
+source "$here/common.sh"
+
+"$here/install-packages.sh"
+KIWI_STARTED_INFRA=()
+trap stop_started_infrastructure EXIT
+start_missing_infrastructure rabbitmq
+
+cd "$KIWI_ROOT"
+swift build -c release --product kiwi-messaging-bench
+AMQP_URL="$KIWI_AMQP_URL" .build/release/kiwi-messaging-bench
