@@ -78,7 +78,8 @@ public final class AMQPConsumer: Service, Sendable {
                     case KIWI_AMQP_BASIC_DELIVER:
                         guard let decoded, let owner = reference.value else { return }
                         let deliver = decoded.assumingMemoryBound(to: amqp_basic_deliver_t.self).pointee
-                        let message = try channel.readContent()
+                        var message = try channel.readContent()
+                        message.properties.headers[ConfirmTracker.sequenceHeader] = nil
                         continuation.yield(
                             AMQPDelivery(
                                 message: message, deliveryTag: deliver.delivery_tag, redelivered: deliver.redelivered != 0,
@@ -120,7 +121,7 @@ public final class AMQPConsumer: Service, Sendable {
 /// Lets the link's role closures, created before the link exists, hand the link to deliveries.
 ///
 /// `@unchecked Sendable`: written once in the consumer's initialiser, before the link's thread starts,
-/// and only read afterwards, on that thread.
+/// and only read afterwards, on that thread. Weak, because the link owns the closures that hold it.
 private final class LinkReference: @unchecked Sendable {
-    var value: AMQPLink?
+    weak var value: AMQPLink?
 }

@@ -12,6 +12,10 @@ public enum AMQPError: Error, Hashable, Sendable, CustomStringConvertible {
     case timedOut
     /// The component was shut down.
     case shutDown
+    /// RabbitMQ has blocked publishing on this connection (a memory or disk alarm); nothing was sent.
+    case blocked
+    /// The message cannot be encoded (e.g. a routing key or property over 255 bytes); nothing was sent.
+    case invalidMessage(String)
     /// The broker closed the channel or connection with an error.
     case brokerClosed(code: Int, text: String)
     /// rabbitmq-c reported an error.
@@ -25,6 +29,8 @@ public enum AMQPError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unroutable(let code, let text): "the message could not be routed (\(code) \(text))"
         case .timedOut: "no reply before the deadline"
         case .shutDown: "the messaging link is shut down"
+        case .blocked: "RabbitMQ has blocked publishing (a resource alarm)"
+        case .invalidMessage(let reason): "the message cannot be sent: \(reason)"
         case .brokerClosed(let code, let text): "RabbitMQ closed the connection (\(code) \(text))"
         case .library(let operation, let status, let text): "\(operation) failed: \(text) (\(status))"
         }

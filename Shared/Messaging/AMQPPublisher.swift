@@ -7,10 +7,12 @@ import Synchronization
 ///
 /// Many tasks may publish at once; they share one connection (with publisher confirms) on its own thread.
 /// A message the broker refuses (`basic.nack`), one that matches no queue while `mandatory`, and one whose
-/// connection drops before its confirm all end in an ``AMQPError``; no call waits forever.
+/// connection drops before its confirm all end in an ``AMQPError``; no call waits forever, and cancelling
+/// the calling task ends the wait for the confirm.
 public final class AMQPPublisher: Service, Sendable {
     private let link: AMQPLink
     private let confirms: ConfirmTracker
+    private let tickets = Atomic<UInt64>(0)
 
     /// A publisher that declares `topology` every time it connects.
     public init(settings: AMQPSettings, topology: AMQPTopology = AMQPTopology(), logger: Logger) {
@@ -44,17 +46,30 @@ public final class AMQPPublisher: Service, Sendable {
     /// Publishes `message` and returns when the broker has taken responsibility for it.
     /// - Parameter mandatory: fail with ``AMQPError/unroutable(replyCode:replyText:)`` when no queue gets the message.
     public func publish(_ message: AMQPMessage, exchange: String = "", routingKey: String, mandatory: Bool = true) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            link.submit { [confirms] channel throws(AMQPError) in
-                guard let channel else { return continuation.resume(throwing: AMQPError.notConnected) }
-                do throws(AMQPError) {
-                    try channel.publish(message, exchange: exchange, routingKey: routingKey, mandatory: mandatory)
-                } catch {
-                    continuation.resume(throwing: error)
-                    throw error
+        try Task.checkCancellation()
+        if let problem = AMQPChannel.encodingProblem(message, exchange: exchange, routingKey: routingKey) {
+            throw AMQPError.invalidMessage(problem)
+        }
+        let ticket = tickets.wrappingAdd(1, ordering: .relaxed).newValue
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                link.submit { [confirms] channel throws(AMQPError) in
+                    guard let channel else { return continuation.resume(throwing: AMQPError.notConnected) }
+                    guard !channel.isBlocked else { return continuation.resume(throwing: AMQPError.blocked) }
+                    var numbered = message
+                    numbered.properties.headers[ConfirmTracker.sequenceHeader] = String(confirms.nextSequenceNumber)
+                    do throws(AMQPError) {
+                        try channel.publish(numbered, exchange: exchange, routingKey: routingKey, mandatory: mandatory)
+                    } catch {
+                        continuation.resume(throwing: error)
+                        throw error
+                    }
+                    confirms.expect(continuation, ticket: ticket)
                 }
-                confirms.expect(continuation)
             }
+        } onCancel: {
+            // Commands run in order, so this runs after the publish command above.
+            link.submit { [confirms] _ in confirms.cancel(ticket) }
         }
     }
 
@@ -76,24 +91,37 @@ public final class AMQPPublisher: Service, Sendable {
 /// The publishes awaiting the broker's confirm, by sequence number.
 ///
 /// `@unchecked Sendable` because it is only ever touched on its link's thread (inside the link's role
-/// closures and commands), which serialises every access; it needs no lock of its own.
-private final class ConfirmTracker: @unchecked Sendable {
-    private var nextSequenceNumber: UInt64 = 1
+/// closures and commands), which serialises every access; it needs no lock of its own. (A command
+/// submitted after the link stopped runs on the caller's thread, but by then the link thread has ended.)
+final class ConfirmTracker: @unchecked Sendable {
+    /// Carries each message's sequence number, so a `basic.return` names exactly the publish it belongs to
+    /// (confirms may cover several messages at once). Consumers in this module remove it again.
+    static let sequenceHeader = "x-kiwi-publish-sequence"
+
+    private(set) var nextSequenceNumber: UInt64 = 1
     private var oldestUnsettled: UInt64 = 1
-    private var pending: [UInt64: CheckedContinuation<Void, any Error>] = [:]
-    /// A `basic.return` comes just before the confirm of the same message: it decides how that confirm ends.
-    private var returned: AMQPError?
+    private var pending: [UInt64: (ticket: UInt64, continuation: CheckedContinuation<Void, any Error>)] = [:]
+    private var sequenceByTicket: [UInt64: UInt64] = [:]
+    /// Messages the broker returned as unroutable; their confirm, when it comes, fails them.
+    private var returned: [UInt64: AMQPError] = [:]
 
     /// A fresh channel in confirm mode numbers its messages from 1 again.
     func reset() {
         nextSequenceNumber = 1
         oldestUnsettled = 1
-        returned = nil
+        returned = [:]
     }
 
-    func expect(_ continuation: CheckedContinuation<Void, any Error>) {
-        pending[nextSequenceNumber] = continuation
+    func expect(_ continuation: CheckedContinuation<Void, any Error>, ticket: UInt64) {
+        pending[nextSequenceNumber] = (ticket, continuation)
+        sequenceByTicket[ticket] = nextSequenceNumber
         nextSequenceNumber += 1
+    }
+
+    /// The caller stopped waiting (its task was cancelled): resume it now; a later confirm finds nothing.
+    func cancel(_ ticket: UInt64) {
+        guard let sequence = sequenceByTicket.removeValue(forKey: ticket), let entry = pending.removeValue(forKey: sequence) else { return }
+        entry.continuation.resume(throwing: CancellationError())
     }
 
     func handle(_ method: amqp_method_number_t, _ decoded: UnsafeMutableRawPointer?, _ channel: AMQPChannel) throws(AMQPError) {
@@ -101,17 +129,20 @@ private final class ConfirmTracker: @unchecked Sendable {
         switch method {
         case KIWI_AMQP_BASIC_ACK:
             let ack = decoded.assumingMemoryBound(to: amqp_basic_ack_t.self).pointee
-            let returned = returned
-            settle(upTo: ack.delivery_tag, multiple: ack.multiple != 0) { tag in
-                tag == ack.delivery_tag ? returned.map { .failure($0) } ?? .success(()) : .success(())
+            settle(upTo: ack.delivery_tag, multiple: ack.multiple != 0) { sequence in
+                returned.removeValue(forKey: sequence).map { .failure($0) } ?? .success(())
             }
         case KIWI_AMQP_BASIC_NACK:
             let nack = decoded.assumingMemoryBound(to: amqp_basic_nack_t.self).pointee
-            settle(upTo: nack.delivery_tag, multiple: nack.multiple != 0) { _ in .failure(.nacked) }
+            settle(upTo: nack.delivery_tag, multiple: nack.multiple != 0) { sequence in
+                returned[sequence] = nil
+                return .failure(.nacked)
+            }
         case KIWI_AMQP_BASIC_RETURN:
             let returnMethod = decoded.assumingMemoryBound(to: amqp_basic_return_t.self).pointee
-            _ = try channel.readContent()
-            returned = .unroutable(replyCode: Int(returnMethod.reply_code), replyText: String(returnMethod.reply_text))
+            let error = AMQPError.unroutable(replyCode: Int(returnMethod.reply_code), replyText: String(returnMethod.reply_text))
+            let content = try channel.readContent()
+            if let sequence = content.properties.headers[Self.sequenceHeader].flatMap(UInt64.init) { returned[sequence] = error }
         default:
             break
         }
@@ -120,18 +151,21 @@ private final class ConfirmTracker: @unchecked Sendable {
     func failAll(_ error: AMQPError) {
         let failed = pending.values
         pending = [:]
-        returned = nil
-        for continuation in failed { continuation.resume(throwing: error) }
+        sequenceByTicket = [:]
+        returned = [:]
+        for entry in failed { entry.continuation.resume(throwing: error) }
     }
 
     /// Resolves the confirmed publishes: the one with `tag`, or with `multiple` every one up to it.
     /// Sequence numbers only grow, so a multiple confirm walks from the oldest unsettled one.
     private func settle(upTo tag: UInt64, multiple: Bool, outcome: (UInt64) -> Result<Void, AMQPError>) {
-        returned = nil
         let first = multiple ? oldestUnsettled : tag
         guard first <= tag else { return }
-        for settled in first...tag {
-            pending.removeValue(forKey: settled)?.resume(with: outcome(settled).mapError { $0 as any Error })
+        for sequence in first...tag {
+            let result = outcome(sequence)
+            guard let entry = pending.removeValue(forKey: sequence) else { continue }
+            sequenceByTicket[entry.ticket] = nil
+            entry.continuation.resume(with: result.mapError { $0 as any Error })
         }
         while oldestUnsettled < nextSequenceNumber, pending[oldestUnsettled] == nil { oldestUnsettled += 1 }
     }

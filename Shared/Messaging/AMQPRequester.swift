@@ -58,21 +58,25 @@ public final class AMQPRequester: Service, Sendable {
         request.properties.replyTo = replyQueue
         request.properties.expiration = request.properties.expiration ?? timeout
 
+        let outgoing = request
         registry.open(correlationID)
+        // The deadline covers the publish too: a confirm that is slow to come must not stretch the wait.
         do {
-            try await publisher.publish(request, exchange: exchange, routingKey: routingKey)
+            return try await withThrowingTaskGroup(of: AMQPMessage.self) { group in
+                group.addTask {
+                    try await self.publisher.publish(outgoing, exchange: exchange, routingKey: routingKey)
+                    return try await self.registry.reply(for: correlationID)
+                }
+                group.addTask {
+                    try await Task.sleep(until: deadline)
+                    throw AMQPError.timedOut
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
         } catch {
             registry.close(correlationID)
             throw error
-        }
-        return try await withThrowingTaskGroup(of: AMQPMessage.self) { group in
-            group.addTask { try await self.registry.reply(for: correlationID) }
-            group.addTask {
-                try await Task.sleep(until: deadline)
-                throw AMQPError.timedOut
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
         }
     }
 

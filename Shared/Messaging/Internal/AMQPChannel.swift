@@ -6,6 +6,9 @@ import Foundation
 /// Like the connection it wraps, it is not thread-safe and is not `Sendable`: an ``AMQPLink`` opens it,
 /// uses it and closes it on its own thread, and nothing else ever sees it.
 final class AMQPChannel {
+    /// True between the broker's `connection.blocked` and `connection.unblocked` (a memory or disk alarm):
+    /// a publish now would only fill the socket, so publishers fail fast instead.
+    var isBlocked = false
     /// Counts the connections a link has made; deliveries remember it so that an acknowledgement never
     /// reaches a newer connection, whose delivery tags mean other messages.
     let generation: UInt64
@@ -38,7 +41,12 @@ final class AMQPChannel {
         try check(amqp_socket_open_noblock(socket, settings.host, Int32(settings.port), &connectTimeout), "connect to \(settings.host):\(settings.port)")
 
         let arena = CArena()
-        var clientProperties = arena.table(["connection_name": settings.connectionName])
+        // Without announcing these capabilities RabbitMQ never sends `basic.cancel` (queue deleted) or
+        // `connection.blocked` (resource alarm), and the link could not react to either.
+        var clientProperties = arena.table([
+            "connection_name": .text(settings.connectionName),
+            "capabilities": .table(["consumer_cancel_notify": .flag(true), "connection.blocked": .flag(true)]),
+        ])
         let login = kiwi_amqp_login_plain(
             state, settings.virtualHost, 131_072, Int32(settings.heartbeatSeconds), &clientProperties, settings.user, settings.password
         )
@@ -103,6 +111,21 @@ final class AMQPChannel {
 
     // MARK: Traffic
 
+    /// Why the message cannot be encoded, or nil. AMQP "short strings" (names and most properties) hold at
+    /// most 255 bytes; rabbitmq-c would find out only halfway through writing frames, breaking the connection.
+    static func encodingProblem(_ message: AMQPMessage, exchange: String, routingKey: String) -> String? {
+        let properties = message.properties
+        let shortStrings: [(String, String?)] = [
+            ("exchange", exchange), ("routing key", routingKey), ("content type", properties.contentType),
+            ("correlation id", properties.correlationID), ("reply-to", properties.replyTo), ("message id", properties.messageID),
+            ("type", properties.type),
+        ] + properties.headers.keys.map { ("header name", $0) }
+        for case let (name, value?) in shortStrings where value.utf8.count > 255 {
+            return "the \(name) is \(value.utf8.count) bytes long; at most 255 are allowed"
+        }
+        return nil
+    }
+
     /// Writes a message to the socket; with confirms on, the broker's answer arrives later as a frame.
     func publish(_ message: AMQPMessage, exchange: String, routingKey: String, mandatory: Bool) throws(AMQPError) {
         let arena = CArena()
@@ -128,12 +151,16 @@ final class AMQPChannel {
         try Self.check(amqp_basic_reject(state, number, deliveryTag, requeue ? 1 : 0), "basic.reject")
     }
 
-    /// The next frame if one can be read without waiting, else nil. Also sends a heartbeat when one is due,
-    /// and fails with `AMQP_STATUS_HEARTBEAT_TIMEOUT` when the broker has been silent for two intervals.
-    func nextFrame() throws(AMQPError) -> amqp_frame_t? {
+    /// The next frame if one can be read without waiting, else nil; also sends a heartbeat when one is due.
+    ///
+    /// With `checkingHeartbeat` it fails with `AMQP_STATUS_HEARTBEAT_TIMEOUT` when the broker has been silent
+    /// for two intervals. That check needs a timeout above zero: rabbitmq-c treats zero as "immediately",
+    /// which always wins over its heartbeat deadlines. But it rounds a positive timeout up to a millisecond
+    /// of `poll`, so the check costs a millisecond and is made about once per poll interval, not on every read.
+    func nextFrame(checkingHeartbeat: Bool = false) throws(AMQPError) -> amqp_frame_t? {
         var frame = amqp_frame_t()
-        var immediately = timeval(tv_sec: 0, tv_usec: 0)
-        let status = amqp_simple_wait_frame_noblock(state, &frame, &immediately)
+        var timeout = timeval(tv_sec: 0, tv_usec: checkingHeartbeat ? 1 : 0)
+        let status = amqp_simple_wait_frame_noblock(state, &frame, &timeout)
         if status == AMQP_STATUS_TIMEOUT.rawValue { return nil }
         try Self.check(status, "read frame")
         return frame

@@ -172,11 +172,15 @@ final class AMQPLink: Sendable {
 
     /// Serves one connection until it fails or the link stops; returns why it ended.
     private func serve(_ channel: AMQPChannel) -> AMQPError {
+        var nextHeartbeatCheck = ContinuousClock.now
         do {
             while true {
                 if isStopping { return .shutDown }
                 try runCommands(on: channel)
-                while let frame = try channel.nextFrame() {
+                var checkingHeartbeat = ContinuousClock.now >= nextHeartbeatCheck
+                if checkingHeartbeat { nextHeartbeatCheck = .now + .milliseconds(pollInterval) }
+                while let frame = try channel.nextFrame(checkingHeartbeat: checkingHeartbeat) {
+                    checkingHeartbeat = false
                     try dispatch(frame, on: channel)
                 }
                 channel.releaseBuffers()
@@ -209,8 +213,10 @@ final class AMQPLink: Sendable {
         case KIWI_AMQP_CONNECTION_CLOSE, KIWI_AMQP_CHANNEL_CLOSE:
             throw AMQPChannel.brokerClosed(method: method.id, decoded: method.decoded)
         case KIWI_AMQP_CONNECTION_BLOCKED:
-            logger.warning("RabbitMQ blocked the connection (a resource alarm): publishing waits until it is unblocked")
+            channel.isBlocked = true
+            logger.warning("RabbitMQ blocked the connection (a resource alarm): publishes fail until it is unblocked")
         case KIWI_AMQP_CONNECTION_UNBLOCKED:
+            channel.isBlocked = false
             logger.info("RabbitMQ unblocked the connection")
         default:
             try role.handle(channel, method.id, method.decoded)

@@ -1,6 +1,13 @@
 import CRabbitMQ
 import Foundation
 
+/// A value in an AMQP field table, of the kinds Kiwi writes.
+enum AMQPField {
+    case text(String)
+    case flag(Bool)
+    case table([String: AMQPField])
+}
+
 /// C copies of Swift values for one rabbitmq-c call, all freed together when the arena goes away.
 /// rabbitmq-c only borrows what it is given, so an arena must outlive the call that uses its values.
 final class CArena {
@@ -23,13 +30,27 @@ final class CArena {
 
     /// A field table of text values (`S` fields), in key order.
     func table(_ entries: [String: String]) -> amqp_table_t {
-        guard !entries.isEmpty else { return amqp_empty_table }
-        let memory = UnsafeMutablePointer<amqp_table_entry_t>.allocate(capacity: entries.count)
-        allocations.append(UnsafeMutableRawPointer(memory))
+        table(entries.mapValues(AMQPField.text))
+    }
+
+    /// A field table, in key order; values may be text, booleans or nested tables.
+    func table(_ entries: [String: AMQPField]) -> amqp_table_t {
+        guard !entries.isEmpty, let raw = malloc(entries.count * MemoryLayout<amqp_table_entry_t>.stride) else { return amqp_empty_table }
+        allocations.append(raw)
+        let memory = raw.bindMemory(to: amqp_table_entry_t.self, capacity: entries.count)
         for (index, key) in entries.keys.sorted().enumerated() {
             var value = amqp_field_value_t()
-            value.kind = UInt8(AMQP_FIELD_KIND_UTF8.rawValue)
-            value.value.bytes = bytes(entries[key]!)
+            switch entries[key]! {
+            case .text(let text):
+                value.kind = UInt8(AMQP_FIELD_KIND_UTF8.rawValue)
+                value.value.bytes = bytes(text)
+            case .flag(let flag):
+                value.kind = UInt8(AMQP_FIELD_KIND_BOOLEAN.rawValue)
+                value.value.boolean = flag ? 1 : 0
+            case .table(let nested):
+                value.kind = UInt8(AMQP_FIELD_KIND_TABLE.rawValue)
+                value.value.table = table(nested)
+            }
             (memory + index).initialize(to: amqp_table_entry_t(key: bytes(key), value: value))
         }
         return amqp_table_t(num_entries: Int32(entries.count), entries: memory)
