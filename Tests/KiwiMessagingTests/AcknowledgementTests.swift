@@ -22,9 +22,13 @@ struct AcknowledgementTests {
                     await consumer.waitUntilConnected()
                     for index in 0..<12 { try await publisher.publish(AMQPMessage(body: [UInt8(index)]), routingKey: queue) }
                     var counts: [Int] = []
-                    for _ in 0..<3 {
-                        // Give the broker ample time to send more than it should, then count and settle.
-                        try await Task.sleep(for: .milliseconds(700))
+                    for expected in [5, 5, 2] {
+                        // Wait for what should come, then give the broker time to send more than it should.
+                        let deadline = ContinuousClock.now + .seconds(15)
+                        while held.withLock({ $0.count }) < expected, ContinuousClock.now < deadline {
+                            try await Task.sleep(for: .milliseconds(20))
+                        }
+                        try await Task.sleep(for: .milliseconds(500))
                         let unacknowledged = held.withLock { held in
                             defer { held = [] }
                             return held

@@ -50,6 +50,52 @@ struct PublishConsumeTests {
         }
     }
 
+    @Test("among concurrent publishes, exactly the unroutable ones fail, however the broker batches its confirms")
+    func returnsNameTheirOwnPublish() async throws {
+        let queue = uniqueQueue("mixed")
+        let topology = AMQPTopology(queues: [temporaryQueue(queue)])
+        let publisher = AMQPPublisher(settings: try brokerSettings(), topology: topology, logger: testLogger)
+        let consumer = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 500, autoAck: true, topology: topology, logger: testLogger)
+        let outcomes = try await whileRunning([publisher, consumer]) {
+            await consumer.waitUntilConnected()
+            return try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+                for index in 0..<400 {
+                    group.addTask {
+                        let routable = index % 3 != 0
+                        do {
+                            try await publisher.publish(AMQPMessage(body: [1]), routingKey: routable ? queue : uniqueQueue("nowhere"))
+                            return (index, true)
+                        } catch AMQPError.unroutable {
+                            return (index, false)
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+            }
+        }
+        #expect(outcomes.count == 400)
+        #expect(outcomes.allSatisfy { index, delivered in delivered == (index % 3 != 0) })
+    }
+
+    @Test("a message that cannot be encoded fails alone and the connection carries on")
+    func invalidMessageFailsAlone() async throws {
+        let queue = uniqueQueue("valid")
+        let topology = AMQPTopology(queues: [temporaryQueue(queue)])
+        let publisher = AMQPPublisher(settings: try brokerSettings(), topology: topology, logger: testLogger)
+        let consumer = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 1, topology: topology, logger: testLogger)
+        let received = try await whileRunning([publisher, consumer]) {
+            await consumer.waitUntilConnected()
+            await #expect {
+                try await publisher.publish(AMQPMessage(body: [1]), routingKey: String(repeating: "k", count: 300))
+            } throws: { error in
+                if case AMQPError.invalidMessage = error { true } else { false }
+            }
+            try await publisher.publish(AMQPMessage(body: [2]), routingKey: queue)
+            return try await collect(1, from: consumer)
+        }
+        #expect(received.first?.message.body == [2])
+    }
+
     @Test("10,000 confirmed messages are each consumed exactly once")
     func tenThousandExactlyOnce() async throws {
         let queue = uniqueQueue("bulk")
