@@ -6,7 +6,7 @@ import ServiceLifecycle
 // kiwi-messaging-bench: throughput of confirmed publishing and consuming, and request/reply latency,
 // against the RabbitMQ at AMQP_URL (default: the local stack). Prints a table; asserts nothing.
 
-let url = ProcessInfo.processInfo.environment["AMQP_URL"] ?? "amqp://kiwi:kiwi@127.0.0.1:55672/%2F"
+let url = ProcessInfo.processInfo.environment["AMQP_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "amqp://kiwi:kiwi@127.0.0.1:55672/%2F"
 let logger: Logger = {
     var logger = Logger(label: "kiwi-messaging-bench")
     logger.logLevel = .warning
@@ -136,31 +136,40 @@ func pad(_ text: String, _ width: Int) -> String {
     String(repeating: " ", count: max(0, width - text.count)) + text
 }
 
-let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
-    .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
-print("kiwi-messaging-bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu); broker \(try settings("x"))")
-print("")
-print("confirmed publish + consume (64 publishers awaiting confirms, 1 consumer, prefetch 256)")
-print("  body        messages     seconds     messages/s        MB/s")
-for (size, count) in [(1024, 20_000), (512 * 1024, 400)] {
-    let result = try await throughput(bodySize: size, messages: count)
-    let rate = Double(result.messages) / result.seconds
-    let megabytes = rate * Double(result.bodySize) / 1_048_576
-    print(
-        "  " + pad(size >= 1024 * 1024 ? "\(size / 1_048_576) MiB" : "\(size / 1024) KiB", 8)
-            + pad(String(result.messages), 12) + pad(String(format: "%.2f", result.seconds), 12)
-            + pad(String(format: "%.0f", rate), 15) + pad(String(format: "%.1f", megabytes), 12)
-    )
+func runBenchmarks() async throws {
+    let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces)
+    print("kiwi-messaging-bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu ?? "unknown CPU"); broker \(try settings("x"))")
+    print("")
+    print("confirmed publish + consume (64 publishers awaiting confirms, 1 consumer, prefetch 256)")
+    print("  body        messages     seconds     messages/s        MB/s")
+    for (size, count) in [(1024, 20_000), (512 * 1024, 400)] {
+        let result = try await throughput(bodySize: size, messages: count)
+        let rate = Double(result.messages) / result.seconds
+        let megabytes = rate * Double(result.bodySize) / 1_048_576
+        print(
+            "  " + pad(size >= 1024 * 1024 ? "\(size / 1_048_576) MiB" : "\(size / 1024) KiB", 8)
+                + pad(String(result.messages), 12) + pad(String(format: "%.2f", result.seconds), 12)
+                + pad(String(format: "%.0f", rate), 15) + pad(String(format: "%.1f", megabytes), 12)
+        )
+    }
+    print("")
+    print("request/reply round trip (1 KiB each way, echo responder)")
+    print("  concurrency  requests   requests/s    p50 ms    p99 ms    max ms")
+    for (concurrency, requests) in [(1, 2_000), (256, 20_000)] {
+        let result = try await requestReply(concurrency: concurrency, requests: requests)
+        print(
+            "  " + pad(String(concurrency), 11) + pad(String(result.requests), 10)
+                + pad(String(format: "%.0f", Double(result.requests) / result.seconds), 13)
+                + pad(String(format: "%.2f", result.percentile(0.5)), 10) + pad(String(format: "%.2f", result.percentile(0.99)), 10)
+                + pad(String(format: "%.2f", result.sorted.last ?? 0), 10)
+        )
+    }
 }
-print("")
-print("request/reply round trip (1 KiB each way, echo responder)")
-print("  concurrency  requests   requests/s    p50 ms    p99 ms    max ms")
-for (concurrency, requests) in [(1, 2_000), (256, 20_000)] {
-    let result = try await requestReply(concurrency: concurrency, requests: requests)
-    print(
-        "  " + pad(String(concurrency), 11) + pad(String(result.requests), 10)
-            + pad(String(format: "%.0f", Double(result.requests) / result.seconds), 13)
-            + pad(String(format: "%.2f", result.percentile(0.5)), 10) + pad(String(format: "%.2f", result.percentile(0.99)), 10)
-            + pad(String(format: "%.2f", result.sorted.last ?? 0), 10)
-    )
+
+do {
+    try await runBenchmarks()
+} catch {
+    FileHandle.standardError.write(Data("kiwi-messaging-bench: \(error)\n".utf8))
+    exit(1)
 }
