@@ -92,17 +92,28 @@ public enum KiwiTopology {
     }
 
     /// One gateway instance's reply queue: exclusive to its connection, gone when the gateway is.
+    /// Declare it only on the connection that consumes it: RabbitMQ refuses an exclusive queue to any other.
     public static func replyQueue(instance: String) -> AMQPQueue {
         AMQPQueue(name: "kiwi.gateway.\(instance).replies", durable: false, exclusive: true, autoDelete: true)
     }
 
-    /// The revocation exchange and one gateway instance's exclusive queue bound to it.
-    public static func revocations(instance: String) -> AMQPTopology {
+    /// The revocation exchange alone, for whoever publishes revocations (the auth service).
+    public static var revocations: AMQPTopology {
+        AMQPTopology(exchanges: [AMQPExchange(name: revocationExchange, kind: .fanout)])
+    }
+
+    /// One gateway instance's subscription to revocations: its exclusive queue bound to the exchange.
+    /// Declare it only on the connection that consumes the queue.
+    public static func revocationSubscription(instance: String) -> (queue: String, topology: AMQPTopology) {
         let queue = "kiwi.gateway.\(instance).revocations"
-        return AMQPTopology(
-            exchanges: [AMQPExchange(name: revocationExchange, kind: .fanout)],
-            queues: [AMQPQueue(name: queue, durable: false, exclusive: true, autoDelete: true)],
-            bindings: [AMQPBinding(queue: queue, exchange: revocationExchange)]
+        return (
+            queue,
+            revocations.merging(
+                AMQPTopology(
+                    queues: [AMQPQueue(name: queue, durable: false, exclusive: true, autoDelete: true)],
+                    bindings: [AMQPBinding(queue: queue, exchange: revocationExchange)]
+                )
+            )
         )
     }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import KiwiMessaging
+import Testing
+
+@Suite("Kiwi's topology")
+struct TopologyTests {
+    @Test(
+        "the job queue, dead-letter queue, revocation exchange and a gateway's queues declare idempotently from several connections",
+        .timeLimit(.minutes(1))
+    )
+    func declaresIdempotently() async throws {
+        let instance = UUID().uuidString.lowercased()
+        let shared = KiwiTopology.scanJobs.merging(KiwiTopology.revocations)
+        let subscription = KiwiTopology.revocationSubscription(instance: instance)
+        let first = AMQPPublisher(settings: try brokerSettings(), topology: shared, logger: testLogger)
+        let second = AMQPPublisher(settings: try brokerSettings(), topology: shared, logger: testLogger)
+        let revocations = AMQPConsumer(
+            settings: try brokerSettings(), queue: subscription.queue, prefetch: 1, topology: subscription.topology, logger: testLogger
+        )
+        let replies = AMQPConsumer(
+            settings: try brokerSettings(), queue: KiwiTopology.replyQueue(instance: instance).name, prefetch: 1, autoAck: true,
+            topology: AMQPTopology(queues: [KiwiTopology.replyQueue(instance: instance)]), logger: testLogger
+        )
+        let connected = try await whileRunning([first, second, revocations, replies]) {
+            for service in [first.waitUntilConnected, second.waitUntilConnected, revocations.waitUntilConnected, replies.waitUntilConnected] {
+                await service()
+            }
+            return first.isConnected && second.isConnected && revocations.isConnected && replies.isConnected
+        }
+        #expect(connected)
+    }
+
+    @Test("a revocation published to the exchange reaches every gateway's subscription", .timeLimit(.minutes(1)))
+    func revocationsFanOut() async throws {
+        let subscriptions = (0..<2).map { _ in KiwiTopology.revocationSubscription(instance: UUID().uuidString.lowercased()) }
+        let gateways = try subscriptions.map { subscription in
+            AMQPConsumer(settings: try brokerSettings(), queue: subscription.queue, prefetch: 1, autoAck: true, topology: subscription.topology, logger: testLogger)
+        }
+        let auth = AMQPPublisher(settings: try brokerSettings(), topology: KiwiTopology.revocations, logger: testLogger)
+        let received = try await whileRunning(gateways + [auth]) {
+            for gateway in gateways { await gateway.waitUntilConnected() }
+            try await auth.publish(AMQPMessage(body: Array("revoked".utf8)), exchange: KiwiTopology.revocationExchange, routingKey: "")
+            var received: [[UInt8]] = []
+            for gateway in gateways { received += try await collect(1, from: gateway, ack: false).map(\.message.body) }
+            return received
+        }
+        #expect(received == [Array("revoked".utf8), Array("revoked".utf8)])
+    }
+
+    @Test("a gateway's reply queue is exclusive and goes away with its connection")
+    func replyQueueIsPrivate() {
+        let queue = KiwiTopology.replyQueue(instance: "a")
+        #expect(queue.exclusive && queue.autoDelete && !queue.durable)
+        #expect(queue.name != KiwiTopology.replyQueue(instance: "b").name)
+    }
+
+    @Test("the job queue is durable and dead-letters to a queue that keeps poison jobs")
+    func jobQueueDeadLetters() throws {
+        let topology = KiwiTopology.scanJobs
+        let jobs = try #require(topology.queues.first { $0.name == KiwiTopology.scanJobQueue })
+        #expect(jobs.durable)
+        #expect(jobs.deadLetterExchange == KiwiTopology.deadLetterExchange)
+        #expect(topology.bindings.contains(AMQPBinding(queue: KiwiTopology.deadLetterQueue, exchange: KiwiTopology.deadLetterExchange)))
+    }
+}
