@@ -1,5 +1,6 @@
 import Foundation
 import KiwiDatabase
+import KiwiTestSupport
 import Logging
 import PostgresNIO
 import Testing

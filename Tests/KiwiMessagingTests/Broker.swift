@@ -1,4 +1,5 @@
 import Foundation
+import KiwiTestSupport
 import KiwiMessaging
 import Logging
 import ServiceLifecycle
@@ -7,11 +8,7 @@ import Testing
 
 /// The RabbitMQ that `make test` started, reached under a connection name unique to one test.
 func brokerSettings(_ name: String = "kiwi-test-\(UUID().uuidString.prefix(8))", heartbeatSeconds: Int = 30) throws -> AMQPSettings {
-    let url = try #require(
-        ProcessInfo.processInfo.environment["KIWI_TEST_AMQP_URL"],
-        "KIWI_TEST_AMQP_URL is not set: run the tests with `make test`, which starts RabbitMQ"
-    )
-    return try AMQPSettings(url: url, heartbeatSeconds: heartbeatSeconds, connectionName: name)
+    try AMQPSettings(url: try testAMQPURL(), heartbeatSeconds: heartbeatSeconds, connectionName: name)
 }
 
 /// A queue name no other test uses.
@@ -29,22 +26,6 @@ let testLogger: Logger = {
     logger.logLevel = .warning
     return logger
 }()
-
-/// Runs the services while `body` runs, then cancels them (which shuts them down) and waits for them.
-func whileRunning<Result: Sendable>(
-    _ services: [any Service], _ body: @Sendable () async throws -> Result
-) async throws -> Result {
-    try await withThrowingTaskGroup(of: Result?.self) { group in
-        for service in services {
-            group.addTask {
-                try await service.run()
-                return nil
-            }
-        }
-        defer { group.cancelAll() }
-        return try await body()
-    }
-}
 
 /// Closes, from the broker's side, the connections whose name contains `pattern` (`infra.sh close-connections`).
 func closeConnectionsFromBroker(named pattern: String) throws {
@@ -78,15 +59,3 @@ func collect(_ count: Int, from consumer: AMQPConsumer, timeout: Duration = .sec
     }
 }
 
-/// A value that concurrent test tasks share.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    init(_ value: Value) {
-        mutex = Mutex(value)
-    }
-
-    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
-        mutex.withLock { body(&$0) }
-    }
-}

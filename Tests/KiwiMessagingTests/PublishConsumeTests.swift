@@ -1,5 +1,6 @@
 import Foundation
 import KiwiMessaging
+import KiwiTestSupport
 import Testing
 
 @Suite("Publishing and consuming")

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiMessaging
+import KiwiTestSupport
 import Synchronization
 import Testing
 

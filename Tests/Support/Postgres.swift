@@ -2,19 +2,10 @@ import Foundation
 import KiwiDatabase
 import Logging
 import PostgresNIO
-import Testing
-
-/// The PostgreSQL that `make test` starts; the URL's user may create databases.
-func testDatabaseURL() throws -> String {
-    try #require(
-        ProcessInfo.processInfo.environment["KIWI_TEST_DATABASE_URL"],
-        "KIWI_TEST_DATABASE_URL is not set: run the tests with `make test`, which starts PostgreSQL"
-    )
-}
 
 /// Runs `body` with a client for a client configuration, keeping the client's run loop alive meanwhile.
 @discardableResult
-func withClient<Result: Sendable>(
+public func withClient<Result: Sendable>(
     _ configuration: PostgresClient.Configuration, _ body: @Sendable (PostgresClient) async throws -> Result
 ) async throws -> Result {
     let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "test.postgres"))
@@ -29,7 +20,7 @@ func withClient<Result: Sendable>(
 }
 
 /// Creates an empty database of its own for one test, hands out its configuration, and drops it afterwards.
-func withTemporaryDatabase<Result: Sendable>(_ body: @Sendable (PostgresClient.Configuration) async throws -> Result) async throws -> Result {
+public func withTemporaryDatabase<Result: Sendable>(_ body: @Sendable (PostgresClient.Configuration) async throws -> Result) async throws -> Result {
     let admin = try PostgresClient.Configuration(url: try testDatabaseURL())
     let name = "kiwi_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
     try await withClient(admin) { client in

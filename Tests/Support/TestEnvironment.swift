@@ -1,0 +1,18 @@
+import Foundation
+import Testing
+
+/// The PostgreSQL that `make test` starts; the URL's user may create databases.
+public func testDatabaseURL() throws -> String {
+    try #require(
+        ProcessInfo.processInfo.environment["KIWI_TEST_DATABASE_URL"],
+        "KIWI_TEST_DATABASE_URL is not set: run the tests with `make test`, which starts PostgreSQL"
+    )
+}
+
+/// The RabbitMQ that `make test` starts.
+public func testAMQPURL() throws -> String {
+    try #require(
+        ProcessInfo.processInfo.environment["KIWI_TEST_AMQP_URL"],
+        "KIWI_TEST_AMQP_URL is not set: run the tests with `make test`, which starts RabbitMQ"
+    )
+}
