@@ -14,12 +14,15 @@ let package = Package(
         .executable(name: "kiwi-gateway", targets: ["KiwiGateway"]),
         .executable(name: "kiwi-scan-worker", targets: ["KiwiScanWorker"]),
         .executable(name: "kiwi-auth", targets: ["KiwiAuth"]),
+        .executable(name: "kiwi", targets: ["KiwiCLI"]),
         .executable(name: "kiwi-messaging-bench", targets: ["KiwiMessagingBench"]),
         .library(name: "KiwiModels", targets: ["KiwiModels"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-crypto", "4.5.2"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -55,7 +58,9 @@ let package = Package(
         .executableTarget(
             name: "KiwiAuth",
             dependencies: [
-                "KiwiConfiguration", "KiwiLogging", "KiwiDatabase", "KiwiServiceSupport", "KiwiMessaging",
+                "KiwiAppleSignIn", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging", "KiwiModels",
+                "KiwiServiceSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -65,6 +70,12 @@ let package = Package(
         ),
 
         // MARK: Tools
+        .executableTarget(
+            name: "KiwiCLI",
+            dependencies: ["KiwiAppleSignIn", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/kiwi",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "KiwiMessagingBench",
             dependencies: [
@@ -78,6 +89,7 @@ let package = Package(
 
         // MARK: Shared libraries
         .target(name: "KiwiModels", path: "Shared/Models", swiftSettings: swiftSettings),
+        .target(name: "KiwiInternalAPI", path: "Shared/InternalAPI", swiftSettings: swiftSettings),
         .target(
             name: "KiwiConfiguration",
             dependencies: [.product(name: "Configuration", package: "swift-configuration")],
@@ -104,6 +116,7 @@ let package = Package(
             name: "KiwiServiceSupport",
             dependencies: [
                 "KiwiConfiguration", "KiwiLogging", "KiwiModels",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -142,6 +155,17 @@ let package = Package(
         ),
 
         // MARK: Tests
+        .target(
+            name: "KiwiTestSupport",
+            dependencies: [
+                "KiwiDatabase",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/Support",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "KiwiModelsTests",
             dependencies: ["KiwiModels"],
@@ -161,8 +185,22 @@ let package = Package(
         .testTarget(
             name: "KiwiDatabaseTests",
             dependencies: [
-                "KiwiDatabase",
+                "KiwiDatabase", "KiwiTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiAuthTests",
+            dependencies: [
+                "KiwiAppleSignIn", "KiwiAuth", "KiwiDatabase", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels", "KiwiTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
@@ -182,7 +220,7 @@ let package = Package(
         .testTarget(
             name: "KiwiMessagingTests",
             dependencies: [
-                "KiwiMessaging",
+                "KiwiMessaging", "KiwiTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -1,5 +1,7 @@
 import Hummingbird
+import KiwiAppleSignIn
 import KiwiDatabase
+import KiwiMessaging
 import KiwiServiceSupport
 import Logging
 import PostgresNIO
@@ -7,12 +9,24 @@ import PostgresNIO
 /// The auth service's composition root: builds the application the executable runs and the tests drive.
 func buildApplication(configuration: AuthConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let postgres = PostgresClient(configuration: configuration.database, backgroundLogger: logger)
+    let revocations = AMQPPublisher(settings: configuration.amqp, topology: KiwiTopology.revocations, logger: logger)
+    let users = PostgresUserRepository(client: postgres, logger: logger)
+    let sessions = PostgresSessionRepository(client: postgres, logger: logger)
+    let verifier = AppleIdentityTokenVerifier(
+        keys: AppleSigningKeys(source: configuration.appleKeySource(logger: logger), logger: logger),
+        audiences: configuration.appleClientIDs
+    )
+
     let router = Router()
     router.addHealthRoute()
+    AppleSignInController(verifier: verifier, users: users, sessions: sessions).addRoutes(to: router.group("v1/auth"))
+    InternalController(users: users, sessions: sessions, announcer: RevocationAnnouncer(publisher: revocations, logger: logger))
+        .addRoutes(to: router.group("internal/v1").add(middleware: InternalTokenMiddleware(token: configuration.internalAPIToken)))
+
     var app = Application(
         router: router,
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: AuthConfiguration.serviceName),
-        services: [postgres],
+        services: [postgres, revocations, ExpiredSessionPurger(sessions: sessions, interval: .seconds(3600), logger: logger)],
         logger: logger
     )
     app.beforeServerStarts {

@@ -1,4 +1,5 @@
 import Foundation
+import KiwiAppleSignIn
 import KiwiConfiguration
 import KiwiDatabase
 import KiwiMessaging
@@ -19,6 +20,8 @@ struct AuthConfiguration: ServiceConfiguration {
     var appleClientIDs: [String]
     /// Where Apple publishes the keys that sign identity tokens.
     var appleJWKSURL: URL
+    /// A local key set to trust instead of Apple's: development only (see ``appleKeySource(logger:)``).
+    var appleJWKSFile: String?
 
     init(environment: [String: String]) throws(ConfigurationError) {
         var reader = EnvironmentReader(environment: environment)
@@ -32,6 +35,7 @@ struct AuthConfiguration: ServiceConfiguration {
             return ids
         }
         appleJWKSURL = reader.httpURL("APPLE_JWKS_URL", default: Self.appleJWKSURL)
+        appleJWKSFile = reader.optional("APPLE_JWKS_FILE")
         (self.database, self.amqp, self.internalAPIToken, self.appleClientIDs) =
             try reader.finish(database, amqp, internalAPIToken, appleClientIDs)
     }
@@ -41,6 +45,22 @@ struct AuthConfiguration: ServiceConfiguration {
             "amqp": .stringConvertible(amqp),
             "appleClientIDs": .array(appleClientIDs.map { .string($0) }),
             "appleJWKSURL": .string(appleJWKSURL.absoluteString),
+            "appleJWKSFile": .string(appleJWKSFile ?? "none"),
         ]
+    }
+
+    /// Apple's keys, or in development the local key set of `APPLE_JWKS_FILE`. In production that file is
+    /// refused even when configured, and the refusal is logged at start-up.
+    func appleKeySource(logger: Logger) -> any JWKSSource {
+        guard let appleJWKSFile else { return HTTPJWKSSource(url: appleJWKSURL) }
+        guard basics.environment == .development else {
+            logger.error(
+                "APPLE_JWKS_FILE is set but refused: development keys are never trusted when KIWI_ENV is production",
+                metadata: ["appleJWKSURL": "\(appleJWKSURL)"]
+            )
+            return HTTPJWKSSource(url: appleJWKSURL)
+        }
+        logger.warning("trusting the development Apple key set instead of Apple's", metadata: ["appleJWKSFile": "\(appleJWKSFile)"])
+        return FileJWKSSource(path: appleJWKSFile)
     }
 }

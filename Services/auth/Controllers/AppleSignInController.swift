@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+import KiwiAppleSignIn
+import KiwiLogging
+import KiwiModels
+import KiwiServiceSupport
+import Logging
+
+/// `POST /v1/auth/apple`: exchanges an Apple identity token for a Kiwi session.
+struct AppleSignInController<Context: RequestContext> {
+    let verifier: AppleIdentityTokenVerifier
+    let users: any UserRepository
+    let sessions: any SessionRepository
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.post("apple", use: signIn)
+    }
+
+    @Sendable func signIn(request: Request, context: Context) async throws -> Response {
+        let body: AppleSignInRequest
+        do {
+            body = try await request.decode(as: AppleSignInRequest.self, context: context)
+        } catch {
+            throw APIError.badRequest("The body must be JSON with an identityToken string.")
+        }
+
+        let identity: AppleIdentity
+        do {
+            identity = try await verifier.verify(body.identityToken)
+        } catch .tooLong {
+            throw APIError.badRequest("The identity token is longer than \(AppleIdentityTokenVerifier.maximumTokenLength) bytes.")
+        } catch .keysUnavailable {
+            throw APIError(.serviceUnavailable, .authUnavailable, "Sign in with Apple cannot be checked right now. Try again shortly.")
+        } catch {
+            context.logger.info("refused an Apple identity token", metadata: ["reason": "\(error)"])
+            throw APIError(.unauthorized, .invalidToken, "The Apple identity token is not valid.")
+        }
+
+        let userID = try await users.upsert(appleUserID: identity.subject, email: identity.email)
+        let token = SessionToken.generate()
+        let expiresAt = Date(timeIntervalSinceNow: SessionToken.lifetime).rounded()
+        try await sessions.create(userID: userID, tokenHash: SessionToken.hash(token.value), expiresAt: expiresAt)
+        context.logger.info("signed in", metadata: ["user": "\(LogRedaction.userID(userID))"])
+        return try jsonResponse(SessionResponse(sessionToken: token.value, expiresAt: expiresAt))
+    }
+}
+
+/// A 200 response with a body in the API's JSON format (ISO 8601 dates without fractional seconds).
+func jsonResponse(_ value: some Encodable) throws -> Response {
+    let data = try KiwiJSON.encoder().encode(value)
+    return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+}
+
+extension Date {
+    /// This date without its fractional seconds, as the API writes dates.
+    func rounded() -> Date {
+        Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+import KiwiInternalAPI
+import KiwiLogging
+import KiwiServiceSupport
+import Logging
+
+/// The internal API the gateway calls: introspect a token, revoke a session, delete a user.
+struct InternalController<Context: RequestContext> {
+    let users: any UserRepository
+    let sessions: any SessionRepository
+    let announcer: RevocationAnnouncer
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.post("sessions/introspect", use: introspect)
+        group.post("sessions/revoke", use: revoke)
+        group.delete("users/:id", use: deleteUser)
+    }
+
+    @Sendable func introspect(request: Request, context: Context) async throws -> Response {
+        let body = try await decodeToken(request, context)
+        guard let session = try await sessions.find(tokenHash: SessionToken.hash(body.token)) else {
+            throw APIError.unauthorized("The session token is unknown, expired or revoked.")
+        }
+        return try jsonResponse(SessionIntrospection(userId: session.userID, expiresAt: session.expiresAt))
+    }
+
+    @Sendable func revoke(request: Request, context: Context) async throws -> Response {
+        let body = try await decodeToken(request, context)
+        if try await sessions.revoke(tokenHash: SessionToken.hash(body.token)) {
+            await announcer.announce(.session(tokenHash: SessionToken.hexHash(body.token)))
+        }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func deleteUser(request: Request, context: Context) async throws -> Response {
+        guard let id = context.parameters.get("id", as: UUID.self) else { throw APIError.badRequest("The user id must be a UUID.") }
+        if try await users.delete(id) {
+            context.logger.info("deleted a user and all their data", metadata: ["user": "\(LogRedaction.userID(id))"])
+            await announcer.announce(.user(id))
+        }
+        return Response(status: .noContent)
+    }
+
+    private func decodeToken(_ request: Request, _ context: Context) async throws -> SessionTokenBody {
+        do {
+            return try await request.decode(as: SessionTokenBody.self, context: context)
+        } catch {
+            throw APIError.badRequest("The body must be JSON with a token string.")
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The sessions table, addressed by token hash only.
+protocol SessionRepository: Sendable {
+    func create(userID: UUID, tokenHash: Data, expiresAt: Date) async throws
+    /// The live session with this token hash: not expired, not revoked.
+    func find(tokenHash: Data) async throws -> (userID: UUID, expiresAt: Date)?
+    /// Deletes the session; returns whether it existed.
+    func revoke(tokenHash: Data) async throws -> Bool
+    /// Deletes expired sessions and returns how many.
+    func purgeExpired() async throws -> Int
+}
+
+struct PostgresSessionRepository: SessionRepository {
+    let client: PostgresClient
+    let logger: Logger
+
+    func create(userID: UUID, tokenHash: Data, expiresAt: Date) async throws {
+        try await client.query(
+            "INSERT INTO sessions (user_id, token_hash, expires_at) VALUES (\(userID), \(tokenHash), \(expiresAt))",
+            logger: logger
+        )
+    }
+
+    func find(tokenHash: Data) async throws -> (userID: UUID, expiresAt: Date)? {
+        let rows = try await client.query(
+            "SELECT user_id, expires_at FROM sessions WHERE token_hash = \(tokenHash) AND expires_at > now()",
+            logger: logger
+        )
+        for try await (userID, expiresAt) in rows.decode((UUID, Date).self) { return (userID, expiresAt) }
+        return nil
+    }
+
+    func revoke(tokenHash: Data) async throws -> Bool {
+        let rows = try await client.query("DELETE FROM sessions WHERE token_hash = \(tokenHash) RETURNING id", logger: logger)
+        for try await _ in rows.decode(UUID.self) { return true }
+        return false
+    }
+
+    func purgeExpired() async throws -> Int {
+        let rows = try await client.query("WITH purged AS (DELETE FROM sessions WHERE expires_at <= now() RETURNING 1) SELECT count(*) FROM purged", logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+}

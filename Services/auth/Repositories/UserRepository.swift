@@ -1,0 +1,41 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The users table: one row per Apple account.
+protocol UserRepository: Sendable {
+    /// The user with this Apple `sub`, created if new; `email`, when given, replaces the stored one.
+    func upsert(appleUserID: String, email: String?) async throws -> UUID
+    /// Deletes the user; their sessions and quota rows go with them. Returns whether the user existed.
+    func delete(_ id: UUID) async throws -> Bool
+}
+
+struct PostgresUserRepository: UserRepository {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// One statement: concurrent first sign-ins of the same `sub` meet in the unique index, and every one
+    /// of them gets the same row back.
+    func upsert(appleUserID: String, email: String?) async throws -> UUID {
+        let rows = try await client.query(
+            """
+            INSERT INTO users (apple_user_id, email) VALUES (\(appleUserID), \(email))
+            ON CONFLICT (apple_user_id) DO UPDATE
+                SET email = COALESCE(EXCLUDED.email, users.email), updated_at = now()
+            RETURNING id
+            """,
+            logger: logger
+        )
+        for try await id in rows.decode(UUID.self) { return id }
+        throw PostgresRowMissing()
+    }
+
+    func delete(_ id: UUID) async throws -> Bool {
+        let rows = try await client.query("DELETE FROM users WHERE id = \(id) RETURNING id", logger: logger)
+        for try await _ in rows.decode(UUID.self) { return true }
+        return false
+    }
+}
+
+/// A statement with `RETURNING` returned no row.
+struct PostgresRowMissing: Error {}

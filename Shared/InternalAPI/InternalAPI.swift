@@ -1,0 +1,48 @@
+import Foundation
+
+/// The auth service's internal HTTP API, which only the gateway calls (DESIGN.md §4). Every request
+/// carries `Authorization: Bearer <INTERNAL_API_TOKEN>`.
+public enum InternalAPI {
+    /// `POST` a ``SessionTokenBody``: 200 ``SessionIntrospection``, or 401 when the token is unknown, expired or revoked.
+    public static let introspectPath = "/internal/v1/sessions/introspect"
+    /// `POST` a ``SessionTokenBody``: 204; the session is gone, whether or not it existed.
+    public static let revokePath = "/internal/v1/sessions/revoke"
+    /// `DELETE /internal/v1/users/{id}`: 204; the user and everything of theirs is gone.
+    public static func deleteUserPath(_ id: UUID) -> String { "/internal/v1/users/\(id.uuidString.lowercased())" }
+}
+
+/// A session token the gateway received from a client.
+public struct SessionTokenBody: Codable, Hashable, Sendable {
+    public var token: String
+
+    public init(token: String) {
+        self.token = token
+    }
+}
+
+/// Whose session a token is, and until when.
+public struct SessionIntrospection: Codable, Hashable, Sendable {
+    public var userId: UUID
+    public var expiresAt: Date
+
+    public init(userId: UUID, expiresAt: Date) {
+        self.userId = userId
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Announced on the revocation exchange when sessions end early, so that every gateway drops what it cached.
+public struct RevocationEvent: Codable, Hashable, Sendable {
+    /// Hex SHA-256 of a revoked session token (never the token itself).
+    public var sessionTokenHash: String?
+    /// A deleted user: every one of their sessions is gone.
+    public var userId: UUID?
+
+    public static func session(tokenHash: String) -> RevocationEvent {
+        RevocationEvent(sessionTokenHash: tokenHash, userId: nil)
+    }
+
+    public static func user(_ id: UUID) -> RevocationEvent {
+        RevocationEvent(sessionTokenHash: nil, userId: id)
+    }
+}

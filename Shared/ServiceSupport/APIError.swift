@@ -1,0 +1,29 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KiwiModels
+
+/// An error that reaches the client as the API's JSON error shape, `{"error": …, "message": …}`, with its status.
+public struct APIError: HTTPResponseError, Sendable {
+    public let status: HTTPResponse.Status
+    public let body: ErrorBody
+    public let headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, _ code: APIErrorCode, _ message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.body = ErrorBody(error: code, message: message)
+        self.headers = headers
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        let data = try KiwiJSON.encoder().encode(body)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// 400: the request itself is wrong.
+    public static func badRequest(_ message: String) -> APIError { APIError(.badRequest, .badRequest, message) }
+    /// 401: no valid credentials.
+    public static func unauthorized(_ message: String = "Sign in again.") -> APIError { APIError(.unauthorized, .unauthorized, message) }
+}
