@@ -1,0 +1,127 @@
+import Foundation
+import HTTPTypes
+import KiwiDatabase
+import HummingbirdTesting
+import KiwiInternalAPI
+import KiwiMessaging
+import KiwiModels
+import KiwiTestSupport
+import Logging
+import PostgresNIO
+import Testing
+
+@testable import KiwiAuth
+
+@Suite("Internal API and sessions")
+struct InternalAPITests {
+    @Test("the internal API refuses requests without the internal token or with a wrong one", arguments: [nil, "wrong-token", ""])
+    func internalTokenRequired(_ internalToken: String?) async throws {
+        try await AuthHarness.withService { client in
+            let session = try await client.signIn(subject: AuthHarness.newSubject())
+            let response = try await client.introspect(session.sessionToken, internalToken: internalToken)
+            #expect(response.status == .unauthorized)
+            #expect(response.errorBody?.error == .unauthorized)
+        }
+    }
+
+    @Test("an unknown session token does not introspect")
+    func unknownToken() async throws {
+        try await AuthHarness.withService { client in
+            let response = try await client.introspect("no-such-token")
+            #expect(response.status == .unauthorized)
+        }
+    }
+
+    @Test("an expired session does not introspect")
+    func expiredSession() async throws {
+        try await AuthHarness.withService { client in
+            let session = try await client.signIn(subject: AuthHarness.newSubject())
+            try await database { postgres in
+                try await postgres.query(
+                    "UPDATE sessions SET expires_at = now() - interval '1 second' WHERE token_hash = \(SessionToken.hash(session.sessionToken))"
+                )
+            }
+            #expect(try await client.introspect(session.sessionToken).status == .unauthorized)
+        }
+    }
+
+    @Test("a revoked session no longer introspects, and its revocation is announced to the gateways")
+    func revokedSession() async throws {
+        try await withRevocationEvents { events in
+            try await AuthHarness.withService { client in
+                let session = try await client.signIn(subject: AuthHarness.newSubject())
+                let revoke = try await client.post(
+                    "/internal/v1/sessions/revoke", json: #"{"token":"\#(session.sessionToken)"}"#,
+                    headers: [.authorization: "Bearer \(AuthHarness.internalToken)"]
+                )
+                #expect(revoke.status == .noContent)
+                #expect(try await client.introspect(session.sessionToken).status == .unauthorized)
+                #expect(try await events.first { $0 == .session(tokenHash: SessionToken.hexHash(session.sessionToken)) } != nil)
+            }
+        }
+    }
+
+    @Test("deleting a user removes their sessions and quota rows, and is announced to the gateways")
+    func deleteUser() async throws {
+        try await withRevocationEvents { events in
+            try await AuthHarness.withService { client in
+                let session = try await client.signIn(subject: AuthHarness.newSubject())
+                let userID = try KiwiJSON.decoder().decode(SessionIntrospection.self, from: Data(buffer: try await client.introspect(session.sessionToken).body)).userId
+                try await database { postgres in
+                    try await postgres.query("INSERT INTO scan_quota (user_id, scan_date, scan_count) VALUES (\(userID), current_date, 3)")
+                }
+                let response = try await client.execute(
+                    uri: InternalAPI.deleteUserPath(userID), method: .delete, headers: [.authorization: "Bearer \(AuthHarness.internalToken)"]
+                )
+                #expect(response.status == .noContent)
+                #expect(try await client.introspect(session.sessionToken).status == .unauthorized)
+                let remaining = try await database { postgres in
+                    var total = 0
+                    for table in ["users WHERE id", "sessions WHERE user_id", "scan_quota WHERE user_id"] {
+                        let rows = try await postgres.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) = '\(userID.uuidString)'"))
+                        for try await count in rows.decode(Int.self) { total += count }
+                    }
+                    return total
+                }
+                #expect(remaining == 0)
+                #expect(try await events.first { $0 == .user(userID) } != nil)
+            }
+        }
+    }
+
+    @Test("purging deletes expired sessions and keeps live ones")
+    func purgeExpired() async throws {
+        try await AuthHarness.withService { client in
+            let live = try await client.signIn(subject: AuthHarness.newSubject())
+            let expired = try await client.signIn(subject: AuthHarness.newSubject())
+            try await database { postgres in
+                try await postgres.query(
+                    "UPDATE sessions SET expires_at = now() - interval '1 day' WHERE token_hash = \(SessionToken.hash(expired.sessionToken))"
+                )
+                let repository = PostgresSessionRepository(client: postgres, logger: Logger(label: "test.purge"))
+                #expect(try await repository.purgeExpired() >= 1)
+                #expect(try await repository.find(tokenHash: SessionToken.hash(live.sessionToken)) != nil)
+                let rows = try await postgres.query("SELECT count(*) FROM sessions WHERE token_hash = \(SessionToken.hash(expired.sessionToken))")
+                for try await count in rows.decode(Int.self) { #expect(count == 0) }
+            }
+        }
+    }
+
+    @discardableResult
+    private func database<Result: Sendable>(_ body: @Sendable (PostgresClient) async throws -> Result) async throws -> Result {
+        try await withClient(try PostgresClient.Configuration(url: try testDatabaseURL()), body)
+    }
+
+    /// Subscribes to the revocation exchange like a gateway does, for as long as `body` runs.
+    private func withRevocationEvents(_ body: @Sendable (AsyncCompactMapSequence<AsyncStream<AMQPDelivery>, RevocationEvent>) async throws -> Void) async throws {
+        let subscription = KiwiTopology.revocationSubscription(instance: UUID().uuidString.lowercased())
+        let consumer = AMQPConsumer(
+            settings: try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-revocations"), queue: subscription.queue, prefetch: 100,
+            autoAck: true, topology: subscription.topology, logger: Logger(label: "test.revocations")
+        )
+        try await whileRunning([consumer]) {
+            await consumer.waitUntilConnected()
+            try await body(consumer.deliveries.compactMap { try? KiwiJSON.decoder().decode(RevocationEvent.self, from: Data($0.message.body)) })
+        }
+    }
+}
