@@ -26,6 +26,9 @@ local_environment() {
     export AUTH_SERVICE_URL="http://127.0.0.1:8081"
     export APPLE_CLIENT_ID="${APPLE_CLIENT_ID:-app.kiwi.ios,app.kiwi.web}"
     export OPENAI_API_KEY="${OPENAI_API_KEY:-sk-local-stub}"
+    # A local stand-in for Apple's signing key, which `kiwi dev-token` signs with (development mode only).
+    APPLE_JWKS_FILE="$("$KIWI_BIN/kiwi" dev-keys --key-directory "$KIWI_RUN/dev-apple")"
+    export APPLE_JWKS_FILE
     export SCAN_DAILY_LIMIT="${SCAN_DAILY_LIMIT:-4}"
 }
 
