@@ -67,7 +67,8 @@ public struct AppleIdentityTokenVerifier: Sendable {
     private static func compactJWT(_ presented: String) -> String {
         let trimmed = presented.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.contains("."), let data = Data(base64Encoded: trimmed) ?? Data(base64URLEncoded: trimmed),
-            let decoded = String(data: data, encoding: .utf8), decoded.split(separator: ".").count == 3
+            let decoded = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            decoded.split(separator: ".").count == 3
         else { return trimmed }
         return decoded
     }

@@ -2,23 +2,36 @@ import Foundation
 import JWTKit
 import Logging
 
-/// Apple's signing keys, cached. A token signed with a key not in the cache triggers a refresh, but at most
-/// one per `minimumRefreshInterval`, so a storm of tokens with made-up key ids cannot hammer Apple (or us);
-/// concurrent requests for a refresh share one fetch.
+/// Apple's signing keys, cached.
+///
+/// A token signed with a key not in the cache triggers a refresh, but at most one per
+/// `minimumRefreshInterval`, so a storm of tokens with made-up key ids cannot hammer Apple; concurrent requests
+/// for a refresh share one fetch. After a failed fetch the next attempt may come sooner (`retryAfterFailure`),
+/// and while fetches fail, a key the cache does not know means "cannot judge" (503), not "invalid" (401) —
+/// Apple may have rotated its keys during the outage. A cache older than `maximumAge` is refreshed too, so
+/// keys Apple withdrew stop being trusted. A fetch that yields no usable key never replaces a good cache.
 public actor AppleSigningKeys {
     private let source: any JWKSSource
     private let minimumRefreshInterval: Duration
+    private let retryAfterFailure: Duration
+    private let maximumAge: Duration
     private let logger: Logger
     private let clock = ContinuousClock()
     private var keys: JWTKeyCollection?
     private var keyIDs: Set<String> = []
-    private var lastFetch: ContinuousClock.Instant?
-    private var fetching: Task<Void, Never>?
+    private var fetchedAt: ContinuousClock.Instant?
+    private var lastAttempt: ContinuousClock.Instant?
     private var lastFailure: String?
+    private var fetching: Task<Void, Never>?
 
-    public init(source: any JWKSSource, minimumRefreshInterval: Duration = .seconds(60), logger: Logger) {
+    public init(
+        source: any JWKSSource, minimumRefreshInterval: Duration = .seconds(60), retryAfterFailure: Duration = .seconds(5),
+        maximumAge: Duration = .seconds(24 * 3600), logger: Logger
+    ) {
         self.source = source
         self.minimumRefreshInterval = minimumRefreshInterval
+        self.retryAfterFailure = retryAfterFailure
+        self.maximumAge = maximumAge
         self.logger = logger
     }
 
@@ -27,17 +40,18 @@ public actor AppleSigningKeys {
 
     /// Keys that include `keyID`, refreshing the cache first when it does not (and a refresh is allowed).
     func keys(including keyID: String) async throws(AppleTokenError) -> JWTKeyCollection {
-        if let keys, keyIDs.contains(keyID) { return keys }
+        let stale = fetchedAt.map { clock.now - $0 > maximumAge } ?? true
+        if let keys, keyIDs.contains(keyID), !stale { return keys }
         await refreshIfAllowed()
-        guard let keys else { throw .keysUnavailable(lastFailure ?? "no keys fetched yet") }
-        guard keyIDs.contains(keyID) else { throw .unknownKey(keyID) }
-        return keys
+        if let keys, keyIDs.contains(keyID) { return keys }
+        if let lastFailure { throw .keysUnavailable(lastFailure) }
+        throw .unknownKey(keyID)
     }
 
     private func refreshIfAllowed() async {
         if let fetching { return await fetching.value }
-        if let lastFetch, clock.now - lastFetch < minimumRefreshInterval { return }
-        lastFetch = clock.now
+        if let lastAttempt, clock.now - lastAttempt < (lastFailure == nil ? minimumRefreshInterval : retryAfterFailure) { return }
+        lastAttempt = clock.now
         let task = Task { await self.refresh() }
         fetching = task
         await task.value
@@ -49,10 +63,12 @@ public actor AppleSigningKeys {
         do {
             let jwks = try await source.fetchKeys()
             let rsaKeys = jwks.keys.filter { $0.keyType == .rsa && $0.keyIdentifier != nil }
+            guard !rsaKeys.isEmpty else { throw JWKSFetchError("the key set holds no RSA key with a key id") }
             let collection = JWTKeyCollection()
             try await collection.add(jwks: JWKS(keys: rsaKeys))
             keys = collection
             keyIDs = Set(rsaKeys.compactMap { $0.keyIdentifier?.string })
+            fetchedAt = clock.now
             lastFailure = nil
             logger.info("fetched Apple's signing keys", metadata: ["keyIDs": "\(keyIDs.sorted())"])
         } catch {

@@ -56,6 +56,12 @@ struct AppleIdentityTokenVerifierTests {
         #expect(try await verify(Data(token.utf8).base64EncodedString()).get().subject == "001234.abcdef.0042")
     }
 
+    @Test("base64 of a token with a trailing newline, as `base64 <<< $token` writes it, is accepted")
+    func base64WithNewline() async throws {
+        let token = try await key.mint(claims())
+        #expect(try await verify(Data((token + "\n").utf8).base64EncodedString()).get().subject == "001234.abcdef.0042")
+    }
+
     @Test("a token without email, as after the first sign-in, is valid")
     func tokenWithoutEmail() async throws {
         #expect(try await verify(try await key.mint(claims(email: nil))).get().email == nil)

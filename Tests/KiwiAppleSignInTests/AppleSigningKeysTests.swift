@@ -64,6 +64,55 @@ struct AppleSigningKeysTests {
         }
     }
 
+    @Test("while Apple's keys cannot be fetched, a key the cache does not know means unavailable, not invalid")
+    func outageDuringRotation() async throws {
+        let old = try DevelopmentAppleKey.generate(keyID: "old")
+        let rotated = try DevelopmentAppleKey.generate(keyID: "rotated")
+        let server = JWKSServer(try old.jwks())
+        try await server.serving { url in
+            let keys = AppleSigningKeys(source: HTTPJWKSSource(url: url), minimumRefreshInterval: .milliseconds(100), logger: logger)
+            _ = try await verifier(keys).verify(try await token(old))
+            server.setFailing(true)
+            try await Task.sleep(for: .milliseconds(150))
+            await #expect {
+                try await verifier(keys).verify(try await token(rotated))
+            } throws: { error in
+                if case AppleTokenError.keysUnavailable = error { true } else { false }
+            }
+            // Keys already cached keep working during the outage.
+            _ = try await verifier(keys).verify(try await token(old))
+        }
+    }
+
+    @Test("a key set without any usable key never replaces a good cache")
+    func emptyKeySetKeepsCache() async throws {
+        let key = try DevelopmentAppleKey.generate(keyID: "kept")
+        let server = JWKSServer(try key.jwks())
+        try await server.serving { url in
+            let keys = AppleSigningKeys(source: HTTPJWKSSource(url: url), minimumRefreshInterval: .milliseconds(100), logger: logger)
+            _ = try await verifier(keys).verify(try await token(key))
+            server.publish(JWKS(keys: []))
+            try await Task.sleep(for: .milliseconds(150))
+            let stranger = try DevelopmentAppleKey.generate(keyID: "stranger")
+            await #expect(throws: AppleTokenError.self) { try await verifier(keys).verify(try await token(stranger)) }
+            #expect(try await verifier(keys).verify(try await token(key)).subject == "s-1")
+        }
+    }
+
+    @Test("after a failed fetch, sign-in recovers soon after Apple does")
+    func recoversAfterFailure() async throws {
+        let key = try DevelopmentAppleKey.generate(keyID: "back")
+        let server = JWKSServer(try key.jwks())
+        server.setFailing(true)
+        try await server.serving { url in
+            let keys = AppleSigningKeys(source: HTTPJWKSSource(url: url), retryAfterFailure: .milliseconds(100), logger: logger)
+            await #expect(throws: AppleTokenError.self) { try await verifier(keys).verify(try await token(key)) }
+            server.setFailing(false)
+            try await Task.sleep(for: .milliseconds(150))
+            #expect(try await verifier(keys).verify(try await token(key)).subject == "s-1")
+        }
+    }
+
     @Test("a development key set read from a file verifies tokens of that key")
     func fileSource() async throws {
         let key = try DevelopmentAppleKey.generate()

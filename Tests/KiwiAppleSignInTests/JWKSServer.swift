@@ -9,10 +9,15 @@ import Synchronization
 /// A real HTTP server publishing a key set the way Apple does, whose keys a test can change, and which
 /// counts how often it was asked.
 final class JWKSServer: Sendable {
-    private let state: Mutex<(jwks: JWKS, requests: Int)>
+    private let state: Mutex<(jwks: JWKS, requests: Int, failing: Bool)>
 
     init(_ jwks: JWKS) {
-        state = Mutex((jwks, 0))
+        state = Mutex((jwks, 0, false))
+    }
+
+    /// While failing, the server answers 503, as an outage of Apple's would.
+    func setFailing(_ failing: Bool) {
+        state.withLock { $0.failing = failing }
     }
 
     var requests: Int { state.withLock { $0.requests } }
@@ -25,10 +30,11 @@ final class JWKSServer: Sendable {
     func serving<Result: Sendable>(_ body: @Sendable (URL) async throws -> Result) async throws -> Result {
         let router = Router()
         router.get("/auth/keys") { _, _ -> Response in
-            let jwks = self.state.withLock { state in
+            let (jwks, failing) = self.state.withLock { state in
                 state.requests += 1
-                return state.jwks
+                return (state.jwks, state.failing)
             }
+            if failing { return Response(status: .serviceUnavailable) }
             let data = try JSONEncoder().encode(jwks)
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
