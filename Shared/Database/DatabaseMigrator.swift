@@ -24,16 +24,29 @@ public struct DatabaseMigrator: Sendable {
     @discardableResult
     public func migrate(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
         try await client.withConnection { connection in
-            try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
+            try await acquireLock(on: connection, logger: logger)
             do {
                 let applied = try await applyPending(on: connection, logger: logger)
-                try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                try await connection.execute("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
                 return applied
             } catch {
                 // Closing the session would release the lock too, but the pool keeps connections open.
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                try? await connection.execute("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
                 throw error
             }
+        }
+    }
+
+    /// Takes the lock, polling with `pg_try_advisory_lock` rather than blocking in `pg_advisory_lock`: a query
+    /// cannot be cancelled, but the sleep between tries can, so a caller's timeout still works while another
+    /// instance holds the lock.
+    private func acquireLock(on connection: PostgresConnection, logger: Logger) async throws {
+        while true {
+            for try await acquired in try await connection.query("SELECT pg_try_advisory_lock(\(Self.lockKey))", logger: logger).decode(Bool.self)
+            where acquired {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
         }
     }
 
@@ -54,7 +67,7 @@ public struct DatabaseMigrator: Sendable {
     }
 
     private func applyPending(on connection: PostgresConnection, logger: Logger) async throws -> [Int] {
-        try await connection.query(
+        try await connection.execute(
             """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version integer PRIMARY KEY,
@@ -75,9 +88,9 @@ public struct DatabaseMigrator: Sendable {
         for migration in migrations where !done.contains(migration.version) {
             try await connection.withTransaction(logger: logger) { transaction in
                 for statement in migration.statements {
-                    try await transaction.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await transaction.execute(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                try await transaction.query(
+                try await transaction.execute(
                     "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
                     logger: logger
                 )

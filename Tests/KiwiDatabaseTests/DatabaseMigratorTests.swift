@@ -67,6 +67,25 @@ struct DatabaseMigratorTests {
         }
     }
 
+    @Test("a migrator waiting for another instance's lock gives up at its timeout instead of hanging", .timeLimit(.minutes(1)))
+    func lockWaitTimesOut() async throws {
+        try await withTemporaryDatabase { configuration in
+            try await withClient(configuration) { holder in
+                try await holder.withConnection { connection in
+                    try await connection.execute("SELECT pg_advisory_lock(\(DatabaseMigrator.lockKey))", logger: logger)
+                    let started = ContinuousClock.now
+                    await #expect(throws: MigrationTimeoutError.self) {
+                        try await withClient(configuration) { client in
+                            try await DatabaseMigrator().migrate(client, logger: logger, timeout: .seconds(1))
+                        }
+                    }
+                    #expect(ContinuousClock.now - started < .seconds(10))
+                    try await connection.execute("SELECT pg_advisory_unlock(\(DatabaseMigrator.lockKey))", logger: logger)
+                }
+            }
+        }
+    }
+
     @Test("deleting a user deletes their sessions and scan quota rows")
     func userDeletionCascades() async throws {
         try await withTemporaryDatabase { configuration in

@@ -14,6 +14,11 @@ struct DatabaseURLTests {
         #expect(configuration.database == "kiwi")
     }
 
+    @Test("accepts every sslmode libpq users write", arguments: ["disable", "prefer", "require", "verify-ca", "verify-full"])
+    func acceptsSSLModes(_ mode: String) {
+        #expect(throws: Never.self) { try PostgresClient.Configuration(url: "postgres://u@db.internal/kiwi?sslmode=\(mode)") }
+    }
+
     @Test("refuses URLs it cannot use", arguments: ["mysql://u@h/db", "postgres:///db", "postgres://h/db", "postgres://u@h/db?sslmode=allow"])
     func refusesUnusable(_ url: String) {
         #expect(throws: DatabaseURLError.self) { try PostgresClient.Configuration(url: url) }

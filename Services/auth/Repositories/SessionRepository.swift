@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import KiwiDatabase
 import PostgresNIO
 
 /// The sessions table, addressed by token hash only.
@@ -18,7 +19,7 @@ struct PostgresSessionRepository: SessionRepository {
     let logger: Logger
 
     func create(userID: UUID, tokenHash: Data, expiresAt: Date) async throws {
-        try await client.query(
+        try await client.execute(
             "INSERT INTO sessions (user_id, token_hash, expires_at) VALUES (\(userID), \(tokenHash), \(expiresAt))",
             logger: logger
         )
