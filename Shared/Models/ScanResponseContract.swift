@@ -1,68 +1,88 @@
 import Foundation
 
-/// The rules of a scan answer (DESIGN.md §2), and the validator and JSON Schema built from them.
+/// The rules of a scan answer (DESIGN.md §2), and the validators and JSON Schema built from them.
+///
+/// There are two shapes with the same rules. ``scanResponse`` is what clients receive: every ingredient,
+/// recipe and recipe ingredient has a UUID `id`. ``modelAnswer`` is what the model writes: the same without
+/// the ids, which the server assigns — they are never trusted from the model, and asking it for some 114
+/// UUIDs would spend about half of its output tokens on them.
 public enum ScanResponseContract {
     /// The categories the model is asked to use. The validator checks only the length of a category,
     /// so a category outside this list is not a reason to throw a whole answer away.
     public static let ingredientCategories = ["Dairy", "Protein", "Vegetable", "Fruit", "Grain", "Condiment", "Beverage", "Other"]
 
-    /// A detected ingredient.
-    public static let ingredient: JSONShape = .object([
-        JSONProperty("id", .uuid),
-        JSONProperty("name", .string(length: 1...100)),
-        JSONProperty("category", .string(length: 1...50)),
-        JSONProperty("confidence", .number(0...1)),
-    ])
+    /// A scan response as clients receive it, with server-assigned ids.
+    public static let scanResponse = shape(withIDs: true)
 
-    /// An ingredient of a recipe.
-    public static let recipeIngredient: JSONShape = .object([
-        JSONProperty("id", .uuid),
-        JSONProperty("name", .string(length: 1...100)),
-        JSONProperty("isDetected", .boolean),
-        JSONProperty("substitution", .nullable(.string(length: 0...200))),
-    ])
-
-    /// A recipe.
-    public static let recipe: JSONShape = .object([
-        JSONProperty("id", .uuid),
-        JSONProperty("name", .string(length: 1...200)),
-        JSONProperty("summary", .string(length: 1...500)),
-        JSONProperty("cookTimeMinutes", .integer(1...120)),
-        JSONProperty("difficulty", .oneOf(Difficulty.allCases.map(\.rawValue))),
-        JSONProperty("ingredients", .array(of: recipeIngredient, count: 1...20)),
-        JSONProperty("steps", .array(of: .string(length: 1...500), count: 1...15)),
-        JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
-    ])
-
-    /// A whole scan answer.
-    public static let scanResponse: JSONShape = .object([
-        JSONProperty("ingredients", .array(of: ingredient, count: 0...30)),
-        JSONProperty("recipes", .array(of: recipe, count: 0...4)),
-    ])
+    /// A scan answer as the model writes it: the rules of ``scanResponse`` without the ids.
+    public static let modelAnswer = shape(withIDs: false)
 
     /// The JSON Schema for OpenAI Structured Outputs (`response_format.json_schema.schema`, with `strict: true`).
-    public static var jsonSchema: JSONValue { scanResponse.jsonSchema }
+    public static var jsonSchema: JSONValue { modelAnswer.jsonSchema }
 
-    /// Parses and checks a model's answer against every rule, and returns it as a ``ScanResponse``.
+    /// Checks a scan response against every rule (ids included) and returns it.
     /// Throws every violation found, each with its JSON path, rather than stopping at the first.
     public static func validate(_ data: Data) throws(ScanResponseValidationError) -> ScanResponse {
+        try decode(try parse(data, against: scanResponse))
+    }
+
+    /// Checks a model's answer against every rule and returns it as a ``ScanResponse`` whose ids are fresh
+    /// server-generated UUIDs. Throws every violation found, each with its JSON path.
+    public static func validateModelAnswer(_ data: Data) throws(ScanResponseValidationError) -> ScanResponse {
+        try decode(scanResponse.addingMissingIDs(to: try parse(data, against: modelAnswer)))
+    }
+
+    private static func shape(withIDs: Bool) -> JSONShape {
+        func object(_ properties: [JSONProperty]) -> JSONShape {
+            .object((withIDs ? [JSONProperty("id", .uuid)] : []) + properties)
+        }
+        let ingredient = object([
+            JSONProperty("name", .string(length: 1...100)),
+            JSONProperty("category", .string(length: 1...50)),
+            JSONProperty("confidence", .number(0...1)),
+        ])
+        let recipeIngredient = object([
+            JSONProperty("name", .string(length: 1...100)),
+            JSONProperty("isDetected", .boolean),
+            JSONProperty("substitution", .nullable(.string(length: 0...200))),
+        ])
+        let recipe = object([
+            JSONProperty("name", .string(length: 1...200)),
+            JSONProperty("summary", .string(length: 1...500)),
+            JSONProperty("cookTimeMinutes", .integer(1...120)),
+            JSONProperty("difficulty", .oneOf(Difficulty.allCases.map(\.rawValue))),
+            JSONProperty("ingredients", .array(of: recipeIngredient, count: 1...20)),
+            JSONProperty("steps", .array(of: .string(length: 1...500), count: 1...15)),
+            JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
+        ])
+        return .object([
+            JSONProperty("ingredients", .array(of: ingredient, count: 0...30)),
+            JSONProperty("recipes", .array(of: recipe, count: 0...4)),
+        ])
+    }
+
+    private static func parse(_ data: Data, against shape: JSONShape) throws(ScanResponseValidationError) -> JSONValue {
         let value: JSONValue
         do {
             value = try StrictJSONParser().parse(data)
         } catch {
             throw ScanResponseValidationError(violations: [JSONViolation(path: "$", message: "not valid JSON: \(error)")])
         }
-        let violations = scanResponse.violations(of: value)
+        let violations = shape.violations(of: value)
         guard violations.isEmpty else { throw ScanResponseValidationError(violations: violations) }
+        return value
+    }
+
+    private static func decode(_ value: JSONValue) throws(ScanResponseValidationError) -> ScanResponse {
         do {
-            return try KiwiJSON.decoder().decode(ScanResponse.self, from: data)
+            return try KiwiJSON.decoder().decode(ScanResponse.self, from: Data(value.serialized().utf8))
         } catch {
             throw ScanResponseValidationError(violations: [JSONViolation(path: "$", message: "does not decode: \(error)")])
         }
     }
 }
 
-/// A model answer that broke the contract, with every violation.
+/// A scan answer that broke the contract, with every violation.
 public struct ScanResponseValidationError: Error, Hashable, Sendable, CustomStringConvertible {
     public let violations: [JSONViolation]
 
@@ -72,5 +92,28 @@ public struct ScanResponseValidationError: Error, Hashable, Sendable, CustomStri
 
     public var description: String {
         "invalid scan answer: " + violations.map(\.description).joined(separator: "; ")
+    }
+}
+
+extension JSONShape {
+    /// `value` with a fresh UUID `id` added to every object whose shape here has an `id` the value lacks.
+    func addingMissingIDs(to value: JSONValue) -> JSONValue {
+        switch (self, value) {
+        case (.object(let properties), .object(var object)):
+            for property in properties {
+                if let member = object[property.name] {
+                    object[property.name] = property.shape.addingMissingIDs(to: member)
+                } else if property.name == "id", case .uuid = property.shape {
+                    object["id"] = .string(UUID().uuidString.lowercased())
+                }
+            }
+            return .object(object)
+        case (.array(let element, _), .array(let elements)):
+            return .array(elements.map(element.addingMissingIDs))
+        case (.nullable(let wrapped), _):
+            return wrapped.addingMissingIDs(to: value)
+        default:
+            return value
+        }
     }
 }

@@ -129,6 +129,27 @@ struct ScanResponseValidationTests {
         }
     }
 
+    @Test("a valid model answer becomes a response whose every id is a fresh server UUID")
+    func modelAnswerGetsServerIDs() throws {
+        let answer = Data(try StrictJSONParser().parse(try fixture("valid-scan-response.json")).withoutIDs.serialized().utf8)
+        let first = try ScanResponseContract.validateModelAnswer(answer)
+        let second = try ScanResponseContract.validateModelAnswer(answer)
+        let ids = first.ingredients.map(\.id) + first.recipes.flatMap { [$0.id] + $0.ingredients.map(\.id) }
+        #expect(ids.count == 3 + 2 + 3)
+        #expect(Set(ids).count == ids.count)
+        #expect(first.recipes[0].id != second.recipes[0].id)
+        #expect(first.recipes[0].name == "Spinach omelette")
+        // The response passes the client-side contract, ids included.
+        #expect(throws: Never.self) { try ScanResponseContract.validate(try KiwiJSON.encoder().encode(first)) }
+    }
+
+    @Test("a model answer that writes ids of its own is off-schema")
+    func modelAnswerWithIDsFails() throws {
+        #expect(throws: ScanResponseValidationError.self) {
+            try ScanResponseContract.validateModelAnswer(try fixture("valid-scan-response.json"))
+        }
+    }
+
     @Test("text that is not JSON fails at the root")
     func notJSONFails() {
         #expect {

@@ -67,3 +67,19 @@ extension JSONValue: ExpressibleByStringLiteral {
         self = .string(value)
     }
 }
+
+extension JSONValue {
+    /// The value with every `id` member removed: what the model writes.
+    var withoutIDs: JSONValue {
+        switch self {
+        case .object(let object):
+            var stripped = JSONObject()
+            for (key, value) in object.members where key != "id" { stripped[key] = value.withoutIDs }
+            return .object(stripped)
+        case .array(let elements):
+            return .array(elements.map(\.withoutIDs))
+        default:
+            return self
+        }
+    }
+}
