@@ -74,7 +74,8 @@ public final class JSONLineOutput: Sendable {
 
     /// Standard output, the place twelve-factor services log to.
     public static let standardOutput = JSONLineOutput { line in
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        // A closed or full standard output must not take the service down with it.
+        try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
     }
 
     func write(_ line: String) {

@@ -1,3 +1,4 @@
+import Foundation
 import KiwiConfiguration
 import KiwiLogging
 import Logging
@@ -35,7 +36,9 @@ public struct ServiceBasics: Sendable {
 extension EnvironmentReader {
     /// `INTERNAL_API_TOKEN`, the secret the gateway presents to the auth service; at least 32 characters.
     public mutating func internalAPIToken() -> String? {
-        required("INTERNAL_API_TOKEN", secret: true) { token in
+        required("INTERNAL_API_TOKEN", secret: true) { value in
+            // Secrets mounted from files often end in a newline that the other side's copy lacks.
+            let token = value.trimmingCharacters(in: .whitespacesAndNewlines)
             guard token.count >= 32 else { throw ConfigurationError.Reason("must be at least 32 characters long") }
             return token
         }
