@@ -31,6 +31,7 @@ build:
 bench-messaging: ## benchmark RabbitMQ publishing, consuming and request/reply (release build)
 	@deploy/local/bench-messaging.sh
 
-clean:  ## stop everything and delete local data (.run/) and build output
-	@$(MAKE) --no-print-directory down
+clean:  ## stop everything and delete local data (.run/, or its /var/tmp fallback) and build output
+	@deploy/local/services.sh down
+	@deploy/local/infra.sh clean
 	rm -rf .run .build

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts, stops and reports the local PostgreSQL and RabbitMQ, each a process of its own user
 # with its data under .run/.   usage: infra.sh up|down|status [postgres] [rabbitmq]
+#                               infra.sh clean (stop both and delete their data)
 #                               infra.sh close-connections NAME-PATTERN
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -62,7 +63,8 @@ rmq() {
     if is_root; then launcher+=(runuser -u rabbitmq --); fi
     local program="$1"; shift
     base="$(rmq_base)"
-    "${launcher[@]}" env \
+    # Its own working folder: the checkout may be closed to the rabbitmq user, and Erlang reads its working folder.
+    "${launcher[@]}" env -C "$base" \
         HOME="$base/home" \
         RABBITMQ_NODENAME=kiwi@localhost \
         RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
@@ -142,6 +144,18 @@ rabbitmq_close_connections() {
 }
 
 # MARK: main
+
+if [ "${1:-}" = "clean" ]; then
+    # Stops both, then deletes their data, wherever data_root put it for this checkout.
+    postgres_down
+    rabbitmq_down
+    rm -rf "$(pg_base)" "$(rmq_base)"
+    for user in postgres rabbitmq; do
+        root="$(data_root "$user")"
+        if [ "$root" != "$KIWI_RUN" ]; then rm -rf "$root"; fi
+    done
+    exit 0
+fi
 
 if [ "${1:-}" = "close-connections" ]; then
     [ -n "${2:-}" ] || die "usage: infra.sh close-connections NAME-PATTERN"
