@@ -72,8 +72,7 @@ final class CArena {
         set(properties.messageID, KIWI_AMQP_MESSAGE_ID_FLAG, \.message_id)
         set(properties.type, KIWI_AMQP_TYPE_FLAG, \.type)
         if let expiration = properties.expiration {
-            let milliseconds = max(0, expiration.components.seconds * 1000 + expiration.components.attoseconds / 1_000_000_000_000_000)
-            set(String(milliseconds), KIWI_AMQP_EXPIRATION_FLAG, \.expiration)
+            set(String(max(0, expiration.milliseconds)), KIWI_AMQP_EXPIRATION_FLAG, \.expiration)
         }
         if let timestamp = properties.timestamp {
             result.timestamp = UInt64(max(0, timestamp.timeIntervalSince1970))
