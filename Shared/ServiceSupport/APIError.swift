@@ -16,14 +16,21 @@ public struct APIError: HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers = self.headers
-        headers[.contentType] = "application/json; charset=utf-8"
-        let data = try KiwiJSON.encoder().encode(body)
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        try Response.json(body, status: status, headers: headers)
     }
 
     /// 400: the request itself is wrong.
     public static func badRequest(_ message: String) -> APIError { APIError(.badRequest, .badRequest, message) }
     /// 401: no valid credentials.
     public static func unauthorized(_ message: String = "Sign in again.") -> APIError { APIError(.unauthorized, .unauthorized, message) }
+}
+
+extension Response {
+    /// A response whose body is `value` in the API's JSON format (ISO 8601 dates without fractional seconds).
+    public static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        let data = try KiwiJSON.encoder().encode(value)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
 }

@@ -41,14 +41,8 @@ struct AppleSignInController<Context: RequestContext> {
         let expiresAt = Date(timeIntervalSinceNow: SessionToken.lifetime).rounded()
         try await sessions.create(userID: userID, tokenHash: SessionToken.hash(token.value), expiresAt: expiresAt)
         context.logger.info("signed in", metadata: ["user": "\(LogRedaction.userID(userID))"])
-        return try jsonResponse(SessionResponse(sessionToken: token.value, expiresAt: expiresAt))
+        return try Response.json(SessionResponse(sessionToken: token.value, expiresAt: expiresAt))
     }
-}
-
-/// A 200 response with a body in the API's JSON format (ISO 8601 dates without fractional seconds).
-func jsonResponse(_ value: some Encodable) throws -> Response {
-    let data = try KiwiJSON.encoder().encode(value)
-    return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
 }
 
 extension Date {

@@ -22,7 +22,7 @@ struct InternalController<Context: RequestContext> {
         guard let session = try await sessions.find(tokenHash: SessionToken.hash(body.token)) else {
             throw APIError.unauthorized("The session token is unknown, expired or revoked.")
         }
-        return try jsonResponse(SessionIntrospection(userId: session.userID, expiresAt: session.expiresAt))
+        return try Response.json(SessionIntrospection(userId: session.userID, expiresAt: session.expiresAt))
     }
 
     @Sendable func revoke(request: Request, context: Context) async throws -> Response {
