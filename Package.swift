@@ -127,6 +127,7 @@ let package = Package(
         .target(
             name: "KiwiAppleSignIn",
             dependencies: [
+                "KiwiModels",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -208,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "KiwiAppleSignInTests",
             dependencies: [
-                "KiwiAppleSignIn",
+                "KiwiAppleSignIn", "KiwiModels",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),

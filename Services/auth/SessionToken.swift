@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KiwiModels
 
 /// An opaque session token: 32 bytes from the system CSPRNG, base64url-encoded for the client. The database
 /// keeps only its SHA-256, so a leaked database does not hand out working tokens.
@@ -13,9 +14,7 @@ struct SessionToken: Sendable {
     static func generate() -> SessionToken {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let encoded = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return SessionToken(value: encoded)
+        return SessionToken(value: Data(bytes).base64URLEncodedString)
     }
 
     /// The SHA-256 of a token as presented by a client: what the database stores and looks up.

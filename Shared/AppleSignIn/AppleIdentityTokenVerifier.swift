@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import KiwiModels
 
 /// Verifies Sign in with Apple identity tokens (DESIGN.md §4): RS256 only, the key chosen by `kid` from
 /// Apple's published keys, issuer `https://appleid.apple.com`, audience one of the app's client ids, and
@@ -76,20 +77,5 @@ public struct AppleIdentityTokenVerifier: Sendable {
     private struct Header: Decodable {
         let alg: String?
         let kid: String?
-    }
-}
-
-extension Data {
-    /// Decodes base64url (RFC 4648 §5), padded or not.
-    init?(base64URLEncoded text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
-    }
-
-    /// base64url without padding, as JWTs and JWKs write it.
-    var base64URLEncodedString: String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import KiwiModels
 import _CryptoExtras
 
 /// A locally generated RSA key that stands in for Apple's in development and tests: it publishes itself as a

@@ -1,6 +1,7 @@
 import Foundation
 import JWTKit
 import KiwiAppleSignIn
+import KiwiModels
 import Logging
 import Testing
 import _CryptoExtras
@@ -135,8 +136,8 @@ struct AppleIdentityTokenVerifierTests {
         let token: String
         switch algorithm {
         case "none":
-            let header = Data(#"{"alg":"none","kid":"key-a"}"#.utf8).base64URL
-            let payload = Data(try JSONEncoder().encode(claims())).base64URL
+            let header = Data(#"{"alg":"none","kid":"key-a"}"#.utf8).base64URLEncodedString
+            let payload = Data(try JSONEncoder().encode(claims())).base64URLEncodedString
             token = "\(header).\(payload).c2lnbmF0dXJl"
         case "HS256":
             let publicPEM = try JWTKit.Insecure.RSA.PublicKey(modulus: modulus(), exponent: "AQAB").pemRepresentation
@@ -165,11 +166,5 @@ struct AppleIdentityTokenVerifierTests {
 
     private func modulus() throws -> String {
         try #require(key.jwks().keys.first?.modulus)
-    }
-}
-
-extension Data {
-    var base64URL: String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }
