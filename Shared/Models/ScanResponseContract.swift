@@ -27,9 +27,10 @@ public enum ScanResponseContract {
     }
 
     /// Checks a model's answer against every rule and returns it as a ``ScanResponse`` whose ids are fresh
-    /// server-generated UUIDs. Throws every violation found, each with its JSON path.
+    /// server-generated UUIDs; any `id` the model wrote where the response has one is discarded, never trusted.
+    /// Throws every violation found, each with its JSON path.
     public static func validateModelAnswer(_ data: Data) throws(ScanResponseValidationError) -> ScanResponse {
-        try decode(scanResponse.addingMissingIDs(to: try parse(data, against: modelAnswer)))
+        try decode(scanResponse.settingIDs(in: try parse(data, against: modelAnswer, ignoringIDsOf: scanResponse), fresh: true))
     }
 
     private static func shape(withIDs: Bool) -> JSONShape {
@@ -61,13 +62,16 @@ public enum ScanResponseContract {
         ])
     }
 
-    private static func parse(_ data: Data, against shape: JSONShape) throws(ScanResponseValidationError) -> JSONValue {
-        let value: JSONValue
+    private static func parse(
+        _ data: Data, against shape: JSONShape, ignoringIDsOf idShape: JSONShape? = nil
+    ) throws(ScanResponseValidationError) -> JSONValue {
+        var value: JSONValue
         do {
             value = try StrictJSONParser().parse(data)
         } catch {
             throw ScanResponseValidationError(violations: [JSONViolation(path: "$", message: "not valid JSON: \(error)")])
         }
+        if let idShape { value = idShape.settingIDs(in: value, fresh: false) }
         let violations = shape.violations(of: value)
         guard violations.isEmpty else { throw ScanResponseValidationError(violations: violations) }
         return value
@@ -96,22 +100,22 @@ public struct ScanResponseValidationError: Error, Hashable, Sendable, CustomStri
 }
 
 extension JSONShape {
-    /// `value` with a fresh UUID `id` added to every object whose shape here has an `id` the value lacks.
-    func addingMissingIDs(to value: JSONValue) -> JSONValue {
+    /// `value` with every `id` this shape declares set to a fresh UUID (`fresh`), or removed.
+    func settingIDs(in value: JSONValue, fresh: Bool) -> JSONValue {
         switch (self, value) {
         case (.object(let properties), .object(var object)):
             for property in properties {
-                if let member = object[property.name] {
-                    object[property.name] = property.shape.addingMissingIDs(to: member)
-                } else if property.name == "id", case .uuid = property.shape {
-                    object["id"] = .string(UUID().uuidString.lowercased())
+                if property.name == "id", case .uuid = property.shape {
+                    object["id"] = fresh ? .string(UUID().uuidString.lowercased()) : nil
+                } else if let member = object[property.name] {
+                    object[property.name] = property.shape.settingIDs(in: member, fresh: fresh)
                 }
             }
             return .object(object)
         case (.array(let element, _), .array(let elements)):
-            return .array(elements.map(element.addingMissingIDs))
+            return .array(elements.map { element.settingIDs(in: $0, fresh: fresh) })
         case (.nullable(let wrapped), _):
-            return wrapped.addingMissingIDs(to: value)
+            return wrapped.settingIDs(in: value, fresh: fresh)
         default:
             return value
         }

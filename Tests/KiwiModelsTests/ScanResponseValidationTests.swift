@@ -143,11 +143,27 @@ struct ScanResponseValidationTests {
         #expect(throws: Never.self) { try ScanResponseContract.validate(try KiwiJSON.encoder().encode(first)) }
     }
 
-    @Test("a model answer that writes ids of its own is off-schema")
-    func modelAnswerWithIDsFails() throws {
-        #expect(throws: ScanResponseValidationError.self) {
-            try ScanResponseContract.validateModelAnswer(try fixture("valid-scan-response.json"))
-        }
+    @Test("ids a model writes of its own are discarded and replaced by fresh server UUIDs")
+    func modelWrittenIDsAreReplaced() throws {
+        let withModelIDs = try fixture("valid-scan-response.json")
+        let original = try ScanResponseContract.validate(withModelIDs)
+        let replaced = try ScanResponseContract.validateModelAnswer(withModelIDs)
+        #expect(replaced.recipes[0].id != original.recipes[0].id)
+        #expect(replaced.ingredients.map(\.id) != original.ingredients.map(\.id))
+        #expect(replaced.recipes[0].name == original.recipes[0].name)
+    }
+
+    @Test("a model-written id is discarded even when it is not a UUID")
+    func malformedModelIDIsDiscarded() throws {
+        var answer = try StrictJSONParser().parse(try fixture("valid-scan-response.json"))
+        guard case .object(var root) = answer, case .array(var ingredients)? = root["ingredients"], case .object(var first) = ingredients[0]
+        else { Issue.record("unexpected fixture shape"); return }
+        first["id"] = .string("ingredient-1")
+        ingredients[0] = .object(first)
+        root["ingredients"] = .array(ingredients)
+        answer = .object(root)
+        let response = try ScanResponseContract.validateModelAnswer(Data(answer.serialized().utf8))
+        #expect(response.ingredients.count == 3)
     }
 
     @Test("text that is not JSON fails at the root")
