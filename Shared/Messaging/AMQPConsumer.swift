@@ -1,6 +1,8 @@
 import CRabbitMQ
+import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// A message received from a queue. Unless the consumer acknowledges automatically, settle each delivery
 /// exactly once with ``ack()``, ``nack(requeue:)`` or ``reject()``.
@@ -50,9 +52,12 @@ public struct AMQPDelivery: Sendable {
 /// drop it reconnects, redeclares its topology, re-applies the prefetch and consumes again. Deliveries that
 /// were unacknowledged at the drop are redelivered by the broker, flagged as such.
 public final class AMQPConsumer: Service, Sendable {
-    /// Every delivery, in order. Finishes when the consumer shuts down. Iterate it from one task only.
+    /// Every delivery, in order. Finishes when the consumer shuts down or stops consuming. Iterate it from one task only.
     public let deliveries: AsyncStream<AMQPDelivery>
+    private let continuation: AsyncStream<AMQPDelivery>.Continuation
     private let link: AMQPLink
+    private let tag = "kiwi-\(UUID().uuidString.lowercased())"
+    private let isStopped = StopFlag()
 
     /// - Parameters:
     ///   - queue: The queue to consume; `topology` (declared on every connect) usually declares it.
@@ -65,13 +70,16 @@ public final class AMQPConsumer: Service, Sendable {
     ) {
         let (stream, continuation) = AsyncStream.makeStream(of: AMQPDelivery.self)
         deliveries = stream
+        self.continuation = continuation
         let reference = LinkReference()
+        let (tag, isStopped) = (self.tag, self.isStopped)
         self.link = AMQPLink(
             settings: settings,
             role: AMQPLink.Role(
                 setUp: { channel throws(AMQPError) in
                     try channel.declare(topology)
-                    try channel.consume(queue, prefetch: autoAck ? nil : prefetch, autoAck: autoAck)
+                    guard !isStopped.value else { return }
+                    try channel.consume(queue, tag: tag, prefetch: autoAck ? nil : prefetch, autoAck: autoAck)
                 },
                 handle: { channel, method, decoded throws(AMQPError) in
                     switch method {
@@ -80,6 +88,11 @@ public final class AMQPConsumer: Service, Sendable {
                         let deliver = decoded.assumingMemoryBound(to: amqp_basic_deliver_t.self).pointee
                         var message = try channel.readContent()
                         message.properties.headers[ConfirmTracker.sequenceHeader] = nil
+                        if isStopped.value {
+                            // Sent before the broker processed our cancel: it goes back to the queue for another consumer.
+                            if !autoAck { try channel.nack(deliver.delivery_tag, requeue: true) }
+                            return
+                        }
                         continuation.yield(
                             AMQPDelivery(
                                 message: message, deliveryTag: deliver.delivery_tag, redelivered: deliver.redelivered != 0,
@@ -112,6 +125,17 @@ public final class AMQPConsumer: Service, Sendable {
         await link.waitUntilConnected()
     }
 
+    /// Stops taking deliveries but keeps the connection, so the ones already received can still be settled
+    /// (a service that shuts down gracefully finishes its work first). ``deliveries`` finishes once the broker
+    /// has cancelled the consumer; anything it sent meanwhile goes straight back to the queue.
+    public func stopConsuming() {
+        guard isStopped.set() else { return }
+        link.submit { [tag, continuation] channel throws(AMQPError) in
+            defer { continuation.finish() }
+            try channel?.cancel(tag)
+        }
+    }
+
     /// Runs the connection until graceful shutdown; ``deliveries`` then finishes.
     public func run() async {
         await link.run()
@@ -122,6 +146,18 @@ public final class AMQPConsumer: Service, Sendable {
 ///
 /// `@unchecked Sendable`: written once in the consumer's initialiser, before the link's thread starts,
 /// and only read afterwards, on that thread. Weak, because the link owns the closures that hold it.
+/// Whether a consumer was asked to stop consuming; read on the link's thread.
+private final class StopFlag: Sendable {
+    private let flag = Atomic(false)
+
+    var value: Bool { flag.load(ordering: .acquiring) }
+
+    /// Sets the flag; true the first time only.
+    func set() -> Bool {
+        !flag.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}
+
 private final class LinkReference: @unchecked Sendable {
     weak var value: AMQPLink?
 }

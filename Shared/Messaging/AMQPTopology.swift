@@ -25,13 +25,22 @@ public struct AMQPQueue: Hashable, Sendable {
     public var autoDelete: Bool
     /// Where rejected or expired messages go (`x-dead-letter-exchange`).
     public var deadLetterExchange: String?
+    /// How long a message may stay in the queue (`x-message-ttl`).
+    public var messageTTL: Duration?
+    /// The most message bytes the queue holds; beyond it the oldest are dropped (`x-max-length-bytes`).
+    public var maxLengthBytes: Int?
 
-    public init(name: String, durable: Bool = true, exclusive: Bool = false, autoDelete: Bool = false, deadLetterExchange: String? = nil) {
+    public init(
+        name: String, durable: Bool = true, exclusive: Bool = false, autoDelete: Bool = false, deadLetterExchange: String? = nil,
+        messageTTL: Duration? = nil, maxLengthBytes: Int? = nil
+    ) {
         self.name = name
         self.durable = durable
         self.exclusive = exclusive
         self.autoDelete = autoDelete
         self.deadLetterExchange = deadLetterExchange
+        self.messageTTL = messageTTL
+        self.maxLengthBytes = maxLengthBytes
     }
 }
 
@@ -72,22 +81,27 @@ public enum KiwiTopology {
     /// Scan jobs, consumed by every scan worker. Durable, so jobs survive a broker restart while it lasts;
     /// the messages themselves are never persistent.
     public static let scanJobQueue = "kiwi.scan.jobs"
-    /// Where jobs rejected as poison go.
-    public static let deadLetterExchange = "kiwi.scan.jobs.dead-letter"
-    /// The queue that keeps poison jobs for an operator to look at.
-    public static let deadLetterQueue = "kiwi.scan.jobs.dead"
     /// Session revocations, fanned out to every gateway.
     public static let revocationExchange = "kiwi.sessions.revoked"
 
-    /// The job queue with its dead-letter exchange and queue.
-    public static var scanJobs: AMQPTopology {
-        AMQPTopology(
-            exchanges: [AMQPExchange(name: deadLetterExchange, kind: .fanout)],
+    /// Where jobs of `queue` that were rejected as poison, or expired unanswered, go.
+    public static func deadLetterExchange(of queue: String = scanJobQueue) -> String { "\(queue).dead-letter" }
+    /// The queue that keeps dead-lettered jobs of `queue` for an operator to look at.
+    public static func deadLetterQueue(of queue: String = scanJobQueue) -> String { "\(queue).dead" }
+    /// Dead-lettered jobs still carry a photo, so they are kept only briefly and within a memory budget.
+    public static let deadLetterRetention = Duration.seconds(3600)
+    public static let deadLetterMaxBytes = 64 * 1024 * 1024
+
+    /// The job queue (``scanJobQueue`` unless tests name their own) with its dead-letter exchange and queue.
+    public static func scanJobs(queue: String = scanJobQueue) -> AMQPTopology {
+        let (exchange, deadLetters) = (deadLetterExchange(of: queue), deadLetterQueue(of: queue))
+        return AMQPTopology(
+            exchanges: [AMQPExchange(name: exchange, kind: .fanout)],
             queues: [
-                AMQPQueue(name: deadLetterQueue),
-                AMQPQueue(name: scanJobQueue, deadLetterExchange: deadLetterExchange),
+                AMQPQueue(name: deadLetters, messageTTL: deadLetterRetention, maxLengthBytes: deadLetterMaxBytes),
+                AMQPQueue(name: queue, deadLetterExchange: exchange),
             ],
-            bindings: [AMQPBinding(queue: deadLetterQueue, exchange: deadLetterExchange)]
+            bindings: [AMQPBinding(queue: deadLetters, exchange: exchange)]
         )
     }
 

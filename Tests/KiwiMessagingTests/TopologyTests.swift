@@ -11,7 +11,7 @@ struct TopologyTests {
     )
     func declaresIdempotently() async throws {
         let instance = UUID().uuidString.lowercased()
-        let shared = KiwiTopology.scanJobs.merging(KiwiTopology.revocations)
+        let shared = KiwiTopology.scanJobs().merging(KiwiTopology.revocations)
         let subscription = KiwiTopology.revocationSubscription(instance: instance)
         let first = AMQPPublisher(settings: try brokerSettings(), topology: shared, logger: testLogger)
         let second = AMQPPublisher(settings: try brokerSettings(), topology: shared, logger: testLogger)
@@ -57,10 +57,17 @@ struct TopologyTests {
 
     @Test("the job queue is durable and dead-letters to a queue that keeps poison jobs")
     func jobQueueDeadLetters() throws {
-        let topology = KiwiTopology.scanJobs
+        let topology = KiwiTopology.scanJobs()
         let jobs = try #require(topology.queues.first { $0.name == KiwiTopology.scanJobQueue })
         #expect(jobs.durable)
-        #expect(jobs.deadLetterExchange == KiwiTopology.deadLetterExchange)
-        #expect(topology.bindings.contains(AMQPBinding(queue: KiwiTopology.deadLetterQueue, exchange: KiwiTopology.deadLetterExchange)))
+        #expect(jobs.deadLetterExchange == KiwiTopology.deadLetterExchange())
+        #expect(topology.bindings.contains(AMQPBinding(queue: KiwiTopology.deadLetterQueue(), exchange: KiwiTopology.deadLetterExchange())))
+    }
+
+    @Test("dead-lettered jobs, which still carry a photo, are kept for an hour and 64 MiB at most")
+    func deadLettersExpire() throws {
+        let deadLetters = try #require(KiwiTopology.scanJobs().queues.first { $0.name == KiwiTopology.deadLetterQueue() })
+        #expect(deadLetters.messageTTL == .seconds(3600))
+        #expect(deadLetters.maxLengthBytes == 64 * 1024 * 1024)
     }
 }

@@ -77,8 +77,10 @@ final class AMQPChannel {
             try checkReply("exchange.declare \(exchange.name)")
         }
         for queue in topology.queues {
-            var arguments: [String: String] = [:]
-            if let deadLetterExchange = queue.deadLetterExchange { arguments["x-dead-letter-exchange"] = deadLetterExchange }
+            var arguments: [String: AMQPField] = [:]
+            if let deadLetterExchange = queue.deadLetterExchange { arguments["x-dead-letter-exchange"] = .text(deadLetterExchange) }
+            if let messageTTL = queue.messageTTL { arguments["x-message-ttl"] = .integer(messageTTL.milliseconds) }
+            if let maxLengthBytes = queue.maxLengthBytes { arguments["x-max-length-bytes"] = .integer(Int64(maxLengthBytes)) }
             amqp_queue_declare(
                 state, number, arena.bytes(queue.name), 0, queue.durable ? 1 : 0, queue.exclusive ? 1 : 0, queue.autoDelete ? 1 : 0,
                 arena.table(arguments)
@@ -97,16 +99,23 @@ final class AMQPChannel {
         try checkReply("confirm.select")
     }
 
-    /// Starts consuming `queue`; with a prefetch, at most that many deliveries are unacknowledged at once.
-    func consume(_ queue: String, prefetch: Int?, autoAck: Bool) throws(AMQPError) {
+    /// Starts consuming `queue` as consumer `tag`; with a prefetch, at most that many deliveries are unacknowledged at once.
+    func consume(_ queue: String, tag: String, prefetch: Int?, autoAck: Bool) throws(AMQPError) {
         if let prefetch {
             // Per consumer (global = false), as RabbitMQ interprets it.
             amqp_basic_qos(state, number, 0, UInt16(clamping: prefetch), 0)
             try checkReply("basic.qos")
         }
         let arena = CArena()
-        amqp_basic_consume(state, number, arena.bytes(queue), amqp_empty_bytes, 0, autoAck ? 1 : 0, 0, amqp_empty_table)
+        amqp_basic_consume(state, number, arena.bytes(queue), arena.bytes(tag), 0, autoAck ? 1 : 0, 0, amqp_empty_table)
         try checkReply("basic.consume \(queue)")
+    }
+
+    /// Ends the consumer `tag`: the broker sends it nothing more. Deliveries already sent stay unacknowledged.
+    func cancel(_ tag: String) throws(AMQPError) {
+        let arena = CArena()
+        amqp_basic_cancel(state, number, arena.bytes(tag))
+        try checkReply("basic.cancel \(tag)")
     }
 
     // MARK: Traffic

@@ -5,6 +5,7 @@ import Foundation
 enum AMQPField {
     case text(String)
     case flag(Bool)
+    case integer(Int64)
     case table([String: AMQPField])
 }
 
@@ -33,7 +34,7 @@ final class CArena {
         table(entries.mapValues(AMQPField.text))
     }
 
-    /// A field table, in key order; values may be text, booleans or nested tables.
+    /// A field table, in key order; values may be text, booleans, integers or nested tables.
     func table(_ entries: [String: AMQPField]) -> amqp_table_t {
         guard !entries.isEmpty, let raw = malloc(entries.count * MemoryLayout<amqp_table_entry_t>.stride) else { return amqp_empty_table }
         allocations.append(raw)
@@ -47,6 +48,9 @@ final class CArena {
             case .flag(let flag):
                 value.kind = UInt8(AMQP_FIELD_KIND_BOOLEAN.rawValue)
                 value.value.boolean = flag ? 1 : 0
+            case .integer(let integer):
+                value.kind = UInt8(AMQP_FIELD_KIND_I64.rawValue)
+                value.value.i64 = integer
             case .table(let nested):
                 value.kind = UInt8(AMQP_FIELD_KIND_TABLE.rawValue)
                 value.value.table = table(nested)
