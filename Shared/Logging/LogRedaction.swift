@@ -6,4 +6,9 @@ public enum LogRedaction {
     public static func userID(_ id: UUID) -> String {
         String(id.uuidString.lowercased().prefix(8))
     }
+
+    /// A pseudonymous user key (a scan job's `x-kiwi-user-key`) shortened the same way.
+    public static func userKey(_ key: String) -> String {
+        String(key.prefix(8))
+    }
 }

@@ -1,0 +1,88 @@
+import Crypto
+import Foundation
+import KiwiMessaging
+
+/// One photo to turn into recipes: what the gateway publishes to ``KiwiTopology/scanJobQueue`` and a scan
+/// worker consumes (DESIGN.md §3).
+///
+/// On the queue the body is the raw JPEG (no base64) and everything else travels in properties and headers.
+/// The request/reply machinery adds the job's id (`correlation_id`) and the gateway's reply queue (`reply_to`).
+/// Jobs are never persisted by the broker: photos are not written to disk anywhere.
+public struct ScanJob: Sendable, Hashable {
+    /// The JPEG exactly as the client uploaded it.
+    public var image: [UInt8]
+    /// When the gateway stops waiting; a worker answers before it or not at all.
+    public var deadline: Date
+    /// The client's request id, for correlating logs across services.
+    public var requestID: String?
+    /// A pseudonym of the user (see ``userKey(forUserID:)``); never the user id itself.
+    public var userKey: String
+
+    public init(image: [UInt8], deadline: Date, requestID: String?, userKey: String) {
+        self.image = image
+        self.deadline = deadline
+        self.requestID = requestID
+        self.userKey = userKey
+    }
+
+    /// Header names of the job message.
+    public enum Header {
+        /// The deadline as milliseconds since 1970 (UTC), so services on different hosts agree on it.
+        public static let deadline = "x-kiwi-deadline"
+        public static let requestID = "x-request-id"
+        public static let userKey = "x-kiwi-user-key"
+    }
+
+    /// The job's content type: the body is a JPEG.
+    public static let contentType = "image/jpeg"
+
+    /// The pseudonymous key of a user: 32 hex digits of a SHA-256 over the user id. Stable, so OpenAI's abuse
+    /// detection (`safety_identifier`) and logs can tell users apart, but it is not the id.
+    public static func userKey(forUserID userID: String) -> String {
+        let digest = SHA256.hash(data: Data("kiwi-user-key-v1:\(userID)".utf8))
+        return digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The job as a message, transient and expiring at the deadline so an unanswered job leaves the queue by itself.
+    public func message(now: Date = Date()) -> AMQPMessage {
+        var headers = [Header.deadline: String(Int64((deadline.timeIntervalSince1970 * 1000).rounded())), Header.userKey: userKey]
+        headers[Header.requestID] = requestID
+        let remaining = max(deadline.timeIntervalSince(now), 0.001)
+        return AMQPMessage(
+            body: image,
+            properties: AMQPProperties(
+                contentType: Self.contentType, expiration: .milliseconds(Int64((remaining * 1000).rounded(.up))), persistent: false,
+                headers: headers
+            )
+        )
+    }
+
+    /// Reads a job from a consumed message. Throws when the message is not a job any worker could answer:
+    /// it cannot be fixed by trying again, so it belongs in the dead-letter queue.
+    public init(message: AMQPMessage) throws(ScanJobDecodingError) {
+        let properties = message.properties
+        guard properties.correlationID?.isEmpty == false else { throw ScanJobDecodingError("the job has no correlation_id") }
+        guard properties.replyTo?.isEmpty == false else { throw ScanJobDecodingError("the job has no reply_to") }
+        guard let deadline = properties.headers[Header.deadline].flatMap(Int64.init) else {
+            throw ScanJobDecodingError("the job has no \(Header.deadline) header in milliseconds")
+        }
+        guard let userKey = properties.headers[Header.userKey], !userKey.isEmpty else {
+            throw ScanJobDecodingError("the job has no \(Header.userKey) header")
+        }
+        self.init(
+            image: message.body, deadline: Date(timeIntervalSince1970: Double(deadline) / 1000),
+            requestID: properties.headers[Header.requestID], userKey: userKey
+        )
+    }
+}
+
+/// A message that is not a scan job.
+public struct ScanJobDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let reason: String
+
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+}
