@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "kiwi-scan-worker", targets: ["KiwiScanWorker"]),
         .executable(name: "kiwi-auth", targets: ["KiwiAuth"]),
         .executable(name: "kiwi", targets: ["KiwiCLI"]),
+        .executable(name: "kiwi-llm-stub", targets: ["KiwiLLMStub"]),
         .executable(name: "kiwi-messaging-bench", targets: ["KiwiMessagingBench"]),
         .library(name: "KiwiModels", targets: ["KiwiModels"]),
     ],
@@ -48,8 +49,12 @@ let package = Package(
         .executableTarget(
             name: "KiwiScanWorker",
             dependencies: [
-                "KiwiConfiguration", "KiwiLogging", "KiwiServiceSupport", "KiwiMessaging",
+                "KiwiConcurrency", "KiwiConfiguration", "KiwiJPEG", "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
+                "KiwiScanJobs", "KiwiServiceSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Services/scan-worker",
@@ -77,6 +82,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "KiwiLLMStub",
+            dependencies: [
+                "KiwiJPEG", "KiwiLogging", "KiwiModels", "KiwiOpenAI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tools/llm-stub",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "KiwiMessagingBench",
             dependencies: [
                 "KiwiMessaging",
@@ -89,6 +109,15 @@ let package = Package(
 
         // MARK: Shared libraries
         .target(name: "KiwiModels", path: "Shared/Models", swiftSettings: swiftSettings),
+        .target(name: "KiwiJPEG", path: "Shared/JPEG", swiftSettings: swiftSettings),
+        .target(name: "KiwiOpenAI", path: "Shared/OpenAI", swiftSettings: swiftSettings),
+        .target(name: "KiwiConcurrency", path: "Shared/Concurrency", swiftSettings: swiftSettings),
+        .target(
+            name: "KiwiScanJobs",
+            dependencies: ["KiwiMessaging", "KiwiModels", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Shared/ScanJobs",
+            swiftSettings: swiftSettings
+        ),
         .target(name: "KiwiInternalAPI", path: "Shared/InternalAPI", swiftSettings: swiftSettings),
         .target(
             name: "KiwiConfiguration",
@@ -159,7 +188,7 @@ let package = Package(
         .target(
             name: "KiwiTestSupport",
             dependencies: [
-                "KiwiDatabase",
+                "KiwiDatabase", "KiwiJPEG",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -225,6 +254,41 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiJPEGTests",
+            dependencies: ["KiwiJPEG", "KiwiTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiScanJobsTests",
+            dependencies: ["KiwiMessaging", "KiwiModels", "KiwiScanJobs"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiLLMStubTests",
+            dependencies: [
+                "KiwiJPEG", "KiwiLLMStub", "KiwiModels", "KiwiOpenAI", "KiwiTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiScanWorkerTests",
+            dependencies: [
+                "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", "KiwiScanWorker", "KiwiServiceSupport",
+                "KiwiTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -14,8 +14,16 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
     var openAIAPIKey: String
     var openAIBaseURL: URL
     var openAIModel: String
+    /// How closely the model looks at the photo (`low`, `high` or `auto`): `high` costs more tokens and reads labels.
+    var imageDetail: ImageDetail
+    /// The longest one HTTP attempt at OpenAI may take; the job's deadline bounds it too.
+    var attemptTimeout: Duration
+    /// Retries of a failed call (429, 5xx, connection errors) on top of the first attempt, as the official SDKs default to.
+    var maxRetries: Int
     /// Jobs one worker processes at once; also its prefetch.
     var concurrency: Int
+    /// The queue jobs come from: always ``KiwiTopology/scanJobQueue`` except in tests, which isolate themselves.
+    var jobQueue = KiwiTopology.scanJobQueue
 
     init(environment: [String: String]) throws(ConfigurationError) {
         var reader = EnvironmentReader(environment: environment)
@@ -24,6 +32,12 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
         let openAIAPIKey = reader.required("OPENAI_API_KEY", secret: true)
         openAIBaseURL = reader.httpURL("OPENAI_BASE_URL", default: Self.openAIBaseURL)
         openAIModel = reader.string("OPENAI_MODEL", default: "gpt-4o")
+        imageDetail = reader.value("OPENAI_IMAGE_DETAIL", default: .high) { text in
+            guard let detail = ImageDetail(rawValue: text) else { throw ConfigurationError.Reason("must be low, high or auto") }
+            return detail
+        }
+        attemptTimeout = .seconds(reader.int("OPENAI_TIMEOUT_SECONDS", default: 60, in: 1...600))
+        maxRetries = reader.int("OPENAI_MAX_RETRIES", default: 2, in: 0...10)
         concurrency = reader.int("WORKER_CONCURRENCY", default: 16, in: 1...1024)
         (self.amqp, self.openAIAPIKey) = try reader.finish(amqp, openAIAPIKey)
     }
@@ -33,7 +47,15 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
             "amqp": .stringConvertible(amqp),
             "openAIBaseURL": .string(openAIBaseURL.absoluteString),
             "openAIModel": .string(openAIModel),
+            "imageDetail": .string(imageDetail.rawValue),
+            "attemptTimeoutSeconds": .stringConvertible(attemptTimeout.components.seconds),
+            "maxRetries": .stringConvertible(maxRetries),
             "concurrency": .stringConvertible(concurrency),
         ]
     }
+}
+
+/// The `detail` of an image content part.
+enum ImageDetail: String, Sendable {
+    case low, high, auto
 }

@@ -1,0 +1,104 @@
+import AsyncHTTPClient
+import Foundation
+import KiwiConcurrency
+import KiwiOpenAI
+import NIOCore
+import NIOHTTP1
+
+/// Sends one request to `POST {OPENAI_BASE_URL}/chat/completions` and classifies what came back.
+/// It never retries: deciding whether and when to try again is ``RetryPolicy``'s job.
+struct ChatCompletionsClient: Sendable {
+    /// Why an attempt produced no completion.
+    struct Failure: Error, Sendable, Hashable {
+        /// The HTTP status, or nil when there was no response (connection refused or reset, timeout).
+        var status: Int?
+        /// OpenAI's `error.code` (`rate_limit_exceeded`, `insufficient_quota`, …) when the body carried one.
+        var code: String?
+        /// How long the server asked us to wait (`retry-after-ms` or `retry-after`).
+        var retryAfter: Duration?
+        /// The server's `x-should-retry` verdict, which overrides the usual rules.
+        var shouldRetry: Bool?
+        /// The attempt ran out of time.
+        var timedOut = false
+        /// For logs: status and OpenAI's message, or the transport error. Never contains the request or the answer.
+        var summary: String
+    }
+
+    /// A completion and how long OpenAI says it spent on it (`openai-processing-ms`).
+    struct Success: Sendable {
+        var completion: ChatCompletion
+        var processingTime: Duration?
+    }
+
+    let httpClient: HTTPClient
+    let endpoint: String
+    let apiKey: String
+    /// The most response bytes read; a scan answer is a few kilobytes.
+    static let maximumResponseSize = 4 * 1024 * 1024
+
+    init(httpClient: HTTPClient, baseURL: URL, apiKey: String) {
+        self.httpClient = httpClient
+        self.endpoint = baseURL.absoluteString.trimmingSuffix("/") + "/chat/completions"
+        self.apiKey = apiKey
+    }
+
+    /// One attempt; the whole exchange — connecting, sending, the answer's headers and body — ends by `deadline`.
+    func send(_ body: [UInt8], deadline: ContinuousClock.Instant) async -> Result<Success, Failure> {
+        var request = HTTPClientRequest(url: endpoint)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(apiKey)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let now = NIODeadline.now()
+        let timeout = TimeAmount.nanoseconds(Int64(max(0, (deadline - ContinuousClock.now).nanoseconds)))
+        do {
+            return try await withDeadline(deadline) { [httpClient, request] in
+                let response = try await httpClient.execute(request, deadline: now + timeout)
+                let body = try await response.body.collect(upTo: Self.maximumResponseSize)
+                return Self.classify(status: Int(response.status.code), headers: response.headers, body: body)
+            }
+        } catch is DeadlineExceededError {
+            return .failure(Failure(timedOut: true, summary: "no answer within the time left"))
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            return .failure(Failure(timedOut: true, summary: "no answer within the time left"))
+        } catch {
+            return .failure(Failure(summary: "transport error: \(error)"))
+        }
+    }
+
+    static func classify(status: Int, headers: HTTPHeaders, body: ByteBuffer) -> Result<Success, Failure> {
+        let data = Data(body.readableBytesView)
+        guard (200..<300).contains(status) else {
+            let detail = try? JSONDecoder().decode(OpenAIErrorBody.self, from: data).error
+            return .failure(
+                Failure(
+                    status: status, code: detail?.code, retryAfter: RetryPolicy.retryAfter(in: headers),
+                    shouldRetry: headers.first(name: "x-should-retry").flatMap { Bool($0.lowercased()) },
+                    summary: "HTTP \(status)" + (detail.map { ": \($0.message)" } ?? "")
+                )
+            )
+        }
+        do {
+            let completion = try JSONDecoder().decode(ChatCompletion.self, from: data)
+            let processing = headers.first(name: "openai-processing-ms").flatMap(Double.init).map { Duration.milliseconds($0) }
+            return .success(Success(completion: completion, processingTime: processing))
+        } catch {
+            // A 200 without a completion object is a broken server, not a broken answer: worth another try.
+            return .failure(Failure(status: 502, summary: "HTTP \(status) with a body that is not a chat completion"))
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

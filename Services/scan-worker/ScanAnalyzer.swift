@@ -1,0 +1,126 @@
+import Foundation
+import KiwiModels
+import KiwiOpenAI
+import KiwiScanJobs
+import Logging
+
+/// Turns one (already cleaned) JPEG into a validated ``ScanResponse`` by asking the model, absorbing what goes
+/// wrong with real calls: transient failures are retried under ``RetryPolicy``; an unusable answer (a refusal,
+/// a cut-off, not JSON, or JSON that breaks the contract) gets one repair attempt; nothing outlives the deadline.
+struct ScanAnalyzer: Sendable {
+    /// What one scan cost and how it ended.
+    struct Analysis: Sendable {
+        var result: Result<ScanResponse, ScanFailure>
+        /// HTTP attempts made, retries and the repair included.
+        var attempts = 0
+        var promptTokens = 0
+        var completionTokens = 0
+        /// OpenAI's own processing time, summed over the completions received.
+        var processingTime = Duration.zero
+    }
+
+    let client: ChatCompletionsClient
+    let prompt: ScanPrompt
+    let retryPolicy: RetryPolicy
+    let attemptTimeout: Duration
+
+    func analyze(jpeg: [UInt8], userKey: String, deadline: ContinuousClock.Instant, logger: Logger) async -> Analysis {
+        var analysis = Analysis(result: .failure(ScanFailure(.invalidModelResponse, "no answer")))
+        var repair: ScanPrompt.Repair?
+        for round in 1...2 {
+            let body = prompt.requestBody(jpeg: jpeg, safetyIdentifier: userKey, repair: repair)
+            let success: ChatCompletionsClient.Success
+            switch await complete(body, deadline: deadline, analysis: &analysis, logger: logger) {
+            case .success(let value): success = value
+            case .failure(let failure):
+                analysis.result = .failure(failure)
+                return analysis
+            }
+            analysis.promptTokens += success.completion.usage?.promptTokens ?? 0
+            analysis.completionTokens += success.completion.usage?.completionTokens ?? 0
+            analysis.processingTime += success.processingTime ?? .zero
+            switch Self.interpret(success.completion) {
+            case .success(let response):
+                analysis.result = .success(response)
+                return analysis
+            case .failure(let unusable):
+                logger.warning("unusable model answer", metadata: ["round": "\(round)", "problem": "\(unusable.kind)"])
+                repair = ScanPrompt.Repair(previousAnswer: unusable.answer, problem: unusable.problem)
+                analysis.result = .failure(ScanFailure(.invalidModelResponse, "The model's answer could not be used: \(unusable.kind)."))
+            }
+        }
+        return analysis
+    }
+
+    /// One completion, retried under the policy until it arrives, the policy gives up, or the deadline passes.
+    private func complete(
+        _ body: [UInt8], deadline: ContinuousClock.Instant, analysis: inout Analysis, logger: Logger
+    ) async -> Result<ChatCompletionsClient.Success, ScanFailure> {
+        var retries = 0
+        while true {
+            guard ContinuousClock.now < deadline else { return .failure(Self.timeout) }
+            analysis.attempts += 1
+            let outcome = await client.send(body, deadline: min(deadline, .now + attemptTimeout))
+            let failure: ChatCompletionsClient.Failure
+            switch outcome {
+            case .success(let success): return .success(success)
+            case .failure(let value): failure = value
+            }
+            let timeLeft = deadline - .now
+            if failure.timedOut, timeLeft <= .zero { return .failure(Self.timeout) }
+            switch retryPolicy.decision(after: failure, retries: retries, timeLeft: timeLeft) {
+            case .giveUp(let reason):
+                logger.warning("OpenAI call failed", metadata: ["reason": "\(reason)", "attempts": "\(analysis.attempts)"])
+                return .failure(ScanFailure(.llmUnavailable, "The recipe service is unavailable; please try again later."))
+            case .retry(let wait):
+                logger.info("retrying OpenAI call", metadata: ["reason": "\(failure.summary)", "waitMs": "\(wait.milliseconds)"])
+                do {
+                    try await Task.sleep(for: wait)
+                } catch {
+                    return .failure(ScanFailure(.llmUnavailable, "The scan was cancelled."))
+                }
+                retries += 1
+            }
+        }
+    }
+
+    private static let timeout = ScanFailure(.scanTimeout, "The scan took too long; please try again.")
+
+    /// Why an answer cannot be used: a short kind for logs, and for the repair prompt the problem and the answer.
+    struct UnusableAnswer: Error {
+        var kind: String
+        var problem: String
+        var answer: String?
+    }
+
+    static func interpret(_ completion: ChatCompletion) -> Result<ScanResponse, UnusableAnswer> {
+        guard let choice = completion.choices.first else {
+            return .failure(UnusableAnswer(kind: "no choices", problem: "it contained no answer"))
+        }
+        if let refusal = choice.message.refusal, !refusal.isEmpty {
+            return .failure(UnusableAnswer(kind: "refusal", problem: "you declined to answer"))
+        }
+        if choice.finishReason == "length" {
+            return .failure(UnusableAnswer(kind: "cut off at the token limit", problem: "it was cut off before the JSON was complete"))
+        }
+        guard let content = choice.message.content, !content.isEmpty else {
+            return .failure(UnusableAnswer(kind: "empty", problem: "it was empty"))
+        }
+        do throws(ScanResponseValidationError) {
+            return .success(try ScanResponseContract.validateModelAnswer(Data(content.utf8)))
+        } catch {
+            let notJSON = error.violations.count == 1 && error.violations[0].message.hasPrefix("not valid JSON")
+            return .failure(
+                UnusableAnswer(
+                    kind: notJSON ? "not JSON" : "\(error.violations.count) rule violations",
+                    problem: error.violations.prefix(10).map(\.description).joined(separator: "; "), answer: content
+                )
+            )
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, for logs.
+    var milliseconds: Int64 { nanoseconds / 1_000_000 }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import KiwiModels
+import Testing
+
+@testable import KiwiScanWorker
+
+@Suite("The Chat Completions request")
+struct ScanPromptTests {
+    let prompt = ScanPrompt(model: "gpt-4o", detail: .high)
+    let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x02, 0xFF, 0xD9]
+
+    func request(_ repair: ScanPrompt.Repair? = nil) throws -> [String: Any] {
+        let body = prompt.requestBody(jpeg: jpeg, safetyIdentifier: "0123456789abcdef0123456789abcdef", repair: repair)
+        return try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+    }
+
+    @Test("the system prompt is DESIGN.md §6, verbatim")
+    func systemPromptIsVerbatim() throws {
+        #expect(ScanPrompt.systemPrompt == String(decoding: try fixture("system-prompt.txt"), as: UTF8.self))
+    }
+
+    @Test("the request carries the model, temperature 0.3, 4,096 completion tokens, the strict schema and the safety identifier")
+    func requestParameters() throws {
+        let request = try request()
+        #expect(request["model"] as? String == "gpt-4o")
+        #expect(request["temperature"] as? Double == 0.3)
+        #expect(request["max_completion_tokens"] as? Int == 4096)
+        #expect(request["safety_identifier"] as? String == "0123456789abcdef0123456789abcdef")
+        let format = try #require(request["response_format"] as? [String: Any])
+        let schema = try #require(format["json_schema"] as? [String: Any])
+        #expect(format["type"] as? String == "json_schema" && schema["strict"] as? Bool == true)
+        #expect(try JSONSerialization.data(withJSONObject: schema["schema"]!, options: .sortedKeys)
+            == JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: Data(ScanResponseContract.jsonSchema.serialized().utf8)), options: .sortedKeys))
+    }
+
+    @Test("the photo travels as a base64 JPEG data URL with the configured detail, after the system prompt")
+    func imagePart() throws {
+        let messages = try #require(try request()["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["role"] as? String } == ["system", "user"])
+        #expect(messages[0]["content"] as? String == ScanPrompt.systemPrompt)
+        let part = try #require((messages[1]["content"] as? [[String: Any]])?.first)
+        let imageURL = try #require(part["image_url"] as? [String: String])
+        #expect(part["type"] as? String == "image_url")
+        #expect(imageURL["detail"] == "high")
+        let url = try #require(imageURL["url"])
+        #expect(url.hasPrefix("data:image/jpeg;base64,"))
+        #expect(Data(base64Encoded: String(url.dropFirst("data:image/jpeg;base64,".count))) == Data(jpeg))
+    }
+
+    @Test("a repair request shows the model its answer and the problem, after the original messages")
+    func repairRequest() throws {
+        let messages = try #require(try request(ScanPrompt.Repair(previousAnswer: "{\"ingredients\":", problem: "$: not valid JSON"))["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["role"] as? String } == ["system", "user", "assistant", "user"])
+        #expect(messages[2]["content"] as? String == "{\"ingredients\":")
+        #expect((messages[3]["content"] as? String)?.contains("$: not valid JSON") == true)
+    }
+
+    @Test("a refusal's repair has no assistant message to echo")
+    func refusalRepair() throws {
+        let messages = try #require(try request(ScanPrompt.Repair(previousAnswer: nil, problem: "you declined"))["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["role"] as? String } == ["system", "user", "user"])
+    }
+
+    @Test("an answer that happens to contain the image placeholder does not receive the image")
+    func placeholderInAnswerIsHarmless() throws {
+        let messages = try #require(try request(ScanPrompt.Repair(previousAnswer: "\"kiwi:image\"", problem: "x"))["messages"] as? [[String: Any]])
+        #expect(messages[2]["content"] as? String == "\"kiwi:image\"")
+    }
+}

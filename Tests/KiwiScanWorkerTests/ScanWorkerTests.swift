@@ -1,0 +1,195 @@
+import Crypto
+import Foundation
+import KiwiJPEG
+import KiwiMessaging
+import KiwiModels
+import KiwiScanJobs
+import KiwiTestSupport
+import ServiceLifecycle
+import Testing
+
+@testable import KiwiLLMStub
+@testable import KiwiScanWorker
+
+@Suite("Scan worker against RabbitMQ and the OpenAI stub", .timeLimit(.minutes(2)))
+struct ScanWorkerTests {
+    let photo = SyntheticJPEG.make(size: 16 * 1024, seed: 11)
+
+    @Test("a photo becomes a ScanResponse that passes the shared validator, from one request built as specified")
+    func answersAPhoto() async throws {
+        let (result, received) = try await WorkerRig.run { rig in
+            (try await rig.scan(photo), rig.stub.snapshot.recent)
+        }
+        guard case .ok(let response) = result else { Issue.record("expected a response, got \(result)"); return }
+        #expect(throws: Never.self) { try ScanResponseContract.validate(try KiwiJSON.encoder().encode(response)) }
+        #expect(!response.recipes.isEmpty)
+        let request = try #require(received.first)
+        #expect(received.count == 1)
+        #expect(request.model == "gpt-4o" && request.detail == "high" && request.temperature == 0.3)
+        #expect(request.maxCompletionTokens == 4096 && request.strictSchema)
+        #expect(request.safetyIdentifier == testUserKey)
+    }
+
+    @Test("a photo with EXIF GPS, XMP, ICC and a comment reaches OpenAI without any metadata, its image data byte-identical")
+    func stripsMetadata() async throws {
+        let tagged = JPEGFixtures.withMetadata(photo)
+        let (result, statistics) = try await WorkerRig.run { rig in (try await rig.scan(tagged), rig.stub.snapshot) }
+        #expect(result.failureCode == nil)
+        let request = try #require(statistics.recent.first)
+        #expect(statistics.imagesWithMetadata == 0 && request.metadataSegments.isEmpty)
+        let original = try JPEGImage(parsing: tagged)
+        let scanData = SHA256.hash(data: original.bytes[original.scanStart..<original.end]).map { String(format: "%02x", $0) }.joined()
+        #expect(request.scanDataSHA256 == scanData)
+        #expect(request.imageBytes == tagged.count - (original.metadataSegments.map(\.range.count).reduce(0, +)))
+    }
+
+    /// How each fault of the stub ends, and how many HTTP attempts the worker makes (first + 2 retries, or first + repair).
+    static let faultOutcomes: [(StubFault, ScanFailure.Code?, Int)] = [
+        (.rateLimit, .llmUnavailable, 3), (.insufficientQuota, .llmUnavailable, 1), (.serverError, .llmUnavailable, 3),
+        (.unavailable, .llmUnavailable, 3), (.connectionReset, .llmUnavailable, 3), (.nonJSON, .invalidModelResponse, 2),
+        (.offSchema, .invalidModelResponse, 2), (.refusal, .invalidModelResponse, 2), (.truncated, .invalidModelResponse, 2),
+        (.noFood, nil, 1),
+    ]
+
+    @Test("each persistent fault ends in its documented result after the documented number of attempts", arguments: faultOutcomes)
+    func faultOutcome(_ fault: StubFault, _ code: ScanFailure.Code?, _ attempts: Int) async throws {
+        let (result, requests) = try await WorkerRig.run(behaviour: StubBehaviour(fault: fault, retryAfterSeconds: 0.2)) { rig in
+            (try await rig.scan(photo), rig.stub.snapshot.requests)
+        }
+        #expect(result.failureCode == code, "\(result)")
+        #expect(requests == attempts)
+    }
+
+    @Test("an image without food is a valid result with empty lists")
+    func noFoodIsEmpty() async throws {
+        let result = try await WorkerRig.run(behaviour: StubBehaviour(fault: .noFood)) { rig in try await rig.scan(photo) }
+        #expect(result == .ok(ScanResponse(ingredients: [], recipes: [])))
+    }
+
+    @Test("a stub slower than the deadline ends in scan_timeout, answered before the deadline")
+    func slowIsTimeout() async throws {
+        let (result, elapsed) = try await WorkerRig.run(behaviour: StubBehaviour(fault: .slow)) { rig in
+            let started = ContinuousClock.now
+            return (try await rig.scan(photo, deadlineIn: .seconds(3)), ContinuousClock.now - started)
+        }
+        #expect(result.failureCode == .scanTimeout)
+        #expect(elapsed < .seconds(3))
+    }
+
+    @Test("a transient failure is retried and the scan succeeds", arguments: [StubFault.serverError, .rateLimit, .connectionReset, .offSchema])
+    func recoversFromOneFailure(_ fault: StubFault) async throws {
+        let (result, requests) = try await WorkerRig.run(behaviour: StubBehaviour(fault: fault, faultCount: 1, retryAfterSeconds: 0.2)) { rig in
+            (try await rig.scan(photo), rig.stub.snapshot.requests)
+        }
+        #expect(result.failureCode == nil, "\(result)")
+        #expect(requests == 2)
+    }
+
+    @Test("a retry-after past the deadline is not waited for: llm_unavailable comes back well before the deadline")
+    func retryAfterPastDeadline() async throws {
+        let (result, elapsed, requests) = try await WorkerRig.run(behaviour: StubBehaviour(fault: .rateLimit, retryAfterSeconds: 30)) { rig in
+            let started = ContinuousClock.now
+            let result = try await rig.scan(photo, deadlineIn: .seconds(6))
+            return (result, ContinuousClock.now - started, rig.stub.snapshot.requests)
+        }
+        #expect(result.failureCode == .llmUnavailable)
+        #expect(requests == 1)
+        #expect(elapsed < .seconds(5))
+    }
+
+    @Test("bytes that are not a well-formed JPEG are answered invalid_image without calling OpenAI")
+    func invalidImage() async throws {
+        let (result, requests) = try await WorkerRig.run { rig in
+            (try await rig.scan([0xFF, 0xD8, 0xFF, 0xE0, 0x00]), rig.stub.snapshot.requests)
+        }
+        #expect(result.failureCode == .invalidImage)
+        #expect(requests == 0)
+    }
+
+    @Test("a job whose deadline has passed is dropped without calling OpenAI and never redelivered")
+    func expiredJobIsDropped() async throws {
+        let (reply, requests) = try await WorkerRig.run { rig in
+            // The deadline passed while the job waited (no broker expiry, as when clocks disagree or a prefetch buffer held it).
+            var message = ScanJob(image: photo, deadline: Date().addingTimeInterval(-1), requestID: nil, userKey: testUserKey).message()
+            message.properties.expiration = nil
+            let reply = try? await rig.requester.request(message, routingKey: rig.queue, timeout: .seconds(2))
+            return (reply, rig.stub.snapshot.requests)
+        }
+        #expect(reply == nil)
+        #expect(requests == 0)
+    }
+
+    @Test("a message that is not a job goes to the dead-letter queue, not back to the job queue")
+    func poisonIsDeadLettered() async throws {
+        let dead = try await WorkerRig.run { rig in
+            let publisher = AMQPPublisher(settings: try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-poison"), logger: testLogger)
+            let graveyard = AMQPConsumer(
+                settings: try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-graveyard"),
+                queue: KiwiTopology.deadLetterQueue(of: rig.queue), prefetch: 1, logger: testLogger
+            )
+            return try await whileRunning([publisher, graveyard]) {
+                await publisher.waitUntilConnected()
+                try await publisher.publish(AMQPMessage(body: Array("not a job".utf8)), routingKey: rig.queue)
+                var iterator = graveyard.deliveries.makeAsyncIterator()
+                let delivery = await iterator.next()
+                try await delivery?.ack()
+                return delivery?.message.body
+            }
+        }
+        #expect(dead == Array("not a job".utf8))
+    }
+
+    @Test("a worker killed mid-job leaves the job to be redelivered and answered by another worker")
+    func killedWorkerJobIsRedelivered() async throws {
+        let (result, requests) = try await WorkerRig.run(behaviour: StubBehaviour(fault: .slow, faultCount: 1), workers: 0) { rig in
+            let doomed = try await rig.worker()
+            let doomedRun = Task { try await whileRunning([doomed]) { try await Task.sleep(for: .seconds(3600)) } }
+            let result = Task { try await rig.scan(photo) }
+            try await eventually { rig.stub.snapshot.requests == 1 }
+            // Killed: its task ends without acknowledging, and its connections close under it.
+            doomedRun.cancel()
+            _ = await doomedRun.result
+            let survivor = try await rig.worker()
+            return try await whileRunning([survivor]) { (try await result.value, rig.stub.snapshot.requests) }
+        }
+        #expect(result.failureCode == nil, "\(result)")
+        #expect(requests == 2)
+    }
+
+    @Test("with stub latency 1 s and WORKER_CONCURRENCY 64, 64 jobs run at once, not one after another")
+    func jobsRunConcurrently() async throws {
+        let (results, maxInFlight, elapsed) = try await WorkerRig.run(behaviour: StubBehaviour(latencyMilliseconds: 1000), concurrency: 64) { rig in
+            let started = ContinuousClock.now
+            let results = try await withThrowingTaskGroup(of: ScanJobResult.self) { group in
+                for seed in 0..<64 { group.addTask { try await rig.scan(SyntheticJPEG.make(size: 4096, seed: UInt64(seed))) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            return (results, rig.stub.snapshot.maxInFlight, ContinuousClock.now - started)
+        }
+        #expect(results.allSatisfy { $0.failureCode == nil })
+        #expect(maxInFlight == 64)
+        #expect(elapsed < .seconds(10), "64 jobs of 1 s each took \(elapsed)")
+    }
+
+    @Test("on graceful shutdown a worker finishes the job in flight, replies, acknowledges, then stops")
+    func gracefulShutdownFinishesInFlight() async throws {
+        let (result, requests) = try await WorkerRig.run(behaviour: StubBehaviour(latencyMilliseconds: 1500), workers: 0) { rig in
+            let worker = try await rig.worker()
+            let group = ServiceGroup(configuration: .init(services: [worker], logger: testLogger))
+            let running = Task { try await group.run() }
+            let result = Task { try await rig.scan(photo) }
+            try await eventually { rig.stub.snapshot.requests == 1 }
+            await group.triggerGracefulShutdown()
+            try await running.value
+            // The job was acknowledged: a fresh worker finds nothing to do.
+            let second = try await rig.worker()
+            return try await whileRunning([second]) {
+                let answered = try await result.value
+                try await Task.sleep(for: .milliseconds(500))
+                return (answered, rig.stub.snapshot.requests)
+            }
+        }
+        #expect(result.failureCode == nil, "\(result)")
+        #expect(requests == 1)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The stub's admin API: what it has seen, and its behaviour, changeable at run time.
+///
+/// - `GET /admin/state`: the behaviour and statistics (``StubStatistics``) as JSON.
+/// - `PUT /admin/behaviour`: a ``StubBehaviour`` as JSON replaces the current one.
+/// - `POST /admin/reset`: forgets the statistics, keeping the behaviour.
+struct AdminController: Sendable {
+    let state: StubState
+
+    func addRoutes(to group: RouterGroup<StubRequestContext>) {
+        group.get("state") { _, _ in try Self.json(state.snapshot) }
+        group.put("behaviour") { request, context in
+            let behaviour = try await request.decode(as: StubBehaviour.self, context: context)
+            guard behaviour.faultCount.map({ $0 > 0 }) ?? true, behaviour.latencyMilliseconds >= 0, behaviour.jitterMilliseconds >= 0,
+                behaviour.retryAfterSeconds >= 0
+            else { throw HTTPError(.badRequest, message: "faultCount must be positive; latency, jitter and retry-after not negative") }
+            state.setBehaviour(behaviour)
+            return try Self.json(state.snapshot.behaviour)
+        }
+        group.post("reset") { _, _ in
+            state.reset()
+            return Response(status: .noContent)
+        }
+    }
+
+    private static func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value)))
+        )
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Hummingbird
+import KiwiLogging
+import Logging
+
+/// `kiwi-llm-stub`: an OpenAI-compatible Chat Completions server for development, tests and load tests.
+@main
+struct StubCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kiwi-llm-stub",
+        abstract: "Serve an OpenAI-compatible POST /v1/chat/completions with deterministic fridge answers and injectable faults.",
+        discussion: "Faults: \(StubFault.allCases.map(\.rawValue).joined(separator: ", ")). Change behaviour at run time with "
+            + "PUT /admin/behaviour {\"fault\":\"rate-limit\",\"faultCount\":2,\"latencyMilliseconds\":0,\"jitterMilliseconds\":0,"
+            + "\"retryAfterSeconds\":1}; read statistics with GET /admin/state."
+    )
+
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on.") var port = 8089
+    @Option(help: "Mean simulated latency in milliseconds.") var latencyMs = 0
+    @Option(help: "Latency jitter in milliseconds: each latency is uniform in mean ± jitter.") var jitterMs = 0
+    @Option(help: "The fault to serve.") var fault: StubFault = .none
+    @Option(help: "Serve the fault to this many requests only, then answer normally.") var faultCount: Int?
+    @Option(help: "What rate-limit faults ask clients to wait, in seconds.") var retryAfterSeconds = 1.0
+    @Option(help: "Accept only this API key (default: any non-empty bearer token).") var apiKey: String?
+
+    func run() async throws {
+        LoggingSystem.bootstrap { _ in
+            var handler = JSONLogHandler(logLevel: .info)
+            handler.metadata["service"] = "kiwi-llm-stub"
+            return handler
+        }
+        let behaviour = StubBehaviour(
+            fault: fault, faultCount: faultCount, latencyMilliseconds: latencyMs, jitterMilliseconds: jitterMs,
+            retryAfterSeconds: retryAfterSeconds
+        )
+        let logger = Logger(label: "kiwi-llm-stub")
+        let app = buildStubApplication(host: host, port: port, state: StubState(behaviour: behaviour), expectedAPIKey: apiKey, logger: logger)
+        try await app.runService()
+    }
+}
+
+extension StubFault: ExpressibleByArgument {}

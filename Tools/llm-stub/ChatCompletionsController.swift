@@ -1,0 +1,156 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KiwiJPEG
+import KiwiModels
+import KiwiOpenAI
+import NIOCore
+
+/// `POST /v1/chat/completions`: checks the request as OpenAI would, waits the simulated latency, then answers
+/// the way the current behaviour says — a good answer picked by the photo's hash, or one of the faults.
+struct ChatCompletionsController: Sendable {
+    let state: StubState
+    let expectedAPIKey: String?
+    /// The longest request body read: a 2 MiB photo in base64 plus the prompt and schema fit easily.
+    static let maximumBodySize = 16 * 1024 * 1024
+
+    func addRoutes(to router: Router<StubRequestContext>) {
+        router.post("/v1/chat/completions", use: complete)
+    }
+
+    func complete(request: Request, context: StubRequestContext) async throws -> Response {
+        let started = ContinuousClock.now
+        let behaviour = state.beginRequest()
+        defer { state.endRequest() }
+        let body = try await request.body.collect(upTo: Self.maximumBodySize)
+        let checked: CheckedRequest
+        do {
+            checked = try OpenAIRequestCheck.check(
+                authorization: request.headers[.authorization], body: Array(body.readableBytesView), expectedAPIKey: expectedAPIKey
+            )
+        } catch {
+            state.recordInvalid()
+            return Self.errorResponse(error)
+        }
+        let digest = Array(SHA256.hash(data: checked.image.bytes))
+        state.record(record(of: checked, digest: digest, fault: behaviour.fault))
+
+        switch behaviour.fault {
+        case .rateLimit:
+            var response = Self.errorResponse(OpenAIError(status: 429, body: OpenAIErrorBody(
+                message: "Rate limit reached for \(checked.model) in organization org-kiwi-stub on tokens per min (TPM): Limit 30000, "
+                    + "Used 30000, Requested 890. Please try again in \(behaviour.retryAfterSeconds)s.",
+                type: "tokens", code: "rate_limit_exceeded"
+            )))
+            response.headers[.retryAfter] = String(Int(behaviour.retryAfterSeconds.rounded(.up)))
+            response.headers[.retryAfterMilliseconds] = String(Int(behaviour.retryAfterSeconds * 1000))
+            return response
+        case .insufficientQuota:
+            return Self.errorResponse(OpenAIError(status: 429, body: OpenAIErrorBody(
+                message: "You exceeded your current quota, please check your plan and billing details.",
+                type: "insufficient_quota", code: OpenAIErrorBody.insufficientQuota
+            )))
+        case .serverError:
+            return Self.errorResponse(OpenAIError(status: 500, body: OpenAIErrorBody(
+                message: "The server had an error while processing your request. Sorry about that!", type: "server_error"
+            )))
+        case .unavailable:
+            return Self.errorResponse(OpenAIError(status: 503, body: OpenAIErrorBody(
+                message: "The engine is currently overloaded, please try again later", type: "server_error"
+            )))
+        case .connectionReset:
+            try await context.resetConnection()
+            throw HTTPError(.internalServerError)
+        case .slow:
+            try await Task.sleep(for: .seconds(3600))
+        default:
+            break
+        }
+
+        try await Task.sleep(for: Self.latency(behaviour))
+        let completion = Self.completion(for: checked, digest: digest, fault: behaviour.fault)
+        let data = try JSONEncoder().encode(completion)
+        let processing = (ContinuousClock.now - started).components
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/json",
+                .openAIProcessingMilliseconds: String(processing.seconds * 1000 + processing.attoseconds / 1_000_000_000_000_000),
+                .requestID: "req_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+
+    private func record(of request: CheckedRequest, digest: [UInt8], fault: StubFault) -> ReceivedRequest {
+        let image = request.image
+        return ReceivedRequest(
+            model: request.model, detail: request.detail, temperature: request.temperature, maxCompletionTokens: request.maxCompletionTokens,
+            safetyIdentifier: request.safetyIdentifier, strictSchema: request.strictSchema, messageCount: request.messageCount,
+            imageSHA256: Self.hex(digest), scanDataSHA256: Self.hex(Array(SHA256.hash(data: image.bytes[image.scanStart..<image.end])))
+            , imageBytes: image.bytes.count, metadataSegments: image.metadataSegments.map(\.name), fault: fault
+        )
+    }
+
+    static func completion(for request: CheckedRequest, digest: [UInt8], fault: StubFault) -> ChatCompletion {
+        let answer = FridgeAnswers.answer(forDigest: digest).serialized()
+        let message: ChatCompletion.Message
+        var finishReason = "stop"
+        switch fault {
+        case .nonJSON: message = .init(content: FridgeAnswers.prose, refusal: nil)
+        case .offSchema: message = .init(content: FridgeAnswers.offSchema(forDigest: digest).serialized(), refusal: nil)
+        case .refusal: message = .init(content: nil, refusal: "I'm very sorry, but I can't assist with that.")
+        case .truncated:
+            message = .init(content: String(answer.prefix(answer.count / 2)), refusal: nil)
+            finishReason = "length"
+        case .noFood: message = .init(content: FridgeAnswers.noFood.serialized(), refusal: nil)
+        default: message = .init(content: answer, refusal: nil)
+        }
+        let completionTokens = fault == .truncated ? (request.maxCompletionTokens ?? 4096) : (message.content ?? message.refusal ?? "").utf8.count / 4
+        return ChatCompletion(
+            id: "chatcmpl-\(hex(Array(digest.prefix(12))))", created: Int(Date().timeIntervalSince1970),
+            model: request.model == "gpt-4o" ? "gpt-4o-2024-08-06" : request.model,
+            choices: [ChatCompletion.Choice(message: message, finishReason: finishReason)],
+            usage: ChatCompletion.Usage(promptTokens: promptTokens(for: request), completionTokens: completionTokens)
+        )
+    }
+
+    /// What OpenAI bills for the prompt: about 330 tokens of instructions and schema plus the image's tokens, which
+    /// for `high` detail are 85 plus 170 per 512-pixel tile after scaling into 2048×2048 and the short side to 768.
+    static func promptTokens(for request: CheckedRequest) -> Int {
+        guard request.detail != "low" else { return 330 + 85 }
+        var (width, height) = (Double(request.image.width), Double(request.image.height))
+        let fit = min(1, 2048 / max(width, height))
+        (width, height) = (width * fit, height * fit)
+        let shorten = min(1, 768 / min(width, height))
+        (width, height) = (width * shorten, height * shorten)
+        let tiles = Int((width / 512).rounded(.up)) * Int((height / 512).rounded(.up))
+        return 330 + 85 + 170 * tiles
+    }
+
+    static func latency(_ behaviour: StubBehaviour) -> Duration {
+        let jitter = behaviour.jitterMilliseconds > 0 ? Int.random(in: -behaviour.jitterMilliseconds...behaviour.jitterMilliseconds) : 0
+        return .milliseconds(max(0, behaviour.latencyMilliseconds + jitter))
+    }
+
+    static func errorResponse(_ error: OpenAIError) -> Response {
+        let data = (try? JSONEncoder().encode(error.body)) ?? Data()
+        return Response(
+            status: HTTPResponse.Status(code: error.status), headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+extension HTTPField.Name {
+    /// OpenAI's millisecond-precision `retry-after`.
+    static let retryAfterMilliseconds = Self("retry-after-ms")!
+    /// How long OpenAI spent on a request; the stub reports its simulated latency here.
+    static let openAIProcessingMilliseconds = Self("openai-processing-ms")!
+    static let requestID = Self("x-request-id")!
+}

@@ -1,0 +1,109 @@
+import Synchronization
+
+/// How the stub behaves now; changed at start-up by flags and at run time through `PUT /admin/behaviour`.
+struct StubBehaviour: Codable, Sendable, Hashable {
+    var fault: StubFault = .none
+    /// How many requests the fault applies to before the stub answers normally again; nil means until changed.
+    var faultCount: Int?
+    /// Mean simulated model latency.
+    var latencyMilliseconds = 0
+    /// Each latency is drawn uniformly from mean ± jitter.
+    var jitterMilliseconds = 0
+    /// What a `rate-limit` fault asks clients to wait.
+    var retryAfterSeconds = 1.0
+}
+
+/// One request the stub received, as tests and operators inspect it. No image bytes are kept.
+struct ReceivedRequest: Codable, Sendable, Hashable {
+    var model: String
+    var detail: String?
+    var temperature: Double?
+    var maxCompletionTokens: Int?
+    var safetyIdentifier: String?
+    var strictSchema: Bool
+    var messageCount: Int
+    /// SHA-256 of the decoded image, and of its bytes from the first start-of-scan marker to the end.
+    var imageSHA256: String
+    var scanDataSHA256: String
+    var imageBytes: Int
+    /// Metadata segments (APP1–APP15, COM) the image still carried; empty is what Kiwi promises.
+    var metadataSegments: [String]
+    /// What the stub did with it.
+    var fault: StubFault
+}
+
+/// What the stub has seen since it started (or was reset).
+struct StubStatistics: Codable, Sendable, Hashable {
+    var behaviour: StubBehaviour
+    /// Requests to `/v1/chat/completions`, valid or not.
+    var requests = 0
+    /// Requests refused as invalid (400/401), as OpenAI would.
+    var invalidRequests = 0
+    /// Requests that got a fault instead of a normal answer.
+    var faultsServed = 0
+    /// Requests being answered now, and the most there were at once.
+    var inFlight = 0
+    var maxInFlight = 0
+    /// Images that still carried metadata segments: must stay 0 behind a Kiwi worker.
+    var imagesWithMetadata = 0
+    /// The most recent valid requests, newest last (at most ``StubState/recentLimit``).
+    var recent: [ReceivedRequest] = []
+}
+
+/// The stub's mutable state, shared by its handlers.
+final class StubState: Sendable {
+    static let recentLimit = 200
+    private let statistics: Mutex<StubStatistics>
+
+    init(behaviour: StubBehaviour) {
+        statistics = Mutex(StubStatistics(behaviour: behaviour))
+    }
+
+    var snapshot: StubStatistics { statistics.withLock { $0 } }
+
+    func setBehaviour(_ behaviour: StubBehaviour) {
+        statistics.withLock { $0.behaviour = behaviour }
+    }
+
+    /// Forgets everything seen, keeping the behaviour.
+    func reset() {
+        statistics.withLock { $0 = StubStatistics(behaviour: $0.behaviour, inFlight: $0.inFlight) }
+    }
+
+    /// Ends what ``beginRequest()`` began.
+    func endRequest() {
+        statistics.withLock { $0.inFlight -= 1 }
+    }
+
+    /// Counts a request and returns the behaviour to apply to it, using up one of a limited fault's requests.
+    func beginRequest() -> StubBehaviour {
+        statistics.withLock { statistics in
+            statistics.requests += 1
+            statistics.inFlight += 1
+            statistics.maxInFlight = max(statistics.maxInFlight, statistics.inFlight)
+            let current = statistics.behaviour
+            if current.fault != .none, let remaining = current.faultCount {
+                if remaining <= 1 {
+                    statistics.behaviour.fault = .none
+                    statistics.behaviour.faultCount = nil
+                } else {
+                    statistics.behaviour.faultCount = remaining - 1
+                }
+            }
+            return current
+        }
+    }
+
+    func recordInvalid() {
+        statistics.withLock { $0.invalidRequests += 1 }
+    }
+
+    func record(_ request: ReceivedRequest) {
+        statistics.withLock { statistics in
+            if request.fault != .none && request.fault != .noFood { statistics.faultsServed += 1 }
+            if !request.metadataSegments.isEmpty { statistics.imagesWithMetadata += 1 }
+            statistics.recent.append(request)
+            if statistics.recent.count > Self.recentLimit { statistics.recent.removeFirst(statistics.recent.count - Self.recentLimit) }
+        }
+    }
+}
