@@ -1,5 +1,5 @@
 # Kiwi's local workflow. Every target is safe to run twice; see README.md.
-.PHONY: run test up down logs status build clean bench-messaging
+.PHONY: run test up down logs status build clean bench-messaging bench-worker
 
 run:    ## build and run the whole system in the foreground; Ctrl-C stops it
 	@deploy/local/run.sh
@@ -30,6 +30,9 @@ build:
 
 bench-messaging: ## benchmark RabbitMQ publishing, consuming and request/reply (release build)
 	@deploy/local/bench-messaging.sh
+
+bench-worker: ## benchmark scan jobs through a real scan worker and the OpenAI stub (release build)
+	@deploy/local/bench-worker.sh
 
 clean:  ## stop everything and delete local data (.run/, or its /var/tmp fallback) and build output
 	@deploy/local/services.sh down

@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "kiwi", targets: ["KiwiCLI"]),
         .executable(name: "kiwi-llm-stub", targets: ["KiwiLLMStub"]),
         .executable(name: "kiwi-messaging-bench", targets: ["KiwiMessagingBench"]),
+        .executable(name: "kiwi-scan-worker-bench", targets: ["KiwiScanWorkerBench"]),
         .library(name: "KiwiModels", targets: ["KiwiModels"]),
     ],
     dependencies: [
@@ -97,9 +98,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "KiwiScanWorkerBench",
+            dependencies: [
+                "KiwiConcurrency", "KiwiJPEG", "KiwiMessaging", "KiwiScanJobs",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/scan-worker-bench",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "KiwiMessagingBench",
             dependencies: [
-                "KiwiMessaging",
+                "KiwiConcurrency", "KiwiMessaging",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -111,7 +121,12 @@ let package = Package(
         .target(name: "KiwiModels", path: "Shared/Models", swiftSettings: swiftSettings),
         .target(name: "KiwiJPEG", path: "Shared/JPEG", swiftSettings: swiftSettings),
         .target(name: "KiwiOpenAI", path: "Shared/OpenAI", swiftSettings: swiftSettings),
-        .target(name: "KiwiConcurrency", path: "Shared/Concurrency", swiftSettings: swiftSettings),
+        .target(
+            name: "KiwiConcurrency",
+            dependencies: [.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            path: "Shared/Concurrency",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "KiwiScanJobs",
             dependencies: ["KiwiMessaging", "KiwiModels", .product(name: "Crypto", package: "swift-crypto")],
@@ -188,7 +203,7 @@ let package = Package(
         .target(
             name: "KiwiTestSupport",
             dependencies: [
-                "KiwiDatabase", "KiwiJPEG",
+                "KiwiConcurrency", "KiwiDatabase", "KiwiJPEG",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

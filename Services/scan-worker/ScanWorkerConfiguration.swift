@@ -22,8 +22,9 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
     var maxRetries: Int
     /// Jobs one worker processes at once; also its prefetch.
     var concurrency: Int
-    /// The queue jobs come from: always ``KiwiTopology/scanJobQueue`` except in tests, which isolate themselves.
-    var jobQueue = KiwiTopology.scanJobQueue
+    /// The queue jobs come from (`SCAN_JOB_QUEUE`): ``KiwiTopology/scanJobQueue`` unless workers must be kept apart
+    /// on a shared broker, as benchmarks and tests do.
+    var jobQueue: String
 
     init(environment: [String: String]) throws(ConfigurationError) {
         var reader = EnvironmentReader(environment: environment)
@@ -39,6 +40,12 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
         attemptTimeout = .seconds(reader.int("OPENAI_TIMEOUT_SECONDS", default: 60, in: 1...600))
         maxRetries = reader.int("OPENAI_MAX_RETRIES", default: 2, in: 0...10)
         concurrency = reader.int("WORKER_CONCURRENCY", default: 16, in: 1...1024)
+        jobQueue = reader.value("SCAN_JOB_QUEUE", default: KiwiTopology.scanJobQueue) { name in
+            guard !name.isEmpty, name.utf8.count <= 200, !name.hasPrefix("amq.") else {
+                throw ConfigurationError.Reason("must be a queue name of 1 to 200 bytes not starting with amq.")
+            }
+            return name
+        }
         (self.amqp, self.openAIAPIKey) = try reader.finish(amqp, openAIAPIKey)
     }
 
@@ -51,6 +58,7 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
             "attemptTimeoutSeconds": .stringConvertible(attemptTimeout.components.seconds),
             "maxRetries": .stringConvertible(maxRetries),
             "concurrency": .stringConvertible(concurrency),
+            "jobQueue": .string(jobQueue),
         ]
     }
 }

@@ -25,10 +25,9 @@ func workerConfiguration(stub: URL, queue: String, concurrency: Int, name: Strin
 {
     var configuration = try ScanWorkerConfiguration(environment: [
         "AMQP_URL": try testAMQPURL(), "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": stub.absoluteString,
-        "WORKER_CONCURRENCY": "\(concurrency)", "OPENAI_TIMEOUT_SECONDS": "30",
+        "WORKER_CONCURRENCY": "\(concurrency)", "OPENAI_TIMEOUT_SECONDS": "30", "SCAN_JOB_QUEUE": queue,
     ])
     configuration.basics.port = 0
-    configuration.jobQueue = queue
     configuration.amqp.connectionName = name
     return configuration
 }

@@ -35,13 +35,30 @@ struct ConfigurationTests {
         #expect(configuration.appleJWKSURL.absoluteString == "https://appleid.apple.com/auth/keys")
     }
 
-    @Test("the scan worker defaults to gpt-4o at OpenAI with 16 concurrent jobs")
+    @Test("the scan worker defaults to gpt-4o at OpenAI, high detail, 60 s attempts, 2 retries and 16 concurrent jobs")
     func workerDefaults() throws {
         let configuration = try ScanWorkerConfiguration(environment: complete)
         #expect(configuration.basics.port == 8082)
         #expect(configuration.openAIModel == "gpt-4o")
         #expect(configuration.openAIBaseURL.absoluteString == "https://api.openai.com/v1")
+        #expect(configuration.imageDetail == .high)
+        #expect(configuration.attemptTimeout == .seconds(60))
+        #expect(configuration.maxRetries == 2)
         #expect(configuration.concurrency == 16)
+        #expect(configuration.jobQueue == "kiwi.scan.jobs")
+    }
+
+    @Test("the scan worker reports an unknown image detail, an out-of-range retry count and a reserved queue name together")
+    func workerInvalidValues() {
+        var environment = complete
+        environment["OPENAI_IMAGE_DETAIL"] = "ultra"
+        environment["OPENAI_MAX_RETRIES"] = "-1"
+        environment["SCAN_JOB_QUEUE"] = "amq.jobs"
+        #expect {
+            try ScanWorkerConfiguration(environment: environment)
+        } throws: { error in
+            Set((error as? ConfigurationError)?.invalid.map(\.name) ?? []) == ["OPENAI_IMAGE_DETAIL", "OPENAI_MAX_RETRIES", "SCAN_JOB_QUEUE"]
+        }
     }
 
     @Test("missing and invalid values are all reported together")

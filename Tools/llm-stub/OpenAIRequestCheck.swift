@@ -1,6 +1,5 @@
 import Foundation
 import KiwiJPEG
-import KiwiModels
 import KiwiOpenAI
 
 /// A request that passed the checks OpenAI makes, with what the stub needs to answer it.
@@ -44,51 +43,47 @@ enum OpenAIRequestCheck {
                 body: OpenAIErrorBody(message: "Incorrect API key provided.", type: "invalid_request_error", code: "invalid_api_key")
             )
         }
-        guard case .object(let request)? = try? StrictJSONParser().parse(Data(body)) else {
+        // Foundation's decoder rather than Kiwi's strict parser: the body holds megabytes of base64, and the stub must
+        // not be the bottleneck of a load test.
+        guard let request = try? JSONDecoder().decode(WireRequest.self, from: Data(body)) else {
             throw .invalidRequest(
                 "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. "
                     + "The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)"
             )
         }
-        guard case .string(let model)? = request["model"], !model.isEmpty else {
+        guard let model = request.model, !model.isEmpty else {
             throw .invalidRequest("you must provide a model parameter", param: "model")
         }
-        guard case .array(let messages)? = request["messages"], !messages.isEmpty else {
+        guard let messages = request.messages, !messages.isEmpty else {
             throw .invalidRequest("[] is too short - 'messages'", param: "messages")
         }
-        guard case .object(let format)? = request["response_format"], format["type"] == .string("json_schema"),
-            case .object(let jsonSchema)? = format["json_schema"], case .object? = jsonSchema["schema"],
-            case .string? = jsonSchema["name"]
+        guard let format = request.responseFormat, format.type == "json_schema", let jsonSchema = format.jsonSchema,
+            jsonSchema.schema != nil, jsonSchema.name != nil
         else {
             throw .invalidRequest("Missing required parameter: 'response_format.json_schema'.", param: "response_format")
         }
-        var safetyIdentifier: String?
-        if let value = request["safety_identifier"] {
-            guard case .string(let identifier) = value, identifier.count <= 64 else {
-                throw .invalidRequest("Invalid 'safety_identifier': expected a string of at most 64 characters.", param: "safety_identifier")
-            }
-            safetyIdentifier = identifier
+        if let identifier = request.safetyIdentifier, identifier.count > 64 {
+            throw .invalidRequest("Invalid 'safety_identifier': expected a string of at most 64 characters.", param: "safety_identifier")
         }
         let (image, detail) = try imagePart(in: messages)
         return CheckedRequest(
-            model: model, detail: detail, temperature: number(request["temperature"]),
-            maxCompletionTokens: number(request["max_completion_tokens"]).map { Int($0) }, safetyIdentifier: safetyIdentifier,
-            strictSchema: jsonSchema["strict"] == .bool(true), messageCount: messages.count, image: image
+            model: model, detail: detail, temperature: request.temperature, maxCompletionTokens: request.maxCompletionTokens,
+            safetyIdentifier: request.safetyIdentifier, strictSchema: jsonSchema.strict == true, messageCount: messages.count, image: image
         )
     }
 
     /// The one image of the request: an `image_url` part whose URL is a base64 JPEG data URL of a well-formed JPEG.
-    private static func imagePart(in messages: [JSONValue]) throws(OpenAIError) -> (JPEGImage, String?) {
-        for case .object(let message) in messages {
-            guard case .array(let parts)? = message["content"] else { continue }
-            for case .object(let part) in parts where part["type"] == .string("image_url") {
-                guard case .object(let imageURL)? = part["image_url"], case .string(let url)? = imageURL["url"] else {
+    private static func imagePart(in messages: [WireRequest.Message]) throws(OpenAIError) -> (JPEGImage, String?) {
+        for case .parts(let parts)? in messages.map(\.content) {
+            for part in parts where part.type == "image_url" {
+                guard let url = part.imageURL?.url else {
                     throw .invalidRequest("Missing required parameter: 'messages[].content[].image_url.url'.", param: "messages")
                 }
                 let prefix = "data:image/jpeg;base64,"
-                guard url.hasPrefix(prefix), let bytes = Data(base64Encoded: String(url.dropFirst(prefix.count))) else {
-                    throw .invalidRequest("Invalid image URL: expected a base64-encoded data URL with an image MIME type.", param: "url",
-                                          code: "invalid_image_url")
+                guard url.hasPrefix(prefix), let bytes = Data(base64Encoded: Data(url.utf8.dropFirst(prefix.utf8.count))) else {
+                    throw .invalidRequest(
+                        "Invalid image URL: expected a base64-encoded data URL with an image MIME type.", param: "url", code: "invalid_image_url"
+                    )
                 }
                 let image: JPEGImage
                 do {
@@ -96,21 +91,94 @@ enum OpenAIRequestCheck {
                 } catch {
                     throw .invalidRequest("You uploaded an unsupported image. Please make sure your image is valid.", code: "image_parse_error")
                 }
-                var detail: String?
-                if case .string(let value)? = imageURL["detail"] {
-                    guard ["low", "high", "auto"].contains(value) else {
-                        throw .invalidRequest("Invalid value: '\(value)'. Supported values are: 'low', 'high', and 'auto'.", param: "detail")
-                    }
-                    detail = value
+                if let detail = part.imageURL?.detail, !["low", "high", "auto"].contains(detail) {
+                    throw .invalidRequest("Invalid value: '\(detail)'. Supported values are: 'low', 'high', and 'auto'.", param: "detail")
                 }
-                return (image, detail)
+                return (image, part.imageURL?.detail)
             }
         }
         throw .invalidRequest("This stub answers only requests with an image: no image_url content part was found.", param: "messages")
     }
+}
 
-    private static func number(_ value: JSONValue?) -> Double? {
-        guard case .number(let number)? = value else { return nil }
-        return number.value
+/// The parts of a Chat Completions request the stub checks, as they are on the wire.
+private struct WireRequest: Decodable {
+    var model: String?
+    var messages: [Message]?
+    var responseFormat: ResponseFormat?
+    var temperature: Double?
+    var maxCompletionTokens: Int?
+    var safetyIdentifier: String?
+
+    enum CodingKeys: String, CodingKey {
+        case model, messages, temperature
+        case responseFormat = "response_format"
+        case maxCompletionTokens = "max_completion_tokens"
+        case safetyIdentifier = "safety_identifier"
+    }
+
+    struct Message: Decodable {
+        var role: String
+        var content: Content?
+    }
+
+    /// A message's content: a string, or an array of typed parts.
+    enum Content: Decodable {
+        case text(String)
+        case parts([Part])
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self = .text(text)
+            } else {
+                self = .parts(try container.decode([Part].self))
+            }
+        }
+    }
+
+    struct Part: Decodable {
+        var type: String
+        var imageURL: ImageURL?
+
+        enum CodingKeys: String, CodingKey {
+            case type
+            case imageURL = "image_url"
+        }
+    }
+
+    struct ImageURL: Decodable {
+        var url: String?
+        var detail: String?
+    }
+
+    struct ResponseFormat: Decodable {
+        var type: String
+        var jsonSchema: JSONSchemaFormat?
+
+        enum CodingKeys: String, CodingKey {
+            case type
+            case jsonSchema = "json_schema"
+        }
+    }
+
+    struct JSONSchemaFormat: Decodable {
+        var name: String?
+        var strict: Bool?
+        var schema: AnyObject?
+    }
+
+    /// Any JSON object, whose members do not matter here.
+    struct AnyObject: Decodable {
+        init(from decoder: any Decoder) throws {
+            _ = try decoder.container(keyedBy: AnyKey.self)
+        }
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KiwiConcurrency
 import KiwiMessaging
 import Logging
 import ServiceLifecycle
@@ -15,20 +16,6 @@ let logger: Logger = {
 
 func settings(_ role: String) throws -> AMQPSettings {
     try AMQPSettings(url: url, connectionName: "kiwi-messaging-bench \(role)")
-}
-
-/// Runs `services` while `body` runs, then shuts them down.
-func whileRunning<Result: Sendable>(_ services: [any Service], _ body: @Sendable () async throws -> Result) async throws -> Result {
-    try await withThrowingTaskGroup(of: Result?.self) { group in
-        for service in services {
-            group.addTask {
-                try await service.run()
-                return nil
-            }
-        }
-        defer { group.cancelAll() }
-        return try await body()
-    }
 }
 
 struct ThroughputResult {

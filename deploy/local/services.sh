@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Starts and stops the three Kiwi services against the local PostgreSQL and RabbitMQ.
-#   services.sh up      build, start auth, gateway and one scan worker in the background, wait until healthy
+# Starts and stops the three Kiwi services, and the OpenAI stub they use, against the local PostgreSQL and RabbitMQ.
+#   services.sh up      build, start the stub, auth, gateway and one scan worker in the background, wait until healthy
 #   services.sh down    stop them (SIGTERM, then SIGKILL after 20 s)
 #   services.sh status  say which are running
 set -euo pipefail
@@ -9,7 +9,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 KIWI_BIN="${KIWI_BIN:-$KIWI_ROOT/.build/debug}"
 PIDS="$KIWI_RUN/pids"
 LOGS="$KIWI_RUN/logs"
-SERVICES=(kiwi-auth kiwi-gateway kiwi-scan-worker)
+SERVICES=(kiwi-llm-stub kiwi-auth kiwi-gateway kiwi-scan-worker)
 
 # The local environment: development mode, fixed ports (README "Configuration"), a per-checkout internal token.
 local_environment() {
@@ -26,6 +26,8 @@ local_environment() {
     export AUTH_SERVICE_URL="http://127.0.0.1:8081"
     export APPLE_CLIENT_ID="${APPLE_CLIENT_ID:-app.kiwi.ios,app.kiwi.web}"
     export OPENAI_API_KEY="${OPENAI_API_KEY:-sk-local-stub}"
+    # The local OpenAI stand-in (kiwi-llm-stub); point OPENAI_BASE_URL elsewhere to use the real API.
+    export OPENAI_BASE_URL="${OPENAI_BASE_URL:-http://127.0.0.1:8089/v1}"
     # A local stand-in for Apple's signing key, which `kiwi dev-token` signs with (development mode only).
     APPLE_JWKS_FILE="$("$KIWI_BIN/kiwi" dev-keys --key-directory "$KIWI_RUN/dev-apple")"
     export APPLE_JWKS_FILE
@@ -37,6 +39,14 @@ port_of() {
         kiwi-gateway) echo 8080 ;;
         kiwi-auth) echo 8081 ;;
         kiwi-scan-worker) echo 8082 ;;
+        kiwi-llm-stub) echo 8089 ;;
+    esac
+}
+
+# The stub takes flags, the services their environment. KIWI_STUB_LATENCY_MS/KIWI_STUB_JITTER_MS simulate gpt-4o's pace.
+arguments_of() {
+    case "$1" in
+        kiwi-llm-stub) echo "--port 8089 --latency-ms ${KIWI_STUB_LATENCY_MS:-0} --jitter-ms ${KIWI_STUB_JITTER_MS:-0}" ;;
     esac
 }
 
@@ -53,7 +63,8 @@ start_service() {
     port="$(port_of "$name")"
     if pid="$(running_pid "$name")"; then log "$name already running (pid $pid)"; return; fi
     if port_open "$port"; then die "port $port is taken by another program; stop it before starting $name"; fi
-    PORT="$port" nohup "$KIWI_BIN/$name" >>"$LOGS/$name.log" 2>&1 &
+    # shellcheck disable=SC2046 # the arguments are words on purpose
+    PORT="$port" nohup "$KIWI_BIN/$name" $(arguments_of "$name") >>"$LOGS/$name.log" 2>&1 &
     echo $! > "$PIDS/$name.pid"
 }
 

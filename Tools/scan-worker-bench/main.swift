@@ -1,0 +1,162 @@
+import Foundation
+import FoundationNetworking
+import KiwiConcurrency
+import KiwiJPEG
+import KiwiMessaging
+import KiwiScanJobs
+import Logging
+
+// kiwi-scan-worker-bench: scan jobs per second through a real kiwi-scan-worker process, against kiwi-llm-stub at
+// zero latency, for 256 KiB and 1 MiB photos at concurrency 16 and 64; the worker's CPU time per job and peak RSS
+// come from /proc. Both programs are started from this program's own folder (build them with it). Asserts nothing.
+
+let environment = ProcessInfo.processInfo.environment
+let amqpURL = environment["AMQP_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "amqp://kiwi:kiwi@127.0.0.1:55672/%2F"
+let jobsPerRun = environment["BENCH_JOBS"].flatMap(Int.init) ?? 2000
+let stubPort = 18089
+let workerPort = 18082
+let binaries = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+let logger: Logger = {
+    var logger = Logger(label: "kiwi-scan-worker-bench")
+    logger.logLevel = .warning
+    return logger
+}()
+
+/// A child process of one of the Kiwi executables, stopped with SIGTERM. Unchecked Sendable: after `init` only
+/// its process id is read, from any task.
+final class Child: @unchecked Sendable {
+    let process = Process()
+
+    init(_ name: String, arguments: [String] = [], environment extra: [String: String] = [:]) throws {
+        process.executableURL = binaries.appending(path: name)
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { _, new in new }
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Seconds of CPU (user + system) the process has used, from /proc/PID/stat.
+    var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)  // utime, stime (fields 14 and 15)
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// The peak resident set size in MiB (VmHWM in /proc/PID/status).
+    var peakRSSMiB: Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return 0 }
+        return kilobytes / 1024
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// Waits until `GET http://127.0.0.1:PORT/health` answers 200.
+func waitHealthy(port: Int) async throws {
+    for _ in 0..<300 {
+        if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!),
+            (response as? HTTPURLResponse)?.statusCode == 200
+        {
+            return
+        }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    throw CancellationError()
+}
+
+struct Row {
+    var size: Int
+    var concurrency: Int
+    var jobs: Int
+    var failures: Int
+    var seconds: Double
+    var cpuSeconds: Double
+    var peakRSSMiB: Double
+    var latencies: [Duration]
+}
+
+/// One worker process at `concurrency`, fed `jobsPerRun` jobs of `size` bytes with twice its concurrency in flight,
+/// so its prefetch is always full.
+func run(size: Int, concurrency: Int) async throws -> Row {
+    let queue = "kiwi.bench.scan-jobs.\(UUID().uuidString.lowercased())"
+    let worker = try Child(
+        "kiwi-scan-worker",
+        environment: [
+            "AMQP_URL": amqpURL, "OPENAI_API_KEY": "sk-bench", "OPENAI_BASE_URL": "http://127.0.0.1:\(stubPort)/v1",
+            "WORKER_CONCURRENCY": "\(concurrency)", "SCAN_JOB_QUEUE": queue, "PORT": "\(workerPort)", "LOG_LEVEL": "warning",
+        ]
+    )
+    defer { worker.stop() }
+    try await waitHealthy(port: workerPort)
+    let requester = AMQPRequester(
+        settings: try AMQPSettings(url: amqpURL, connectionName: "kiwi-scan-worker-bench"), topology: KiwiTopology.scanJobs(queue: queue),
+        logger: logger
+    )
+    let photos = (0..<16).map { SyntheticJPEG.make(size: size, seed: UInt64($0)) }
+    return try await whileRunning([requester]) {
+        await requester.waitUntilConnected()
+        @Sendable func scan(_ index: Int) async -> (Bool, Duration) {
+            let started = ContinuousClock.now
+            let job = ScanJob(image: photos[index % photos.count], deadline: Date().addingTimeInterval(120), requestID: nil, userKey: "bench")
+            let reply = try? await requester.request(job.message(), routingKey: queue, timeout: .seconds(120))
+            let ok = reply.flatMap { try? ScanJobResult(message: $0) }.map { if case .ok = $0 { true } else { false } } ?? false
+            return (ok, ContinuousClock.now - started)
+        }
+        for index in 0..<concurrency { _ = await scan(index) }  // warm up: connections, caches
+        let cpuBefore = worker.cpuSeconds
+        let started = ContinuousClock.now
+        let outcomes = await withTaskGroup(of: (Bool, Duration).self) { group in
+            var next = 0
+            var outcomes: [(Bool, Duration)] = []
+            for _ in 0..<min(2 * concurrency, jobsPerRun) {
+                let index = next
+                group.addTask { await scan(index) }
+                next += 1
+            }
+            for await outcome in group {
+                outcomes.append(outcome)
+                if next < jobsPerRun {
+                    let index = next
+                    group.addTask { await scan(index) }
+                    next += 1
+                }
+            }
+            return outcomes
+        }
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
+        return Row(
+            size: size, concurrency: concurrency, jobs: outcomes.count, failures: outcomes.filter { !$0.0 }.count, seconds: seconds,
+            cpuSeconds: worker.cpuSeconds - cpuBefore, peakRSSMiB: worker.peakRSSMiB, latencies: outcomes.map(\.1).sorted()
+        )
+    }
+}
+
+func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+
+let stub = try Child("kiwi-llm-stub", arguments: ["--port", "\(stubPort)"])
+defer { stub.stop() }
+try await waitHealthy(port: stubPort)
+print("kiwi-scan-worker-bench: \(jobsPerRun) jobs per row, stub latency 0, \(ProcessInfo.processInfo.activeProcessorCount) CPUs")
+print("| photo | concurrency | jobs/s | failures | p50 ms | p99 ms | worker CPU ms/job | worker peak RSS MiB | stub CPU ms/job |")
+print("|---|---|---|---|---|---|---|---|---|")
+for size in [256 * 1024, 1024 * 1024] {
+    for concurrency in [16, 64] {
+        let stubBefore = stub.cpuSeconds
+        let row = try await run(size: size, concurrency: concurrency)
+        let stubCPU = stub.cpuSeconds - stubBefore
+        let p = { (q: Double) in format(row.latencies[min(row.latencies.count - 1, Int(Double(row.latencies.count) * q))] / .milliseconds(1)) }
+        print(
+            "| \(size / 1024) KiB | \(concurrency) | \(format(Double(row.jobs) / row.seconds)) | \(row.failures) | \(p(0.5)) | \(p(0.99)) | "
+                + "\(format(row.cpuSeconds * 1000 / Double(row.jobs), 2)) | \(format(row.peakRSSMiB)) | \(format(stubCPU * 1000 / Double(row.jobs + concurrency), 2)) |"
+        )
+    }
+}

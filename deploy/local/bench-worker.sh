@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `make bench-worker`: scan worker throughput (release build) — a real kiwi-scan-worker process per row, fed by this
+# program through the local RabbitMQ, answered by kiwi-llm-stub at zero latency. Uses ports 18082 and 18089.
+set -euo pipefail
+here="$(dirname "${BASH_SOURCE[0]}")"
+source "$here/common.sh"
+
+"$here/install-packages.sh"
+KIWI_STARTED_INFRA=()
+trap stop_started_infrastructure EXIT
+start_missing_infrastructure rabbitmq
+
+cd "$KIWI_ROOT"
+for product in kiwi-scan-worker kiwi-llm-stub kiwi-scan-worker-bench; do swift build -c release --product "$product"; done
+AMQP_URL="$KIWI_AMQP_URL" .build/release/kiwi-scan-worker-bench
