@@ -185,7 +185,7 @@ let package = Package(
         .target(
             name: "KiwiMessaging",
             dependencies: [
-                "CRabbitMQ",
+                "CRabbitMQ", "KiwiConcurrency",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -24,6 +24,6 @@ struct SessionToken: Sendable {
 
     /// The hash in hex, as revocation events carry it.
     static func hexHash(_ token: String) -> String {
-        hash(token).map { String(format: "%02x", $0) }.joined()
+        hash(token).hexEncodedString
     }
 }

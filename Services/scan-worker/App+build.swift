@@ -35,7 +35,7 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: ScanWorkerConfiguration.serviceName),
         services: [
             HTTPClientService(client: httpClient), publisher, consumer,
-            ScanJobProcessor(consumer: consumer, publisher: publisher, analyzer: analyzer, logger: logger),
+            ScanJobProcessor(consumer: consumer, publisher: publisher, analyzer: analyzer, concurrency: configuration.concurrency, logger: logger),
         ],
         logger: logger
     )

@@ -1,10 +1,12 @@
 import Foundation
+import KiwiConcurrency
 import KiwiModels
 import KiwiOpenAI
 import KiwiScanJobs
 import Logging
+import NIOCore
 
-/// Turns one (already cleaned) JPEG into a validated ``ScanResponse`` by asking the model, absorbing what goes
+/// Turns one (already cleaned, base64-encoded) JPEG into a validated ``ScanResponse`` by asking the model, absorbing what goes
 /// wrong with real calls: transient failures are retried under ``RetryPolicy``; an unusable answer (a refusal,
 /// a cut-off, not JSON, or JSON that breaks the contract) gets one repair attempt; nothing outlives the deadline.
 struct ScanAnalyzer: Sendable {
@@ -24,11 +26,11 @@ struct ScanAnalyzer: Sendable {
     let retryPolicy: RetryPolicy
     let attemptTimeout: Duration
 
-    func analyze(jpeg: [UInt8], userKey: String, deadline: ContinuousClock.Instant, logger: Logger) async -> Analysis {
+    func analyze(image: ScanPrompt.EncodedImage, userKey: String, deadline: ContinuousClock.Instant, logger: Logger) async -> Analysis {
         var analysis = Analysis(result: .failure(ScanFailure(.invalidModelResponse, "no answer")))
         var repair: ScanPrompt.Repair?
         for round in 1...2 {
-            let body = prompt.requestBody(jpeg: jpeg, safetyIdentifier: userKey, repair: repair)
+            let body = prompt.requestBody(image: image, safetyIdentifier: userKey, repair: repair)
             let success: ChatCompletionsClient.Success
             switch await complete(body, deadline: deadline, analysis: &analysis, logger: logger) {
             case .success(let value): success = value
@@ -54,7 +56,7 @@ struct ScanAnalyzer: Sendable {
 
     /// One completion, retried under the policy until it arrives, the policy gives up, or the deadline passes.
     private func complete(
-        _ body: [UInt8], deadline: ContinuousClock.Instant, analysis: inout Analysis, logger: Logger
+        _ body: ByteBuffer, deadline: ContinuousClock.Instant, analysis: inout Analysis, logger: Logger
     ) async -> Result<ChatCompletionsClient.Success, ScanFailure> {
         var retries = 0
         while true {
@@ -67,10 +69,16 @@ struct ScanAnalyzer: Sendable {
             case .failure(let value): failure = value
             }
             let timeLeft = deadline - .now
-            if failure.timedOut, timeLeft <= .zero { return .failure(Self.timeout) }
+            if failure.status == 400, let code = failure.code, Self.imageErrorCodes.contains(code) {
+                logger.warning("OpenAI could not read the photo", metadata: ["code": "\(code)"])
+                return .failure(ScanFailure(.invalidImage, "The photo could not be read; please take another one."))
+            }
+            // A timeout that leaves too little time to try again is the scan running out of time, not an outage.
+            if failure.timedOut, timeLeft <= Self.timeoutTolerance { return .failure(Self.timeout) }
             switch retryPolicy.decision(after: failure, retries: retries, timeLeft: timeLeft) {
             case .giveUp(let reason):
                 logger.warning("OpenAI call failed", metadata: ["reason": "\(reason)", "attempts": "\(analysis.attempts)"])
+                if failure.timedOut { return .failure(Self.timeout) }
                 return .failure(ScanFailure(.llmUnavailable, "The recipe service is unavailable; please try again later."))
             case .retry(let wait):
                 logger.info("retrying OpenAI call", metadata: ["reason": "\(failure.summary)", "waitMs": "\(wait.milliseconds)"])
@@ -85,6 +93,10 @@ struct ScanAnalyzer: Sendable {
     }
 
     private static let timeout = ScanFailure(.scanTimeout, "The scan took too long; please try again.")
+    /// Clocks read a little apart: an attempt that timed out this close to the deadline timed out at it.
+    private static let timeoutTolerance = Duration.milliseconds(50)
+    /// OpenAI's codes for an image it cannot decode (400): retrying the same photo never helps.
+    private static let imageErrorCodes: Set<String> = ["image_parse_error", "invalid_image", "invalid_image_format", "invalid_image_url"]
 
     /// Why an answer cannot be used: a short kind for logs, and for the repair prompt the problem and the answer.
     struct UnusableAnswer: Error {
@@ -118,9 +130,4 @@ struct ScanAnalyzer: Sendable {
             )
         }
     }
-}
-
-extension Duration {
-    /// The duration in whole milliseconds, for logs.
-    var milliseconds: Int64 { nanoseconds / 1_000_000 }
 }

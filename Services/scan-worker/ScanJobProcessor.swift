@@ -1,4 +1,5 @@
 import Foundation
+import KiwiConcurrency
 import KiwiJPEG
 import KiwiLogging
 import KiwiMessaging
@@ -15,24 +16,37 @@ import ServiceLifecycle
 final class ScanJobProcessor: Service, Sendable {
     /// Time kept back from a job's deadline for the reply to travel to the gateway before it stops waiting.
     static let replyAllowance = Duration.milliseconds(250)
+    /// The furthest deadline a job may have (`SCAN_TIMEOUT_SECONDS` is at most 600).
+    static let longestDeadline: TimeInterval = 3600
 
     private let consumer: AMQPConsumer
     private let publisher: AMQPPublisher
     private let analyzer: ScanAnalyzer
+    /// The most jobs processed at once (`WORKER_CONCURRENCY`, also the consumer's prefetch).
+    private let concurrency: Int
     private let logger: Logger
 
-    init(consumer: AMQPConsumer, publisher: AMQPPublisher, analyzer: ScanAnalyzer, logger: Logger) {
+    init(consumer: AMQPConsumer, publisher: AMQPPublisher, analyzer: ScanAnalyzer, concurrency: Int, logger: Logger) {
         self.consumer = consumer
+        self.concurrency = concurrency
         self.publisher = publisher
         self.analyzer = analyzer
         self.logger = logger
     }
 
     func run() async {
-        await withDiscardingTaskGroup { group in
+        await withTaskGroup(of: Void.self) { group in
             await withGracefulShutdownHandler {
+                var running = 0
                 for await delivery in consumer.deliveries {
+                    // The prefetch bounds the jobs of one connection. After a reconnect the jobs of the old one may
+                    // still be running (the broker has requeued them), so the limit is kept here as well.
+                    if running == concurrency {
+                        await group.next()
+                        running -= 1
+                    }
                     group.addTask { await self.process(delivery) }
+                    running += 1
                 }
             } onGracefulShutdown: {
                 self.logger.info("no longer taking scan jobs; finishing the ones in flight")
@@ -55,25 +69,18 @@ final class ScanJobProcessor: Service, Sendable {
         }
         logger[metadataKey: "requestId"] = job.requestID.map { .string($0) }
         logger[metadataKey: "user"] = .string(LogRedaction.userKey(job.userKey))
-        let timeLeft = job.deadline.timeIntervalSinceNow
+        // A deadline further away than any scan timeout is a broken header; it must not keep a job forever.
+        let timeLeft = min(job.deadline.timeIntervalSinceNow, Self.longestDeadline)
         guard timeLeft > 0 else {
             logger.info("dropping a job whose deadline has passed", metadata: ["lateMs": "\(Int(-timeLeft * 1000))"])
             await settle("ack", logger: logger) { try await delivery.ack() }
             return
         }
+        let deadline = started + .milliseconds(timeLeft * 1000)
 
-        let (result, analysis) = await answer(job, deadline: started + .milliseconds(timeLeft * 1000) - Self.replyAllowance, logger: logger)
+        let (result, analysis) = await answer(job, deadline: deadline - Self.replyAllowance, logger: logger)
         guard !Task.isCancelled else { return }  // shut down hard: the broker requeues the unacknowledged job
-
-        do {
-            try await publisher.reply(to: delivery.message, with: result.message())
-        } catch AMQPError.unroutable {
-            logger.info("the gateway that asked is gone; nobody to answer")
-        } catch {
-            logger.warning("could not publish the result; returning the job to the queue", metadata: ["error": "\(error)"])
-            await settle("nack", logger: logger) { try await delivery.nack(requeue: true) }
-            return
-        }
+        await reply(result, to: delivery, until: deadline, logger: logger)
         await settle("ack", logger: logger) { try await delivery.ack() }
 
         var metadata: Logger.Metadata = [
@@ -88,15 +95,39 @@ final class ScanJobProcessor: Service, Sendable {
         logger.info("scan job answered", metadata: metadata)
     }
 
+    /// Publishes the result, retrying while the broker is unreachable or blocked until the gateway stops waiting:
+    /// a finished answer is worth more than a requeued job that would call OpenAI again. Past the deadline the
+    /// result is dropped: the gateway has already answered 504.
+    private func reply(_ result: ScanJobResult, to delivery: AMQPDelivery, until deadline: ContinuousClock.Instant, logger: Logger) async {
+        var wait = Duration.milliseconds(100)
+        while true {
+            do {
+                try await publisher.reply(to: delivery.message, with: result.message())
+                return
+            } catch AMQPError.unroutable {
+                logger.info("the gateway that asked is gone; nobody to answer")
+                return
+            } catch {
+                guard ContinuousClock.now + wait < deadline, !Task.isCancelled else {
+                    logger.warning("could not publish the result before the deadline; dropping it", metadata: ["error": "\(error)"])
+                    return
+                }
+                logger.warning("could not publish the result; retrying", metadata: ["error": "\(error)", "retryInMs": "\(wait.milliseconds)"])
+                try? await Task.sleep(for: wait)
+                wait = min(wait * 2, .seconds(2))
+            }
+        }
+    }
+
     /// Cleans the photo and asks the model; the photo itself is never logged.
     private func answer(_ job: ScanJob, deadline: ContinuousClock.Instant, logger: Logger) async -> (ScanJobResult, ScanAnalyzer.Analysis?) {
-        let jpeg: [UInt8]
+        let image: ScanPrompt.EncodedImage
         do {
-            jpeg = try JPEGImage(parsing: job.image).strippingMetadata()
+            image = ScanPrompt.EncodedImage(jpeg: try JPEGImage(parsing: job.image).strippingMetadata())
         } catch {
             return (.error(ScanFailure(.invalidImage, "The photo is not a valid JPEG: \(error.reason).")), nil)
         }
-        let analysis = await analyzer.analyze(jpeg: jpeg, userKey: job.userKey, deadline: deadline, logger: logger)
+        let analysis = await analyzer.analyze(image: image, userKey: job.userKey, deadline: deadline, logger: logger)
         switch analysis.result {
         case .success(let response): return (.ok(response), analysis)
         case .failure(let failure): return (.error(failure), analysis)

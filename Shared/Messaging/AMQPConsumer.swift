@@ -142,10 +142,6 @@ public final class AMQPConsumer: Service, Sendable {
     }
 }
 
-/// Lets the link's role closures, created before the link exists, hand the link to deliveries.
-///
-/// `@unchecked Sendable`: written once in the consumer's initialiser, before the link's thread starts,
-/// and only read afterwards, on that thread. Weak, because the link owns the closures that hold it.
 /// Whether a consumer was asked to stop consuming; read on the link's thread.
 private final class StopFlag: Sendable {
     private let flag = Atomic(false)
@@ -158,6 +154,10 @@ private final class StopFlag: Sendable {
     }
 }
 
+/// Lets the link's role closures, created before the link exists, hand the link to deliveries.
+///
+/// `@unchecked Sendable`: written once in the consumer's initialiser, before the link's thread starts,
+/// and only read afterwards, on that thread. Weak, because the link owns the closures that hold it.
 private final class LinkReference: @unchecked Sendable {
     weak var value: AMQPLink?
 }

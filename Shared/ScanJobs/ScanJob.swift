@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KiwiMessaging
+import KiwiModels
 
 /// One photo to turn into recipes: what the gateway publishes to ``KiwiTopology/scanJobQueue`` and a scan
 /// worker consumes (DESIGN.md §3).
@@ -40,7 +41,7 @@ public struct ScanJob: Sendable, Hashable {
     /// detection (`safety_identifier`) and logs can tell users apart, but it is not the id.
     public static func userKey(forUserID userID: String) -> String {
         let digest = SHA256.hash(data: Data("kiwi-user-key-v1:\(userID)".utf8))
-        return digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return digest.prefix(16).hexEncodedString
     }
 
     /// The job as a message, transient and expiring at the deadline so an unanswered job leaves the queue by itself.

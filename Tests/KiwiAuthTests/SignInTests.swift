@@ -39,7 +39,7 @@ struct SignInTests {
             #expect(rows.count == 3)
             #expect(rows.contains { $0.contains(introspection.userId.uuidString.lowercased()) })
             #expect(!rows.contains { $0.contains(session.sessionToken) })
-            let hash = SHA256.hash(data: Data(session.sessionToken.utf8)).map { String(format: "%02x", $0) }.joined()
+            let hash = SHA256.hash(data: Data(session.sessionToken.utf8)).hexEncodedString
             #expect(rows.last == hash)
         }
     }

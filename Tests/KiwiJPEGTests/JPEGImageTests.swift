@@ -85,4 +85,46 @@ struct JPEGImageTests {
             (error as? JPEGFormatError)?.reason.contains("start-of-frame") == true
         }
     }
+
+    /// A COM segment holding `payload`.
+    func comment(_ payload: [UInt8]) -> [UInt8] {
+        [0xFF, 0xFE, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+    }
+
+    @Test("a metadata segment between scans is found and stripped, and bytes like FF D9 inside it end nothing")
+    func metadataBetweenScansIsStripped() throws {
+        let between = Array(photo.dropLast(2)) + comment([0xFF, 0xD9, 0x41]) + [0xFF, 0xD9]
+        let image = try JPEGImage(parsing: between)
+        #expect(image.metadataSegments.map(\.name) == ["COM"])
+        #expect(image.end == between.count)
+        #expect(image.strippingMetadata() == photo)
+    }
+
+    @Test("restart markers and stuffed bytes inside the image data are not taken for segments")
+    func restartMarkersAreData() throws {
+        let image = try JPEGImage(parsing: photo)
+        let withRestart = Array(photo[..<(image.scanStart + 10)]) + [0xFF, 0xD0] + Array(photo[(image.scanStart + 10)...])
+        #expect(try JPEGImage(parsing: withRestart).strippingMetadata() == withRestart)
+    }
+
+    @Test("a coding process most decoders cannot read (lossless, hierarchical, arithmetic) is refused", arguments: [0xC3, 0xC5, 0xC9] as [UInt8])
+    func unsupportedFrameIsRefused(_ marker: UInt8) throws {
+        let image = try JPEGImage(parsing: photo)
+        let frame = try #require(image.headerSegments.first { $0.name == "SOF0" })
+        var changed = photo
+        changed[frame.range.lowerBound + 1] = marker
+        #expect { try JPEGImage(parsing: changed) } throws: { error in
+            (error as? JPEGFormatError)?.reason.contains("unsupported JPEG coding process") == true
+        }
+    }
+
+    @Test("a progressive frame (SOF2) is accepted")
+    func progressiveFrameIsAccepted() throws {
+        let image = try JPEGImage(parsing: photo)
+        let frame = try #require(image.headerSegments.first { $0.name == "SOF0" })
+        var progressive = photo
+        progressive[frame.range.lowerBound + 1] = 0xC2
+        #expect(try JPEGImage(parsing: progressive).headerSegments.map(\.name).contains("SOF2"))
+    }
 }
+

@@ -90,4 +90,32 @@ struct AcknowledgementTests {
         #expect(dead.first?.message.body == Array("poison".utf8))
         #expect(again.isEmpty)
     }
+
+    @Test("a consumer that stops consuming still settles what it holds, its deliveries end, and new messages go to others",
+          .timeLimit(.minutes(1)))
+    func stopConsumingKeepsSettling() async throws {
+        let queue = uniqueQueue("stop")
+        // Not auto-delete: the queue must outlive the stopped consumer, whose messages are still unacknowledged.
+        let topology = AMQPTopology(queues: [AMQPQueue(name: queue, durable: false)])
+        let publisher = AMQPPublisher(settings: try brokerSettings(), topology: topology, logger: testLogger)
+        let stopping = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 2, topology: topology, logger: testLogger)
+        let successor = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 2, topology: topology, logger: testLogger)
+        let (held, later) = try await whileRunning([publisher, stopping]) {
+            await stopping.waitUntilConnected()
+            for index in 0..<2 { try await publisher.publish(AMQPMessage(body: [UInt8(index)]), routingKey: queue) }
+            var held: [AMQPDelivery] = []
+            for await delivery in stopping.deliveries {
+                held.append(delivery)
+                if held.count == 2 { stopping.stopConsuming() }
+            }
+            // The stream ended after the cancel; the connection is still there to settle on.
+            for delivery in held { try await delivery.ack() }
+            try await publisher.publish(AMQPMessage(body: [2]), routingKey: queue)
+            let later = try await whileRunning([successor]) { try await collect(1, from: successor) }
+            return (held.map(\.message.body), later.map(\.message.body))
+        }
+        #expect(held == [[0], [1]])
+        #expect(later == [[2]])
+    }
 }
+

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiModels
+import NIOCore
 import Testing
 
 @testable import KiwiScanWorker
@@ -10,8 +11,8 @@ struct ScanPromptTests {
     let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x02, 0xFF, 0xD9]
 
     func request(_ repair: ScanPrompt.Repair? = nil) throws -> [String: Any] {
-        let body = prompt.requestBody(jpeg: jpeg, safetyIdentifier: "0123456789abcdef0123456789abcdef", repair: repair)
-        return try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        let body = prompt.requestBody(image: .init(jpeg: jpeg), safetyIdentifier: "0123456789abcdef0123456789abcdef", repair: repair)
+        return try #require(try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])
     }
 
     @Test("the system prompt is DESIGN.md §6, verbatim")
@@ -61,9 +62,11 @@ struct ScanPromptTests {
         #expect(messages.map { $0["role"] as? String } == ["system", "user", "user"])
     }
 
-    @Test("an answer that happens to contain the image placeholder does not receive the image")
-    func placeholderInAnswerIsHarmless() throws {
-        let messages = try #require(try request(ScanPrompt.Repair(previousAnswer: "\"kiwi:image\"", problem: "x"))["messages"] as? [[String: Any]])
-        #expect(messages[2]["content"] as? String == "\"kiwi:image\"")
+    @Test("an answer that is, or contains, the image placeholder is echoed unchanged and the image goes where it belongs", arguments: ["kiwi:image", "\"kiwi:image\""])
+    func placeholderInAnswerIsHarmless(_ answer: String) throws {
+        let messages = try #require(try request(ScanPrompt.Repair(previousAnswer: answer, problem: "x"))["messages"] as? [[String: Any]])
+        #expect(messages[2]["content"] as? String == answer)
+        let part = try #require((messages[1]["content"] as? [[String: Any]])?.first?["image_url"] as? [String: String])
+        #expect(part["url"]?.hasPrefix("data:image/jpeg;base64,") == true)
     }
 }

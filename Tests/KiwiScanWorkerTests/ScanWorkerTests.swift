@@ -38,7 +38,7 @@ struct ScanWorkerTests {
         let request = try #require(statistics.recent.first)
         #expect(statistics.imagesWithMetadata == 0 && request.metadataSegments.isEmpty)
         let original = try JPEGImage(parsing: tagged)
-        let scanData = SHA256.hash(data: original.bytes[original.scanStart..<original.end]).map { String(format: "%02x", $0) }.joined()
+        let scanData = SHA256.hash(data: original.bytes[original.scanStart..<original.end]).hexEncodedString
         #expect(request.scanDataSHA256 == scanData)
         #expect(request.imageBytes == tagged.count - (original.metadataSegments.map(\.range.count).reduce(0, +)))
     }
@@ -106,17 +106,22 @@ struct ScanWorkerTests {
         #expect(requests == 0)
     }
 
-    @Test("a job whose deadline has passed is dropped without calling OpenAI and never redelivered")
+    @Test("a job whose deadline has passed is acknowledged and dropped: no OpenAI call, no reply, nothing left in any queue")
     func expiredJobIsDropped() async throws {
-        let (reply, requests) = try await WorkerRig.run { rig in
+        let (reply, requests, left, deadLettered) = try await WorkerRig.run(workers: 0) { rig in
             // The deadline passed while the job waited (no broker expiry, as when clocks disagree or a prefetch buffer held it).
             var message = ScanJob(image: photo, deadline: Date().addingTimeInterval(-1), requestID: nil, userKey: testUserKey).message()
             message.properties.expiration = nil
-            let reply = try? await rig.requester.request(message, routingKey: rig.queue, timeout: .seconds(2))
-            return (reply, rig.stub.snapshot.requests)
+            let reply = try await whileRunning([try await rig.worker()]) { [message] in
+                try? await rig.requester.request(message, routingKey: rig.queue, timeout: .seconds(2))
+            }
+            let left = try await rig.messages(in: rig.queue)
+            let deadLettered = try await rig.messages(in: KiwiTopology.deadLetterQueue(of: rig.queue))
+            return (reply, rig.stub.snapshot.requests, left, deadLettered)
         }
         #expect(reply == nil)
         #expect(requests == 0)
+        #expect(left == 0 && deadLettered == 0)
     }
 
     @Test("a message that is not a job goes to the dead-letter queue, not back to the job queue")

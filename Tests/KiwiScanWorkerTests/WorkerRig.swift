@@ -69,6 +69,26 @@ struct WorkerRig: Sendable {
         return try ScanJobResult(message: reply)
     }
 
+    /// How many messages `queue` holds: consumed (and requeued) for `window`, with no worker running.
+    func messages(in queue: String, window: Duration = .milliseconds(500)) async throws -> Int {
+        let consumer = AMQPConsumer(
+            settings: try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-inspector"), queue: queue, prefetch: 100,
+            logger: testLogger
+        )
+        return try await whileRunning([consumer]) {
+            let seen = Locked(0)
+            let counting = Task {
+                for await delivery in consumer.deliveries {
+                    seen.withLock { $0 += 1 }
+                    try? await delivery.nack(requeue: true)
+                }
+            }
+            try await Task.sleep(for: window)
+            counting.cancel()
+            return seen.withLock { $0 }
+        }
+    }
+
     /// A worker for this rig's queue and stub, for tests that start, stop or kill workers themselves.
     func worker(concurrency: Int = 4) async throws -> some Service {
         try await buildApplication(configuration: try workerConfiguration(stub: stubURL, queue: queue, concurrency: concurrency), logger: testLogger)

@@ -21,7 +21,7 @@ struct ChatCompletionsController: Sendable {
 
     func complete(request: Request, context: StubRequestContext) async throws -> Response {
         let started = ContinuousClock.now
-        let behaviour = state.beginRequest()
+        state.beginRequest()
         defer { state.endRequest() }
         let body = try await request.body.collect(upTo: Self.maximumBodySize)
         let checked: CheckedRequest
@@ -33,6 +33,7 @@ struct ChatCompletionsController: Sendable {
             state.recordInvalid()
             return Self.errorResponse(error)
         }
+        let behaviour = state.takeBehaviour()
         let digest = Array(SHA256.hash(data: checked.image.bytes))
         state.record(record(of: checked, digest: digest, fault: behaviour.fault))
 
@@ -88,7 +89,7 @@ struct ChatCompletionsController: Sendable {
         return ReceivedRequest(
             model: request.model, detail: request.detail, temperature: request.temperature, maxCompletionTokens: request.maxCompletionTokens,
             safetyIdentifier: request.safetyIdentifier, strictSchema: request.strictSchema, messageCount: request.messageCount,
-            imageSHA256: Self.hex(digest), scanDataSHA256: Self.hex(Array(SHA256.hash(data: image.bytes[image.scanStart..<image.end])))
+            imageSHA256: digest.hexEncodedString, scanDataSHA256: SHA256.hash(data: image.bytes[image.scanStart..<image.end]).hexEncodedString
             , imageBytes: image.bytes.count, metadataSegments: image.metadataSegments.map(\.name), fault: fault
         )
     }
@@ -109,7 +110,7 @@ struct ChatCompletionsController: Sendable {
         }
         let completionTokens = fault == .truncated ? (request.maxCompletionTokens ?? 4096) : (message.content ?? message.refusal ?? "").utf8.count / 4
         return ChatCompletion(
-            id: "chatcmpl-\(hex(Array(digest.prefix(12))))", created: Int(Date().timeIntervalSince1970),
+            id: "chatcmpl-\(digest.prefix(12).hexEncodedString)", created: Int(Date().timeIntervalSince1970),
             model: request.model == "gpt-4o" ? "gpt-4o-2024-08-06" : request.model,
             choices: [ChatCompletion.Choice(message: message, finishReason: finishReason)],
             usage: ChatCompletion.Usage(promptTokens: promptTokens(for: request), completionTokens: completionTokens)
@@ -140,10 +141,6 @@ struct ChatCompletionsController: Sendable {
             status: HTTPResponse.Status(code: error.status), headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
         )
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
     }
 }
 

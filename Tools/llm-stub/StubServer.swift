@@ -17,12 +17,16 @@ func withLLMStub<Result: Sendable>(
     }
     return try await withThrowingTaskGroup(of: Result?.self) { group in
         group.addTask {
+            defer { port.finish() }  // a server that could not start must not leave the caller waiting for its port
             try await app.runService(gracefulShutdownSignals: [])
             return nil
         }
         defer { group.cancelAll() }
         var iterator = ports.makeAsyncIterator()
-        let bound = await iterator.next() ?? 0
+        guard let bound = await iterator.next() else {
+            try await group.next()  // rethrows why the server stopped
+            throw CancellationError()
+        }
         return try await body(URL(string: "http://127.0.0.1:\(bound)/v1")!, state)
     }
 }

@@ -75,12 +75,18 @@ final class StubState: Sendable {
         statistics.withLock { $0.inFlight -= 1 }
     }
 
-    /// Counts a request and returns the behaviour to apply to it, using up one of a limited fault's requests.
-    func beginRequest() -> StubBehaviour {
+    /// Counts a request; end it with ``endRequest()``.
+    func beginRequest() {
         statistics.withLock { statistics in
             statistics.requests += 1
             statistics.inFlight += 1
             statistics.maxInFlight = max(statistics.maxInFlight, statistics.inFlight)
+        }
+    }
+
+    /// The behaviour for a valid request, using up one of a limited fault's requests (invalid requests use none).
+    func takeBehaviour() -> StubBehaviour {
+        statistics.withLock { statistics in
             let current = statistics.behaviour
             if current.fault != .none, let remaining = current.faultCount {
                 if remaining <= 1 {

@@ -43,12 +43,12 @@ struct ChatCompletionsClient: Sendable {
     }
 
     /// One attempt; the whole exchange — connecting, sending, the answer's headers and body — ends by `deadline`.
-    func send(_ body: [UInt8], deadline: ContinuousClock.Instant) async -> Result<Success, Failure> {
+    func send(_ body: ByteBuffer, deadline: ContinuousClock.Instant) async -> Result<Success, Failure> {
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(apiKey)")
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: body))
+        request.body = .bytes(body)
         let now = NIODeadline.now()
         let timeout = TimeAmount.nanoseconds(Int64(max(0, (deadline - ContinuousClock.now).nanoseconds)))
         do {
@@ -74,13 +74,15 @@ struct ChatCompletionsClient: Sendable {
                 Failure(
                     status: status, code: detail?.code, retryAfter: RetryPolicy.retryAfter(in: headers),
                     shouldRetry: headers.first(name: "x-should-retry").flatMap { Bool($0.lowercased()) },
-                    summary: "HTTP \(status)" + (detail.map { ": \($0.message)" } ?? "")
+                    summary: "HTTP \(status)" + (detail.map { ": \($0.message.prefix(300))" } ?? "")
                 )
             )
         }
         do {
             let completion = try JSONDecoder().decode(ChatCompletion.self, from: data)
-            let processing = headers.first(name: "openai-processing-ms").flatMap(Double.init).map { Duration.milliseconds($0) }
+            let processing = headers.first(name: "openai-processing-ms").flatMap(Double.init).flatMap { milliseconds in
+                milliseconds.isFinite && (0...86_400_000).contains(milliseconds) ? Duration.milliseconds(milliseconds) : nil
+            }
             return .success(Success(completion: completion, processingTime: processing))
         } catch {
             // A 200 without a completion object is a broken server, not a broken answer: worth another try.
@@ -92,13 +94,5 @@ struct ChatCompletionsClient: Sendable {
 extension String {
     fileprivate func trimmingSuffix(_ suffix: String) -> String {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

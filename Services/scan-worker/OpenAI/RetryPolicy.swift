@@ -45,14 +45,19 @@ struct RetryPolicy: Sendable {
     }
 
     /// The wait a response asks for: `retry-after-ms` (milliseconds), else `retry-after` (seconds or an HTTP date).
+    /// Waits beyond a day are read as a day: far past any deadline, and safe from overflow.
     static func retryAfter(in headers: HTTPHeaders, now: Date = Date()) -> Duration? {
-        if let milliseconds = headers.first(name: "retry-after-ms").flatMap(Double.init), milliseconds >= 0, milliseconds.isFinite {
-            return .milliseconds(milliseconds)
+        func duration(milliseconds: Double) -> Duration? {
+            guard milliseconds.isFinite, milliseconds >= 0 else { return nil }
+            return .milliseconds(min(milliseconds, 86_400_000))
+        }
+        if let wait = headers.first(name: "retry-after-ms").flatMap(Double.init).flatMap({ duration(milliseconds: $0) }) {
+            return wait
         }
         guard let value = headers.first(name: "retry-after") else { return nil }
-        if let seconds = Double(value), seconds >= 0, seconds.isFinite { return .milliseconds(seconds * 1000) }
+        if let seconds = Double(value) { return duration(milliseconds: seconds * 1000) }
         guard let date = httpDate(value) else { return nil }
-        return .milliseconds(max(0, date.timeIntervalSince(now)) * 1000)
+        return duration(milliseconds: max(0, date.timeIntervalSince(now)) * 1000)
     }
 
     private static func httpDate(_ text: String) -> Date? {

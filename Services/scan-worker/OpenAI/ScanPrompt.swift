@@ -1,5 +1,6 @@
 import Foundation
 import KiwiModels
+import NIOCore
 
 /// The Chat Completions request that asks gpt-4o about one fridge photo (DESIGN.md §3 and §6).
 struct ScanPrompt: Sendable {
@@ -33,15 +34,25 @@ struct ScanPrompt: Sendable {
         var problem: String
     }
 
+    /// A photo in base64, encoded once per job: the first request and a repair share it.
+    struct EncodedImage: Sendable {
+        let base64: Data
+
+        init(jpeg: [UInt8]) {
+            base64 = Data(jpeg).base64EncodedData()
+        }
+    }
+
     var model: String
     var detail: ImageDetail
 
-    /// The JSON body of a request for `jpeg`, or of its repair request.
+    /// The JSON body of a request for `image`, or of its repair request.
     ///
     /// The body is built as a `JSONValue` with a placeholder for the image URL, which is spliced in as bytes
     /// afterwards: a megabyte of base64 needs no escaping, and writing it through the general serializer
-    /// one character at a time would cost more than the rest of the request.
-    func requestBody(jpeg: [UInt8], safetyIdentifier: String, repair: Repair? = nil) -> [UInt8] {
+    /// one character at a time would cost more than the rest of the request. The buffer is sent as is, and
+    /// retries share it.
+    func requestBody(image: EncodedImage, safetyIdentifier: String, repair: Repair? = nil) -> ByteBuffer {
         var messages: [JSONValue] = [
             message(role: "system", content: .string(Self.systemPrompt)),
             message(
@@ -81,24 +92,25 @@ struct ScanPrompt: Sendable {
             ])),
             "safety_identifier": .string(safetyIdentifier),
         ]))
-        return Self.splice(jpeg: jpeg, into: Array(request.serialized().utf8))
+        return Self.splice(image, into: Array(request.serialized().utf8))
     }
 
-    /// Stands in for the data URL until the body is serialized. As a whole JSON string token (quotes included)
-    /// it cannot occur anywhere else: inside another string its quotes would be escaped.
+    /// Stands in for the data URL until the body is serialized. The splice replaces the first occurrence of the
+    /// quoted token, which is always this one: the image message comes before any text the model wrote (a repair
+    /// echoes the previous answer, which could be exactly this string).
     private static let imagePlaceholder = "kiwi:image"
 
-    private static func splice(jpeg: [UInt8], into template: [UInt8]) -> [UInt8] {
+    private static func splice(_ image: EncodedImage, into template: [UInt8]) -> ByteBuffer {
         let token = Array("\"\(imagePlaceholder)\"".utf8)
         let start = template.firstRange(of: token)!
-        var body: [UInt8] = []
-        let base64 = Data(jpeg).base64EncodedData()
-        body.reserveCapacity(template.count + base64.count + 32)
-        body += template[..<start.lowerBound]
-        body += Array("\"data:image/jpeg;base64,".utf8)
-        body += base64
-        body += [UInt8(ascii: "\"")]
-        body += template[start.upperBound...]
+        let prefix = "\"data:image/jpeg;base64,"
+        var body = ByteBuffer()
+        body.reserveCapacity(template.count + image.base64.count + prefix.utf8.count)
+        body.writeBytes(template[..<start.lowerBound])
+        body.writeString(prefix)
+        body.writeBytes(image.base64)
+        body.writeString("\"")
+        body.writeBytes(template[start.upperBound...])
         return body
     }
 

@@ -1,5 +1,6 @@
 import CRabbitMQ
 import Foundation
+import KiwiConcurrency
 
 /// One rabbitmq-c connection with channel 1 open: the only type that calls rabbitmq-c.
 ///

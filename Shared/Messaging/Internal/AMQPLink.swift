@@ -1,5 +1,6 @@
 import CRabbitMQ
 import Foundation
+import KiwiConcurrency
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -270,12 +271,6 @@ final class AMQPLink: Sendable {
     }
 }
 
-extension Duration {
-    /// The duration in whole milliseconds.
-    var milliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-    }
-}
 
 /// A non-blocking pipe that lets other threads interrupt a link thread's `poll`.
 private final class WakeUpPipe: Sendable {

@@ -1,5 +1,6 @@
 import CRabbitMQ
 import Foundation
+import KiwiConcurrency
 
 /// A value in an AMQP field table, of the kinds Kiwi writes.
 enum AMQPField {
