@@ -12,7 +12,10 @@ import Testing
 @testable import KiwiLLMStub
 
 /// A minimal valid request, as a Kiwi worker sends it.
-func requestBody(jpeg: [UInt8], model: String? = "gpt-4o", responseFormat: Bool = true, imageURL: String? = nil) -> [UInt8] {
+func requestBody(
+    jpeg: [UInt8], model: String? = "gpt-4o", responseFormat: Bool = true, imageURL: String? = nil,
+    schema: JSONValue = ScanResponseContract.jsonSchema
+) -> [UInt8] {
     var request = JSONObject()
     if let model { request["model"] = .string(model) }
     let url = imageURL ?? "data:image/jpeg;base64,\(Data(jpeg).base64EncodedString())"
@@ -30,7 +33,7 @@ func requestBody(jpeg: [UInt8], model: String? = "gpt-4o", responseFormat: Bool 
     if responseFormat {
         request["response_format"] = .object(JSONObject([
             "type": .string("json_schema"),
-            "json_schema": .object(JSONObject(["name": .string("kiwi_scan"), "strict": .bool(true), "schema": ScanResponseContract.jsonSchema])),
+            "json_schema": .object(JSONObject(["name": .string("kiwi_scan"), "strict": .bool(true), "schema": schema])),
         ]))
     }
     return Array(JSONValue.object(request).serialized().utf8)
@@ -180,5 +183,19 @@ struct LLMStubTests {
         var low = request
         low.detail = "low"
         #expect(ChatCompletionsController.promptTokens(for: low) == 330 + 85)
+    }
+
+    @Test("a strict schema with an open or partly optional object is refused as OpenAI refuses it", arguments: ["additionalProperties", "required"])
+    func looseStrictSchemaIs400(_ loosened: String) async throws {
+        guard case .object(var root) = ScanResponseContract.jsonSchema else { Issue.record("schema is not an object"); return }
+        root[loosened] = loosened == "required" ? .array([.string("ingredients")]) : .bool(true)
+        let loose = requestBody(jpeg: photo, schema: .object(root))
+        let (status, body) = try await withLLMStub { url, _ in
+            let (status, _, body) = try await post(loose, to: url)
+            return (status, body)
+        }
+        #expect(status == 400)
+        let error = try JSONDecoder().decode(OpenAIErrorBody.self, from: body).error
+        #expect(error.code == "invalid_json_schema" && error.message.contains(loosened == "required" ? "Missing 'recipes'" : "additionalProperties"))
     }
 }

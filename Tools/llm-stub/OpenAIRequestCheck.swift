@@ -62,6 +62,9 @@ enum OpenAIRequestCheck {
         else {
             throw .invalidRequest("Missing required parameter: 'response_format.json_schema'.", param: "response_format")
         }
+        if jsonSchema.strict == true, let schema = jsonSchema.schema, let name = jsonSchema.name {
+            try checkStrict(schema, name: name)
+        }
         if let identifier = request.safetyIdentifier, identifier.count > 64 {
             throw .invalidRequest("Invalid 'safety_identifier': expected a string of at most 64 characters.", param: "safety_identifier")
         }
@@ -70,6 +73,33 @@ enum OpenAIRequestCheck {
             model: model, detail: detail, temperature: request.temperature, maxCompletionTokens: request.maxCompletionTokens,
             safetyIdentifier: request.safetyIdentifier, strictSchema: jsonSchema.strict == true, messageCount: messages.count, image: image
         )
+    }
+
+    /// What Structured Outputs demands of a strict schema: an object at the root, and every object closed
+    /// (`additionalProperties: false`) with every property required. OpenAI's messages, with their context path.
+    private static func checkStrict(_ node: SchemaNode, name: String, context: [String] = []) throws(OpenAIError) {
+        func refuse(_ problem: String) -> OpenAIError {
+            let path = context.map { "'\($0)'" }.joined(separator: ", ")
+            return .invalidRequest(
+                "Invalid schema for response_format '\(name)': In context=(\(path)), \(problem)", param: "response_format",
+                code: "invalid_json_schema"
+            )
+        }
+        if context.isEmpty, node.types != ["object"] { throw refuse("schema must be a JSON Schema of 'type: \"object\"', got '\(node.types)'.") }
+        if node.types.contains("object") {
+            guard node.additionalProperties == false else {
+                throw refuse("'additionalProperties' is required to be supplied and to be false.")
+            }
+            let keys = (node.properties ?? [:]).keys.sorted()
+            if let missing = keys.first(where: { !(node.required ?? []).contains($0) }) {
+                throw refuse("'required' is required to be supplied and to be an array including every key in properties. Missing '\(missing)'.")
+            }
+            for key in keys { try checkStrict(node.properties![key]!, name: name, context: context + ["properties", key]) }
+        }
+        if let items = node.items { try checkStrict(items, name: name, context: context + ["items"]) }
+        for (index, option) in (node.anyOf ?? []).enumerated() {
+            try checkStrict(option, name: name, context: context + ["anyOf", "\(index)"])
+        }
     }
 
     /// The one image of the request: an `image_url` part whose URL is a base64 JPEG data URL of a well-formed JPEG.
@@ -165,20 +195,34 @@ private struct WireRequest: Decodable {
     struct JSONSchemaFormat: Decodable {
         var name: String?
         var strict: Bool?
-        var schema: AnyObject?
+        var schema: SchemaNode?
+    }
+}
+
+/// The parts of a JSON Schema that strict mode constrains; everything else is ignored.
+private final class SchemaNode: Decodable {
+    let types: [String]
+    let properties: [String: SchemaNode]?
+    let required: [String]?
+    let additionalProperties: Bool?
+    let items: SchemaNode?
+    let anyOf: [SchemaNode]?
+
+    enum CodingKeys: String, CodingKey {
+        case type, properties, required, additionalProperties, items, anyOf
     }
 
-    /// Any JSON object, whose members do not matter here.
-    struct AnyObject: Decodable {
-        init(from decoder: any Decoder) throws {
-            _ = try decoder.container(keyedBy: AnyKey.self)
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let single = try? container.decode(String.self, forKey: .type) {
+            types = [single]
+        } else {
+            types = try container.decodeIfPresent([String].self, forKey: .type) ?? []
         }
-    }
-
-    struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+        properties = try container.decodeIfPresent([String: SchemaNode].self, forKey: .properties)
+        required = try container.decodeIfPresent([String].self, forKey: .required)
+        additionalProperties = try? container.decodeIfPresent(Bool.self, forKey: .additionalProperties)
+        items = try container.decodeIfPresent(SchemaNode.self, forKey: .items)
+        anyOf = try container.decodeIfPresent([SchemaNode].self, forKey: .anyOf)
     }
 }
