@@ -39,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "KiwiGateway",
             dependencies: [
-                "KiwiConfiguration", "KiwiLogging", "KiwiDatabase", "KiwiServiceSupport", "KiwiMessaging",
+                "KiwiConfiguration", "KiwiLogging", "KiwiDatabase", "KiwiInternalAPI", "KiwiServiceSupport", "KiwiMessaging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -304,6 +304,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiGatewayTests",
+            dependencies: [
+                "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

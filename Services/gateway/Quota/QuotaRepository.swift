@@ -1,0 +1,61 @@
+import Foundation
+import KiwiDatabase
+import Logging
+import PostgresNIO
+
+/// One scan taken from a user's allowance for a given UTC day; refunding gives back exactly that day's scan.
+struct QuotaReservation: Sendable, Hashable {
+    let userID: UUID
+    let day: String
+}
+
+/// The `scan_quota` table: scans used per user per UTC day. The database is the authority, so every gateway
+/// replica sees the same counts.
+protocol QuotaRepository: Sendable {
+    /// Scans `userID` has used on `day`.
+    func used(by userID: UUID, on day: String) async throws -> Int
+    /// Takes one scan if fewer than `limit` were used on `day`, atomically: concurrent requests can never exceed it.
+    /// Returns nil when the allowance is spent.
+    func reserve(for userID: UUID, on day: String, limit: Int) async throws -> QuotaReservation?
+    /// Gives a reserved scan back (the scan failed).
+    func refund(_ reservation: QuotaReservation) async throws
+}
+
+struct PostgresQuotaRepository: QuotaRepository {
+    let client: PostgresClient
+    let logger: Logger
+
+    func used(by userID: UUID, on day: String) async throws -> Int {
+        let rows = try await client.query(
+            "SELECT scan_count FROM scan_quota WHERE user_id = \(userID) AND scan_date = \(day)::date", logger: logger
+        )
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    /// One statement: the first scan of the day inserts 1; later ones increment only while below the limit,
+    /// under the row lock `ON CONFLICT DO UPDATE` takes, so two racing requests see each other's increment.
+    func reserve(for userID: UUID, on day: String, limit: Int) async throws -> QuotaReservation? {
+        let rows = try await client.query(
+            """
+            INSERT INTO scan_quota (user_id, scan_date, scan_count) VALUES (\(userID), \(day)::date, 1)
+            ON CONFLICT (user_id, scan_date) DO UPDATE SET scan_count = scan_quota.scan_count + 1
+            WHERE scan_quota.scan_count < \(limit)
+            RETURNING scan_count
+            """,
+            logger: logger
+        )
+        for try await _ in rows.decode(Int.self) { return QuotaReservation(userID: userID, day: day) }
+        return nil
+    }
+
+    func refund(_ reservation: QuotaReservation) async throws {
+        try await client.execute(
+            """
+            UPDATE scan_quota SET scan_count = scan_count - 1
+            WHERE user_id = \(reservation.userID) AND scan_date = \(reservation.day)::date AND scan_count > 0
+            """,
+            logger: logger
+        )
+    }
+}
