@@ -35,7 +35,7 @@ struct RecoveryTests {
                     await consumer.waitUntilConnected()
                     var confirmed: Set<Int> = []
                     for index in 0..<400 {
-                        if index == 100 { try closeConnectionsFromBroker(named: name) }
+                        if index == 100 { try await closeConnectionsFromBroker(named: name) }
                         do {
                             try await publisher.publish(AMQPMessage(body: Array(String(index).utf8)), routingKey: queue)
                             if index >= 100 { confirmed.insert(index) }
@@ -72,7 +72,7 @@ struct RecoveryTests {
             await keeper.waitUntilConnected()
             async let outcome = Result { try await requester.request(AMQPMessage(body: [1]), routingKey: queue, timeout: .seconds(50)) }
             try await Task.sleep(for: .milliseconds(300))
-            try closeConnectionsFromBroker(named: name)
+            try await closeConnectionsFromBroker(named: name)
             let closed = ContinuousClock.now
             return (await outcome, ContinuousClock.now - closed)
         }

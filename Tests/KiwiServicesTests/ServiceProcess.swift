@@ -64,7 +64,7 @@ final class ServiceProcess: Sendable {
                 return nil
             }
             let first = await group.next() ?? nil
-            if first == nil { process.terminate() }
+            if first == nil { kill(process.processIdentifier, SIGKILL) }  // hung: do not leave it behind
             group.cancelAll()
             return first
         }
