@@ -39,8 +39,13 @@ let package = Package(
         .executableTarget(
             name: "KiwiGateway",
             dependencies: [
-                "KiwiConfiguration", "KiwiLogging", "KiwiDatabase", "KiwiInternalAPI", "KiwiServiceSupport", "KiwiMessaging",
+                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging", "KiwiModels",
+                "KiwiScanJobs", "KiwiServiceSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -133,7 +138,12 @@ let package = Package(
             path: "Shared/ScanJobs",
             swiftSettings: swiftSettings
         ),
-        .target(name: "KiwiInternalAPI", path: "Shared/InternalAPI", swiftSettings: swiftSettings),
+        .target(
+            name: "KiwiInternalAPI",
+            dependencies: ["KiwiModels", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Shared/InternalAPI",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "KiwiConfiguration",
             dependencies: [.product(name: "Configuration", package: "swift-configuration")],
@@ -159,7 +169,8 @@ let package = Package(
         .target(
             name: "KiwiServiceSupport",
             dependencies: [
-                "KiwiConfiguration", "KiwiLogging", "KiwiModels",
+                "KiwiConfiguration", "KiwiLogging", "KiwiMessaging", "KiwiModels",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -272,6 +283,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "KiwiConcurrencyTests",
+            dependencies: ["KiwiConcurrency"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "KiwiJPEGTests",
             dependencies: ["KiwiJPEG", "KiwiTestSupport"],
             swiftSettings: swiftSettings
@@ -318,7 +334,11 @@ let package = Package(
         .testTarget(
             name: "KiwiServicesTests",
             dependencies: [
-                "KiwiAuth", "KiwiConfiguration", "KiwiGateway", "KiwiScanWorker", "KiwiServiceSupport",
+                "KiwiAppleSignIn", "KiwiAuth", "KiwiConfiguration", "KiwiGateway", "KiwiJPEG", "KiwiLLMStub", "KiwiModels", "KiwiScanWorker",
+                "KiwiServiceSupport", "KiwiTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,22 +1,62 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
 import Hummingbird
 import KiwiDatabase
+import KiwiMessaging
 import KiwiServiceSupport
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 
 /// The gateway's composition root: builds the application the executable runs and the tests drive.
 func buildApplication(configuration: GatewayConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+    let instance = UUID().uuidString.lowercased()
     let postgres = PostgresClient(configuration: configuration.database, backgroundLogger: logger)
-    let router = Router()
+    let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+    let requester = AMQPRequester(
+        settings: configuration.amqp, instance: instance, topology: KiwiTopology.scanJobs(queue: configuration.jobQueue), logger: logger
+    )
+    let subscription = KiwiTopology.revocationSubscription(instance: instance)
+    var revocationSettings = configuration.amqp
+    revocationSettings.connectionName += " revocations"
+    let revocations = AMQPConsumer(
+        settings: revocationSettings, queue: subscription.queue, prefetch: 0, autoAck: true, topology: subscription.topology, logger: logger
+    )
+    let cache = SessionCache(timeToLive: configuration.sessionCacheTTL)
+    let authService = AuthServiceClient(httpClient: httpClient, baseURL: configuration.authServiceURL, internalToken: configuration.internalAPIToken)
+    let quota = PostgresQuotaRepository(client: postgres, logger: logger)
+    let policy = QuotaPolicy(limit: configuration.scanDailyLimit)
+
+    let router = Router(context: GatewayRequestContext.self)
+    router.add(middleware: RequestTrackingMiddleware(routes: GatewayRoutes.allowedMethods))
     router.addHealthRoute()
+    ReadinessController(
+        postgres: postgres, rabbitMQ: { requester.isConnected && revocations.isConnected }, authService: authService
+    ).addRoutes(to: router)
+    let v1 = router.group("v1")
+    SignInController(authService: authService).addRoutes(to: v1.group("auth"))
+    let signedIn = v1.group().add(middleware: AuthenticationMiddleware(cache: cache, authService: authService))
+    ScanController(quota: quota, policy: policy, dispatcher: ScanDispatcher(requester: requester, jobQueue: configuration.jobQueue, timeout: configuration.scanTimeout))
+        .addRoutes(to: signedIn)
+    AccountController(quota: quota, policy: policy, authService: authService, cache: cache).addRoutes(to: signedIn)
+
     var app = Application(
         router: router,
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: GatewayConfiguration.serviceName),
-        services: [postgres],
+        services: [HTTPClientService(client: httpClient), postgres, requester, revocations, RevocationListener(consumer: revocations, cache: cache, logger: logger)],
         logger: logger
     )
     app.beforeServerStarts {
         try await DatabaseMigrator().migrate(postgres, logger: logger, timeout: .seconds(30))
     }
     return app
+}
+
+/// The public API's paths and their methods (DESIGN.md §2), for 405 answers.
+enum GatewayRoutes {
+    static let allowedMethods: [String: [HTTPRequest.Method]] = [
+        "/health": [.get, .head], "/health/ready": [.get, .head], "/v1/auth/apple": [.post], "/v1/scan": [.post],
+        "/v1/quota": [.get, .head], "/v1/account": [.delete], "/v1/auth/session": [.delete],
+    ]
 }

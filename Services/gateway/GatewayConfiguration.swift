@@ -20,6 +20,10 @@ struct GatewayConfiguration: ServiceConfiguration {
     var scanDailyLimit: Int
     /// How long a scan request waits for its result before answering 504.
     var scanTimeout: Duration
+    /// The job queue (`SCAN_JOB_QUEUE`), as the scan workers consume it.
+    var jobQueue: String
+    /// How long an introspected session is trusted without asking the auth service again.
+    var sessionCacheTTL: Duration
 
     init(environment: [String: String]) throws(ConfigurationError) {
         var reader = EnvironmentReader(environment: environment)
@@ -30,6 +34,8 @@ struct GatewayConfiguration: ServiceConfiguration {
         let internalAPIToken = reader.internalAPIToken()
         scanDailyLimit = reader.int("SCAN_DAILY_LIMIT", default: 4, in: 1...1000)
         scanTimeout = .seconds(reader.int("SCAN_TIMEOUT_SECONDS", default: 90, in: 1...600))
+        jobQueue = reader.jobQueue()
+        sessionCacheTTL = .seconds(reader.int("SESSION_CACHE_SECONDS", default: 5, in: 0...60))
         (self.database, self.amqp, self.authServiceURL, self.internalAPIToken) =
             try reader.finish(database, amqp, authServiceURL, internalAPIToken)
     }
@@ -40,6 +46,8 @@ struct GatewayConfiguration: ServiceConfiguration {
             "authServiceURL": .string(authServiceURL.absoluteString),
             "scanDailyLimit": .stringConvertible(scanDailyLimit),
             "scanTimeoutSeconds": .stringConvertible(scanTimeout.components.seconds),
+            "jobQueue": .string(jobQueue),
+            "sessionCacheSeconds": .stringConvertible(sessionCacheTTL.components.seconds),
         ]
     }
 }

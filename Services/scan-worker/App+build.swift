@@ -3,7 +3,6 @@ import Hummingbird
 import KiwiMessaging
 import KiwiServiceSupport
 import Logging
-import ServiceLifecycle
 
 /// The scan worker's composition root. Its HTTP server carries only the probes operators point at it.
 ///
@@ -39,14 +38,4 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         ],
         logger: logger
     )
-}
-
-/// Keeps an `HTTPClient` for the life of the service group and shuts it down at the end.
-struct HTTPClientService: Service {
-    let client: HTTPClient
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        try await client.shutdown()
-    }
 }

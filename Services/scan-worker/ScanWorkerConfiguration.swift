@@ -40,12 +40,7 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
         attemptTimeout = .seconds(reader.int("OPENAI_TIMEOUT_SECONDS", default: 60, in: 1...600))
         maxRetries = reader.int("OPENAI_MAX_RETRIES", default: 2, in: 0...10)
         concurrency = reader.int("WORKER_CONCURRENCY", default: 16, in: 1...1024)
-        jobQueue = reader.value("SCAN_JOB_QUEUE", default: KiwiTopology.scanJobQueue) { name in
-            guard !name.isEmpty, name.utf8.count <= 200, !name.hasPrefix("amq.") else {
-                throw ConfigurationError.Reason("must be a queue name of 1 to 200 bytes not starting with amq.")
-            }
-            return name
-        }
+        jobQueue = reader.jobQueue()
         (self.amqp, self.openAIAPIKey) = try reader.finish(amqp, openAIAPIKey)
     }
 

@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import KiwiModels
 
 /// The auth service's internal HTTP API, which only the gateway calls (DESIGN.md §4). Every request
 /// carries `Authorization: Bearer <INTERNAL_API_TOKEN>`.
@@ -44,5 +46,19 @@ public struct RevocationEvent: Codable, Hashable, Sendable {
 
     public static func user(_ id: UUID) -> RevocationEvent {
         RevocationEvent(sessionTokenHash: nil, userId: id)
+    }
+}
+
+/// How services name a session token without keeping it: its SHA-256. The auth service stores the digest; revocation
+/// events and the gateway's session cache use its hex form.
+public enum SessionTokenDigest {
+    /// The SHA-256 of a token as a client presents it.
+    public static func sha256(_ token: String) -> Data {
+        Data(SHA256.hash(data: Data(token.utf8)))
+    }
+
+    /// The digest in lowercase hex.
+    public static func hex(_ token: String) -> String {
+        sha256(token).hexEncodedString
     }
 }

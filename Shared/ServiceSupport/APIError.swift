@@ -10,8 +10,13 @@ public struct APIError: HTTPResponseError, Sendable {
     public let headers: HTTPFields
 
     public init(_ status: HTTPResponse.Status, _ code: APIErrorCode, _ message: String, headers: HTTPFields = [:]) {
+        self.init(status, body: ErrorBody(error: code, message: message), headers: headers)
+    }
+
+    /// An error with a body of its own, for codes with extra fields (`resetsAt`).
+    public init(_ status: HTTPResponse.Status, body: ErrorBody, headers: HTTPFields = [:]) {
         self.status = status
-        self.body = ErrorBody(error: code, message: message)
+        self.body = body
         self.headers = headers
     }
 

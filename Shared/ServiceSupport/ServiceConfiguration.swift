@@ -1,6 +1,7 @@
 import Foundation
 import KiwiConfiguration
 import KiwiLogging
+import KiwiMessaging
 import Logging
 
 /// What every service's typed configuration offers the launcher.
@@ -41,6 +42,17 @@ extension EnvironmentReader {
             let token = value.trimmingCharacters(in: .whitespacesAndNewlines)
             guard token.count >= 32 else { throw ConfigurationError.Reason("must be at least 32 characters long") }
             return token
+        }
+    }
+
+    /// `SCAN_JOB_QUEUE`, the job queue gateway and workers share: ``KiwiTopology/scanJobQueue`` unless a deployment
+    /// keeps workers apart on a shared broker, as benchmarks and tests do.
+    public mutating func jobQueue() -> String {
+        value("SCAN_JOB_QUEUE", default: KiwiTopology.scanJobQueue) { name in
+            guard !name.isEmpty, name.utf8.count <= 200, !name.hasPrefix("amq.") else {
+                throw ConfigurationError.Reason("must be a queue name of 1 to 200 bytes not starting with amq.")
+            }
+            return name
         }
     }
 }

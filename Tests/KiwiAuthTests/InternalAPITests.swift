@@ -38,7 +38,7 @@ struct InternalAPITests {
             let session = try await client.signIn(subject: AuthHarness.newSubject())
             try await database { postgres in
                 try await postgres.query(
-                    "UPDATE sessions SET expires_at = now() - interval '1 second' WHERE token_hash = \(SessionToken.hash(session.sessionToken))"
+                    "UPDATE sessions SET expires_at = now() - interval '1 second' WHERE token_hash = \(SessionTokenDigest.sha256(session.sessionToken))"
                 )
             }
             #expect(try await client.introspect(session.sessionToken).status == .unauthorized)
@@ -56,7 +56,7 @@ struct InternalAPITests {
                 )
                 #expect(revoke.status == .noContent)
                 #expect(try await client.introspect(session.sessionToken).status == .unauthorized)
-                #expect(try await events.first { $0 == .session(tokenHash: SessionToken.hexHash(session.sessionToken)) } != nil)
+                #expect(try await events.first { $0 == .session(tokenHash: SessionTokenDigest.hex(session.sessionToken)) } != nil)
             }
         }
     }
@@ -96,12 +96,12 @@ struct InternalAPITests {
             let expired = try await client.signIn(subject: AuthHarness.newSubject())
             try await database { postgres in
                 try await postgres.query(
-                    "UPDATE sessions SET expires_at = now() - interval '1 day' WHERE token_hash = \(SessionToken.hash(expired.sessionToken))"
+                    "UPDATE sessions SET expires_at = now() - interval '1 day' WHERE token_hash = \(SessionTokenDigest.sha256(expired.sessionToken))"
                 )
                 let repository = PostgresSessionRepository(client: postgres, logger: Logger(label: "test.purge"))
                 #expect(try await repository.purgeExpired() >= 1)
-                #expect(try await repository.find(tokenHash: SessionToken.hash(live.sessionToken)) != nil)
-                let rows = try await postgres.query("SELECT count(*) FROM sessions WHERE token_hash = \(SessionToken.hash(expired.sessionToken))")
+                #expect(try await repository.find(tokenHash: SessionTokenDigest.sha256(live.sessionToken)) != nil)
+                let rows = try await postgres.query("SELECT count(*) FROM sessions WHERE token_hash = \(SessionTokenDigest.sha256(expired.sessionToken))")
                 for try await count in rows.decode(Int.self) { #expect(count == 0) }
             }
         }

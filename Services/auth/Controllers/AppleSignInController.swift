@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import KiwiAppleSignIn
+import KiwiInternalAPI
 import KiwiLogging
 import KiwiModels
 import KiwiServiceSupport
@@ -39,7 +40,7 @@ struct AppleSignInController<Context: RequestContext> {
         let userID = try await users.upsert(appleUserID: identity.subject, email: identity.email)
         let token = SessionToken.generate()
         let expiresAt = Date(timeIntervalSinceNow: SessionToken.lifetime).rounded()
-        try await sessions.create(userID: userID, tokenHash: SessionToken.hash(token.value), expiresAt: expiresAt)
+        try await sessions.create(userID: userID, tokenHash: SessionTokenDigest.sha256(token.value), expiresAt: expiresAt)
         context.logger.info("signed in", metadata: ["user": "\(LogRedaction.userID(userID))"])
         return try Response.json(SessionResponse(sessionToken: token.value, expiresAt: expiresAt))
     }

@@ -19,7 +19,7 @@ struct InternalController<Context: RequestContext> {
 
     @Sendable func introspect(request: Request, context: Context) async throws -> Response {
         let body = try await decodeToken(request, context)
-        guard let session = try await sessions.find(tokenHash: SessionToken.hash(body.token)) else {
+        guard let session = try await sessions.find(tokenHash: SessionTokenDigest.sha256(body.token)) else {
             throw APIError.unauthorized("The session token is unknown, expired or revoked.")
         }
         return try Response.json(SessionIntrospection(userId: session.userID, expiresAt: session.expiresAt))
@@ -27,8 +27,8 @@ struct InternalController<Context: RequestContext> {
 
     @Sendable func revoke(request: Request, context: Context) async throws -> Response {
         let body = try await decodeToken(request, context)
-        if try await sessions.revoke(tokenHash: SessionToken.hash(body.token)) {
-            await announcer.announce(.session(tokenHash: SessionToken.hexHash(body.token)))
+        if try await sessions.revoke(tokenHash: SessionTokenDigest.sha256(body.token)) {
+            await announcer.announce(.session(tokenHash: SessionTokenDigest.hex(body.token)))
         }
         return Response(status: .noContent)
     }

@@ -1,0 +1,103 @@
+import AsyncHTTPClient
+import Foundation
+import KiwiConcurrency
+import KiwiInternalAPI
+import KiwiModels
+import NIOCore
+import NIOHTTP1
+
+/// The auth service could not be asked: it is down, slow or answered nonsense. Clients get 503 `auth_unavailable`,
+/// never 401: their session may be perfectly good.
+struct AuthServiceUnavailable: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The gateway's calls to the auth service: its internal API (DESIGN.md §4), and the public sign-in it forwards.
+struct AuthServiceClient: Sendable {
+    /// An answer passed through to the client unchanged (status, content type, body).
+    struct ForwardedResponse: Sendable {
+        var status: Int
+        var contentType: String?
+        var body: ByteBuffer
+    }
+
+    let httpClient: HTTPClient
+    let baseURL: String
+    let internalToken: String
+    /// The longest any call may take, response body included.
+    var timeout: Duration = .seconds(5)
+
+    init(httpClient: HTTPClient, baseURL: URL, internalToken: String) {
+        self.httpClient = httpClient
+        self.baseURL = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        self.internalToken = internalToken
+    }
+
+    /// Whose session `token` is, or nil when the auth service says it is unknown, expired or revoked.
+    func introspect(_ token: String, requestID: String) async throws(AuthServiceUnavailable) -> SessionIntrospection? {
+        let response = try await send(.POST, InternalAPI.introspectPath, body: SessionTokenBody(token: token), requestID: requestID)
+        switch response.status {
+        case 200:
+            guard let session = try? KiwiJSON.decoder().decode(SessionIntrospection.self, from: Data(response.body.readableBytesView)) else {
+                throw AuthServiceUnavailable(description: "the auth service answered introspection with an unreadable body")
+            }
+            return session
+        case 401: return nil
+        default: throw AuthServiceUnavailable(description: "the auth service answered introspection with \(response.status)")
+        }
+    }
+
+    /// Ends the session of `token`.
+    func revoke(_ token: String, requestID: String) async throws(AuthServiceUnavailable) {
+        let response = try await send(.POST, InternalAPI.revokePath, body: SessionTokenBody(token: token), requestID: requestID)
+        guard response.status == 204 else { throw AuthServiceUnavailable(description: "the auth service answered revoke with \(response.status)") }
+    }
+
+    /// Deletes a user and everything of theirs.
+    func deleteUser(_ id: UUID, requestID: String) async throws(AuthServiceUnavailable) {
+        let response = try await send(.DELETE, InternalAPI.deleteUserPath(id), body: Optional<SessionTokenBody>.none, requestID: requestID)
+        guard response.status == 204 else { throw AuthServiceUnavailable(description: "the auth service answered delete with \(response.status)") }
+    }
+
+    /// Forwards a client's `POST /v1/auth/apple` and returns the auth service's answer as it is.
+    func signInWithApple(body: ByteBuffer, requestID: String) async throws(AuthServiceUnavailable) -> ForwardedResponse {
+        try await send(.POST, "/v1/auth/apple", rawBody: body, requestID: requestID, authorized: false)
+    }
+
+    /// Whether the auth service answers its liveness probe: part of the gateway's readiness.
+    func isHealthy(requestID: String) async -> Bool {
+        let response = try? await send(.GET, "/health", rawBody: nil, requestID: requestID, authorized: false)
+        return response?.status == 200
+    }
+
+    private func send(
+        _ method: HTTPMethod, _ path: String, body: (some Encodable)?, requestID: String
+    ) async throws(AuthServiceUnavailable) -> ForwardedResponse {
+        let data = body.flatMap { try? KiwiJSON.encoder().encode($0) }
+        return try await send(method, path, rawBody: data.map { ByteBuffer(bytes: $0) }, requestID: requestID, authorized: true)
+    }
+
+    private func send(
+        _ method: HTTPMethod, _ path: String, rawBody: ByteBuffer?, requestID: String, authorized: Bool
+    ) async throws(AuthServiceUnavailable) -> ForwardedResponse {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        request.headers.add(name: "X-Request-Id", value: requestID)
+        if authorized { request.headers.add(name: "Authorization", value: "Bearer \(internalToken)") }
+        if let rawBody {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(rawBody)
+        }
+        do {
+            return try await withDeadline(.now + timeout) { [httpClient, request] in
+                let response = try await httpClient.execute(request, timeout: .seconds(Int64(timeout.components.seconds) + 1))
+                let body = try await response.body.collect(upTo: 1024 * 1024)
+                return ForwardedResponse(status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"), body: body)
+            }
+        } catch is DeadlineExceededError {
+            throw AuthServiceUnavailable(description: "the auth service did not answer within \(timeout)")
+        } catch {
+            throw AuthServiceUnavailable(description: "the auth service is unreachable: \(error)")
+        }
+    }
+}

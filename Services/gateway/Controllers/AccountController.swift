@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+import KiwiInternalAPI
+import KiwiModels
+import KiwiServiceSupport
+import Logging
+
+/// The signed-in user's own things: `GET /v1/quota`, `DELETE /v1/account`, `DELETE /v1/auth/session`.
+struct AccountController: Sendable {
+    let quota: any QuotaRepository
+    let policy: QuotaPolicy
+    let authService: AuthServiceClient
+    let cache: SessionCache
+
+    func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
+        group.get("quota", use: quotaInfo)
+        group.delete("account", use: deleteAccount)
+        group.delete("auth/session", use: signOut)
+    }
+
+    @Sendable func quotaInfo(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let now = Date()
+        let used = try await quota.used(by: session.userID, on: policy.day(of: now))
+        return try Response.json(QuotaInfo(remaining: max(0, policy.limit - used), limit: policy.limit, resetsAt: policy.resetsAt(after: now)))
+    }
+
+    /// Deletes the user, their sessions and quota rows (the auth service owns them); every gateway forgets the
+    /// sessions through the revocation broadcast, this one at once.
+    @Sendable func deleteAccount(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        do {
+            try await authService.deleteUser(session.userID, requestID: context.requestID)
+        } catch {
+            throw Self.unavailable(error, context: context)
+        }
+        cache.apply(.user(session.userID))
+        context.logger.info("account deleted")
+        return try Response.json(AccountDeletionResponse(deleted: true))
+    }
+
+    /// Signs out: revokes this request's token.
+    @Sendable func signOut(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        guard let token = context.bearerToken else { throw APIError.unauthorized() }
+        do {
+            try await authService.revoke(token, requestID: context.requestID)
+        } catch {
+            throw Self.unavailable(error, context: context)
+        }
+        cache.apply(.session(tokenHash: session.tokenHash))
+        return Response(status: .noContent)
+    }
+
+    private static func unavailable(_ error: AuthServiceUnavailable, context: GatewayRequestContext) -> APIError {
+        context.logger.error("the auth service failed", metadata: ["reason": "\(error)"])
+        return APIError(.serviceUnavailable, .authUnavailable, "Account changes are unavailable right now; please try again shortly.")
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import KiwiMessaging
+import KiwiModels
+import KiwiScanJobs
+import KiwiServiceSupport
+import Logging
+
+/// `POST /v1/scan`: quota first (429 before the body is read), then the photo, then one scan reserved atomically,
+/// the job sent and its answer awaited. Any failure gives the reserved scan back.
+struct ScanController: Sendable {
+    let quota: any QuotaRepository
+    let policy: QuotaPolicy
+    let dispatcher: ScanDispatcher
+
+    func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
+        group.post("scan", use: scan)
+    }
+
+    @Sendable func scan(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let now = Date()
+        let day = policy.day(of: now)
+        guard try await quota.used(by: session.userID, on: day) < policy.limit else { throw rateLimited(at: now) }
+        let jpeg = try await ImageUpload.read(from: request, context: context)
+        guard let reservation = try await quota.reserve(for: session.userID, on: day, limit: policy.limit) else { throw rateLimited(at: now) }
+
+        let result: ScanJobResult
+        do {
+            result = try await dispatcher.scan(jpeg, userID: session.userID, requestID: context.requestID)
+        } catch {
+            await refund(reservation, because: "\(error)", context: context)
+            throw Self.apiError(for: error)
+        }
+        switch result {
+        case .ok(let response):
+            if !context.isClientConnected {
+                await refund(reservation, because: "the client left before the answer", context: context)
+            }
+            return try Response.json(response)
+        case .error(let failure):
+            await refund(reservation, because: failure.code.rawValue, context: context)
+            throw Self.apiError(for: failure)
+        }
+    }
+
+    private func rateLimited(at now: Date) -> APIError {
+        APIError(
+            .tooManyRequests,
+            body: ErrorBody(error: .rateLimitExceeded, message: "You've reached your daily scan limit.", resetsAt: policy.resetsAt(after: now)),
+            headers: [.retryAfter: String(policy.retryAfterSeconds(at: now))]
+        )
+    }
+
+    private func refund(_ reservation: QuotaReservation, because reason: String, context: GatewayRequestContext) async {
+        do {
+            try await quota.refund(reservation)
+            context.logger.info("scan refunded", metadata: ["reason": .string(reason)])
+        } catch {
+            context.logger.error("could not refund a failed scan", metadata: ["reason": .string(reason), "error": "\(error)"])
+        }
+    }
+
+    static func apiError(for failure: ScanFailure) -> APIError {
+        switch failure.code {
+        case .invalidModelResponse:
+            APIError(.badGateway, .invalidModelResponse, "We couldn't read recipes from this photo; your scan was not counted. Please try again.")
+        case .llmUnavailable:
+            APIError(.serviceUnavailable, .scanUnavailable, "Scanning is unavailable right now; your scan was not counted. Please try again later.")
+        case .scanTimeout:
+            APIError(.gatewayTimeout, .scanTimeout, "The scan took too long; your scan was not counted. Please try again.")
+        case .invalidImage:
+            APIError(.badRequest, .invalidImage, failure.message)
+        }
+    }
+
+    static func apiError(for error: any Error) -> APIError {
+        if let error = error as? AMQPError, error == .timedOut { return apiError(for: ScanFailure(.scanTimeout, "")) }
+        return apiError(for: ScanFailure(.llmUnavailable, ""))
+    }
+}

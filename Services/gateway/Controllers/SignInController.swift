@@ -1,0 +1,37 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KiwiModels
+import KiwiServiceSupport
+import Logging
+
+/// `POST /v1/auth/apple`: forwarded to the auth service, which verifies the Apple identity token and issues the
+/// session; its answer (200, 400 or 401) reaches the client unchanged.
+struct SignInController: Sendable {
+    let authService: AuthServiceClient
+    /// A sign-in body is a JWT in a small JSON object.
+    static let maximumBodySize = 64 * 1024
+
+    func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
+        group.post("apple", use: signIn)
+    }
+
+    @Sendable func signIn(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: Self.maximumBodySize)
+        } catch {
+            throw APIError.badRequest("The sign-in request is larger than 64 KiB.")
+        }
+        let answer: AuthServiceClient.ForwardedResponse
+        do {
+            answer = try await authService.signInWithApple(body: body, requestID: context.requestID)
+        } catch {
+            context.logger.error("cannot forward a sign-in", metadata: ["reason": "\(error)"])
+            throw APIError(.serviceUnavailable, .authUnavailable, "Signing in is unavailable right now; please try again shortly.")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = answer.contentType ?? "application/json; charset=utf-8"
+        return Response(status: HTTPResponse.Status(code: answer.status), headers: headers, body: ResponseBody(byteBuffer: answer.body))
+    }
+}

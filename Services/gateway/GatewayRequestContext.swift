@@ -1,0 +1,51 @@
+import Hummingbird
+import KiwiServiceSupport
+import NIOCore
+import Synchronization
+
+/// What the gateway knows about a request besides the request itself.
+struct GatewayRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// `X-Request-Id`: the client's, or one the gateway made up; on every response and every call behind it.
+    var requestID = ""
+    /// The caller, once ``AuthenticationMiddleware`` has checked the bearer token.
+    var session: AuthenticatedSession?
+    /// The bearer token of that session, held only for signing it out.
+    var bearerToken: String?
+    private let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        channel = source.channel
+    }
+
+    /// Whether the client is still connected: a scan that finishes after its client left is refunded.
+    var isClientConnected: Bool { channel.isActive }
+
+    /// Facts inner middleware learn that the access log written by the outer one should show. A reference, because
+    /// every middleware works on its own copy of the context.
+    let facts = RequestFacts()
+
+    /// The signed-in session; routes behind ``AuthenticationMiddleware`` always have one.
+    var authenticatedSession: AuthenticatedSession {
+        get throws { try session.orThrow(APIError.unauthorized()) }
+    }
+}
+
+extension Optional {
+    fileprivate func orThrow(_ error: @autoclosure () -> some Error) throws -> Wrapped {
+        guard let value = self else { throw error() }
+        return value
+    }
+}
+
+/// What the access log line of a request should say beyond the request itself.
+final class RequestFacts: Sendable {
+    private let state = Mutex<String?>(nil)
+
+    /// The caller's user id, redacted (first 8 characters).
+    var user: String? {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import KiwiInternalAPI
+import KiwiLogging
+import KiwiModels
+import KiwiServiceSupport
+import Logging
+
+/// Lets a request through only with a live session: `Authorization: Bearer <session token>`, introspected at the
+/// auth service and cached briefly in ``SessionCache``. A missing, malformed, unknown, expired or revoked token is
+/// 401; an auth service that cannot be asked is 503 `auth_unavailable`, never 401.
+struct AuthenticationMiddleware: RouterMiddleware {
+    typealias Context = GatewayRequestContext
+
+    let cache: SessionCache
+    let authService: AuthServiceClient
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization] else { throw APIError.unauthorized("Sign in first: the request has no bearer token.") }
+        guard header.lowercased().hasPrefix("bearer "), case let token = header.dropFirst("Bearer ".count).trimmingCharacters(in: .whitespaces),
+            (1...512).contains(token.utf8.count), !token.contains(" ")
+        else { throw APIError.unauthorized("The Authorization header must be 'Bearer <session token>'.") }
+
+        let hash = SessionTokenDigest.hex(token)
+        var session = cache.session(forTokenHash: hash)
+        if session == nil {
+            let requestedAt = ContinuousClock.now
+            let introspection: SessionIntrospection?
+            do {
+                introspection = try await authService.introspect(token, requestID: context.requestID)
+            } catch {
+                context.logger.error("cannot check a session", metadata: ["reason": "\(error)"])
+                throw APIError(.serviceUnavailable, .authUnavailable, "Signing in is unavailable right now; please try again shortly.")
+            }
+            guard let introspection, introspection.expiresAt > Date() else {
+                throw APIError.unauthorized("The session is unknown, expired or signed out; sign in again.")
+            }
+            let fresh = AuthenticatedSession(userID: introspection.userId, expiresAt: introspection.expiresAt, tokenHash: hash)
+            cache.store(fresh, requestedAt: requestedAt)
+            session = fresh
+        }
+        var context = context
+        context.session = session
+        context.bearerToken = token
+        let user = LogRedaction.userID(session!.userID)
+        context.logger[metadataKey: "user"] = .string(user)
+        context.facts.user = user
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import KiwiModels
+import KiwiServiceSupport
+
+/// The photo of a `POST /v1/scan`: `multipart/form-data` with exactly one field `image`, a JPEG of 1 byte to 2 MiB
+/// starting `FF D8 FF` (DESIGN.md §2). Every refusal is 400 `invalid_image` with a message naming the rule.
+enum ImageUpload {
+    static let maximumImageSize = 2 * 1024 * 1024
+    /// Room for the multipart envelope around the largest photo. A body beyond it is refused as soon as the bytes
+    /// streaming in pass this size; no more of it is read.
+    static let maximumBodySize = maximumImageSize + 64 * 1024
+
+    /// Reads and checks the photo of `request`.
+    static func read(from request: Request, context: some RequestContext) async throws -> [UInt8] {
+        guard let contentType = request.headers[.contentType], let boundary = MultipartFormData.boundary(inContentType: contentType) else {
+            throw refusal("The request must be multipart/form-data (with a boundary) carrying the photo in a field named 'image'.")
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: maximumBodySize)
+        } catch {
+            throw refusal("The photo must be at most 2 MiB; the request body is larger.")
+        }
+        let parts: [MultipartFormData.Part]
+        do {
+            parts = try MultipartFormData.parts(of: Array(body.readableBytesView), boundary: boundary)
+        } catch {
+            throw refusal("The multipart body is malformed: \(error.reason).")
+        }
+        let images = parts.filter { $0.name == "image" }
+        guard images.count == 1, let image = images.first else {
+            throw refusal(images.isEmpty ? "The request has no field named 'image'." : "The request has more than one field named 'image'.")
+        }
+        return try check(Array(image.body))
+    }
+
+    /// The rules for the bytes themselves.
+    static func check(_ image: [UInt8]) throws -> [UInt8] {
+        guard !image.isEmpty else { throw refusal("The photo is empty.") }
+        guard image.count <= maximumImageSize else { throw refusal("The photo must be at most 2 MiB; it is \(image.count) bytes.") }
+        guard image.starts(with: [0xFF, 0xD8, 0xFF]) else { throw refusal("The photo must be a JPEG (starting with FF D8 FF).") }
+        return image
+    }
+
+    private static func refusal(_ message: String) -> APIError {
+        APIError(.badRequest, .invalidImage, message)
+    }
+}
+
+/// A minimal `multipart/form-data` reader (RFC 7578) over a body already in memory.
+enum MultipartFormData {
+    struct Part {
+        var name: String?
+        var filename: String?
+        var contentType: String?
+        var body: ArraySlice<UInt8>
+    }
+
+    struct FormatError: Error {
+        let reason: String
+    }
+
+    /// The boundary parameter of a `multipart/form-data` content type.
+    static func boundary(inContentType contentType: String) -> String? {
+        let parameters = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parameters.first?.lowercased() == "multipart/form-data" else { return nil }
+        for parameter in parameters.dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
+            let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            return (1...70).contains(value.utf8.count) ? value : nil
+        }
+        return nil
+    }
+
+    static func parts(of body: [UInt8], boundary: String) throws(FormatError) -> [Part] {
+        let delimiter = Array("--\(boundary)".utf8)
+        let crlf: [UInt8] = [13, 10]
+        guard var cursor = body.firstRange(of: delimiter)?.upperBound else { throw FormatError(reason: "no boundary line") }
+        let separator = crlf + delimiter
+        var parts: [Part] = []
+        while true {
+            if body[cursor...].starts(with: [45, 45]) { return parts }  // "--": the closing delimiter
+            // Transport padding, then the line break that ends the boundary line.
+            while cursor < body.count, body[cursor] == 32 || body[cursor] == 9 { cursor += 1 }
+            guard body[cursor...].starts(with: crlf) else { throw FormatError(reason: "a boundary line does not end with CRLF") }
+            cursor += 2
+            guard let headerEnd = body[cursor...].firstRange(of: crlf + crlf) else { throw FormatError(reason: "a part's headers never end") }
+            var part = Part(body: [])
+            for line in String(decoding: body[cursor..<headerEnd.lowerBound], as: UTF8.self).components(separatedBy: "\r\n") where !line.isEmpty {
+                let field = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard field.count == 2 else { throw FormatError(reason: "a part header has no colon") }
+                switch field[0].lowercased() {
+                case "content-disposition":
+                    part.name = parameter("name", in: field[1])
+                    part.filename = parameter("filename", in: field[1])
+                case "content-type":
+                    part.contentType = field[1]
+                default:
+                    break
+                }
+            }
+            guard let end = body[headerEnd.upperBound...].firstRange(of: separator) else {
+                throw FormatError(reason: "a part is not closed by a boundary")
+            }
+            part.body = body[headerEnd.upperBound..<end.lowerBound]
+            parts.append(part)
+            cursor = end.upperBound
+        }
+    }
+
+    /// `name="image"` (or unquoted) from a Content-Disposition value.
+    private static func parameter(_ name: String, in value: String) -> String? {
+        for item in value.split(separator: ";").dropFirst() {
+            let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, pair[0].lowercased() == name else { continue }
+            return pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") && pair[1].count >= 2 ? String(pair[1].dropFirst().dropLast()) : pair[1]
+        }
+        return nil
+    }
+}

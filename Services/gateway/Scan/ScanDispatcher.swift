@@ -1,0 +1,19 @@
+import Foundation
+import KiwiMessaging
+import KiwiScanJobs
+
+/// Sends a photo to the scan workers and waits for the answer (DESIGN.md §3): one job on the job queue, its reply
+/// on this gateway instance's own reply queue, within the scan timeout.
+struct ScanDispatcher: Sendable {
+    let requester: AMQPRequester
+    let jobQueue: String
+    let timeout: Duration
+
+    /// The worker's result, or a thrown `AMQPError` (`timedOut` when no answer came in time).
+    func scan(_ jpeg: [UInt8], userID: UUID, requestID: String) async throws -> ScanJobResult {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        let job = ScanJob(image: jpeg, deadline: deadline, requestID: requestID, userKey: ScanJob.userKey(forUserID: userID.uuidString.lowercased()))
+        let reply = try await requester.request(job.message(), routingKey: jobQueue, timeout: timeout)
+        return try ScanJobResult(message: reply)
+    }
+}
