@@ -334,11 +334,13 @@ let package = Package(
         .testTarget(
             name: "KiwiServicesTests",
             dependencies: [
-                "KiwiAppleSignIn", "KiwiAuth", "KiwiConfiguration", "KiwiGateway", "KiwiJPEG", "KiwiLLMStub", "KiwiModels", "KiwiScanWorker",
-                "KiwiServiceSupport", "KiwiTestSupport",
+                "KiwiAppleSignIn", "KiwiAuth", "KiwiConfiguration", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG", "KiwiLLMStub",
+                "KiwiModels", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,10 +1,13 @@
 import AsyncHTTPClient
 import Foundation
 import KiwiAppleSignIn
+import KiwiDatabase
+import KiwiInternalAPI
 import KiwiJPEG
 import KiwiTestSupport
 import NIOCore
 import NIOHTTP1
+import PostgresNIO
 import Testing
 
 @testable import KiwiLLMStub
@@ -22,31 +25,38 @@ struct SystemRig: Sendable {
     }()
 
     let gateway: URL
+    /// Every gateway started, the first being ``gateway``.
+    let gateways: [URL]
     let stub: StubState
     let processes: [String: ServiceProcess]
 
-    /// Starts the three services (and a second gateway with `gateways: 2`) and runs `body` with the first gateway.
+    /// Starts auth, `gateways` gateways and (unless `worker` is false) a scan worker, and runs `body`.
     static func run<Result: Sendable>(
-        behaviour: StubBehaviour = StubBehaviour(), environment overrides: [String: String] = [:], _ body: @Sendable (SystemRig) async throws -> Result
+        behaviour: StubBehaviour = StubBehaviour(), environment overrides: [String: String] = [:], gateways: Int = 1, worker: Bool = true,
+        _ body: @Sendable (SystemRig) async throws -> Result
     ) async throws -> Result {
         try await withLLMStub(behaviour: behaviour) { stubURL, stub in
-            let (authPort, gatewayPort, workerPort) = (try freePort(), try freePort(), try freePort())
             var environment = try serviceEnvironment(port: 0).merging([
-                "AUTH_SERVICE_URL": "http://127.0.0.1:\(authPort)", "APPLE_JWKS_FILE": jwksFile, "APPLE_CLIENT_ID": audience,
-                "OPENAI_BASE_URL": stubURL.absoluteString, "SCAN_JOB_QUEUE": "kiwi.test.system.\(UUID().uuidString.lowercased())",
-                "SCAN_TIMEOUT_SECONDS": "10", "WORKER_CONCURRENCY": "8",
+                "APPLE_JWKS_FILE": jwksFile, "APPLE_CLIENT_ID": audience, "OPENAI_BASE_URL": stubURL.absoluteString,
+                "SCAN_JOB_QUEUE": "kiwi.test.system.\(UUID().uuidString.lowercased())", "SCAN_TIMEOUT_SECONDS": "10", "WORKER_CONCURRENCY": "8",
             ]) { _, new in new }
             environment.merge(overrides) { _, new in new }
+            let authPort = try freePort()
+            environment["AUTH_SERVICE_URL"] = "http://127.0.0.1:\(authPort)"
+            var services = [("kiwi-auth", "kiwi-auth", authPort)]
+            if worker { services.append(("kiwi-scan-worker", "kiwi-scan-worker", try freePort())) }
+            for index in 0..<gateways { services.append(("kiwi-gateway", "kiwi-gateway-\(index)", try freePort())) }
             var processes: [String: ServiceProcess] = [:]
-            for (name, port) in [("kiwi-auth", authPort), ("kiwi-scan-worker", workerPort), ("kiwi-gateway", gatewayPort)] {
+            defer { for process in processes.values { process.send(SIGTERM) } }
+            for (executable, name, port) in services {
                 var own = environment
                 own["PORT"] = String(port)
-                let process = try ServiceProcess(name, environment: own)
+                let process = try ServiceProcess(executable, environment: own)
                 processes[name] = process
-                #expect(await process.waitUntilServing(URL(string: "http://127.0.0.1:\(port)/health")!) == 200, "\(name) did not start")
+                try #require(await process.waitUntilServing(URL(string: "http://127.0.0.1:\(port)/health")!) == 200, "\(name) did not start")
             }
-            defer { for process in processes.values { process.send(SIGTERM) } }
-            let rig = SystemRig(gateway: URL(string: "http://127.0.0.1:\(gatewayPort)")!, stub: stub, processes: processes)
+            let urls = services.filter { $0.0 == "kiwi-gateway" }.map { URL(string: "http://127.0.0.1:\($0.2)")! }
+            let rig = SystemRig(gateway: urls[0], gateways: urls, stub: stub, processes: processes)
             let result = try await body(rig)
             for process in processes.values {
                 process.send(SIGTERM)
@@ -67,8 +77,12 @@ struct SystemRig: Sendable {
         }
     }
 
-    func send(_ method: HTTPMethod, _ path: String, token: String? = nil, contentType: String? = nil, body: [UInt8]? = nil) async throws -> Exchange {
-        var request = HTTPClientRequest(url: gateway.absoluteString + path)
+    func send(
+        _ method: HTTPMethod, _ path: String, token: String? = nil, contentType: String? = nil, body: [UInt8]? = nil, to gateway: URL? = nil,
+        headers: [(String, String)] = []
+    ) async throws -> Exchange {
+        var request = HTTPClientRequest(url: (gateway ?? self.gateway).absoluteString + path)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
@@ -89,9 +103,29 @@ struct SystemRig: Sendable {
 
     /// `POST /v1/scan` with `image` as the multipart field `field`.
     func scan(_ image: [UInt8], token: String, field: String = "image") async throws -> Exchange {
-        let boundary = "kiwi-\(UUID().uuidString)"
+        let upload = Self.multipart(image, field: field)
+        return try await send(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body)
+    }
+
+    /// A `multipart/form-data` body with one file field.
+    static func multipart(_ image: [UInt8], field: String = "image", boundary: String = "kiwi-test-boundary") -> (contentType: String, body: [UInt8]) {
         let body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"fridge.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
             + image + Array("\r\n--\(boundary)--\r\n".utf8)
-        return try await send(.POST, "/v1/scan", token: token, contentType: "multipart/form-data; boundary=\(boundary)", body: body)
+        return ("multipart/form-data; boundary=\(boundary)", body)
     }
+
+    /// The user id behind a session token, read from the database the services share.
+    func userID(of token: String) async throws -> UUID {
+        try await database { client in
+            let rows = try await client.query("SELECT user_id FROM sessions WHERE token_hash = \(SessionTokenDigest.sha256(token))")
+            for try await id in rows.decode(UUID.self) { return id }
+            throw CancellationError()
+        }
+    }
+
+    /// Runs `body` with a client of the test database.
+    func database<Result: Sendable>(_ body: @Sendable (PostgresClient) async throws -> Result) async throws -> Result {
+        try await withClient(try PostgresClient.Configuration(url: try testDatabaseURL()), body)
+    }
+
 }

@@ -1,0 +1,228 @@
+import Foundation
+import KiwiInternalAPI
+import KiwiJPEG
+import KiwiDatabase
+import KiwiModels
+import KiwiTestSupport
+import Logging
+import NIOHTTP1
+import PostgresNIO
+import Testing
+
+@testable import KiwiLLMStub
+
+/// Every case a mobile client can hit, through HTTP against the real executables.
+@Suite("Public API", .serialized, .timeLimit(.minutes(3)))
+struct GatewayAPITests {
+    let photo = SyntheticJPEG.make(size: 16 * 1024, seed: 31)
+
+    /// Sets today's used scans of the user behind `token`.
+    func setUsed(_ count: Int, token: String, rig: SystemRig) async throws {
+        let user = try await rig.userID(of: token)
+        try await rig.database { client in
+            try await client.execute(
+                """
+                INSERT INTO scan_quota (user_id, scan_date, scan_count) VALUES (\(user), (now() AT TIME ZONE 'UTC')::date, \(count))
+                ON CONFLICT (user_id, scan_date) DO UPDATE SET scan_count = \(count)
+                """,
+                logger: Logger(label: "test.system")
+            )
+        }
+    }
+
+    func remaining(token: String, rig: SystemRig) async throws -> Int {
+        try await rig.send(.GET, "/v1/quota", token: token).json()["remaining"] as? Int ?? -1
+    }
+
+    @Test("requests without a usable bearer token are 401 in the error shape; a valid one passes")
+    func authentication() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let expired = try await rig.signIn()
+            try await rig.database { client in
+                try await client.execute(
+                    "UPDATE sessions SET expires_at = now() - interval '1 second' WHERE token_hash = \(SessionTokenDigest.sha256(expired))",
+                    logger: Logger(label: "test.system")
+                )
+            }
+            let revoked = try await rig.signIn()
+            #expect(try await rig.send(.DELETE, "/v1/auth/session", token: revoked).status == 204)
+            for (header, why) in [
+                (nil, "no header"), ("Basic dXNlcjpwYXNz", "another scheme"), ("Bearer", "no token"), ("Bearer a b", "two tokens"),
+                ("Bearer \(String(repeating: "x", count: 43))", "unknown token"), ("Bearer \(expired)", "expired session"),
+                ("Bearer \(revoked)", "revoked session"),
+            ] as [(String?, String)] {
+                let answer = try await rig.send(.GET, "/v1/quota", headers: header.map { [("Authorization", $0)] } ?? [])
+                #expect(answer.status == 401, "\(why)")
+                #expect(try answer.json()["error"] as? String == "unauthorized", "\(why)")
+            }
+            #expect(try await rig.send(.GET, "/v1/quota", token: token).status == 200)
+        }
+    }
+
+    @Test("with 0 and 3 scans used a scan is allowed; with 4 it is 429 with resetsAt and Retry-After, before the body is read")
+    func quotaLimit() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            #expect(try await rig.scan(photo, token: token).status == 200)
+            try await setUsed(3, token: token, rig: rig)
+            #expect(try await rig.scan(photo, token: token).status == 200)
+            let refused = try await rig.scan(photo, token: token)
+            #expect(refused.status == 429)
+            let body = try refused.json()
+            #expect(body["error"] as? String == "rate_limit_exceeded")
+            #expect(body["message"] as? String == "You've reached your daily scan limit.")
+            let resetsAt = try #require((body["resetsAt"] as? String).flatMap(ISO8601DateFormatter().date(from:)))
+            let retryAfter = try #require(refused.headers.first(name: "Retry-After").flatMap(Int.init))
+            #expect(abs(resetsAt.timeIntervalSinceNow - Double(retryAfter)) < 5)
+            #expect(rig.stub.snapshot.requests == 2)
+        }
+    }
+
+    @Test("GET /v1/quota: 4 left with none used, 2 with 2 used, renewing at the next midnight UTC")
+    func quotaReport() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let fresh = try await rig.send(.GET, "/v1/quota", token: token).json()
+            #expect(fresh["remaining"] as? Int == 4 && fresh["limit"] as? Int == 4)
+            try await setUsed(2, token: token, rig: rig)
+            let later = try await rig.send(.GET, "/v1/quota", token: token).json()
+            #expect(later["remaining"] as? Int == 2)
+            var utc = Calendar(identifier: .gregorian)
+            utc.timeZone = TimeZone(identifier: "UTC")!
+            let midnight = utc.nextDate(after: Date(), matching: DateComponents(hour: 0, minute: 0, second: 0), matchingPolicy: .strict)!
+            #expect(later["resetsAt"] as? String == ISO8601DateFormatter().string(from: midnight))
+        }
+    }
+
+    @Test("uploads that break a rule are 400 invalid_image and cost nothing: PNG, empty, 2 MiB + 1 byte, wrong field, not multipart")
+    func uploadRules() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 64)
+            let tooBig = [0xFF, 0xD8, 0xFF] + Array(repeating: UInt8(0x42), count: 2 * 1024 * 1024 - 2)
+            for (answer, why) in [
+                (try await rig.scan(png, token: token), "PNG"), (try await rig.scan([], token: token), "empty"),
+                (try await rig.scan(tooBig, token: token), "2 MiB + 1 byte"), (try await rig.scan(photo, token: token, field: "photo"), "wrong field"),
+                (try await rig.send(.POST, "/v1/scan", token: token, contentType: "image/jpeg", body: photo), "not multipart"),
+            ] {
+                #expect(answer.status == 400, "\(why)")
+                #expect(try answer.json()["error"] as? String == "invalid_image", "\(why)")
+            }
+            let part = Array("Content-Disposition: form-data; name=\"image\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+            let twoImages = Array("--b\r\n".utf8) + part + photo + Array("\r\n--b\r\n".utf8) + part + photo + Array("\r\n--b--\r\n".utf8)
+            let duplicate = try await rig.send(.POST, "/v1/scan", token: token, contentType: "multipart/form-data; boundary=b", body: twoImages)
+            #expect(duplicate.status == 400)
+            #expect((try duplicate.json()["message"] as? String)?.contains("more than one") == true)
+            let remaining = try await remaining(token: token, rig: rig)
+            #expect(remaining == 4)
+            #expect(rig.stub.snapshot.requests == 0)
+        }
+    }
+
+    @Test("off-schema answers are 502 and a stub slower than SCAN_TIMEOUT_SECONDS is 504; neither costs a scan", arguments: [
+        (StubFault.offSchema, 502, "invalid_model_response"), (StubFault.slow, 504, "scan_timeout"),
+    ])
+    func failuresAreRefunded(_ fault: StubFault, _ status: Int, _ code: String) async throws {
+        try await SystemRig.run(behaviour: StubBehaviour(fault: fault), environment: ["SCAN_TIMEOUT_SECONDS": "3"]) { rig in
+            let token = try await rig.signIn()
+            let answer = try await rig.scan(photo, token: token)
+            #expect(answer.status == status)
+            #expect(try answer.json()["error"] as? String == code)
+            let remaining = try await remaining(token: token, rig: rig)
+            #expect(remaining == 4)
+        }
+    }
+
+    @Test("with no worker running a scan is 504 after SCAN_TIMEOUT_SECONDS and costs nothing")
+    func noWorker() async throws {
+        try await SystemRig.run(environment: ["SCAN_TIMEOUT_SECONDS": "2"], worker: false) { rig in
+            let token = try await rig.signIn()
+            let answer = try await rig.scan(photo, token: token)
+            #expect(answer.status == 504)
+            let remaining = try await remaining(token: token, rig: rig)
+            #expect(remaining == 4)
+        }
+    }
+
+    @Test("one user firing 20 scans at once gets exactly 4 answers and 16 refusals, and 4 scans are stored")
+    func concurrentScans() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 { group.addTask { try await rig.scan(photo, token: token).status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 200 }.count == 4)
+            #expect(statuses.filter { $0 == 429 }.count == 16)
+            let remaining = try await remaining(token: token, rig: rig)
+            #expect(remaining == 0)
+        }
+    }
+
+    @Test("deleting the account removes the user's rows and the token stops working on another gateway within a second")
+    func accountDeletion() async throws {
+        try await SystemRig.run(gateways: 2) { rig in
+            let token = try await rig.signIn()
+            let user = try await rig.userID(of: token)
+            _ = try await rig.scan(photo, token: token)
+            // The second gateway has the session cached.
+            #expect(try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).status == 200)
+            #expect(try await rig.send(.DELETE, "/v1/account", token: token).status == 200)
+            let deadline = ContinuousClock.now + .seconds(1)
+            var status = 0
+            repeat {
+                status = try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).status
+            } while status != 401 && ContinuousClock.now < deadline
+            #expect(status == 401)
+            let rows = try await rig.database { client in
+                var total = 0
+                for table in ["users WHERE id", "sessions WHERE user_id", "scan_quota WHERE user_id"] {
+                    let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) = '\(user.uuidString)'"))
+                    for try await count in rows.decode(Int.self) { total += count }
+                }
+                return total
+            }
+            #expect(rows == 0)
+        }
+    }
+
+    @Test("deleting an account without a session is 401")
+    func unauthenticatedDeletion() async throws {
+        try await SystemRig.run { rig in
+            let answer = try await rig.send(.DELETE, "/v1/account")
+            #expect(answer.status == 401)
+        }
+    }
+
+    @Test("with the auth service down, an unknown session is 503 auth_unavailable, not 401")
+    func authDown() async throws {
+        try await SystemRig.run { rig in
+            let auth = try #require(rig.processes["kiwi-auth"])
+            auth.send(SIGTERM)
+            _ = await auth.waitForExit()
+            let answer = try await rig.send(.GET, "/v1/quota", token: String(repeating: "y", count: 43))
+            #expect(answer.status == 503)
+            #expect(try answer.json()["error"] as? String == "auth_unavailable")
+        }
+    }
+
+    @Test("a client's X-Request-Id is echoed; without one the gateway makes one up")
+    func requestIDs() async throws {
+        try await SystemRig.run { rig in
+            let echoed = try await rig.send(.GET, "/health", headers: [("X-Request-Id", "client-42.a_b")])
+            #expect(echoed.headers.first(name: "X-Request-Id") == "client-42.a_b")
+            let invented = try await rig.send(.GET, "/health", headers: [("X-Request-Id", "bad id with spaces")])
+            #expect(invented.headers.first(name: "X-Request-Id").map { $0 != "bad id with spaces" && !$0.isEmpty } == true)
+        }
+    }
+
+    @Test("GET /health/ready is 200 with every dependency up")
+    func readiness() async throws {
+        try await SystemRig.run { rig in
+            let answer = try await rig.send(.GET, "/health/ready")
+            #expect(answer.status == 200)
+            #expect(try answer.json()["status"] as? String == "ready")
+        }
+    }
+}
