@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "kiwi-messaging-bench", targets: ["KiwiMessagingBench"]),
         .executable(name: "kiwi-scan-worker-bench", targets: ["KiwiScanWorkerBench"]),
         .library(name: "KiwiModels", targets: ["KiwiModels"]),
+        .library(name: "KiwiAPIClient", targets: ["KiwiAPIClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
@@ -125,6 +129,17 @@ let package = Package(
         // MARK: Shared libraries
         .target(name: "KiwiModels", path: "Shared/Models", swiftSettings: swiftSettings),
         .target(name: "KiwiJPEG", path: "Shared/JPEG", swiftSettings: swiftSettings),
+        .target(
+            name: "KiwiAPIClient",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            path: "Shared/APIClient",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
         .target(name: "KiwiOpenAI", path: "Shared/OpenAI", swiftSettings: swiftSettings),
         .target(
             name: "KiwiConcurrency",
@@ -334,8 +349,9 @@ let package = Package(
         .testTarget(
             name: "KiwiServicesTests",
             dependencies: [
-                "KiwiAppleSignIn", "KiwiAuth", "KiwiConfiguration", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG", "KiwiLLMStub",
-                "KiwiModels", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
+                "KiwiAPIClient", "KiwiAppleSignIn", "KiwiAuth", "KiwiConfiguration", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG",
+                "KiwiLLMStub", "KiwiModels", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
