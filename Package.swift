@@ -87,7 +87,11 @@ let package = Package(
         // MARK: Tools
         .executableTarget(
             name: "KiwiCLI",
-            dependencies: ["KiwiAppleSignIn", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "KiwiAPIClient", "KiwiAppleSignIn",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
             path: "Tools/kiwi",
             swiftSettings: swiftSettings
         ),

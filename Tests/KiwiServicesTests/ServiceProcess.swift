@@ -18,9 +18,10 @@ final class ServiceProcess: Sendable {
     private let exitState = Mutex(ExitState())
 
     /// Starts `name` (e.g. `kiwi-gateway`) with exactly the given environment.
-    init(_ name: String, environment: [String: String]) throws {
+    init(_ name: String, arguments: [String] = [], environment: [String: String]) throws {
         process = Process()
         process.executableURL = Self.buildDirectory.appending(path: name)
+        process.arguments = arguments
         process.environment = environment
         output = Pipe()
         process.standardOutput = output

@@ -17,7 +17,8 @@ import Testing
 /// stood in for by a key generated here, which the auth service trusts in development mode.
 struct SystemRig: Sendable {
     static let audience = "app.kiwi.ios"
-    static let key: DevelopmentAppleKey = try! DevelopmentAppleKey.generate(keyID: "kiwi-system-test")
+    /// Under the key id `kiwi dev-token` and `kiwi login --dev` sign with.
+    static let key: DevelopmentAppleKey = try! DevelopmentAppleKey.generate(keyID: "kiwi-dev")
     static let jwksFile: String = {
         let file = FileManager.default.temporaryDirectory.appending(path: "kiwi-system-tests-\(UUID().uuidString).json")
         try! JSONEncoder().encode(try! key.jwks()).write(to: file)

@@ -1,0 +1,82 @@
+import Foundation
+import KiwiAppleSignIn
+import KiwiJPEG
+import KiwiTestSupport
+import Testing
+
+/// The `kiwi` command-line client, run as a real process against the real services.
+@Suite("kiwi CLI end to end", .serialized, .timeLimit(.minutes(3)))
+struct CLITests {
+    /// Runs `kiwi` with a configuration folder and development key folder of the test's own.
+    struct CLI {
+        let home: URL
+        let server: URL
+
+        init(server: URL) throws {
+            home = FileManager.default.temporaryDirectory.appending(path: "kiwi-cli-\(UUID().uuidString)")
+            self.server = server
+            let keys = home.appending(path: "dev-apple")
+            try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
+            try Data(SystemRig.key.pemRepresentation.utf8).write(to: keys.appending(path: "key.pem"))
+        }
+
+        func run(_ arguments: [String]) async throws -> (status: Int32?, output: String) {
+            let environment = ["XDG_CONFIG_HOME": home.appending(path: "config").path, "KIWI_SERVER": server.absoluteString, "HOME": home.path]
+            let process = try ServiceProcess("kiwi", arguments: arguments, environment: environment)
+            let status = await process.waitForExit(timeout: .seconds(60))
+            return (status, process.capturedOutput())
+        }
+
+        var sessionFile: URL { home.appending(path: "config/kiwi/session.json") }
+    }
+
+    @Test("login --dev, quota, scan, quota decreased, delete-account; then commands say to sign in and exit non-zero")
+    func story() async throws {
+        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 51))
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            let login = try await cli.run(["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path])
+            #expect(login.status == 0, "\(login.output)")
+            #expect(login.output.hasPrefix("Signed in until"))
+            let permissions = try FileManager.default.attributesOfItem(atPath: cli.sessionFile.path)[.posixPermissions] as? Int
+            #expect(permissions == 0o600)
+
+            #expect(try await cli.run(["quota"]).output.hasPrefix("4 of 4 scans left today"))
+            let scan = try await cli.run(["scan", photo.path])
+            #expect(scan.status == 0, "\(scan.output)")
+            #expect(scan.output.contains("In your fridge:") && scan.output.contains("min, "))
+            let json = try await cli.run(["scan", photo.path, "--json"])
+            #expect(json.status == 0)
+            #expect(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) is [String: Any])
+            #expect(try await cli.run(["quota"]).output.hasPrefix("2 of 4 scans left today"))
+
+            let deletion = try await cli.run(["delete-account", "--yes"])
+            #expect(deletion.status == 0)
+            #expect(deletion.output.contains("deleted"))
+            let after = try await cli.run(["quota"])
+            #expect(after.status == 1)
+            #expect(after.output.contains("You are not signed in"))
+        }
+    }
+
+    @Test("a photo that is not a JPEG is refused with a sentence and a non-zero exit")
+    func refusedPhoto() async throws {
+        let notAPhoto = temporaryFile(Array("just text".utf8))
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            _ = try await cli.run(["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path])
+            let scan = try await cli.run(["scan", notAPhoto.path])
+            #expect(scan.status == 1)
+            #expect(scan.output.contains("must be a JPEG"))
+            let logout = try await cli.run(["logout"])
+            #expect(logout.status == 0 && !FileManager.default.fileExists(atPath: cli.sessionFile.path))
+        }
+    }
+
+    /// Writes `bytes` to a temporary file.
+    func temporaryFile(_ bytes: [UInt8]) -> URL {
+        let file = FileManager.default.temporaryDirectory.appending(path: "kiwi-cli-photo-\(UUID().uuidString).jpg")
+        FileManager.default.createFile(atPath: file.path, contents: Data(bytes))
+        return file
+    }
+}

@@ -1,0 +1,191 @@
+import ArgumentParser
+import Foundation
+import KiwiAPIClient
+import KiwiAppleSignIn
+import OpenAPIRuntime
+
+/// The gateway to talk to.
+struct ServerOptions: ParsableArguments {
+    @Option(name: .long, help: "The Kiwi gateway (default: $KIWI_SERVER, else http://localhost:8080).")
+    var server: String?
+
+    var url: URL {
+        get throws {
+            let text = server ?? ProcessInfo.processInfo.environment["KIWI_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? "http://localhost:8080"
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw CLIError("\(text) is not an http or https URL.")
+            }
+            return url
+        }
+    }
+}
+
+/// Runs a command body, printing failures as sentences and exiting non-zero.
+func runReportingErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as CLIError {
+        FileHandle.standardError.write(Data("kiwi: \(error.description)\n".utf8))
+        throw ExitCode(1)
+    } catch let error as ClientError {
+        FileHandle.standardError.write(Data("kiwi: Could not reach Kiwi at \(error.baseURL): \(error.underlyingError.localizedDescription)\n".utf8))
+        throw ExitCode(1)
+    }
+}
+
+/// The client for the saved session; a sentence when there is none.
+func signedInClient(_ server: ServerOptions) throws -> (Client, SessionStore) {
+    let store = SessionStore()
+    guard let saved = store.load() else { throw CLIError("You are not signed in. Run `kiwi login --dev` first.") }
+    let url = server.server == nil && ProcessInfo.processInfo.environment["KIWI_SERVER"] == nil ? URL(string: saved.server)! : try server.url
+    return (KiwiAPI.client(serverURL: url, sessionToken: saved.sessionToken), store)
+}
+
+/// The sentence for an error body the gateway sent.
+func sentence(_ error: Components.Schemas._Error, status: Int) -> CLIError {
+    switch error.error {
+    case "unauthorized": CLIError("Your session has expired or was signed out. Run `kiwi login --dev` again.")
+    case "rate_limit_exceeded":
+        CLIError("You've used all of today's scans. More at \(error.resetsAt.map { $0.formatted(date: .omitted, time: .shortened) } ?? "midnight UTC").")
+    default: CLIError("\(error.message) (HTTP \(status), \(error.error))")
+    }
+}
+
+/// `kiwi login`: signs in and keeps the session.
+struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sign in and keep the session for the other commands.",
+        discussion: "Use --dev against a development server (make run): it signs a Sign in with Apple token with the local "
+            + "development key. Or pass an identity token from a real Sign in with Apple with --identity-token."
+    )
+
+    @OptionGroup var server: ServerOptions
+    @OptionGroup var key: DevelopmentKeyOptions
+    @Flag(help: "Sign in with the development key instead of Apple.") var dev = false
+    @Option(help: "A Sign in with Apple identity token.") var identityToken: String?
+    @Option(help: "With --dev: the Apple user id to sign in as.") var sub = "001.kiwi-cli.0001"
+    @Option(help: "With --dev: the email to sign in with.") var email: String?
+
+    func run() async throws {
+        try await runReportingErrors {
+            let token: String
+            if let identityToken {
+                token = identityToken
+            } else if dev {
+                let now = Date()
+                token = try await key.load().mint(
+                    AppleIdentityClaims(audience: "app.kiwi.ios", expires: now + 600, issuedAt: now, subject: sub, email: email)
+                )
+            } else {
+                throw CLIError("Sign in with Apple happens in the app. Use --dev against a development server, or --identity-token.")
+            }
+            let url = try server.url
+            switch try await KiwiAPI.client(serverURL: url).signInWithApple(body: .json(.init(identityToken: token))) {
+            case .ok(let ok):
+                let session = try ok.body.json
+                try SessionStore().save(.init(server: url.absoluteString, sessionToken: session.sessionToken, expiresAt: session.expiresAt))
+                print("Signed in until \(session.expiresAt.formatted(date: .abbreviated, time: .shortened)).")
+            case .unauthorized(let refused): throw CLIError("Kiwi did not accept the identity token: \(try refused.body.json.message)")
+            case .badRequest(let bad): throw CLIError(try bad.body.json.message)
+            case .serviceUnavailable(let unavailable): throw CLIError(try unavailable.body.json.message)
+            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            }
+        }
+    }
+}
+
+/// `kiwi scan PHOTO.jpg`: what is in the fridge, and what to cook.
+struct Scan: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Scan a photo of the inside of a fridge and print recipes.")
+
+    @OptionGroup var server: ServerOptions
+    @Argument(help: "A JPEG photo, at most 2 MiB.") var photo: String
+    @Flag(help: "Print the answer as JSON.") var json = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            guard let bytes = FileManager.default.contents(atPath: photo) else { throw CLIError("Cannot read \(photo).") }
+            let (client, _) = try signedInClient(server)
+            let part = Operations.ScanFridge.Input.Body.MultipartFormPayload.image(
+                .init(payload: .init(body: HTTPBody(bytes)), filename: URL(fileURLWithPath: photo).lastPathComponent)
+            )
+            let response: Components.Schemas.ScanResponse
+            switch try await client.scanFridge(body: .multipartForm([part])) {
+            case .ok(let ok): response = try ok.body.json
+            case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
+            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
+            case .tooManyRequests(let answer): throw sentence(try answer.body.json, status: 429)
+            case .badGateway(let answer): throw sentence(try answer.body.json, status: 502)
+            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+            case .gatewayTimeout(let answer): throw sentence(try answer.body.json, status: 504)
+            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            }
+            print(json ? String(decoding: try JSONEncoder.iso8601.encode(response), as: UTF8.self) : ScanPrinter.text(response))
+        }
+    }
+}
+
+/// `kiwi quota`: scans left today.
+struct Quota: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show how many scans are left today.")
+
+    @OptionGroup var server: ServerOptions
+
+    func run() async throws {
+        try await runReportingErrors {
+            let (client, _) = try signedInClient(server)
+            switch try await client.getQuota() {
+            case .ok(let ok):
+                let quota = try ok.body.json
+                print("\(quota.remaining) of \(quota.limit) scans left today; more at \(quota.resetsAt.formatted(date: .omitted, time: .shortened)).")
+            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
+            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            }
+        }
+    }
+}
+
+/// `kiwi logout`: ends the session on the server and forgets it here.
+struct Logout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Sign out and forget the session.")
+
+    @OptionGroup var server: ServerOptions
+
+    func run() async throws {
+        try await runReportingErrors {
+            let (client, store) = try signedInClient(server)
+            switch try await client.signOut() {
+            case .noContent, .unauthorized: store.delete()
+            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            }
+            print("Signed out.")
+        }
+    }
+}
+
+/// `kiwi delete-account`: deletes the account and all its data.
+struct DeleteAccount: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete-account", abstract: "Delete your account and all its data.")
+
+    @OptionGroup var server: ServerOptions
+    @Flag(help: "Do not ask for confirmation.") var yes = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            let (client, store) = try signedInClient(server)
+            if !yes {
+                print("This deletes your Kiwi account and all its data. Type 'delete' to confirm: ", terminator: "")
+                guard readLine() == "delete" else { throw CLIError("Nothing was deleted.") }
+            }
+            switch try await client.deleteAccount() {
+            case .ok: store.delete()
+            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
+            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            }
+            print("Your account and all its data are deleted.")
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import KiwiAPIClient
+
+/// A scan answer as text for a terminal.
+enum ScanPrinter {
+    static func text(_ response: Components.Schemas.ScanResponse) -> String {
+        guard !response.ingredients.isEmpty || !response.recipes.isEmpty else {
+            return "No food found in this photo."
+        }
+        var lines = ["In your fridge:"]
+        for ingredient in response.ingredients {
+            lines.append("  • \(ingredient.name) (\(ingredient.category), \(Int((ingredient.confidence * 100).rounded())) % sure)")
+        }
+        for recipe in response.recipes {
+            lines.append("")
+            lines.append("\(recipe.name) — \(recipe.cookTimeMinutes) min, \(recipe.difficulty.rawValue)")
+            lines.append("  \(recipe.summary)")
+            for ingredient in recipe.ingredients {
+                let missing = ingredient.isDetected ? "" : " (not in the photo\(ingredient.substitution.map { "; or use \($0)" } ?? ""))"
+                lines.append("  - \(ingredient.name)\(missing)")
+            }
+            for (number, step) in recipe.steps.enumerated() { lines.append("  \(number + 1). \(step)") }
+            if let tip = recipe.makeItFasterTip { lines.append("  Faster: \(tip)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
