@@ -35,6 +35,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let scanTimeout: APIErrorCode = "scan_timeout"
     public static let authUnavailable: APIErrorCode = "auth_unavailable"
     public static let internalError: APIErrorCode = "internal_error"
+    /// The database behind the service is unreachable for the moment (restarting, failing over).
+    public static let serviceUnavailable: APIErrorCode = "service_unavailable"
 }
 
 /// Every error the API returns: `{"error": "<code>", "message": "<human text>"}`, plus `resetsAt` on a 429.

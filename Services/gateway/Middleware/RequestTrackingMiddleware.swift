@@ -6,6 +6,7 @@ import KiwiLogging
 import KiwiModels
 import KiwiServiceSupport
 import Logging
+import PostgresNIO
 
 /// The outermost middleware. It gives every request an id (`X-Request-Id`, the client's if well-formed), turns
 /// every error into the API's JSON error shape (404 for unknown paths, 405 with `Allow` for a known path and the
@@ -53,6 +54,10 @@ struct RequestTrackingMiddleware: RouterMiddleware {
         if let error = error as? HTTPError {
             let code: APIErrorCode = error.status == .contentTooLarge ? .badRequest : error.status.code < 500 ? .badRequest : .internalError
             return json(APIError(error.status, code, error.body ?? error.status.reasonPhrase), request: request, context: context)
+        }
+        if let error = error as? PSQLError {
+            context.logger.error("PostgreSQL is unavailable", metadata: ["code": "\(error.code)"])
+            return json(APIError(.serviceUnavailable, .serviceUnavailable, "Kiwi is briefly unavailable; please try again."), request: request, context: context)
         }
         context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         return json(APIError(.internalServerError, .internalError, "Something went wrong on our side."), request: request, context: context)
