@@ -20,10 +20,12 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let subscription = KiwiTopology.revocationSubscription(instance: instance)
     var revocationSettings = configuration.amqp
     revocationSettings.connectionName += " revocations"
-    let revocations = AMQPConsumer(
-        settings: revocationSettings, queue: subscription.queue, prefetch: 0, autoAck: true, topology: subscription.topology, logger: logger
-    )
     let cache = SessionCache(timeToLive: configuration.sessionCacheTTL)
+    // Broadcasts sent while the subscription is down are lost: forget what was cached, and cache nothing until it is back.
+    let revocations = AMQPConsumer(
+        settings: revocationSettings, queue: subscription.queue, prefetch: 0, autoAck: true, topology: subscription.topology, logger: logger,
+        connectionLost: { _ in cache.clear() }
+    )
     let authService = AuthServiceClient(httpClient: httpClient, baseURL: configuration.authServiceURL, internalToken: configuration.internalAPIToken)
     let quota = PostgresQuotaRepository(client: postgres, logger: logger)
     let policy = QuotaPolicy(limit: configuration.scanDailyLimit)
@@ -36,13 +38,15 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     ).addRoutes(to: router)
     let v1 = router.group("v1")
     SignInController(authService: authService).addRoutes(to: v1.group("auth"))
-    let signedIn = v1.group().add(middleware: AuthenticationMiddleware(cache: cache, authService: authService))
+    let signedIn = v1.group().add(middleware: AuthenticationMiddleware(cache: cache, authService: authService, cachingAllowed: { revocations.isConnected }))
     ScanController(quota: quota, policy: policy, dispatcher: ScanDispatcher(requester: requester, jobQueue: configuration.jobQueue, timeout: configuration.scanTimeout))
         .addRoutes(to: signedIn)
     AccountController(quota: quota, policy: policy, authService: authService, cache: cache).addRoutes(to: signedIn)
 
     var app = Application(
         router: router,
+        // A connection that sends nothing for a minute is closed: idle or trickling clients must not pile up.
+        server: .http1(configuration: .init(idleTimeout: .seconds(60))),
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: GatewayConfiguration.serviceName),
         services: [HTTPClientService(client: httpClient), postgres, requester, revocations, RevocationListener(consumer: revocations, cache: cache, logger: logger)],
         logger: logger

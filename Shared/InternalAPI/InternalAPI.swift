@@ -3,7 +3,7 @@ import Foundation
 import KiwiModels
 
 /// The auth service's internal HTTP API, which only the gateway calls (DESIGN.md §4). Every request
-/// carries `Authorization: Bearer <INTERNAL_API_TOKEN>`.
+/// carries `Authorization: Bearer <INTERNAL_API_TOKEN>`; without it, or with a wrong one, the answer is 403.
 public enum InternalAPI {
     /// `POST` a ``SessionTokenBody``: 200 ``SessionIntrospection``, or 401 when the token is unknown, expired or revoked.
     public static let introspectPath = "/internal/v1/sessions/introspect"

@@ -26,6 +26,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let badRequest: APIErrorCode = "bad_request"
     public static let unauthorized: APIErrorCode = "unauthorized"
     public static let invalidToken: APIErrorCode = "invalid_token"
+    /// The caller is known but not allowed (the internal API without the right internal token).
+    public static let forbidden: APIErrorCode = "forbidden"
     public static let invalidImage: APIErrorCode = "invalid_image"
     public static let notFound: APIErrorCode = "not_found"
     public static let methodNotAllowed: APIErrorCode = "method_not_allowed"

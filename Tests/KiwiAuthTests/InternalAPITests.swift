@@ -14,13 +14,13 @@ import Testing
 
 @Suite("Internal API and sessions")
 struct InternalAPITests {
-    @Test("the internal API refuses requests without the internal token or with a wrong one", arguments: [nil, "wrong-token", ""])
+    @Test("the internal API refuses requests without the internal token or with a wrong one with 403, not a session's 401", arguments: [nil, "wrong-token", ""])
     func internalTokenRequired(_ internalToken: String?) async throws {
         try await AuthHarness.withService { client in
             let session = try await client.signIn(subject: AuthHarness.newSubject())
             let response = try await client.introspect(session.sessionToken, internalToken: internalToken)
-            #expect(response.status == .unauthorized)
-            #expect(response.errorBody?.error == .unauthorized)
+            #expect(response.status == .forbidden)
+            #expect(response.errorBody?.error == .forbidden)
         }
     }
 

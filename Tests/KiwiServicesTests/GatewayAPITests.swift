@@ -109,6 +109,10 @@ struct GatewayAPITests {
                 #expect(answer.status == 400, "\(why)")
                 #expect(try answer.json()["error"] as? String == "invalid_image", "\(why)")
             }
+            let labelled = SystemRig.multipart(photo, partType: "image/png")
+            let mislabelled = try await rig.send(.POST, "/v1/scan", token: token, contentType: labelled.contentType, body: labelled.body)
+            #expect(mislabelled.status == 400)
+            #expect((try mislabelled.json()["message"] as? String)?.contains("image/jpeg") == true)
             let part = Array("Content-Disposition: form-data; name=\"image\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
             let twoImages = Array("--b\r\n".utf8) + part + photo + Array("\r\n--b\r\n".utf8) + part + photo + Array("\r\n--b--\r\n".utf8)
             let duplicate = try await rig.send(.POST, "/v1/scan", token: token, contentType: "multipart/form-data; boundary=b", body: twoImages)
@@ -201,6 +205,15 @@ struct GatewayAPITests {
             let auth = try #require(rig.processes["kiwi-auth"])
             auth.send(SIGTERM)
             _ = await auth.waitForExit()
+            let answer = try await rig.send(.GET, "/v1/quota", token: String(repeating: "y", count: 43))
+            #expect(answer.status == 503)
+            #expect(try answer.json()["error"] as? String == "auth_unavailable")
+        }
+    }
+
+    @Test("a gateway whose INTERNAL_API_TOKEN the auth service refuses answers 503 auth_unavailable, never 401")
+    func wrongInternalToken() async throws {
+        try await SystemRig.run(gatewayEnvironment: ["INTERNAL_API_TOKEN": String(repeating: "w", count: 40)]) { rig in
             let answer = try await rig.send(.GET, "/v1/quota", token: String(repeating: "y", count: 43))
             #expect(answer.status == 503)
             #expect(try answer.json()["error"] as? String == "auth_unavailable")

@@ -33,7 +33,8 @@ struct SystemRig: Sendable {
 
     /// Starts auth, `gateways` gateways and (unless `worker` is false) a scan worker, and runs `body`.
     static func run<Result: Sendable>(
-        behaviour: StubBehaviour = StubBehaviour(), environment overrides: [String: String] = [:], gateways: Int = 1, worker: Bool = true,
+        behaviour: StubBehaviour = StubBehaviour(), environment overrides: [String: String] = [:], gatewayEnvironment: [String: String] = [:],
+        gateways: Int = 1, worker: Bool = true,
         _ body: @Sendable (SystemRig) async throws -> Result
     ) async throws -> Result {
         try await withLLMStub(behaviour: behaviour) { stubURL, stub in
@@ -50,7 +51,7 @@ struct SystemRig: Sendable {
             var processes: [String: ServiceProcess] = [:]
             defer { for process in processes.values { process.send(SIGTERM) } }
             for (executable, name, port) in services {
-                var own = environment
+                var own = executable == "kiwi-gateway" ? environment.merging(gatewayEnvironment) { _, new in new } : environment
                 own["PORT"] = String(port)
                 let process = try ServiceProcess(executable, environment: own)
                 processes[name] = process
@@ -109,8 +110,10 @@ struct SystemRig: Sendable {
     }
 
     /// A `multipart/form-data` body with one file field.
-    static func multipart(_ image: [UInt8], field: String = "image", boundary: String = "kiwi-test-boundary") -> (contentType: String, body: [UInt8]) {
-        let body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"fridge.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+    static func multipart(
+        _ image: [UInt8], field: String = "image", partType: String = "image/jpeg", boundary: String = "kiwi-test-boundary"
+    ) -> (contentType: String, body: [UInt8]) {
+        let body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"fridge.jpg\"\r\nContent-Type: \(partType)\r\n\r\n".utf8)
             + image + Array("\r\n--\(boundary)--\r\n".utf8)
         return ("multipart/form-data; boundary=\(boundary)", body)
     }

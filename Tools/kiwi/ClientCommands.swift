@@ -36,9 +36,15 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
 /// The client for the saved session; a sentence when there is none.
 func signedInClient(_ server: ServerOptions) throws -> (Client, SessionStore) {
     let store = SessionStore()
-    guard let saved = store.load() else { throw CLIError("You are not signed in. Run `kiwi login --dev` first.") }
-    let url = server.server == nil && ProcessInfo.processInfo.environment["KIWI_SERVER"] == nil ? URL(string: saved.server)! : try server.url
-    return (KiwiAPI.client(serverURL: url, sessionToken: saved.sessionToken), store)
+    guard let saved = store.load(), let savedURL = URL(string: saved.server) else {
+        throw CLIError("You are not signed in. Run `kiwi login --dev` first.")
+    }
+    // The token goes only to the server that issued it.
+    let explicit = server.server != nil || ProcessInfo.processInfo.environment["KIWI_SERVER"].map { !$0.isEmpty } == true
+    if explicit, try server.url.absoluteString != savedURL.absoluteString {
+        throw CLIError("You are signed in to \(saved.server), not \(try server.url.absoluteString). Run `kiwi login` for that server.")
+    }
+    return (KiwiAPI.client(serverURL: savedURL, sessionToken: saved.sessionToken), store)
 }
 
 /// The sentence for an error body the gateway sent.

@@ -15,7 +15,7 @@ struct DevelopmentKeyOptions: ParsableArguments {
     /// The key in the folder; a sentence for the user when there is none.
     func load() throws -> DevelopmentAppleKey {
         guard let pem = try? String(contentsOfFile: privateKeyPath, encoding: .utf8) else {
-            throw ValidationError("There is no development key in \(keyDirectory). Create one with `kiwi dev-keys`.")
+            throw CLIError("There is no development key in \(keyDirectory). Create one with `kiwi dev-keys`.")
         }
         return try DevelopmentAppleKey(pem: pem, keyID: Self.keyID)
     }

@@ -24,7 +24,11 @@ struct SessionStore {
 
     func save(_ session: Saved) throws {
         let folder = file.deletingLastPathComponent()
+        // Created private from the first byte (umask), not made private afterwards: the token is never world-readable.
+        let previous = umask(0o077)
+        defer { umask(previous) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
         try? FileManager.default.removeItem(at: file)
         guard FileManager.default.createFile(atPath: file.path, contents: try JSONEncoder.iso8601.encode(session), attributes: [.posixPermissions: 0o600])
         else { throw CLIError("Cannot write the session to \(file.path).") }

@@ -1,9 +1,11 @@
 import Crypto
 import Foundation
 import Hummingbird
+import KiwiModels
 import KiwiServiceSupport
 
-/// Lets a request through only with `Authorization: Bearer <INTERNAL_API_TOKEN>`; anything else is 401.
+/// Lets a request through only with `Authorization: Bearer <INTERNAL_API_TOKEN>`; anything else is 403
+/// `forbidden`, so the gateway can tell its own misconfiguration from an unknown session (401).
 ///
 /// The comparison takes the same time whatever the presented token: both sides are hashed to 32 bytes
 /// and every byte is compared, so timing reveals neither length nor matching prefix.
@@ -19,7 +21,9 @@ struct InternalTokenMiddleware<Context: RequestContext>: RouterMiddleware {
         let presented = Array(SHA256.hash(data: Data((header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : "").utf8)))
         var difference: UInt8 = 0
         for (left, right) in zip(expected, presented) { difference |= left ^ right }
-        guard difference == 0, header.hasPrefix("Bearer ") else { throw APIError.unauthorized("The internal API token is missing or wrong.") }
+        guard difference == 0, header.hasPrefix("Bearer ") else {
+            throw APIError(.forbidden, .forbidden, "The internal API token is missing or wrong.")
+        }
         return try await next(request, context)
     }
 }

@@ -43,6 +43,7 @@ struct AuthServiceClient: Sendable {
             }
             return session
         case 401: return nil
+        case 403: throw AuthServiceUnavailable(description: "the auth service refused this gateway's INTERNAL_API_TOKEN")
         default: throw AuthServiceUnavailable(description: "the auth service answered introspection with \(response.status)")
         }
     }

@@ -63,6 +63,11 @@ final class SessionCache: Sendable {
         }
     }
 
+    /// Forgets every session: revocations may have been missed (the subscription's connection dropped).
+    func clear() {
+        state.withLock { $0.entries.removeAll() }
+    }
+
     /// Applies a revocation announced by the auth service.
     func apply(_ event: RevocationEvent) {
         let now = ContinuousClock.now

@@ -52,13 +52,19 @@ struct ScanController: Sendable {
         )
     }
 
+    /// Gives the scan back, trying three times over about a second: a database blip must not cost the user a scan.
     private func refund(_ reservation: QuotaReservation, because reason: String, context: GatewayRequestContext) async {
-        do {
-            try await quota.refund(reservation)
-            context.logger.info("scan refunded", metadata: ["reason": .string(reason)])
-        } catch {
-            context.logger.error("could not refund a failed scan", metadata: ["reason": .string(reason), "error": "\(error)"])
+        for wait in [Duration.zero, .milliseconds(200), .milliseconds(800)] {
+            try? await Task.sleep(for: wait)
+            do {
+                try await quota.refund(reservation)
+                context.logger.info("scan refunded", metadata: ["reason": .string(reason)])
+                return
+            } catch {
+                context.logger.warning("could not refund a failed scan yet", metadata: ["reason": .string(reason), "error": "\(error)"])
+            }
         }
+        context.logger.error("gave up refunding a failed scan", metadata: ["reason": .string(reason)])
     }
 
     static func apiError(for failure: ScanFailure) -> APIError {
@@ -75,7 +81,10 @@ struct ScanController: Sendable {
     }
 
     static func apiError(for error: any Error) -> APIError {
-        if let error = error as? AMQPError, error == .timedOut { return apiError(for: ScanFailure(.scanTimeout, "")) }
-        return apiError(for: ScanFailure(.llmUnavailable, ""))
+        switch error {
+        case AMQPError.timedOut: apiError(for: ScanFailure(.scanTimeout, ""))
+        case is DecodingError: apiError(for: ScanFailure(.invalidModelResponse, ""))  // a worker reply that is not a result
+        default: apiError(for: ScanFailure(.llmUnavailable, ""))
+        }
     }
 }

@@ -30,8 +30,14 @@ struct SignInController: Sendable {
             context.logger.error("cannot forward a sign-in", metadata: ["reason": "\(error)"])
             throw APIError(.serviceUnavailable, .authUnavailable, "Signing in is unavailable right now; please try again shortly.")
         }
+        // Only the documented answers pass through as they are; anything else (a 500 with an empty body when the
+        // auth service's database is down, say) would break the API's error shape.
+        guard [200, 400, 401].contains(answer.status), (try? JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView))) != nil else {
+            context.logger.error("the auth service answered a sign-in with \(answer.status)")
+            throw APIError(.serviceUnavailable, .authUnavailable, "Signing in is unavailable right now; please try again shortly.")
+        }
         var headers = HTTPFields()
-        headers[.contentType] = answer.contentType ?? "application/json; charset=utf-8"
+        headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: HTTPResponse.Status(code: answer.status), headers: headers, body: ResponseBody(byteBuffer: answer.body))
     }
 }

@@ -14,6 +14,8 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     let cache: SessionCache
     let authService: AuthServiceClient
+    /// Whether revocations are being received; without them a cached session could outlive its sign-out.
+    let cachingAllowed: @Sendable () -> Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else { throw APIError.unauthorized("Sign in first: the request has no bearer token.") }
@@ -22,7 +24,8 @@ struct AuthenticationMiddleware: RouterMiddleware {
         else { throw APIError.unauthorized("The Authorization header must be 'Bearer <session token>'.") }
 
         let hash = SessionTokenDigest.hex(token)
-        var session = cache.session(forTokenHash: hash)
+        let caching = cachingAllowed()
+        var session = caching ? cache.session(forTokenHash: hash) : nil
         if session == nil {
             let requestedAt = ContinuousClock.now
             let introspection: SessionIntrospection?
@@ -36,7 +39,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 throw APIError.unauthorized("The session is unknown, expired or signed out; sign in again.")
             }
             let fresh = AuthenticatedSession(userID: introspection.userId, expiresAt: introspection.expiresAt, tokenHash: hash)
-            cache.store(fresh, requestedAt: requestedAt)
+            if caching { cache.store(fresh, requestedAt: requestedAt) }
             session = fresh
         }
         var context = context

@@ -31,7 +31,7 @@ struct RequestTrackingMiddleware: RouterMiddleware {
         response.headers[.requestID] = context.requestID
         var metadata: Logger.Metadata = [
             "method": .string(request.method.rawValue), "path": .string(request.uri.path),
-            "statusCode": .stringConvertible(response.status.code), "latencyMs": .stringConvertible((ContinuousClock.now - started).milliseconds),
+            "statusCode": .stringConvertible(response.status.code), "latencyMs": .stringConvertible(Int((ContinuousClock.now - started).milliseconds)),
         ]
         if let user = context.facts.user { metadata["user"] = .string(user) }
         context.logger.info("request", metadata: metadata)
@@ -55,8 +55,8 @@ struct RequestTrackingMiddleware: RouterMiddleware {
             let code: APIErrorCode = error.status == .contentTooLarge ? .badRequest : error.status.code < 500 ? .badRequest : .internalError
             return json(APIError(error.status, code, error.body ?? error.status.reasonPhrase), request: request, context: context)
         }
-        if let error = error as? PSQLError {
-            context.logger.error("PostgreSQL is unavailable", metadata: ["code": "\(error.code)"])
+        if error is PSQLError || error is DeadlineExceededError {
+            context.logger.error("PostgreSQL is unavailable", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             return json(APIError(.serviceUnavailable, .serviceUnavailable, "Kiwi is briefly unavailable; please try again."), request: request, context: context)
         }
         context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: type(of: error)))"])

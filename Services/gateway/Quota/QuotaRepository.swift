@@ -1,4 +1,5 @@
 import Foundation
+import KiwiConcurrency
 import KiwiDatabase
 import Logging
 import PostgresNIO
@@ -24,8 +25,14 @@ protocol QuotaRepository: Sendable {
 struct PostgresQuotaRepository: QuotaRepository {
     let client: PostgresClient
     let logger: Logger
+    /// The longest a quota statement may take; past it the request fails (503) instead of hanging on a stuck database.
+    var timeout = Duration.seconds(5)
 
     func used(by userID: UUID, on day: String) async throws -> Int {
+        try await withDeadline(.now + timeout) { try await usedNow(by: userID, on: day) }
+    }
+
+    private func usedNow(by userID: UUID, on day: String) async throws -> Int {
         let rows = try await client.query(
             "SELECT scan_count FROM scan_quota WHERE user_id = \(userID) AND scan_date = \(day)::date", logger: logger
         )
@@ -36,6 +43,10 @@ struct PostgresQuotaRepository: QuotaRepository {
     /// One statement: the first scan of the day inserts 1; later ones increment only while below the limit,
     /// under the row lock `ON CONFLICT DO UPDATE` takes, so two racing requests see each other's increment.
     func reserve(for userID: UUID, on day: String, limit: Int) async throws -> QuotaReservation? {
+        try await withDeadline(.now + timeout) { try await reserveNow(for: userID, on: day, limit: limit) }
+    }
+
+    private func reserveNow(for userID: UUID, on day: String, limit: Int) async throws -> QuotaReservation? {
         let rows = try await client.query(
             """
             INSERT INTO scan_quota (user_id, scan_date, scan_count) VALUES (\(userID), \(day)::date, 1)
@@ -50,6 +61,10 @@ struct PostgresQuotaRepository: QuotaRepository {
     }
 
     func refund(_ reservation: QuotaReservation) async throws {
+        try await withDeadline(.now + timeout) { try await refundNow(reservation) }
+    }
+
+    private func refundNow(_ reservation: QuotaReservation) async throws {
         try await client.execute(
             """
             UPDATE scan_quota SET scan_count = scan_count - 1

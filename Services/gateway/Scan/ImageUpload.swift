@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KiwiConcurrency
 import KiwiModels
 import KiwiServiceSupport
 
@@ -10,6 +11,8 @@ enum ImageUpload {
     /// Room for the multipart envelope around the largest photo. A body beyond it is refused as soon as the bytes
     /// streaming in pass this size; no more of it is read.
     static let maximumBodySize = maximumImageSize + 64 * 1024
+    /// The longest an upload may take: 2 MiB in 30 s is 70 KB/s, slower than any phone on a working network.
+    static let uploadTimeout = Duration.seconds(30)
 
     /// Reads and checks the photo of `request`.
     static func read(from request: Request, context: some RequestContext) async throws -> [UInt8] {
@@ -18,9 +21,11 @@ enum ImageUpload {
         }
         let body: ByteBuffer
         do {
-            body = try await request.body.collect(upTo: maximumBodySize)
-        } catch {
+            body = try await withDeadline(.now + uploadTimeout) { try await request.body.collect(upTo: maximumBodySize) }
+        } catch let error as HTTPError where error.status == .contentTooLarge {
             throw refusal("The photo must be at most 2 MiB; the request body is larger.")
+        } catch is DeadlineExceededError {
+            throw APIError(.requestTimeout, .badRequest, "The upload took longer than \(uploadTimeout.components.seconds) seconds.")
         }
         let parts: [MultipartFormData.Part]
         do {
@@ -31,6 +36,9 @@ enum ImageUpload {
         let images = parts.filter { $0.name == "image" }
         guard images.count == 1, let image = images.first else {
             throw refusal(images.isEmpty ? "The request has no field named 'image'." : "The request has more than one field named 'image'.")
+        }
+        if let type = image.contentType, type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() != "image/jpeg" {
+            throw refusal("The 'image' field must be image/jpeg, not \(type).")
         }
         return try check(Array(image.body))
     }
@@ -86,13 +94,19 @@ enum MultipartFormData {
             while cursor < body.count, body[cursor] == 32 || body[cursor] == 9 { cursor += 1 }
             guard body[cursor...].starts(with: crlf) else { throw FormatError(reason: "a boundary line does not end with CRLF") }
             cursor += 2
-            guard let headerEnd = body[cursor...].firstRange(of: crlf + crlf) else { throw FormatError(reason: "a part's headers never end") }
+            // The headers end at an empty line; a part without headers starts with it.
+            guard let headerEnd = body[cursor...].starts(with: crlf) ? cursor..<cursor + 2 : body[cursor...].firstRange(of: crlf + crlf) else {
+                throw FormatError(reason: "a part's headers never end")
+            }
             var part = Part(body: [])
             for line in String(decoding: body[cursor..<headerEnd.lowerBound], as: UTF8.self).components(separatedBy: "\r\n") where !line.isEmpty {
                 let field = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard field.count == 2 else { throw FormatError(reason: "a part header has no colon") }
                 switch field[0].lowercased() {
                 case "content-disposition":
+                    guard field[1].split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "form-data" else {
+                        throw FormatError(reason: "a part's Content-Disposition is not form-data")
+                    }
                     part.name = parameter("name", in: field[1])
                     part.filename = parameter("filename", in: field[1])
                 case "content-type":
