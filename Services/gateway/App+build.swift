@@ -39,8 +39,11 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let v1 = router.group("v1")
     SignInController(authService: authService).addRoutes(to: v1.group("auth"))
     let signedIn = v1.group().add(middleware: AuthenticationMiddleware(cache: cache, authService: authService, cachingAllowed: { revocations.isConnected }))
-    ScanController(quota: quota, policy: policy, dispatcher: ScanDispatcher(requester: requester, jobQueue: configuration.jobQueue, timeout: configuration.scanTimeout))
-        .addRoutes(to: signedIn)
+    ScanController(
+        quota: quota, policy: policy,
+        dispatcher: ScanDispatcher(requester: requester, jobQueue: configuration.jobQueue, timeout: configuration.scanTimeout),
+        uploads: UploadLimiter(capacity: 64)
+    ).addRoutes(to: signedIn)
     AccountController(quota: quota, policy: policy, authService: authService, cache: cache).addRoutes(to: signedIn)
 
     var app = Application(

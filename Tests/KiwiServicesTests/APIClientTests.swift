@@ -23,7 +23,9 @@ struct APIClientTests {
     func everyOperation() async throws {
         try await SystemRig.run { rig in
             let anonymous = KiwiAPI.client(serverURL: rig.gateway)
-            #expect(try await anonymous.getHealth().ok.body.json.status == "ok")
+            let health = try await anonymous.getHealth().ok
+            #expect(try health.body.json.status == "ok")
+            #expect(!health.headers.xRequestId.isEmpty)
             #expect(try await anonymous.getReadiness().ok.body.json.dependencies.additionalProperties["postgres"] == .ok)
             let refused = try await anonymous.signInWithApple(body: .json(.init(identityToken: "not-a-jwt")))
             #expect(try refused.unauthorized.body.json.error == "invalid_token")

@@ -12,6 +12,7 @@ struct ScanController: Sendable {
     let quota: any QuotaRepository
     let policy: QuotaPolicy
     let dispatcher: ScanDispatcher
+    let uploads: UploadLimiter
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
         group.post("scan", use: scan)
@@ -22,7 +23,10 @@ struct ScanController: Sendable {
         let now = Date()
         let day = policy.day(of: now)
         guard try await quota.used(by: session.userID, on: day) < policy.limit else { throw rateLimited(at: now) }
-        let jpeg = try await ImageUpload.read(from: request, context: context)
+        guard let jpeg = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
+            throw APIError(.serviceUnavailable, .scanUnavailable, "Too many photos are being uploaded right now; please try again in a moment.",
+                           headers: [.retryAfter: "1"])
+        }
         guard let reservation = try await quota.reserve(for: session.userID, on: day, limit: policy.limit) else { throw rateLimited(at: now) }
 
         let result: ScanJobResult

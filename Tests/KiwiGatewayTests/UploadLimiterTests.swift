@@ -1,0 +1,25 @@
+import Testing
+
+@testable import KiwiGateway
+
+@Suite("Upload limiter")
+struct UploadLimiterTests {
+    @Test("beyond its capacity a limiter refuses at once, and a finished upload frees its slot")
+    func boundsConcurrentUploads() async throws {
+        let limiter = UploadLimiter(capacity: 1)
+        let (entered, release) = AsyncStream.makeStream(of: Void.self)
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            await limiter.withSlot {
+                release.yield()
+                for await _ in gate { break }
+                return 1
+            }
+        }
+        for await _ in entered { break }
+        #expect(await limiter.withSlot { 2 } == nil)
+        open.yield()
+        #expect(await holder.value == 1)
+        #expect(await limiter.withSlot { 3 } == 3)
+    }
+}
