@@ -76,7 +76,7 @@ struct CLITests {
     /// Writes `bytes` to a temporary file.
     func temporaryFile(_ bytes: [UInt8]) -> URL {
         let file = FileManager.default.temporaryDirectory.appending(path: "kiwi-cli-photo-\(UUID().uuidString).jpg")
-        FileManager.default.createFile(atPath: file.path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data(bytes))
         return file
     }
 }
