@@ -22,14 +22,14 @@ struct AuthServiceClient: Sendable {
     }
 
     let httpClient: HTTPClient
-    let baseURL: String
+    let baseURL: URL
     let internalToken: String
     /// The longest any call may take, response body included.
     var timeout: Duration = .seconds(5)
 
     init(httpClient: HTTPClient, baseURL: URL, internalToken: String) {
         self.httpClient = httpClient
-        self.baseURL = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        self.baseURL = baseURL
         self.internalToken = internalToken
     }
 
@@ -81,7 +81,7 @@ struct AuthServiceClient: Sendable {
     private func send(
         _ method: HTTPMethod, _ path: String, rawBody: ByteBuffer?, requestID: String, authorized: Bool
     ) async throws(AuthServiceUnavailable) -> ForwardedResponse {
-        var request = HTTPClientRequest(url: baseURL + path)
+        var request = HTTPClientRequest(url: baseURL.appending(path: path).absoluteString)
         request.method = method
         request.headers.add(name: "X-Request-Id", value: requestID)
         if authorized { request.headers.add(name: "Authorization", value: "Bearer \(internalToken)") }

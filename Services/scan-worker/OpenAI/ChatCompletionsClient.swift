@@ -38,7 +38,7 @@ struct ChatCompletionsClient: Sendable {
 
     init(httpClient: HTTPClient, baseURL: URL, apiKey: String) {
         self.httpClient = httpClient
-        self.endpoint = baseURL.absoluteString.trimmingSuffix("/") + "/chat/completions"
+        self.endpoint = baseURL.appending(path: "chat/completions").absoluteString
         self.apiKey = apiKey
     }
 
@@ -88,11 +88,5 @@ struct ChatCompletionsClient: Sendable {
             // A 200 without a completion object is a broken server, not a broken answer: worth another try.
             return .failure(Failure(status: 502, summary: "HTTP \(status) with a body that is not a chat completion"))
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }
