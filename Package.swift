@@ -98,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "KiwiLLMStub",
             dependencies: [
-                "KiwiJPEG", "KiwiLogging", "KiwiModels", "KiwiOpenAI",
+                "KiwiConcurrency", "KiwiJPEG", "KiwiLogging", "KiwiModels", "KiwiOpenAI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -201,7 +201,7 @@ let package = Package(
         .target(
             name: "KiwiAppleSignIn",
             dependencies: [
-                "KiwiModels",
+                "KiwiConcurrency", "KiwiModels",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import JWTKit
+import KiwiConcurrency
 import NIOCore
 import NIOHTTP1
 
@@ -66,6 +67,6 @@ public struct JWKSFetchError: Error, CustomStringConvertible {
 
 extension TimeAmount {
     init(_ duration: Duration) {
-        self = .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        self = .nanoseconds(duration.nanoseconds)
     }
 }

@@ -1,4 +1,9 @@
 extension Duration {
+    /// The duration in seconds, for `Date` arithmetic and rates.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
     /// The duration in whole milliseconds, saturating instead of overflowing.
     public var milliseconds: Int64 {
         let (seconds, attoseconds) = components

@@ -63,7 +63,7 @@ struct WorkerRig: Sendable {
 
     /// Sends a job as the gateway does and waits for its result.
     func scan(_ jpeg: [UInt8], deadlineIn timeout: Duration = .seconds(20)) async throws -> ScanJobResult {
-        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        let deadline = Date().addingTimeInterval(timeout.seconds)
         let job = ScanJob(image: jpeg, deadline: deadline, requestID: "req-\(UUID().uuidString.prefix(8))", userKey: testUserKey)
         let reply = try await requester.request(job.message(), routingKey: queue, timeout: timeout + .seconds(2))
         return try ScanJobResult(message: reply)

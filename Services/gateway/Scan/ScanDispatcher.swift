@@ -1,4 +1,5 @@
 import Foundation
+import KiwiConcurrency
 import KiwiMessaging
 import KiwiScanJobs
 
@@ -11,7 +12,7 @@ struct ScanDispatcher: Sendable {
 
     /// The worker's result, or a thrown `AMQPError` (`timedOut` when no answer came in time).
     func scan(_ jpeg: [UInt8], userID: UUID, requestID: String) async throws -> ScanJobResult {
-        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        let deadline = Date().addingTimeInterval(timeout.seconds)
         let job = ScanJob(image: jpeg, deadline: deadline, requestID: requestID, userKey: ScanJob.userKey(forUserID: userID.uuidString.lowercased()))
         let reply = try await requester.request(job.message(), routingKey: jobQueue, timeout: timeout)
         return try ScanJobResult(message: reply)
