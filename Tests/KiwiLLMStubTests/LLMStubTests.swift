@@ -74,7 +74,7 @@ struct LLMStubTests {
     func answersAreDeterministicAndVaried() throws {
         func content(_ seed: UInt64) throws -> String {
             let image = try JPEGImage(parsing: SyntheticJPEG.make(size: 2048, seed: seed))
-            let request = CheckedRequest(model: "gpt-4o", strictSchema: true, messageCount: 2, image: image)
+            let request = CheckedRequest(parameters: RequestParameters(model: "gpt-4o", strictSchema: true, messageCount: 2), image: image)
             let digest = Array(SHA256.hash(data: image.bytes))
             return ChatCompletionsController.completion(for: request, digest: digest, fault: .none).choices[0].message.content ?? ""
         }
@@ -178,10 +178,10 @@ struct LLMStubTests {
     func promptTokensFollowTiles() throws {
         // A generated 256×8 image is one tile.
         let image = try JPEGImage(parsing: SyntheticJPEG.make(size: 1024, seed: 1))
-        let request = CheckedRequest(model: "gpt-4o", detail: "high", strictSchema: true, messageCount: 2, image: image)
+        let request = CheckedRequest(parameters: RequestParameters(model: "gpt-4o", detail: "high", strictSchema: true, messageCount: 2), image: image)
         #expect(ChatCompletionsController.promptTokens(for: request) == 330 + 85 + 170)
         var low = request
-        low.detail = "low"
+        low.parameters.detail = "low"
         #expect(ChatCompletionsController.promptTokens(for: low) == 330 + 85)
     }
 

@@ -23,7 +23,7 @@ struct ScanWorkerTests {
         guard case .ok(let response) = result else { Issue.record("expected a response, got \(result)"); return }
         #expect(throws: Never.self) { try ScanResponseContract.validate(try KiwiJSON.encoder().encode(response)) }
         #expect(!response.recipes.isEmpty)
-        let request = try #require(received.first)
+        let request = try #require(received.first?.parameters)
         #expect(received.count == 1)
         #expect(request.model == "gpt-4o" && request.detail == "high" && request.temperature == 0.3)
         #expect(request.maxCompletionTokens == 4096 && request.strictSchema)

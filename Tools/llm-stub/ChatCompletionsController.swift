@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KiwiConcurrency
 import KiwiJPEG
 import KiwiModels
 import KiwiOpenAI
@@ -40,7 +41,7 @@ struct ChatCompletionsController: Sendable {
         switch behaviour.fault {
         case .rateLimit:
             var response = Self.errorResponse(OpenAIError(status: 429, body: OpenAIErrorBody(
-                message: "Rate limit reached for \(checked.model) in organization org-kiwi-stub on tokens per min (TPM): Limit 30000, "
+                message: "Rate limit reached for \(checked.parameters.model) in organization org-kiwi-stub on tokens per min (TPM): Limit 30000, "
                     + "Used 30000, Requested 890. Please try again in \(behaviour.retryAfterSeconds)s.",
                 type: "tokens", code: "rate_limit_exceeded"
             )))
@@ -72,12 +73,12 @@ struct ChatCompletionsController: Sendable {
         try await Task.sleep(for: Self.latency(behaviour))
         let completion = Self.completion(for: checked, digest: digest, fault: behaviour.fault)
         let data = try JSONEncoder().encode(completion)
-        let processing = (ContinuousClock.now - started).components
+        let processing = ContinuousClock.now - started
         return Response(
             status: .ok,
             headers: [
                 .contentType: "application/json",
-                .openAIProcessingMilliseconds: String(processing.seconds * 1000 + processing.attoseconds / 1_000_000_000_000_000),
+                .openAIProcessingMilliseconds: String(processing.milliseconds),
                 .requestID: "req_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))",
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
@@ -87,10 +88,9 @@ struct ChatCompletionsController: Sendable {
     private func record(of request: CheckedRequest, digest: [UInt8], fault: StubFault) -> ReceivedRequest {
         let image = request.image
         return ReceivedRequest(
-            model: request.model, detail: request.detail, temperature: request.temperature, maxCompletionTokens: request.maxCompletionTokens,
-            safetyIdentifier: request.safetyIdentifier, strictSchema: request.strictSchema, messageCount: request.messageCount,
-            imageSHA256: digest.hexEncodedString, scanDataSHA256: SHA256.hash(data: image.bytes[image.scanStart..<image.end]).hexEncodedString
-            , imageBytes: image.bytes.count, metadataSegments: image.metadataSegments.map(\.name), fault: fault
+            parameters: request.parameters, imageSHA256: digest.hexEncodedString,
+            scanDataSHA256: SHA256.hash(data: image.bytes[image.scanStart..<image.end]).hexEncodedString, imageBytes: image.bytes.count,
+            metadataSegments: image.metadataSegments.map(\.name), fault: fault
         )
     }
 
@@ -108,10 +108,10 @@ struct ChatCompletionsController: Sendable {
         case .noFood: message = .init(content: FridgeAnswers.noFood.serialized(), refusal: nil)
         default: message = .init(content: answer, refusal: nil)
         }
-        let completionTokens = fault == .truncated ? (request.maxCompletionTokens ?? 4096) : (message.content ?? message.refusal ?? "").utf8.count / 4
+        let completionTokens = fault == .truncated ? (request.parameters.maxCompletionTokens ?? 4096) : (message.content ?? message.refusal ?? "").utf8.count / 4
         return ChatCompletion(
             id: "chatcmpl-\(digest.prefix(12).hexEncodedString)", created: Int(Date().timeIntervalSince1970),
-            model: request.model == "gpt-4o" ? "gpt-4o-2024-08-06" : request.model,
+            model: request.parameters.model == "gpt-4o" ? "gpt-4o-2024-08-06" : request.parameters.model,
             choices: [ChatCompletion.Choice(message: message, finishReason: finishReason)],
             usage: ChatCompletion.Usage(promptTokens: promptTokens(for: request), completionTokens: completionTokens)
         )
@@ -120,7 +120,7 @@ struct ChatCompletionsController: Sendable {
     /// What OpenAI bills for the prompt: about 330 tokens of instructions and schema plus the image's tokens, which
     /// for `high` detail are 85 plus 170 per 512-pixel tile after scaling into 2048×2048 and the short side to 768.
     static func promptTokens(for request: CheckedRequest) -> Int {
-        guard request.detail != "low" else { return 330 + 85 }
+        guard request.parameters.detail != "low" else { return 330 + 85 }
         var (width, height) = (Double(request.image.width), Double(request.image.height))
         let fit = min(1, 2048 / max(width, height))
         (width, height) = (width * fit, height * fit)

@@ -2,8 +2,8 @@ import Foundation
 import KiwiJPEG
 import KiwiOpenAI
 
-/// A request that passed the checks OpenAI makes, with what the stub needs to answer it.
-struct CheckedRequest: Sendable {
+/// What a request asked for, besides its image: the stub answers by it, and records it for tests and operators.
+struct RequestParameters: Codable, Sendable, Hashable {
     var model: String
     var detail: String?
     var temperature: Double?
@@ -11,6 +11,11 @@ struct CheckedRequest: Sendable {
     var safetyIdentifier: String?
     var strictSchema: Bool
     var messageCount: Int
+}
+
+/// A request that passed the checks OpenAI makes, with what the stub needs to answer it.
+struct CheckedRequest: Sendable {
+    var parameters: RequestParameters
     var image: JPEGImage
 }
 
@@ -70,8 +75,11 @@ enum OpenAIRequestCheck {
         }
         let (image, detail) = try imagePart(in: messages)
         return CheckedRequest(
-            model: model, detail: detail, temperature: request.temperature, maxCompletionTokens: request.maxCompletionTokens,
-            safetyIdentifier: request.safetyIdentifier, strictSchema: jsonSchema.strict == true, messageCount: messages.count, image: image
+            parameters: RequestParameters(
+                model: model, detail: detail, temperature: request.temperature, maxCompletionTokens: request.maxCompletionTokens,
+                safetyIdentifier: request.safetyIdentifier, strictSchema: jsonSchema.strict == true, messageCount: messages.count
+            ),
+            image: image
         )
     }
 

@@ -15,13 +15,7 @@ struct StubBehaviour: Codable, Sendable, Hashable {
 
 /// One request the stub received, as tests and operators inspect it. No image bytes are kept.
 struct ReceivedRequest: Codable, Sendable, Hashable {
-    var model: String
-    var detail: String?
-    var temperature: Double?
-    var maxCompletionTokens: Int?
-    var safetyIdentifier: String?
-    var strictSchema: Bool
-    var messageCount: Int
+    var parameters: RequestParameters
     /// SHA-256 of the decoded image, and of its bytes from the first start-of-scan marker to the end.
     var imageSHA256: String
     var scanDataSHA256: String
