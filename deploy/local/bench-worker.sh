@@ -5,10 +5,7 @@ set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 source "$here/common.sh"
 
-"$here/install-packages.sh"
-KIWI_STARTED_INFRA=()
-trap stop_started_infrastructure EXIT
-start_missing_infrastructure rabbitmq
+use_local_infrastructure rabbitmq
 
 cd "$KIWI_ROOT"
 for product in kiwi-scan-worker kiwi-llm-stub kiwi-scan-worker-bench; do swift build -c release --product "$product"; done

@@ -71,3 +71,12 @@ start_missing_infrastructure() {
 stop_started_infrastructure() {
     if [ ${#KIWI_STARTED_INFRA[@]} -gt 0 ]; then "$KIWI_ROOT/deploy/local/infra.sh" down "${KIWI_STARTED_INFRA[@]}"; fi
 }
+
+# Installs missing packages and starts the named infrastructure (postgres, rabbitmq) unless it already runs;
+# what this starts is stopped again when the calling script exits. For make test and the benchmarks.
+use_local_infrastructure() {
+    "$KIWI_ROOT/deploy/local/install-packages.sh"
+    KIWI_STARTED_INFRA=()
+    trap stop_started_infrastructure EXIT
+    start_missing_infrastructure "$@"
+}

@@ -5,10 +5,7 @@ set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 source "$here/common.sh"
 
-"$here/install-packages.sh"
-KIWI_STARTED_INFRA=()
-trap stop_started_infrastructure EXIT
-start_missing_infrastructure postgres rabbitmq
+use_local_infrastructure postgres rabbitmq
 
 export KIWI_TEST_DATABASE_URL="$KIWI_DATABASE_URL"
 export KIWI_TEST_AMQP_URL="$KIWI_AMQP_URL"
