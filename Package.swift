@@ -27,8 +27,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "4.5.2"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
@@ -46,6 +48,7 @@ let package = Package(
                 "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging", "KiwiModels",
                 "KiwiScanJobs", "KiwiServiceSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -62,6 +65,7 @@ let package = Package(
                 "KiwiConcurrency", "KiwiConfiguration", "KiwiJPEG", "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
                 "KiwiScanJobs", "KiwiServiceSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -153,7 +157,7 @@ let package = Package(
         ),
         .target(
             name: "KiwiScanJobs",
-            dependencies: ["KiwiMessaging", "KiwiModels", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["KiwiConcurrency", "KiwiMessaging", "KiwiModels", .product(name: "Crypto", package: "swift-crypto")],
             path: "Shared/ScanJobs",
             swiftSettings: swiftSettings
         ),
@@ -178,6 +182,8 @@ let package = Package(
         .target(
             name: "KiwiDatabase",
             dependencies: [
+                "KiwiConcurrency",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -188,12 +194,15 @@ let package = Package(
         .target(
             name: "KiwiServiceSupport",
             dependencies: [
-                "KiwiConfiguration", "KiwiLogging", "KiwiMessaging", "KiwiModels",
+                "KiwiConcurrency", "KiwiConfiguration", "KiwiLogging", "KiwiMessaging", "KiwiModels",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Shared/ServiceSupport",
             swiftSettings: swiftSettings
@@ -216,6 +225,7 @@ let package = Package(
             name: "KiwiMessaging",
             dependencies: [
                 "CRabbitMQ", "KiwiConcurrency",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -260,7 +270,7 @@ let package = Package(
         .testTarget(
             name: "KiwiDatabaseTests",
             dependencies: [
-                "KiwiDatabase", "KiwiTestSupport",
+                "KiwiConcurrency", "KiwiDatabase", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -295,7 +305,7 @@ let package = Package(
         .testTarget(
             name: "KiwiMessagingTests",
             dependencies: [
-                "KiwiMessaging", "KiwiTestSupport",
+                "KiwiMessaging", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

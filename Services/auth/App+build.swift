@@ -8,7 +8,7 @@ import PostgresNIO
 
 /// The auth service's composition root: builds the application the executable runs and the tests drive.
 func buildApplication(configuration: AuthConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
-    let postgres = PostgresClient(configuration: configuration.database, backgroundLogger: logger)
+    let postgres = PostgresClient(configuration: configuration.database, countingConnectionsLoggingTo: logger)
     let revocations = AMQPPublisher(settings: configuration.amqp, topology: KiwiTopology.revocations, logger: logger)
     let users = PostgresUserRepository(client: postgres, logger: logger)
     let sessions = PostgresSessionRepository(client: postgres, logger: logger)
@@ -18,7 +18,12 @@ func buildApplication(configuration: AuthConfiguration, logger: Logger) async th
     )
 
     let router = Router()
+    router.add(middleware: HTTPMetricsMiddleware())
     router.addHealthRoute()
+    router.addReadinessRoute(checks: [
+        "postgres": { await postgres.isReachable(logger: logger) },
+        "rabbitmq": { revocations.isConnected },
+    ])
     AppleSignInController(verifier: verifier, users: users, sessions: sessions).addRoutes(to: router.group("v1/auth"))
     InternalController(users: users, sessions: sessions, announcer: RevocationAnnouncer(publisher: revocations, logger: logger))
         .addRoutes(to: router.group("internal/v1").add(middleware: InternalTokenMiddleware(token: configuration.internalAPIToken)))

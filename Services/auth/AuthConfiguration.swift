@@ -25,7 +25,7 @@ struct AuthConfiguration: ServiceConfiguration {
 
     init(environment: [String: String]) throws(ConfigurationError) {
         var reader = EnvironmentReader(environment: environment)
-        basics = ServiceBasics(reading: &reader, defaultPort: 8081)
+        basics = ServiceBasics(reading: &reader, defaultPort: 8081, defaultMetricsPort: 9102)
         let database = reader.required("DATABASE_URL", secret: true, parse: PostgresClient.Configuration.init(url:))
         let amqp = reader.required("AMQP_URL", secret: true) { url in try AMQPSettings(url: url, connectionName: Self.serviceName) }
         let internalAPIToken = reader.internalAPIToken()

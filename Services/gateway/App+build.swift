@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// The gateway's composition root: builds the application the executable runs and the tests drive.
 func buildApplication(configuration: GatewayConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let instance = UUID().uuidString.lowercased()
-    let postgres = PostgresClient(configuration: configuration.database, backgroundLogger: logger)
+    let postgres = PostgresClient(configuration: configuration.database, countingConnectionsLoggingTo: logger)
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
     let requester = AMQPRequester(
         settings: configuration.amqp, instance: instance, topology: KiwiTopology.scanJobs(queue: configuration.jobQueue), logger: logger
@@ -29,20 +29,26 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let authService = AuthServiceClient(httpClient: httpClient, baseURL: configuration.authServiceURL, internalToken: configuration.internalAPIToken)
     let quota = PostgresQuotaRepository(client: postgres, logger: logger)
     let policy = QuotaPolicy(limit: configuration.scanDailyLimit)
+    let metrics = GatewayMetrics()
 
     let router = Router(context: GatewayRequestContext.self)
+    router.add(middleware: HTTPMetricsMiddleware())
     router.add(middleware: RequestTrackingMiddleware(routes: GatewayRoutes.allowedMethods))
     router.addHealthRoute()
-    ReadinessController(
-        postgres: postgres, rabbitMQ: { requester.isConnected && revocations.isConnected }, authService: authService
-    ).addRoutes(to: router)
+    router.addReadinessRoute(checks: [
+        "postgres": { await postgres.isReachable(logger: logger) },
+        "rabbitmq": { requester.isConnected && revocations.isConnected },
+        "auth": { await authService.isHealthy(requestID: "readiness") },
+    ])
     let v1 = router.group("v1")
     SignInController(authService: authService).addRoutes(to: v1.group("auth"))
-    let signedIn = v1.group().add(middleware: AuthenticationMiddleware(cache: cache, authService: authService, cachingAllowed: { revocations.isConnected }))
+    let signedIn = v1.group().add(
+        middleware: AuthenticationMiddleware(cache: cache, authService: authService, metrics: metrics, cachingAllowed: { revocations.isConnected })
+    )
     ScanController(
         quota: quota, policy: policy,
         dispatcher: ScanDispatcher(requester: requester, jobQueue: configuration.jobQueue, timeout: configuration.scanTimeout),
-        uploads: UploadLimiter(capacity: 64)
+        uploads: UploadLimiter(capacity: 64), metrics: metrics
     ).addRoutes(to: signedIn)
     AccountController(quota: quota, policy: policy, authService: authService, cache: cache).addRoutes(to: signedIn)
 

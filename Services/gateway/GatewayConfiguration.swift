@@ -27,7 +27,7 @@ struct GatewayConfiguration: ServiceConfiguration {
 
     init(environment: [String: String]) throws(ConfigurationError) {
         var reader = EnvironmentReader(environment: environment)
-        basics = ServiceBasics(reading: &reader, defaultPort: 8080)
+        basics = ServiceBasics(reading: &reader, defaultPort: 8080, defaultMetricsPort: 9101)
         let database = reader.required("DATABASE_URL", secret: true, parse: PostgresClient.Configuration.init(url:))
         let amqp = reader.required("AMQP_URL", secret: true) { url in try AMQPSettings(url: url, connectionName: Self.serviceName) }
         let authServiceURL = reader.requiredHTTPURL("AUTH_SERVICE_URL")

@@ -20,21 +20,26 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         topology: KiwiTopology.scanJobs(queue: configuration.jobQueue), logger: logger
     )
     let publisher = AMQPPublisher(settings: configuration.amqp, logger: logger)
+    let metrics = WorkerMetrics()
     let analyzer = ScanAnalyzer(
         client: ChatCompletionsClient(httpClient: httpClient, baseURL: configuration.openAIBaseURL, apiKey: configuration.openAIAPIKey),
         prompt: ScanPrompt(model: configuration.openAIModel, detail: configuration.imageDetail),
         retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
-        attemptTimeout: configuration.attemptTimeout
+        attemptTimeout: configuration.attemptTimeout, metrics: metrics
     )
 
     let router = Router()
+    router.add(middleware: HTTPMetricsMiddleware())
     router.addHealthRoute()
+    router.addReadinessRoute(checks: ["rabbitmq": { consumer.isConnected && publisher.isConnected }])
     return Application(
         router: router,
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: ScanWorkerConfiguration.serviceName),
         services: [
             HTTPClientService(client: httpClient), publisher, consumer,
-            ScanJobProcessor(consumer: consumer, publisher: publisher, analyzer: analyzer, concurrency: configuration.concurrency, logger: logger),
+            ScanJobProcessor(
+                consumer: consumer, publisher: publisher, analyzer: analyzer, concurrency: configuration.concurrency, metrics: metrics, logger: logger
+            ),
         ],
         logger: logger
     )

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import KiwiConcurrency
 import KiwiModels
@@ -25,6 +26,7 @@ struct ScanAnalyzer: Sendable {
     let prompt: ScanPrompt
     let retryPolicy: RetryPolicy
     let attemptTimeout: Duration
+    let metrics: WorkerMetrics
 
     func analyze(image: ScanPrompt.EncodedImage, userKey: String, deadline: ContinuousClock.Instant, logger: Logger) async -> Analysis {
         var analysis = Analysis(result: .failure(ScanFailure(.invalidModelResponse, "no answer")))
@@ -48,6 +50,7 @@ struct ScanAnalyzer: Sendable {
             case .failure(let unusable):
                 logger.warning("unusable model answer", metadata: ["round": "\(round)", "problem": "\(unusable.kind)"])
                 repair = ScanPrompt.Repair(previousAnswer: unusable.answer, problem: unusable.problem)
+                if round == 1 { metrics.repairs.increment() }
                 analysis.result = .failure(ScanFailure(.invalidModelResponse, "The model's answer could not be used: \(unusable.kind)."))
             }
         }
@@ -62,11 +65,16 @@ struct ScanAnalyzer: Sendable {
         while true {
             guard ContinuousClock.now < deadline else { return .failure(Self.timeout) }
             analysis.attempts += 1
+            let started = ContinuousClock.now
             let outcome = await client.send(body, deadline: min(deadline, .now + attemptTimeout))
             let failure: ChatCompletionsClient.Failure
             switch outcome {
-            case .success(let success): return .success(success)
-            case .failure(let value): failure = value
+            case .success(let success):
+                metrics.attemptEnded("ok", duration: .now - started)
+                return .success(success)
+            case .failure(let value):
+                failure = value
+                metrics.attemptEnded(failure.metricsLabel, duration: .now - started)
             }
             let timeLeft = deadline - .now
             if failure.status == 400, let code = failure.code, Self.imageErrorCodes.contains(code) {
@@ -82,6 +90,7 @@ struct ScanAnalyzer: Sendable {
                 return .failure(ScanFailure(.llmUnavailable, "The recipe service is unavailable; please try again later."))
             case .retry(let wait):
                 logger.info("retrying OpenAI call", metadata: ["reason": "\(failure.summary)", "waitMs": "\(wait.milliseconds)"])
+                metrics.retrying(after: failure.metricsLabel)
                 do {
                     try await Task.sleep(for: wait)
                 } catch {

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import KiwiConcurrency
 import KiwiJPEG
@@ -24,13 +25,15 @@ final class ScanJobProcessor: Service, Sendable {
     private let analyzer: ScanAnalyzer
     /// The most jobs processed at once (`WORKER_CONCURRENCY`, also the consumer's prefetch).
     private let concurrency: Int
+    private let metrics: WorkerMetrics
     private let logger: Logger
 
-    init(consumer: AMQPConsumer, publisher: AMQPPublisher, analyzer: ScanAnalyzer, concurrency: Int, logger: Logger) {
+    init(consumer: AMQPConsumer, publisher: AMQPPublisher, analyzer: ScanAnalyzer, concurrency: Int, metrics: WorkerMetrics, logger: Logger) {
         self.consumer = consumer
         self.concurrency = concurrency
         self.publisher = publisher
         self.analyzer = analyzer
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -57,6 +60,8 @@ final class ScanJobProcessor: Service, Sendable {
 
     func process(_ delivery: AMQPDelivery) async {
         let started = ContinuousClock.now
+        metrics.jobsInFlight.increment()
+        defer { metrics.jobsInFlight.decrement() }
         var logger = self.logger
         logger[metadataKey: "jobId"] = delivery.message.properties.correlationID.map { .string($0) }
         let job: ScanJob
@@ -65,6 +70,7 @@ final class ScanJobProcessor: Service, Sendable {
         } catch {
             logger.error("rejecting a message that is not a scan job to the dead-letter queue", metadata: ["reason": "\(error)"])
             await settle("reject", logger: logger) { try await delivery.reject() }
+            metrics.jobEnded("rejected", startedAt: started)
             return
         }
         logger[metadataKey: "requestId"] = job.requestID.map { .string($0) }
@@ -74,14 +80,16 @@ final class ScanJobProcessor: Service, Sendable {
         guard timeLeft > 0 else {
             logger.info("dropping a job whose deadline has passed", metadata: ["lateMs": "\(Int(-timeLeft * 1000))"])
             await settle("ack", logger: logger) { try await delivery.ack() }
+            metrics.jobEnded("expired", startedAt: started)
             return
         }
         let deadline = started + .milliseconds(timeLeft * 1000)
 
         let (result, analysis) = await answer(job, deadline: deadline - Self.replyAllowance, logger: logger)
         guard !Task.isCancelled else { return }  // shut down hard: the broker requeues the unacknowledged job
-        await reply(result, to: delivery, until: deadline, logger: logger)
+        await reply(result, modelTime: analysis?.processingTime, to: delivery, until: deadline, logger: logger)
         await settle("ack", logger: logger) { try await delivery.ack() }
+        metrics.jobEnded(result.outcome, startedAt: started)
 
         var metadata: Logger.Metadata = [
             "outcome": .string(result.outcome), "latencyMs": "\((ContinuousClock.now - started).milliseconds)", "bytes": "\(job.image.count)",
@@ -91,6 +99,7 @@ final class ScanJobProcessor: Service, Sendable {
             metadata["promptTokens"] = "\(analysis.promptTokens)"
             metadata["completionTokens"] = "\(analysis.completionTokens)"
             metadata["llmMs"] = "\(analysis.processingTime.milliseconds)"
+            metrics.tokensSpent(prompt: analysis.promptTokens, completion: analysis.completionTokens, outcome: result.outcome)
         }
         logger.info("scan job answered", metadata: metadata)
     }
@@ -98,11 +107,13 @@ final class ScanJobProcessor: Service, Sendable {
     /// Publishes the result, retrying while the broker is unreachable or blocked until the gateway stops waiting:
     /// a finished answer is worth more than a requeued job that would call OpenAI again. Past the deadline the
     /// result is dropped: the gateway has already answered 504.
-    private func reply(_ result: ScanJobResult, to delivery: AMQPDelivery, until deadline: ContinuousClock.Instant, logger: Logger) async {
+    private func reply(
+        _ result: ScanJobResult, modelTime: Duration?, to delivery: AMQPDelivery, until deadline: ContinuousClock.Instant, logger: Logger
+    ) async {
         var wait = Duration.milliseconds(100)
         while true {
             do {
-                try await publisher.reply(to: delivery.message, with: result.message())
+                try await publisher.reply(to: delivery.message, with: result.message(modelTime: modelTime))
                 return
             } catch AMQPError.unroutable {
                 logger.info("the gateway that asked is gone; nobody to answer")

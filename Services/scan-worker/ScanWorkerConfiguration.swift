@@ -28,7 +28,7 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
 
     init(environment: [String: String]) throws(ConfigurationError) {
         var reader = EnvironmentReader(environment: environment)
-        basics = ServiceBasics(reading: &reader, defaultPort: 8082)
+        basics = ServiceBasics(reading: &reader, defaultPort: 8082, defaultMetricsPort: 9103)
         let amqp = reader.required("AMQP_URL", secret: true) { url in try AMQPSettings(url: url, connectionName: Self.serviceName) }
         let openAIAPIKey = reader.required("OPENAI_API_KEY", secret: true)
         openAIBaseURL = reader.httpURL("OPENAI_BASE_URL", default: Self.openAIBaseURL)

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import Synchronization
 
 /// Reads a service's settings from environment variables and collects every problem — each
 /// missing required variable, each unparseable value — so start-up can report them all at once.
@@ -18,6 +19,7 @@ public struct EnvironmentReader {
 
     /// The value of an optional variable; an empty value counts as unset.
     public func optional(_ name: String, secret: Bool = false) -> String? {
+        Self.namesRead?.record(name)
         guard let value = reader.string(forKey: ConfigKey(name), isSecret: secret), !value.isEmpty else { return nil }
         return value
     }
@@ -83,6 +85,17 @@ public struct EnvironmentReader {
         return (repeat (each values)!)
     }
 
+    /// Every variable name that `read` asks for, whether set or not. Configurations read each of their variables
+    /// exactly once and unconditionally, so reading an empty environment names them all: deployment files are
+    /// checked against this set.
+    public static func variableNames(readBy read: () -> Void) -> Set<String> {
+        let names = NameRecord()
+        $namesRead.withValue(names) { read() }
+        return names.names
+    }
+
+    @TaskLocal private static var namesRead: NameRecord?
+
     private mutating func parsed<Value>(_ name: String, _ text: String, _ parse: (String) throws -> Value) -> Value? {
         do {
             return try parse(text)
@@ -97,5 +110,16 @@ public struct EnvironmentReader {
             url.host?.isEmpty == false
         else { throw ConfigurationError.Reason("must be an absolute http or https URL") }
         return url
+    }
+}
+
+/// The names an ``EnvironmentReader`` was asked for, while ``EnvironmentReader/variableNames(readBy:)`` listens.
+private final class NameRecord: Sendable {
+    private let state = Mutex<Set<String>>([])
+
+    var names: Set<String> { state.withLock { $0 } }
+
+    func record(_ name: String) {
+        state.withLock { _ = $0.insert(name) }
     }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import CRabbitMQ
 import Foundation
 import Logging
@@ -72,6 +73,7 @@ public final class AMQPConsumer: Service, Sendable {
         deliveries = stream
         self.continuation = continuation
         let reference = LinkReference()
+        let metrics = AMQPMetrics(connection: settings.connectionName)
         let (tag, isStopped) = (self.tag, self.isStopped)
         self.link = AMQPLink(
             settings: settings,
@@ -86,6 +88,8 @@ public final class AMQPConsumer: Service, Sendable {
                     case KIWI_AMQP_BASIC_DELIVER:
                         guard let decoded, let owner = reference.value else { return }
                         let deliver = decoded.assumingMemoryBound(to: amqp_basic_deliver_t.self).pointee
+                        metrics.deliveries.increment()
+                        if deliver.redelivered != 0 { metrics.redeliveries.increment() }
                         var message = try channel.readContent()
                         message.properties.headers[ConfirmTracker.sequenceHeader] = nil
                         if isStopped.value {

@@ -1,3 +1,4 @@
+import CoreMetrics
 import CRabbitMQ
 import Logging
 import ServiceLifecycle
@@ -12,12 +13,15 @@ import Synchronization
 public final class AMQPPublisher: Service, Sendable {
     private let link: AMQPLink
     private let confirms: ConfirmTracker
+    private let metrics: AMQPMetrics
     private let tickets = Atomic<UInt64>(0)
 
     /// A publisher that declares `topology` every time it connects.
     public init(settings: AMQPSettings, topology: AMQPTopology = AMQPTopology(), logger: Logger) {
-        let confirms = ConfirmTracker()
+        let metrics = AMQPMetrics(connection: settings.connectionName)
+        let confirms = ConfirmTracker(metrics: metrics)
         self.confirms = confirms
+        self.metrics = metrics
         self.link = AMQPLink(
             settings: settings,
             role: AMQPLink.Role(
@@ -53,7 +57,7 @@ public final class AMQPPublisher: Service, Sendable {
         let ticket = tickets.wrappingAdd(1, ordering: .relaxed).newValue
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                link.submit { [confirms] channel throws(AMQPError) in
+                link.submit { [confirms, metrics] channel throws(AMQPError) in
                     guard let channel else { return continuation.resume(throwing: AMQPError.notConnected) }
                     guard !channel.isBlocked else { return continuation.resume(throwing: AMQPError.blocked) }
                     var numbered = message
@@ -64,6 +68,7 @@ public final class AMQPPublisher: Service, Sendable {
                         continuation.resume(throwing: error)
                         throw error
                     }
+                    metrics.publishes.increment()
                     confirms.expect(continuation, ticket: ticket)
                 }
             }
@@ -98,12 +103,17 @@ final class ConfirmTracker: @unchecked Sendable {
     /// (confirms may cover several messages at once). Consumers in this module remove it again.
     static let sequenceHeader = "x-kiwi-publish-sequence"
 
+    private let metrics: AMQPMetrics
     private(set) var nextSequenceNumber: UInt64 = 1
     private var oldestUnsettled: UInt64 = 1
     private var pending: [UInt64: (ticket: UInt64, continuation: CheckedContinuation<Void, any Error>)] = [:]
     private var sequenceByTicket: [UInt64: UInt64] = [:]
     /// Messages the broker returned as unroutable; their confirm, when it comes, fails them.
     private var returned: [UInt64: AMQPError] = [:]
+
+    init(metrics: AMQPMetrics) {
+        self.metrics = metrics
+    }
 
     /// A fresh channel in confirm mode numbers its messages from 1 again.
     func reset() {
@@ -130,12 +140,18 @@ final class ConfirmTracker: @unchecked Sendable {
         case KIWI_AMQP_BASIC_ACK:
             let ack = decoded.assumingMemoryBound(to: amqp_basic_ack_t.self).pointee
             settle(upTo: ack.delivery_tag, multiple: ack.multiple != 0) { sequence in
-                returned.removeValue(forKey: sequence).map { .failure($0) } ?? .success(())
+                guard let error = returned.removeValue(forKey: sequence) else {
+                    metrics.acknowledged.increment()
+                    return .success(())
+                }
+                metrics.unroutable.increment()
+                return .failure(error)
             }
         case KIWI_AMQP_BASIC_NACK:
             let nack = decoded.assumingMemoryBound(to: amqp_basic_nack_t.self).pointee
             settle(upTo: nack.delivery_tag, multiple: nack.multiple != 0) { sequence in
                 returned[sequence] = nil
+                metrics.refused.increment()
                 return .failure(.nacked)
             }
         case KIWI_AMQP_BASIC_RETURN:

@@ -1,4 +1,5 @@
 import Foundation
+import KiwiConcurrency
 import KiwiMessaging
 import KiwiModels
 
@@ -31,11 +32,26 @@ public enum ScanJobResult: Sendable, Hashable, Codable {
         }
     }
 
-    /// The result as a reply message body (JSON); the publisher adds the job's correlation id.
-    public func message() -> AMQPMessage {
+    /// The reply header in which a worker reports how long the model spent on the scan, in milliseconds (the sum of
+    /// OpenAI's `openai-processing-ms` over its completions), so the gateway can tell its clients (`Server-Timing`).
+    public static let modelTimeHeader = "x-kiwi-model-ms"
+
+    /// The result as a reply message body (JSON), with the model's time when known; the publisher adds the job's
+    /// correlation id.
+    public func message(modelTime: Duration? = nil) -> AMQPMessage {
         // Encoding plain value types with string keys cannot fail.
         let body = try! KiwiJSON.encoder().encode(self)
-        return AMQPMessage(body: Array(body), properties: AMQPProperties(contentType: "application/json", persistent: false))
+        var properties = AMQPProperties(contentType: "application/json", persistent: false)
+        if let modelTime { properties.headers[Self.modelTimeHeader] = String(modelTime.seconds * 1000) }
+        return AMQPMessage(body: Array(body), properties: properties)
+    }
+
+    /// How long the model spent on the scan, as a reply reports it; nil when it does not, or not sensibly.
+    public static func modelTime(in message: AMQPMessage) -> Duration? {
+        guard let text = message.properties.headers[modelTimeHeader], let milliseconds = Double(text), milliseconds.isFinite,
+            (0...86_400_000).contains(milliseconds)
+        else { return nil }
+        return .milliseconds(milliseconds)
     }
 
     /// Reads a result from a reply message.

@@ -19,16 +19,32 @@ public protocol ServiceConfiguration: Sendable {
     var startupMetadata: Logger.Metadata { get }
 }
 
-/// Settings every service reads: `PORT`, `LOG_LEVEL` and `KIWI_ENV`.
+extension ServiceConfiguration {
+    /// Every environment variable the service reads, set or not: deployment files may give it only these.
+    public static var variableNames: Set<String> {
+        EnvironmentReader.variableNames { _ = try? Self(environment: [:]) }
+    }
+}
+
+/// Settings every service reads: `PORT`, `METRICS_PORT`, `LOG_LEVEL` and `KIWI_ENV`.
 public struct ServiceBasics: Sendable {
     /// The HTTP port: the public API for the gateway, internal API for auth, health probes for the worker.
     public var port: Int
+    /// The port of `GET /metrics` (Prometheus text): never the public port, so scrapes stay inside the cluster.
+    public var metricsPort: Int
     public var logLevel: Logger.Level
     public var environment: DeploymentEnvironment
 
     /// Reads the basics; `KIWI_ENV` defaults to production so that nothing development-only is on by accident.
-    public init(reading environment: inout EnvironmentReader, defaultPort: Int) {
-        self.port = environment.port("PORT", default: defaultPort)
+    public init(reading environment: inout EnvironmentReader, defaultPort: Int, defaultMetricsPort: Int) {
+        let port = environment.port("PORT", default: defaultPort)
+        self.port = port
+        self.metricsPort = environment.value("METRICS_PORT", default: defaultMetricsPort) { text in
+            guard let number = Int(text), (1...65535).contains(number), number != port else {
+                throw ConfigurationError.Reason("must be a port number from 1 to 65535 other than PORT's")
+            }
+            return number
+        }
         self.logLevel = environment.value("LOG_LEVEL", default: .info, parse: Logger.Level.init(parsing:))
         self.environment = environment.value("KIWI_ENV", default: .production, parse: DeploymentEnvironment.init(parsing:))
     }

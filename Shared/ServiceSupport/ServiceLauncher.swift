@@ -3,10 +3,13 @@ import Hummingbird
 import KiwiConfiguration
 import KiwiLogging
 import Logging
+import ServiceLifecycle
+import UnixSignals
 
 /// Runs a service executable the same way for every service: read the configuration (exiting with
-/// every problem listed when it is incomplete), switch logging to JSON lines, log one start-up line,
-/// then build the application and serve until SIGTERM or SIGINT asks it to shut down gracefully.
+/// every problem listed when it is incomplete), switch logging to JSON lines and metrics to Prometheus, log one
+/// start-up line, then build the application and serve it, and `GET /metrics` on `METRICS_PORT`, until SIGTERM or
+/// SIGINT asks for a graceful shutdown.
 public enum ServiceLauncher {
     /// Never returns normally: exits 0 after a graceful shutdown and 1 when the service could not run.
     public static func run<Configuration: ServiceConfiguration, App: ApplicationProtocol>(
@@ -34,17 +37,22 @@ public enum ServiceLauncher {
             return handler
         }
         let logger = Logger(label: name)
+        // Bootstrapped before the build, so that every metric the application makes is exported.
+        PrometheusMetrics.bootstrap()
         logger.info(
             "starting \(name)",
             metadata: configuration.startupMetadata.merging([
                 "port": .stringConvertible(configuration.basics.port),
+                "metricsPort": .stringConvertible(configuration.basics.metricsPort),
                 "environment": .string(configuration.basics.environment.rawValue),
                 "logLevel": .string(level.rawValue),
             ]) { own, _ in own }
         )
         do {
             let app = try await build(configuration, logger)
-            try await app.runService()
+            let metrics = PrometheusMetrics.server(port: configuration.basics.metricsPort, serviceName: name, logger: logger)
+            // Services stop in reverse order: the metrics server last, so a draining service can still be scraped.
+            try await ServiceGroup(services: [metrics, app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
             logger.info("\(name) stopped")
             exit(0)
         } catch {

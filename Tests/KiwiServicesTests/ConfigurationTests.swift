@@ -75,4 +75,33 @@ struct ConfigurationTests {
             return error.missing == ["DATABASE_URL"] && Set(error.invalid.map(\.name)) == ["PORT", "INTERNAL_API_TOKEN", "SCAN_DAILY_LIMIT"]
         }
     }
+
+    @Test("each service serves metrics on its own documented port by default: 9101, 9102, 9103")
+    func metricsPortDefaults() throws {
+        #expect(try GatewayConfiguration(environment: complete).basics.metricsPort == 9101)
+        #expect(try AuthConfiguration(environment: complete).basics.metricsPort == 9102)
+        #expect(try ScanWorkerConfiguration(environment: complete).basics.metricsPort == 9103)
+    }
+
+    @Test("METRICS_PORT equal to PORT is refused: metrics never share the public port")
+    func metricsPortApart() {
+        var environment = complete
+        (environment["PORT"], environment["METRICS_PORT"]) = ("8080", "8080")
+        #expect {
+            try GatewayConfiguration(environment: environment)
+        } throws: { error in
+            (error as? ConfigurationError)?.invalid.map(\.name) == ["METRICS_PORT"]
+        }
+    }
+
+    @Test("variableNames lists every variable a service reads, optional ones included, and no other service's")
+    func variableNames() {
+        let gateway = GatewayConfiguration.variableNames
+        #expect(gateway.isSuperset(of: ["PORT", "METRICS_PORT", "LOG_LEVEL", "KIWI_ENV", "DATABASE_URL", "AMQP_URL", "INTERNAL_API_TOKEN"]))
+        #expect(gateway.isSuperset(of: ["AUTH_SERVICE_URL", "SCAN_DAILY_LIMIT", "SCAN_TIMEOUT_SECONDS", "SESSION_CACHE_SECONDS", "SCAN_JOB_QUEUE"]))
+        #expect(!gateway.contains("OPENAI_API_KEY"))
+        #expect(AuthConfiguration.variableNames.isSuperset(of: ["APPLE_CLIENT_ID", "APPLE_JWKS_URL", "APPLE_JWKS_FILE"]))
+        #expect(ScanWorkerConfiguration.variableNames.isSuperset(of: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKER_CONCURRENCY", "SCAN_JOB_QUEUE"]))
+        #expect(!ScanWorkerConfiguration.variableNames.contains("DATABASE_URL"))
+    }
 }

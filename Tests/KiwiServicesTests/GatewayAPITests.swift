@@ -236,6 +236,19 @@ struct GatewayAPITests {
             let answer = try await rig.send(.GET, "/health/ready")
             #expect(answer.status == 200)
             #expect(try answer.json()["status"] as? String == "ready")
+            #expect(try answer.json()["dependencies"] as? [String: String] == ["postgres": "ok", "rabbitmq": "ok", "auth": "ok"])
+        }
+    }
+
+    @Test("the auth service and the scan worker answer GET /health/ready with their own dependencies")
+    func otherServicesReadiness() async throws {
+        try await SystemRig.run { rig in
+            let auth = try await rig.send(.GET, "/health/ready", to: rig.servers["kiwi-auth"])
+            #expect(auth.status == 200)
+            #expect(try auth.json()["dependencies"] as? [String: String] == ["postgres": "ok", "rabbitmq": "ok"])
+            let worker = try await rig.send(.GET, "/health/ready", to: rig.servers["kiwi-scan-worker"])
+            #expect(worker.status == 200)
+            #expect(try worker.json()["dependencies"] as? [String: String] == ["rabbitmq": "ok"])
         }
     }
 }

@@ -30,6 +30,10 @@ struct SystemRig: Sendable {
     let gateways: [URL]
     let stub: StubState
     let processes: [String: ServiceProcess]
+    /// Each process's HTTP base URL (`PORT`), by name (`kiwi-auth`, `kiwi-scan-worker`, `kiwi-gateway-0`, …).
+    let servers: [String: URL]
+    /// Each process's `GET /metrics`, by name (`kiwi-auth`, `kiwi-scan-worker`, `kiwi-gateway-0`, …).
+    let metrics: [String: URL]
 
     /// Starts auth, `gateways` gateways and (unless `worker` is false) a scan worker, and runs `body`.
     static func run<Result: Sendable>(
@@ -49,16 +53,22 @@ struct SystemRig: Sendable {
             if worker { services.append(("kiwi-scan-worker", "kiwi-scan-worker", try freePort())) }
             for index in 0..<gateways { services.append(("kiwi-gateway", "kiwi-gateway-\(index)", try freePort())) }
             var processes: [String: ServiceProcess] = [:]
+            var metrics: [String: URL] = [:]
+            var servers: [String: URL] = [:]
             defer { for process in processes.values { process.send(SIGTERM) } }
             for (executable, name, port) in services {
                 var own = executable == "kiwi-gateway" ? environment.merging(gatewayEnvironment) { _, new in new } : environment
                 own["PORT"] = String(port)
+                servers[name] = URL(string: "http://127.0.0.1:\(port)")!
+                let metricsPort = try freePort()
+                own["METRICS_PORT"] = String(metricsPort)
+                metrics[name] = URL(string: "http://127.0.0.1:\(metricsPort)/metrics")!
                 let process = try ServiceProcess(executable, environment: own)
                 processes[name] = process
                 try #require(await process.waitUntilServing(URL(string: "http://127.0.0.1:\(port)/health")!) == 200, "\(name) did not start")
             }
             let urls = services.filter { $0.0 == "kiwi-gateway" }.map { URL(string: "http://127.0.0.1:\($0.2)")! }
-            let rig = SystemRig(gateway: urls[0], gateways: urls, stub: stub, processes: processes)
+            let rig = SystemRig(gateway: urls[0], gateways: urls, stub: stub, processes: processes, servers: servers, metrics: metrics)
             let result = try await body(rig)
             for process in processes.values {
                 process.send(SIGTERM)

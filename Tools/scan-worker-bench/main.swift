@@ -92,7 +92,7 @@ func run(size: Int, concurrency: Int) async throws -> Row {
         "kiwi-scan-worker",
         environment: [
             "AMQP_URL": amqpURL, "OPENAI_API_KEY": "sk-bench", "OPENAI_BASE_URL": "http://127.0.0.1:\(stubPort)/v1",
-            "WORKER_CONCURRENCY": "\(concurrency)", "SCAN_JOB_QUEUE": queue, "PORT": "\(workerPort)", "LOG_LEVEL": "warning",
+            "WORKER_CONCURRENCY": "\(concurrency)", "SCAN_JOB_QUEUE": queue, "PORT": "\(workerPort)", "METRICS_PORT": "\(workerPort + 1)", "LOG_LEVEL": "warning",
         ]
     )
     defer { worker.stop() }

@@ -43,6 +43,15 @@ port_of() {
     esac
 }
 
+# Prometheus text (GET /metrics), each service on a port of its own (DESIGN.md §7).
+metrics_port_of() {
+    case "$1" in
+        kiwi-gateway) echo 9101 ;;
+        kiwi-auth) echo 9102 ;;
+        kiwi-scan-worker) echo 9103 ;;
+    esac
+}
+
 # The stub takes flags, the services their environment. KIWI_STUB_LATENCY_MS/KIWI_STUB_JITTER_MS simulate gpt-4o's pace.
 arguments_of() {
     case "$1" in
@@ -64,7 +73,7 @@ start_service() {
     if pid="$(running_pid "$name")"; then log "$name already running (pid $pid)"; return; fi
     if port_open "$port"; then die "port $port is taken by another program; stop it before starting $name"; fi
     # shellcheck disable=SC2046 # the arguments are words on purpose
-    PORT="$port" nohup "$KIWI_BIN/$name" $(arguments_of "$name") >>"$LOGS/$name.log" 2>&1 &
+    PORT="$port" METRICS_PORT="$(metrics_port_of "$name")" nohup "$KIWI_BIN/$name" $(arguments_of "$name") >>"$LOGS/$name.log" 2>&1 &
     echo $! > "$PIDS/$name.pid"
 }
 

@@ -1,5 +1,8 @@
+import CoreMetrics
 import Foundation
+import HTTPTypes
 import Hummingbird
+import KiwiConcurrency
 import KiwiMessaging
 import KiwiModels
 import KiwiScanJobs
@@ -13,12 +16,32 @@ struct ScanController: Sendable {
     let policy: QuotaPolicy
     let dispatcher: ScanDispatcher
     let uploads: UploadLimiter
+    let metrics: GatewayMetrics
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
         group.post("scan", use: scan)
     }
 
+    /// Counts every scan by how it ended (``GatewayMetrics``): `ok`, or the error code the client got; a 429 is a
+    /// quota rejection rather than a scan.
     @Sendable func scan(request: Request, context: GatewayRequestContext) async throws -> Response {
+        do {
+            let response = try await scanning(request, context: context)
+            metrics.scanEnded("ok")
+            return response
+        } catch let error as APIError where error.body.error == .rateLimitExceeded {
+            metrics.quotaRejections.increment()
+            throw error
+        } catch let error as APIError {
+            metrics.scanEnded(error.body.error.rawValue)
+            throw error
+        } catch {
+            metrics.scanEnded("error")
+            throw error
+        }
+    }
+
+    private func scanning(_ request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let now = Date()
         let day = policy.day(of: now)
@@ -29,9 +52,11 @@ struct ScanController: Sendable {
         }
         guard let reservation = try await quota.reserve(for: session.userID, on: day, limit: policy.limit) else { throw rateLimited(at: now) }
 
-        let result: ScanJobResult
+        let (result, modelTime): (ScanJobResult, Duration?)
         do {
-            result = try await dispatcher.scan(jpeg, userID: session.userID, requestID: context.requestID)
+            metrics.scansInFlight.increment()
+            defer { metrics.scansInFlight.decrement() }
+            (result, modelTime) = try await dispatcher.scan(jpeg, userID: session.userID, requestID: context.requestID)
         } catch {
             await refund(reservation, because: "\(error)", context: context)
             throw Self.apiError(for: error)
@@ -41,7 +66,8 @@ struct ScanController: Sendable {
             if !context.isClientConnected {
                 await refund(reservation, because: "the client left before the answer", context: context)
             }
-            return try Response.json(response)
+            // The model's share of the wait, as a standard header: clients and load tests see what Kiwi itself adds.
+            return try Response.json(response, headers: modelTime.map { [.serverTiming: Self.serverTiming(modelTime: $0)] } ?? [:])
         case .error(let failure):
             await refund(reservation, because: failure.code.rawValue, context: context)
             throw Self.apiError(for: failure)
@@ -63,12 +89,19 @@ struct ScanController: Sendable {
             do {
                 try await quota.refund(reservation)
                 context.logger.info("scan refunded", metadata: ["reason": .string(reason)])
+                metrics.refunded(true)
                 return
             } catch {
                 context.logger.warning("could not refund a failed scan yet", metadata: ["reason": .string(reason), "error": "\(error)"])
             }
         }
         context.logger.error("gave up refunding a failed scan", metadata: ["reason": .string(reason)])
+        metrics.refunded(false)
+    }
+
+    /// `Server-Timing: llm;dur=<milliseconds>` (W3C Server Timing).
+    static func serverTiming(modelTime: Duration) -> String {
+        "llm;dur=" + String(format: "%.1f", modelTime.seconds * 1000)
     }
 
     static func apiError(for failure: ScanFailure) -> APIError {
@@ -91,4 +124,8 @@ struct ScanController: Sendable {
         default: apiError(for: ScanFailure(.llmUnavailable, ""))
         }
     }
+}
+
+extension HTTPField.Name {
+    static let serverTiming = Self("Server-Timing")!
 }

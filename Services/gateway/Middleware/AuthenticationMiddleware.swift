@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Hummingbird
 import KiwiInternalAPI
@@ -14,6 +15,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     let cache: SessionCache
     let authService: AuthServiceClient
+    let metrics: GatewayMetrics
     /// Whether revocations are being received; without them a cached session could outlive its sign-out.
     let cachingAllowed: @Sendable () -> Bool
 
@@ -26,6 +28,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         let hash = SessionTokenDigest.hex(token)
         let caching = cachingAllowed()
         var session = caching ? cache.session(forTokenHash: hash) : nil
+        metrics.sessionLookedUp(cached: session != nil)
         if session == nil {
             let requestedAt = ContinuousClock.now
             let introspection: SessionIntrospection?

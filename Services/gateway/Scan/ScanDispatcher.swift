@@ -10,11 +10,12 @@ struct ScanDispatcher: Sendable {
     let jobQueue: String
     let timeout: Duration
 
-    /// The worker's result, or a thrown `AMQPError` (`timedOut` when no answer came in time).
-    func scan(_ jpeg: [UInt8], userID: UUID, requestID: String) async throws -> ScanJobResult {
+    /// The worker's result and how long the model spent on it, or a thrown `AMQPError` (`timedOut` when no answer
+    /// came in time).
+    func scan(_ jpeg: [UInt8], userID: UUID, requestID: String) async throws -> (result: ScanJobResult, modelTime: Duration?) {
         let deadline = Date().addingTimeInterval(timeout.seconds)
         let job = ScanJob(image: jpeg, deadline: deadline, requestID: requestID, userKey: ScanJob.userKey(forUserID: userID.uuidString.lowercased()))
         let reply = try await requester.request(job.message(), routingKey: jobQueue, timeout: timeout)
-        return try ScanJobResult(message: reply)
+        return (try ScanJobResult(message: reply), ScanJobResult.modelTime(in: reply))
     }
 }

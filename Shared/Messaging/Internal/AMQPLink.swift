@@ -1,3 +1,4 @@
+import CoreMetrics
 import CRabbitMQ
 import Foundation
 import KiwiConcurrency
@@ -41,6 +42,7 @@ final class AMQPLink: Sendable {
     private let settings: AMQPSettings
     private let role: Role
     private let logger: Logger
+    private let metrics: AMQPMetrics
     private let state = Mutex(State())
     private let wakeUp: WakeUpPipe
 
@@ -48,6 +50,7 @@ final class AMQPLink: Sendable {
         self.settings = settings
         self.role = role
         self.logger = logger
+        self.metrics = AMQPMetrics(connection: settings.connectionName)
         self.wakeUp = WakeUpPipe()
     }
 
@@ -144,12 +147,16 @@ final class AMQPLink: Sendable {
                 try role.setUp(channel)
             } catch {
                 failures += 1
+                metrics.failedToOpen.increment()
                 let delay = Self.backoff(afterFailures: failures)
                 logger.warning("cannot connect to RabbitMQ", metadata: ["error": "\(error)", "retryInMs": "\(delay.milliseconds)"])
                 waitWhileDisconnected(for: delay)
                 continue
             }
             failures = 0
+            metrics.opened.increment()
+            if generation > 1 { metrics.reconnections.increment() }
+            metrics.open.increment()
             logger.info("connected to RabbitMQ", metadata: ["connection": "\(settings.connectionName)", "broker": "\(settings)"])
             let waiters = state.withLock { state in
                 state.isConnected = true
@@ -160,10 +167,12 @@ final class AMQPLink: Sendable {
 
             let error = serve(channel)
             state.withLock { $0.isConnected = false }
+            metrics.open.decrement()
             if error == .shutDown {
                 channel.close()
                 break
             }
+            metrics.lost.increment()
             logger.warning("lost the RabbitMQ connection", metadata: ["error": "\(error)"])
             role.connectionLost(error)
             // The first attempt after a drop happens at once: the broker may well be back already.

@@ -1,0 +1,50 @@
+import CoreMetrics
+import KiwiConcurrency
+
+/// What the scan worker counts: jobs by outcome, in flight and their duration; every model call (attempt) by result,
+/// with its latency; retries by reason; repairs; and the tokens spent, by the outcome of the job they were spent on.
+struct WorkerMetrics: Sendable {
+    /// `kiwi_worker_jobs_in_flight`: jobs taken off the queue and not yet settled.
+    let jobsInFlight = Meter(label: "kiwi_worker_jobs_in_flight")
+    /// `kiwi_llm_repairs_total`: second calls that showed the model its unusable answer.
+    let repairs = Counter(label: "kiwi_llm_repairs_total")
+
+    /// `kiwi_worker_jobs_total{outcome}` and `kiwi_worker_job_duration_seconds{outcome}`. The outcome is `ok`, a
+    /// ``ScanFailure`` code, `expired` (its deadline had passed) or `rejected` (not a scan job).
+    func jobEnded(_ outcome: String, startedAt started: ContinuousClock.Instant) {
+        Counter(label: "kiwi_worker_jobs_total", dimensions: [("outcome", outcome)]).increment()
+        Timer(label: "kiwi_worker_job_duration_seconds", dimensions: [("outcome", outcome)], preferredDisplayUnit: .seconds)
+            .recordNanoseconds((ContinuousClock.now - started).nanoseconds)
+    }
+
+    /// `kiwi_llm_attempts_total{result}` and `kiwi_llm_attempt_duration_seconds{result}`: one HTTP call to the model.
+    func attemptEnded(_ result: String, duration: Duration) {
+        Counter(label: "kiwi_llm_attempts_total", dimensions: [("result", result)]).increment()
+        Timer(label: "kiwi_llm_attempt_duration_seconds", dimensions: [("result", result)], preferredDisplayUnit: .seconds)
+            .recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// `kiwi_llm_retries_total{reason}`: a failed attempt that is tried again, by the failure's result.
+    func retrying(after reason: String) {
+        Counter(label: "kiwi_llm_retries_total", dimensions: [("reason", reason)]).increment()
+    }
+
+    /// `kiwi_llm_tokens_total{kind="prompt|completion", outcome}`: what a job cost, by how it ended.
+    func tokensSpent(prompt: Int, completion: Int, outcome: String) {
+        Counter(label: "kiwi_llm_tokens_total", dimensions: [("kind", "prompt"), ("outcome", outcome)]).increment(by: prompt)
+        Counter(label: "kiwi_llm_tokens_total", dimensions: [("kind", "completion"), ("outcome", outcome)]).increment(by: completion)
+    }
+}
+
+extension ChatCompletionsClient.Failure {
+    /// The failure as a metrics label: `timeout`, `transport` (no response), `http_429`, `http_5xx` or `http_4xx`.
+    var metricsLabel: String {
+        if timedOut { return "timeout" }
+        guard let status else { return "transport" }
+        switch status {
+        case 429: return "http_429"
+        case 500...: return "http_5xx"
+        default: return "http_4xx"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import CoreMetrics
+import Logging
+import KiwiConcurrency
+import PostgresNIO
+
+/// Counts the connection pool's connection attempts, failed attempts and closed connections as
+/// `kiwi_postgres_connect_attempts_total`, `kiwi_postgres_connect_failures_total` and
+/// `kiwi_postgres_connections_closed_total`, labelled with the database: when PostgreSQL restarts, the pool's
+/// reconnections show there (connections opened = attempts − failures).
+///
+/// PostgresNIO reports its pool's events only as log lines of its background logger, so this is a `LogHandler`
+/// that turns those lines into counters and passes every line at or above the wrapped handler's level on to it.
+/// It listens at `debug` (where PostgresNIO logs connects and closes), which costs a few log calls per query.
+struct PostgresPoolMetrics: LogHandler {
+    private var wrapped: any LogHandler
+    private let attempts: Counter
+    private let failures: Counter
+    private let closes: Counter
+
+    init(database: String, wrapping handler: any LogHandler) {
+        self.wrapped = handler
+        let label = [("database", database)]
+        attempts = Counter(label: "kiwi_postgres_connect_attempts_total", dimensions: label)
+        failures = Counter(label: "kiwi_postgres_connect_failures_total", dimensions: label)
+        closes = Counter(label: "kiwi_postgres_connections_closed_total", dimensions: label)
+    }
+
+    var logLevel: Logger.Level {
+        get { min(.debug, wrapped.logLevel) }
+        set { wrapped.logLevel = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { wrapped.metadata }
+        set { wrapped.metadata = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { wrapped[metadataKey: key] }
+        set { wrapped[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        switch event.message.description {
+        case "Creating new connection": attempts.increment()
+        case "Connection creation failed": failures.increment()
+        case "Connection closed": closes.increment()
+        default: break
+        }
+        if event.level >= wrapped.logLevel { wrapped.log(event: event) }
+    }
+}
+
+extension PostgresClient {
+    /// A client whose background logger is `logger`, with the pool's connects and closes counted as metrics.
+    public convenience init(configuration: Configuration, countingConnectionsLoggingTo logger: Logger) {
+        let handler = PostgresPoolMetrics(database: configuration.database ?? configuration.username, wrapping: logger.handler)
+        self.init(configuration: configuration, backgroundLogger: Logger(label: logger.label) { _ in handler })
+    }
+
+    /// Whether PostgreSQL answers `SELECT 1` within two seconds: part of a service's readiness.
+    public func isReachable(logger: Logger) async -> Bool {
+        (try? await withDeadline(.now + .seconds(2)) { [self] in
+            try await execute("SELECT 1", logger: logger)
+            return true
+        }) ?? false
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import KiwiDatabase
+import KiwiServiceSupport
+import KiwiTestSupport
+import Logging
+import PostgresNIO
+import Testing
+
+@Suite("PostgreSQL pool metrics")
+struct PostgresPoolMetricsTests {
+    @Test("connections PostgreSQL terminates are counted as closed, and the pool's new connections as attempts", .timeLimit(.minutes(1)))
+    func reconnectionCounted() async throws {
+        PrometheusMetrics.bootstrap()
+        try await withTemporaryDatabase { configuration in
+            let database = try #require(configuration.database)
+            let logger = Logger(label: "test.postgres.metrics")
+            let client = PostgresClient(configuration: configuration, countingConnectionsLoggingTo: logger)
+            try await whileRunning([client]) {
+                try await client.execute("SELECT 1", logger: logger)
+                let before = PrometheusText(PrometheusMetrics.exposition())
+                #expect(before.value("kiwi_postgres_connect_attempts_total", ["database": database]) >= 1)
+                try await withClient(try PostgresClient.Configuration(url: try testDatabaseURL())) { admin in
+                    try await admin.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(database) AND pid <> pg_backend_pid()", logger: logger
+                    )
+                }
+                // The pool notices the termination when it next uses or checks a connection; retry until a query gets through.
+                let deadline = ContinuousClock.now + .seconds(20)
+                while ContinuousClock.now < deadline {
+                    if (try? await client.execute("SELECT 1", logger: logger)) != nil,
+                        PrometheusText(PrometheusMetrics.exposition()).value("kiwi_postgres_connections_closed_total", ["database": database]) >= 1
+                    { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                let after = PrometheusText(PrometheusMetrics.exposition())
+                #expect(after.value("kiwi_postgres_connections_closed_total", ["database": database]) >= 1)
+                #expect(
+                    after.value("kiwi_postgres_connect_attempts_total", ["database": database])
+                        > before.value("kiwi_postgres_connect_attempts_total", ["database": database])
+                )
+                #expect(after.value("kiwi_postgres_connect_failures_total", ["database": database]) == 0)
+            }
+        }
+    }
+}

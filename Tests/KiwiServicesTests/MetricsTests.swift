@@ -1,0 +1,110 @@
+import AsyncHTTPClient
+import Foundation
+import KiwiJPEG
+import KiwiTestSupport
+import NIOCore
+import NIOHTTP1
+import Testing
+
+@testable import KiwiLLMStub
+
+/// Every service serves Prometheus text on its own `METRICS_PORT`, and what it counts follows real traffic.
+@Suite("Metrics", .serialized, .timeLimit(.minutes(3)))
+struct MetricsTests {
+    let photo = SyntheticJPEG.make(size: 24 * 1024, seed: 31)
+
+    /// Scrapes `url` and parses the answer.
+    func scrape(_ url: URL?) async throws -> PrometheusText {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: try #require(url).absoluteString), timeout: .seconds(10))
+        #expect(response.status == .ok)
+        #expect(response.headers.first(name: "Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+        return PrometheusText(String(buffer: try await response.body.collect(upTo: 4 << 20)))
+    }
+
+    /// Signs in, scans once (the day's only scan), is refused a second, and asks for the quota with the same token.
+    func traffic(_ rig: SystemRig) async throws {
+        let token = try await rig.signIn()
+        #expect(try await rig.scan(photo, token: token).status == 200)
+        #expect(try await rig.scan(photo, token: token).status == 429)
+        #expect(try await rig.send(.GET, "/v1/quota", token: token).status == 200)
+    }
+
+    @Test("the gateway counts requests by route and status, scans, quota rejections, session cache use and its AMQP and PostgreSQL traffic")
+    func gatewayCounters() async throws {
+        try await SystemRig.run(gatewayEnvironment: ["SCAN_DAILY_LIMIT": "1"]) { rig in
+            try await traffic(rig)
+            let metrics = try await scrape(rig.metrics["kiwi-gateway-0"])
+            #expect(metrics.value("kiwi_http_requests_total", ["route": "/v1/scan", "method": "POST", "status": "200"]) == 1)
+            #expect(metrics.value("kiwi_http_requests_total", ["route": "/v1/scan", "method": "POST", "status": "429"]) == 1)
+            #expect(metrics.value("kiwi_http_requests_total", ["route": "/v1/auth/apple", "status": "200"]) == 1)
+            #expect(metrics.value("kiwi_http_request_duration_seconds_count", ["route": "/v1/scan"]) == 2)
+            #expect(metrics.value("kiwi_gateway_scans_total", ["outcome": "ok"]) == 1)
+            #expect(metrics.value("kiwi_gateway_quota_rejections_total") == 1)
+            #expect(metrics.value("kiwi_gateway_scans_in_flight") == 0)
+            #expect(metrics.value("kiwi_gateway_session_cache_total", ["result": "miss"]) >= 1)
+            #expect(metrics.value("kiwi_gateway_session_cache_total", ["result": "hit"]) >= 1)
+            #expect(metrics.value("kiwi_amqp_publishes_total", ["connection": "kiwi-gateway requests"]) == 1)
+            #expect(metrics.value("kiwi_amqp_confirms_total", ["connection": "kiwi-gateway requests", "result": "ack"]) == 1)
+            #expect(metrics.value("kiwi_amqp_deliveries_total", ["connection": "kiwi-gateway replies"]) == 1)
+            #expect(metrics.value("kiwi_amqp_connections_open") >= 3)
+            #expect(metrics.value("kiwi_postgres_connect_attempts_total") >= 1)
+        }
+    }
+
+    @Test("the auth service counts sign-ins and introspections by status, and its PostgreSQL connections")
+    func authCounters() async throws {
+        try await SystemRig.run(gatewayEnvironment: ["SCAN_DAILY_LIMIT": "1"]) { rig in
+            try await traffic(rig)
+            let metrics = try await scrape(rig.metrics["kiwi-auth"])
+            #expect(metrics.value("kiwi_http_requests_total", ["route": "/v1/auth/apple", "method": "POST", "status": "200"]) == 1)
+            #expect(metrics.value("kiwi_http_requests_total", ["method": "POST", "status": "200"]) >= 2)
+            #expect(metrics.value("kiwi_postgres_connect_attempts_total") >= 1)
+            #expect(metrics.value("kiwi_amqp_connections_total", ["connection": "kiwi-auth", "result": "opened"]) >= 1)
+        }
+    }
+
+    @Test("the scan worker counts jobs, deliveries, model attempts, their latency and the tokens spent")
+    func workerCounters() async throws {
+        try await SystemRig.run(gatewayEnvironment: ["SCAN_DAILY_LIMIT": "1"]) { rig in
+            try await traffic(rig)
+            let metrics = try await scrape(rig.metrics["kiwi-scan-worker"])
+            #expect(metrics.value("kiwi_worker_jobs_total", ["outcome": "ok"]) == 1)
+            #expect(metrics.value("kiwi_worker_job_duration_seconds_count", ["outcome": "ok"]) == 1)
+            #expect(metrics.value("kiwi_worker_jobs_in_flight") == 0)
+            #expect(metrics.value("kiwi_amqp_deliveries_total", ["connection": "kiwi-scan-worker"]) == 1)
+            #expect(metrics.value("kiwi_amqp_publishes_total", ["connection": "kiwi-scan-worker"]) == 1)
+            #expect(metrics.value("kiwi_llm_attempts_total", ["result": "ok"]) == 1)
+            #expect(metrics.value("kiwi_llm_attempt_duration_seconds_count", ["result": "ok"]) == 1)
+            let prompt = metrics.value("kiwi_llm_tokens_total", ["kind": "prompt", "outcome": "ok"])
+            #expect(prompt > 0)
+            #expect(metrics.value("kiwi_llm_tokens_total", ["kind": "completion", "outcome": "ok"]) > 0)
+        }
+    }
+
+    @Test("a rate-limited model call is counted as a 429 attempt and a retry, and the scan still succeeds")
+    func retriesCounted() async throws {
+        let behaviour = StubBehaviour(fault: .rateLimit, faultCount: 1, retryAfterSeconds: 0)
+        try await SystemRig.run(behaviour: behaviour) { rig in
+            let token = try await rig.signIn()
+            #expect(try await rig.scan(photo, token: token).status == 200)
+            let metrics = try await scrape(rig.metrics["kiwi-scan-worker"])
+            #expect(metrics.value("kiwi_llm_attempts_total", ["result": "http_429"]) == 1)
+            #expect(metrics.value("kiwi_llm_retries_total", ["reason": "http_429"]) == 1)
+            #expect(metrics.value("kiwi_llm_attempts_total", ["result": "ok"]) == 1)
+        }
+    }
+
+    @Test("a scan the model cannot answer usefully is counted by its outcome on both sides, with its repair")
+    func failedScanCounted() async throws {
+        try await SystemRig.run(behaviour: StubBehaviour(fault: .nonJSON)) { rig in
+            let token = try await rig.signIn()
+            #expect(try await rig.scan(photo, token: token).status == 502)
+            let gateway = try await scrape(rig.metrics["kiwi-gateway-0"])
+            #expect(gateway.value("kiwi_gateway_scans_total", ["outcome": "invalid_model_response"]) == 1)
+            #expect(gateway.value("kiwi_gateway_quota_refunds_total", ["result": "ok"]) == 1)
+            let worker = try await scrape(rig.metrics["kiwi-scan-worker"])
+            #expect(worker.value("kiwi_worker_jobs_total", ["outcome": "invalid_model_response"]) == 1)
+            #expect(worker.value("kiwi_llm_repairs_total") == 1)
+        }
+    }
+}
