@@ -20,10 +20,9 @@ func buildApplication(configuration: AuthConfiguration, logger: Logger) async th
     let router = Router()
     router.add(middleware: HTTPMetricsMiddleware())
     router.addHealthRoute()
-    router.addReadinessRoute(checks: [
-        "postgres": { await postgres.isReachable(logger: logger) },
-        "rabbitmq": { revocations.isConnected },
-    ])
+    // RabbitMQ is not a readiness dependency: revocation announcements are best-effort (a gateway that misses them
+    // stops caching sessions), and an auth service taken out of rotation would stop every sign-in and session check.
+    router.addReadinessRoute(checks: ["postgres": { await postgres.isReachable(logger: logger) }])
     AppleSignInController(verifier: verifier, users: users, sessions: sessions).addRoutes(to: router.group("v1/auth"))
     InternalController(users: users, sessions: sessions, announcer: RevocationAnnouncer(publisher: revocations, logger: logger))
         .addRoutes(to: router.group("internal/v1").add(middleware: InternalTokenMiddleware(token: configuration.internalAPIToken)))

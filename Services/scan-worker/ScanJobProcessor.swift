@@ -87,7 +87,9 @@ final class ScanJobProcessor: Service, Sendable {
 
         let (result, analysis) = await answer(job, deadline: deadline - Self.replyAllowance, logger: logger)
         guard !Task.isCancelled else { return }  // shut down hard: the broker requeues the unacknowledged job
-        await reply(result, modelTime: analysis?.processingTime, to: delivery, until: deadline, logger: logger)
+        // Reported only when the model answered at all, so a failed call is not mistaken for an instant one.
+        let modelTime = analysis.flatMap { $0.processingTime > .zero ? $0.processingTime : nil }
+        await reply(result, modelTime: modelTime, to: delivery, until: deadline, logger: logger)
         await settle("ack", logger: logger) { try await delivery.ack() }
         metrics.jobEnded(result.outcome, startedAt: started)
 
