@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Only the deployment tests read YAML; swift-openapi-generator already brings Yams 6 into the graph.
+        .package(url: "https://github.com/jpsim/Yams", "5.0.1"..<"7.0.0"),
     ],
     targets: [
         // MARK: Services
@@ -349,6 +351,14 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiDeploymentTests",
+            dependencies: [
+                "KiwiAuth", "KiwiConfiguration", "KiwiGateway", "KiwiMessaging", "KiwiScanWorker", "KiwiServiceSupport",
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
