@@ -1,5 +1,5 @@
 # Kiwi's local workflow. Every target is safe to run twice; see README.md.
-.PHONY: run test up down logs status build clean bench-messaging bench-worker
+.PHONY: run test up down logs status build clean bench bench-messaging bench-worker
 
 run:    ## build and run the whole system in the foreground; Ctrl-C stops it
 	@deploy/local/run.sh
@@ -27,6 +27,9 @@ status: ## show what is running
 
 build:
 	swift build --build-tests
+
+bench:  ## load-test scans through the whole system: scenarios A, B and C of docs/operations.md (release build)
+	@deploy/local/bench.sh
 
 bench-messaging: ## benchmark RabbitMQ publishing, consuming and request/reply (release build)
 	@deploy/local/bench-messaging.sh

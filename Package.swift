@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "kiwi-llm-stub", targets: ["KiwiLLMStub"]),
         .executable(name: "kiwi-messaging-bench", targets: ["KiwiMessagingBench"]),
         .executable(name: "kiwi-scan-worker-bench", targets: ["KiwiScanWorkerBench"]),
+        .executable(name: "kiwi-loadtest", targets: ["KiwiLoadTest"]),
         .library(name: "KiwiModels", targets: ["KiwiModels"]),
         .library(name: "KiwiAPIClient", targets: ["KiwiAPIClient"]),
     ],
@@ -117,9 +118,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "KiwiLoadTest",
+            dependencies: [
+                "KiwiAppleSignIn", "KiwiBenchmarking", "KiwiConcurrency", "KiwiJPEG",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tools/loadtest",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "KiwiScanWorkerBench",
             dependencies: [
-                "KiwiConcurrency", "KiwiJPEG", "KiwiMessaging", "KiwiScanJobs",
+                "KiwiBenchmarking", "KiwiConcurrency", "KiwiJPEG", "KiwiMessaging", "KiwiScanJobs",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tools/scan-worker-bench",
@@ -139,6 +152,7 @@ let package = Package(
         // MARK: Shared libraries
         .target(name: "KiwiModels", path: "Shared/Models", swiftSettings: swiftSettings),
         .target(name: "KiwiJPEG", path: "Shared/JPEG", swiftSettings: swiftSettings),
+        .target(name: "KiwiBenchmarking", dependencies: ["KiwiConcurrency"], path: "Shared/Benchmarking", swiftSettings: swiftSettings),
         .target(
             name: "KiwiAPIClient",
             dependencies: [
@@ -314,6 +328,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "KiwiBenchmarkingTests",
+            dependencies: ["KiwiBenchmarking"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "KiwiConcurrencyTests",
             dependencies: ["KiwiConcurrency"],
             swiftSettings: swiftSettings
@@ -374,7 +393,7 @@ let package = Package(
             name: "KiwiServicesTests",
             dependencies: [
                 "KiwiAPIClient", "KiwiAppleSignIn", "KiwiAuth", "KiwiConfiguration", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG",
-                "KiwiLLMStub", "KiwiModels", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
+                "KiwiLLMStub", "KiwiLoadTest", "KiwiModels", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

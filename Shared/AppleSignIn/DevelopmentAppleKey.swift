@@ -24,6 +24,15 @@ public struct DevelopmentAppleKey: Sendable {
         self.privateKey = privateKey
     }
 
+    /// The key id of the key `kiwi dev-keys` keeps for a local stack; the development tools sign under it.
+    public static let localKeyID = "kiwi-dev"
+
+    /// The key `kiwi dev-keys` keeps in `directory` (its `key.pem`), or nil when it has not made one there.
+    public static func local(in directory: String) throws -> DevelopmentAppleKey? {
+        guard let pem = try? String(contentsOfFile: "\(directory)/key.pem", encoding: .utf8) else { return nil }
+        return try DevelopmentAppleKey(pem: pem, keyID: localKeyID)
+    }
+
     /// The private key in PEM form, to keep in a local file.
     public var pemRepresentation: String { privateKey.pemRepresentation }
 

@@ -43,6 +43,9 @@ final class ServiceProcess: Sendable {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
+    /// The process id.
+    var pid: Int32 { process.processIdentifier }
+
     /// Sends a signal (SIGTERM, SIGINT) to the process.
     func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)

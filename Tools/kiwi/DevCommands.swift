@@ -7,17 +7,15 @@ struct DevelopmentKeyOptions: ParsableArguments {
     @Option(name: .long, help: "The folder of the development Apple key (key.pem and jwks.json).")
     var keyDirectory = ".run/dev-apple"
 
-    static let keyID = "kiwi-dev"
-
     var privateKeyPath: String { "\(keyDirectory)/key.pem" }
     var jwksPath: String { "\(keyDirectory)/jwks.json" }
 
     /// The key in the folder; a sentence for the user when there is none.
     func load() throws -> DevelopmentAppleKey {
-        guard let pem = try? String(contentsOfFile: privateKeyPath, encoding: .utf8) else {
+        guard let key = try DevelopmentAppleKey.local(in: keyDirectory) else {
             throw CLIError("There is no development key in \(keyDirectory). Create one with `kiwi dev-keys`.")
         }
-        return try DevelopmentAppleKey(pem: pem, keyID: Self.keyID)
+        return key
     }
 }
 
@@ -33,7 +31,7 @@ struct DevKeys: AsyncParsableCommand {
 
     func run() async throws {
         if !FileManager.default.fileExists(atPath: key.privateKeyPath) {
-            let generated = try DevelopmentAppleKey.generate(keyID: DevelopmentKeyOptions.keyID)
+            let generated = try DevelopmentAppleKey.generate(keyID: DevelopmentAppleKey.localKeyID)
             try FileManager.default.createDirectory(atPath: key.keyDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             guard FileManager.default.createFile(atPath: key.privateKeyPath, contents: Data(generated.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600]) else {
                 throw ValidationError("Cannot write \(key.privateKeyPath).")

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationNetworking
+import KiwiBenchmarking
 import KiwiConcurrency
 import KiwiJPEG
 import KiwiMessaging
@@ -35,24 +36,11 @@ final class Child: @unchecked Sendable {
         try process.run()
     }
 
-    /// Seconds of CPU (user + system) the process has used, from /proc/PID/stat.
-    var cpuSeconds: Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
-            let end = stat.lastIndex(of: ")")
-        else { return 0 }
-        let fields = stat[stat.index(after: end)...].split(separator: " ")
-        let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)  // utime, stime (fields 14 and 15)
-        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    /// Seconds of CPU (user + system) the process has used.
+    var cpuSeconds: Double { ProcessUsage(pid: process.processIdentifier).cpuSeconds }
 
-    /// The peak resident set size in MiB (VmHWM in /proc/PID/status).
-    var peakRSSMiB: Double {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
-        else { return 0 }
-        return kilobytes / 1024
-    }
+    /// The peak resident set size in MiB.
+    var peakRSSMiB: Double { Double(ProcessUsage(pid: process.processIdentifier).peakRSSBytes) / 1_048_576 }
 
     func stop() {
         process.terminate()
@@ -135,7 +123,7 @@ func run(size: Int, concurrency: Int) async throws -> Row {
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         return Row(
             size: size, concurrency: concurrency, jobs: outcomes.count, failures: outcomes.filter { !$0.0 }.count, seconds: seconds,
-            cpuSeconds: worker.cpuSeconds - cpuBefore, peakRSSMiB: worker.peakRSSMiB, latencies: outcomes.map(\.1).sorted()
+            cpuSeconds: worker.cpuSeconds - cpuBefore, peakRSSMiB: worker.peakRSSMiB, latencies: outcomes.map(\.1)
         )
     }
 }
@@ -153,9 +141,9 @@ for size in [256 * 1024, 1024 * 1024] {
         let stubBefore = stub.cpuSeconds
         let row = try await run(size: size, concurrency: concurrency)
         let stubCPU = stub.cpuSeconds - stubBefore
-        let p = { (q: Double) in format(row.latencies[min(row.latencies.count - 1, Int(Double(row.latencies.count) * q))] / .milliseconds(1)) }
+        let latency = LatencySummary(row.latencies)
         print(
-            "| \(size / 1024) KiB | \(concurrency) | \(format(Double(row.jobs) / row.seconds)) | \(row.failures) | \(p(0.5)) | \(p(0.99)) | "
+            "| \(size / 1024) KiB | \(concurrency) | \(format(Double(row.jobs) / row.seconds)) | \(row.failures) | \(format(latency.p50)) | \(format(latency.p99)) | "
                 + "\(format(row.cpuSeconds * 1000 / Double(row.jobs), 2)) | \(format(row.peakRSSMiB)) | \(format(stubCPU * 1000 / Double(row.jobs + concurrency), 2)) |"
         )
     }

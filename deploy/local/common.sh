@@ -80,3 +80,27 @@ use_local_infrastructure() {
     trap stop_started_infrastructure EXIT
     start_missing_infrastructure "$@"
 }
+
+# The local environment of the services: development mode, the local stack's PostgreSQL and RabbitMQ, a per-checkout
+# internal token, and the development Apple key made by `$KIWI_BIN/kiwi dev-keys` (README "Configuration").
+local_environment() {
+    local token_file="$KIWI_RUN/internal-api-token"
+    if [ ! -s "$token_file" ]; then
+        mkdir -p "$KIWI_RUN"
+        (umask 077; head -c 32 /dev/urandom | base64 | tr -d '/+=\n' > "$token_file")
+    fi
+    export KIWI_ENV=development
+    export LOG_LEVEL="${LOG_LEVEL:-info}"
+    export DATABASE_URL="$KIWI_DATABASE_URL"
+    export AMQP_URL="$KIWI_AMQP_URL"
+    export INTERNAL_API_TOKEN="${INTERNAL_API_TOKEN:-$(cat "$token_file")-local-development-token}"
+    export AUTH_SERVICE_URL="http://127.0.0.1:8081"
+    export APPLE_CLIENT_ID="${APPLE_CLIENT_ID:-app.kiwi.ios,app.kiwi.web}"
+    export OPENAI_API_KEY="${OPENAI_API_KEY:-sk-local-stub}"
+    # The local OpenAI stand-in (kiwi-llm-stub); point OPENAI_BASE_URL elsewhere to use the real API.
+    export OPENAI_BASE_URL="${OPENAI_BASE_URL:-http://127.0.0.1:8089/v1}"
+    # A local stand-in for Apple's signing key, which `kiwi dev-token` signs with (development mode only).
+    APPLE_JWKS_FILE="$("$KIWI_BIN/kiwi" dev-keys --key-directory "$KIWI_RUN/dev-apple")"
+    export APPLE_JWKS_FILE
+    export SCAN_DAILY_LIMIT="${SCAN_DAILY_LIMIT:-4}"
+}

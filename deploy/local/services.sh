@@ -11,29 +11,6 @@ PIDS="$KIWI_RUN/pids"
 LOGS="$KIWI_RUN/logs"
 SERVICES=(kiwi-llm-stub kiwi-auth kiwi-gateway kiwi-scan-worker)
 
-# The local environment: development mode, fixed ports (README "Configuration"), a per-checkout internal token.
-local_environment() {
-    local token_file="$KIWI_RUN/internal-api-token"
-    if [ ! -s "$token_file" ]; then
-        mkdir -p "$KIWI_RUN"
-        (umask 077; head -c 32 /dev/urandom | base64 | tr -d '/+=\n' > "$token_file")
-    fi
-    export KIWI_ENV=development
-    export LOG_LEVEL="${LOG_LEVEL:-info}"
-    export DATABASE_URL="$KIWI_DATABASE_URL"
-    export AMQP_URL="$KIWI_AMQP_URL"
-    export INTERNAL_API_TOKEN="${INTERNAL_API_TOKEN:-$(cat "$token_file")-local-development-token}"
-    export AUTH_SERVICE_URL="http://127.0.0.1:8081"
-    export APPLE_CLIENT_ID="${APPLE_CLIENT_ID:-app.kiwi.ios,app.kiwi.web}"
-    export OPENAI_API_KEY="${OPENAI_API_KEY:-sk-local-stub}"
-    # The local OpenAI stand-in (kiwi-llm-stub); point OPENAI_BASE_URL elsewhere to use the real API.
-    export OPENAI_BASE_URL="${OPENAI_BASE_URL:-http://127.0.0.1:8089/v1}"
-    # A local stand-in for Apple's signing key, which `kiwi dev-token` signs with (development mode only).
-    APPLE_JWKS_FILE="$("$KIWI_BIN/kiwi" dev-keys --key-directory "$KIWI_RUN/dev-apple")"
-    export APPLE_JWKS_FILE
-    export SCAN_DAILY_LIMIT="${SCAN_DAILY_LIMIT:-4}"
-}
-
 port_of() {
     case "$1" in
         kiwi-gateway) echo 8080 ;;

@@ -1,0 +1,46 @@
+import Foundation
+import KiwiBenchmarking
+import Testing
+
+@Suite("Benchmark figures")
+struct BenchmarkingTests {
+    @Test("latency percentiles are nearest-rank, in milliseconds")
+    func nearestRankPercentiles() {
+        let summary = LatencySummary((1...100).map { Duration.milliseconds($0) })
+        #expect(summary.count == 100)
+        #expect(summary.p50 == 50)
+        #expect(summary.p90 == 90)
+        #expect(summary.p99 == 99)
+        #expect(summary.max == 100)
+    }
+
+    @Test("no latencies summarise as zeros, not a crash")
+    func emptySummary() {
+        let empty = LatencySummary([])
+        #expect(empty.count == 0 && empty.p50 == 0 && empty.p99 == 0 && empty.max == 0)
+    }
+
+    @Test("a running process's CPU time grows with work, and its peak memory is reported")
+    func ownProcessUsage() {
+        let pid = getpid()
+        let before = ProcessUsage(pid: pid)
+        var sum = 0.0
+        let deadline = ContinuousClock.now + .milliseconds(300)
+        while ContinuousClock.now < deadline { sum += sin(sum + 1) }
+        let after = ProcessUsage(pid: pid)
+        #expect(after.cpuSeconds > before.cpuSeconds, "sum \(sum)")
+        #expect(after.peakRSSBytes > 1 << 20)
+    }
+
+    @Test("a process that does not exist uses nothing")
+    func missingProcess() {
+        #expect(ProcessUsage(pid: Int32.max) == ProcessUsage(pid: Int32.max - 1))
+        #expect(ProcessUsage(pid: Int32.max).cpuSeconds == 0)
+    }
+
+    @Test("processes are found by executable name")
+    func findsProcessesByName() throws {
+        let name = try String(contentsOfFile: "/proc/self/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(ProcessUsage.processes(named: name).contains(getpid()))
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import KiwiBenchmarking
+import KiwiConcurrency
+
+/// The results of a load test, as a table for people and as JSON (`--json`).
+struct LoadReport: Encodable {
+    struct ErrorRow: Encodable {
+        /// The HTTP status, or nil when no response came.
+        var status: Int?
+        var code: String
+        var count: Int
+    }
+
+    struct ProcessRow: Encodable {
+        var name: String
+        var pid: Int32
+        /// CPU seconds (user + system) used during the measured window.
+        var cpuSeconds: Double
+        /// The most memory the process has held resident since it started.
+        var peakRSSMiB: Double
+    }
+
+    var mode: String
+    var durationSeconds: Double
+    var warmupSeconds: Double
+    var imageBytes: Int
+    var gateway: String
+    /// Users signed in for the test, and sign-ins that failed.
+    var users: Int
+    var signInFailures: Int
+    /// Scans started in the measured window (and finished, in it or after).
+    var scans: Int
+    var succeeded: Int
+    /// Scans finished within the measured window, per second: all of them, and the successful ones.
+    var scansPerSecond: Double
+    var successfulScansPerSecond: Double
+    /// Latency of every measured scan, in milliseconds.
+    var latencyMs: LatencySummary
+    /// Each successful scan's latency minus the model's own time (Server-Timing), in milliseconds.
+    var gatewayAddedMs: LatencySummary
+    var errors: [ErrorRow]
+    var processes: [ProcessRow]
+
+    init(
+        mode: String, durationSeconds: Double, warmupSeconds: Double, imageBytes: Int, gateway: String, users: Int, signInFailures: Int,
+        outcomes: [ScanOutcome], windowEnd: ContinuousClock.Instant, processes: [ProcessRow]
+    ) {
+        (self.mode, self.durationSeconds, self.warmupSeconds, self.imageBytes, self.gateway) = (mode, durationSeconds, warmupSeconds, imageBytes, gateway)
+        (self.users, self.signInFailures, self.processes) = (users, signInFailures, processes)
+        scans = outcomes.count
+        succeeded = outcomes.filter(\.succeeded).count
+        let inWindow = outcomes.filter { $0.started + $0.latency <= windowEnd }
+        scansPerSecond = Double(inWindow.count) / durationSeconds
+        successfulScansPerSecond = Double(inWindow.filter(\.succeeded).count) / durationSeconds
+        latencyMs = LatencySummary(outcomes.map(\.latency))
+        gatewayAddedMs = LatencySummary(outcomes.compactMap { outcome in outcome.succeeded ? outcome.modelTime.map { outcome.latency - $0 } : nil })
+        errors = Dictionary(grouping: outcomes.filter { !$0.succeeded }) { "\($0.status.map(String.init) ?? "none") \($0.code ?? "")" }
+            .map { _, failures in ErrorRow(status: failures[0].status, code: failures[0].code ?? "unknown", count: failures.count) }
+            .sorted { $0.count > $1.count }
+    }
+
+    /// The report as Markdown tables.
+    var table: String {
+        func ms(_ value: Double) -> String { String(format: "%.1f", value) }
+        var lines = [
+            "kiwi-loadtest: \(mode), \(format(durationSeconds)) s measured after \(format(warmupSeconds)) s warm-up, \(imageBytes / 1024) KiB photos, "
+                + "\(users) users, \(ProcessInfo.processInfo.activeProcessorCount) CPUs",
+            "",
+            "| scans/s | ok scans/s | scans | ok | failed | p50 ms | p90 ms | p99 ms | max ms |",
+            "|---|---|---|---|---|---|---|---|---|",
+            "| \(format(scansPerSecond)) | \(format(successfulScansPerSecond)) | \(scans) | \(succeeded) | \(scans - succeeded) | "
+                + "\(ms(latencyMs.p50)) | \(ms(latencyMs.p90)) | \(ms(latencyMs.p99)) | \(ms(latencyMs.max)) |",
+            "",
+            "gateway-added latency (end to end minus the model's Server-Timing), \(gatewayAddedMs.count) scans:",
+            "",
+            "| p50 ms | p90 ms | p99 ms | max ms |",
+            "|---|---|---|---|",
+            "| \(ms(gatewayAddedMs.p50)) | \(ms(gatewayAddedMs.p90)) | \(ms(gatewayAddedMs.p99)) | \(ms(gatewayAddedMs.max)) |",
+        ]
+        if !errors.isEmpty || signInFailures > 0 {
+            lines += ["", "| status | code | count |", "|---|---|---|"]
+            lines += errors.map { "| \($0.status.map(String.init) ?? "—") | \($0.code) | \($0.count) |" }
+            if signInFailures > 0 { lines.append("| — | sign-in failed | \(signInFailures) |") }
+        }
+        if !processes.isEmpty {
+            lines += ["", "| process | pid | CPU s (measured window) | peak RSS MiB |", "|---|---|---|---|"]
+            lines += processes.map { "| \($0.name) | \($0.pid) | \(format($0.cpuSeconds)) | \(format($0.peakRSSMiB)) |" }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func format(_ value: Double) -> String { String(format: "%.1f", value) }
+}

@@ -1,0 +1,159 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import KiwiAppleSignIn
+import KiwiBenchmarking
+import KiwiConcurrency
+import NIOCore
+
+/// `kiwi-loadtest`: scans through a gateway at a given concurrency or arrival rate, then a report.
+@main
+struct LoadTest: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kiwi-loadtest",
+        abstract: "Drive scans through a Kiwi gateway; report throughput, latency, errors, and each service's CPU and memory.",
+        discussion: """
+            Users sign in with development identity tokens, signed with the key `kiwi dev-keys` made (the auth service \
+            must trust it: KIWI_ENV=development and APPLE_JWKS_FILE, as `make run` sets), each for as many scans as its \
+            daily quota allows. Give --concurrency (closed loop: each finished scan starts the next) or --rate (open \
+            loop: scans start on schedule, however many are in flight). The gateway-added latency is each successful \
+            scan's latency minus the model's time, which the gateway reports in its Server-Timing header.
+            """
+    )
+
+    @Option(help: "The gateway's base URL.") var gateway = "http://127.0.0.1:8080"
+    @Option(help: "Scans in flight at once (closed loop).") var concurrency: Int?
+    @Option(help: "Scans started per second (open loop).") var rate: Double?
+    @Option(help: "Seconds of measured load.") var duration = 60.0
+    @Option(help: "Seconds of load before measuring starts; scans started then are not reported.") var warmup = 0.0
+    @Option(help: "Seconds over which the closed loop's scans start, evenly (within the warm-up, to measure steady state).") var rampUp = 0.0
+    @Option(help: "Bytes of each generated JPEG photo.") var imageSize = 256 * 1024
+    @Option(help: "The folder of the development Apple key (kiwi dev-keys --key-directory).") var keyDirectory = ".run/dev-apple"
+    @Option(help: "The identity tokens' audience: one of the auth service's APPLE_CLIENT_ID values.") var audience = "app.kiwi.ios"
+    @Option(name: .customLong("process"), help: "A process to report, as NAME=PID; repeat it. Default: every Kiwi service found in /proc.")
+    var processes: [String] = []
+    @Option(help: "Seconds one scan may take before it counts as failed (client_timeout).") var requestTimeout = 150
+    @Option(help: "Also write the results to this file as JSON.") var json: String?
+
+    func validate() throws {
+        guard (concurrency == nil) != (rate == nil) else { throw ValidationError("Give exactly one of --concurrency and --rate.") }
+        if let concurrency, !(1...20_000).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 20000.") }
+        if let rate, !(rate > 0 && rate <= 10_000) { throw ValidationError("--rate must be above 0 and at most 10000 per second.") }
+        guard duration > 0, warmup >= 0, rampUp >= 0 else { throw ValidationError("--duration must be positive; --warmup and --ramp-up not negative.") }
+        guard (1024...(2 << 20)).contains(imageSize) else { throw ValidationError("--image-size must be from 1024 to 2097152 bytes (the API's limit).") }
+        _ = try reportedProcesses()
+    }
+
+    func run() async throws {
+        guard let key = try DevelopmentAppleKey.local(in: keyDirectory) else {
+            throw ValidationError("There is no development key in \(keyDirectory); create it with `kiwi dev-keys` (make run does).")
+        }
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = concurrency ?? Int(min(10_000, (rate ?? 1) * 200))
+        configuration.timeout.connect = .seconds(10)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let report = try await load(http: http, key: key)
+            try await http.shutdown()
+            print(report.table)
+            if let json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                try encoder.encode(report).write(to: URL(fileURLWithPath: json))
+            }
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+
+    private func load(http: HTTPClient, key: DevelopmentAppleKey) async throws -> LoadReport {
+        let users = UserPool(gateway: gateway, client: http, key: key, audience: audience)
+        try await users.prepare()
+        let scans = ScanClient(gateway: gateway, client: http, imageSize: imageSize, timeout: .seconds(Int64(requestTimeout)))
+        let watched = try reportedProcesses()
+
+        let start = ContinuousClock.now
+        let measuringFrom = start + .milliseconds(warmup * 1000)
+        let stopAt = measuringFrom + .milliseconds(duration * 1000)
+        let recorder = Recorder(measuringFrom: measuringFrom)
+        let progress = Task { await ProgressLine(recorder: recorder, start: start, measuringFrom: measuringFrom, stopAt: stopAt).run() }
+        // CPU is counted over the measured window; the snapshots are taken on schedule while the load runs.
+        let usage = Task { () -> (before: [ProcessUsage], after: [ProcessUsage]) in
+            try? await Task.sleep(until: measuringFrom, clock: .continuous)
+            let before = watched.map { ProcessUsage(pid: $0.pid) }
+            try? await Task.sleep(until: stopAt, clock: .continuous)
+            return (before, watched.map { ProcessUsage(pid: $0.pid) })
+        }
+
+        @Sendable func scanOnce(_ index: Int) async {
+            let token: String
+            do {
+                token = try await users.token()
+            } catch {
+                recorder.signInFailed()
+                try? await Task.sleep(for: .milliseconds(200))
+                return
+            }
+            recorder.started()
+            recorder.finished(await scans.scan(token: token, index: index))
+        }
+
+        if let concurrency {
+            let rampUp = self.rampUp
+            await withDiscardingTaskGroup { group in
+                for lane in 0..<concurrency {
+                    group.addTask {
+                        try? await Task.sleep(until: start + .milliseconds(rampUp * 1000 * Double(lane) / Double(concurrency)), clock: .continuous)
+                        var index = lane
+                        while ContinuousClock.now < stopAt {
+                            await scanOnce(index)
+                            index += concurrency
+                        }
+                    }
+                }
+            }
+        } else if let rate {
+            await withDiscardingTaskGroup { group in
+                var index = 0
+                var next = start
+                while next < stopAt {
+                    try? await Task.sleep(until: next, clock: .continuous)
+                    let current = index
+                    group.addTask { await scanOnce(current) }
+                    index += 1
+                    next += .milliseconds(1000 / rate)
+                }
+            }
+        }
+        progress.cancel()
+        await progress.value
+        let (before, after) = await usage.value
+        return LoadReport(
+            mode: concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s", durationSeconds: duration, warmupSeconds: warmup,
+            imageBytes: imageSize, gateway: gateway, users: await users.users, signInFailures: recorder.counts.signInFailures,
+            outcomes: recorder.measured, windowEnd: stopAt,
+            processes: zip(watched, zip(before, after)).map { process, usage in
+                LoadReport.ProcessRow(
+                    name: process.name, pid: process.pid, cpuSeconds: usage.1.cpuSeconds - usage.0.cpuSeconds,
+                    peakRSSMiB: Double(usage.1.peakRSSBytes) / 1_048_576
+                )
+            }
+        )
+    }
+
+    /// The processes to report: as given with --process, or every Kiwi service running on this machine.
+    private func reportedProcesses() throws -> [(name: String, pid: Int32)] {
+        guard processes.isEmpty else {
+            return try processes.map { text in
+                let parts = text.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, let pid = Int32(parts[1]) else { throw ValidationError("--process takes NAME=PID, not \(text).") }
+                return (String(parts[0]), pid)
+            }
+        }
+        return ["kiwi-gateway", "kiwi-auth", "kiwi-scan-worker", "kiwi-llm-stub"].flatMap { name in
+            let pids = ProcessUsage.processes(named: name)
+            return pids.enumerated().map { index, pid in (pids.count > 1 ? "\(name) #\(index + 1)" : name, pid) }
+        }
+    }
+}

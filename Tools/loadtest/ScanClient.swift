@@ -1,0 +1,80 @@
+import AsyncHTTPClient
+import Foundation
+import KiwiJPEG
+import NIOCore
+import NIOHTTP1
+
+/// One scan as the load test saw it.
+struct ScanOutcome: Sendable {
+    var started: ContinuousClock.Instant
+    var latency: Duration
+    /// The HTTP status, or nil when no response came (connection refused or reset, timeout).
+    var status: Int?
+    /// The API error code of a failed scan, or what went wrong in transport.
+    var code: String?
+    /// The model's time as the gateway reported it (`Server-Timing: llm;dur=…`).
+    var modelTime: Duration?
+
+    var succeeded: Bool { status == 200 }
+}
+
+/// Sends `POST /v1/scan` with generated photos of one size, cycling through a few so the stub's answers vary.
+struct ScanClient: Sendable {
+    let gateway: String
+    let client: HTTPClient
+    let timeout: TimeAmount
+    private let bodies: [ByteBuffer]
+    private static let boundary = "kiwi-loadtest-boundary"
+
+    init(gateway: String, client: HTTPClient, imageSize: Int, timeout: TimeAmount) {
+        self.gateway = gateway
+        self.client = client
+        self.timeout = timeout
+        bodies = (0..<8).map { seed in
+            let head = "--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"fridge.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+            return ByteBuffer(bytes: Array(head.utf8) + SyntheticJPEG.make(size: imageSize, seed: UInt64(seed)) + Array("\r\n--\(Self.boundary)--\r\n".utf8))
+        }
+    }
+
+    /// One scan with the `index`-th photo (modulo the few there are).
+    func scan(token: String, index: Int) async -> ScanOutcome {
+        var request = HTTPClientRequest(url: "\(gateway)/v1/scan")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(Self.boundary)")
+        request.body = .bytes(bodies[index % bodies.count])
+        let started = ContinuousClock.now
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            let body = try await response.body.collect(upTo: 1 << 20)
+            let status = Int(response.status.code)
+            return ScanOutcome(
+                started: started, latency: .now - started, status: status,
+                code: status == 200 ? nil : Self.errorCode(in: body) ?? "http_\(status)",
+                modelTime: response.headers.first(name: "Server-Timing").flatMap(Self.modelTime(inServerTiming:))
+            )
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            return ScanOutcome(started: started, latency: .now - started, code: "client_timeout")
+        } catch {
+            return ScanOutcome(started: started, latency: .now - started, code: "transport_error")
+        }
+    }
+
+    /// `error` of the API's error shape.
+    static func errorCode(in body: ByteBuffer) -> String? {
+        struct ErrorBody: Decodable { var error: String }
+        return try? JSONDecoder().decode(ErrorBody.self, from: Data(body.readableBytesView)).error
+    }
+
+    /// The `dur` of the `llm` metric in a `Server-Timing` header, e.g. `llm;dur=2003.5`.
+    static func modelTime(inServerTiming header: String) -> Duration? {
+        for metric in header.split(separator: ",") {
+            let parts = metric.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.first == "llm", let duration = parts.dropFirst().first(where: { $0.hasPrefix("dur=") }),
+                let milliseconds = Double(duration.dropFirst(4)), milliseconds.isFinite, milliseconds >= 0
+            else { continue }
+            return .milliseconds(milliseconds)
+        }
+        return nil
+    }
+}

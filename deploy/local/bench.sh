@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# `make bench`: scan throughput and latency through the whole system, measured by kiwi-loadtest (release build).
+# Each scenario of issue 7 runs on fresh processes — the OpenAI stub, auth, one gateway and one or two scan workers —
+# on ports of its own (18080-18089, metrics 19101-19104), so a `make run` stack can stay up meanwhile.
+#   bench.sh [A] [B] [C]   the scenarios to run (default: all). Tables on stdout; JSON and logs in .run/bench/.
+set -euo pipefail
+here="$(dirname "${BASH_SOURCE[0]}")"
+source "$here/common.sh"
+
+use_local_infrastructure postgres rabbitmq
+
+cd "$KIWI_ROOT"
+for product in kiwi-gateway kiwi-auth kiwi-scan-worker kiwi-llm-stub kiwi kiwi-loadtest; do
+    log "building $product (release)"
+    swift build -c release --product "$product" >&2
+done
+KIWI_BIN="$KIWI_ROOT/.build/release"
+BENCH_RUN="$KIWI_RUN/bench"
+mkdir -p "$BENCH_RUN/logs"
+# Scenario C holds thousands of connections open in each of several processes.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 65536 2>/dev/null || log "could not raise the open-file limit ($(ulimit -n)); scenario C may fail"
+
+local_environment
+export AUTH_SERVICE_URL="http://127.0.0.1:18081"
+export OPENAI_BASE_URL="http://127.0.0.1:18089/v1"
+# Load-test users scan far more than 4 times a day; the quota is still reserved and counted for every scan.
+export SCAN_DAILY_LIMIT=1000
+export SCAN_JOB_QUEUE="kiwi.bench.scan-jobs"
+
+labels=()
+pids=()
+
+# Starts a Kiwi executable in the background, logging to .run/bench/logs/LABEL.log.
+start() {
+    local name="$1" label="$2"
+    shift 2
+    "$KIWI_BIN/$name" "$@" >>"$BENCH_RUN/logs/$label.log" 2>&1 &
+    labels+=("$label")
+    pids+=("$!")
+}
+
+stop_all() {
+    local pid
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do
+        for _ in $(seq 1 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+    done
+    labels=()
+    pids=()
+}
+trap 'stop_all; stop_started_infrastructure' EXIT
+
+wait_healthy() {
+    local port="$1" deadline=$((SECONDS + 60))
+    until curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$port/health"; do
+        [ $SECONDS -lt $deadline ] || die "nothing healthy on port $port after 60 s; see $BENCH_RUN/logs/"
+        sleep 0.2
+    done
+}
+
+# scenario ID TITLE STUB_LATENCY_MS STUB_JITTER_MS WORKERS WORKER_CONCURRENCY -- kiwi-loadtest options…
+scenario() {
+    local id="$1" title="$2" latency="$3" jitter="$4" workers="$5" concurrency="$6" worker port
+    shift 7
+    printf '\n## %s — %s (stub latency %s ms ± %s ms, %s scan worker(s) × WORKER_CONCURRENCY=%s)\n\n' \
+        "$id" "$title" "$latency" "$jitter" "$workers" "$concurrency"
+    start kiwi-llm-stub stub --port 18089 --latency-ms "$latency" --jitter-ms "$jitter"
+    PORT=18081 METRICS_PORT=19102 start kiwi-auth kiwi-auth
+    PORT=18080 METRICS_PORT=19101 start kiwi-gateway kiwi-gateway
+    for worker in $(seq 1 "$workers"); do
+        PORT=$((18081 + worker)) METRICS_PORT=$((19102 + worker)) WORKER_CONCURRENCY="$concurrency" \
+            start kiwi-scan-worker "kiwi-scan-worker-$worker"
+    done
+    for port in 18089 18081 18080 $(seq 18082 $((18081 + workers))); do wait_healthy "$port"; done
+    local processes=() index
+    for index in "${!labels[@]}"; do processes+=(--process "${labels[$index]}=${pids[$index]}"); done
+    "$KIWI_BIN/kiwi-loadtest" --gateway http://127.0.0.1:18080 --key-directory "$KIWI_RUN/dev-apple" \
+        --json "$BENCH_RUN/$id.json" "${processes[@]}" "$@"
+    stop_all
+}
+
+selected=("$@")
+[ ${#selected[@]} -gt 0 ] || selected=(A B C)
+for id in "${selected[@]}"; do
+    case "$id" in
+        A) scenario A "throughput" 0 0 1 64 -- --concurrency 64 --warmup 5 --duration 60 --image-size 262144 ;;
+        B) scenario B "gateway overhead" 2000 0 1 64 -- --concurrency 32 --warmup 5 --duration 60 --image-size 262144 ;;
+        C) scenario C "many in flight" 20000 5000 2 1024 -- --concurrency 2000 --ramp-up 20 --warmup 30 --duration 60 --image-size 262144 ;;
+        *) die "unknown scenario $id; use A, B or C" ;;
+    esac
+done
+printf '\nJSON results and service logs: %s\n' "$BENCH_RUN"
