@@ -32,8 +32,8 @@ struct ScanAnalyzer: Sendable {
         var analysis = Analysis(result: .failure(ScanFailure(.invalidModelResponse, "no answer")))
         var repair: ScanPrompt.Repair?
         for round in 1...2 {
-            let body = prompt.requestBody(image: image, safetyIdentifier: userKey, repair: repair)
             let success: ChatCompletionsClient.Success
+            let body = { [prompt, repair] in prompt.requestBody(image: image, safetyIdentifier: userKey, repair: repair) }
             switch await complete(body, deadline: deadline, analysis: &analysis, logger: logger) {
             case .success(let value): success = value
             case .failure(let failure):
@@ -59,14 +59,15 @@ struct ScanAnalyzer: Sendable {
 
     /// One completion, retried under the policy until it arrives, the policy gives up, or the deadline passes.
     private func complete(
-        _ body: ByteBuffer, deadline: ContinuousClock.Instant, analysis: inout Analysis, logger: Logger
+        _ body: () -> ByteBuffer, deadline: ContinuousClock.Instant, analysis: inout Analysis, logger: Logger
     ) async -> Result<ChatCompletionsClient.Success, ScanFailure> {
         var retries = 0
         while true {
             guard ContinuousClock.now < deadline else { return .failure(Self.timeout) }
             analysis.attempts += 1
             let started = ContinuousClock.now
-            let outcome = await client.send(body, deadline: min(deadline, .now + attemptTimeout))
+            // Built for each attempt: a body kept for retries would stay in memory while the model answers.
+            let outcome = await client.send(deadline: min(deadline, .now + attemptTimeout), body: body)
             let failure: ChatCompletionsClient.Failure
             switch outcome {
             case .success(let success):

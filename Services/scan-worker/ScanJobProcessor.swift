@@ -64,9 +64,11 @@ final class ScanJobProcessor: Service, Sendable {
         defer { metrics.jobsInFlight.decrement() }
         var logger = self.logger
         logger[metadataKey: "jobId"] = delivery.message.properties.correlationID.map { .string($0) }
-        let job: ScanJob
+        var job: ScanJob
         do {
             job = try ScanJob(message: delivery.message)
+            // The job holds the photo now; the delivery is kept only to answer and acknowledge.
+            delivery.discardBody()
         } catch {
             logger.error("rejecting a message that is not a scan job to the dead-letter queue", metadata: ["reason": "\(error)"])
             await settle("reject", logger: logger) { try await delivery.reject() }
@@ -85,7 +87,8 @@ final class ScanJobProcessor: Service, Sendable {
         }
         let deadline = started + .milliseconds(timeLeft * 1000)
 
-        let (result, analysis) = await answer(job, deadline: deadline - Self.replyAllowance, logger: logger)
+        let photoSize = job.image.count
+        let (result, analysis) = await answer(Self.takePhoto(from: &job), for: job, deadline: deadline - Self.replyAllowance, logger: logger)
         guard !Task.isCancelled else { return }  // shut down hard: the broker requeues the unacknowledged job
         // Reported only when the model answered at all, so a failed call is not mistaken for an instant one.
         let modelTime = analysis.flatMap { $0.processingTime > .zero ? $0.processingTime : nil }
@@ -94,7 +97,7 @@ final class ScanJobProcessor: Service, Sendable {
         metrics.jobEnded(result.outcome, startedAt: started)
 
         var metadata: Logger.Metadata = [
-            "outcome": .string(result.outcome), "latencyMs": "\((ContinuousClock.now - started).milliseconds)", "bytes": "\(job.image.count)",
+            "outcome": .string(result.outcome), "latencyMs": "\((ContinuousClock.now - started).milliseconds)", "bytes": "\(photoSize)",
         ]
         if let analysis {
             metadata["attempts"] = "\(analysis.attempts)"
@@ -132,13 +135,22 @@ final class ScanJobProcessor: Service, Sendable {
         }
     }
 
-    /// Cleans the photo and asks the model; the photo itself is never logged.
-    private func answer(_ job: ScanJob, deadline: ContinuousClock.Instant, logger: Logger) async -> (ScanJobResult, ScanAnalyzer.Analysis?) {
+    /// The job's photo, cleaned of metadata and base64-encoded for the model. The job gives its copy up, so that while
+    /// the model thinks (seconds, for hundreds of jobs at once) the worker holds each photo once, encoded.
+    private static func takePhoto(from job: inout ScanJob) -> Result<ScanPrompt.EncodedImage, JPEGFormatError> {
+        let photo = job.image
+        job.image = []
+        return Result { () throws(JPEGFormatError) in ScanPrompt.EncodedImage(jpeg: try JPEGImage(parsing: photo).strippingMetadata()) }
+    }
+
+    /// Asks the model about the cleaned photo; the photo itself is never logged.
+    private func answer(
+        _ photo: Result<ScanPrompt.EncodedImage, JPEGFormatError>, for job: ScanJob, deadline: ContinuousClock.Instant, logger: Logger
+    ) async -> (ScanJobResult, ScanAnalyzer.Analysis?) {
         let image: ScanPrompt.EncodedImage
-        do {
-            image = ScanPrompt.EncodedImage(jpeg: try JPEGImage(parsing: job.image).strippingMetadata())
-        } catch {
-            return (.error(ScanFailure(.invalidImage, "The photo is not a valid JPEG: \(error.reason).")), nil)
+        switch photo {
+        case .success(let encoded): image = encoded
+        case .failure(let error): return (.error(ScanFailure(.invalidImage, "The photo is not a valid JPEG: \(error.reason).")), nil)
         }
         let analysis = await analyzer.analyze(image: image, userKey: job.userKey, deadline: deadline, logger: logger)
         switch analysis.result {

@@ -8,7 +8,8 @@ import Synchronization
 /// A message received from a queue. Unless the consumer acknowledges automatically, settle each delivery
 /// exactly once with ``ack()``, ``nack(requeue:)`` or ``reject()``.
 public struct AMQPDelivery: Sendable {
-    public let message: AMQPMessage
+    /// The message as received; its body is empty once ``discardBody()`` has been called.
+    public var message: AMQPMessage { content.message }
     /// The broker's number for this delivery on its connection.
     public let deliveryTag: UInt64
     /// True when the broker delivered this message before (to a consumer that did not acknowledge it).
@@ -17,6 +18,20 @@ public struct AMQPDelivery: Sendable {
     public let routingKey: String
     let generation: UInt64
     let link: AMQPLink
+    /// Shared by every copy of the delivery, so that ``discardBody()`` frees the body whoever still holds one.
+    private let content: DeliveredMessage
+
+    init(message: AMQPMessage, deliveryTag: UInt64, redelivered: Bool, exchange: String, routingKey: String, generation: UInt64, link: AMQPLink) {
+        self.content = DeliveredMessage(message)
+        (self.deliveryTag, self.redelivered, self.exchange, self.routingKey, self.generation, self.link) =
+            (deliveryTag, redelivered, exchange, routingKey, generation, link)
+    }
+
+    /// Frees the message body once it has been read, while the delivery still waits to be settled and answered:
+    /// a consumer that holds many large messages for long (photos waiting on a model) need not keep their bytes.
+    public func discardBody() {
+        content.discardBody()
+    }
 
     /// The message is done with: the broker forgets it.
     public func ack() async throws {
@@ -143,6 +158,21 @@ public final class AMQPConsumer: Service, Sendable {
     /// Runs the connection until graceful shutdown; ``deliveries`` then finishes.
     public func run() async {
         await link.run()
+    }
+}
+
+/// A delivery's message, shared by the delivery's copies.
+private final class DeliveredMessage: Sendable {
+    private let state: Mutex<AMQPMessage>
+
+    init(_ message: AMQPMessage) {
+        state = Mutex(message)
+    }
+
+    var message: AMQPMessage { state.withLock { $0 } }
+
+    func discardBody() {
+        state.withLock { $0.body = [] }
     }
 }
 

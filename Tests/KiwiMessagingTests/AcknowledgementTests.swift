@@ -6,6 +6,28 @@ import Testing
 
 @Suite("Acknowledgements")
 struct AcknowledgementTests {
+    @Test("a delivery whose body was discarded keeps its properties, every copy sees the empty body, and it can still be acknowledged")
+    func discardedBodyStillSettles() async throws {
+        let queue = uniqueQueue("discard")
+        let topology = AMQPTopology(queues: [temporaryQueue(queue)])
+        let publisher = AMQPPublisher(settings: try brokerSettings(), topology: topology, logger: testLogger)
+        let consumer = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 1, topology: topology, logger: testLogger)
+        try await whileRunning([publisher, consumer]) {
+            await consumer.waitUntilConnected()
+            try await publisher.publish(
+                AMQPMessage(body: Array(repeating: 7, count: 1 << 20), properties: AMQPProperties(correlationID: "job-1", replyTo: "answers")),
+                routingKey: queue
+            )
+            let delivery = try #require(try await collect(1, from: consumer, ack: false).first)
+            let copy = delivery
+            #expect(delivery.message.body.count == 1 << 20)
+            delivery.discardBody()
+            #expect(copy.message.body.isEmpty)
+            #expect(copy.message.properties.correlationID == "job-1" && copy.message.properties.replyTo == "answers")
+            try await copy.ack()
+        }
+    }
+
     @Test("a consumer never holds more unacknowledged deliveries than its prefetch")
     func prefetchBoundsUnacknowledged() async throws {
         let queue = uniqueQueue("prefetch")

@@ -4,6 +4,7 @@ import KiwiConcurrency
 import KiwiOpenAI
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// Sends one request to `POST {OPENAI_BASE_URL}/chat/completions` and classifies what came back.
 /// It never retries: deciding whether and when to try again is ``RetryPolicy``'s job.
@@ -42,13 +43,16 @@ struct ChatCompletionsClient: Sendable {
         self.apiKey = apiKey
     }
 
-    /// One attempt; the whole exchange — connecting, sending, the answer's headers and body — ends by `deadline`.
-    func send(_ body: ByteBuffer, deadline: ContinuousClock.Instant) async -> Result<Success, Failure> {
+    /// One attempt with the body `makeBody` builds; the whole exchange — connecting, sending, the answer's headers and
+    /// body — ends by `deadline`. The body is released as soon as it is sent, not kept while the model thinks: a
+    /// worker waits on hundreds of these at once, each holding a photo in base64.
+    func send(deadline: ContinuousClock.Instant, body makeBody: () -> ByteBuffer) async -> Result<Success, Failure> {
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(apiKey)")
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(body)
+        let body = OneShotBody(makeBody())
+        request.body = .stream(body, length: .known(Int64(body.length)))
         let now = NIODeadline.now()
         let timeout = TimeAmount.nanoseconds(Int64(max(0, (deadline - ContinuousClock.now).nanoseconds)))
         do {
@@ -88,5 +92,47 @@ struct ChatCompletionsClient: Sendable {
             // A 200 without a completion object is a broken server, not a broken answer: worth another try.
             return .failure(Failure(status: 502, summary: "HTTP \(status) with a body that is not a chat completion"))
         }
+    }
+}
+
+/// A request body that gives its one buffer away when read, so the buffer is freed once written to the connection
+/// rather than when the whole exchange ends.
+struct OneShotBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        fileprivate let buffer: Handover
+
+        mutating func next() async -> ByteBuffer? {
+            buffer.take()
+        }
+    }
+
+    fileprivate final class Handover: Sendable {
+        private let buffer: Mutex<ByteBuffer?>
+
+        init(_ buffer: ByteBuffer) {
+            self.buffer = Mutex(buffer)
+        }
+
+        func take() -> ByteBuffer? {
+            buffer.withLock { buffer in
+                defer { buffer = nil }
+                return buffer
+            }
+        }
+    }
+
+    private let handover: Handover
+    /// The body's size in bytes, for `Content-Length`.
+    let length: Int
+
+    init(_ buffer: ByteBuffer) {
+        length = buffer.readableBytes
+        handover = Handover(buffer)
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(buffer: handover)
     }
 }

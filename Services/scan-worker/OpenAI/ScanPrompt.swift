@@ -50,8 +50,8 @@ struct ScanPrompt: Sendable {
     ///
     /// The body is built as a `JSONValue` with a placeholder for the image URL, which is spliced in as bytes
     /// afterwards: a megabyte of base64 needs no escaping, and writing it through the general serializer
-    /// one character at a time would cost more than the rest of the request. The buffer is sent as is, and
-    /// retries share it.
+    /// one character at a time would cost more than the rest of the request. Each attempt builds its own buffer,
+    /// which is freed once sent.
     func requestBody(image: EncodedImage, safetyIdentifier: String, repair: Repair? = nil) -> ByteBuffer {
         var messages: [JSONValue] = [
             message(role: "system", content: .string(Self.systemPrompt)),
