@@ -76,7 +76,7 @@ struct LoadTest: AsyncParsableCommand {
         let start = ContinuousClock.now
         let measuringFrom = start + .milliseconds(warmup * 1000)
         let stopAt = measuringFrom + .milliseconds(duration * 1000)
-        let recorder = Recorder(measuringFrom: measuringFrom)
+        let recorder = Recorder(measuringFrom: measuringFrom, until: stopAt)
         let progress = Task { await ProgressLine(recorder: recorder, start: start, measuringFrom: measuringFrom, stopAt: stopAt).run() }
         // CPU is counted over the measured window; the snapshots are taken on schedule while the load runs.
         let usage = Task { () -> (before: [ProcessUsage], after: [ProcessUsage]) in
@@ -132,7 +132,7 @@ struct LoadTest: AsyncParsableCommand {
         return LoadReport(
             mode: concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s", durationSeconds: duration, warmupSeconds: warmup,
             imageBytes: imageSize, gateway: gateway, users: await users.users, signInFailures: recorder.counts.signInFailures,
-            outcomes: recorder.measured, windowEnd: stopAt,
+            outcomes: recorder.measured, finishedInWindow: recorder.finishedInWindow,
             processes: zip(watched, zip(before, after)).map { process, usage in
                 LoadReport.ProcessRow(
                     name: process.name, pid: process.pid, cpuSeconds: usage.1.cpuSeconds - usage.0.cpuSeconds,

@@ -10,14 +10,20 @@ final class Recorder: Sendable {
         var signInFailures = 0
         /// Scans started once measuring began, for the report.
         var measured: [ScanOutcome] = []
+        /// Scans that finished inside the measured window, however early they started: the throughput.
+        var finishedInWindow = 0
+        var succeededInWindow = 0
     }
 
     private let state = Mutex(State())
-    /// When measuring starts: scans started earlier warm the system up and are not reported.
+    /// When measuring starts: scans started earlier warm the system up, and their latencies are not reported.
     let measuringFrom: ContinuousClock.Instant
+    /// When measuring ends: no scan starts after it.
+    let measuringUntil: ContinuousClock.Instant
 
-    init(measuringFrom: ContinuousClock.Instant) {
+    init(measuringFrom: ContinuousClock.Instant, until measuringUntil: ContinuousClock.Instant) {
         self.measuringFrom = measuringFrom
+        self.measuringUntil = measuringUntil
     }
 
     func started() {
@@ -30,6 +36,11 @@ final class Recorder: Sendable {
             state.finished += 1
             if !outcome.succeeded { state.failed += 1 }
             if outcome.started >= measuringFrom { state.measured.append(outcome) }
+            let end = outcome.started + outcome.latency
+            if end >= measuringFrom, end <= measuringUntil {
+                state.finishedInWindow += 1
+                if outcome.succeeded { state.succeededInWindow += 1 }
+            }
         }
     }
 
@@ -45,5 +56,10 @@ final class Recorder: Sendable {
     /// Every scan started after warm-up, finished.
     var measured: [ScanOutcome] {
         state.withLock { $0.measured }
+    }
+
+    /// Scans, and successful scans, that finished inside the measured window.
+    var finishedInWindow: (all: Int, succeeded: Int) {
+        state.withLock { ($0.finishedInWindow, $0.succeededInWindow) }
     }
 }
