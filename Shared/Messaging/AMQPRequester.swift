@@ -50,21 +50,23 @@ public final class AMQPRequester: Service, Sendable {
     /// The message gets a new `correlation_id`, this instance's `reply_to`, and — unless it has one — an
     /// `expiration` of `timeout`, so a request nobody picks up in time leaves the queue by itself.
     /// Throws ``AMQPError/timedOut`` when no reply arrives within `timeout`.
-    public func request(_ message: AMQPMessage, exchange: String = "", routingKey: String, timeout: Duration) async throws -> AMQPMessage {
+    ///
+    /// The request takes the message over and lets it go once published: a large body (a photo) is not kept in
+    /// memory for the whole wait for the reply.
+    public func request(_ message: consuming AMQPMessage, exchange: String = "", routingKey: String, timeout: Duration) async throws -> AMQPMessage {
         let deadline = ContinuousClock.now + timeout
         let correlationID = UUID().uuidString.lowercased()
-        var request = message
-        request.properties.correlationID = correlationID
-        request.properties.replyTo = replyQueue
-        request.properties.expiration = request.properties.expiration ?? timeout
+        message.properties.correlationID = correlationID
+        message.properties.replyTo = replyQueue
+        message.properties.expiration = message.properties.expiration ?? timeout
 
-        let outgoing = request
+        let outgoing = Handover(consume message)
         registry.open(correlationID)
         // The deadline covers the publish too: a confirm that is slow to come must not stretch the wait.
         do {
             return try await withThrowingTaskGroup(of: AMQPMessage.self) { group in
                 group.addTask {
-                    try await self.publisher.publish(outgoing, exchange: exchange, routingKey: routingKey)
+                    try await self.publisher.publish(outgoing.take(), exchange: exchange, routingKey: routingKey)
                     return try await self.registry.reply(for: correlationID)
                 }
                 group.addTask {
@@ -178,5 +180,23 @@ private final class ReplyRegistry: Sendable {
             return continuations
         }
         for continuation in waiting { continuation.resume(throwing: error) }
+    }
+}
+
+/// A message handed from ``AMQPRequester/request(_:exchange:routingKey:timeout:)`` to the task that publishes it,
+/// once: after the publish nothing holds the message any more.
+private final class Handover: Sendable {
+    private let message: Mutex<AMQPMessage?>
+
+    init(_ message: consuming AMQPMessage) {
+        self.message = Mutex(consume message)
+    }
+
+    /// The message; an empty one if it was taken before (it never is: one request publishes once).
+    func take() -> AMQPMessage {
+        message.withLock { message in
+            defer { message = nil }
+            return message ?? AMQPMessage(body: [])
+        }
     }
 }

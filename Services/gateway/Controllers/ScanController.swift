@@ -56,7 +56,7 @@ struct ScanController: Sendable {
         do {
             metrics.scansInFlight.increment()
             defer { metrics.scansInFlight.decrement() }
-            (result, modelTime) = try await dispatcher.scan(jpeg, userID: session.userID, requestID: context.requestID)
+            (result, modelTime) = try await dispatcher.scan(consume jpeg, userID: session.userID, requestID: context.requestID)
         } catch {
             await refund(reservation, because: "\(error)", context: context)
             throw Self.apiError(for: error)

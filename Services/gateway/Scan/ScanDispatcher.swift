@@ -12,10 +12,12 @@ struct ScanDispatcher: Sendable {
 
     /// The worker's result and how long the model spent on it, or a thrown `AMQPError` (`timedOut` when no answer
     /// came in time).
-    func scan(_ jpeg: [UInt8], userID: UUID, requestID: String) async throws -> (result: ScanJobResult, modelTime: Duration?) {
+    /// The photo is handed over and freed once published, not kept while the worker and the model take their time.
+    func scan(_ jpeg: consuming [UInt8], userID: UUID, requestID: String) async throws -> (result: ScanJobResult, modelTime: Duration?) {
         let deadline = Date().addingTimeInterval(timeout.seconds)
-        let job = ScanJob(image: jpeg, deadline: deadline, requestID: requestID, userKey: ScanJob.userKey(forUserID: userID.uuidString.lowercased()))
-        let reply = try await requester.request(job.message(), routingKey: jobQueue, timeout: timeout)
+        let userKey = ScanJob.userKey(forUserID: userID.uuidString.lowercased())
+        let message = ScanJob(image: consume jpeg, deadline: deadline, requestID: requestID, userKey: userKey).message()
+        let reply = try await requester.request(consume message, routingKey: jobQueue, timeout: timeout)
         return (try ScanJobResult(message: reply), ScanJobResult.modelTime(in: reply))
     }
 }
