@@ -43,8 +43,24 @@ struct ScanPrompt: Sendable {
         }
     }
 
-    var model: String
-    var detail: ImageDetail
+    let model: String
+    let detail: ImageDetail
+    /// The first request of every scan, serialized once and cut where the photo and the safety identifier go: the
+    /// system prompt and the schema are the same for every scan. Only a repair, which carries the model's own
+    /// answer, is serialized for its job.
+    private let firstRequest: (beforeImage: [UInt8], beforeIdentifier: [UInt8], afterIdentifier: [UInt8])
+
+    init(model: String, detail: ImageDetail) {
+        self.model = model
+        self.detail = detail
+        let template = Array(Self.request(model: model, detail: detail, safetyIdentifier: Self.safetyIdentifierPlaceholder, repair: nil).serialized().utf8)
+        let image = template.firstRange(of: Self.quoted(Self.imagePlaceholder))!
+        // The identifier's placeholder follows the image; nothing the model wrote is in a first request.
+        let identifier = template[image.upperBound...].firstRange(of: Self.quoted(Self.safetyIdentifierPlaceholder))!
+        firstRequest = (
+            Array(template[..<image.lowerBound]), Array(template[image.upperBound..<identifier.lowerBound]), Array(template[identifier.upperBound...])
+        )
+    }
 
     /// The JSON body of a request for `image`, or of its repair request.
     ///
@@ -53,14 +69,36 @@ struct ScanPrompt: Sendable {
     /// one character at a time would cost more than the rest of the request. Each attempt builds its own buffer,
     /// which is freed once sent.
     func requestBody(image: EncodedImage, safetyIdentifier: String, repair: Repair? = nil) -> ByteBuffer {
+        guard let repair else {
+            let identifier = Array(JSONValue.string(safetyIdentifier).serialized().utf8)
+            var body = ByteBuffer()
+            body.reserveCapacity(firstRequest.beforeImage.count + image.base64.count + 64 + identifier.count + firstRequest.afterIdentifier.count)
+            body.writeBytes(firstRequest.beforeImage)
+            Self.writeDataURL(image, to: &body)
+            body.writeBytes(firstRequest.beforeIdentifier)
+            body.writeBytes(identifier)
+            body.writeBytes(firstRequest.afterIdentifier)
+            return body
+        }
+        let template = Array(Self.request(model: model, detail: detail, safetyIdentifier: safetyIdentifier, repair: repair).serialized().utf8)
+        let start = template.firstRange(of: Self.quoted(Self.imagePlaceholder))!
+        var body = ByteBuffer()
+        body.reserveCapacity(template.count + image.base64.count + 64)
+        body.writeBytes(template[..<start.lowerBound])
+        Self.writeDataURL(image, to: &body)
+        body.writeBytes(template[start.upperBound...])
+        return body
+    }
+
+    private static func request(model: String, detail: ImageDetail, safetyIdentifier: String, repair: Repair?) -> JSONValue {
         var messages: [JSONValue] = [
-            message(role: "system", content: .string(Self.systemPrompt)),
+            message(role: "system", content: .string(systemPrompt)),
             message(
                 role: "user",
                 content: .array([
                     .object(JSONObject([
                         "type": .string("image_url"),
-                        "image_url": .object(JSONObject(["url": .string(Self.imagePlaceholder), "detail": .string(detail.rawValue)])),
+                        "image_url": .object(JSONObject(["url": .string(imagePlaceholder), "detail": .string(detail.rawValue)])),
                     ]))
                 ])
             ),
@@ -77,7 +115,7 @@ struct ScanPrompt: Sendable {
                 )
             )
         }
-        let request = JSONValue.object(JSONObject([
+        return JSONValue.object(JSONObject([
             "model": .string(model),
             "messages": .array(messages),
             "temperature": .number(JSONNumber(0.3)),
@@ -92,29 +130,27 @@ struct ScanPrompt: Sendable {
             ])),
             "safety_identifier": .string(safetyIdentifier),
         ]))
-        return Self.splice(image, into: Array(request.serialized().utf8))
     }
 
     /// Stands in for the data URL until the body is serialized. The splice replaces the first occurrence of the
     /// quoted token, which is always this one: the image message comes before any text the model wrote (a repair
     /// echoes the previous answer, which could be exactly this string).
     private static let imagePlaceholder = "kiwi:image"
+    /// Stands in for the safety identifier while the first request is serialized; it follows the image.
+    private static let safetyIdentifierPlaceholder = "kiwi:safety-identifier"
 
-    private static func splice(_ image: EncodedImage, into template: [UInt8]) -> ByteBuffer {
-        let token = Array("\"\(imagePlaceholder)\"".utf8)
-        let start = template.firstRange(of: token)!
-        let prefix = "\"data:image/jpeg;base64,"
-        var body = ByteBuffer()
-        body.reserveCapacity(template.count + image.base64.count + prefix.utf8.count)
-        body.writeBytes(template[..<start.lowerBound])
-        body.writeString(prefix)
-        body.writeBytes(image.base64)
-        body.writeString("\"")
-        body.writeBytes(template[start.upperBound...])
-        return body
+    private static func quoted(_ token: String) -> [UInt8] {
+        Array("\"\(token)\"".utf8)
     }
 
-    private func message(role: String, content: JSONValue) -> JSONValue {
+    /// The photo as a JSON string holding its data URL.
+    private static func writeDataURL(_ image: EncodedImage, to body: inout ByteBuffer) {
+        body.writeString("\"data:image/jpeg;base64,")
+        body.writeBytes(image.base64)
+        body.writeString("\"")
+    }
+
+    private static func message(role: String, content: JSONValue) -> JSONValue {
         .object(JSONObject(["role": .string(role), "content": content]))
     }
 }
