@@ -85,7 +85,7 @@ selected=("$@")
 for id in "${selected[@]}"; do
     case "$id" in
         A) scenario A "throughput" 0 0 1 64 -- --concurrency 64 --warmup 5 --duration 60 --image-size 262144 ;;
-        B) scenario B "gateway overhead" 2000 0 1 64 -- --concurrency 32 --warmup 5 --duration 60 --image-size 262144 ;;
+        B) scenario B "gateway overhead" 2000 0 1 64 -- --concurrency 32 --ramp-up 2 --warmup 5 --duration 60 --image-size 262144 ;;
         C) scenario C "many in flight" 20000 5000 2 1024 -- --concurrency 2000 --ramp-up 20 --warmup 30 --duration 60 --image-size 262144 ;;
         *) die "unknown scenario $id; use A, B or C" ;;
     esac
