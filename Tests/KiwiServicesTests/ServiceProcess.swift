@@ -111,11 +111,13 @@ func freePort() throws -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-/// A complete, valid environment for every service, pointing at the PostgreSQL and RabbitMQ that `make test` started.
+/// A complete, valid environment for every service, pointing at the PostgreSQL and RabbitMQ that `make test` started,
+/// with a metrics port of its own (the default ports would collide between tests running at once, or with `make run`).
 func serviceEnvironment(port: Int) throws -> [String: String] {
     let environment = ProcessInfo.processInfo.environment
     return [
         "PORT": String(port),
+        "METRICS_PORT": String(try freePort()),
         "KIWI_ENV": "development",
         "LOG_LEVEL": "info",
         "DATABASE_URL": try #require(environment["KIWI_TEST_DATABASE_URL"], "run the tests with `make test`"),

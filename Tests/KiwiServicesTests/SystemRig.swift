@@ -47,27 +47,23 @@ struct SystemRig: Sendable {
                 "SCAN_JOB_QUEUE": "kiwi.test.system.\(UUID().uuidString.lowercased())", "SCAN_TIMEOUT_SECONDS": "10", "WORKER_CONCURRENCY": "8",
             ]) { _, new in new }
             environment.merge(overrides) { _, new in new }
-            let authPort = try freePort()
-            environment["AUTH_SERVICE_URL"] = "http://127.0.0.1:\(authPort)"
-            var services = [("kiwi-auth", "kiwi-auth", authPort)]
-            if worker { services.append(("kiwi-scan-worker", "kiwi-scan-worker", try freePort())) }
-            for index in 0..<gateways { services.append(("kiwi-gateway", "kiwi-gateway-\(index)", try freePort())) }
+            var services = [("kiwi-auth", "kiwi-auth")]
+            if worker { services.append(("kiwi-scan-worker", "kiwi-scan-worker")) }
+            for index in 0..<gateways { services.append(("kiwi-gateway", "kiwi-gateway-\(index)")) }
             var processes: [String: ServiceProcess] = [:]
             var metrics: [String: URL] = [:]
             var servers: [String: URL] = [:]
             defer { for process in processes.values { process.send(SIGTERM) } }
-            for (executable, name, port) in services {
-                var own = executable == "kiwi-gateway" ? environment.merging(gatewayEnvironment) { _, new in new } : environment
-                own["PORT"] = String(port)
-                servers[name] = URL(string: "http://127.0.0.1:\(port)")!
-                let metricsPort = try freePort()
-                own["METRICS_PORT"] = String(metricsPort)
-                metrics[name] = URL(string: "http://127.0.0.1:\(metricsPort)/metrics")!
-                let process = try ServiceProcess(executable, environment: own)
+            // Auth starts first, so the others are given its address.
+            for (executable, name) in services {
+                let own = executable == "kiwi-gateway" ? environment.merging(gatewayEnvironment) { _, new in new } : environment
+                let (process, port, metricsPort) = try await start(executable, name: name, environment: own)
                 processes[name] = process
-                try #require(await process.waitUntilServing(URL(string: "http://127.0.0.1:\(port)/health")!) == 200, "\(name) did not start")
+                servers[name] = URL(string: "http://127.0.0.1:\(port)")!
+                metrics[name] = URL(string: "http://127.0.0.1:\(metricsPort)/metrics")!
+                if executable == "kiwi-auth" { environment["AUTH_SERVICE_URL"] = "http://127.0.0.1:\(port)" }
             }
-            let urls = services.filter { $0.0 == "kiwi-gateway" }.map { URL(string: "http://127.0.0.1:\($0.2)")! }
+            let urls = services.filter { $0.0 == "kiwi-gateway" }.compactMap { servers[$0.1] }
             let rig = SystemRig(gateway: urls[0], gateways: urls, stub: stub, processes: processes, servers: servers, metrics: metrics)
             let result = try await body(rig)
             for process in processes.values {
@@ -76,6 +72,26 @@ struct SystemRig: Sendable {
             }
             return result
         }
+    }
+
+    /// Starts a service on free ports and waits until it serves. A port chosen free can be taken before the service
+    /// binds it (by another test's connection, say): then the service exits at once, and it is started again on others.
+    private static func start(_ executable: String, name: String, environment: [String: String]) async throws -> (ServiceProcess, Int, Int) {
+        for _ in 1...3 {
+            var own = environment
+            let (port, metricsPort) = (try freePort(), try freePort())
+            (own["PORT"], own["METRICS_PORT"]) = (String(port), String(metricsPort))
+            let process = try ServiceProcess(executable, environment: own)
+            if await process.waitUntilServing(URL(string: "http://127.0.0.1:\(port)/health")!) == 200 { return (process, port, metricsPort) }
+            let exited = await process.waitForExit(timeout: .seconds(5)) != nil
+            let output = process.capturedOutput()
+            try #require(exited && output.contains("Address already in use"), "\(name) did not start: \(output.suffix(2000))")
+        }
+        throw ServiceStartError(name: name)
+    }
+
+    struct ServiceStartError: Error {
+        let name: String
     }
 
     /// An HTTP exchange with the gateway.
