@@ -1,5 +1,4 @@
 import CoreMetrics
-import KiwiScanJobs
 
 /// What the gateway counts beyond HTTP requests: scans by outcome and in flight, quota rejections and refunds,
 /// and how often the session cache spared a call to the auth service.
