@@ -1,4 +1,5 @@
 import Foundation
+import KiwiConcurrency
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -66,7 +67,8 @@ public final class AMQPRequester: Service, Sendable {
         do {
             return try await withThrowingTaskGroup(of: AMQPMessage.self) { group in
                 group.addTask {
-                    try await self.publisher.publish(outgoing.take(), exchange: exchange, routingKey: routingKey)
+                    // Taken once, by the one publish of this request; the message is freed when it returns.
+                    try await self.publisher.publish(outgoing.take() ?? AMQPMessage(body: []), exchange: exchange, routingKey: routingKey)
                     return try await self.registry.reply(for: correlationID)
                 }
                 group.addTask {
@@ -180,23 +182,5 @@ private final class ReplyRegistry: Sendable {
             return continuations
         }
         for continuation in waiting { continuation.resume(throwing: error) }
-    }
-}
-
-/// A message handed from ``AMQPRequester/request(_:exchange:routingKey:timeout:)`` to the task that publishes it,
-/// once: after the publish nothing holds the message any more.
-private final class Handover: Sendable {
-    private let message: Mutex<AMQPMessage?>
-
-    init(_ message: consuming AMQPMessage) {
-        self.message = Mutex(consume message)
-    }
-
-    /// The message; an empty one if it was taken before (it never is: one request publishes once).
-    func take() -> AMQPMessage {
-        message.withLock { message in
-            defer { message = nil }
-            return message ?? AMQPMessage(body: [])
-        }
     }
 }

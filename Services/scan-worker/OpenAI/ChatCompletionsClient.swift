@@ -4,7 +4,6 @@ import KiwiConcurrency
 import KiwiOpenAI
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// Sends one request to `POST {OPENAI_BASE_URL}/chat/completions` and classifies what came back.
 /// It never retries: deciding whether and when to try again is ``RetryPolicy``'s job.
@@ -84,9 +83,7 @@ struct ChatCompletionsClient: Sendable {
         }
         do {
             let completion = try JSONDecoder().decode(ChatCompletion.self, from: data)
-            let processing = headers.first(name: "openai-processing-ms").flatMap(Double.init).flatMap { milliseconds in
-                milliseconds.isFinite && (0...86_400_000).contains(milliseconds) ? Duration.milliseconds(milliseconds) : nil
-            }
+            let processing = headers.first(name: "openai-processing-ms").flatMap { Duration(milliseconds: $0) }
             return .success(Success(completion: completion, processingTime: processing))
         } catch {
             // A 200 without a completion object is a broken server, not a broken answer: worth another try.
@@ -101,29 +98,14 @@ struct OneShotBody: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        fileprivate let buffer: Handover
+        fileprivate let buffer: Handover<ByteBuffer>
 
         mutating func next() async -> ByteBuffer? {
             buffer.take()
         }
     }
 
-    fileprivate final class Handover: Sendable {
-        private let buffer: Mutex<ByteBuffer?>
-
-        init(_ buffer: ByteBuffer) {
-            self.buffer = Mutex(buffer)
-        }
-
-        func take() -> ByteBuffer? {
-            buffer.withLock { buffer in
-                defer { buffer = nil }
-                return buffer
-            }
-        }
-    }
-
-    private let handover: Handover
+    private let handover: Handover<ByteBuffer>
     /// The body's size in bytes, for `Content-Length`.
     let length: Int
 
