@@ -131,7 +131,7 @@ public final class AMQPConsumer: Service, Sendable {
                     if error == .shutDown { continuation.finish() }
                 }
             ),
-            logger: logger
+            metrics: metrics, logger: logger
         )
         reference.value = self.link
     }

@@ -35,7 +35,7 @@ public final class AMQPPublisher: Service, Sendable {
                 },
                 connectionLost: { error in confirms.failAll(error) }
             ),
-            logger: logger
+            metrics: metrics, logger: logger
         )
     }
 

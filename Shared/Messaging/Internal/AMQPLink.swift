@@ -46,11 +46,12 @@ final class AMQPLink: Sendable {
     private let state = Mutex(State())
     private let wakeUp: WakeUpPipe
 
-    init(settings: AMQPSettings, role: Role, logger: Logger) {
+    /// - Parameter metrics: The connection's metrics, which its owner records in too (publishes, deliveries).
+    init(settings: AMQPSettings, role: Role, metrics: AMQPMetrics, logger: Logger) {
         self.settings = settings
         self.role = role
         self.logger = logger
-        self.metrics = AMQPMetrics(connection: settings.connectionName)
+        self.metrics = metrics
         self.wakeUp = WakeUpPipe()
     }
 
