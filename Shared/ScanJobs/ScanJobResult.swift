@@ -48,10 +48,7 @@ public enum ScanJobResult: Sendable, Hashable, Codable {
 
     /// How long the model spent on the scan, as a reply reports it; nil when it does not, or not sensibly.
     public static func modelTime(in message: AMQPMessage) -> Duration? {
-        guard let text = message.properties.headers[modelTimeHeader], let milliseconds = Double(text), milliseconds.isFinite,
-            (0...86_400_000).contains(milliseconds)
-        else { return nil }
-        return .milliseconds(milliseconds)
+        message.properties.headers[modelTimeHeader].flatMap { Duration(milliseconds: $0) }
     }
 
     /// Reads a result from a reply message.
