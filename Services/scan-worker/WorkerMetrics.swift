@@ -1,5 +1,6 @@
 import CoreMetrics
 import KiwiConcurrency
+import KiwiServiceSupport
 
 /// What the scan worker counts: jobs by outcome, in flight and their duration; every model call (attempt) by result,
 /// with its latency; retries by reason; repairs; and the tokens spent, by the outcome of the job they were spent on.
@@ -14,7 +15,7 @@ struct WorkerMetrics: Sendable {
     func jobEnded(_ outcome: String, startedAt started: ContinuousClock.Instant) {
         Counter(label: "kiwi_worker_jobs_total", dimensions: [("outcome", outcome)]).increment()
         Timer(label: "kiwi_worker_job_duration_seconds", dimensions: [("outcome", outcome)], preferredDisplayUnit: .seconds)
-            .recordNanoseconds((ContinuousClock.now - started).nanoseconds)
+            .recordInterval(since: started)
     }
 
     /// `kiwi_llm_attempts_total{result}` and `kiwi_llm_attempt_duration_seconds{result}`: one HTTP call to the model.
