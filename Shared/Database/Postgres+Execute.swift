@@ -1,3 +1,4 @@
+import KiwiConcurrency
 import Logging
 import PostgresNIO
 
@@ -7,6 +8,14 @@ extension PostgresClient {
     /// arrives only in that stream, so a statement whose stream is never read could fail silently.
     public func execute(_ query: PostgresQuery, logger: Logger) async throws {
         for try await _ in try await self.query(query, logger: logger) {}
+    }
+
+    /// Whether PostgreSQL answers `SELECT 1` within two seconds: part of a service's readiness.
+    public func isReachable(logger: Logger) async -> Bool {
+        (try? await withDeadline(.now + .seconds(2)) { [self] in
+            try await execute("SELECT 1", logger: logger)
+            return true
+        }) ?? false
     }
 }
 

@@ -1,6 +1,5 @@
 import CoreMetrics
 import Logging
-import KiwiConcurrency
 import PostgresNIO
 
 /// Counts the connection pool's connection attempts, failed attempts and closed connections as
@@ -56,13 +55,5 @@ extension PostgresClient {
     public convenience init(configuration: Configuration, countingConnectionsLoggingTo logger: Logger) {
         let handler = PostgresPoolMetrics(database: configuration.database ?? configuration.username, wrapping: logger.handler)
         self.init(configuration: configuration, backgroundLogger: Logger(label: logger.label) { _ in handler })
-    }
-
-    /// Whether PostgreSQL answers `SELECT 1` within two seconds: part of a service's readiness.
-    public func isReachable(logger: Logger) async -> Bool {
-        (try? await withDeadline(.now + .seconds(2)) { [self] in
-            try await execute("SELECT 1", logger: logger)
-            return true
-        }) ?? false
     }
 }
