@@ -1,4 +1,5 @@
 import Foundation
+import KiwiTestSupport
 import Synchronization
 import Testing
 
@@ -17,12 +18,13 @@ final class ServiceProcess: Sendable {
     }
     private let exitState = Mutex(ExitState())
 
-    /// Starts `name` (e.g. `kiwi-gateway`) with exactly the given environment.
-    init(_ name: String, arguments: [String] = [], environment: [String: String]) throws {
+    /// Starts `name` (e.g. `kiwi-gateway`) with exactly the given environment, in `directory` (else the test's own).
+    init(_ name: String, arguments: [String] = [], environment: [String: String], in directory: URL? = nil) throws {
         process = Process()
         process.executableURL = Self.buildDirectory.appending(path: name)
         process.arguments = arguments
         process.environment = environment
+        if let directory { process.currentDirectoryURL = directory }
         output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -41,6 +43,11 @@ final class ServiceProcess: Sendable {
     /// The folder holding the executables: the one this test binary was built into.
     static var buildDirectory: URL {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    /// The source checkout this build belongs to (the folder holding `.build`).
+    static var checkout: URL {
+        URL(fileURLWithPath: buildDirectory.path.components(separatedBy: "/.build").first ?? "/")
     }
 
     /// The process id.
@@ -92,37 +99,19 @@ final class ServiceProcess: Sendable {
     }
 }
 
-/// A TCP port nothing listens on right now, chosen by the kernel.
-func freePort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    try #require(descriptor >= 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-            bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-        }
-    }
-    try #require(bound)
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 /// A complete, valid environment for every service, pointing at the PostgreSQL and RabbitMQ that `make test` started,
 /// with a metrics port of its own (the default ports would collide between tests running at once, or with `make run`).
 func serviceEnvironment(port: Int) throws -> [String: String] {
     let environment = ProcessInfo.processInfo.environment
     return [
         "PORT": String(port),
-        "METRICS_PORT": String(try freePort()),
+        "METRICS_PORT": String(try reservePort()),
         "KIWI_ENV": "development",
         "LOG_LEVEL": "info",
         "DATABASE_URL": try #require(environment["KIWI_TEST_DATABASE_URL"], "run the tests with `make test`"),
         "AMQP_URL": try #require(environment["KIWI_TEST_AMQP_URL"], "run the tests with `make test`"),
         "INTERNAL_API_TOKEN": String(repeating: "t", count: 32),
+        "QUOTA_KEY_SECRET": String(repeating: "q", count: 32),
         "AUTH_SERVICE_URL": "http://127.0.0.1:8081",
         "APPLE_CLIENT_ID": "app.kiwi.ios,app.kiwi.web",
         "OPENAI_API_KEY": "sk-test",

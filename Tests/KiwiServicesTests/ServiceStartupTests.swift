@@ -1,4 +1,5 @@
 import Foundation
+import KiwiTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -10,7 +11,7 @@ import FoundationNetworking
 struct ServiceStartupTests {
     static let services: [(name: String, required: [String])] = [
         ("kiwi-gateway", ["DATABASE_URL", "AMQP_URL", "AUTH_SERVICE_URL", "INTERNAL_API_TOKEN"]),
-        ("kiwi-auth", ["DATABASE_URL", "AMQP_URL", "INTERNAL_API_TOKEN", "APPLE_CLIENT_ID"]),
+        ("kiwi-auth", ["DATABASE_URL", "AMQP_URL", "INTERNAL_API_TOKEN", "QUOTA_KEY_SECRET", "APPLE_CLIENT_ID"]),
         ("kiwi-scan-worker", ["AMQP_URL", "OPENAI_API_KEY"]),
     ]
 
@@ -26,7 +27,7 @@ struct ServiceStartupTests {
 
     @Test("each service logs a JSON start-up line, answers GET /health and stops cleanly on SIGTERM", arguments: services.map(\.name))
     func startsServesAndStops(_ name: String) async throws {
-        let port = try freePort()
+        let port = try reservePort()
         let process = try ServiceProcess(name, environment: try serviceEnvironment(port: port))
         let status = await process.waitUntilServing(URL(string: "http://127.0.0.1:\(port)/health")!)
         process.send(SIGTERM)
@@ -39,7 +40,7 @@ struct ServiceStartupTests {
 
     @Test("SIGINT (Ctrl-C) stops a service cleanly too")
     func stopsOnInterrupt() async throws {
-        let port = try freePort()
+        let port = try reservePort()
         let process = try ServiceProcess("kiwi-scan-worker", environment: try serviceEnvironment(port: port))
         #expect(await process.waitUntilServing(URL(string: "http://127.0.0.1:\(port)/health")!) == 200)
         process.send(SIGINT)
@@ -48,7 +49,7 @@ struct ServiceStartupTests {
 
     @Test("the health endpoint answers with the documented body")
     func healthBody() async throws {
-        let port = try freePort()
+        let port = try reservePort()
         let process = try ServiceProcess("kiwi-scan-worker", environment: try serviceEnvironment(port: port))
         let url = URL(string: "http://127.0.0.1:\(port)/health")!
         #expect(await process.waitUntilServing(url) == 200)
