@@ -94,6 +94,7 @@ struct Login: AsyncParsableCommand {
             case .unauthorized(let refused): throw CLIError("Kiwi did not accept the identity token: \(try refused.body.json.message)")
             case .badRequest(let bad): throw CLIError(try bad.body.json.message)
             case .serviceUnavailable(let unavailable): throw CLIError(try unavailable.body.json.message)
+            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
             case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
             }
         }
@@ -110,7 +111,7 @@ struct Scan: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            guard let bytes = FileManager.default.contents(atPath: photo) else { throw CLIError("Cannot read \(photo).") }
+            let bytes = try PhotoFile.read(photo)
             let (client, _) = try signedInClient(server)
             let part = Operations.ScanFridge.Input.Body.MultipartFormPayload.image(
                 .init(payload: .init(body: HTTPBody(bytes)), filename: URL(fileURLWithPath: photo).lastPathComponent)
@@ -124,10 +125,36 @@ struct Scan: AsyncParsableCommand {
             case .badGateway(let answer): throw sentence(try answer.body.json, status: 502)
             case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
             case .gatewayTimeout(let answer): throw sentence(try answer.body.json, status: 504)
+            case .requestTimeout(let answer): throw sentence(try answer.body.json, status: 408)
+            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
             case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
             }
             print(json ? String(decoding: try JSONEncoder.iso8601.encode(response), as: UTF8.self) : ScanPrinter.text(response))
         }
+    }
+}
+
+/// A photo to scan, checked before it is uploaded against the gateway's rules, so that the user learns what to do
+/// without spending a round trip on a photo Kiwi would refuse.
+enum PhotoFile {
+    /// The largest photo the gateway takes (DESIGN.md §2).
+    static let maximumSize = 2 * 1024 * 1024
+
+    static func read(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("Cannot read \(path).") }
+        return try check(Array(data), path: path)
+    }
+
+    static func check(_ bytes: [UInt8], path: String) throws -> [UInt8] {
+        guard !bytes.isEmpty else { throw CLIError("\(path) is empty.") }
+        guard bytes.count <= maximumSize else {
+            let size = String(format: "%.1f", Double(bytes.count) / 1_048_576)
+            throw CLIError(
+                "\(path) is \(size) MiB; Kiwi takes photos up to 2 MiB. Save a smaller or more compressed JPEG (about 2000 pixels on the long side at quality 80 is plenty) and scan that."
+            )
+        }
+        guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { throw CLIError("\(path) is not a JPEG; Kiwi takes JPEG photos only.") }
+        return bytes
     }
 }
 
@@ -146,6 +173,7 @@ struct Quota: AsyncParsableCommand {
                 print("\(quota.remaining) of \(quota.limit) scans left today; more at \(quota.resetsAt.formatted(date: .omitted, time: .shortened)).")
             case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
             case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
             case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
             }
         }
@@ -164,6 +192,7 @@ struct Logout: AsyncParsableCommand {
             switch try await client.signOut() {
             case .noContent, .unauthorized: store.delete()
             case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
             case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
             }
             print("Signed out.")
@@ -189,6 +218,7 @@ struct DeleteAccount: AsyncParsableCommand {
             case .ok: store.delete()
             case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
             case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
             case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
             }
             print("Your account and all its data are deleted.")

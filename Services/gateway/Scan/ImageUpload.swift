@@ -3,6 +3,7 @@ import Hummingbird
 import KiwiConcurrency
 import KiwiModels
 import KiwiServiceSupport
+import NIOCore
 
 /// The photo of a `POST /v1/scan`: `multipart/form-data` with exactly one field `image`, a JPEG of 1 byte to 2 MiB
 /// starting `FF D8 FF` (DESIGN.md §2). Every refusal is 400 `invalid_image` with a message naming the rule.
@@ -19,11 +20,16 @@ enum ImageUpload {
         guard let contentType = request.headers[.contentType], let boundary = MultipartFormData.boundary(inContentType: contentType) else {
             throw refusal("The request must be multipart/form-data (with a boundary) carrying the photo in a field named 'image'.")
         }
+        // A declared length over the limit is refused before any of the body is read (curl's `Expect: 100-continue`
+        // then never sends it); an undeclared one when the bytes streaming in pass the limit.
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maximumBodySize { throw tooLarge }
         let body: ByteBuffer
         do {
             body = try await withDeadline(.now + uploadTimeout) { try await request.body.collect(upTo: maximumBodySize) }
+        } catch is NIOTooManyBytesError {
+            throw tooLarge
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw refusal("The photo must be at most 2 MiB; the request body is larger.")
+            throw tooLarge
         } catch is DeadlineExceededError {
             throw APIError(.requestTimeout, .badRequest, "The upload took longer than \(uploadTimeout.components.seconds) seconds.")
         }
@@ -49,6 +55,10 @@ enum ImageUpload {
         guard image.count <= maximumImageSize else { throw refusal("The photo must be at most 2 MiB; it is \(image.count) bytes.") }
         guard image.starts(with: [0xFF, 0xD8, 0xFF]) else { throw refusal("The photo must be a JPEG (starting with FF D8 FF).") }
         return image
+    }
+
+    private static var tooLarge: APIError {
+        refusal("The photo must be at most 2 MiB; this upload is larger. Send a smaller or more compressed JPEG.")
     }
 
     private static func refusal(_ message: String) -> APIError {
