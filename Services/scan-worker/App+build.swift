@@ -28,12 +28,13 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         attemptTimeout: configuration.attemptTimeout, metrics: metrics
     )
 
-    let router = Router()
+    let router = Router(options: .autoGenerateHeadEndpoints)
     router.add(middleware: HTTPMetricsMiddleware())
     router.addHealthRoute()
     router.addReadinessRoute(checks: ["rabbitmq": { consumer.isConnected && publisher.isConnected }])
     return Application(
         router: router,
+        server: .kiwiHTTP1(logger: logger),
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: ScanWorkerConfiguration.serviceName),
         services: [
             HTTPClientService(client: httpClient), publisher, consumer,

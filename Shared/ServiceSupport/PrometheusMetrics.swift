@@ -35,7 +35,7 @@ public enum PrometheusMetrics {
 
     /// An HTTP server that answers `GET /metrics` on `port`, on every interface so a cluster's scraper reaches it.
     public static func server(port: Int, serviceName: String, logger: Logger) -> some ApplicationProtocol {
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.get("/metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -43,7 +43,7 @@ public enum PrometheusMetrics {
             )
         }
         return Application(
-            router: router, configuration: ApplicationConfiguration(address: .hostname("0.0.0.0", port: port), serverName: "\(serviceName) metrics"),
+            router: router, server: .kiwiHTTP1(logger: logger), configuration: ApplicationConfiguration(address: .hostname("0.0.0.0", port: port), serverName: "\(serviceName) metrics"),
             logger: logger
         )
     }
