@@ -17,20 +17,30 @@ func buildApplication(configuration: AuthConfiguration, logger: Logger) async th
         audiences: configuration.appleClientIDs
     )
 
-    let router = Router()
+    let router = Router(options: .autoGenerateHeadEndpoints)
     router.add(middleware: HTTPMetricsMiddleware())
     router.addHealthRoute()
     // RabbitMQ is not a readiness dependency: revocation announcements are best-effort (a gateway that misses them
     // stops caching sessions), and an auth service taken out of rotation would stop every sign-in and session check.
     router.addReadinessRoute(checks: ["postgres": { await postgres.isReachable(logger: logger) }])
     AppleSignInController(verifier: verifier, users: users, sessions: sessions).addRoutes(to: router.group("v1/auth"))
-    InternalController(users: users, sessions: sessions, announcer: RevocationAnnouncer(publisher: revocations, logger: logger))
+    InternalController(
+        users: users, sessions: sessions, quotaKeys: QuotaKeyMaker(secret: configuration.quotaKeySecret),
+        announcer: RevocationAnnouncer(publisher: revocations, logger: logger)
+    )
         .addRoutes(to: router.group("internal/v1").add(middleware: InternalTokenMiddleware(token: configuration.internalAPIToken)))
 
     var app = Application(
         router: router,
+        server: .kiwiHTTP1(logger: logger),
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: AuthConfiguration.serviceName),
-        services: [postgres, revocations, ExpiredSessionPurger(sessions: sessions, interval: .seconds(3600), logger: logger)],
+        services: [
+            postgres, revocations,
+            PeriodicTask("purge expired sessions", every: .seconds(3600), logger: logger) {
+                let purged = try await sessions.purgeExpired()
+                if purged > 0 { logger.info("purged expired sessions", metadata: ["count": "\(purged)"]) }
+            },
+        ],
         logger: logger
     )
     app.beforeServerStarts {

@@ -16,6 +16,8 @@ struct AuthConfiguration: ServiceConfiguration {
     var database: PostgresClient.Configuration
     var amqp: AMQPSettings
     var internalAPIToken: String
+    /// The key of the HMAC that turns an Apple `sub` into the key the day's scan count is kept under (``QuotaKeyMaker``).
+    var quotaKeySecret: String
     /// The audiences Apple's identity tokens may carry: the app's bundle id and the services id.
     var appleClientIDs: [String]
     /// Where Apple publishes the keys that sign identity tokens.
@@ -29,6 +31,11 @@ struct AuthConfiguration: ServiceConfiguration {
         let database = reader.required("DATABASE_URL", secret: true, parse: PostgresClient.Configuration.init(url:))
         let amqp = reader.required("AMQP_URL", secret: true) { url in try AMQPSettings(url: url, connectionName: Self.serviceName) }
         let internalAPIToken = reader.internalAPIToken()
+        let quotaKeySecret = reader.required("QUOTA_KEY_SECRET", secret: true) { value in
+            let secret = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard secret.utf8.count >= 32 else { throw ConfigurationError.Reason("must be at least 32 characters long") }
+            return secret
+        }
         let appleClientIDs = reader.required("APPLE_CLIENT_ID") { text in
             let ids = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !ids.isEmpty else { throw ConfigurationError.Reason("must list at least one client id") }
@@ -36,8 +43,8 @@ struct AuthConfiguration: ServiceConfiguration {
         }
         appleJWKSURL = reader.httpURL("APPLE_JWKS_URL", default: Self.appleJWKSURL)
         appleJWKSFile = reader.optional("APPLE_JWKS_FILE")
-        (self.database, self.amqp, self.internalAPIToken, self.appleClientIDs) =
-            try reader.finish(database, amqp, internalAPIToken, appleClientIDs)
+        (self.database, self.amqp, self.internalAPIToken, self.quotaKeySecret, self.appleClientIDs) =
+            try reader.finish(database, amqp, internalAPIToken, quotaKeySecret, appleClientIDs)
     }
 
     var startupMetadata: Logger.Metadata {

@@ -35,6 +35,27 @@ public enum KiwiSchema {
                 )
                 """,
             ]
-        )
+        ),
+        Migration(
+            version: 2,
+            name: "count scans per person, not per account row",
+            statements: [
+                // A day's usage is keyed by a keyed hash of the Apple `sub` (HMAC-SHA256 with QUOTA_KEY_SECRET, made by
+                // the auth service), not by the user row: deleting the account and signing up again must not reset
+                // the day's quota. No foreign key, so the row outlives the account; the gateway deletes rows of past
+                // days (docs/architecture.md, "What is kept after an account is deleted"). Today's counts in
+                // scan_quota cannot be carried over (the key needs the secret), so the day of this upgrade starts
+                // from zero.
+                """
+                CREATE TABLE scan_usage (
+                    quota_key bytea NOT NULL CHECK (octet_length(quota_key) = 32),
+                    scan_date date NOT NULL,
+                    scan_count integer NOT NULL DEFAULT 0 CHECK (scan_count >= 0),
+                    PRIMARY KEY (quota_key, scan_date)
+                )
+                """,
+                "DROP TABLE scan_quota",
+            ]
+        ),
     ]
 }

@@ -22,14 +22,18 @@ public struct SessionTokenBody: Codable, Hashable, Sendable {
     }
 }
 
-/// Whose session a token is, and until when.
+/// Whose session a token is, until when, and the key that person's daily scans are counted under.
 public struct SessionIntrospection: Codable, Hashable, Sendable {
     public var userId: UUID
     public var expiresAt: Date
+    /// Hex HMAC-SHA256 of the user's Apple `sub` (32 bytes): the same for every account of one Apple id, so the
+    /// day's quota survives deleting the account and signing up again. It carries no personal data.
+    public var quotaKey: String
 
-    public init(userId: UUID, expiresAt: Date) {
+    public init(userId: UUID, expiresAt: Date, quotaKey: String) {
         self.userId = userId
         self.expiresAt = expiresAt
+        self.quotaKey = quotaKey
     }
 }
 

@@ -31,6 +31,7 @@ struct AuthHarness {
             "DATABASE_URL": try testDatabaseURL(),
             "AMQP_URL": try testAMQPURL(),
             "INTERNAL_API_TOKEN": internalToken,
+            "QUOTA_KEY_SECRET": String(repeating: "q", count: 32),
             "APPLE_CLIENT_ID": "\(audience),app.kiwi.web",
             "APPLE_JWKS_FILE": jwksFile,
         ].merging(overrides) { _, override in override }

@@ -61,15 +61,12 @@ struct InternalAPITests {
         }
     }
 
-    @Test("deleting a user removes their sessions and quota rows, and is announced to the gateways")
+    @Test("deleting a user removes them and their sessions, and is announced to the gateways")
     func deleteUser() async throws {
         try await withRevocationEvents { events in
             try await AuthHarness.withService { client in
                 let session = try await client.signIn(subject: AuthHarness.newSubject())
                 let userID = try KiwiJSON.decoder().decode(SessionIntrospection.self, from: Data(buffer: try await client.introspect(session.sessionToken).body)).userId
-                try await database { postgres in
-                    try await postgres.query("INSERT INTO scan_quota (user_id, scan_date, scan_count) VALUES (\(userID), current_date, 3)")
-                }
                 let response = try await client.execute(
                     uri: InternalAPI.deleteUserPath(userID), method: .delete, headers: [.authorization: "Bearer \(AuthHarness.internalToken)"]
                 )
@@ -77,7 +74,7 @@ struct InternalAPITests {
                 #expect(try await client.introspect(session.sessionToken).status == .unauthorized)
                 let remaining = try await database { postgres in
                     var total = 0
-                    for table in ["users WHERE id", "sessions WHERE user_id", "scan_quota WHERE user_id"] {
+                    for table in ["users WHERE id", "sessions WHERE user_id"] {
                         let rows = try await postgres.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) = '\(userID.uuidString)'"))
                         for try await count in rows.decode(Int.self) { total += count }
                     }
@@ -86,6 +83,30 @@ struct InternalAPITests {
                 #expect(remaining == 0)
                 #expect(try await events.first { $0 == .user(userID) } != nil)
             }
+        }
+    }
+
+    @Test("introspection's quota key is the same for every account of one Apple id and differs between Apple ids")
+    func quotaKeyFollowsTheAppleID() async throws {
+        try await AuthHarness.withService { client in
+            func quotaKey(_ subject: String) async throws -> (key: String, user: UUID) {
+                let session = try await client.signIn(subject: subject)
+                let introspection = try KiwiJSON.decoder().decode(
+                    SessionIntrospection.self, from: Data(buffer: try await client.introspect(session.sessionToken).body)
+                )
+                return (introspection.quotaKey, introspection.userId)
+            }
+            let subject = AuthHarness.newSubject()
+            let first = try await quotaKey(subject)
+            let deletion = try await client.execute(
+                uri: InternalAPI.deleteUserPath(first.user), method: .delete, headers: [.authorization: "Bearer \(AuthHarness.internalToken)"]
+            )
+            #expect(deletion.status == .noContent)
+            let again = try await quotaKey(subject)
+            #expect(again.user != first.user)
+            let other = try await quotaKey(AuthHarness.newSubject())
+            #expect(first.key.count == 64 && first.key == again.key)
+            #expect(other.key != first.key)
         }
     }
 

@@ -86,7 +86,7 @@ struct DatabaseMigratorTests {
         }
     }
 
-    @Test("deleting a user deletes their sessions and scan quota rows")
+    @Test("deleting a user deletes their sessions; the day's scan usage, kept by person rather than account, stays")
     func userDeletionCascades() async throws {
         try await withTemporaryDatabase { configuration in
             try await withClient(configuration) { client in
@@ -99,11 +99,11 @@ struct DatabaseMigratorTests {
                     VALUES (\(userID), decode(repeat('ab', 32), 'hex'), now() + interval '30 days')
                     """
                 )
-                try await client.query("INSERT INTO scan_quota (user_id, scan_date, scan_count) VALUES (\(userID), current_date, 2)")
+                try await client.query("INSERT INTO scan_usage (quota_key, scan_date, scan_count) VALUES (decode(repeat('cd', 32), 'hex'), current_date, 2)")
                 try await client.query("DELETE FROM users WHERE id = \(userID)")
-                for table in ["sessions", "scan_quota"] {
+                for (table, expected) in [("sessions", 0), ("scan_usage", 1)] {
                     let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)")).decode(Int.self)
-                    for try await count in rows { #expect(count == 0, "\(table)") }
+                    for try await count in rows { #expect(count == expected, "\(table)") }
                 }
             }
         }

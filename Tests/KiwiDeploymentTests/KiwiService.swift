@@ -14,6 +14,7 @@ enum KiwiService: String, CaseIterable {
         "DATABASE_URL": "postgres://kiwi:kiwi@localhost:5432/kiwi",
         "AMQP_URL": "amqp://kiwi:kiwi@localhost:5672/%2F",
         "INTERNAL_API_TOKEN": String(repeating: "x", count: 32),
+        "QUOTA_KEY_SECRET": String(repeating: "q", count: 32),
         "AUTH_SERVICE_URL": "http://localhost:8081",
         "APPLE_CLIENT_ID": "app.kiwi.ios",
         "OPENAI_API_KEY": "sk-test",

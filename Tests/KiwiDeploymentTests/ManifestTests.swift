@@ -11,7 +11,7 @@ import Testing
 @Suite("Deployment manifests")
 struct ManifestTests {
     /// The variables whose values are secrets: only the Secret or `deploy/.env` may hold them.
-    static let secretVariables: Set<String> = ["DATABASE_URL", "AMQP_URL", "INTERNAL_API_TOKEN", "OPENAI_API_KEY"]
+    static let secretVariables: Set<String> = ["DATABASE_URL", "AMQP_URL", "INTERNAL_API_TOKEN", "QUOTA_KEY_SECRET", "OPENAI_API_KEY"]
 
     // MARK: Image and executables
 

@@ -23,11 +23,9 @@ func withQuotaDatabase<Result: Sendable>(_ body: @Sendable (PostgresClient, Post
     }
 }
 
-/// A user row, as the auth service creates it.
-func createUser(_ client: PostgresClient) async throws -> UUID {
-    let rows = try await client.query("INSERT INTO users (apple_user_id) VALUES (\(UUID().uuidString)) RETURNING id", logger: testLogger)
-    for try await id in rows.decode(UUID.self) { return id }
-    throw CancellationError()
+/// A person's quota key, as the auth service derives it (32 bytes).
+func newQuotaKey() -> Data {
+    Data((0..<32).map { _ in UInt8.random(in: 0...255) })
 }
 
 @Suite("Quota policy")
@@ -55,7 +53,7 @@ struct QuotaRepositoryTests {
     @Test("scans are reserved up to the limit, then refused")
     func reservesUpToLimit() async throws {
         let (outcomes, used) = try await withQuotaDatabase { client, quota in
-            let user = try await createUser(client)
+            let user = newQuotaKey()
             var outcomes: [Bool] = []
             for _ in 0..<5 { outcomes.append(try await quota.reserve(for: user, on: "2026-11-22", limit: 4) != nil) }
             return (outcomes, try await quota.used(by: user, on: "2026-11-22"))
@@ -67,7 +65,7 @@ struct QuotaRepositoryTests {
     @Test("20 concurrent reservations against a limit of 4 give exactly 4, and the stored count is 4")
     func concurrentReservationsNeverExceed() async throws {
         let (granted, used) = try await withQuotaDatabase { client, quota in
-            let user = try await createUser(client)
+            let user = newQuotaKey()
             let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<20 { group.addTask { try await quota.reserve(for: user, on: "2026-11-22", limit: 4) != nil } }
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
@@ -81,7 +79,7 @@ struct QuotaRepositoryTests {
     @Test("a refund gives back the reserved day's scan, and never goes below zero")
     func refundRestores() async throws {
         let counts = try await withQuotaDatabase { client, quota in
-            let user = try await createUser(client)
+            let user = newQuotaKey()
             let reservation = try #require(try await quota.reserve(for: user, on: "2026-11-22", limit: 4))
             let before = try await quota.used(by: user, on: "2026-11-22")
             try await quota.refund(reservation)
@@ -95,23 +93,24 @@ struct QuotaRepositoryTests {
     @Test("each day has its own count, and a user with none used has 0")
     func daysAreSeparate() async throws {
         let counts = try await withQuotaDatabase { client, quota in
-            let user = try await createUser(client)
+            let user = newQuotaKey()
             for _ in 0..<4 { _ = try await quota.reserve(for: user, on: "2026-11-22", limit: 4) }
             let nextDay = try await quota.reserve(for: user, on: "2026-11-23", limit: 4) != nil
             return [try await quota.used(by: user, on: "2026-11-22"), try await quota.used(by: user, on: "2026-11-23"), nextDay ? 1 : 0,
-                    try await quota.used(by: UUID(), on: "2026-11-22")]
+                    try await quota.used(by: newQuotaKey(), on: "2026-11-22")]
         }
         #expect(counts == [4, 1, 1, 0])
     }
 
-    @Test("deleting the user deletes their quota rows")
-    func deletionCascades() async throws {
-        let remaining = try await withQuotaDatabase { client, quota in
-            let user = try await createUser(client)
-            _ = try await quota.reserve(for: user, on: "2026-11-22", limit: 4)
-            try await client.execute("DELETE FROM users WHERE id = \(user)", logger: testLogger)
-            return try await quota.used(by: user, on: "2026-11-22")
+    @Test("purging removes the counts of past days only")
+    func purgeKeepsToday() async throws {
+        let (purged, counts) = try await withQuotaDatabase { client, quota in
+            let user = newQuotaKey()
+            for day in ["2026-11-20", "2026-11-21", "2026-11-22"] { _ = try await quota.reserve(for: user, on: day, limit: 4) }
+            let purged = try await quota.purge(before: "2026-11-22")
+            return (purged, [try await quota.used(by: user, on: "2026-11-21"), try await quota.used(by: user, on: "2026-11-22")])
         }
-        #expect(remaining == 0)
+        #expect(purged == 2)
+        #expect(counts == [0, 1])
     }
 }

@@ -11,7 +11,7 @@ struct SessionCacheTests {
 
     init() {
         user = UUID()
-        session = AuthenticatedSession(userID: user, expiresAt: Date().addingTimeInterval(3600), tokenHash: "aa")
+        session = AuthenticatedSession(userID: user, expiresAt: Date().addingTimeInterval(3600), quotaKey: Data(count: 32), tokenHash: "aa")
     }
 
     @Test("a stored session is served until its time to live runs out")
@@ -26,7 +26,7 @@ struct SessionCacheTests {
     @Test("a session whose own expiry has passed is not served")
     func expiredSessionIsNotServed() {
         let cache = SessionCache()
-        cache.store(AuthenticatedSession(userID: user, expiresAt: Date().addingTimeInterval(-1), tokenHash: "aa"), requestedAt: .now)
+        cache.store(AuthenticatedSession(userID: user, expiresAt: Date().addingTimeInterval(-1), quotaKey: Data(count: 32), tokenHash: "aa"), requestedAt: .now)
         #expect(cache.session(forTokenHash: "aa") == nil)
     }
 
@@ -34,8 +34,8 @@ struct SessionCacheTests {
     func revocationsEvict() {
         let cache = SessionCache()
         cache.store(session, requestedAt: .now)
-        cache.store(AuthenticatedSession(userID: user, expiresAt: session.expiresAt, tokenHash: "bb"), requestedAt: .now)
-        cache.store(AuthenticatedSession(userID: UUID(), expiresAt: session.expiresAt, tokenHash: "cc"), requestedAt: .now)
+        cache.store(AuthenticatedSession(userID: user, expiresAt: session.expiresAt, quotaKey: Data(count: 32), tokenHash: "bb"), requestedAt: .now)
+        cache.store(AuthenticatedSession(userID: UUID(), expiresAt: session.expiresAt, quotaKey: Data(count: 32), tokenHash: "cc"), requestedAt: .now)
         cache.apply(.session(tokenHash: "aa"))
         #expect(cache.session(forTokenHash: "aa") == nil && cache.session(forTokenHash: "bb") != nil)
         cache.apply(.user(user))
@@ -57,7 +57,7 @@ struct SessionCacheTests {
     func capacityIsBounded() {
         let cache = SessionCache(capacity: 2)
         for hash in ["a", "b", "c"] {
-            cache.store(AuthenticatedSession(userID: user, expiresAt: session.expiresAt, tokenHash: hash), requestedAt: .now)
+            cache.store(AuthenticatedSession(userID: user, expiresAt: session.expiresAt, quotaKey: Data(count: 32), tokenHash: hash), requestedAt: .now)
         }
         #expect(cache.session(forTokenHash: "c") != nil)
         #expect([cache.session(forTokenHash: "a"), cache.session(forTokenHash: "b")].compactMap { $0 }.count <= 1)

@@ -13,6 +13,7 @@ struct ConfigurationTests {
         "DATABASE_URL": "postgres://kiwi:kiwi@127.0.0.1:55432/kiwi?sslmode=disable",
         "AMQP_URL": "amqp://kiwi:kiwi@127.0.0.1:55672/%2F",
         "INTERNAL_API_TOKEN": String(repeating: "x", count: 32),
+        "QUOTA_KEY_SECRET": String(repeating: "q", count: 32),
         "AUTH_SERVICE_URL": "http://127.0.0.1:8081",
         "APPLE_CLIENT_ID": "app.kiwi.ios, app.kiwi.web",
         "OPENAI_API_KEY": "sk-test",
@@ -100,7 +101,8 @@ struct ConfigurationTests {
         #expect(gateway.isSuperset(of: ["PORT", "METRICS_PORT", "LOG_LEVEL", "KIWI_ENV", "DATABASE_URL", "AMQP_URL", "INTERNAL_API_TOKEN"]))
         #expect(gateway.isSuperset(of: ["AUTH_SERVICE_URL", "SCAN_DAILY_LIMIT", "SCAN_TIMEOUT_SECONDS", "SESSION_CACHE_SECONDS", "SCAN_JOB_QUEUE"]))
         #expect(!gateway.contains("OPENAI_API_KEY"))
-        #expect(AuthConfiguration.variableNames.isSuperset(of: ["APPLE_CLIENT_ID", "APPLE_JWKS_URL", "APPLE_JWKS_FILE"]))
+        #expect(AuthConfiguration.variableNames.isSuperset(of: ["APPLE_CLIENT_ID", "APPLE_JWKS_URL", "APPLE_JWKS_FILE", "QUOTA_KEY_SECRET"]))
+        #expect(!gateway.contains("QUOTA_KEY_SECRET"))
         #expect(ScanWorkerConfiguration.variableNames.isSuperset(of: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKER_CONCURRENCY", "SCAN_JOB_QUEUE"]))
         #expect(!ScanWorkerConfiguration.variableNames.contains("DATABASE_URL"))
     }

@@ -16,14 +16,14 @@ import Testing
 struct GatewayAPITests {
     let photo = SyntheticJPEG.make(size: 16 * 1024, seed: 31)
 
-    /// Sets today's used scans of the user behind `token`.
+    /// Sets today's used scans of the person behind `token`.
     func setUsed(_ count: Int, token: String, rig: SystemRig) async throws {
-        let user = try await rig.userID(of: token)
+        let key = try await rig.quotaKey(of: token)
         try await rig.database { client in
             try await client.execute(
                 """
-                INSERT INTO scan_quota (user_id, scan_date, scan_count) VALUES (\(user), (now() AT TIME ZONE 'UTC')::date, \(count))
-                ON CONFLICT (user_id, scan_date) DO UPDATE SET scan_count = \(count)
+                INSERT INTO scan_usage (quota_key, scan_date, scan_count) VALUES (\(key), (now() AT TIME ZONE 'UTC')::date, \(count))
+                ON CONFLICT (quota_key, scan_date) DO UPDATE SET scan_count = \(count)
                 """,
                 logger: Logger(label: "test.system")
             )
@@ -181,7 +181,7 @@ struct GatewayAPITests {
             #expect(status == 401)
             let rows = try await rig.database { client in
                 var total = 0
-                for table in ["users WHERE id", "sessions WHERE user_id", "scan_quota WHERE user_id"] {
+                for table in ["users WHERE id", "sessions WHERE user_id"] {
                     let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) = '\(user.uuidString)'"))
                     for try await count in rows.decode(Int.self) { total += count }
                 }
@@ -230,13 +230,23 @@ struct GatewayAPITests {
         }
     }
 
-    @Test("GET /health/ready is 200 with every dependency up")
+    @Test("GET /health/ready is 200 ready with every dependency up and a scan worker consuming")
     func readiness() async throws {
         try await SystemRig.run { rig in
-            let answer = try await rig.send(.GET, "/health/ready")
+            let answer = try await rig.readiness(until: "ready")
             #expect(answer.status == 200)
             #expect(try answer.json()["status"] as? String == "ready")
-            #expect(try answer.json()["dependencies"] as? [String: String] == ["postgres": "ok", "rabbitmq": "ok", "auth": "ok"])
+            #expect(try answer.json()["dependencies"] as? [String: String] == ["postgres": "ok", "rabbitmq": "ok", "auth": "ok", "scanWorkers": "ok"])
+        }
+    }
+
+    @Test("GET /health/ready is 200 degraded, not ready, while no scan worker consumes the job queue")
+    func readinessWithoutWorkers() async throws {
+        try await SystemRig.run(worker: false) { rig in
+            let answer = try await rig.readiness(until: "degraded")
+            #expect(answer.status == 200)
+            #expect(try answer.json()["status"] as? String == "degraded")
+            #expect((try answer.json()["dependencies"] as? [String: String])?["scanWorkers"] == "degraded")
         }
     }
 

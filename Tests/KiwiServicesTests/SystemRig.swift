@@ -10,6 +10,7 @@ import NIOHTTP1
 import PostgresNIO
 import Testing
 
+@testable import KiwiAuth
 @testable import KiwiLLMStub
 
 /// The whole system as real processes: kiwi-auth, kiwi-scan-worker and kiwi-gateway from this build, against the
@@ -79,7 +80,7 @@ struct SystemRig: Sendable {
     private static func start(_ executable: String, name: String, environment: [String: String]) async throws -> (ServiceProcess, Int, Int) {
         for _ in 1...3 {
             var own = environment
-            let (port, metricsPort) = (try freePort(), try freePort())
+            let (port, metricsPort) = (try reservePort(), try reservePort())
             (own["PORT"], own["METRICS_PORT"]) = (String(port), String(metricsPort))
             let process = try ServiceProcess(executable, environment: own)
             if await process.waitUntilServing(URL(string: "http://127.0.0.1:\(port)/health")!) == 200 { return (process, port, metricsPort) }
@@ -120,9 +121,20 @@ struct SystemRig: Sendable {
         return Exchange(status: Int(response.status.code), headers: response.headers, body: data)
     }
 
-    /// Signs in through the gateway with a fresh Apple identity and returns the session token.
-    func signIn(email: String? = "cook@example.com") async throws -> String {
-        let subject = "001234.\(UUID().uuidString.lowercased()).0042"
+    /// `GET /health/ready` of the gateway, asked again for up to 10 s until its `status` is `status` (connections and
+    /// consumers come up a moment after a service starts serving).
+    func readiness(until status: String) async throws -> Exchange {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var answer = try await send(.GET, "/health/ready")
+        while (try? answer.json()["status"] as? String) != status, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            answer = try await send(.GET, "/health/ready")
+        }
+        return answer
+    }
+
+    /// Signs in through the gateway as the Apple identity `subject` (a fresh one unless given) and returns the session token.
+    func signIn(email: String? = "cook@example.com", subject: String = "001234.\(UUID().uuidString.lowercased()).0042") async throws -> String {
         let identity = try await Self.key.mint(AppleIdentityClaims(audience: Self.audience, expires: Date() + 600, issuedAt: Date(), subject: subject, email: email))
         let answer = try await send(.POST, "/v1/auth/apple", contentType: "application/json", body: Array("{\"identityToken\":\"\(identity)\"}".utf8))
         try #require(answer.status == 200, "sign-in answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
@@ -151,6 +163,18 @@ struct SystemRig: Sendable {
             for try await id in rows.decode(UUID.self) { return id }
             throw CancellationError()
         }
+    }
+
+    /// The key the daily scans of the person behind a session token are counted under, as the auth service makes it.
+    func quotaKey(of token: String) async throws -> Data {
+        let appleUserID = try await database { client in
+            let rows = try await client.query(
+                "SELECT u.apple_user_id FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = \(SessionTokenDigest.sha256(token))"
+            )
+            for try await sub in rows.decode(String.self) { return sub }
+            throw CancellationError()
+        }
+        return QuotaKeyMaker(secret: try #require(serviceEnvironment(port: 0)["QUOTA_KEY_SECRET"])).quotaKey(forAppleUserID: appleUserID)
     }
 
     /// Runs `body` with a client of the test database.

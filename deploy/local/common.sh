@@ -94,6 +94,7 @@ local_environment() {
     export DATABASE_URL="$KIWI_DATABASE_URL"
     export AMQP_URL="$KIWI_AMQP_URL"
     export INTERNAL_API_TOKEN="${INTERNAL_API_TOKEN:-$(cat "$token_file")-local-development-token}"
+    export QUOTA_KEY_SECRET="${QUOTA_KEY_SECRET:-$(cat "$token_file")-local-development-quota-key}"
     export AUTH_SERVICE_URL="http://127.0.0.1:8081"
     export APPLE_CLIENT_ID="${APPLE_CLIENT_ID:-app.kiwi.ios,app.kiwi.web}"
     export OPENAI_API_KEY="${OPENAI_API_KEY:-sk-local-stub}"

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KiwiModels
 import KiwiInternalAPI
 import KiwiLogging
 import KiwiServiceSupport
@@ -9,6 +10,7 @@ import Logging
 struct InternalController<Context: RequestContext> {
     let users: any UserRepository
     let sessions: any SessionRepository
+    let quotaKeys: QuotaKeyMaker
     let announcer: RevocationAnnouncer
 
     func addRoutes(to group: RouterGroup<Context>) {
@@ -22,7 +24,9 @@ struct InternalController<Context: RequestContext> {
         guard let session = try await sessions.find(tokenHash: SessionTokenDigest.sha256(body.token)) else {
             throw APIError.unauthorized("The session token is unknown, expired or revoked.")
         }
-        return try Response.json(SessionIntrospection(userId: session.userID, expiresAt: session.expiresAt))
+        return try Response.json(SessionIntrospection(
+            userId: session.userID, expiresAt: session.expiresAt, quotaKey: quotaKeys.quotaKey(forAppleUserID: session.appleUserID).hexEncodedString
+        ))
     }
 
     @Sendable func revoke(request: Request, context: Context) async throws -> Response {

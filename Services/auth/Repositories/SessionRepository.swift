@@ -3,11 +3,19 @@ import Logging
 import KiwiDatabase
 import PostgresNIO
 
+/// A session that is still valid, and whose it is.
+struct LiveSession: Sendable, Hashable {
+    let userID: UUID
+    let expiresAt: Date
+    /// The user's Apple `sub`; it never leaves the auth service.
+    let appleUserID: String
+}
+
 /// The sessions table, addressed by token hash only.
 protocol SessionRepository: Sendable {
     func create(userID: UUID, tokenHash: Data, expiresAt: Date) async throws
-    /// The live session with this token hash: not expired, not revoked.
-    func find(tokenHash: Data) async throws -> (userID: UUID, expiresAt: Date)?
+    /// The live session with this token hash (not expired, not revoked), with its user's Apple `sub`.
+    func find(tokenHash: Data) async throws -> LiveSession?
     /// Deletes the session; returns whether it existed.
     func revoke(tokenHash: Data) async throws -> Bool
     /// Deletes expired sessions and returns how many.
@@ -25,12 +33,17 @@ struct PostgresSessionRepository: SessionRepository {
         )
     }
 
-    func find(tokenHash: Data) async throws -> (userID: UUID, expiresAt: Date)? {
+    func find(tokenHash: Data) async throws -> LiveSession? {
         let rows = try await client.query(
-            "SELECT user_id, expires_at FROM sessions WHERE token_hash = \(tokenHash) AND expires_at > now()",
+            """
+            SELECT s.user_id, s.expires_at, u.apple_user_id FROM sessions s JOIN users u ON u.id = s.user_id
+            WHERE s.token_hash = \(tokenHash) AND s.expires_at > now()
+            """,
             logger: logger
         )
-        for try await (userID, expiresAt) in rows.decode((UUID, Date).self) { return (userID, expiresAt) }
+        for try await (userID, expiresAt, appleUserID) in rows.decode((UUID, Date, String).self) {
+            return LiveSession(userID: userID, expiresAt: expiresAt, appleUserID: appleUserID)
+        }
         return nil
     }
 

@@ -6,6 +6,8 @@ import Synchronization
 struct AuthenticatedSession: Sendable, Hashable {
     let userID: UUID
     let expiresAt: Date
+    /// The key the person's daily scans are counted under (``SessionIntrospection/quotaKey``), 32 bytes.
+    let quotaKey: Data
     /// Hex SHA-256 of the token: how caches and revocation events name it (never the token itself).
     let tokenHash: String
 }

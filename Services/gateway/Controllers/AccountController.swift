@@ -21,12 +21,13 @@ struct AccountController: Sendable {
     @Sendable func quotaInfo(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let now = Date()
-        let used = try await quota.used(by: session.userID, on: policy.day(of: now))
+        let used = try await quota.used(by: session.quotaKey, on: policy.day(of: now))
         return try Response.json(QuotaInfo(remaining: max(0, policy.limit - used), limit: policy.limit, resetsAt: policy.resetsAt(after: now)))
     }
 
-    /// Deletes the user, their sessions and quota rows (the auth service owns them); every gateway forgets the
-    /// sessions through the revocation broadcast, this one at once.
+    /// Deletes the user and their sessions (the auth service owns them); every gateway forgets the sessions through
+    /// the revocation broadcast, this one at once. The day's scan count stays until the day ends: it is keyed by
+    /// person, not account, so that signing up again does not reset it.
     @Sendable func deleteAccount(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         do {

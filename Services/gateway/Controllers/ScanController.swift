@@ -45,12 +45,12 @@ struct ScanController: Sendable {
         let session = try context.authenticatedSession
         let now = Date()
         let day = policy.day(of: now)
-        guard try await quota.used(by: session.userID, on: day) < policy.limit else { throw rateLimited(at: now) }
+        guard try await quota.used(by: session.quotaKey, on: day) < policy.limit else { throw rateLimited(at: now) }
         guard let jpeg = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
             throw APIError(.serviceUnavailable, .scanUnavailable, "Too many photos are being uploaded right now; please try again in a moment.",
                            headers: [.retryAfter: "1"])
         }
-        guard let reservation = try await quota.reserve(for: session.userID, on: day, limit: policy.limit) else { throw rateLimited(at: now) }
+        guard let reservation = try await quota.reserve(for: session.quotaKey, on: day, limit: policy.limit) else { throw rateLimited(at: now) }
 
         let (result, modelTime): (ScanJobResult, Duration?)
         do {

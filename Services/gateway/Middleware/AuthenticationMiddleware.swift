@@ -23,7 +23,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         guard let header = request.headers[.authorization] else { throw APIError.unauthorized("Sign in first: the request has no bearer token.") }
         guard header.lowercased().hasPrefix("bearer "), case let token = header.dropFirst("Bearer ".count).trimmingCharacters(in: .whitespaces),
             (1...512).contains(token.utf8.count), !token.contains(" ")
-        else { throw APIError.unauthorized("The Authorization header must be 'Bearer <session token>'.") }
+        else { throw APIError.unauthorized("The Authorization header must be 'Bearer <session token>'.", bearerError: "invalid_request") }
 
         let hash = SessionTokenDigest.hex(token)
         let caching = cachingAllowed()
@@ -39,9 +39,13 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 throw APIError(.serviceUnavailable, .authUnavailable, "Signing in is unavailable right now; please try again shortly.")
             }
             guard let introspection, introspection.expiresAt > Date() else {
-                throw APIError.unauthorized("The session is unknown, expired or signed out; sign in again.")
+                throw APIError.unauthorized("The session is unknown, expired or signed out; sign in again.", bearerError: "invalid_token")
             }
-            let fresh = AuthenticatedSession(userID: introspection.userId, expiresAt: introspection.expiresAt, tokenHash: hash)
+            guard let quotaKey = Data(hexEncoded: introspection.quotaKey), quotaKey.count == 32 else {
+                context.logger.error("cannot check a session", metadata: ["reason": "the auth service sent no valid quota key"])
+                throw APIError(.serviceUnavailable, .authUnavailable, "Signing in is unavailable right now; please try again shortly.")
+            }
+            let fresh = AuthenticatedSession(userID: introspection.userId, expiresAt: introspection.expiresAt, quotaKey: quotaKey, tokenHash: hash)
             if caching { cache.store(fresh, requestedAt: requestedAt) }
             session = fresh
         }

@@ -4,22 +4,24 @@ import KiwiDatabase
 import Logging
 import PostgresNIO
 
-/// One scan taken from a user's allowance for a given UTC day; refunding gives back exactly that day's scan.
+/// One scan taken from a person's allowance for a given UTC day; refunding gives back exactly that day's scan.
 struct QuotaReservation: Sendable, Hashable {
-    let userID: UUID
+    let quotaKey: Data
     let day: String
 }
 
-/// The `scan_quota` table: scans used per user per UTC day. The database is the authority, so every gateway
-/// replica sees the same counts.
+/// The `scan_usage` table: scans used per person (their quota key, ``AuthenticatedSession/quotaKey``) per UTC day.
+/// The database is the authority, so every gateway replica sees the same counts.
 protocol QuotaRepository: Sendable {
-    /// Scans `userID` has used on `day`.
-    func used(by userID: UUID, on day: String) async throws -> Int
+    /// Scans the person with `quotaKey` has used on `day`.
+    func used(by quotaKey: Data, on day: String) async throws -> Int
     /// Takes one scan if fewer than `limit` were used on `day`, atomically: concurrent requests can never exceed it.
     /// Returns nil when the allowance is spent.
-    func reserve(for userID: UUID, on day: String, limit: Int) async throws -> QuotaReservation?
+    func reserve(for quotaKey: Data, on day: String, limit: Int) async throws -> QuotaReservation?
     /// Gives a reserved scan back (the scan failed).
     func refund(_ reservation: QuotaReservation) async throws
+    /// Deletes the counts of days before `day`: usage is kept only for the day it counts against. Returns how many.
+    func purge(before day: String) async throws -> Int
 }
 
 struct PostgresQuotaRepository: QuotaRepository {
@@ -28,13 +30,13 @@ struct PostgresQuotaRepository: QuotaRepository {
     /// The longest a quota statement may take; past it the request fails (503) instead of hanging on a stuck database.
     var timeout = Duration.seconds(5)
 
-    func used(by userID: UUID, on day: String) async throws -> Int {
-        try await withDeadline(.now + timeout) { try await usedNow(by: userID, on: day) }
+    func used(by quotaKey: Data, on day: String) async throws -> Int {
+        try await withDeadline(.now + timeout) { try await usedNow(by: quotaKey, on: day) }
     }
 
-    private func usedNow(by userID: UUID, on day: String) async throws -> Int {
+    private func usedNow(by quotaKey: Data, on day: String) async throws -> Int {
         let rows = try await client.query(
-            "SELECT scan_count FROM scan_quota WHERE user_id = \(userID) AND scan_date = \(day)::date", logger: logger
+            "SELECT scan_count FROM scan_usage WHERE quota_key = \(quotaKey) AND scan_date = \(day)::date", logger: logger
         )
         for try await count in rows.decode(Int.self) { return count }
         return 0
@@ -42,21 +44,21 @@ struct PostgresQuotaRepository: QuotaRepository {
 
     /// One statement: the first scan of the day inserts 1; later ones increment only while below the limit,
     /// under the row lock `ON CONFLICT DO UPDATE` takes, so two racing requests see each other's increment.
-    func reserve(for userID: UUID, on day: String, limit: Int) async throws -> QuotaReservation? {
-        try await withDeadline(.now + timeout) { try await reserveNow(for: userID, on: day, limit: limit) }
+    func reserve(for quotaKey: Data, on day: String, limit: Int) async throws -> QuotaReservation? {
+        try await withDeadline(.now + timeout) { try await reserveNow(for: quotaKey, on: day, limit: limit) }
     }
 
-    private func reserveNow(for userID: UUID, on day: String, limit: Int) async throws -> QuotaReservation? {
+    private func reserveNow(for quotaKey: Data, on day: String, limit: Int) async throws -> QuotaReservation? {
         let rows = try await client.query(
             """
-            INSERT INTO scan_quota (user_id, scan_date, scan_count) VALUES (\(userID), \(day)::date, 1)
-            ON CONFLICT (user_id, scan_date) DO UPDATE SET scan_count = scan_quota.scan_count + 1
-            WHERE scan_quota.scan_count < \(limit)
+            INSERT INTO scan_usage (quota_key, scan_date, scan_count) VALUES (\(quotaKey), \(day)::date, 1)
+            ON CONFLICT (quota_key, scan_date) DO UPDATE SET scan_count = scan_usage.scan_count + 1
+            WHERE scan_usage.scan_count < \(limit)
             RETURNING scan_count
             """,
             logger: logger
         )
-        for try await _ in rows.decode(Int.self) { return QuotaReservation(userID: userID, day: day) }
+        for try await _ in rows.decode(Int.self) { return QuotaReservation(quotaKey: quotaKey, day: day) }
         return nil
     }
 
@@ -67,10 +69,20 @@ struct PostgresQuotaRepository: QuotaRepository {
     private func refundNow(_ reservation: QuotaReservation) async throws {
         try await client.execute(
             """
-            UPDATE scan_quota SET scan_count = scan_count - 1
-            WHERE user_id = \(reservation.userID) AND scan_date = \(reservation.day)::date AND scan_count > 0
+            UPDATE scan_usage SET scan_count = scan_count - 1
+            WHERE quota_key = \(reservation.quotaKey) AND scan_date = \(reservation.day)::date AND scan_count > 0
             """,
             logger: logger
         )
+    }
+
+    func purge(before day: String) async throws -> Int {
+        try await withDeadline(.now + timeout) {
+            let rows = try await client.query(
+                "WITH purged AS (DELETE FROM scan_usage WHERE scan_date < \(day)::date RETURNING 1) SELECT count(*) FROM purged", logger: logger
+            )
+            for try await count in rows.decode(Int.self) { return count }
+            return 0
+        }
     }
 }
