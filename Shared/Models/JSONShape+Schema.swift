@@ -1,11 +1,10 @@
 extension JSONShape {
     /// The shape as a JSON Schema in the subset OpenAI Structured Outputs accepts with `strict: true`:
-    /// every object closed (`additionalProperties: false`) with every property required, and nullable
-    /// values as a type union (`["string", "null"]`).
+    /// every object closed (`additionalProperties: false`) with every property required, nullable
+    /// values as a type union (`["string", "null"]`), and only the keywords OpenAI documents as supported.
     ///
-    /// One difference is inherent: JSON Schema counts string length in Unicode scalars, the validator in
-    /// user-perceived characters. A character is one or more scalars, so whatever the schema admits, the
-    /// validator admits too.
+    /// String lengths are not among those keywords (a schema with `minLength` or `maxLength` is refused with a 400),
+    /// so they reach the model as a `description` ("1 to 80 characters") and the validator enforces them.
     public var jsonSchema: JSONValue {
         .object(schemaObject(nullable: false))
     }
@@ -32,8 +31,7 @@ extension JSONShape {
             schema["maxItems"] = .number(JSONNumber(count.upperBound))
         case .string(let length):
             schema["type"] = type("string")
-            if length.lowerBound > 0 { schema["minLength"] = .number(JSONNumber(length.lowerBound)) }
-            schema["maxLength"] = .number(JSONNumber(length.upperBound))
+            schema["description"] = .string("\(length.lowerBound) to \(length.upperBound) characters")
         case .uuid:
             schema["type"] = type("string")
             schema["format"] = .string("uuid")

@@ -9,7 +9,7 @@ struct JSONSchemaEvaluator {
 
     static let supportedKeywords: Set<String> = [
         "type", "properties", "required", "additionalProperties", "items", "minItems", "maxItems",
-        "minLength", "maxLength", "minimum", "maximum", "enum", "format",
+        "minLength", "maxLength", "minimum", "maximum", "enum", "format", "description",
     ]
 
     func accepts(_ value: JSONValue, schema: JSONValue) throws -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiModels
+import KiwiTestSupport
 import Testing
 
 /// One edit to the valid fixture and what the contract must say about it.

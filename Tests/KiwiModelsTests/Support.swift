@@ -1,5 +1,6 @@
 import Foundation
 import KiwiModels
+import KiwiTestSupport
 import Testing
 
 /// Loads a fixture file from this target's `Fixtures` folder.
@@ -18,38 +19,6 @@ func validAnswer(setting path: String, to value: JSONValue?) throws -> JSONValue
     var document = try StrictJSONParser().parse(try fixture("valid-scan-response.json"))
     document.set(path.split(separator: ".").map(String.init), to: value)
     return document
-}
-
-extension JSONValue {
-    /// Replaces (or with `nil`, removes) the value at the given path of member names and array indexes.
-    mutating func set(_ path: some Collection<String>, to value: JSONValue?) {
-        guard let head = path.first else {
-            if let value { self = value }
-            return
-        }
-        let rest = path.dropFirst()
-        switch self {
-        case .object(var object):
-            if rest.isEmpty {
-                object[head] = value
-            } else {
-                var child = object[head] ?? .null
-                child.set(rest, to: value)
-                object[head] = child
-            }
-            self = .object(object)
-        case .array(var elements):
-            let index = Int(head)!
-            if rest.isEmpty, value == nil {
-                elements.remove(at: index)
-            } else {
-                elements[index].set(rest, to: value)
-            }
-            self = .array(elements)
-        default:
-            break
-        }
-    }
 }
 
 /// The violations the contract finds in a document.

@@ -67,8 +67,15 @@ enum OpenAIRequestCheck {
         else {
             throw .invalidRequest("Missing required parameter: 'response_format.json_schema'.", param: "response_format")
         }
+        if let name = jsonSchema.name, !isValidSchemaName(name) {
+            throw .invalidRequest(
+                "Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
+                param: "response_format.json_schema.name", code: "invalid_value"
+            )
+        }
         if jsonSchema.strict == true, let schema = jsonSchema.schema, let name = jsonSchema.name {
             try checkStrict(schema, name: name)
+            try checkSize(schema, name: name)
         }
         if let identifier = request.safetyIdentifier, identifier.count > 64 {
             throw .invalidRequest("Invalid 'safety_identifier': expected a string of at most 64 characters.", param: "safety_identifier")
@@ -83,16 +90,58 @@ enum OpenAIRequestCheck {
         )
     }
 
-    /// What Structured Outputs demands of a strict schema: an object at the root, and every object closed
-    /// (`additionalProperties: false`) with every property required. OpenAI's messages, with their context path.
-    private static func checkStrict(_ node: SchemaNode, name: String, context: [String] = []) throws(OpenAIError) {
-        func refuse(_ problem: String) -> OpenAIError {
-            let path = context.map { "'\($0)'" }.joined(separator: ", ")
-            return .invalidRequest(
-                "Invalid schema for response_format '\(name)': In context=(\(path)), \(problem)", param: "response_format",
+    /// The keywords OpenAI's "Supported schemas" page lists for Structured Outputs; any other keyword in a strict
+    /// schema (`minLength`, `maxLength`, `allOf`, `not`, `if`, `default`, `uniqueItems`, `patternProperties`, …) is
+    /// refused with a 400 before the model runs.
+    static let supportedKeywords: Set<String> = [
+        "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const", "description", "title", "$ref", "$defs",
+        "definitions", "pattern", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
+    ]
+    /// The string formats OpenAI supports.
+    static let supportedFormats: Set<String> = ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]
+    /// How deeply objects may nest, and how many properties a schema may have in all. OpenAI first documented 5
+    /// levels and 100 properties, and later 10 and 5,000; the stub holds the stricter numbers, so that a schema that
+    /// passes here passes either.
+    static let maximumNesting = 5
+    static let maximumProperties = 100
+
+    /// `json_schema.name`: `[a-zA-Z0-9_-]{1,64}`.
+    static func isValidSchemaName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F || $0 == 0x2D }
+    }
+
+    private static func schemaError(_ name: String, context: [String], _ problem: String) -> OpenAIError {
+        let path = context.map { "'\($0)'" }.joined(separator: ", ")
+        return .invalidRequest(
+            "Invalid schema for response_format '\(name)': In context=(\(path)), \(problem)", param: "response_format", code: "invalid_json_schema"
+        )
+    }
+
+    /// The limits on a schema's nesting and size, in OpenAI's words.
+    private static func checkSize(_ schema: SchemaNode, name: String) throws(OpenAIError) {
+        let (depth, properties) = (schema.objectNesting, schema.propertyCount)
+        if depth > maximumNesting {
+            throw .invalidRequest(
+                "Invalid schema for response_format '\(name)': \(depth) levels of nesting exceeds limit of \(maximumNesting).", param: "response_format",
                 code: "invalid_json_schema"
             )
         }
+        if properties > maximumProperties {
+            throw .invalidRequest(
+                "Invalid schema for response_format '\(name)': \(properties) object properties exceeds limit of \(maximumProperties).",
+                param: "response_format", code: "invalid_json_schema"
+            )
+        }
+    }
+
+    /// What Structured Outputs demands of a strict schema: only supported keywords, an object at the root, and every
+    /// object closed (`additionalProperties: false`) with every property required. OpenAI's messages, with their
+    /// context path.
+    private static func checkStrict(_ node: SchemaNode, name: String, context: [String] = []) throws(OpenAIError) {
+        func refuse(_ problem: String) -> OpenAIError { schemaError(name, context: context, problem) }
+        if let keyword = node.keywords.sorted().first(where: { !supportedKeywords.contains($0) }) { throw refuse("'\(keyword)' is not permitted.") }
+        if let format = node.format, !supportedFormats.contains(format) { throw refuse("'format' of '\(format)' is not supported.") }
         if context.isEmpty, node.types != ["object"] { throw refuse("schema must be a JSON Schema of 'type: \"object\"', got '\(node.types)'.") }
         if node.types.contains("object") {
             guard node.additionalProperties == false else {
@@ -107,6 +156,9 @@ enum OpenAIRequestCheck {
         if let items = node.items { try checkStrict(items, name: name, context: context + ["items"]) }
         for (index, option) in (node.anyOf ?? []).enumerated() {
             try checkStrict(option, name: name, context: context + ["anyOf", "\(index)"])
+        }
+        for (key, definition) in (node.definitions ?? [:]).sorted(by: { $0.key < $1.key }) {
+            try checkStrict(definition, name: name, context: context + ["$defs", key])
         }
     }
 
@@ -207,30 +259,54 @@ private struct WireRequest: Decodable {
     }
 }
 
-/// The parts of a JSON Schema that strict mode constrains; everything else is ignored.
+/// The parts of a JSON Schema that strict mode constrains, and the names of all its keywords.
 private final class SchemaNode: Decodable {
+    let keywords: [String]
     let types: [String]
+    let format: String?
     let properties: [String: SchemaNode]?
     let required: [String]?
     let additionalProperties: Bool?
     let items: SchemaNode?
     let anyOf: [SchemaNode]?
+    let definitions: [String: SchemaNode]?
 
-    enum CodingKeys: String, CodingKey {
-        case type, properties, required, additionalProperties, items, anyOf
+    private struct Keyword: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let single = try? container.decode(String.self, forKey: .type) {
+        let container = try decoder.container(keyedBy: Keyword.self)
+        keywords = container.allKeys.map(\.stringValue)
+        func key(_ name: String) -> Keyword { Keyword(stringValue: name) }
+        if let single = try? container.decode(String.self, forKey: key("type")) {
             types = [single]
         } else {
-            types = try container.decodeIfPresent([String].self, forKey: .type) ?? []
+            types = try container.decodeIfPresent([String].self, forKey: key("type")) ?? []
         }
-        properties = try container.decodeIfPresent([String: SchemaNode].self, forKey: .properties)
-        required = try container.decodeIfPresent([String].self, forKey: .required)
-        additionalProperties = try? container.decodeIfPresent(Bool.self, forKey: .additionalProperties)
-        items = try container.decodeIfPresent(SchemaNode.self, forKey: .items)
-        anyOf = try container.decodeIfPresent([SchemaNode].self, forKey: .anyOf)
+        format = try? container.decodeIfPresent(String.self, forKey: key("format"))
+        properties = try container.decodeIfPresent([String: SchemaNode].self, forKey: key("properties"))
+        required = try container.decodeIfPresent([String].self, forKey: key("required"))
+        additionalProperties = try? container.decodeIfPresent(Bool.self, forKey: key("additionalProperties"))
+        items = try container.decodeIfPresent(SchemaNode.self, forKey: key("items"))
+        anyOf = try container.decodeIfPresent([SchemaNode].self, forKey: key("anyOf"))
+        definitions = try container.decodeIfPresent([String: SchemaNode].self, forKey: key("$defs"))
+    }
+
+    private var children: [SchemaNode] {
+        Array((properties ?? [:]).values) + (items.map { [$0] } ?? []) + (anyOf ?? []) + Array((definitions ?? [:]).values)
+    }
+
+    /// How many object schemas deep the deepest one is (the root object is level 1).
+    var objectNesting: Int {
+        (types.contains("object") ? 1 : 0) + (children.map(\.objectNesting).max() ?? 0)
+    }
+
+    /// The properties of every object in the schema.
+    var propertyCount: Int {
+        (properties?.count ?? 0) + children.map(\.propertyCount).reduce(0, +)
     }
 }
