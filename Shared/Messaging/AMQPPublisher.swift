@@ -78,6 +78,11 @@ public final class AMQPPublisher: Service, Sendable {
         }
     }
 
+    /// How many consumers the existing queue `queue` has now (a passive `queue.declare` on this connection).
+    public func consumerCount(of queue: String) async throws -> Int {
+        try await link.perform { channel throws(AMQPError) in try channel.consumerCount(of: queue) }
+    }
+
     /// Publishes `reply` to the queue `request` names in `reply_to`, with the request's correlation id.
     /// Throws ``AMQPError/unroutable(replyCode:replyText:)`` when that queue is gone (its requester stopped).
     public func reply(to request: AMQPMessage, with reply: AMQPMessage) async throws {

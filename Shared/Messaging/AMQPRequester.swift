@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import KiwiConcurrency
 import Logging
@@ -17,6 +18,9 @@ public final class AMQPRequester: Service, Sendable {
     private let publisher: AMQPPublisher
     private let consumer: AMQPConsumer
     private let registry: ReplyRegistry
+    private let logger: Logger
+    /// `kiwi_amqp_replies_dropped_total{reason="late|duplicate|unknown"}`: replies nobody was waiting for.
+    private let droppedReplies: [ReplyRegistry.Drop: Counter]
 
     /// - Parameters:
     ///   - instance: Names this instance's reply queue; unique per process.
@@ -26,6 +30,10 @@ public final class AMQPRequester: Service, Sendable {
         let registry = ReplyRegistry()
         self.replyQueue = replyQueue.name
         self.registry = registry
+        self.logger = logger
+        droppedReplies = Dictionary(uniqueKeysWithValues: ReplyRegistry.Drop.allCases.map { drop in
+            (drop, Counter(label: "kiwi_amqp_replies_dropped_total", dimensions: [("connection", settings.connectionName), ("reason", drop.rawValue)]))
+        })
         var publishing = settings
         publishing.connectionName += " requests"
         var consuming = settings
@@ -39,6 +47,11 @@ public final class AMQPRequester: Service, Sendable {
 
     /// True while both connections are up: part of the service's readiness.
     public var isConnected: Bool { publisher.isConnected && consumer.isConnected }
+
+    /// How many consumers the existing queue `queue` (e.g. the one requests go to) has now.
+    public func consumerCount(of queue: String) async throws -> Int {
+        try await publisher.consumerCount(of: queue)
+    }
 
     /// Returns once both connections are up (or shut down).
     public func waitUntilConnected() async {
@@ -91,15 +104,30 @@ public final class AMQPRequester: Service, Sendable {
             group.addTask { await self.consumer.run() }
             group.addTask {
                 for await delivery in self.consumer.deliveries {
-                    self.registry.deliver(delivery.message)
+                    guard let dropped = self.registry.deliver(delivery.message) else { continue }
+                    self.droppedReplies[dropped]?.increment()
+                    self.logger.debug(
+                        "dropped a reply", metadata: ["reason": .string(dropped.rawValue), "jobId": .string(delivery.message.properties.correlationID ?? "none")]
+                    )
                 }
             }
         }
     }
 }
 
-/// The requests awaiting replies, by correlation id.
-private final class ReplyRegistry: Sendable {
+/// The requests awaiting replies, by correlation id, and the ids recently answered or given up on, to tell a
+/// duplicate or late reply from one nobody ever asked for.
+final class ReplyRegistry: Sendable {
+    /// Why a reply found nobody waiting.
+    enum Drop: String, CaseIterable, Sendable {
+        /// Its request stopped waiting first (timed out or cancelled).
+        case late
+        /// Its request already had a reply.
+        case duplicate
+        /// No request of this instance had its correlation id (or it had none).
+        case unknown
+    }
+
     private enum Slot {
         /// Published; the continuation is there once the caller waits.
         case waiting(CheckedContinuation<AMQPMessage, any Error>?)
@@ -109,31 +137,43 @@ private final class ReplyRegistry: Sendable {
         case failed(AMQPError)
     }
 
-    private let slots = Mutex<[String: Slot]>([:])
+    private struct State {
+        var slots: [String: Slot] = [:]
+        var answered = RecentIDs(capacity: 4096)
+        var abandoned = RecentIDs(capacity: 4096)
+
+        /// Removes a slot whose caller stopped waiting without a reply.
+        mutating func abandon(_ id: String) {
+            if case .waiting = slots.removeValue(forKey: id) { abandoned.insert(id) }
+        }
+    }
+
+    private let state = Mutex(State())
 
     /// Registers an id before its request is published, so that even an instant reply finds it.
     func open(_ id: String) {
-        slots.withLock { $0[id] = .waiting(nil) }
+        state.withLock { $0.slots[id] = .waiting(nil) }
     }
 
+    /// The caller stopped waiting (a deadline, an error, cancellation); a reply that still comes is late.
     func close(_ id: String) {
-        slots.withLock { $0[id] = nil }
+        state.withLock { $0.abandon(id) }
     }
 
     /// Waits for the reply to `id`; cancellation (the deadline) removes the slot, so a later reply is dropped.
     func reply(for id: String) async throws -> AMQPMessage {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let ready: Result<AMQPMessage, any Error>? = slots.withLock { slots in
-                    switch slots[id] {
+                let ready: Result<AMQPMessage, any Error>? = state.withLock { state in
+                    switch state.slots[id] {
                     case .waiting:
-                        slots[id] = .waiting(continuation)
+                        state.slots[id] = .waiting(continuation)
                         return nil
                     case .arrived(let message):
-                        slots[id] = nil
+                        state.slots[id] = nil
                         return .success(message)
                     case .failed(let error):
-                        slots[id] = nil
+                        state.slots[id] = nil
                         return .failure(error)
                     case nil:
                         return .failure(CancellationError())
@@ -142,45 +182,75 @@ private final class ReplyRegistry: Sendable {
                 if let ready { continuation.resume(with: ready) }
             }
         } onCancel: {
-            let waiting = slots.withLock { slots -> CheckedContinuation<AMQPMessage, any Error>? in
-                defer { slots[id] = nil }
-                if case .waiting(let continuation) = slots[id] { return continuation }
-                return nil
+            let waiting = state.withLock { state -> CheckedContinuation<AMQPMessage, any Error>? in
+                guard case .waiting(let continuation) = state.slots[id] else { return nil }
+                state.abandon(id)
+                return continuation
             }
             waiting?.resume(throwing: CancellationError())
         }
     }
 
-    /// Hands a reply to its request; late, unknown and duplicate replies are dropped.
-    func deliver(_ message: AMQPMessage) {
-        guard let id = message.properties.correlationID else { return }
-        let waiting = slots.withLock { slots -> CheckedContinuation<AMQPMessage, any Error>? in
-            guard case .waiting(let continuation) = slots[id] else { return nil }
-            if let continuation {
-                slots[id] = nil
-                return continuation
+    /// Hands a reply to its request; returns why it was dropped when nobody waits for it.
+    func deliver(_ message: AMQPMessage) -> Drop? {
+        guard let id = message.properties.correlationID else { return .unknown }
+        let (waiting, drop) = state.withLock { state -> (CheckedContinuation<AMQPMessage, any Error>?, Drop?) in
+            switch state.slots[id] {
+            case .waiting(let continuation?):
+                state.slots[id] = nil
+                state.answered.insert(id)
+                return (continuation, nil)
+            case .waiting(nil):
+                state.slots[id] = .arrived(message)
+                state.answered.insert(id)
+                return (nil, nil)
+            case .arrived, .failed:
+                return (nil, .duplicate)
+            case nil:
+                return (nil, state.answered.contains(id) ? .duplicate : state.abandoned.contains(id) ? .late : .unknown)
             }
-            slots[id] = .arrived(message)
-            return nil
         }
         waiting?.resume(returning: message)
+        return drop
     }
 
     /// Fails every request still waiting.
     func failAll(_ error: AMQPError) {
-        let waiting = slots.withLock { slots -> [CheckedContinuation<AMQPMessage, any Error>] in
+        let waiting = state.withLock { state -> [CheckedContinuation<AMQPMessage, any Error>] in
             var continuations: [CheckedContinuation<AMQPMessage, any Error>] = []
-            for (id, slot) in slots {
+            for (id, slot) in state.slots {
                 guard case .waiting(let continuation) = slot else { continue }
                 if let continuation {
                     continuations.append(continuation)
-                    slots[id] = nil
+                    state.slots[id] = nil
                 } else {
-                    slots[id] = .failed(error)
+                    state.slots[id] = .failed(error)
                 }
             }
             return continuations
         }
         for continuation in waiting { continuation.resume(throwing: error) }
+    }
+}
+
+/// The last `capacity` ids inserted, oldest forgotten first.
+private struct RecentIDs {
+    private var order: [String?]
+    private var members: Set<String> = []
+    private var next = 0
+
+    init(capacity: Int) {
+        order = Array(repeating: nil, count: capacity)
+    }
+
+    mutating func insert(_ id: String) {
+        guard members.insert(id).inserted else { return }
+        if let evicted = order[next] { members.remove(evicted) }
+        order[next] = id
+        next = (next + 1) % order.count
+    }
+
+    func contains(_ id: String) -> Bool {
+        members.contains(id)
     }
 }

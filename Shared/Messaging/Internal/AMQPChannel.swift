@@ -94,6 +94,16 @@ final class AMQPChannel {
         }
     }
 
+    /// How many consumers `queue` has, from a passive `queue.declare`. The queue must exist: the broker answers a
+    /// passive declare of a missing queue by closing the channel.
+    func consumerCount(of queue: String) throws(AMQPError) -> Int {
+        let arena = CArena()
+        let declared = amqp_queue_declare(state, number, arena.bytes(queue), 1, 0, 0, 0, amqp_empty_table)
+        try checkReply("queue.declare (passive) \(queue)")
+        guard let declared else { throw .library(operation: "queue.declare (passive) \(queue)", status: 0, text: "no declare-ok") }
+        return Int(declared.pointee.consumer_count)
+    }
+
     /// Puts the channel in publisher-confirm mode: the broker acks (or nacks) every message, numbered from 1.
     func enableConfirms() throws(AMQPError) {
         amqp_confirm_select(state, number)
