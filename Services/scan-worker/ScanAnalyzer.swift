@@ -28,13 +28,17 @@ struct ScanAnalyzer: Sendable {
     let attemptTimeout: Duration
     let metrics: WorkerMetrics
 
-    func analyze(image: ScanPrompt.EncodedImage, userKey: String, deadline: ContinuousClock.Instant, logger: Logger) async -> Analysis {
+    /// - Parameter requestID: The scan's request id, sent to OpenAI as `X-Client-Request-Id` so that a call can be
+    ///   traced there (and the development stub can scope a fault to one test's requests).
+    func analyze(
+        image: ScanPrompt.EncodedImage, userKey: String, requestID: String?, deadline: ContinuousClock.Instant, logger: Logger
+    ) async -> Analysis {
         var analysis = Analysis(result: .failure(ScanFailure(.invalidModelResponse, "no answer")))
         var repair: ScanPrompt.Repair?
         for round in 1...2 {
             let success: ChatCompletionsClient.Success
             let body = { [prompt, repair] in prompt.requestBody(image: image, safetyIdentifier: userKey, repair: repair) }
-            switch await complete(body, deadline: deadline, analysis: &analysis, logger: logger) {
+            switch await complete(body, requestID: requestID, deadline: deadline, analysis: &analysis, logger: logger) {
             case .success(let value): success = value
             case .failure(let failure):
                 analysis.result = .failure(failure)
@@ -59,7 +63,7 @@ struct ScanAnalyzer: Sendable {
 
     /// One completion, retried under the policy until it arrives, the policy gives up, or the deadline passes.
     private func complete(
-        _ body: () -> ByteBuffer, deadline: ContinuousClock.Instant, analysis: inout Analysis, logger: Logger
+        _ body: () -> ByteBuffer, requestID: String?, deadline: ContinuousClock.Instant, analysis: inout Analysis, logger: Logger
     ) async -> Result<ChatCompletionsClient.Success, ScanFailure> {
         var retries = 0
         while true {
@@ -67,7 +71,7 @@ struct ScanAnalyzer: Sendable {
             analysis.attempts += 1
             let started = ContinuousClock.now
             // Built for each attempt: a body kept for retries would stay in memory while the model answers.
-            let outcome = await client.send(deadline: min(deadline, .now + attemptTimeout), body: body)
+            let outcome = await client.send(deadline: min(deadline, .now + attemptTimeout), clientRequestID: requestID, body: body)
             let failure: ChatCompletionsClient.Failure
             switch outcome {
             case .success(let success):

@@ -64,6 +64,8 @@ final class ScanJobProcessor: Service, Sendable {
         defer { metrics.jobsInFlight.decrement() }
         var logger = self.logger
         logger[metadataKey: "jobId"] = delivery.message.properties.correlationID.map { .string($0) }
+        // Counted by the consumer's connection as kiwi_amqp_redeliveries_total; the answer may already have been sent.
+        if delivery.redelivered { logger.debug("processing a redelivered job") }
         var job: ScanJob
         do {
             job = try ScanJob(message: delivery.message)
@@ -152,7 +154,7 @@ final class ScanJobProcessor: Service, Sendable {
         case .success(let encoded): image = encoded
         case .failure(let error): return (.error(ScanFailure(.invalidImage, "The photo is not a valid JPEG: \(error.reason).")), nil)
         }
-        let analysis = await analyzer.analyze(image: image, userKey: job.userKey, deadline: deadline, logger: logger)
+        let analysis = await analyzer.analyze(image: image, userKey: job.userKey, requestID: job.requestID, deadline: deadline, logger: logger)
         switch analysis.result {
         case .success(let response): return (.ok(response), analysis)
         case .failure(let failure): return (.error(failure), analysis)

@@ -40,13 +40,16 @@ func requestBody(
 }
 
 /// Posts to the stub's chat completions endpoint.
-func post(_ body: [UInt8], to baseURL: URL, key: String? = "sk-test") async throws -> (status: Int, headers: HTTPHeaders, body: Data) {
+func post(
+    _ body: [UInt8], to baseURL: URL, key: String? = "sk-test", clientRequestID: String? = nil, timeout: TimeAmount = .seconds(10)
+) async throws -> (status: Int, headers: HTTPHeaders, body: Data) {
     var request = HTTPClientRequest(url: baseURL.absoluteString + "/chat/completions")
     request.method = .POST
+    if let clientRequestID { request.headers.add(name: "X-Client-Request-Id", value: clientRequestID) }
     if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
     request.headers.add(name: "Content-Type", value: "application/json")
     request.body = .bytes(ByteBuffer(bytes: body))
-    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+    let response = try await HTTPClient.shared.execute(request, timeout: timeout)
     let data = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
     return (Int(response.status.code), response.headers, data)
 }
@@ -133,6 +136,35 @@ struct LLMStubTests {
         #expect(statuses == [500, 500, 200])
     }
 
+    @Test("a behaviour scoped to an X-Client-Request-Id applies to that id's requests only, set through the admin API")
+    func scopedFaultAppliesToItsRequestsOnly() async throws {
+        let statuses = try await withLLMStub { url, _ in
+            var change = HTTPClientRequest(url: url.deletingLastPathComponent().absoluteString + "admin/behaviour?scope=test-a")
+            change.method = .PUT
+            change.headers.add(name: "Content-Type", value: "application/json")
+            change.body = .bytes(ByteBuffer(string: #"{"fault":"server-error","faultCount":1,"latencyMilliseconds":0,"jitterMilliseconds":0,"retryAfterSeconds":1}"#))
+            #expect(try await HTTPClient.shared.execute(change, timeout: .seconds(5)).status == .ok)
+            return [
+                try await post(requestBody(jpeg: photo), to: url, clientRequestID: "test-b").status,
+                try await post(requestBody(jpeg: photo), to: url).status,
+                try await post(requestBody(jpeg: photo), to: url, clientRequestID: "test-a").status,
+                try await post(requestBody(jpeg: photo), to: url, clientRequestID: "test-a").status,
+            ]
+        }
+        #expect(statuses == [200, 200, 500, 200])
+    }
+
+    @Test("a slow fault's handler ends when its client hangs up")
+    func slowFaultEndsWhenClientLeaves() async throws {
+        let inFlight = try await withLLMStub(behaviour: StubBehaviour(fault: .slow)) { url, state in
+            _ = try? await post(requestBody(jpeg: photo), to: url, timeout: .milliseconds(500))
+            let deadline = ContinuousClock.now + .seconds(5)
+            while state.snapshot.inFlight > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            return state.snapshot.inFlight
+        }
+        #expect(inFlight == 0)
+    }
+
     @Test("a rate-limit fault carries retry-after and retry-after-ms")
     func rateLimitCarriesRetryAfter() async throws {
         let (status, headers, body) = try await withLLMStub(behaviour: StubBehaviour(fault: .rateLimit, retryAfterSeconds: 2.5)) { url, _ in
@@ -197,5 +229,57 @@ struct LLMStubTests {
         #expect(status == 400)
         let error = try JSONDecoder().decode(OpenAIErrorBody.self, from: body).error
         #expect(error.code == "invalid_json_schema" && error.message.contains(loosened == "required" ? "Missing 'recipes'" : "additionalProperties"))
+    }
+
+    /// Posts a request with `schema` (and `name`) to a fresh stub; returns the status and OpenAI's error, if any.
+    private func postSchema(_ schema: JSONValue, name: String = "kiwi_scan") async throws -> (status: Int, error: OpenAIErrorBody.Detail?) {
+        var body = try StrictJSONParser().parse(String(decoding: requestBody(jpeg: photo, schema: schema), as: UTF8.self))
+        body.set(["response_format", "json_schema", "name"], to: .string(name))
+        let request = Array(body.serialized().utf8)
+        let (status, data) = try await withLLMStub { url, _ in
+            let (status, _, data) = try await post(request, to: url)
+            return (status, data)
+        }
+        return (status, try? JSONDecoder().decode(OpenAIErrorBody.self, from: data).error)
+    }
+
+    @Test("the response schema Kiwi sends passes the stub's Structured Outputs checks")
+    func kiwiSchemaPasses() async throws {
+        #expect(try await postSchema(ScanResponseContract.jsonSchema).status == 200)
+    }
+
+    @Test(
+        "a strict schema with a keyword Structured Outputs does not support is refused with OpenAI's 400",
+        arguments: ["minLength", "maxLength", "allOf", "not", "if", "default", "uniqueItems", "patternProperties"]
+    )
+    func unsupportedKeywordIs400(_ keyword: String) async throws {
+        var schema = ScanResponseContract.jsonSchema
+        let value: JSONValue = ["minLength", "maxLength"].contains(keyword) ? .number(JSONNumber(1)) : keyword == "uniqueItems" ? .bool(true) : .object(JSONObject())
+        schema.set(["properties", "recipes", "items", "properties", "name", keyword], to: value)
+        let (status, error) = try await postSchema(schema)
+        #expect(status == 400)
+        #expect(error?.type == "invalid_request_error" && error?.code == "invalid_json_schema" && error?.param == "response_format")
+        #expect(error?.message == "Invalid schema for response_format 'kiwi_scan': In context=('properties', 'recipes', 'items', 'properties', 'name'), '\(keyword)' is not permitted.")
+    }
+
+    @Test("a schema name outside [a-zA-Z0-9_-]{1,64} is refused", arguments: ["kiwi scan", "", String(repeating: "k", count: 65), "kiwi.scan"])
+    func invalidSchemaNameIs400(_ name: String) async throws {
+        let (status, error) = try await postSchema(ScanResponseContract.jsonSchema, name: name)
+        #expect(status == 400)
+        #expect(error?.param == "response_format.json_schema.name")
+    }
+
+    @Test("a schema nesting objects deeper than OpenAI allows is refused")
+    func deepNestingIs400() async throws {
+        var deepest: JSONValue = .object(JSONObject(["type": .string("string")]))
+        for level in 0..<6 {
+            deepest = .object(JSONObject([
+                "type": .string("object"), "properties": .object(JSONObject(["level\(level)": deepest])), "required": .array([.string("level\(level)")]),
+                "additionalProperties": .bool(false),
+            ]))
+        }
+        let (status, error) = try await postSchema(deepest)
+        #expect(status == 400)
+        #expect(error?.message.contains("6 levels of nesting exceeds limit of 5") == true)
     }
 }

@@ -5,7 +5,8 @@ import NIOCore
 /// The stub's admin API: what it has seen, and its behaviour, changeable at run time.
 ///
 /// - `GET /admin/state`: the behaviour and statistics (``StubStatistics``) as JSON.
-/// - `PUT /admin/behaviour`: a ``StubBehaviour`` as JSON replaces the current one.
+/// - `PUT /admin/behaviour`: a ``StubBehaviour`` as JSON replaces the current one; with `?scope=ID`, only for the
+///   requests whose `X-Client-Request-Id` is `ID` (a Kiwi worker sends the scan's `X-Request-Id` there).
 /// - `POST /admin/reset`: forgets the statistics, keeping the behaviour.
 struct AdminController: Sendable {
     let state: StubState
@@ -17,8 +18,10 @@ struct AdminController: Sendable {
             guard behaviour.faultCount.map({ $0 > 0 }) ?? true, behaviour.latencyMilliseconds >= 0, behaviour.jitterMilliseconds >= 0,
                 behaviour.retryAfterSeconds >= 0
             else { throw HTTPError(.badRequest, message: "faultCount must be positive; latency, jitter and retry-after not negative") }
-            state.setBehaviour(behaviour)
-            return try Self.json(state.snapshot.behaviour)
+            let scope = request.uri.queryParameters["scope"].map(String.init)
+            state.setBehaviour(behaviour, scope: scope)
+            let snapshot = state.snapshot
+            return try Self.json(scope.flatMap { snapshot.scopedBehaviours[$0] } ?? snapshot.behaviour)
         }
         group.post("reset") { _, _ in
             state.reset()

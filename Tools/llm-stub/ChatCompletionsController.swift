@@ -34,7 +34,7 @@ struct ChatCompletionsController: Sendable {
             state.recordInvalid()
             return Self.errorResponse(error)
         }
-        let behaviour = state.takeBehaviour()
+        let behaviour = state.takeBehaviour(scope: request.headers[.clientRequestID])
         let digest = Array(SHA256.hash(data: checked.image.bytes))
         state.record(record(of: checked, digest: digest, fault: behaviour.fault))
 
@@ -65,7 +65,8 @@ struct ChatCompletionsController: Sendable {
             try await context.resetConnection()
             throw HTTPError(.internalServerError)
         case .slow:
-            try await Task.sleep(for: .seconds(3600))
+            // Never answers, but ends when the client hangs up, as OpenAI's servers do.
+            try await context.sleepWhileConnected(for: .seconds(3600))
         default:
             break
         }
@@ -150,4 +151,6 @@ extension HTTPField.Name {
     /// How long OpenAI spent on a request; the stub reports its simulated latency here.
     static let openAIProcessingMilliseconds = Self("openai-processing-ms")!
     static let requestID = Self("x-request-id")!
+    /// The caller's own id for a request, which OpenAI keeps for tracing; the stub scopes behaviours by it.
+    static let clientRequestID = Self("X-Client-Request-Id")!
 }

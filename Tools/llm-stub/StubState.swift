@@ -13,6 +13,22 @@ struct StubBehaviour: Codable, Sendable, Hashable {
     var retryAfterSeconds = 1.0
 }
 
+extension StubBehaviour {
+    /// The behaviour for one request; a limited fault has one request fewer left, and ends after its last.
+    fileprivate mutating func take() -> StubBehaviour {
+        let current = self
+        if fault != .none, let remaining = faultCount {
+            if remaining <= 1 {
+                fault = .none
+                faultCount = nil
+            } else {
+                faultCount = remaining - 1
+            }
+        }
+        return current
+    }
+}
+
 /// One request the stub received, as tests and operators inspect it. No image bytes are kept.
 struct ReceivedRequest: Codable, Sendable, Hashable {
     var parameters: RequestParameters
@@ -29,6 +45,9 @@ struct ReceivedRequest: Codable, Sendable, Hashable {
 /// What the stub has seen since it started (or was reset).
 struct StubStatistics: Codable, Sendable, Hashable {
     var behaviour: StubBehaviour
+    /// Behaviours that apply only to requests whose `X-Client-Request-Id` is the key (a Kiwi worker sends the scan's
+    /// request id there): a test can fault its own scans while others share the stub.
+    var scopedBehaviours: [String: StubBehaviour] = [:]
     /// Requests to `/v1/chat/completions`, valid or not.
     var requests = 0
     /// Requests refused as invalid (400/401), as OpenAI would.
@@ -55,13 +74,16 @@ final class StubState: Sendable {
 
     var snapshot: StubStatistics { statistics.withLock { $0 } }
 
-    func setBehaviour(_ behaviour: StubBehaviour) {
-        statistics.withLock { $0.behaviour = behaviour }
+    /// Sets the behaviour of every request, or with `scope` only of those whose `X-Client-Request-Id` is `scope`.
+    func setBehaviour(_ behaviour: StubBehaviour, scope: String? = nil) {
+        statistics.withLock { statistics in
+            if let scope { statistics.scopedBehaviours[scope] = behaviour } else { statistics.behaviour = behaviour }
+        }
     }
 
     /// Forgets everything seen, keeping the behaviour.
     func reset() {
-        statistics.withLock { $0 = StubStatistics(behaviour: $0.behaviour, inFlight: $0.inFlight) }
+        statistics.withLock { $0 = StubStatistics(behaviour: $0.behaviour, scopedBehaviours: $0.scopedBehaviours, inFlight: $0.inFlight) }
     }
 
     /// Ends what ``beginRequest()`` began.
@@ -78,19 +100,12 @@ final class StubState: Sendable {
         }
     }
 
-    /// The behaviour for a valid request, using up one of a limited fault's requests (invalid requests use none).
-    func takeBehaviour() -> StubBehaviour {
+    /// The behaviour for a valid request with this `X-Client-Request-Id` (its scope's, else everyone's), using up
+    /// one of a limited fault's requests (invalid requests use none).
+    func takeBehaviour(scope: String? = nil) -> StubBehaviour {
         statistics.withLock { statistics in
-            let current = statistics.behaviour
-            if current.fault != .none, let remaining = current.faultCount {
-                if remaining <= 1 {
-                    statistics.behaviour.fault = .none
-                    statistics.behaviour.faultCount = nil
-                } else {
-                    statistics.behaviour.faultCount = remaining - 1
-                }
-            }
-            return current
+            if let scope, statistics.scopedBehaviours[scope] != nil { return statistics.scopedBehaviours[scope]!.take() }
+            return statistics.behaviour.take()
         }
     }
 

@@ -45,11 +45,15 @@ struct ChatCompletionsClient: Sendable {
     /// One attempt with the body `makeBody` builds; the whole exchange — connecting, sending, the answer's headers and
     /// body — ends by `deadline`. The body is released as soon as it is sent, not kept while the model thinks: a
     /// worker waits on hundreds of these at once, each holding a photo in base64.
-    func send(deadline: ContinuousClock.Instant, body makeBody: () -> ByteBuffer) async -> Result<Success, Failure> {
+    ///
+    /// `clientRequestID` goes out as OpenAI's `X-Client-Request-Id` (at most 512 ASCII characters; Kiwi's request ids
+    /// are at most 128 plain ones), which OpenAI keeps with the request for tracing.
+    func send(deadline: ContinuousClock.Instant, clientRequestID: String? = nil, body makeBody: () -> ByteBuffer) async -> Result<Success, Failure> {
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(apiKey)")
         request.headers.add(name: "Content-Type", value: "application/json")
+        if let clientRequestID { request.headers.add(name: "X-Client-Request-Id", value: clientRequestID) }
         let body = OneShotBody(makeBody())
         request.body = .stream(body, length: .known(Int64(body.length)))
         let now = NIODeadline.now()
