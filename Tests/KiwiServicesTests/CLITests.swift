@@ -2,6 +2,7 @@ import Foundation
 import KiwiAppleSignIn
 import KiwiJPEG
 import KiwiTestSupport
+import Logging
 import Testing
 
 /// The `kiwi` command-line client, run as a real process against the real services.
@@ -20,9 +21,10 @@ struct CLITests {
             try Data(SystemRig.key.pemRepresentation.utf8).write(to: keys.appending(path: "key.pem"))
         }
 
-        func run(_ arguments: [String]) async throws -> (status: Int32?, output: String) {
-            let environment = ["XDG_CONFIG_HOME": home.appending(path: "config").path, "KIWI_SERVER": server.absoluteString, "HOME": home.path]
-            let process = try ServiceProcess("kiwi", arguments: arguments, environment: environment)
+        func run(_ arguments: [String], xdgConfigHome: Bool = true, in directory: URL? = nil) async throws -> (status: Int32?, output: String) {
+            var environment = ["KIWI_SERVER": server.absoluteString, "HOME": home.path]
+            if xdgConfigHome { environment["XDG_CONFIG_HOME"] = home.appending(path: "config").path }
+            let process = try ServiceProcess("kiwi", arguments: arguments, environment: environment, in: directory)
             let status = await process.waitForExit(timeout: .seconds(60))
             return (status, process.capturedOutput())
         }
@@ -67,10 +69,54 @@ struct CLITests {
             _ = try await cli.run(["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path])
             let scan = try await cli.run(["scan", notAPhoto.path])
             #expect(scan.status == 1)
-            #expect(scan.output.contains("must be a JPEG"))
+            #expect(scan.output.contains("is not a JPEG"))
             let logout = try await cli.run(["logout"])
             #expect(logout.status == 0 && !FileManager.default.fileExists(atPath: cli.sessionFile.path))
         }
+    }
+
+    @Test("a photo over 2 MiB is refused before it is uploaded, with what to do about it")
+    func oversizedPhotoIsCheckedFirst() async throws {
+        let large = temporaryFile(SyntheticJPEG.make(size: 3_800_000, seed: 52))
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            _ = try await cli.run(["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path])
+            let scan = try await cli.run(["scan", large.path])
+            #expect(scan.status == 1)
+            #expect(scan.output.contains("Kiwi takes photos up to 2 MiB") && scan.output.contains("smaller"), "\(scan.output)")
+            #expect(try await cli.run(["quota"]).output.hasPrefix("4 of 4 scans left today"))
+        }
+    }
+
+    @Test("without XDG_CONFIG_HOME the session is kept under $HOME/.config/kiwi")
+    func honoursHome() async throws {
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            let login = try await cli.run(
+                ["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path], xdgConfigHome: false
+            )
+            #expect(login.status == 0, "\(login.output)")
+            #expect(FileManager.default.fileExists(atPath: cli.home.appending(path: ".config/kiwi/session.json").path))
+        }
+    }
+
+    @Test("dev-keys and dev-token work from outside the checkout, with the key `make run` makes the auth service trust")
+    func developmentKeyFromAnotherDirectory() async throws {
+        let cli = try CLI(server: URL(string: "http://127.0.0.1:1")!)
+        let elsewhere = FileManager.default.temporaryDirectory
+        let keys = try await cli.run(["dev-keys"], in: elsewhere)
+        #expect(keys.status == 0, "\(keys.output)")
+        let jwks = keys.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(jwks.hasSuffix(".run/dev-apple/jwks.json"))
+        #expect(jwks == ServiceProcess.checkout.appending(path: ".run/dev-apple/jwks.json").path)
+
+        let token = try await cli.run(["dev-token", "--sub", "001.elsewhere.0001"], in: elsewhere)
+        #expect(token.status == 0, "\(token.output)")
+        let verifier = AppleIdentityTokenVerifier(
+            keys: AppleSigningKeys(source: FileJWKSSource(path: jwks), logger: Logger(label: "test.cli")), audiences: ["app.kiwi.ios"]
+        )
+        let identity = try await verifier.verify(token.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(identity.subject == "001.elsewhere.0001")
     }
 
     /// Writes `bytes` to a temporary file.

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The signed-in session, kept between commands in `$XDG_CONFIG_HOME/kiwi/session.json` (or `~/.config/kiwi/…`),
-/// readable by the user alone (0600, in a 0700 folder).
+/// The signed-in session, kept between commands in `$XDG_CONFIG_HOME/kiwi/session.json`, else
+/// `$HOME/.config/kiwi/session.json` (else the home folder of the user's account), readable by the user alone
+/// (0600, in a 0700 folder).
 struct SessionStore {
     struct Saved: Codable {
         var server: String
@@ -12,8 +13,9 @@ struct SessionStore {
     let file: URL
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appending(path: ".config")
+        func folder(_ name: String) -> URL? { environment[name].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) } }
+        let base = folder("XDG_CONFIG_HOME")
+            ?? (folder("HOME") ?? FileManager.default.homeDirectoryForCurrentUser).appending(path: ".config")
         file = base.appending(path: "kiwi").appending(path: "session.json")
     }
 
