@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -40,7 +41,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        // Only the deployment tests read YAML; swift-openapi-generator already brings Yams 6 into the graph.
+        // The gateway turns its OpenAPI document into JSON and the deployment tests read manifests; swift-openapi-generator
+        // already brings Yams 6 into the graph.
         .package(url: "https://github.com/jpsim/Yams", "5.0.1"..<"7.0.0"),
     ],
     targets: [
@@ -48,8 +50,8 @@ let package = Package(
         .executableTarget(
             name: "KiwiGateway",
             dependencies: [
-                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging", "KiwiModels",
-                "KiwiScanJobs", "KiwiServiceSupport",
+                "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging",
+                "KiwiModels", "KiwiScanJobs", "KiwiServiceSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -112,6 +114,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tools/llm-stub",
@@ -166,6 +169,13 @@ let package = Package(
         ),
         .target(name: "KiwiOpenAI", path: "Shared/OpenAI", swiftSettings: swiftSettings),
         .target(
+            name: "KiwiAPIDocument",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")],
+            path: "Shared/APIDocument",
+            resources: [.embedInCode("openapi.yaml")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "KiwiConcurrency",
             dependencies: [.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             path: "Shared/Concurrency",
@@ -216,6 +226,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -259,7 +272,7 @@ let package = Package(
         .target(
             name: "KiwiTestSupport",
             dependencies: [
-                "KiwiConcurrency", "KiwiDatabase", "KiwiJPEG",
+                "KiwiConcurrency", "KiwiDatabase", "KiwiJPEG", "KiwiModels",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -269,7 +282,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KiwiModelsTests",
-            dependencies: ["KiwiModels"],
+            dependencies: ["KiwiModels", "KiwiTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
@@ -393,7 +406,7 @@ let package = Package(
             name: "KiwiServicesTests",
             dependencies: [
                 "KiwiAPIClient", "KiwiAppleSignIn", "KiwiAuth", "KiwiConfiguration", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG",
-                "KiwiLLMStub", "KiwiLoadTest", "KiwiModels", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
+                "KiwiBenchmarking", "KiwiLLMStub", "KiwiLoadTest", "KiwiModels", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

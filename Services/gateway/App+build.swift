@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KiwiConcurrency
 import KiwiDatabase
 import KiwiMessaging
 import KiwiServiceSupport
@@ -31,15 +32,25 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let policy = QuotaPolicy(limit: configuration.scanDailyLimit)
     let metrics = GatewayMetrics()
 
-    let router = Router(context: GatewayRequestContext.self)
+    let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: HTTPMetricsMiddleware())
     router.add(middleware: RequestTrackingMiddleware(routes: GatewayRoutes.allowedMethods))
     router.addHealthRoute()
-    router.addReadinessRoute(checks: [
-        "postgres": { await postgres.isReachable(logger: logger) },
-        "rabbitmq": { requester.isConnected && revocations.isConnected },
-        "auth": { await authService.isHealthy(requestID: "readiness") },
-    ])
+    APIDocumentController().addRoutes(to: router)
+    router.addReadinessRoute(
+        checks: [
+            "postgres": { await postgres.isReachable(logger: logger) },
+            "rabbitmq": { requester.isConnected && revocations.isConnected },
+            "auth": { await authService.isHealthy(requestID: "readiness") },
+        ],
+        // No worker consuming the job queue makes the gateway degraded, not unready: see docs/architecture.md.
+        optional: [
+            "scanWorkers": {
+                let consumers = try? await withDeadline(.now + .seconds(2)) { try await requester.consumerCount(of: configuration.jobQueue) }
+                return (consumers ?? 0) > 0
+            }
+        ]
+    )
     let v1 = router.group("v1")
     SignInController(authService: authService).addRoutes(to: v1.group("auth"))
     let signedIn = v1.group().add(
@@ -55,9 +66,16 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     var app = Application(
         router: router,
         // A connection that sends nothing for a minute is closed: idle or trickling clients must not pile up.
-        server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+        server: .kiwiHTTP1(idleTimeout: .seconds(60), logger: logger),
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: GatewayConfiguration.serviceName),
-        services: [HTTPClientService(client: httpClient), postgres, requester, revocations, RevocationListener(consumer: revocations, cache: cache, logger: logger)],
+        services: [
+            HTTPClientService(client: httpClient), postgres, requester, revocations, RevocationListener(consumer: revocations, cache: cache, logger: logger),
+            // Every replica runs it; the deletes are idempotent.
+            PeriodicTask("purge past days' scan counts", every: .seconds(3600), logger: logger) {
+                let purged = try await quota.purge(before: policy.day(of: Date()))
+                if purged > 0 { logger.info("purged past days' scan counts", metadata: ["count": "\(purged)"]) }
+            },
+        ],
         logger: logger
     )
     app.beforeServerStarts {
@@ -70,6 +88,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
 enum GatewayRoutes {
     static let allowedMethods: [String: [HTTPRequest.Method]] = [
         "/health": [.get, .head], "/health/ready": [.get, .head], "/v1/auth/apple": [.post], "/v1/scan": [.post],
-        "/v1/quota": [.get, .head], "/v1/account": [.delete], "/v1/auth/session": [.delete],
+        "/v1/quota": [.get, .head], "/v1/account": [.delete], "/v1/auth/session": [.delete], "/openapi.yaml": [.get, .head],
+        "/openapi.json": [.get, .head],
     ]
 }

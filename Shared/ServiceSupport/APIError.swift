@@ -26,8 +26,16 @@ public struct APIError: HTTPResponseError, Sendable {
 
     /// 400: the request itself is wrong.
     public static func badRequest(_ message: String) -> APIError { APIError(.badRequest, .badRequest, message) }
-    /// 401: no valid credentials.
-    public static func unauthorized(_ message: String = "Sign in again.") -> APIError { APIError(.unauthorized, .unauthorized, message) }
+    /// 401: no valid credentials, with the RFC 6750 challenge: `Bearer realm="kiwi"`, plus `error="invalid_token"`
+    /// when a token was presented but is no good (or `invalid_request` when it is malformed).
+    public static func unauthorized(_ message: String = "Sign in again.", bearerError: String? = nil) -> APIError {
+        APIError(.unauthorized, .unauthorized, message, headers: [.wwwAuthenticate: bearerChallenge(error: bearerError)])
+    }
+
+    /// `Bearer realm="kiwi"`, with `error="…"` when given.
+    public static func bearerChallenge(error: String? = nil) -> String {
+        #"Bearer realm="kiwi""# + (error.map { #", error="\#($0)""# } ?? "")
+    }
 }
 
 extension Response {

@@ -29,6 +29,8 @@ struct RequestTrackingMiddleware: RouterMiddleware {
             response = errorResponse(error, request: request, context: context)
         }
         response.headers[.requestID] = context.requestID
+        // RFC 9110 wants a challenge on every 401, including the sign-in answers passed through from the auth service.
+        if response.status == .unauthorized, response.headers[.wwwAuthenticate] == nil { response.headers[.wwwAuthenticate] = APIError.bearerChallenge() }
         var metadata: Logger.Metadata = [
             "method": .string(request.method.rawValue), "path": .string(request.uri.path),
             "statusCode": .stringConvertible(response.status.code), "latencyMs": .stringConvertible(Int((ContinuousClock.now - started).milliseconds)),
