@@ -1,5 +1,5 @@
 # Kiwi's local workflow. Every target is safe to run twice; see README.md.
-.PHONY: run test up down logs status build clean bench bench-messaging bench-worker
+.PHONY: run test up down restart worker logs status build clean bench bench-messaging bench-worker
 
 run:    ## build and run the whole system in the foreground; Ctrl-C stops it
 	@deploy/local/run.sh
@@ -16,6 +16,12 @@ up:     ## start the whole system in the background
 down:   ## stop everything `make up` or an interrupted `make run` left running
 	@deploy/local/services.sh down
 	@deploy/local/infra.sh down
+
+restart: ## restart one service from the binaries already built (no build): make restart SERVICE=gateway|auth|scan-worker|llm-stub
+	@deploy/local/services.sh restart "$(SERVICE)"
+
+worker: ## start one more scan worker on the next free ports, from the binaries already built
+	@deploy/local/services.sh worker
 
 logs:   ## follow the services' logs
 	@mkdir -p .run/logs && touch .run/logs/kiwi-auth.log .run/logs/kiwi-gateway.log .run/logs/kiwi-scan-worker.log

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Starts and stops the three Kiwi services, and the OpenAI stub they use, against the local PostgreSQL and RabbitMQ.
-#   services.sh up      build, start the stub, auth, gateway and one scan worker in the background, wait until healthy
-#   services.sh down    stop them (SIGTERM, then SIGKILL after 20 s)
-#   services.sh status  say which are running
+#   services.sh up                build, start the stub, auth, gateway and one scan worker in the background, wait until healthy
+#   services.sh down              stop them and any extra workers (SIGTERM, then SIGKILL after 20 s)
+#   services.sh status            say which are running
+#   services.sh restart SERVICE   stop one service (gateway, auth, scan-worker or llm-stub) and start it again from the
+#                                 binaries already built, with the same configuration: no build, for failure drills
+#   services.sh worker            start one more scan worker, on the next free ports, from the binaries already built
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -36,27 +39,38 @@ arguments_of() {
     esac
 }
 
+# Extra scan workers are named kiwi-scan-worker-2, -3, …: the executable is the name without that suffix.
+executable_of() { echo "${1%-[0-9]*}"; }
+
 running_pid() {
     local pid
     pid="$(cat "$PIDS/$1.pid" 2>/dev/null || true)"
-    if pid_matches "$pid" "$1"; then echo "$pid"; else rm -f "$PIDS/$1.pid"; return 1; fi
+    if pid_matches "$pid" "$(executable_of "$1")"; then echo "$pid"; else rm -f "$PIDS/$1.pid"; return 1; fi
+}
+
+# The extra scan workers that have a pid file, started by `services.sh worker`.
+extra_workers() {
+    local file
+    for file in "$PIDS"/kiwi-scan-worker-*.pid; do [ -e "$file" ] && basename "$file" .pid; done
+    return 0
 }
 
 healthy() { curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$1/health" 2>/dev/null; }
 
+# start_service NAME [PORT METRICS_PORT]: the ports default to the service's fixed ones.
 start_service() {
-    local name="$1" port pid
-    port="$(port_of "$name")"
+    local name="$1" port="${2:-$(port_of "$1")}" metrics_port="${3:-$(metrics_port_of "$1")}" pid
     if pid="$(running_pid "$name")"; then log "$name already running (pid $pid)"; return; fi
     if port_open "$port"; then die "port $port is taken by another program; stop it before starting $name"; fi
     # shellcheck disable=SC2046 # the arguments are words on purpose
-    PORT="$port" METRICS_PORT="$(metrics_port_of "$name")" nohup "$KIWI_BIN/$name" $(arguments_of "$name") >>"$LOGS/$name.log" 2>&1 &
+    PORT="$port" METRICS_PORT="$metrics_port" nohup "$KIWI_BIN/$(executable_of "$name")" $(arguments_of "$name") >>"$LOGS/$name.log" 2>&1 &
     echo $! > "$PIDS/$name.pid"
+    echo "$port" > "$PIDS/$name.port"
 }
 
 wait_healthy() {
     local name="$1" port deadline
-    port="$(port_of "$name")"; deadline=$((SECONDS + 60))
+    port="$(cat "$PIDS/$name.port" 2>/dev/null || port_of "$name")"; deadline=$((SECONDS + 60))
     until healthy "$port"; do
         if ! running_pid "$name" >/dev/null; then tail -n 20 "$LOGS/$name.log" >&2; die "$name exited; its log is $LOGS/$name.log"; fi
         [ $SECONDS -lt $deadline ] || die "$name did not become healthy within 60 s; see $LOGS/$name.log"
@@ -75,32 +89,83 @@ services_up() {
     for name in "${SERVICES[@]}"; do wait_healthy "$name"; done
 }
 
-services_down() {
+# stop_services NAME…: SIGTERM to all of them at once, then wait up to 20 s for each before SIGKILL.
+stop_services() {
     local name pid
-    for name in "${SERVICES[@]}"; do
+    for name in "$@"; do
         if pid="$(running_pid "$name")"; then kill -TERM "$pid" 2>/dev/null || true; fi
     done
-    for name in "${SERVICES[@]}"; do
+    for name in "$@"; do
         if pid="$(running_pid "$name")"; then
-            for _ in $(seq 1 200); do pid_matches "$pid" "$name" || break; sleep 0.1; done
-            if pid_matches "$pid" "$name"; then log "$name did not stop in 20 s; killing it"; kill -KILL "$pid" 2>/dev/null || true; fi
+            for _ in $(seq 1 200); do pid_matches "$pid" "$(executable_of "$name")" || break; sleep 0.1; done
+            if pid_matches "$pid" "$(executable_of "$name")"; then log "$name did not stop in 20 s; killing it"; kill -KILL "$pid" 2>/dev/null || true; fi
             log "$name stopped"
         fi
-        rm -f "$PIDS/$name.pid"
+        rm -f "$PIDS/$name.pid" "$PIDS/$name.port"
     done
+}
+
+services_down() {
+    mkdir -p "$PIDS"
+    # shellcheck disable=SC2046 # one word per worker
+    stop_services $(extra_workers) "${SERVICES[@]}"
 }
 
 services_status() {
     local name pid status=0
-    for name in "${SERVICES[@]}"; do
+    for name in "${SERVICES[@]}" $(extra_workers); do
         if pid="$(running_pid "$name")"; then echo "$name: running (pid $pid)"; else echo "$name: stopped"; status=3; fi
     done
     return $status
+}
+
+# The binaries `services.sh up` built; restart and worker never build, so a drill replays no compilation.
+require_built() {
+    local name
+    for name in "$@"; do
+        [ -x "$KIWI_BIN/$name" ] || die "$KIWI_BIN/$name is not built; run \`make up\` (or \`make run\`) first"
+    done
+}
+
+services_restart() {
+    local service="${1:-}" name
+    case "$service" in
+        gateway | auth | scan-worker | llm-stub) name="kiwi-$service" ;;
+        *) die "usage: make restart SERVICE=gateway|auth|scan-worker|llm-stub" ;;
+    esac
+    require_built "$name" kiwi
+    mkdir -p "$PIDS" "$LOGS"
+    local_environment
+    stop_services "$name"
+    start_service "$name"
+    wait_healthy "$name"
+}
+
+# The first free port at or above $1, skipping the fixed ones of the other services.
+next_free_port() {
+    local port="$1"
+    while port_open "$port" || [[ " 8080 8081 8082 8089 9101 9102 9103 " == *" $port "* ]]; do port=$((port + 1)); done
+    echo "$port"
+}
+
+services_worker() {
+    require_built kiwi-scan-worker kiwi
+    mkdir -p "$PIDS" "$LOGS"
+    local_environment
+    local number=2 port metrics_port
+    while [ -e "$PIDS/kiwi-scan-worker-$number.pid" ] && running_pid "kiwi-scan-worker-$number" >/dev/null; do number=$((number + 1)); done
+    port="$(next_free_port 8083)"
+    metrics_port="$(next_free_port 9104)"
+    start_service "kiwi-scan-worker-$number" "$port" "$metrics_port"
+    wait_healthy "kiwi-scan-worker-$number"
+    log "kiwi-scan-worker-$number: metrics on http://127.0.0.1:$metrics_port/metrics, log $LOGS/kiwi-scan-worker-$number.log"
 }
 
 case "${1:-}" in
     up) services_up ;;
     down) services_down ;;
     status) services_status ;;
-    *) die "usage: services.sh up|down|status" ;;
+    restart) services_restart "${2:-}" ;;
+    worker) services_worker ;;
+    *) die "usage: services.sh up|down|status|restart SERVICE|worker" ;;
 esac
