@@ -16,20 +16,6 @@ import Testing
 struct GatewayAPITests {
     let photo = SyntheticJPEG.make(size: 16 * 1024, seed: 31)
 
-    /// Sets today's used scans of the person behind `token`.
-    func setUsed(_ count: Int, token: String, rig: SystemRig) async throws {
-        let key = try await rig.quotaKey(of: token)
-        try await rig.database { client in
-            try await client.execute(
-                """
-                INSERT INTO scan_usage (quota_key, scan_date, scan_count) VALUES (\(key), (now() AT TIME ZONE 'UTC')::date, \(count))
-                ON CONFLICT (quota_key, scan_date) DO UPDATE SET scan_count = \(count)
-                """,
-                logger: Logger(label: "test.system")
-            )
-        }
-    }
-
     func remaining(token: String, rig: SystemRig) async throws -> Int {
         try await rig.send(.GET, "/v1/quota", token: token).json()["remaining"] as? Int ?? -1
     }
@@ -65,7 +51,7 @@ struct GatewayAPITests {
         try await SystemRig.run { rig in
             let token = try await rig.signIn()
             #expect(try await rig.scan(photo, token: token).status == 200)
-            try await setUsed(3, token: token, rig: rig)
+            try await rig.setUsed(3, token: token)
             #expect(try await rig.scan(photo, token: token).status == 200)
             let refused = try await rig.scan(photo, token: token)
             #expect(refused.status == 429)
@@ -85,7 +71,7 @@ struct GatewayAPITests {
             let token = try await rig.signIn()
             let fresh = try await rig.send(.GET, "/v1/quota", token: token).json()
             #expect(fresh["remaining"] as? Int == 4 && fresh["limit"] as? Int == 4)
-            try await setUsed(2, token: token, rig: rig)
+            try await rig.setUsed(2, token: token)
             let later = try await rig.send(.GET, "/v1/quota", token: token).json()
             #expect(later["remaining"] as? Int == 2)
             var utc = Calendar(identifier: .gregorian)

@@ -5,6 +5,7 @@ import KiwiDatabase
 import KiwiInternalAPI
 import KiwiJPEG
 import KiwiTestSupport
+import Logging
 import NIOCore
 import NIOHTTP1
 import PostgresNIO
@@ -175,6 +176,20 @@ struct SystemRig: Sendable {
             throw CancellationError()
         }
         return QuotaKeyMaker(secret: try #require(serviceEnvironment(port: 0)["QUOTA_KEY_SECRET"])).quotaKey(forAppleUserID: appleUserID)
+    }
+
+    /// Sets today's used scans of the person behind `token`.
+    func setUsed(_ count: Int, token: String) async throws {
+        let key = try await quotaKey(of: token)
+        try await database { client in
+            try await client.execute(
+                """
+                INSERT INTO scan_usage (quota_key, scan_date, scan_count) VALUES (\(key), (now() AT TIME ZONE 'UTC')::date, \(count))
+                ON CONFLICT (quota_key, scan_date) DO UPDATE SET scan_count = \(count)
+                """,
+                logger: Logger(label: "test.system")
+            )
+        }
     }
 
     /// Runs `body` with a client of the test database.
