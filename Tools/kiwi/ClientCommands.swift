@@ -69,7 +69,7 @@ struct Login: AsyncParsableCommand {
     @OptionGroup var key: DevelopmentKeyOptions
     @Flag(help: "Sign in with the development key instead of Apple.") var dev = false
     @Option(help: "A Sign in with Apple identity token.") var identityToken: String?
-    @Option(help: "With --dev: the Apple user id to sign in as.") var sub = "001.kiwi-cli.0001"
+    @Option(help: "With --dev: the Apple user id to sign in as; by default one of your own, 001.dev.<your login name>.") var sub: String?
     @Option(help: "With --dev: the email to sign in with.") var email: String?
 
     func run() async throws {
@@ -80,7 +80,7 @@ struct Login: AsyncParsableCommand {
             } else if dev {
                 let now = Date()
                 token = try await key.load().mint(
-                    AppleIdentityClaims(audience: "app.kiwi.ios", expires: now + 600, issuedAt: now, subject: sub, email: email)
+                    AppleIdentityClaims(audience: "app.kiwi.ios", expires: now + 600, issuedAt: now, subject: sub ?? "001.dev.\(NSUserName())", email: email)
                 )
             } else {
                 throw CLIError("Sign in with Apple happens in the app. Use --dev against a development server, or --identity-token.")
