@@ -74,6 +74,7 @@ struct HardeningTests {
     func headMirrorsGet() async throws {
         try await SystemRig.run { rig in
             let token = try await rig.signIn()
+            _ = try await rig.readiness(until: "ready")  // so that GET and HEAD see the same readiness
             var routes: [(URL, String, String?)] = ["/health", "/health/ready", "/openapi.yaml", "/openapi.json"].map { (rig.gateway, $0, nil) }
             routes.append((rig.gateway, "/v1/quota", token))
             routes.append((rig.gateway, "/v1/quota", nil))
