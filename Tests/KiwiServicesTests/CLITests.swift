@@ -77,7 +77,7 @@ struct CLITests {
 
     @Test("a photo over 2 MiB is refused before it is uploaded, with what to do about it")
     func oversizedPhotoIsCheckedFirst() async throws {
-        let large = temporaryFile(SyntheticJPEG.make(size: 3_800_000, seed: 52))
+        let large = try await offThePool { temporaryFile(SyntheticJPEG.make(size: 3_800_000, seed: 52)) }
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
             _ = try await cli.run(["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path])

@@ -37,11 +37,11 @@ struct HardeningTests {
             let token = try await rig.signIn()
             let gateway = try #require(rig.processes["kiwi-gateway-0"]).pid
             let peakBefore = ProcessUsage(pid: gateway).peakRSSBytes
-            let phonePhoto = SystemRig.multipart(SyntheticJPEG.make(size: 3_800_000, seed: 62))
-            let huge = SystemRig.multipart([0xFF, 0xD8, 0xFF] + Array(repeating: UInt8(0x42), count: 50 << 20))
+            let phonePhoto = try await offThePool { SystemRig.multipart(SyntheticJPEG.make(size: 3_800_000, seed: 62)) }
             var answers = [try await rig.send(.POST, "/v1/scan", token: token, contentType: phonePhoto.contentType, body: phonePhoto.body)]
-            answers.append(try await rig.send(.POST, "/v1/scan", token: token, contentType: huge.contentType, body: huge.body))
-            answers.append(try await upload(huge.body, chunked: true, contentType: huge.contentType, token: token, to: rig.gateway))
+            for chunked in [false, true] {
+                answers.append(try await upload(FiftyMebibytePhoto(), chunked: chunked, token: token, to: rig.gateway))
+            }
             for answer in answers {
                 #expect(answer.status == 400)
                 #expect(try answer.json()["error"] as? String == "invalid_image")
@@ -53,18 +53,13 @@ struct HardeningTests {
         }
     }
 
-    /// Streams `body` to `POST /v1/scan` in 64 KiB chunks, with `Transfer-Encoding: chunked` when `chunked`.
-    private func upload(_ body: [UInt8], chunked: Bool, contentType: String, token: String, to gateway: URL) async throws -> SystemRig.Exchange {
+    /// Streams `body` to `POST /v1/scan`, with `Transfer-Encoding: chunked` when `chunked`, else its `Content-Length`.
+    private func upload(_ body: FiftyMebibytePhoto, chunked: Bool, token: String, to gateway: URL) async throws -> SystemRig.Exchange {
         var request = HTTPClientRequest(url: gateway.absoluteString + "/v1/scan")
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Content-Type", value: contentType)
-        let chunks = stride(from: 0, to: body.count, by: 64 << 10).map { ByteBuffer(bytes: body[$0..<min($0 + (64 << 10), body.count)]) }
-        let stream = AsyncStream<ByteBuffer> { continuation in
-            for chunk in chunks { continuation.yield(chunk) }
-            continuation.finish()
-        }
-        request.body = .stream(stream, length: chunked ? .unknown : .known(Int64(body.count)))
+        request.headers.add(name: "Content-Type", value: FiftyMebibytePhoto.contentType)
+        request.body = .stream(body, length: chunked ? .unknown : .known(Int64(FiftyMebibytePhoto.length)))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let data = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
         return SystemRig.Exchange(status: Int(response.status.code), headers: response.headers, body: data)
@@ -112,7 +107,7 @@ struct HardeningTests {
     func malformedRequests(_ request: String) async throws {
         try await SystemRig.run(worker: false) { rig in
             let port = try #require(rig.gateway.port)
-            let answer = try RawHTTP.exchange(Array(request.utf8), port: port)
+            let answer = try await offThePool { try RawHTTP.exchange(Array(request.utf8), port: port) }
             let (head, body) = try #require(RawHTTP.split(answer))
             #expect(head.hasPrefix("HTTP/1.1 400"), "\(head)")
             #expect(head.lowercased().contains("x-request-id: "))
@@ -158,6 +153,34 @@ struct HardeningTests {
             #expect(cached.status == 304 && cached.body.isEmpty)
         }
     }
+}
+
+/// A multipart upload of a 50 MiB "JPEG", made 64 KiB at a time as it is sent: never 50 MiB in the test's memory.
+struct FiftyMebibytePhoto: AsyncSequence, Sendable {
+    static let contentType = "multipart/form-data; boundary=kiwi-test-boundary"
+    static let head = Array("--kiwi-test-boundary\r\nContent-Disposition: form-data; name=\"image\"; filename=\"big.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+        + [0xFF, 0xD8, 0xFF]
+    static let tail = Array("\r\n--kiwi-test-boundary--\r\n".utf8)
+    static let photoBytes = 50 << 20
+    static let chunk = 64 << 10
+    static var length: Int { head.count + photoBytes + tail.count }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var sent = -1
+
+        mutating func next() async -> ByteBuffer? {
+            defer { sent += sent < 0 ? 1 : FiftyMebibytePhoto.chunk }
+            switch sent {
+            case -1: return ByteBuffer(bytes: FiftyMebibytePhoto.head)
+            case FiftyMebibytePhoto.photoBytes: return ByteBuffer(bytes: FiftyMebibytePhoto.tail)
+            case let offset where offset < FiftyMebibytePhoto.photoBytes:
+                return ByteBuffer(repeating: 0x42, count: Swift.min(FiftyMebibytePhoto.chunk, FiftyMebibytePhoto.photoBytes - offset))
+            default: return nil
+            }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
 }
 
 /// HTTP/1.1 spoken over a plain socket, for requests no HTTP client would send.

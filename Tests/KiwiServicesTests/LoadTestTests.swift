@@ -43,7 +43,8 @@ struct LoadTestTests {
         }
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         let scans = try #require(json["scans"] as? Int)
-        #expect(scans >= 8, "4 lanes of 100 ms scans for 3 s")
+        let text = String(decoding: try Data(contentsOf: report), as: UTF8.self)
+        #expect(scans >= 8, "4 lanes of 100 ms scans for 3 s: \(text)")
         #expect(json["succeeded"] as? Int == scans)
         #expect(try #require(json["users"] as? Int) >= scans / 4, "each user has 4 scans a day")
         #expect(try #require(json["scansPerSecond"] as? Double) > 0)

@@ -1,4 +1,5 @@
 @_exported import KiwiConcurrency
+import Foundation
 import Synchronization
 
 /// A value that concurrent test tasks share.
@@ -11,5 +12,14 @@ public final class Locked<Value: Sendable>: Sendable {
 
     public func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
         mutex.withLock { body(&$0) }
+    }
+}
+
+/// Runs blocking or CPU-heavy work (megabytes of test data, blocking socket calls) on a thread of its own, off Swift's
+/// cooperative pool. On two cores the pool has two threads: work that holds one for seconds stalls every in-process
+/// server of every test running meanwhile (the OpenAI stubs), and other tests' timings with them.
+public func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
