@@ -1,5 +1,5 @@
 # Kiwi's local workflow. Every target is safe to run twice; see README.md.
-.PHONY: run test up down restart worker logs status build clean bench bench-messaging bench-worker
+.PHONY: run test up down restart worker logs status build format clean bench bench-messaging bench-worker
 
 run:    ## build and run the whole system in the foreground; Ctrl-C stops it
 	@deploy/local/run.sh
@@ -33,6 +33,9 @@ status: ## show what is running
 
 build:
 	swift build --build-tests
+
+format: ## format every Swift file with swift-format (.swift-format); make test fails on a file it would change
+	@deploy/local/format.sh fix
 
 bench:  ## load-test scans through the whole system: scenarios A, B and C of docs/operations.md (release build)
 	@deploy/local/bench.sh

@@ -25,10 +25,12 @@ func buildApplication(configuration: AuthConfiguration, logger: Logger) async th
     router.addReadinessRoute(checks: ["postgres": { await postgres.isReachable(logger: logger) }])
     AppleSignInController(verifier: verifier, users: users, sessions: sessions).addRoutes(to: router.group("v1/auth"))
     InternalController(
-        users: users, sessions: sessions, quotaKeys: QuotaKeyMaker(secret: configuration.quotaKeySecret),
+        users: users,
+        sessions: sessions,
+        quotaKeys: QuotaKeyMaker(secret: configuration.quotaKeySecret),
         announcer: RevocationAnnouncer(publisher: revocations, logger: logger)
     )
-        .addRoutes(to: router.group("internal/v1").add(middleware: InternalTokenMiddleware(token: configuration.internalAPIToken)))
+    .addRoutes(to: router.group("internal/v1").add(middleware: InternalTokenMiddleware(token: configuration.internalAPIToken)))
 
     var app = Application(
         router: router,

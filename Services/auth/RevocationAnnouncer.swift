@@ -18,7 +18,8 @@ struct RevocationAnnouncer: Sendable {
             let body = try KiwiJSON.encoder().encode(event)
             try await publisher.publish(
                 AMQPMessage(body: Array(body), properties: AMQPProperties(contentType: "application/json")),
-                exchange: KiwiTopology.revocationExchange, routingKey: ""
+                exchange: KiwiTopology.revocationExchange,
+                routingKey: ""
             )
         } catch {
             logger.warning("could not announce a revocation; gateways drop it when their cache expires", metadata: ["error": "\(error)"])

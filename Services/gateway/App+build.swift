@@ -16,7 +16,10 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let postgres = PostgresClient(configuration: configuration.database, countingConnectionsLoggingTo: logger)
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
     let requester = AMQPRequester(
-        settings: configuration.amqp, instance: instance, topology: KiwiTopology.scanJobs(queue: configuration.jobQueue), logger: logger
+        settings: configuration.amqp,
+        instance: instance,
+        topology: KiwiTopology.scanJobs(queue: configuration.jobQueue),
+        logger: logger
     )
     let subscription = KiwiTopology.revocationSubscription(instance: instance)
     var revocationSettings = configuration.amqp
@@ -24,7 +27,12 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let cache = SessionCache(timeToLive: configuration.sessionCacheTTL)
     // Broadcasts sent while the subscription is down are lost: forget what was cached, and cache nothing until it is back.
     let revocations = AMQPConsumer(
-        settings: revocationSettings, queue: subscription.queue, prefetch: 0, autoAck: true, topology: subscription.topology, logger: logger,
+        settings: revocationSettings,
+        queue: subscription.queue,
+        prefetch: 0,
+        autoAck: true,
+        topology: subscription.topology,
+        logger: logger,
         connectionLost: { _ in cache.clear() }
     )
     let authService = AuthServiceClient(httpClient: httpClient, baseURL: configuration.authServiceURL, internalToken: configuration.internalAPIToken)
@@ -57,9 +65,11 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         middleware: AuthenticationMiddleware(cache: cache, authService: authService, metrics: metrics, cachingAllowed: { revocations.isConnected })
     )
     ScanController(
-        quota: quota, policy: policy,
+        quota: quota,
+        policy: policy,
         dispatcher: ScanDispatcher(requester: requester, jobQueue: configuration.jobQueue, timeout: configuration.scanTimeout),
-        uploads: UploadLimiter(capacity: 64), metrics: metrics
+        uploads: UploadLimiter(capacity: 64),
+        metrics: metrics
     ).addRoutes(to: signedIn)
     AccountController(quota: quota, policy: policy, authService: authService, cache: cache).addRoutes(to: signedIn)
 
@@ -69,7 +79,8 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         server: .kiwiHTTP1(idleTimeout: .seconds(60), logger: logger),
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: GatewayConfiguration.serviceName),
         services: [
-            HTTPClientService(client: httpClient), postgres, requester, revocations, RevocationListener(consumer: revocations, cache: cache, logger: logger),
+            HTTPClientService(client: httpClient), postgres, requester, revocations,
+            RevocationListener(consumer: revocations, cache: cache, logger: logger),
             // Every replica runs it; the deletes are idempotent.
             PeriodicTask("purge past days' scan counts", every: .seconds(3600), logger: logger) {
                 let purged = try await quota.purge(before: policy.day(of: Date()))

@@ -16,8 +16,11 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
 
     let consumer = AMQPConsumer(
-        settings: configuration.amqp, queue: configuration.jobQueue, prefetch: configuration.concurrency,
-        topology: KiwiTopology.scanJobs(queue: configuration.jobQueue), logger: logger
+        settings: configuration.amqp,
+        queue: configuration.jobQueue,
+        prefetch: configuration.concurrency,
+        topology: KiwiTopology.scanJobs(queue: configuration.jobQueue),
+        logger: logger
     )
     let publisher = AMQPPublisher(settings: configuration.amqp, logger: logger)
     let metrics = WorkerMetrics()
@@ -25,7 +28,8 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         client: ChatCompletionsClient(httpClient: httpClient, baseURL: configuration.openAIBaseURL, apiKey: configuration.openAIAPIKey),
         prompt: ScanPrompt(model: configuration.openAIModel, detail: configuration.imageDetail),
         retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
-        attemptTimeout: configuration.attemptTimeout, metrics: metrics
+        attemptTimeout: configuration.attemptTimeout,
+        metrics: metrics
     )
 
     let router = Router(options: .autoGenerateHeadEndpoints)
@@ -39,7 +43,12 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         services: [
             HTTPClientService(client: httpClient), publisher, consumer,
             ScanJobProcessor(
-                consumer: consumer, publisher: publisher, analyzer: analyzer, concurrency: configuration.concurrency, metrics: metrics, logger: logger
+                consumer: consumer,
+                publisher: publisher,
+                analyzer: analyzer,
+                concurrency: configuration.concurrency,
+                metrics: metrics,
+                logger: logger
             ),
         ],
         logger: logger

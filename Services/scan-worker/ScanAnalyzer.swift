@@ -31,7 +31,11 @@ struct ScanAnalyzer: Sendable {
     /// - Parameter requestID: The scan's request id, sent to OpenAI as `X-Client-Request-Id` so that a call can be
     ///   traced there (and the development stub can scope a fault to one test's requests).
     func analyze(
-        image: ScanPrompt.EncodedImage, userKey: String, requestID: String?, deadline: ContinuousClock.Instant, logger: Logger
+        image: ScanPrompt.EncodedImage,
+        userKey: String,
+        requestID: String?,
+        deadline: ContinuousClock.Instant,
+        logger: Logger
     ) async -> Analysis {
         var analysis = Analysis(result: .failure(ScanFailure(.invalidModelResponse, "no answer")))
         var repair: ScanPrompt.Repair?
@@ -63,7 +67,11 @@ struct ScanAnalyzer: Sendable {
 
     /// One completion, retried under the policy until it arrives, the policy gives up, or the deadline passes.
     private func complete(
-        _ body: () -> ByteBuffer, requestID: String?, deadline: ContinuousClock.Instant, analysis: inout Analysis, logger: Logger
+        _ body: () -> ByteBuffer,
+        requestID: String?,
+        deadline: ContinuousClock.Instant,
+        analysis: inout Analysis,
+        logger: Logger
     ) async -> Result<ChatCompletionsClient.Success, ScanFailure> {
         var retries = 0
         while true {
@@ -139,7 +147,8 @@ struct ScanAnalyzer: Sendable {
             return .failure(
                 UnusableAnswer(
                     kind: notJSON ? "not JSON" : "\(error.violations.count) rule violations",
-                    problem: error.violations.prefix(10).map(\.description).joined(separator: "; "), answer: content
+                    problem: error.violations.prefix(10).map(\.description).joined(separator: "; "),
+                    answer: content
                 )
             )
         }

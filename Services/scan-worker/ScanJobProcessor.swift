@@ -115,7 +115,11 @@ final class ScanJobProcessor: Service, Sendable {
     /// a finished answer is worth more than a requeued job that would call OpenAI again. Past the deadline the
     /// result is dropped: the gateway has already answered 504.
     private func reply(
-        _ result: ScanJobResult, modelTime: Duration?, to delivery: AMQPDelivery, until deadline: ContinuousClock.Instant, logger: Logger
+        _ result: ScanJobResult,
+        modelTime: Duration?,
+        to delivery: AMQPDelivery,
+        until deadline: ContinuousClock.Instant,
+        logger: Logger
     ) async {
         var wait = Duration.milliseconds(100)
         while true {
@@ -147,7 +151,10 @@ final class ScanJobProcessor: Service, Sendable {
 
     /// Asks the model about the cleaned photo; the photo itself is never logged.
     private func answer(
-        _ photo: Result<ScanPrompt.EncodedImage, JPEGFormatError>, for job: ScanJob, deadline: ContinuousClock.Instant, logger: Logger
+        _ photo: Result<ScanPrompt.EncodedImage, JPEGFormatError>,
+        for job: ScanJob,
+        deadline: ContinuousClock.Instant,
+        logger: Logger
     ) async -> (ScanJobResult, ScanAnalyzer.Analysis?) {
         let image: ScanPrompt.EncodedImage
         switch photo {

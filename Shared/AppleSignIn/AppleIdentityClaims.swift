@@ -28,8 +28,14 @@ public struct AppleIdentityClaims: JWTPayload, Equatable {
     public var isPrivateEmail: BoolClaim?
 
     public init(
-        issuer: String = AppleIdentityTokenVerifier.issuer, audience: String, expires: Date, issuedAt: Date, subject: String,
-        email: String? = nil, emailVerified: Bool? = nil, isPrivateEmail: Bool? = nil
+        issuer: String = AppleIdentityTokenVerifier.issuer,
+        audience: String,
+        expires: Date,
+        issuedAt: Date,
+        subject: String,
+        email: String? = nil,
+        emailVerified: Bool? = nil,
+        isPrivateEmail: Bool? = nil
     ) {
         self.issuer = IssuerClaim(value: issuer)
         self.audience = AudienceClaim(value: [audience])

@@ -21,7 +21,9 @@ public struct AppleIdentityTokenVerifier: Sendable {
     ///   - leeway: Tolerated clock difference for `exp` and `iat`.
     ///   - now: The clock.
     public init(
-        keys: AppleSigningKeys, audiences: some Sequence<String>, leeway: Duration = .seconds(60),
+        keys: AppleSigningKeys,
+        audiences: some Sequence<String>,
+        leeway: Duration = .seconds(60),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.keys = keys

@@ -25,8 +25,11 @@ public actor AppleSigningKeys {
     private var fetching: Task<Void, Never>?
 
     public init(
-        source: any JWKSSource, minimumRefreshInterval: Duration = .seconds(60), retryAfterFailure: Duration = .seconds(5),
-        maximumAge: Duration = .seconds(24 * 3600), logger: Logger
+        source: any JWKSSource,
+        minimumRefreshInterval: Duration = .seconds(60),
+        retryAfterFailure: Duration = .seconds(5),
+        maximumAge: Duration = .seconds(24 * 3600),
+        logger: Logger
     ) {
         self.source = source
         self.minimumRefreshInterval = minimumRefreshInterval

@@ -41,7 +41,9 @@ public struct DevelopmentAppleKey: Sendable {
         let primitives = try privateKey.publicKey.getKeyPrimitives()
         return JWKS(keys: [
             .rsa(
-                .rs256, identifier: JWKIdentifier(string: keyID), modulus: primitives.modulus.base64URLEncodedString,
+                .rs256,
+                identifier: JWKIdentifier(string: keyID),
+                modulus: primitives.modulus.base64URLEncodedString,
                 exponent: primitives.publicExponent.base64URLEncodedString
             )
         ])

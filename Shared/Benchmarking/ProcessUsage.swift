@@ -17,7 +17,8 @@ public struct ProcessUsage: Sendable, Hashable {
     public static func processes(named name: String) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { pid in
-            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == String(name.prefix(15))
+            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                == String(name.prefix(15))
         }.sorted()
     }
 

@@ -9,7 +9,8 @@ public struct DeadlineExceededError: Error, Hashable, Sendable {
 /// throws ``DeadlineExceededError`` at once. It does not wait for the cancelled operation to wind down: an HTTP call
 /// that is slow to notice its cancellation must not make a timeout late. Cancelling the caller cancels both.
 public func withDeadline<Result: Sendable>(
-    _ deadline: ContinuousClock.Instant, _ operation: @escaping @Sendable () async throws -> Result
+    _ deadline: ContinuousClock.Instant,
+    _ operation: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
     let outcome = FirstOutcome<Result>()
     return try await withTaskCancellationHandler {
@@ -69,7 +70,10 @@ private final class FirstOutcome<Value: Sendable>: Sendable {
             guard !state.finished else { return (nil, nil) }
             state.finished = true
             if state.continuation == nil { state.early = result }
-            defer { state.continuation = nil; state.cleanUp = nil }
+            defer {
+                state.continuation = nil
+                state.cleanUp = nil
+            }
             return (state.continuation, state.cleanUp)
         }
         continuation?.resume(with: result)

@@ -40,7 +40,9 @@ public struct EnvironmentReader {
 
     /// A required variable turned into a typed value; a value that does not parse is recorded with the reason.
     public mutating func required<Value>(
-        _ name: String, secret: Bool = false, parse: (String) throws -> Value
+        _ name: String,
+        secret: Bool = false,
+        parse: (String) throws -> Value
     ) -> Value? {
         guard let text = required(name, secret: secret) else { return nil }
         return parsed(name, text, parse)

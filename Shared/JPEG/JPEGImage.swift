@@ -71,7 +71,8 @@ public struct JPEGImage: Sendable {
         while true {
             guard offset + 1 < bytes.count, bytes[offset] == 0xFF else {
                 throw JPEGFormatError(
-                    firstScan == nil ? "expected a marker at byte \(offset), found none before the image data"
+                    firstScan == nil
+                        ? "expected a marker at byte \(offset), found none before the image data"
                         : "the image data has no end-of-image marker FF D9"
                 )
             }

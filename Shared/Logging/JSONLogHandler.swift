@@ -27,8 +27,13 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(
-        level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
-        source: String, file: String, function: String, line: UInt
+        level: Logger.Level,
+        message: Logger.Message,
+        metadata explicit: Logger.Metadata?,
+        source: String,
+        file: String,
+        function: String,
+        line: UInt
     ) {
         var merged = self.metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }

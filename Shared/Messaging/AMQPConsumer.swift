@@ -1,5 +1,5 @@
-import CoreMetrics
 import CRabbitMQ
+import CoreMetrics
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -81,8 +81,13 @@ public final class AMQPConsumer: Service, Sendable {
     ///   - autoAck: The broker counts a message delivered as soon as it sends it; no settling needed.
     ///   - connectionLost: Called when the connection drops (or the consumer stops), before reconnecting.
     public init(
-        settings: AMQPSettings, queue: String, prefetch: Int, autoAck: Bool = false, topology: AMQPTopology = AMQPTopology(),
-        logger: Logger, connectionLost: @escaping @Sendable (AMQPError) -> Void = { _ in }
+        settings: AMQPSettings,
+        queue: String,
+        prefetch: Int,
+        autoAck: Bool = false,
+        topology: AMQPTopology = AMQPTopology(),
+        logger: Logger,
+        connectionLost: @escaping @Sendable (AMQPError) -> Void = { _ in }
     ) {
         let (stream, continuation) = AsyncStream.makeStream(of: AMQPDelivery.self)
         deliveries = stream
@@ -114,9 +119,13 @@ public final class AMQPConsumer: Service, Sendable {
                         }
                         continuation.yield(
                             AMQPDelivery(
-                                message: message, deliveryTag: deliver.delivery_tag, redelivered: deliver.redelivered != 0,
-                                exchange: String(deliver.exchange), routingKey: String(deliver.routing_key),
-                                generation: channel.generation, link: owner
+                                message: message,
+                                deliveryTag: deliver.delivery_tag,
+                                redelivered: deliver.redelivered != 0,
+                                exchange: String(deliver.exchange),
+                                routingKey: String(deliver.routing_key),
+                                generation: channel.generation,
+                                link: owner
                             )
                         )
                     case KIWI_AMQP_BASIC_CANCEL:
@@ -131,7 +140,8 @@ public final class AMQPConsumer: Service, Sendable {
                     if error == .shutDown { continuation.finish() }
                 }
             ),
-            metrics: metrics, logger: logger
+            metrics: metrics,
+            logger: logger
         )
         reference.value = self.link
     }

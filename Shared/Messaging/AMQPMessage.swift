@@ -19,8 +19,14 @@ public struct AMQPProperties: Hashable, Sendable {
     public var headers: [String: String]
 
     public init(
-        contentType: String? = nil, correlationID: String? = nil, replyTo: String? = nil, expiration: Duration? = nil,
-        messageID: String? = nil, type: String? = nil, timestamp: Date? = nil, persistent: Bool = false,
+        contentType: String? = nil,
+        correlationID: String? = nil,
+        replyTo: String? = nil,
+        expiration: Duration? = nil,
+        messageID: String? = nil,
+        type: String? = nil,
+        timestamp: Date? = nil,
+        persistent: Bool = false,
         headers: [String: String] = [:]
     ) {
         self.contentType = contentType

@@ -1,5 +1,5 @@
-import CoreMetrics
 import CRabbitMQ
+import CoreMetrics
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -35,7 +35,8 @@ public final class AMQPPublisher: Service, Sendable {
                 },
                 connectionLost: { error in confirms.failAll(error) }
             ),
-            metrics: metrics, logger: logger
+            metrics: metrics,
+            logger: logger
         )
     }
 

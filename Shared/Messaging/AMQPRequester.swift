@@ -31,17 +31,30 @@ public final class AMQPRequester: Service, Sendable {
         self.replyQueue = replyQueue.name
         self.registry = registry
         self.logger = logger
-        droppedReplies = Dictionary(uniqueKeysWithValues: ReplyRegistry.Drop.allCases.map { drop in
-            (drop, Counter(label: "kiwi_amqp_replies_dropped_total", dimensions: [("connection", settings.connectionName), ("reason", drop.rawValue)]))
-        })
+        droppedReplies = Dictionary(
+            uniqueKeysWithValues: ReplyRegistry.Drop.allCases.map { drop in
+                (
+                    drop,
+                    Counter(
+                        label: "kiwi_amqp_replies_dropped_total",
+                        dimensions: [("connection", settings.connectionName), ("reason", drop.rawValue)]
+                    )
+                )
+            }
+        )
         var publishing = settings
         publishing.connectionName += " requests"
         var consuming = settings
         consuming.connectionName += " replies"
         publisher = AMQPPublisher(settings: publishing, topology: topology, logger: logger)
         consumer = AMQPConsumer(
-            settings: consuming, queue: replyQueue.name, prefetch: 0, autoAck: true, topology: AMQPTopology(queues: [replyQueue]),
-            logger: logger, connectionLost: { error in registry.failAll(error == .shutDown ? error : .connectionLost("\(error)")) }
+            settings: consuming,
+            queue: replyQueue.name,
+            prefetch: 0,
+            autoAck: true,
+            topology: AMQPTopology(queues: [replyQueue]),
+            logger: logger,
+            connectionLost: { error in registry.failAll(error == .shutDown ? error : .connectionLost("\(error)")) }
         )
     }
 
@@ -107,7 +120,8 @@ public final class AMQPRequester: Service, Sendable {
                     guard let dropped = self.registry.deliver(delivery.message) else { continue }
                     self.droppedReplies[dropped]?.increment()
                     self.logger.debug(
-                        "dropped a reply", metadata: ["reason": .string(dropped.rawValue), "jobId": .string(delivery.message.properties.correlationID ?? "none")]
+                        "dropped a reply",
+                        metadata: ["reason": .string(dropped.rawValue), "jobId": .string(delivery.message.properties.correlationID ?? "none")]
                     )
                 }
             }

@@ -31,8 +31,13 @@ public struct AMQPQueue: Hashable, Sendable {
     public var maxLengthBytes: Int?
 
     public init(
-        name: String, durable: Bool = true, exclusive: Bool = false, autoDelete: Bool = false, deadLetterExchange: String? = nil,
-        messageTTL: Duration? = nil, maxLengthBytes: Int? = nil
+        name: String,
+        durable: Bool = true,
+        exclusive: Bool = false,
+        autoDelete: Bool = false,
+        deadLetterExchange: String? = nil,
+        messageTTL: Duration? = nil,
+        maxLengthBytes: Int? = nil
     ) {
         self.name = name
         self.durable = durable

@@ -47,8 +47,14 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
     public var makeItFasterTip: String?
 
     public init(
-        id: UUID, name: String, summary: String, cookTimeMinutes: Int, difficulty: Difficulty,
-        ingredients: [RecipeIngredient], steps: [String], makeItFasterTip: String?
+        id: UUID,
+        name: String,
+        summary: String,
+        cookTimeMinutes: Int,
+        difficulty: Difficulty,
+        ingredients: [RecipeIngredient],
+        steps: [String],
+        makeItFasterTip: String?
     ) {
         self.id = id
         self.name = name

@@ -63,7 +63,9 @@ public enum ScanResponseContract {
     }
 
     private static func parse(
-        _ data: Data, against shape: JSONShape, ignoringIDsOf idShape: JSONShape? = nil
+        _ data: Data,
+        against shape: JSONShape,
+        ignoringIDsOf idShape: JSONShape? = nil
     ) throws(ScanResponseValidationError) -> JSONValue {
         var value: JSONValue
         do {

@@ -52,7 +52,9 @@ public struct ScanJob: Sendable, Hashable {
         return AMQPMessage(
             body: image,
             properties: AMQPProperties(
-                contentType: Self.contentType, expiration: .milliseconds(Int64((remaining * 1000).rounded(.up))), persistent: false,
+                contentType: Self.contentType,
+                expiration: .milliseconds(Int64((remaining * 1000).rounded(.up))),
+                persistent: false,
                 headers: headers
             )
         )
@@ -71,8 +73,10 @@ public struct ScanJob: Sendable, Hashable {
             throw ScanJobDecodingError("the job has no \(Header.userKey) header")
         }
         self.init(
-            image: message.body, deadline: Date(timeIntervalSince1970: Double(deadline) / 1000),
-            requestID: properties.headers[Header.requestID], userKey: userKey
+            image: message.body,
+            deadline: Date(timeIntervalSince1970: Double(deadline) / 1000),
+            requestID: properties.headers[Header.requestID],
+            userKey: userKey
         )
     }
 }

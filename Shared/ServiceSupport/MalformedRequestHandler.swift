@@ -64,13 +64,17 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
         answered = true
         let requestID = UUID().uuidString.lowercased()
         logger.info("malformed request", metadata: ["requestId": .string(requestID), "error": .string("\(error)"), "statusCode": "400"])
-        let body = (try? KiwiJSON.encoder().encode(
-            ErrorBody(error: .badRequest, message: "The request is not valid HTTP/1.1 (\(error)); the connection is closed.")
-        )) ?? Data()
-        let head = HTTPResponse(status: .badRequest, headerFields: [
-            .contentType: "application/json; charset=utf-8", .contentLength: String(body.count), .connection: "close",
-            HTTPField.Name("X-Request-Id")!: requestID,
-        ])
+        let body =
+            (try? KiwiJSON.encoder().encode(
+                ErrorBody(error: .badRequest, message: "The request is not valid HTTP/1.1 (\(error)); the connection is closed.")
+            )) ?? Data()
+        let head = HTTPResponse(
+            status: .badRequest,
+            headerFields: [
+                .contentType: "application/json; charset=utf-8", .contentLength: String(body.count), .connection: "close",
+                HTTPField.Name("X-Request-Id")!: requestID,
+            ]
+        )
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
@@ -81,9 +85,11 @@ extension HTTPServerBuilder {
     /// HTTP/1.1 as every Kiwi service serves it: malformed requests answered in the API's error shape
     /// (``MalformedRequestHandler``), and connections idle for `idleTimeout` closed.
     public static func kiwiHTTP1(idleTimeout: Duration? = nil, logger: Logger) -> HTTPServerBuilder {
-        .http1(configuration: .init(
-            additionalChannelHandlers: [MalformedRequestHandler(logger: logger)],
-            idleTimeout: idleTimeout.map { .nanoseconds($0.nanoseconds) }
-        ))
+        .http1(
+            configuration: .init(
+                additionalChannelHandlers: [MalformedRequestHandler(logger: logger)],
+                idleTimeout: idleTimeout.map { .nanoseconds($0.nanoseconds) }
+            )
+        )
     }
 }

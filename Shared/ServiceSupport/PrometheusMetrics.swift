@@ -38,12 +38,15 @@ public enum PrometheusMetrics {
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.get("/metrics") { _, _ in
             Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer()))
             )
         }
         return Application(
-            router: router, server: .kiwiHTTP1(logger: logger), configuration: ApplicationConfiguration(address: .hostname("0.0.0.0", port: port), serverName: "\(serviceName) metrics"),
+            router: router,
+            server: .kiwiHTTP1(logger: logger),
+            configuration: ApplicationConfiguration(address: .hostname("0.0.0.0", port: port), serverName: "\(serviceName) metrics"),
             logger: logger
         )
     }

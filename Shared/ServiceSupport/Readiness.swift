@@ -15,7 +15,8 @@ extension Router {
     /// gateway with no scan worker consuming still signs in, reports quotas and deletes accounts). Kubernetes and load
     /// balancers stop sending traffic to an instance that is not ready. The checks run at once.
     public func addReadinessRoute(
-        checks required: [String: @Sendable () async -> Bool], optional: [String: @Sendable () async -> Bool] = [:]
+        checks required: [String: @Sendable () async -> Bool],
+        optional: [String: @Sendable () async -> Bool] = [:]
     ) {
         get("/health/ready") { _, _ -> Response in
             let results = await withTaskGroup(of: (String, Bool).self) { group in
@@ -30,7 +31,11 @@ extension Router {
             let failing = results.filter { !$0.value && required[$0.key] != nil }.keys.sorted()
             guard failing.isEmpty else {
                 return try Response.json(
-                    ReadinessReport(error: "not_ready", message: "Not ready: \(failing.joined(separator: ", ")) unavailable.", dependencies: dependencies),
+                    ReadinessReport(
+                        error: "not_ready",
+                        message: "Not ready: \(failing.joined(separator: ", ")) unavailable.",
+                        dependencies: dependencies
+                    ),
                     status: .serviceUnavailable
                 )
             }

@@ -20,12 +20,21 @@ struct AppleIdentityTokenVerifierTests {
     }
 
     func claims(
-        issuer: String = AppleIdentityTokenVerifier.issuer, audience: String = audience, expires: Date = now.addingTimeInterval(600),
-        issuedAt: Date = now.addingTimeInterval(-10), email: String? = "abc@privaterelay.appleid.com"
+        issuer: String = AppleIdentityTokenVerifier.issuer,
+        audience: String = audience,
+        expires: Date = now.addingTimeInterval(600),
+        issuedAt: Date = now.addingTimeInterval(-10),
+        email: String? = "abc@privaterelay.appleid.com"
     ) -> AppleIdentityClaims {
         AppleIdentityClaims(
-            issuer: issuer, audience: audience, expires: expires, issuedAt: issuedAt, subject: "001234.abcdef.0042", email: email,
-            emailVerified: true, isPrivateEmail: true
+            issuer: issuer,
+            audience: audience,
+            expires: expires,
+            issuedAt: issuedAt,
+            subject: "001234.abcdef.0042",
+            email: email,
+            emailVerified: true,
+            isPrivateEmail: true
         )
     }
 
@@ -34,7 +43,8 @@ struct AppleIdentityTokenVerifierTests {
         let server = JWKSServer(try jwks ?? key.jwks())
         return try await server.serving { url in
             let verifier = AppleIdentityTokenVerifier(
-                keys: AppleSigningKeys(source: HTTPJWKSSource(url: url), logger: logger), audiences: [Self.audience, "app.kiwi.web"],
+                keys: AppleSigningKeys(source: HTTPJWKSSource(url: url), logger: logger),
+                audiences: [Self.audience, "app.kiwi.web"],
                 now: { Self.now }
             )
             do throws(AppleTokenError) {

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
-import KiwiDatabase
 import Hummingbird
 import HummingbirdTesting
 import KiwiAppleSignIn
+import KiwiDatabase
 import KiwiModels
 import KiwiTestSupport
 import Logging

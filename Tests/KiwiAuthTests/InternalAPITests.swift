@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import KiwiDatabase
 import HummingbirdTesting
+import KiwiDatabase
 import KiwiInternalAPI
 import KiwiMessaging
 import KiwiModels
@@ -14,7 +14,10 @@ import Testing
 
 @Suite("Internal API and sessions")
 struct InternalAPITests {
-    @Test("the internal API refuses requests without the internal token or with a wrong one with 403, not a session's 401", arguments: [nil, "wrong-token", ""])
+    @Test(
+        "the internal API refuses requests without the internal token or with a wrong one with 403, not a session's 401",
+        arguments: [nil, "wrong-token", ""]
+    )
     func internalTokenRequired(_ internalToken: String?) async throws {
         try await AuthHarness.withService { client in
             let session = try await client.signIn(subject: AuthHarness.newSubject())
@@ -51,7 +54,8 @@ struct InternalAPITests {
             try await AuthHarness.withService { client in
                 let session = try await client.signIn(subject: AuthHarness.newSubject())
                 let revoke = try await client.post(
-                    "/internal/v1/sessions/revoke", json: #"{"token":"\#(session.sessionToken)"}"#,
+                    "/internal/v1/sessions/revoke",
+                    json: #"{"token":"\#(session.sessionToken)"}"#,
                     headers: [.authorization: "Bearer \(AuthHarness.internalToken)"]
                 )
                 #expect(revoke.status == .noContent)
@@ -66,9 +70,14 @@ struct InternalAPITests {
         try await withRevocationEvents { events in
             try await AuthHarness.withService { client in
                 let session = try await client.signIn(subject: AuthHarness.newSubject())
-                let userID = try KiwiJSON.decoder().decode(SessionIntrospection.self, from: Data(buffer: try await client.introspect(session.sessionToken).body)).userId
+                let userID = try KiwiJSON.decoder().decode(
+                    SessionIntrospection.self,
+                    from: Data(buffer: try await client.introspect(session.sessionToken).body)
+                ).userId
                 let response = try await client.execute(
-                    uri: InternalAPI.deleteUserPath(userID), method: .delete, headers: [.authorization: "Bearer \(AuthHarness.internalToken)"]
+                    uri: InternalAPI.deleteUserPath(userID),
+                    method: .delete,
+                    headers: [.authorization: "Bearer \(AuthHarness.internalToken)"]
                 )
                 #expect(response.status == .noContent)
                 #expect(try await client.introspect(session.sessionToken).status == .unauthorized)
@@ -92,14 +101,17 @@ struct InternalAPITests {
             func quotaKey(_ subject: String) async throws -> (key: String, user: UUID) {
                 let session = try await client.signIn(subject: subject)
                 let introspection = try KiwiJSON.decoder().decode(
-                    SessionIntrospection.self, from: Data(buffer: try await client.introspect(session.sessionToken).body)
+                    SessionIntrospection.self,
+                    from: Data(buffer: try await client.introspect(session.sessionToken).body)
                 )
                 return (introspection.quotaKey, introspection.userId)
             }
             let subject = AuthHarness.newSubject()
             let first = try await quotaKey(subject)
             let deletion = try await client.execute(
-                uri: InternalAPI.deleteUserPath(first.user), method: .delete, headers: [.authorization: "Bearer \(AuthHarness.internalToken)"]
+                uri: InternalAPI.deleteUserPath(first.user),
+                method: .delete,
+                headers: [.authorization: "Bearer \(AuthHarness.internalToken)"]
             )
             #expect(deletion.status == .noContent)
             let again = try await quotaKey(subject)
@@ -122,7 +134,9 @@ struct InternalAPITests {
                 let repository = PostgresSessionRepository(client: postgres, logger: Logger(label: "test.purge"))
                 #expect(try await repository.purgeExpired() >= 1)
                 #expect(try await repository.find(tokenHash: SessionTokenDigest.sha256(live.sessionToken)) != nil)
-                let rows = try await postgres.query("SELECT count(*) FROM sessions WHERE token_hash = \(SessionTokenDigest.sha256(expired.sessionToken))")
+                let rows = try await postgres.query(
+                    "SELECT count(*) FROM sessions WHERE token_hash = \(SessionTokenDigest.sha256(expired.sessionToken))"
+                )
                 for try await count in rows.decode(Int.self) { #expect(count == 0) }
             }
         }
@@ -134,11 +148,17 @@ struct InternalAPITests {
     }
 
     /// Subscribes to the revocation exchange like a gateway does, for as long as `body` runs.
-    private func withRevocationEvents(_ body: @Sendable (AsyncCompactMapSequence<AsyncStream<AMQPDelivery>, RevocationEvent>) async throws -> Void) async throws {
+    private func withRevocationEvents(
+        _ body: @Sendable (AsyncCompactMapSequence<AsyncStream<AMQPDelivery>, RevocationEvent>) async throws -> Void
+    ) async throws {
         let subscription = KiwiTopology.revocationSubscription(instance: UUID().uuidString.lowercased())
         let consumer = AMQPConsumer(
-            settings: try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-revocations"), queue: subscription.queue, prefetch: 100,
-            autoAck: true, topology: subscription.topology, logger: Logger(label: "test.revocations")
+            settings: try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-revocations"),
+            queue: subscription.queue,
+            prefetch: 100,
+            autoAck: true,
+            topology: subscription.topology,
+            logger: Logger(label: "test.revocations")
         )
         try await whileRunning([consumer]) {
             await consumer.waitUntilConnected()

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import HTTPTypes
-import KiwiDatabase
 import HummingbirdTesting
 import KiwiDatabase
 import KiwiInternalAPI
@@ -53,9 +52,12 @@ struct SignInTests {
         }
     }
 
-    @Test("a malformed body or a token over 16 KiB is refused with 400", arguments: [
-        "not json", #"{"token":"x"}"#, #"{"identityToken":"\#(String(repeating: "a", count: 16 * 1024 + 1))"}"#,
-    ])
+    @Test(
+        "a malformed body or a token over 16 KiB is refused with 400",
+        arguments: [
+            "not json", #"{"token":"x"}"#, #"{"identityToken":"\#(String(repeating: "a", count: 16 * 1024 + 1))"}"#,
+        ]
+    )
     func badRequests(_ body: String) async throws {
         try await AuthHarness.withService { client in
             let response = try await client.post("/v1/auth/apple", json: body)

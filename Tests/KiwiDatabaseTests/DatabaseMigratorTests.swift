@@ -99,7 +99,9 @@ struct DatabaseMigratorTests {
                     VALUES (\(userID), decode(repeat('ab', 32), 'hex'), now() + interval '30 days')
                     """
                 )
-                try await client.query("INSERT INTO scan_usage (quota_key, scan_date, scan_count) VALUES (decode(repeat('cd', 32), 'hex'), current_date, 2)")
+                try await client.query(
+                    "INSERT INTO scan_usage (quota_key, scan_date, scan_count) VALUES (decode(repeat('cd', 32), 'hex'), current_date, 2)"
+                )
                 try await client.query("DELETE FROM users WHERE id = \(userID)")
                 for (table, expected) in [("sessions", 0), ("scan_usage", 1)] {
                     let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)")).decode(Int.self)

@@ -21,7 +21,8 @@ struct PostgresPoolMetricsTests {
                 #expect(before.value("kiwi_postgres_connect_attempts_total", ["database": database]) >= 1)
                 try await withClient(try PostgresClient.Configuration(url: try testDatabaseURL())) { admin in
                     try await admin.execute(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(database) AND pid <> pg_backend_pid()", logger: logger
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(database) AND pid <> pg_backend_pid()",
+                        logger: logger
                     )
                 }
                 // The pool notices the termination when it next uses or checks a connection; retry until a query gets through.
@@ -29,7 +30,9 @@ struct PostgresPoolMetricsTests {
                 while ContinuousClock.now < deadline {
                     if (try? await client.execute("SELECT 1", logger: logger)) != nil,
                         PrometheusText(PrometheusMetrics.exposition()).value("kiwi_postgres_connections_closed_total", ["database": database]) >= 1
-                    { break }
+                    {
+                        break
+                    }
                     try await Task.sleep(for: .milliseconds(50))
                 }
                 let after = PrometheusText(PrometheusMetrics.exposition())

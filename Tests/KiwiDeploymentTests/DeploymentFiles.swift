@@ -140,7 +140,8 @@ struct DeploymentFiles {
     }
 
     private func referencedValue(of kind: String, _ reference: YAMLValue) throws -> String {
-        let name = reference["name"].string ?? "", key = reference["key"].string ?? ""
+        let name = reference["name"].string ?? ""
+        let key = reference["key"].string ?? ""
         guard let value = try values(of: kind, named: name)[key] else { throw ManifestError("\(kind) \(name) has no \(key)") }
         return value
     }

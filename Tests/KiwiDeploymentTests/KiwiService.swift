@@ -1,7 +1,8 @@
+import KiwiServiceSupport
+
 @testable import KiwiAuth
 @testable import KiwiGateway
 @testable import KiwiScanWorker
-import KiwiServiceSupport
 
 /// The three services, named by their executables, with what their code says about their environment.
 enum KiwiService: String, CaseIterable {

@@ -1,10 +1,11 @@
-@testable import KiwiGateway
-@testable import KiwiScanWorker
 import Foundation
 import KiwiConfiguration
 import KiwiMessaging
 import KiwiServiceSupport
 import Testing
+
+@testable import KiwiGateway
+@testable import KiwiScanWorker
 
 /// The Dockerfile, `deploy/k8s/` and `deploy/docker-compose.yml` against the code: what each service reads, listens
 /// on, waits for and consumes. A change on one side that the other does not follow fails here, not in a deployment.
@@ -183,9 +184,11 @@ struct ManifestTests {
     @Test("Deployments that leave replicas out are scaled by an autoscaler, and scaled ones leave it out")
     func autoscaledReplicas() throws {
         let files = try DeploymentFiles()
-        let scaled = Set((files.objects("HorizontalPodAutoscaler") + files.objects("ScaledObject")).compactMap {
-            $0["spec"]["scaleTargetRef"]["name"].string
-        })
+        let scaled = Set(
+            (files.objects("HorizontalPodAutoscaler") + files.objects("ScaledObject")).compactMap {
+                $0["spec"]["scaleTargetRef"]["name"].string
+            }
+        )
         for deployment in files.objects("Deployment") {
             let name = deployment["metadata"]["name"].string ?? "?"
             #expect(scaled.contains(name) != deployment["spec"]["replicas"].exists, "Deployment \(name)")

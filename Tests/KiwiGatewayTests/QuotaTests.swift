@@ -96,8 +96,10 @@ struct QuotaRepositoryTests {
             let user = newQuotaKey()
             for _ in 0..<4 { _ = try await quota.reserve(for: user, on: "2026-11-22", limit: 4) }
             let nextDay = try await quota.reserve(for: user, on: "2026-11-23", limit: 4) != nil
-            return [try await quota.used(by: user, on: "2026-11-22"), try await quota.used(by: user, on: "2026-11-23"), nextDay ? 1 : 0,
-                    try await quota.used(by: newQuotaKey(), on: "2026-11-22")]
+            return [
+                try await quota.used(by: user, on: "2026-11-22"), try await quota.used(by: user, on: "2026-11-23"), nextDay ? 1 : 0,
+                try await quota.used(by: newQuotaKey(), on: "2026-11-22"),
+            ]
         }
         #expect(counts == [4, 1, 1, 0])
     }

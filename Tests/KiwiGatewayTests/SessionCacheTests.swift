@@ -26,7 +26,10 @@ struct SessionCacheTests {
     @Test("a session whose own expiry has passed is not served")
     func expiredSessionIsNotServed() {
         let cache = SessionCache()
-        cache.store(AuthenticatedSession(userID: user, expiresAt: Date().addingTimeInterval(-1), quotaKey: Data(count: 32), tokenHash: "aa"), requestedAt: .now)
+        cache.store(
+            AuthenticatedSession(userID: user, expiresAt: Date().addingTimeInterval(-1), quotaKey: Data(count: 32), tokenHash: "aa"),
+            requestedAt: .now
+        )
         #expect(cache.session(forTokenHash: "aa") == nil)
     }
 
@@ -57,7 +60,10 @@ struct SessionCacheTests {
     func capacityIsBounded() {
         let cache = SessionCache(capacity: 2)
         for hash in ["a", "b", "c"] {
-            cache.store(AuthenticatedSession(userID: user, expiresAt: session.expiresAt, quotaKey: Data(count: 32), tokenHash: hash), requestedAt: .now)
+            cache.store(
+                AuthenticatedSession(userID: user, expiresAt: session.expiresAt, quotaKey: Data(count: 32), tokenHash: hash),
+                requestedAt: .now
+            )
         }
         #expect(cache.session(forTokenHash: "c") != nil)
         #expect([cache.session(forTokenHash: "a"), cache.session(forTokenHash: "b")].compactMap { $0 }.count <= 1)

@@ -79,7 +79,8 @@ struct JPEGImageTests {
     @Test("image data before any start-of-frame segment is refused")
     func scanWithoutFrameIsRefused() throws {
         let image = try JPEGImage(parsing: photo)
-        let withoutFrame = [0xFF, 0xD8] + image.headerSegments.filter { $0.name != "SOF0" }.flatMap { Array(photo[$0.range]) }
+        let withoutFrame =
+            [0xFF, 0xD8] + image.headerSegments.filter { $0.name != "SOF0" }.flatMap { Array(photo[$0.range]) }
             + Array(photo[image.scanStart...])
         #expect { try JPEGImage(parsing: withoutFrame) } throws: { error in
             (error as? JPEGFormatError)?.reason.contains("start-of-frame") == true
@@ -127,4 +128,3 @@ struct JPEGImageTests {
         #expect(try JPEGImage(parsing: progressive).headerSegments.map(\.name).contains("SOF2"))
     }
 }
-

@@ -13,7 +13,10 @@ import Testing
 
 /// A minimal valid request, as a Kiwi worker sends it.
 func requestBody(
-    jpeg: [UInt8], model: String? = "gpt-4o", responseFormat: Bool = true, imageURL: String? = nil,
+    jpeg: [UInt8],
+    model: String? = "gpt-4o",
+    responseFormat: Bool = true,
+    imageURL: String? = nil,
     schema: JSONValue = ScanResponseContract.jsonSchema
 ) -> [UInt8] {
     var request = JSONObject()
@@ -21,27 +24,37 @@ func requestBody(
     let url = imageURL ?? "data:image/jpeg;base64,\(Data(jpeg).base64EncodedString())"
     request["messages"] = .array([
         .object(JSONObject(["role": .string("system"), "content": .string("You are Kiwi.")])),
-        .object(JSONObject([
-            "role": .string("user"),
-            "content": .array([
-                .object(JSONObject([
-                    "type": .string("image_url"), "image_url": .object(JSONObject(["url": .string(url), "detail": .string("high")])),
-                ]))
-            ]),
-        ])),
+        .object(
+            JSONObject([
+                "role": .string("user"),
+                "content": .array([
+                    .object(
+                        JSONObject([
+                            "type": .string("image_url"), "image_url": .object(JSONObject(["url": .string(url), "detail": .string("high")])),
+                        ])
+                    )
+                ]),
+            ])
+        ),
     ])
     if responseFormat {
-        request["response_format"] = .object(JSONObject([
-            "type": .string("json_schema"),
-            "json_schema": .object(JSONObject(["name": .string("kiwi_scan"), "strict": .bool(true), "schema": schema])),
-        ]))
+        request["response_format"] = .object(
+            JSONObject([
+                "type": .string("json_schema"),
+                "json_schema": .object(JSONObject(["name": .string("kiwi_scan"), "strict": .bool(true), "schema": schema])),
+            ])
+        )
     }
     return Array(JSONValue.object(request).serialized().utf8)
 }
 
 /// Posts to the stub's chat completions endpoint.
 func post(
-    _ body: [UInt8], to baseURL: URL, key: String? = "sk-test", clientRequestID: String? = nil, timeout: TimeAmount = .seconds(10)
+    _ body: [UInt8],
+    to baseURL: URL,
+    key: String? = "sk-test",
+    clientRequestID: String? = nil,
+    timeout: TimeAmount = .seconds(10)
 ) async throws -> (status: Int, headers: HTTPHeaders, body: Data) {
     var request = HTTPClientRequest(url: baseURL.absoluteString + "/chat/completions")
     request.method = .POST
@@ -95,7 +108,9 @@ struct LLMStubTests {
 
     @Test("a wrong API key is refused when the stub expects one")
     func wrongKeyIs401() async throws {
-        let (status, _, body) = try await withLLMStub(expectedAPIKey: "sk-right") { url, _ in try await post(requestBody(jpeg: photo), to: url, key: "sk-wrong") }
+        let (status, _, body) = try await withLLMStub(expectedAPIKey: "sk-right") { url, _ in
+            try await post(requestBody(jpeg: photo), to: url, key: "sk-wrong")
+        }
         #expect(status == 401)
         #expect(try JSONDecoder().decode(OpenAIErrorBody.self, from: body).error.code == "invalid_api_key")
     }
@@ -108,13 +123,14 @@ struct LLMStubTests {
         ] as [(String, String?)]
     )
     func malformedRequestIs400(_ problem: String, _ param: String?) async throws {
-        let body: [UInt8] = switch problem {
-        case "no model": requestBody(jpeg: photo, model: nil)
-        case "no response_format": requestBody(jpeg: photo, responseFormat: false)
-        case "not a data URL": requestBody(jpeg: photo, imageURL: "https://example.com/fridge.jpg")
-        case "not a JPEG": requestBody(jpeg: [0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
-        default: Array("{\"model\":".utf8)
-        }
+        let body: [UInt8] =
+            switch problem {
+            case "no model": requestBody(jpeg: photo, model: nil)
+            case "no response_format": requestBody(jpeg: photo, responseFormat: false)
+            case "not a data URL": requestBody(jpeg: photo, imageURL: "https://example.com/fridge.jpg")
+            case "not a JPEG": requestBody(jpeg: [0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
+            default: Array("{\"model\":".utf8)
+            }
         let (status, count, body2) = try await withLLMStub { url, state in
             let (status, _, body) = try await post(body, to: url)
             return (status, state.snapshot.invalidRequests, body)
@@ -142,7 +158,9 @@ struct LLMStubTests {
             var change = HTTPClientRequest(url: url.deletingLastPathComponent().absoluteString + "admin/behaviour?scope=test-a")
             change.method = .PUT
             change.headers.add(name: "Content-Type", value: "application/json")
-            change.body = .bytes(ByteBuffer(string: #"{"fault":"server-error","faultCount":1,"latencyMilliseconds":0,"jitterMilliseconds":0,"retryAfterSeconds":1}"#))
+            change.body = .bytes(
+                ByteBuffer(string: #"{"fault":"server-error","faultCount":1,"latencyMilliseconds":0,"jitterMilliseconds":0,"retryAfterSeconds":1}"#)
+            )
             #expect(try await HTTPClient.shared.execute(change, timeout: .seconds(5)).status == .ok)
             return [
                 try await post(requestBody(jpeg: photo), to: url, clientRequestID: "test-b").status,
@@ -194,7 +212,9 @@ struct LLMStubTests {
             var change = HTTPClientRequest(url: admin + "/behaviour")
             change.method = .PUT
             change.headers.add(name: "Content-Type", value: "application/json")
-            change.body = .bytes(ByteBuffer(string: #"{"fault":"unavailable","faultCount":1,"latencyMilliseconds":0,"jitterMilliseconds":0,"retryAfterSeconds":1}"#))
+            change.body = .bytes(
+                ByteBuffer(string: #"{"fault":"unavailable","faultCount":1,"latencyMilliseconds":0,"jitterMilliseconds":0,"retryAfterSeconds":1}"#)
+            )
             #expect(try await HTTPClient.shared.execute(change, timeout: .seconds(5)).status == .ok)
             let status = try await post(requestBody(jpeg: photo), to: url).status
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: admin + "/state"), timeout: .seconds(5))
@@ -210,7 +230,10 @@ struct LLMStubTests {
     func promptTokensFollowTiles() throws {
         // A generated 256×8 image is one tile.
         let image = try JPEGImage(parsing: SyntheticJPEG.make(size: 1024, seed: 1))
-        let request = CheckedRequest(parameters: RequestParameters(model: "gpt-4o", detail: "high", strictSchema: true, messageCount: 2), image: image)
+        let request = CheckedRequest(
+            parameters: RequestParameters(model: "gpt-4o", detail: "high", strictSchema: true, messageCount: 2),
+            image: image
+        )
         #expect(ChatCompletionsController.promptTokens(for: request) == 330 + 85 + 170)
         var low = request
         low.parameters.detail = "low"
@@ -219,7 +242,10 @@ struct LLMStubTests {
 
     @Test("a strict schema with an open or partly optional object is refused as OpenAI refuses it", arguments: ["additionalProperties", "required"])
     func looseStrictSchemaIs400(_ loosened: String) async throws {
-        guard case .object(var root) = ScanResponseContract.jsonSchema else { Issue.record("schema is not an object"); return }
+        guard case .object(var root) = ScanResponseContract.jsonSchema else {
+            Issue.record("schema is not an object")
+            return
+        }
         root[loosened] = loosened == "required" ? .array([.string("ingredients")]) : .bool(true)
         let loose = requestBody(jpeg: photo, schema: .object(root))
         let (status, body) = try await withLLMStub { url, _ in
@@ -254,12 +280,16 @@ struct LLMStubTests {
     )
     func unsupportedKeywordIs400(_ keyword: String) async throws {
         var schema = ScanResponseContract.jsonSchema
-        let value: JSONValue = ["minLength", "maxLength"].contains(keyword) ? .number(JSONNumber(1)) : keyword == "uniqueItems" ? .bool(true) : .object(JSONObject())
+        let value: JSONValue =
+            ["minLength", "maxLength"].contains(keyword) ? .number(JSONNumber(1)) : keyword == "uniqueItems" ? .bool(true) : .object(JSONObject())
         schema.set(["properties", "recipes", "items", "properties", "name", keyword], to: value)
         let (status, error) = try await postSchema(schema)
         #expect(status == 400)
         #expect(error?.type == "invalid_request_error" && error?.code == "invalid_json_schema" && error?.param == "response_format")
-        #expect(error?.message == "Invalid schema for response_format 'kiwi_scan': In context=('properties', 'recipes', 'items', 'properties', 'name'), '\(keyword)' is not permitted.")
+        #expect(
+            error?.message
+                == "Invalid schema for response_format 'kiwi_scan': In context=('properties', 'recipes', 'items', 'properties', 'name'), '\(keyword)' is not permitted."
+        )
     }
 
     @Test("a schema name outside [a-zA-Z0-9_-]{1,64} is refused", arguments: ["kiwi scan", "", String(repeating: "k", count: 65), "kiwi.scan"])
@@ -273,10 +303,13 @@ struct LLMStubTests {
     func deepNestingIs400() async throws {
         var deepest: JSONValue = .object(JSONObject(["type": .string("string")]))
         for level in 0..<6 {
-            deepest = .object(JSONObject([
-                "type": .string("object"), "properties": .object(JSONObject(["level\(level)": deepest])), "required": .array([.string("level\(level)")]),
-                "additionalProperties": .bool(false),
-            ]))
+            deepest = .object(
+                JSONObject([
+                    "type": .string("object"), "properties": .object(JSONObject(["level\(level)": deepest])),
+                    "required": .array([.string("level\(level)")]),
+                    "additionalProperties": .bool(false),
+                ])
+            )
         }
         let (status, error) = try await postSchema(deepest)
         #expect(status == 400)

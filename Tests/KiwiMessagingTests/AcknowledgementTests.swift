@@ -113,8 +113,10 @@ struct AcknowledgementTests {
         #expect(again.isEmpty)
     }
 
-    @Test("a consumer that stops consuming still settles what it holds, its deliveries end, and new messages go to others",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "a consumer that stops consuming still settles what it holds, its deliveries end, and new messages go to others",
+        .timeLimit(.minutes(1))
+    )
     func stopConsumingKeepsSettling() async throws {
         let queue = uniqueQueue("stop")
         // Not auto-delete: the queue must outlive the stopped consumer, whose messages are still unacknowledged.
@@ -140,4 +142,3 @@ struct AcknowledgementTests {
         #expect(later == [[2]])
     }
 }
-

@@ -1,6 +1,6 @@
 import Foundation
-import KiwiTestSupport
 import KiwiMessaging
+import KiwiTestSupport
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -64,4 +64,3 @@ func collect(_ count: Int, from consumer: AMQPConsumer, timeout: Duration = .sec
         return try await group.next()!
     }
 }
-

@@ -14,8 +14,14 @@ struct PublishConsumeTests {
         var generator = SystemRandomNumberGenerator()
         let body = (0..<(2 * 1024 * 1024)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let properties = AMQPProperties(
-            contentType: "image/jpeg", correlationID: "job-1", replyTo: "kiwi.gateway.x.replies", expiration: .seconds(90),
-            messageID: "m-1", type: "scan", timestamp: Date(timeIntervalSince1970: 1_770_681_600), persistent: false,
+            contentType: "image/jpeg",
+            correlationID: "job-1",
+            replyTo: "kiwi.gateway.x.replies",
+            expiration: .seconds(90),
+            messageID: "m-1",
+            type: "scan",
+            timestamp: Date(timeIntervalSince1970: 1_770_681_600),
+            persistent: false,
             headers: ["x-request-id": "r-123", "x-deadline": "2026-02-10T00:01:30Z", "x-user-key": "a1b2"]
         )
 
@@ -43,7 +49,13 @@ struct PublishConsumeTests {
             }
             // The channel stays usable: the next publish to a real queue still succeeds.
             let queue = uniqueQueue("after-return")
-            let consumer = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 1, topology: AMQPTopology(queues: [temporaryQueue(queue)]), logger: testLogger)
+            let consumer = AMQPConsumer(
+                settings: try brokerSettings(),
+                queue: queue,
+                prefetch: 1,
+                topology: AMQPTopology(queues: [temporaryQueue(queue)]),
+                logger: testLogger
+            )
             try await whileRunning([consumer]) {
                 await consumer.waitUntilConnected()
                 try await publisher.publish(AMQPMessage(body: [2]), routingKey: queue)
@@ -56,7 +68,14 @@ struct PublishConsumeTests {
         let queue = uniqueQueue("mixed")
         let topology = AMQPTopology(queues: [temporaryQueue(queue)])
         let publisher = AMQPPublisher(settings: try brokerSettings(), topology: topology, logger: testLogger)
-        let consumer = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 500, autoAck: true, topology: topology, logger: testLogger)
+        let consumer = AMQPConsumer(
+            settings: try brokerSettings(),
+            queue: queue,
+            prefetch: 500,
+            autoAck: true,
+            topology: topology,
+            logger: testLogger
+        )
         let outcomes = try await whileRunning([publisher, consumer]) {
             await consumer.waitUntilConnected()
             return try await withThrowingTaskGroup(of: (Int, Bool).self) { group in

@@ -15,7 +15,11 @@ struct RecoveryTests {
         let publisher = AMQPPublisher(settings: try brokerSettings(name), topology: topology, logger: testLogger)
         let drops = Locked(0)
         let consumer = AMQPConsumer(
-            settings: try brokerSettings(name), queue: queue, prefetch: 50, topology: topology, logger: testLogger,
+            settings: try brokerSettings(name),
+            queue: queue,
+            prefetch: 50,
+            topology: topology,
+            logger: testLogger,
             connectionLost: { error in if error != .shutDown { drops.withLock { $0 += 1 } } }
         )
         let received = Locked<Set<Int>>([])
@@ -91,7 +95,11 @@ struct RecoveryTests {
         let drops = Locked(0)
         let publisher = AMQPPublisher(settings: try brokerSettings(heartbeatSeconds: 1), topology: topology, logger: testLogger)
         let consumer = AMQPConsumer(
-            settings: try brokerSettings(heartbeatSeconds: 1), queue: queue, prefetch: 1, topology: topology, logger: testLogger,
+            settings: try brokerSettings(heartbeatSeconds: 1),
+            queue: queue,
+            prefetch: 1,
+            topology: topology,
+            logger: testLogger,
             connectionLost: { error in if error != .shutDown { drops.withLock { $0 += 1 } } }
         )
         let received = try await whileRunning([publisher, consumer]) {

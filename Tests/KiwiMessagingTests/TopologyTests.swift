@@ -16,11 +16,19 @@ struct TopologyTests {
         let first = AMQPPublisher(settings: try brokerSettings(), topology: shared, logger: testLogger)
         let second = AMQPPublisher(settings: try brokerSettings(), topology: shared, logger: testLogger)
         let revocations = AMQPConsumer(
-            settings: try brokerSettings(), queue: subscription.queue, prefetch: 1, topology: subscription.topology, logger: testLogger
+            settings: try brokerSettings(),
+            queue: subscription.queue,
+            prefetch: 1,
+            topology: subscription.topology,
+            logger: testLogger
         )
         let replies = AMQPConsumer(
-            settings: try brokerSettings(), queue: KiwiTopology.replyQueue(instance: instance).name, prefetch: 1, autoAck: true,
-            topology: AMQPTopology(queues: [KiwiTopology.replyQueue(instance: instance)]), logger: testLogger
+            settings: try brokerSettings(),
+            queue: KiwiTopology.replyQueue(instance: instance).name,
+            prefetch: 1,
+            autoAck: true,
+            topology: AMQPTopology(queues: [KiwiTopology.replyQueue(instance: instance)]),
+            logger: testLogger
         )
         let connected = try await whileRunning([first, second, revocations, replies]) {
             for service in [first.waitUntilConnected, second.waitUntilConnected, revocations.waitUntilConnected, replies.waitUntilConnected] {
@@ -35,7 +43,14 @@ struct TopologyTests {
     func revocationsFanOut() async throws {
         let subscriptions = (0..<2).map { _ in KiwiTopology.revocationSubscription(instance: UUID().uuidString.lowercased()) }
         let gateways = try subscriptions.map { subscription in
-            AMQPConsumer(settings: try brokerSettings(), queue: subscription.queue, prefetch: 1, autoAck: true, topology: subscription.topology, logger: testLogger)
+            AMQPConsumer(
+                settings: try brokerSettings(),
+                queue: subscription.queue,
+                prefetch: 1,
+                autoAck: true,
+                topology: subscription.topology,
+                logger: testLogger
+            )
         }
         let auth = AMQPPublisher(settings: try brokerSettings(), topology: KiwiTopology.revocations, logger: testLogger)
         let received = try await whileRunning(gateways + [auth]) {

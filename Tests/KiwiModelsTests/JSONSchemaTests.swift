@@ -27,7 +27,9 @@ struct JSONSchemaTests {
         func visit(_ schema: JSONValue) {
             guard case .object(let object) = schema else { return }
             used.formUnion(object.keys)
-            if case .object(let properties) = object["properties"] { properties.members.forEach { visit($0.value) } }
+            if case .object(let properties) = object["properties"] {
+                for member in properties.members { visit(member.value) }
+            }
             if let items = object["items"] { visit(items) }
         }
         visit(ScanResponseContract.jsonSchema)

@@ -21,9 +21,14 @@ struct ModelCodingTests {
     @Test("null makeItFasterTip and substitution are written as explicit nulls")
     func nullsAreExplicit() throws {
         let recipe = Recipe(
-            id: UUID(), name: "Toast", summary: "Toast.", cookTimeMinutes: 3, difficulty: .easy,
+            id: UUID(),
+            name: "Toast",
+            summary: "Toast.",
+            cookTimeMinutes: 3,
+            difficulty: .easy,
             ingredients: [RecipeIngredient(id: UUID(), name: "Bread", isDetected: true, substitution: nil)],
-            steps: ["Toast it."], makeItFasterTip: nil
+            steps: ["Toast it."],
+            makeItFasterTip: nil
         )
         let text = String(decoding: try KiwiJSON.encoder().encode(recipe), as: UTF8.self)
         #expect(text.contains(#""makeItFasterTip":null"#))

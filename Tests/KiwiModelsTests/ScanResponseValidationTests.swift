@@ -24,9 +24,16 @@ struct RuleCase: CustomTestStringConvertible, Sendable {
 
 private let uuid = JSONValue.string("0b8e5f7e-6a1c-4c1e-9a51-3f2a9d0c1eff")
 private func ingredients(_ count: Int) -> JSONValue {
-    .array(Array(repeating: .object(JSONObject([
-        "id": uuid, "name": "Milk", "category": "Dairy", "confidence": .number(JSONNumber(0.5)),
-    ])), count: count))
+    .array(
+        Array(
+            repeating: .object(
+                JSONObject([
+                    "id": uuid, "name": "Milk", "category": "Dairy", "confidence": .number(JSONNumber(0.5)),
+                ])
+            ),
+            count: count
+        )
+    )
 }
 private func recipeIngredients(_ count: Int) -> JSONValue {
     .array(Array(repeating: .object(JSONObject(["id": uuid, "name": "Milk", "isDetected": .bool(true), "substitution": .null])), count: count))
@@ -158,7 +165,10 @@ struct ScanResponseValidationTests {
     func malformedModelIDIsDiscarded() throws {
         var answer = try StrictJSONParser().parse(try fixture("valid-scan-response.json"))
         guard case .object(var root) = answer, case .array(var ingredients)? = root["ingredients"], case .object(var first) = ingredients[0]
-        else { Issue.record("unexpected fixture shape"); return }
+        else {
+            Issue.record("unexpected fixture shape")
+            return
+        }
         first["id"] = .string("ingredient-1")
         ingredients[0] = .object(first)
         root["ingredients"] = .array(ingredients)

@@ -20,9 +20,12 @@ struct StrictJSONParserTests {
         #expect(fraction.value == 2.5)
     }
 
-    @Test("refuses malformed documents", arguments: [
-        "", "{", "[1,]", #"{"a":1,}"#, "01", "1.", "+1", "'a'", #""\x""#, #""\ud800""#, "nul", "[1] 2", "\"a\u{01}\"",
-    ])
+    @Test(
+        "refuses malformed documents",
+        arguments: [
+            "", "{", "[1,]", #"{"a":1,}"#, "01", "1.", "+1", "'a'", #""\x""#, #""\ud800""#, "nul", "[1] 2", "\"a\u{01}\"",
+        ]
+    )
     func refusesMalformed(_ text: String) {
         #expect(throws: JSONSyntaxError.self) { try json(text) }
     }

@@ -39,8 +39,11 @@ struct AnswerInterpretationTests {
     @Test("prose instead of JSON is unusable as 'not JSON'")
     func prose() {
         let completion = ChatCompletion(
-            id: "x", created: 0, model: "gpt-4o",
-            choices: [.init(message: .init(content: "Sure! Here are recipes.", refusal: nil), finishReason: "stop")], usage: nil
+            id: "x",
+            created: 0,
+            model: "gpt-4o",
+            choices: [.init(message: .init(content: "Sure! Here are recipes.", refusal: nil), finishReason: "stop")],
+            usage: nil
         )
         #expect(unusable(completion)?.kind == "not JSON")
     }
@@ -48,16 +51,26 @@ struct AnswerInterpretationTests {
     @Test("an answer without food is a valid, empty result")
     func noFood() throws {
         let completion = ChatCompletion(
-            id: "x", created: 0, model: "gpt-4o",
-            choices: [.init(message: .init(content: #"{"ingredients":[],"recipes":[]}"#, refusal: nil), finishReason: "stop")], usage: nil
+            id: "x",
+            created: 0,
+            model: "gpt-4o",
+            choices: [.init(message: .init(content: #"{"ingredients":[],"recipes":[]}"#, refusal: nil), finishReason: "stop")],
+            usage: nil
         )
         #expect(try ScanAnalyzer.interpret(completion).get() == ScanResponse(ingredients: [], recipes: []))
     }
 
     @Test("a recorded 429 insufficient_quota body is classified as final")
     func insufficientQuotaBody() throws {
-        let result = ChatCompletionsClient.classify(status: 429, headers: HTTPHeaders(), body: ByteBuffer(bytes: try fixture("error-429-insufficient_quota.body.json")))
-        guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
+        let result = ChatCompletionsClient.classify(
+            status: 429,
+            headers: HTTPHeaders(),
+            body: ByteBuffer(bytes: try fixture("error-429-insufficient_quota.body.json"))
+        )
+        guard case .failure(let failure) = result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(failure.code == "insufficient_quota")
         #expect(!RetryPolicy(maxRetries: 2).isRetryable(failure))
     }
@@ -65,9 +78,14 @@ struct AnswerInterpretationTests {
     @Test("a recorded 429 rate_limit_exceeded body with retry-after is retryable after the server's wait")
     func rateLimitBody() throws {
         let result = ChatCompletionsClient.classify(
-            status: 429, headers: HTTPHeaders([("retry-after", "2")]), body: ByteBuffer(bytes: try fixture("error-429-rate_limit_exceeded.body.json"))
+            status: 429,
+            headers: HTTPHeaders([("retry-after", "2")]),
+            body: ByteBuffer(bytes: try fixture("error-429-rate_limit_exceeded.body.json"))
         )
-        guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
+        guard case .failure(let failure) = result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(failure.code == "rate_limit_exceeded" && failure.retryAfter == .seconds(2))
         #expect(failure.summary.hasPrefix("HTTP 429: Rate limit reached"))
     }
@@ -75,7 +93,10 @@ struct AnswerInterpretationTests {
     @Test("a 200 whose body is not a chat completion is a retryable server failure")
     func brokenSuccessBody() {
         let result = ChatCompletionsClient.classify(status: 200, headers: HTTPHeaders(), body: ByteBuffer(string: "<html>"))
-        guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
+        guard case .failure(let failure) = result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(RetryPolicy(maxRetries: 2).isRetryable(failure))
     }
 }

@@ -49,13 +49,18 @@ struct RetryPolicyTests {
 
     @Test("the server's retry-after replaces the backoff")
     func retryAfterWins() {
-        #expect(policy.decision(after: failure(status: 429, retryAfter: .seconds(3)), retries: 0, timeLeft: .seconds(60)) == .retry(after: .seconds(3)))
+        #expect(
+            policy.decision(after: failure(status: 429, retryAfter: .seconds(3)), retries: 0, timeLeft: .seconds(60)) == .retry(after: .seconds(3))
+        )
     }
 
     @Test("a retry-after that ends past the deadline gives up at once instead of waiting")
     func retryAfterPastDeadlineGivesUp() {
         let decision = policy.decision(after: failure(status: 429, retryAfter: .seconds(30)), retries: 0, timeLeft: .seconds(5))
-        guard case .giveUp(let reason) = decision else { Issue.record("expected to give up, got \(decision)"); return }
+        guard case .giveUp(let reason) = decision else {
+            Issue.record("expected to give up, got \(decision)")
+            return
+        }
         #expect(reason.contains("past the deadline"))
     }
 

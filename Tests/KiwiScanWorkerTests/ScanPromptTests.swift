@@ -30,8 +30,13 @@ struct ScanPromptTests {
         let format = try #require(request["response_format"] as? [String: Any])
         let schema = try #require(format["json_schema"] as? [String: Any])
         #expect(format["type"] as? String == "json_schema" && schema["strict"] as? Bool == true)
-        #expect(try JSONSerialization.data(withJSONObject: schema["schema"]!, options: .sortedKeys)
-            == JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: Data(ScanResponseContract.jsonSchema.serialized().utf8)), options: .sortedKeys))
+        #expect(
+            try JSONSerialization.data(withJSONObject: schema["schema"]!, options: .sortedKeys)
+                == JSONSerialization.data(
+                    withJSONObject: JSONSerialization.jsonObject(with: Data(ScanResponseContract.jsonSchema.serialized().utf8)),
+                    options: .sortedKeys
+                )
+        )
     }
 
     @Test("the photo travels as a base64 JPEG data URL with the configured detail, after the system prompt")
@@ -50,7 +55,9 @@ struct ScanPromptTests {
 
     @Test("a repair request shows the model its answer and the problem, after the original messages")
     func repairRequest() throws {
-        let messages = try #require(try request(ScanPrompt.Repair(previousAnswer: "{\"ingredients\":", problem: "$: not valid JSON"))["messages"] as? [[String: Any]])
+        let messages = try #require(
+            try request(ScanPrompt.Repair(previousAnswer: "{\"ingredients\":", problem: "$: not valid JSON"))["messages"] as? [[String: Any]]
+        )
         #expect(messages.map { $0["role"] as? String } == ["system", "user", "assistant", "user"])
         #expect(messages[2]["content"] as? String == "{\"ingredients\":")
         #expect((messages[3]["content"] as? String)?.contains("$: not valid JSON") == true)
@@ -62,7 +69,10 @@ struct ScanPromptTests {
         #expect(messages.map { $0["role"] as? String } == ["system", "user", "user"])
     }
 
-    @Test("an answer that is, or contains, the image placeholder is echoed unchanged and the image goes where it belongs", arguments: ["kiwi:image", "\"kiwi:image\""])
+    @Test(
+        "an answer that is, or contains, the image placeholder is echoed unchanged and the image goes where it belongs",
+        arguments: ["kiwi:image", "\"kiwi:image\""]
+    )
     func placeholderInAnswerIsHarmless(_ answer: String) throws {
         let messages = try #require(try request(ScanPrompt.Repair(previousAnswer: answer, problem: "x"))["messages"] as? [[String: Any]])
         #expect(messages[2]["content"] as? String == answer)

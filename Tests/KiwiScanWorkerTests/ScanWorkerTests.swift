@@ -20,7 +20,10 @@ struct ScanWorkerTests {
         let (result, received) = try await WorkerRig.run { rig in
             (try await rig.scan(photo), rig.stub.snapshot.recent)
         }
-        guard case .ok(let response) = result else { Issue.record("expected a response, got \(result)"); return }
+        guard case .ok(let response) = result else {
+            Issue.record("expected a response, got \(result)")
+            return
+        }
         #expect(throws: Never.self) { try ScanResponseContract.validate(try KiwiJSON.encoder().encode(response)) }
         #expect(!response.recipes.isEmpty)
         let request = try #require(received.first?.parameters)
@@ -130,7 +133,9 @@ struct ScanWorkerTests {
             let publisher = AMQPPublisher(settings: try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-poison"), logger: testLogger)
             let graveyard = AMQPConsumer(
                 settings: try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-graveyard"),
-                queue: KiwiTopology.deadLetterQueue(of: rig.queue), prefetch: 1, logger: testLogger
+                queue: KiwiTopology.deadLetterQueue(of: rig.queue),
+                prefetch: 1,
+                logger: testLogger
             )
             return try await whileRunning([publisher, graveyard]) {
                 await publisher.waitUntilConnected()

@@ -20,7 +20,12 @@ let testLogger: Logger = {
 let testUserKey = ScanJob.userKey(forUserID: "3f2504e0-4f89-41d3-9a0c-0305e82c3301")
 
 /// A worker's configuration for a test: the test broker, the test's stub, its own job queue and connection name.
-func workerConfiguration(stub: URL, queue: String, concurrency: Int, name: String = "kiwi-test-worker-\(UUID().uuidString.prefix(8))")
+func workerConfiguration(
+    stub: URL,
+    queue: String,
+    concurrency: Int,
+    name: String = "kiwi-test-worker-\(UUID().uuidString.prefix(8))"
+)
     throws -> ScanWorkerConfiguration
 {
     var configuration = try ScanWorkerConfiguration(environment: [
@@ -42,7 +47,10 @@ struct WorkerRig: Sendable {
 
     /// Runs the rig while `body` runs. `workers` in-process workers consume the queue (0 lets a test start its own).
     static func run<Result: Sendable>(
-        behaviour: StubBehaviour = StubBehaviour(), concurrency: Int = 4, workers: Int = 1, _ body: @Sendable (WorkerRig) async throws -> Result
+        behaviour: StubBehaviour = StubBehaviour(),
+        concurrency: Int = 4,
+        workers: Int = 1,
+        _ body: @Sendable (WorkerRig) async throws -> Result
     ) async throws -> Result {
         try await withLLMStub(behaviour: behaviour) { stubURL, stub in
             let queue = "kiwi.test.scan-jobs.\(UUID().uuidString.lowercased())"
@@ -50,9 +58,12 @@ struct WorkerRig: Sendable {
             let requester = AMQPRequester(settings: settings, topology: KiwiTopology.scanJobs(queue: queue), logger: testLogger)
             var services: [any Service] = [requester]
             for _ in 0..<workers {
-                services.append(try await buildApplication(
-                    configuration: try workerConfiguration(stub: stubURL, queue: queue, concurrency: concurrency), logger: testLogger
-                ))
+                services.append(
+                    try await buildApplication(
+                        configuration: try workerConfiguration(stub: stubURL, queue: queue, concurrency: concurrency),
+                        logger: testLogger
+                    )
+                )
             }
             return try await whileRunning(services) {
                 await requester.waitUntilConnected()
@@ -72,7 +83,9 @@ struct WorkerRig: Sendable {
     /// How many messages `queue` holds: consumed (and requeued) for `window`, with no worker running.
     func messages(in queue: String, window: Duration = .milliseconds(500)) async throws -> Int {
         let consumer = AMQPConsumer(
-            settings: try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-inspector"), queue: queue, prefetch: 100,
+            settings: try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-inspector"),
+            queue: queue,
+            prefetch: 100,
             logger: testLogger
         )
         return try await whileRunning([consumer]) {

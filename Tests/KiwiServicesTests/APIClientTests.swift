@@ -14,7 +14,10 @@ struct APIClientTests {
     func identityToken() async throws -> String {
         try await SystemRig.key.mint(
             AppleIdentityClaims(
-                audience: SystemRig.audience, expires: Date() + 600, issuedAt: Date(), subject: "001234.\(UUID().uuidString.lowercased()).0042"
+                audience: SystemRig.audience,
+                expires: Date() + 600,
+                issuedAt: Date(),
+                subject: "001234.\(UUID().uuidString.lowercased()).0042"
             )
         )
     }
@@ -35,7 +38,9 @@ struct APIClientTests {
             let client = KiwiAPI.client(serverURL: rig.gateway, sessionToken: session.sessionToken)
             #expect(try await client.getQuota().ok.body.json.remaining == 4)
 
-            let scan = try await client.scanFridge(body: .multipartForm([.image(.init(payload: .init(body: HTTPBody(photo)), filename: "fridge.jpg"))]))
+            let scan = try await client.scanFridge(
+                body: .multipartForm([.image(.init(payload: .init(body: HTTPBody(photo)), filename: "fridge.jpg"))])
+            )
             let recipes = try scan.ok.body.json
             #expect(!recipes.ingredients.isEmpty && !recipes.recipes.isEmpty)
             let png = try await client.scanFridge(body: .multipartForm([.image(.init(payload: .init(body: HTTPBody([0x89, 0x50, 0x4E, 0x47]))))]))

@@ -22,8 +22,15 @@ struct APIContractTests {
         let photo = SyntheticJPEG.make(size: 16 * 1024, seed: 71)
         try await SystemRig.run(environment: ["SCAN_TIMEOUT_SECONDS": "2"]) { rig in
             var seen: [Observation] = []
-            func observe(_ method: HTTPMethod, _ path: String, as template: String? = nil, token: String? = nil, contentType: String? = nil,
-                         body: [UInt8]? = nil, headers: [(String, String)] = []) async throws {
+            func observe(
+                _ method: HTTPMethod,
+                _ path: String,
+                as template: String? = nil,
+                token: String? = nil,
+                contentType: String? = nil,
+                body: [UInt8]? = nil,
+                headers: [(String, String)] = []
+            ) async throws {
                 let answer = try await rig.send(method, path, token: token, contentType: contentType, body: body, headers: headers)
                 seen.append(Observation(method: method.rawValue.lowercased(), path: template ?? path, status: answer.status))
             }
@@ -31,8 +38,14 @@ struct APIContractTests {
             let upload = SystemRig.multipart(photo)
             let png = SystemRig.multipart([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             func scan(_ token: String?, _ upload: (contentType: String, body: [UInt8]), requestID: String? = nil) async throws {
-                try await observe(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body,
-                                  headers: requestID.map { [("X-Request-Id", $0)] } ?? [])
+                try await observe(
+                    .POST,
+                    "/v1/scan",
+                    token: token,
+                    contentType: upload.contentType,
+                    body: upload.body,
+                    headers: requestID.map { [("X-Request-Id", $0)] } ?? []
+                )
             }
 
             try await observe(.GET, "/health")

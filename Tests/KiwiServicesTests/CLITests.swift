@@ -37,7 +37,9 @@ struct CLITests {
         let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 51))
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
-            let login = try await cli.run(["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path])
+            let login = try await cli.run([
+                "login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path,
+            ])
             #expect(login.status == 0, "\(login.output)")
             #expect(login.output.hasPrefix("Signed in until"))
             let permissions = try FileManager.default.attributesOfItem(atPath: cli.sessionFile.path)[.posixPermissions] as? Int
@@ -66,7 +68,9 @@ struct CLITests {
         let notAPhoto = temporaryFile(Array("just text".utf8))
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
-            _ = try await cli.run(["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path])
+            _ = try await cli.run([
+                "login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path,
+            ])
             let scan = try await cli.run(["scan", notAPhoto.path])
             #expect(scan.status == 1)
             #expect(scan.output.contains("is not a JPEG"))
@@ -80,7 +84,9 @@ struct CLITests {
         let large = try await offThePool { temporaryFile(SyntheticJPEG.make(size: 3_800_000, seed: 52)) }
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
-            _ = try await cli.run(["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path])
+            _ = try await cli.run([
+                "login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path,
+            ])
             let scan = try await cli.run(["scan", large.path])
             #expect(scan.status == 1)
             #expect(scan.output.contains("Kiwi takes photos up to 2 MiB") && scan.output.contains("smaller"), "\(scan.output)")
@@ -93,7 +99,8 @@ struct CLITests {
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
             let login = try await cli.run(
-                ["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path], xdgConfigHome: false
+                ["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path],
+                xdgConfigHome: false
             )
             #expect(login.status == 0, "\(login.output)")
             #expect(FileManager.default.fileExists(atPath: cli.home.appending(path: ".config/kiwi/session.json").path))
@@ -113,7 +120,8 @@ struct CLITests {
         let token = try await cli.run(["dev-token", "--sub", "001.elsewhere.0001"], in: elsewhere)
         #expect(token.status == 0, "\(token.output)")
         let verifier = AppleIdentityTokenVerifier(
-            keys: AppleSigningKeys(source: FileJWKSSource(path: jwks), logger: Logger(label: "test.cli")), audiences: ["app.kiwi.ios"]
+            keys: AppleSigningKeys(source: FileJWKSSource(path: jwks), logger: Logger(label: "test.cli")),
+            audiences: ["app.kiwi.ios"]
         )
         let identity = try await verifier.verify(token.output.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(identity.subject == "001.elsewhere.0001")

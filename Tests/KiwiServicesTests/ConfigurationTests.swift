@@ -1,10 +1,11 @@
-@testable import KiwiAuth
-@testable import KiwiGateway
-@testable import KiwiScanWorker
 import Foundation
 import KiwiConfiguration
 import KiwiServiceSupport
 import Testing
+
+@testable import KiwiAuth
+@testable import KiwiGateway
+@testable import KiwiScanWorker
 
 /// The typed configurations, read in-process: defaults, and every problem reported at once.
 @Suite("Service configuration")

@@ -1,7 +1,7 @@
 import Foundation
+import KiwiDatabase
 import KiwiInternalAPI
 import KiwiJPEG
-import KiwiDatabase
 import KiwiModels
 import KiwiTestSupport
 import Logging
@@ -89,7 +89,8 @@ struct GatewayAPITests {
             let tooBig = [0xFF, 0xD8, 0xFF] + Array(repeating: UInt8(0x42), count: 2 * 1024 * 1024 - 2)
             for (answer, why) in [
                 (try await rig.scan(png, token: token), "PNG"), (try await rig.scan([], token: token), "empty"),
-                (try await rig.scan(tooBig, token: token), "2 MiB + 1 byte"), (try await rig.scan(photo, token: token, field: "photo"), "wrong field"),
+                (try await rig.scan(tooBig, token: token), "2 MiB + 1 byte"),
+                (try await rig.scan(photo, token: token, field: "photo"), "wrong field"),
                 (try await rig.send(.POST, "/v1/scan", token: token, contentType: "image/jpeg", body: photo), "not multipart"),
             ] {
                 #expect(answer.status == 400, "\(why)")
@@ -110,9 +111,12 @@ struct GatewayAPITests {
         }
     }
 
-    @Test("off-schema answers are 502 and a stub slower than SCAN_TIMEOUT_SECONDS is 504; neither costs a scan", arguments: [
-        (StubFault.offSchema, 502, "invalid_model_response"), (StubFault.slow, 504, "scan_timeout"),
-    ])
+    @Test(
+        "off-schema answers are 502 and a stub slower than SCAN_TIMEOUT_SECONDS is 504; neither costs a scan",
+        arguments: [
+            (StubFault.offSchema, 502, "invalid_model_response"), (StubFault.slow, 504, "scan_timeout"),
+        ]
+    )
     func failuresAreRefunded(_ fault: StubFault, _ status: Int, _ code: String) async throws {
         try await SystemRig.run(behaviour: StubBehaviour(fault: fault), environment: ["SCAN_TIMEOUT_SECONDS": "3"]) { rig in
             let token = try await rig.signIn()
@@ -222,7 +226,9 @@ struct GatewayAPITests {
             let answer = try await rig.readiness(until: "ready")
             #expect(answer.status == 200)
             #expect(try answer.json()["status"] as? String == "ready")
-            #expect(try answer.json()["dependencies"] as? [String: String] == ["postgres": "ok", "rabbitmq": "ok", "auth": "ok", "scanWorkers": "ok"])
+            #expect(
+                try answer.json()["dependencies"] as? [String: String] == ["postgres": "ok", "rabbitmq": "ok", "auth": "ok", "scanWorkers": "ok"]
+            )
         }
     }
 

@@ -158,7 +158,8 @@ struct HardeningTests {
 /// A multipart upload of a 50 MiB "JPEG", made 64 KiB at a time as it is sent: never 50 MiB in the test's memory.
 struct FiftyMebibytePhoto: AsyncSequence, Sendable {
     static let contentType = "multipart/form-data; boundary=kiwi-test-boundary"
-    static let head = Array("--kiwi-test-boundary\r\nContent-Disposition: form-data; name=\"image\"; filename=\"big.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+    static let head =
+        Array("--kiwi-test-boundary\r\nContent-Disposition: form-data; name=\"image\"; filename=\"big.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
         + [0xFF, 0xD8, 0xFF]
     static let tail = Array("\r\n--kiwi-test-boundary--\r\n".utf8)
     static let photoBytes = 50 << 20

@@ -26,7 +26,9 @@ struct LoadTestTests {
         defer { try? FileManager.default.removeItem(at: keys) }
 
         try await SystemRig.run(behaviour: StubBehaviour(latencyMilliseconds: 100)) { rig in
-            let processes = try ["kiwi-gateway-0", "kiwi-scan-worker"].flatMap { name in ["--process", "\(name)=\(try #require(rig.processes[name]).pid)"] }
+            let processes = try ["kiwi-gateway-0", "kiwi-scan-worker"].flatMap { name in
+                ["--process", "\(name)=\(try #require(rig.processes[name]).pid)"]
+            }
             let loadtest = try ServiceProcess(
                 "kiwi-loadtest",
                 arguments: [

@@ -39,8 +39,11 @@ struct SystemRig: Sendable {
 
     /// Starts auth, `gateways` gateways and (unless `worker` is false) a scan worker, and runs `body`.
     static func run<Result: Sendable>(
-        behaviour: StubBehaviour = StubBehaviour(), environment overrides: [String: String] = [:], gatewayEnvironment: [String: String] = [:],
-        gateways: Int = 1, worker: Bool = true,
+        behaviour: StubBehaviour = StubBehaviour(),
+        environment overrides: [String: String] = [:],
+        gatewayEnvironment: [String: String] = [:],
+        gateways: Int = 1,
+        worker: Bool = true,
         _ body: @Sendable (SystemRig) async throws -> Result
     ) async throws -> Result {
         try await withLLMStub(behaviour: behaviour) { stubURL, stub in
@@ -103,12 +106,20 @@ struct SystemRig: Sendable {
         var body: Data
 
         func json() throws -> [String: Any] {
-            try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any], "not a JSON object: \(String(decoding: body, as: UTF8.self))")
+            try #require(
+                try JSONSerialization.jsonObject(with: body) as? [String: Any],
+                "not a JSON object: \(String(decoding: body, as: UTF8.self))"
+            )
         }
     }
 
     func send(
-        _ method: HTTPMethod, _ path: String, token: String? = nil, contentType: String? = nil, body: [UInt8]? = nil, to gateway: URL? = nil,
+        _ method: HTTPMethod,
+        _ path: String,
+        token: String? = nil,
+        contentType: String? = nil,
+        body: [UInt8]? = nil,
+        to gateway: URL? = nil,
         headers: [(String, String)] = []
     ) async throws -> Exchange {
         var request = HTTPClientRequest(url: (gateway ?? self.gateway).absoluteString + path)
@@ -136,7 +147,9 @@ struct SystemRig: Sendable {
 
     /// Signs in through the gateway as the Apple identity `subject` (a fresh one unless given) and returns the session token.
     func signIn(email: String? = "cook@example.com", subject: String = "001234.\(UUID().uuidString.lowercased()).0042") async throws -> String {
-        let identity = try await Self.key.mint(AppleIdentityClaims(audience: Self.audience, expires: Date() + 600, issuedAt: Date(), subject: subject, email: email))
+        let identity = try await Self.key.mint(
+            AppleIdentityClaims(audience: Self.audience, expires: Date() + 600, issuedAt: Date(), subject: subject, email: email)
+        )
         let answer = try await send(.POST, "/v1/auth/apple", contentType: "application/json", body: Array("{\"identityToken\":\"\(identity)\"}".utf8))
         try #require(answer.status == 200, "sign-in answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
         return try #require(try answer.json()["sessionToken"] as? String)
@@ -150,9 +163,16 @@ struct SystemRig: Sendable {
 
     /// A `multipart/form-data` body with one file field.
     static func multipart(
-        _ image: [UInt8], field: String = "image", partType: String = "image/jpeg", boundary: String = "kiwi-test-boundary"
+        _ image: [UInt8],
+        field: String = "image",
+        partType: String = "image/jpeg",
+        boundary: String = "kiwi-test-boundary"
     ) -> (contentType: String, body: [UInt8]) {
-        let body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"fridge.jpg\"\r\nContent-Type: \(partType)\r\n\r\n".utf8)
+        let body =
+            Array(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"fridge.jpg\"\r\nContent-Type: \(partType)\r\n\r\n"
+                    .utf8
+            )
             + image + Array("\r\n--\(boundary)--\r\n".utf8)
         return ("multipart/form-data; boundary=\(boundary)", body)
     }

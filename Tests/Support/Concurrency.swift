@@ -1,5 +1,5 @@
-@_exported import KiwiConcurrency
 import Foundation
+@_exported import KiwiConcurrency
 import Synchronization
 
 /// A value that concurrent test tasks share.

@@ -9,7 +9,8 @@ public enum JPEGFixtures {
     /// `jpeg` with, right after its start-of-image marker, an EXIF block with GPS coordinates (APP1), an XMP
     /// packet with the same location (APP1), an ICC profile (APP2), a Photoshop block (APP13) and a comment (COM).
     public static func withMetadata(_ jpeg: [UInt8]) -> [UInt8] {
-        let metadata = segment(0xE1, Array("Exif".utf8) + [0, 0] + exifWithGPS())
+        let metadata =
+            segment(0xE1, Array("Exif".utf8) + [0, 0] + exifWithGPS())
             + segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(xmp.utf8))
             + segment(0xE2, Array("ICC_PROFILE\0".utf8) + [1, 1] + Array(repeating: 0x42, count: 128))
             + segment(0xED, Array("Photoshop 3.0\0".utf8) + Array("8BIM".utf8) + [0x04, 0x04, 0, 0, 0, 0, 0, 0])

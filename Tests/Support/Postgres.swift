@@ -6,7 +6,8 @@ import PostgresNIO
 /// Runs `body` with a client for a client configuration, keeping the client's run loop alive meanwhile.
 @discardableResult
 public func withClient<Result: Sendable>(
-    _ configuration: PostgresClient.Configuration, _ body: @Sendable (PostgresClient) async throws -> Result
+    _ configuration: PostgresClient.Configuration,
+    _ body: @Sendable (PostgresClient) async throws -> Result
 ) async throws -> Result {
     let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "test.postgres"))
     return try await withThrowingTaskGroup(of: Result?.self) { group in

@@ -52,7 +52,9 @@ func sentence(_ error: Components.Schemas._Error, status: Int) -> CLIError {
     switch error.error {
     case "unauthorized": CLIError("Your session has expired or was signed out. Run `kiwi login --dev` again.")
     case "rate_limit_exceeded":
-        CLIError("You've used all of today's scans. More at \(error.resetsAt.map { $0.formatted(date: .omitted, time: .shortened) } ?? "midnight UTC").")
+        CLIError(
+            "You've used all of today's scans. More at \(error.resetsAt.map { $0.formatted(date: .omitted, time: .shortened) } ?? "midnight UTC")."
+        )
     default: CLIError("\(error.message) (HTTP \(status), \(error.error))")
     }
 }
@@ -80,7 +82,13 @@ struct Login: AsyncParsableCommand {
             } else if dev {
                 let now = Date()
                 token = try await key.load().mint(
-                    AppleIdentityClaims(audience: "app.kiwi.ios", expires: now + 600, issuedAt: now, subject: sub ?? "001.dev.\(NSUserName())", email: email)
+                    AppleIdentityClaims(
+                        audience: "app.kiwi.ios",
+                        expires: now + 600,
+                        issuedAt: now,
+                        subject: sub ?? "001.dev.\(NSUserName())",
+                        email: email
+                    )
                 )
             } else {
                 throw CLIError("Sign in with Apple happens in the app. Use --dev against a development server, or --identity-token.")

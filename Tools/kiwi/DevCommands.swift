@@ -7,7 +7,8 @@ import KiwiAppleSignIn
 struct DevelopmentKeyOptions: ParsableArguments {
     @Option(
         name: .long,
-        help: "The folder of the development Apple key (key.pem and jwks.json); by default .run/dev-apple of the Kiwi checkout this command runs in or was built in."
+        help:
+            "The folder of the development Apple key (key.pem and jwks.json); by default .run/dev-apple of the Kiwi checkout this command runs in or was built in."
     )
     var keyDirectory: String?
 
@@ -78,7 +79,13 @@ struct DevKeys: AsyncParsableCommand {
             if !FileManager.default.fileExists(atPath: privateKeyPath) {
                 let generated = try DevelopmentAppleKey.generate(keyID: DevelopmentAppleKey.localKeyID)
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                guard FileManager.default.createFile(atPath: privateKeyPath, contents: Data(generated.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600]) else {
+                guard
+                    FileManager.default.createFile(
+                        atPath: privateKeyPath,
+                        contents: Data(generated.pemRepresentation.utf8),
+                        attributes: [.posixPermissions: 0o600]
+                    )
+                else {
                     throw CLIError("Cannot write \(privateKeyPath).")
                 }
                 try JSONEncoder().encode(try generated.jwks()).write(to: URL(fileURLWithPath: jwksPath))
@@ -113,7 +120,11 @@ struct DevToken: AsyncParsableCommand {
     func run() async throws {
         let now = Date()
         let claims = AppleIdentityClaims(
-            audience: audience, expires: now.addingTimeInterval(TimeInterval(validFor)), issuedAt: now, subject: sub, email: email,
+            audience: audience,
+            expires: now.addingTimeInterval(TimeInterval(validFor)),
+            issuedAt: now,
+            subject: sub,
+            email: email,
             emailVerified: email != nil ? true : nil
         )
         try await runReportingErrors { print(try await key.load().mint(claims)) }

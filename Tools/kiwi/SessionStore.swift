@@ -14,7 +14,8 @@ struct SessionStore {
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         func folder(_ name: String) -> URL? { environment[name].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) } }
-        let base = folder("XDG_CONFIG_HOME")
+        let base =
+            folder("XDG_CONFIG_HOME")
             ?? (folder("HOME") ?? FileManager.default.homeDirectoryForCurrentUser).appending(path: ".config")
         file = base.appending(path: "kiwi").appending(path: "session.json")
     }
@@ -32,7 +33,12 @@ struct SessionStore {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
         try? FileManager.default.removeItem(at: file)
-        guard FileManager.default.createFile(atPath: file.path, contents: try JSONEncoder.iso8601.encode(session), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: file.path,
+                contents: try JSONEncoder.iso8601.encode(session),
+                attributes: [.posixPermissions: 0o600]
+            )
         else { throw CLIError("Cannot write the session to \(file.path).") }
     }
 

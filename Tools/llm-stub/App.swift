@@ -30,7 +30,10 @@ struct StubCommand: AsyncParsableCommand {
             return handler
         }
         let behaviour = StubBehaviour(
-            fault: fault, faultCount: faultCount, latencyMilliseconds: latencyMs, jitterMilliseconds: jitterMs,
+            fault: fault,
+            faultCount: faultCount,
+            latencyMilliseconds: latencyMs,
+            jitterMilliseconds: jitterMs,
             retryAfterSeconds: retryAfterSeconds
         )
         let logger = Logger(label: "kiwi-llm-stub")

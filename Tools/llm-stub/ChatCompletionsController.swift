@@ -28,7 +28,9 @@ struct ChatCompletionsController: Sendable {
         let checked: CheckedRequest
         do {
             checked = try OpenAIRequestCheck.check(
-                authorization: request.headers[.authorization], body: Array(body.readableBytesView), expectedAPIKey: expectedAPIKey
+                authorization: request.headers[.authorization],
+                body: Array(body.readableBytesView),
+                expectedAPIKey: expectedAPIKey
             )
         } catch {
             state.recordInvalid()
@@ -40,27 +42,52 @@ struct ChatCompletionsController: Sendable {
 
         switch behaviour.fault {
         case .rateLimit:
-            var response = Self.errorResponse(OpenAIError(status: 429, body: OpenAIErrorBody(
-                message: "Rate limit reached for \(checked.parameters.model) in organization org-kiwi-stub on tokens per min (TPM): Limit 30000, "
-                    + "Used 30000, Requested 890. Please try again in \(behaviour.retryAfterSeconds)s.",
-                type: "tokens", code: "rate_limit_exceeded"
-            )))
+            var response = Self.errorResponse(
+                OpenAIError(
+                    status: 429,
+                    body: OpenAIErrorBody(
+                        message:
+                            "Rate limit reached for \(checked.parameters.model) in organization org-kiwi-stub on tokens per min (TPM): Limit 30000, "
+                            + "Used 30000, Requested 890. Please try again in \(behaviour.retryAfterSeconds)s.",
+                        type: "tokens",
+                        code: "rate_limit_exceeded"
+                    )
+                )
+            )
             response.headers[.retryAfter] = String(Int(behaviour.retryAfterSeconds.rounded(.up)))
             response.headers[.retryAfterMilliseconds] = String(Int(behaviour.retryAfterSeconds * 1000))
             return response
         case .insufficientQuota:
-            return Self.errorResponse(OpenAIError(status: 429, body: OpenAIErrorBody(
-                message: "You exceeded your current quota, please check your plan and billing details.",
-                type: "insufficient_quota", code: OpenAIErrorBody.insufficientQuota
-            )))
+            return Self.errorResponse(
+                OpenAIError(
+                    status: 429,
+                    body: OpenAIErrorBody(
+                        message: "You exceeded your current quota, please check your plan and billing details.",
+                        type: "insufficient_quota",
+                        code: OpenAIErrorBody.insufficientQuota
+                    )
+                )
+            )
         case .serverError:
-            return Self.errorResponse(OpenAIError(status: 500, body: OpenAIErrorBody(
-                message: "The server had an error while processing your request. Sorry about that!", type: "server_error"
-            )))
+            return Self.errorResponse(
+                OpenAIError(
+                    status: 500,
+                    body: OpenAIErrorBody(
+                        message: "The server had an error while processing your request. Sorry about that!",
+                        type: "server_error"
+                    )
+                )
+            )
         case .unavailable:
-            return Self.errorResponse(OpenAIError(status: 503, body: OpenAIErrorBody(
-                message: "The engine is currently overloaded, please try again later", type: "server_error"
-            )))
+            return Self.errorResponse(
+                OpenAIError(
+                    status: 503,
+                    body: OpenAIErrorBody(
+                        message: "The engine is currently overloaded, please try again later",
+                        type: "server_error"
+                    )
+                )
+            )
         case .connectionReset:
             try await context.resetConnection()
             throw HTTPError(.internalServerError)
@@ -89,9 +116,12 @@ struct ChatCompletionsController: Sendable {
     private func record(of request: CheckedRequest, digest: [UInt8], fault: StubFault) -> ReceivedRequest {
         let image = request.image
         return ReceivedRequest(
-            parameters: request.parameters, imageSHA256: digest.hexEncodedString,
-            scanDataSHA256: SHA256.hash(data: image.bytes[image.scanStart..<image.end]).hexEncodedString, imageBytes: image.bytes.count,
-            metadataSegments: image.metadataSegments.map(\.name), fault: fault
+            parameters: request.parameters,
+            imageSHA256: digest.hexEncodedString,
+            scanDataSHA256: SHA256.hash(data: image.bytes[image.scanStart..<image.end]).hexEncodedString,
+            imageBytes: image.bytes.count,
+            metadataSegments: image.metadataSegments.map(\.name),
+            fault: fault
         )
     }
 
@@ -109,9 +139,11 @@ struct ChatCompletionsController: Sendable {
         case .noFood: message = .init(content: FridgeAnswers.noFood.serialized(), refusal: nil)
         default: message = .init(content: answer, refusal: nil)
         }
-        let completionTokens = fault == .truncated ? (request.parameters.maxCompletionTokens ?? 4096) : (message.content ?? message.refusal ?? "").utf8.count / 4
+        let completionTokens =
+            fault == .truncated ? (request.parameters.maxCompletionTokens ?? 4096) : (message.content ?? message.refusal ?? "").utf8.count / 4
         return ChatCompletion(
-            id: "chatcmpl-\(digest.prefix(12).hexEncodedString)", created: Int(Date().timeIntervalSince1970),
+            id: "chatcmpl-\(digest.prefix(12).hexEncodedString)",
+            created: Int(Date().timeIntervalSince1970),
             model: request.parameters.model == "gpt-4o" ? "gpt-4o-2024-08-06" : request.parameters.model,
             choices: [ChatCompletion.Choice(message: message, finishReason: finishReason)],
             usage: ChatCompletion.Usage(promptTokens: promptTokens(for: request), completionTokens: completionTokens)
@@ -139,7 +171,8 @@ struct ChatCompletionsController: Sendable {
     static func errorResponse(_ error: OpenAIError) -> Response {
         let data = (try? JSONEncoder().encode(error.body)) ?? Data()
         return Response(
-            status: HTTPResponse.Status(code: error.status), headers: [.contentType: "application/json"],
+            status: HTTPResponse.Status(code: error.status),
+            headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
         )
     }

@@ -70,7 +70,8 @@ enum OpenAIRequestCheck {
         if let name = jsonSchema.name, !isValidSchemaName(name) {
             throw .invalidRequest(
                 "Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
-                param: "response_format.json_schema.name", code: "invalid_value"
+                param: "response_format.json_schema.name",
+                code: "invalid_value"
             )
         }
         if jsonSchema.strict == true, let schema = jsonSchema.schema, let name = jsonSchema.name {
@@ -83,8 +84,13 @@ enum OpenAIRequestCheck {
         let (image, detail) = try imagePart(in: messages)
         return CheckedRequest(
             parameters: RequestParameters(
-                model: model, detail: detail, temperature: request.temperature, maxCompletionTokens: request.maxCompletionTokens,
-                safetyIdentifier: request.safetyIdentifier, strictSchema: jsonSchema.strict == true, messageCount: messages.count
+                model: model,
+                detail: detail,
+                temperature: request.temperature,
+                maxCompletionTokens: request.maxCompletionTokens,
+                safetyIdentifier: request.safetyIdentifier,
+                strictSchema: jsonSchema.strict == true,
+                messageCount: messages.count
             ),
             image: image
         )
@@ -108,13 +114,17 @@ enum OpenAIRequestCheck {
     /// `json_schema.name`: `[a-zA-Z0-9_-]{1,64}`.
     static func isValidSchemaName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count)
-            && name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F || $0 == 0x2D }
+            && name.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F || $0 == 0x2D
+            }
     }
 
     private static func schemaError(_ name: String, context: [String], _ problem: String) -> OpenAIError {
         let path = context.map { "'\($0)'" }.joined(separator: ", ")
         return .invalidRequest(
-            "Invalid schema for response_format '\(name)': In context=(\(path)), \(problem)", param: "response_format", code: "invalid_json_schema"
+            "Invalid schema for response_format '\(name)': In context=(\(path)), \(problem)",
+            param: "response_format",
+            code: "invalid_json_schema"
         )
     }
 
@@ -123,14 +133,16 @@ enum OpenAIRequestCheck {
         let (depth, properties) = (schema.objectNesting, schema.propertyCount)
         if depth > maximumNesting {
             throw .invalidRequest(
-                "Invalid schema for response_format '\(name)': \(depth) levels of nesting exceeds limit of \(maximumNesting).", param: "response_format",
+                "Invalid schema for response_format '\(name)': \(depth) levels of nesting exceeds limit of \(maximumNesting).",
+                param: "response_format",
                 code: "invalid_json_schema"
             )
         }
         if properties > maximumProperties {
             throw .invalidRequest(
                 "Invalid schema for response_format '\(name)': \(properties) object properties exceeds limit of \(maximumProperties).",
-                param: "response_format", code: "invalid_json_schema"
+                param: "response_format",
+                code: "invalid_json_schema"
             )
         }
     }
@@ -172,7 +184,9 @@ enum OpenAIRequestCheck {
                 let prefix = "data:image/jpeg;base64,"
                 guard url.hasPrefix(prefix), let bytes = Data(base64Encoded: Data(url.utf8.dropFirst(prefix.utf8.count))) else {
                     throw .invalidRequest(
-                        "Invalid image URL: expected a base64-encoded data URL with an image MIME type.", param: "url", code: "invalid_image_url"
+                        "Invalid image URL: expected a base64-encoded data URL with an image MIME type.",
+                        param: "url",
+                        code: "invalid_image_url"
                     )
                 }
                 let image: JPEGImage

@@ -5,7 +5,11 @@ import NIOHTTPTypes
 
 /// The stub's composition root, used by the executable and by tests that run a stub of their own in-process.
 func buildStubApplication(
-    host: String, port: Int, state: StubState, expectedAPIKey: String?, logger: Logger,
+    host: String,
+    port: Int,
+    state: StubState,
+    expectedAPIKey: String?,
+    logger: Logger,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let router = Router(context: StubRequestContext.self)
@@ -16,7 +20,8 @@ func buildStubApplication(
         router: router,
         server: .http1(configuration: .init(additionalChannelHandlers: [CloseWhenClientLeaves()])),
         configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "kiwi-llm-stub"),
-        onServerRunning: onServerRunning, logger: logger
+        onServerRunning: onServerRunning,
+        logger: logger
     )
 }
 

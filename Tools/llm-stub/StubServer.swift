@@ -5,7 +5,8 @@ import Logging
 /// Runs a stub on a free loopback port while `body` runs with its base URL (ending in `/v1`, as
 /// `OPENAI_BASE_URL` does) and its state. Tests of the stub and of its clients run their own stub this way.
 func withLLMStub<Result: Sendable>(
-    behaviour: StubBehaviour = StubBehaviour(), expectedAPIKey: String? = nil,
+    behaviour: StubBehaviour = StubBehaviour(),
+    expectedAPIKey: String? = nil,
     _ body: @Sendable (_ baseURL: URL, _ state: StubState) async throws -> Result
 ) async throws -> Result {
     let state = StubState(behaviour: behaviour)

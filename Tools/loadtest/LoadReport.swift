@@ -42,10 +42,20 @@ struct LoadReport: Encodable {
     var processes: [ProcessRow]
 
     init(
-        mode: String, durationSeconds: Double, warmupSeconds: Double, imageBytes: Int, gateway: String, users: Int, signInFailures: Int,
-        outcomes: [ScanOutcome], finishedInWindow: (all: Int, succeeded: Int), processes: [ProcessRow]
+        mode: String,
+        durationSeconds: Double,
+        warmupSeconds: Double,
+        imageBytes: Int,
+        gateway: String,
+        users: Int,
+        signInFailures: Int,
+        outcomes: [ScanOutcome],
+        finishedInWindow: (all: Int, succeeded: Int),
+        processes: [ProcessRow]
     ) {
-        (self.mode, self.durationSeconds, self.warmupSeconds, self.imageBytes, self.gateway) = (mode, durationSeconds, warmupSeconds, imageBytes, gateway)
+        (self.mode, self.durationSeconds, self.warmupSeconds, self.imageBytes, self.gateway) = (
+            mode, durationSeconds, warmupSeconds, imageBytes, gateway
+        )
         (self.users, self.signInFailures, self.processes) = (users, signInFailures, processes)
         scans = outcomes.count
         succeeded = outcomes.filter(\.succeeded).count

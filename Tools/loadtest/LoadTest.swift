@@ -39,8 +39,12 @@ struct LoadTest: AsyncParsableCommand {
         guard (concurrency == nil) != (rate == nil) else { throw ValidationError("Give exactly one of --concurrency and --rate.") }
         if let concurrency, !(1...20_000).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 20000.") }
         if let rate, !(rate > 0 && rate <= 10_000) { throw ValidationError("--rate must be above 0 and at most 10000 per second.") }
-        guard duration > 0, warmup >= 0, rampUp >= 0 else { throw ValidationError("--duration must be positive; --warmup and --ramp-up not negative.") }
-        guard (1024...(2 << 20)).contains(imageSize) else { throw ValidationError("--image-size must be from 1024 to 2097152 bytes (the API's limit).") }
+        guard duration > 0, warmup >= 0, rampUp >= 0 else {
+            throw ValidationError("--duration must be positive; --warmup and --ramp-up not negative.")
+        }
+        guard (1024...(2 << 20)).contains(imageSize) else {
+            throw ValidationError("--image-size must be from 1024 to 2097152 bytes (the API's limit).")
+        }
         _ = try reportedProcesses()
     }
 
@@ -130,12 +134,20 @@ struct LoadTest: AsyncParsableCommand {
         await progress.value
         let (before, after) = await usage.value
         return LoadReport(
-            mode: concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s", durationSeconds: duration, warmupSeconds: warmup,
-            imageBytes: imageSize, gateway: gateway, users: await users.users, signInFailures: recorder.counts.signInFailures,
-            outcomes: recorder.measured, finishedInWindow: recorder.finishedInWindow,
+            mode: concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s",
+            durationSeconds: duration,
+            warmupSeconds: warmup,
+            imageBytes: imageSize,
+            gateway: gateway,
+            users: await users.users,
+            signInFailures: recorder.counts.signInFailures,
+            outcomes: recorder.measured,
+            finishedInWindow: recorder.finishedInWindow,
             processes: zip(watched, zip(before, after)).map { process, usage in
                 LoadReport.ProcessRow(
-                    name: process.name, pid: process.pid, cpuSeconds: usage.1.cpuSeconds - usage.0.cpuSeconds,
+                    name: process.name,
+                    pid: process.pid,
+                    cpuSeconds: usage.1.cpuSeconds - usage.0.cpuSeconds,
                     peakRSSMiB: Double(usage.1.peakRSSBytes) / 1_048_576
                 )
             }

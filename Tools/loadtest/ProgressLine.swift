@@ -19,10 +19,16 @@ struct ProgressLine: Sendable {
             let counts = recorder.counts
             let now = ContinuousClock.now
             let phase = now < measuringFrom ? "warming up" : now < stopAt ? "measuring" : "draining"
-            let line = String(
-                format: "%4ds  %-10@  %7.1f scans/s  in flight %5d  done %7d  failed %6d", Int((now - start) / .seconds(1)), phase,
-                Double(counts.finished - previous), counts.inFlight, counts.finished, counts.failed
-            ) + (counts.signInFailures > 0 ? "  sign-in failures \(counts.signInFailures)" : "")
+            let line =
+                String(
+                    format: "%4ds  %-10@  %7.1f scans/s  in flight %5d  done %7d  failed %6d",
+                    Int((now - start) / .seconds(1)),
+                    phase,
+                    Double(counts.finished - previous),
+                    counts.inFlight,
+                    counts.finished,
+                    counts.failed
+                ) + (counts.signInFailures > 0 ? "  sign-in failures \(counts.signInFailures)" : "")
             previous = counts.finished
             if interactive {
                 FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))

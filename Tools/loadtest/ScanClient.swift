@@ -31,8 +31,11 @@ struct ScanClient: Sendable {
         self.client = client
         self.timeout = timeout
         bodies = (0..<8).map { seed in
-            let head = "--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"fridge.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
-            return ByteBuffer(bytes: Array(head.utf8) + SyntheticJPEG.make(size: imageSize, seed: UInt64(seed)) + Array("\r\n--\(Self.boundary)--\r\n".utf8))
+            let head =
+                "--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"fridge.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+            return ByteBuffer(
+                bytes: Array(head.utf8) + SyntheticJPEG.make(size: imageSize, seed: UInt64(seed)) + Array("\r\n--\(Self.boundary)--\r\n".utf8)
+            )
         }
     }
 
@@ -49,7 +52,9 @@ struct ScanClient: Sendable {
             let body = try await response.body.collect(upTo: 1 << 20)
             let status = Int(response.status.code)
             return ScanOutcome(
-                started: started, latency: .now - started, status: status,
+                started: started,
+                latency: .now - started,
+                status: status,
                 code: status == 200 ? nil : Self.errorCode(in: body) ?? "http_\(status)",
                 modelTime: response.headers.first(name: "Server-Timing").flatMap(Self.modelTime(inServerTiming:))
             )

@@ -38,9 +38,11 @@ actor UserPool {
                 current = (user.token, user.scansLeft - 1)
                 return user.token
             }
-            let pending = signingIn ?? Task { [gateway, client, key, audience] in
-                try await Self.newUser(gateway: gateway, client: client, key: key, audience: audience)
-            }
+            let pending =
+                signingIn
+                ?? Task { [gateway, client, key, audience] in
+                    try await Self.newUser(gateway: gateway, client: client, key: key, audience: audience)
+                }
             signingIn = pending
             do {
                 let user = try await pending.value
@@ -56,7 +58,12 @@ actor UserPool {
     }
 
     /// Signs a new user in through the gateway and asks how many scans it has today.
-    private static func newUser(gateway: String, client: HTTPClient, key: DevelopmentAppleKey, audience: String) async throws -> (token: String, scansLeft: Int) {
+    private static func newUser(
+        gateway: String,
+        client: HTTPClient,
+        key: DevelopmentAppleKey,
+        audience: String
+    ) async throws -> (token: String, scansLeft: Int) {
         let now = Date()
         let identity = try await key.mint(
             AppleIdentityClaims(audience: audience, expires: now + 600, issuedAt: now, subject: "001.loadtest.\(UUID().uuidString.lowercased()).0001")

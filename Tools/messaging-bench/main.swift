@@ -110,7 +110,12 @@ func requestReply(concurrency: Int, requests: Int) async throws -> LatencyResult
             let start = ContinuousClock.now
             let latencies = try await group.next()!
             group.cancelAll()
-            return LatencyResult(concurrency: concurrency, requests: requests, seconds: (ContinuousClock.now - start).seconds, sorted: latencies.sorted())
+            return LatencyResult(
+                concurrency: concurrency,
+                requests: requests,
+                seconds: (ContinuousClock.now - start).seconds,
+                sorted: latencies.sorted()
+            )
         }
     }
 }

@@ -80,13 +80,15 @@ func run(size: Int, concurrency: Int) async throws -> Row {
         "kiwi-scan-worker",
         environment: [
             "AMQP_URL": amqpURL, "OPENAI_API_KEY": "sk-bench", "OPENAI_BASE_URL": "http://127.0.0.1:\(stubPort)/v1",
-            "WORKER_CONCURRENCY": "\(concurrency)", "SCAN_JOB_QUEUE": queue, "PORT": "\(workerPort)", "METRICS_PORT": "\(workerPort + 1)", "LOG_LEVEL": "warning",
+            "WORKER_CONCURRENCY": "\(concurrency)", "SCAN_JOB_QUEUE": queue, "PORT": "\(workerPort)", "METRICS_PORT": "\(workerPort + 1)",
+            "LOG_LEVEL": "warning",
         ]
     )
     defer { worker.stop() }
     try await waitHealthy(port: workerPort)
     let requester = AMQPRequester(
-        settings: try AMQPSettings(url: amqpURL, connectionName: "kiwi-scan-worker-bench"), topology: KiwiTopology.scanJobs(queue: queue),
+        settings: try AMQPSettings(url: amqpURL, connectionName: "kiwi-scan-worker-bench"),
+        topology: KiwiTopology.scanJobs(queue: queue),
         logger: logger
     )
     let photos = (0..<16).map { SyntheticJPEG.make(size: size, seed: UInt64($0)) }
@@ -122,8 +124,14 @@ func run(size: Int, concurrency: Int) async throws -> Row {
         }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         return Row(
-            size: size, concurrency: concurrency, jobs: outcomes.count, failures: outcomes.filter { !$0.0 }.count, seconds: seconds,
-            cpuSeconds: worker.cpuSeconds - cpuBefore, peakRSSMiB: worker.peakRSSMiB, latencies: outcomes.map(\.1)
+            size: size,
+            concurrency: concurrency,
+            jobs: outcomes.count,
+            failures: outcomes.filter { !$0.0 }.count,
+            seconds: seconds,
+            cpuSeconds: worker.cpuSeconds - cpuBefore,
+            peakRSSMiB: worker.peakRSSMiB,
+            latencies: outcomes.map(\.1)
         )
     }
 }

@@ -5,6 +5,9 @@ set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 source "$here/common.sh"
 
+# The formatter first: it takes seconds, and a tree it would change fails before anything is started or built.
+"$here/format.sh" lint
+
 use_local_infrastructure postgres rabbitmq
 
 export KIWI_TEST_DATABASE_URL="$KIWI_DATABASE_URL"

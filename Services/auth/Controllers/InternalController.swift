@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
-import KiwiModels
 import KiwiInternalAPI
 import KiwiLogging
+import KiwiModels
 import KiwiServiceSupport
 import Logging
 
@@ -24,9 +24,13 @@ struct InternalController<Context: RequestContext> {
         guard let session = try await sessions.find(tokenHash: SessionTokenDigest.sha256(body.token)) else {
             throw APIError.unauthorized("The session token is unknown, expired or revoked.")
         }
-        return try Response.json(SessionIntrospection(
-            userId: session.userID, expiresAt: session.expiresAt, quotaKey: quotaKeys.quotaKey(forAppleUserID: session.appleUserID).hexEncodedString
-        ))
+        return try Response.json(
+            SessionIntrospection(
+                userId: session.userID,
+                expiresAt: session.expiresAt,
+                quotaKey: quotaKeys.quotaKey(forAppleUserID: session.appleUserID).hexEncodedString
+            )
+        )
     }
 
     @Sendable func revoke(request: Request, context: Context) async throws -> Response {

@@ -1,6 +1,6 @@
 import Foundation
-import Logging
 import KiwiDatabase
+import Logging
 import PostgresNIO
 
 /// A session that is still valid, and whose it is.
@@ -54,7 +54,10 @@ struct PostgresSessionRepository: SessionRepository {
     }
 
     func purgeExpired() async throws -> Int {
-        let rows = try await client.query("WITH purged AS (DELETE FROM sessions WHERE expires_at <= now() RETURNING 1) SELECT count(*) FROM purged", logger: logger)
+        let rows = try await client.query(
+            "WITH purged AS (DELETE FROM sessions WHERE expires_at <= now() RETURNING 1) SELECT count(*) FROM purged",
+            logger: logger
+        )
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }

@@ -72,14 +72,21 @@ struct AuthServiceClient: Sendable {
     }
 
     private func send(
-        _ method: HTTPMethod, _ path: String, body: (some Encodable)?, requestID: String
+        _ method: HTTPMethod,
+        _ path: String,
+        body: (some Encodable)?,
+        requestID: String
     ) async throws(AuthServiceUnavailable) -> ForwardedResponse {
         let data = body.flatMap { try? KiwiJSON.encoder().encode($0) }
         return try await send(method, path, rawBody: data.map { ByteBuffer(bytes: $0) }, requestID: requestID, authorized: true)
     }
 
     private func send(
-        _ method: HTTPMethod, _ path: String, rawBody: ByteBuffer?, requestID: String, authorized: Bool
+        _ method: HTTPMethod,
+        _ path: String,
+        rawBody: ByteBuffer?,
+        requestID: String,
+        authorized: Bool
     ) async throws(AuthServiceUnavailable) -> ForwardedResponse {
         var request = HTTPClientRequest(url: baseURL.appending(path: path).absoluteString)
         request.method = method

@@ -47,8 +47,12 @@ struct ScanController: Sendable {
         let day = policy.day(of: now)
         guard try await quota.used(by: session.quotaKey, on: day) < policy.limit else { throw rateLimited(at: now) }
         guard let jpeg = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
-            throw APIError(.serviceUnavailable, .scanUnavailable, "Too many photos are being uploaded right now; please try again in a moment.",
-                           headers: [.retryAfter: "1"])
+            throw APIError(
+                .serviceUnavailable,
+                .scanUnavailable,
+                "Too many photos are being uploaded right now; please try again in a moment.",
+                headers: [.retryAfter: "1"]
+            )
         }
         guard let reservation = try await quota.reserve(for: session.quotaKey, on: day, limit: policy.limit) else { throw rateLimited(at: now) }
 

@@ -30,10 +30,13 @@ struct RequestTrackingMiddleware: RouterMiddleware {
         }
         response.headers[.requestID] = context.requestID
         // RFC 9110 wants a challenge on every 401, including the sign-in answers passed through from the auth service.
-        if response.status == .unauthorized, response.headers[.wwwAuthenticate] == nil { response.headers[.wwwAuthenticate] = APIError.bearerChallenge() }
+        if response.status == .unauthorized, response.headers[.wwwAuthenticate] == nil {
+            response.headers[.wwwAuthenticate] = APIError.bearerChallenge()
+        }
         var metadata: Logger.Metadata = [
             "method": .string(request.method.rawValue), "path": .string(request.uri.path),
-            "statusCode": .stringConvertible(response.status.code), "latencyMs": .stringConvertible(Int((ContinuousClock.now - started).milliseconds)),
+            "statusCode": .stringConvertible(response.status.code),
+            "latencyMs": .stringConvertible(Int((ContinuousClock.now - started).milliseconds)),
         ]
         if let user = context.facts.user { metadata["user"] = .string(user) }
         context.logger.info("request", metadata: metadata)
@@ -45,9 +48,14 @@ struct RequestTrackingMiddleware: RouterMiddleware {
             let path = request.uri.path.count > 1 && request.uri.path.hasSuffix("/") ? String(request.uri.path.dropLast()) : request.uri.path
             if let allowed = routes[path], !allowed.contains(request.method) {
                 return json(
-                    APIError(.methodNotAllowed, .methodNotAllowed, "\(request.method.rawValue) is not allowed on \(path); use \(allowed.map(\.rawValue).joined(separator: ", ")).",
-                             headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")]),
-                    request: request, context: context
+                    APIError(
+                        .methodNotAllowed,
+                        .methodNotAllowed,
+                        "\(request.method.rawValue) is not allowed on \(path); use \(allowed.map(\.rawValue).joined(separator: ", ")).",
+                        headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")]
+                    ),
+                    request: request,
+                    context: context
                 )
             }
             return json(APIError(.notFound, .notFound, "There is no \(request.uri.path) here."), request: request, context: context)
@@ -59,7 +67,11 @@ struct RequestTrackingMiddleware: RouterMiddleware {
         }
         if error is PSQLError || error is DeadlineExceededError {
             context.logger.error("PostgreSQL is unavailable", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            return json(APIError(.serviceUnavailable, .serviceUnavailable, "Kiwi is briefly unavailable; please try again."), request: request, context: context)
+            return json(
+                APIError(.serviceUnavailable, .serviceUnavailable, "Kiwi is briefly unavailable; please try again."),
+                request: request,
+                context: context
+            )
         }
         context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         return json(APIError(.internalServerError, .internalError, "Something went wrong on our side."), request: request, context: context)

@@ -36,7 +36,8 @@ struct PostgresQuotaRepository: QuotaRepository {
 
     private func usedNow(by quotaKey: Data, on day: String) async throws -> Int {
         let rows = try await client.query(
-            "SELECT scan_count FROM scan_usage WHERE quota_key = \(quotaKey) AND scan_date = \(day)::date", logger: logger
+            "SELECT scan_count FROM scan_usage WHERE quota_key = \(quotaKey) AND scan_date = \(day)::date",
+            logger: logger
         )
         for try await count in rows.decode(Int.self) { return count }
         return 0
@@ -79,7 +80,8 @@ struct PostgresQuotaRepository: QuotaRepository {
     func purge(before day: String) async throws -> Int {
         try await withDeadline(.now + timeout) {
             let rows = try await client.query(
-                "WITH purged AS (DELETE FROM scan_usage WHERE scan_date < \(day)::date RETURNING 1) SELECT count(*) FROM purged", logger: logger
+                "WITH purged AS (DELETE FROM scan_usage WHERE scan_date < \(day)::date RETURNING 1) SELECT count(*) FROM purged",
+                logger: logger
             )
             for try await count in rows.decode(Int.self) { return count }
             return 0

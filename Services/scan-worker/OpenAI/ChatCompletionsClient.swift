@@ -79,7 +79,9 @@ struct ChatCompletionsClient: Sendable {
             let detail = try? JSONDecoder().decode(OpenAIErrorBody.self, from: data).error
             return .failure(
                 Failure(
-                    status: status, code: detail?.code, retryAfter: RetryPolicy.retryAfter(in: headers),
+                    status: status,
+                    code: detail?.code,
+                    retryAfter: RetryPolicy.retryAfter(in: headers),
                     shouldRetry: headers.first(name: "x-should-retry").flatMap { Bool($0.lowercased()) },
                     summary: "HTTP \(status)" + (detail.map { ": \($0.message.prefix(300))" } ?? "")
                 )

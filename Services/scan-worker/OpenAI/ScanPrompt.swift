@@ -53,7 +53,9 @@ struct ScanPrompt: Sendable {
     init(model: String, detail: ImageDetail) {
         self.model = model
         self.detail = detail
-        let template = Array(Self.request(model: model, detail: detail, safetyIdentifier: Self.safetyIdentifierPlaceholder, repair: nil).serialized().utf8)
+        let template = Array(
+            Self.request(model: model, detail: detail, safetyIdentifier: Self.safetyIdentifierPlaceholder, repair: nil).serialized().utf8
+        )
         let image = template.firstRange(of: Self.quoted(Self.imagePlaceholder))!
         // The identifier's placeholder follows the image; nothing the model wrote is in a first request.
         let identifier = template[image.upperBound...].firstRange(of: Self.quoted(Self.safetyIdentifierPlaceholder))!
@@ -96,10 +98,12 @@ struct ScanPrompt: Sendable {
             message(
                 role: "user",
                 content: .array([
-                    .object(JSONObject([
-                        "type": .string("image_url"),
-                        "image_url": .object(JSONObject(["url": .string(imagePlaceholder), "detail": .string(detail.rawValue)])),
-                    ]))
+                    .object(
+                        JSONObject([
+                            "type": .string("image_url"),
+                            "image_url": .object(JSONObject(["url": .string(imagePlaceholder), "detail": .string(detail.rawValue)])),
+                        ])
+                    )
                 ])
             ),
         ]
@@ -115,21 +119,27 @@ struct ScanPrompt: Sendable {
                 )
             )
         }
-        return JSONValue.object(JSONObject([
-            "model": .string(model),
-            "messages": .array(messages),
-            "temperature": .number(JSONNumber(0.3)),
-            "max_completion_tokens": .number(JSONNumber(4096)),
-            "response_format": .object(JSONObject([
-                "type": .string("json_schema"),
-                "json_schema": .object(JSONObject([
-                    "name": .string("kiwi_scan"),
-                    "strict": .bool(true),
-                    "schema": ScanResponseContract.jsonSchema,
-                ])),
-            ])),
-            "safety_identifier": .string(safetyIdentifier),
-        ]))
+        return JSONValue.object(
+            JSONObject([
+                "model": .string(model),
+                "messages": .array(messages),
+                "temperature": .number(JSONNumber(0.3)),
+                "max_completion_tokens": .number(JSONNumber(4096)),
+                "response_format": .object(
+                    JSONObject([
+                        "type": .string("json_schema"),
+                        "json_schema": .object(
+                            JSONObject([
+                                "name": .string("kiwi_scan"),
+                                "strict": .bool(true),
+                                "schema": ScanResponseContract.jsonSchema,
+                            ])
+                        ),
+                    ])
+                ),
+                "safety_identifier": .string(safetyIdentifier),
+            ])
+        )
     }
 
     /// Stands in for the data URL until the body is serialized. The splice replaces the first occurrence of the

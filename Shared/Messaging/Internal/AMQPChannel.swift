@@ -39,7 +39,10 @@ final class AMQPChannel {
         // A broker that accepts the socket but never answers must not hang the login or a declaration.
         try check(amqp_set_handshake_timeout(state, &connectTimeout), "set the handshake timeout")
         try check(amqp_set_rpc_timeout(state, &connectTimeout), "set the RPC timeout")
-        try check(amqp_socket_open_noblock(socket, settings.host, Int32(settings.port), &connectTimeout), "connect to \(settings.host):\(settings.port)")
+        try check(
+            amqp_socket_open_noblock(socket, settings.host, Int32(settings.port), &connectTimeout),
+            "connect to \(settings.host):\(settings.port)"
+        )
 
         let arena = CArena()
         // Without announcing these capabilities RabbitMQ never sends `basic.cancel` (queue deleted) or
@@ -49,7 +52,13 @@ final class AMQPChannel {
             "capabilities": .table(["consumer_cancel_notify": .flag(true), "connection.blocked": .flag(true)]),
         ])
         let login = kiwi_amqp_login_plain(
-            state, settings.virtualHost, 131_072, Int32(settings.heartbeatSeconds), &clientProperties, settings.user, settings.password
+            state,
+            settings.virtualHost,
+            131_072,
+            Int32(settings.heartbeatSeconds),
+            &clientProperties,
+            settings.user,
+            settings.password
         )
         try channel.check(login, "login")
         amqp_channel_open(state, channel.number)
@@ -73,7 +82,15 @@ final class AMQPChannel {
         let arena = CArena()
         for exchange in topology.exchanges {
             amqp_exchange_declare(
-                state, number, arena.bytes(exchange.name), arena.bytes(exchange.kind.rawValue), 0, exchange.durable ? 1 : 0, 0, 0, amqp_empty_table
+                state,
+                number,
+                arena.bytes(exchange.name),
+                arena.bytes(exchange.kind.rawValue),
+                0,
+                exchange.durable ? 1 : 0,
+                0,
+                0,
+                amqp_empty_table
             )
             try checkReply("exchange.declare \(exchange.name)")
         }
@@ -83,13 +100,26 @@ final class AMQPChannel {
             if let messageTTL = queue.messageTTL { arguments["x-message-ttl"] = .integer(messageTTL.milliseconds) }
             if let maxLengthBytes = queue.maxLengthBytes { arguments["x-max-length-bytes"] = .integer(Int64(maxLengthBytes)) }
             amqp_queue_declare(
-                state, number, arena.bytes(queue.name), 0, queue.durable ? 1 : 0, queue.exclusive ? 1 : 0, queue.autoDelete ? 1 : 0,
+                state,
+                number,
+                arena.bytes(queue.name),
+                0,
+                queue.durable ? 1 : 0,
+                queue.exclusive ? 1 : 0,
+                queue.autoDelete ? 1 : 0,
                 arena.table(arguments)
             )
             try checkReply("queue.declare \(queue.name)")
         }
         for binding in topology.bindings {
-            amqp_queue_bind(state, number, arena.bytes(binding.queue), arena.bytes(binding.exchange), arena.bytes(binding.routingKey), amqp_empty_table)
+            amqp_queue_bind(
+                state,
+                number,
+                arena.bytes(binding.queue),
+                arena.bytes(binding.exchange),
+                arena.bytes(binding.routingKey),
+                amqp_empty_table
+            )
             try checkReply("queue.bind \(binding.queue)")
         }
     }
@@ -135,11 +165,12 @@ final class AMQPChannel {
     /// most 255 bytes; rabbitmq-c would find out only halfway through writing frames, breaking the connection.
     static func encodingProblem(_ message: AMQPMessage, exchange: String, routingKey: String) -> String? {
         let properties = message.properties
-        let shortStrings: [(String, String?)] = [
-            ("exchange", exchange), ("routing key", routingKey), ("content type", properties.contentType),
-            ("correlation id", properties.correlationID), ("reply-to", properties.replyTo), ("message id", properties.messageID),
-            ("type", properties.type),
-        ] + properties.headers.keys.map { ("header name", $0) }
+        let shortStrings: [(String, String?)] =
+            [
+                ("exchange", exchange), ("routing key", routingKey), ("content type", properties.contentType),
+                ("correlation id", properties.correlationID), ("reply-to", properties.replyTo), ("message id", properties.messageID),
+                ("type", properties.type),
+            ] + properties.headers.keys.map { ("header name", $0) }
         for case let (name, value?) in shortStrings where value.utf8.count > 255 {
             return "the \(name) is \(value.utf8.count) bytes long; at most 255 are allowed"
         }
@@ -152,7 +183,13 @@ final class AMQPChannel {
         var properties = arena.properties(message.properties)
         let status = message.body.withUnsafeBytes { body in
             amqp_basic_publish(
-                state, number, arena.bytes(exchange), arena.bytes(routingKey), mandatory ? 1 : 0, 0, &properties,
+                state,
+                number,
+                arena.bytes(exchange),
+                arena.bytes(routingKey),
+                mandatory ? 1 : 0,
+                0,
+                &properties,
                 amqp_bytes_t(len: body.count, bytes: UnsafeMutableRawPointer(mutating: body.baseAddress))
             )
         }

@@ -1,5 +1,5 @@
-import CoreMetrics
 import CRabbitMQ
+import CoreMetrics
 import Foundation
 import KiwiConcurrency
 import Logging
@@ -164,7 +164,7 @@ final class AMQPLink: Sendable {
                 defer { state.connectWaiters = [] }
                 return state.connectWaiters
             }
-            waiters.forEach { $0.resume() }
+            for waiter in waiters { waiter.resume() }
 
             let error = serve(channel)
             state.withLock { $0.isConnected = false }
@@ -264,8 +264,7 @@ final class AMQPLink: Sendable {
             return (state.commands, state.stopWaiters, state.connectWaiters)
         }
         for command in commands { try? command(nil) }
-        connectWaiters.forEach { $0.resume() }
-        stopWaiters.forEach { $0.resume() }
+        for waiter in connectWaiters + stopWaiters { waiter.resume() }
         logger.info("RabbitMQ link stopped", metadata: ["connection": "\(settings.connectionName)"])
     }
 
@@ -280,7 +279,6 @@ final class AMQPLink: Sendable {
         return .milliseconds(Int64(Double.random(in: (ceiling / 2)...ceiling)))
     }
 }
-
 
 /// A non-blocking pipe that lets other threads interrupt a link thread's `poll`.
 private final class WakeUpPipe: Sendable {
