@@ -7,10 +7,6 @@ import Foundation
 /// the ids, which the server assigns — they are never trusted from the model, and asking it for some 114
 /// UUIDs would spend about half of its output tokens on them.
 public enum ScanResponseContract {
-    /// The categories the model is asked to use. The validator checks only the length of a category,
-    /// so a category outside this list is not a reason to throw a whole answer away.
-    public static let ingredientCategories = ["Dairy", "Protein", "Vegetable", "Fruit", "Grain", "Condiment", "Beverage", "Other"]
-
     /// A scan response as clients receive it, with server-assigned ids.
     public static let scanResponse = shape(withIDs: true)
 

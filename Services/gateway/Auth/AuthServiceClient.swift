@@ -14,10 +14,9 @@ struct AuthServiceUnavailable: Error, CustomStringConvertible {
 
 /// The gateway's calls to the auth service: its internal API (DESIGN.md §4), and the public sign-in it forwards.
 struct AuthServiceClient: Sendable {
-    /// An answer passed through to the client unchanged (status, content type, body).
+    /// An answer passed through to the client (its status and body).
     struct ForwardedResponse: Sendable {
         var status: Int
-        var contentType: String?
         var body: ByteBuffer
     }
 
@@ -100,7 +99,7 @@ struct AuthServiceClient: Sendable {
             return try await withDeadline(.now + timeout) { [httpClient, request] in
                 let response = try await httpClient.execute(request, timeout: .seconds(Int64(timeout.components.seconds) + 1))
                 let body = try await response.body.collect(upTo: 1024 * 1024)
-                return ForwardedResponse(status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"), body: body)
+                return ForwardedResponse(status: Int(response.status.code), body: body)
             }
         } catch is DeadlineExceededError {
             throw AuthServiceUnavailable(description: "the auth service did not answer within \(timeout)")

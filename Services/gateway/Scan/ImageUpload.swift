@@ -70,7 +70,6 @@ enum ImageUpload {
 enum MultipartFormData {
     struct Part {
         var name: String?
-        var filename: String?
         var contentType: String?
         var body: ArraySlice<UInt8>
     }
@@ -118,7 +117,6 @@ enum MultipartFormData {
                         throw FormatError(reason: "a part's Content-Disposition is not form-data")
                     }
                     part.name = parameter("name", in: field[1])
-                    part.filename = parameter("filename", in: field[1])
                 case "content-type":
                     part.contentType = field[1]
                 default:
