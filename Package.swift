@@ -97,6 +97,7 @@ let package = Package(
         .executableTarget(
             name: "KiwiCLI",
             dependencies: [
+                "KiwiDevelopment",
                 "KiwiAPIClient", "KiwiAppleSignIn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -123,6 +124,7 @@ let package = Package(
         .executableTarget(
             name: "KiwiLoadTest",
             dependencies: [
+                "KiwiDevelopment",
                 "KiwiAppleSignIn", "KiwiBenchmarking", "KiwiConcurrency", "KiwiJPEG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -135,6 +137,7 @@ let package = Package(
         .executableTarget(
             name: "KiwiScanWorkerBench",
             dependencies: [
+                "KiwiDevelopment",
                 "KiwiBenchmarking", "KiwiConcurrency", "KiwiJPEG", "KiwiMessaging", "KiwiScanJobs",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -144,6 +147,7 @@ let package = Package(
         .executableTarget(
             name: "KiwiMessagingBench",
             dependencies: [
+                "KiwiDevelopment",
                 "KiwiConcurrency", "KiwiMessaging",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -155,6 +159,19 @@ let package = Package(
         // MARK: Shared libraries
         .target(name: "KiwiModels", path: "Shared/Models", swiftSettings: swiftSettings),
         .target(name: "KiwiJPEG", path: "Shared/JPEG", swiftSettings: swiftSettings),
+        // What only development tools and tests use: synthetic photos, the stand-in for Apple's signing key, running
+        // services around a body. No service depends on it.
+        .target(
+            name: "KiwiDevelopment",
+            dependencies: [
+                "KiwiModels",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Shared/Development",
+            swiftSettings: swiftSettings
+        ),
         .target(name: "KiwiBenchmarking", dependencies: ["KiwiConcurrency"], path: "Shared/Benchmarking", swiftSettings: swiftSettings),
         .target(
             name: "KiwiAPIClient",
@@ -177,7 +194,6 @@ let package = Package(
         ),
         .target(
             name: "KiwiConcurrency",
-            dependencies: [.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             path: "Shared/Concurrency",
             swiftSettings: swiftSettings
         ),
@@ -299,6 +315,7 @@ let package = Package(
         .testTarget(
             name: "KiwiDatabaseTests",
             dependencies: [
+                "KiwiDevelopment",
                 "KiwiConcurrency", "KiwiDatabase", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -308,6 +325,7 @@ let package = Package(
         .testTarget(
             name: "KiwiAuthTests",
             dependencies: [
+                "KiwiDevelopment",
                 "KiwiAppleSignIn", "KiwiAuth", "KiwiDatabase", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels", "KiwiTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -322,6 +340,7 @@ let package = Package(
         .testTarget(
             name: "KiwiAppleSignInTests",
             dependencies: [
+                "KiwiDevelopment",
                 "KiwiAppleSignIn", "KiwiModels",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -334,6 +353,7 @@ let package = Package(
         .testTarget(
             name: "KiwiMessagingTests",
             dependencies: [
+                "KiwiDevelopment",
                 "KiwiMessaging", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -352,7 +372,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KiwiJPEGTests",
-            dependencies: ["KiwiJPEG", "KiwiTestSupport"],
+            dependencies: ["KiwiDevelopment", "KiwiJPEG", "KiwiTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -363,6 +383,7 @@ let package = Package(
         .testTarget(
             name: "KiwiLLMStubTests",
             dependencies: [
+                "KiwiDevelopment",
                 "KiwiJPEG", "KiwiLLMStub", "KiwiModels", "KiwiOpenAI", "KiwiTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -374,6 +395,7 @@ let package = Package(
         .testTarget(
             name: "KiwiScanWorkerTests",
             dependencies: [
+                "KiwiDevelopment",
                 "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", "KiwiScanWorker", "KiwiServiceSupport",
                 "KiwiTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -405,6 +427,7 @@ let package = Package(
         .testTarget(
             name: "KiwiServicesTests",
             dependencies: [
+                "KiwiDevelopment",
                 "KiwiAPIClient", "KiwiAppleSignIn", "KiwiAuth", "KiwiConfiguration", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG",
                 "KiwiBenchmarking", "KiwiLLMStub", "KiwiLoadTest", "KiwiModels", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

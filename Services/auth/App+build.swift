@@ -46,7 +46,7 @@ func buildApplication(configuration: AuthConfiguration, logger: Logger) async th
         logger: logger
     )
     app.beforeServerStarts {
-        try await DatabaseMigrator().migrate(postgres, logger: logger, timeout: .seconds(30))
+        try await DatabaseMigrator(migrations: KiwiSchema.auth).migrate(postgres, logger: logger, timeout: .seconds(30))
     }
     return app
 }

@@ -90,7 +90,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         logger: logger
     )
     app.beforeServerStarts {
-        try await DatabaseMigrator().migrate(postgres, logger: logger, timeout: .seconds(30))
+        try await DatabaseMigrator(migrations: KiwiSchema.gateway).migrate(postgres, logger: logger, timeout: .seconds(30))
     }
     return app
 }

@@ -1,7 +1,18 @@
-/// Kiwi's PostgreSQL schema (DESIGN.md §5), as the migrations that build it.
+/// Kiwi's PostgreSQL schema (DESIGN.md §5), as the migrations that build it. Each table has one owner, the only
+/// service that migrates it (DESIGN.md §4): the auth service `users` and `sessions`, the gateway `scan_usage`.
+/// Versions are unique across owners and recorded in one `schema_migrations` table. Append; never edit a migration
+/// that has shipped.
 public enum KiwiSchema {
-    /// Every migration, oldest first. Append; never edit one that has shipped.
-    public static let migrations: [Migration] = [
+    /// The auth service's migrations, oldest first.
+    public static let auth: [Migration] = [usersAndSessions, retireScanQuota]
+    /// The gateway's migrations, oldest first.
+    public static let gateway: [Migration] = [scanUsage]
+    /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
+    public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
+
+    /// Version 1, from before tables had owners: it also made the gateway's first table, `scan_quota`, which
+    /// ``retireScanQuota`` drops again for the auth service.
+    static let usersAndSessions =
         Migration(
             version: 1,
             name: "create users, sessions and scan quota",
@@ -35,7 +46,9 @@ public enum KiwiSchema {
                 )
                 """,
             ]
-        ),
+        )
+
+    static let scanUsage =
         Migration(
             version: 2,
             name: "count scans per person, not per account row",
@@ -54,8 +67,11 @@ public enum KiwiSchema {
                     PRIMARY KEY (quota_key, scan_date)
                 )
                 """,
-                "DROP TABLE scan_quota",
+                "DROP TABLE IF EXISTS scan_quota",
             ]
-        ),
-    ]
+        )
+
+    /// The auth service drops the `scan_quota` its version 1 made, should it run after the gateway's version 2 on a
+    /// new database.
+    static let retireScanQuota = Migration(version: 3, name: "retire scan_quota", statements: ["DROP TABLE IF EXISTS scan_quota"])
 }

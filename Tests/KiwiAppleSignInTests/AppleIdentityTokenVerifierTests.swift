@@ -1,6 +1,7 @@
 import Foundation
 import JWTKit
 import KiwiAppleSignIn
+import KiwiDevelopment
 import KiwiModels
 import Logging
 import Testing

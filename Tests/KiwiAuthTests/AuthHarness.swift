@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import KiwiAppleSignIn
 import KiwiDatabase
+import KiwiDevelopment
 import KiwiModels
 import KiwiTestSupport
 import Logging

@@ -22,6 +22,31 @@ struct DatabaseMigratorTests {
         }
     }
 
+    @Test(
+        "each service migrates only the tables it owns, and the schema ends the same whichever starts first",
+        arguments: [["gateway", "auth"], ["auth", "gateway"]]
+    )
+    func ownersMigrateTheirOwnTables(_ order: [String]) async throws {
+        func tables(_ client: PostgresClient) async throws -> Set<String> {
+            var names: Set<String> = []
+            let rows = try await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'")
+            for try await name in rows.decode(String.self) { names.insert(name) }
+            return names
+        }
+        try await withTemporaryDatabase { configuration in
+            try await withClient(configuration) { client in
+                var seen: [Set<String>] = []
+                for owner in order {
+                    try await DatabaseMigrator(migrations: owner == "auth" ? KiwiSchema.auth : KiwiSchema.gateway).migrate(client, logger: logger)
+                    seen.append(try await tables(client))
+                }
+                #expect(seen[0] == (order[0] == "auth" ? ["users", "sessions"] : ["scan_usage"]))
+                #expect(seen[1] == ["users", "sessions", "scan_usage"])
+                #expect(try await recordedVersions(client) == KiwiSchema.migrations.map(\.version))
+            }
+        }
+    }
+
     @Test("concurrent migrators apply each migration exactly once")
     func concurrentRunnersApplyOnce() async throws {
         try await withTemporaryDatabase { configuration in

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiDatabase
+import KiwiDevelopment
 import KiwiServiceSupport
 import KiwiTestSupport
 import Logging

@@ -1,3 +1,4 @@
+import KiwiDevelopment
 import KiwiJPEG
 import KiwiTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import KiwiDevelopment
 import KiwiJPEG
 import KiwiModels
 import KiwiOpenAI

@@ -1,4 +1,5 @@
 import Foundation
+import KiwiDevelopment
 import KiwiMessaging
 import KiwiServiceSupport
 import KiwiTestSupport

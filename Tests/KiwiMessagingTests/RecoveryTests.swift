@@ -1,4 +1,5 @@
 import Foundation
+import KiwiDevelopment
 import KiwiMessaging
 import KiwiTestSupport
 import Synchronization

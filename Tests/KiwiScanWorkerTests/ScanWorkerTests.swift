@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KiwiDevelopment
 import KiwiJPEG
 import KiwiMessaging
 import KiwiModels

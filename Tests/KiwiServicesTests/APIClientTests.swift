@@ -1,6 +1,7 @@
 import Foundation
 import KiwiAPIClient
 import KiwiAppleSignIn
+import KiwiDevelopment
 import KiwiJPEG
 import OpenAPIRuntime
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import KiwiDevelopment
 import KiwiJPEG
 import KiwiTestSupport
 import NIOHTTP1

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiAppleSignIn
+import KiwiDevelopment
 import KiwiJPEG
 import KiwiTestSupport
 import Logging

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import KiwiBenchmarking
+import KiwiDevelopment
 import KiwiJPEG
 import KiwiTestSupport
 import NIOCore

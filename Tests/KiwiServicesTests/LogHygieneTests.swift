@@ -1,4 +1,5 @@
 import Foundation
+import KiwiDevelopment
 import KiwiJPEG
 import KiwiModels
 import KiwiTestSupport

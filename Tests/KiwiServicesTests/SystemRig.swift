@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import KiwiAppleSignIn
 import KiwiDatabase
+import KiwiDevelopment
 import KiwiInternalAPI
 import KiwiJPEG
 import KiwiTestSupport

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KiwiAppleSignIn
+import KiwiDevelopment
 
 /// Where the development stand-in for Apple's signing key lives: `.run/dev-apple` of the Kiwi checkout, the folder
 /// `make run` and `make up` create the key in and point the auth service at.

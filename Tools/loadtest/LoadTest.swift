@@ -4,6 +4,7 @@ import Foundation
 import KiwiAppleSignIn
 import KiwiBenchmarking
 import KiwiConcurrency
+import KiwiDevelopment
 import NIOCore
 
 /// `kiwi-loadtest`: scans through a gateway at a given concurrency or arrival rate, then a report.

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import KiwiDevelopment
 import KiwiJPEG
 import NIOCore
 import NIOHTTP1

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import KiwiAppleSignIn
+import KiwiDevelopment
 import NIOCore
 import NIOHTTP1
 

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiConcurrency
+import KiwiDevelopment
 import KiwiMessaging
 import Logging
 import ServiceLifecycle

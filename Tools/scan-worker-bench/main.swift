@@ -2,6 +2,7 @@ import Foundation
 import FoundationNetworking
 import KiwiBenchmarking
 import KiwiConcurrency
+import KiwiDevelopment
 import KiwiJPEG
 import KiwiMessaging
 import KiwiScanJobs
