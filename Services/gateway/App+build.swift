@@ -5,6 +5,7 @@ import Hummingbird
 import KiwiConcurrency
 import KiwiDatabase
 import KiwiMessaging
+import KiwiScanJobs
 import KiwiServiceSupport
 import Logging
 import PostgresNIO
@@ -67,7 +68,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     ScanController(
         quota: quota,
         policy: policy,
-        dispatcher: ScanDispatcher(requester: requester, jobQueue: configuration.jobQueue, timeout: configuration.scanTimeout),
+        dispatcher: ScanDispatcher(jobs: ScanJobSender(requester: requester, jobQueue: configuration.jobQueue), timeout: configuration.scanTimeout),
         uploads: UploadLimiter(capacity: 64),
         metrics: metrics
     ).addRoutes(to: signedIn)

@@ -25,20 +25,16 @@ public struct HTTPJWKSSource: JWKSSource {
 
     /// The whole exchange — connecting, headers and body — must finish within `timeout`.
     public func fetchKeys() async throws -> JWKS {
-        try await withThrowingTaskGroup(of: JWKS?.self) { group in
-            group.addTask {
-                let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .init(timeout))
+        do {
+            return try await withDeadline(.now + timeout) { [client, url] in
+                // The deadline is withDeadline's alone: it covers the body too, and cancelling the call ends the request.
+                let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), deadline: .distantFuture)
                 guard response.status == .ok else { throw JWKSFetchError("\(url) answered \(response.status.code)") }
                 let body = try await response.body.collect(upTo: 1024 * 1024)
                 return try JSONDecoder().decode(JWKS.self, from: Data(body.readableBytesView))
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let jwks = try await group.next() ?? nil else { throw JWKSFetchError("\(url) did not answer within \(timeout)") }
-            return jwks
+        } catch is DeadlineExceededError {
+            throw JWKSFetchError("\(url) did not answer within \(timeout)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import KiwiConcurrency
 import Logging
 import PostgresNIO
 
@@ -54,15 +55,10 @@ public struct DatabaseMigrator: Sendable {
     /// database cannot be reached fails its start-up with a clear error instead of waiting forever.
     @discardableResult
     public func migrate(_ client: PostgresClient, logger: Logger, timeout: Duration) async throws -> [Int] {
-        try await withThrowingTaskGroup(of: [Int]?.self) { group in
-            group.addTask { try await migrate(client, logger: logger) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let applied = try await group.next() ?? nil else { throw MigrationTimeoutError(timeout: timeout) }
-            return applied
+        do {
+            return try await withDeadline(.now + timeout) { try await migrate(client, logger: logger) }
+        } catch is DeadlineExceededError {
+            throw MigrationTimeoutError(timeout: timeout)
         }
     }
 

@@ -1,4 +1,3 @@
-import CRabbitMQ
 import CoreMetrics
 import Foundation
 import Logging
@@ -103,32 +102,31 @@ public final class AMQPConsumer: Service, Sendable {
                     guard !isStopped.value else { return }
                     try channel.consume(queue, tag: tag, prefetch: autoAck ? nil : prefetch, autoAck: autoAck)
                 },
-                handle: { channel, method, decoded throws(AMQPError) in
+                handle: { channel, method throws(AMQPError) in
                     switch method {
-                    case KIWI_AMQP_BASIC_DELIVER:
-                        guard let decoded, let owner = reference.value else { return }
-                        let deliver = decoded.assumingMemoryBound(to: amqp_basic_deliver_t.self).pointee
+                    case .delivered(let deliveryTag, let redelivered, let exchange, let routingKey):
+                        guard let owner = reference.value else { return }
                         metrics.deliveries.increment()
-                        if deliver.redelivered != 0 { metrics.redeliveries.increment() }
+                        if redelivered { metrics.redeliveries.increment() }
                         var message = try channel.readContent()
                         message.properties.headers[ConfirmTracker.sequenceHeader] = nil
                         if isStopped.value {
                             // Sent before the broker processed our cancel: it goes back to the queue for another consumer.
-                            if !autoAck { try channel.nack(deliver.delivery_tag, requeue: true) }
+                            if !autoAck { try channel.nack(deliveryTag, requeue: true) }
                             return
                         }
                         continuation.yield(
                             AMQPDelivery(
                                 message: message,
-                                deliveryTag: deliver.delivery_tag,
-                                redelivered: deliver.redelivered != 0,
-                                exchange: String(deliver.exchange),
-                                routingKey: String(deliver.routing_key),
+                                deliveryTag: deliveryTag,
+                                redelivered: redelivered,
+                                exchange: exchange,
+                                routingKey: routingKey,
                                 generation: channel.generation,
                                 link: owner
                             )
                         )
-                    case KIWI_AMQP_BASIC_CANCEL:
+                    case .consumerCancelled:
                         // The queue was deleted under us: reconnecting declares it again.
                         throw AMQPError.brokerClosed(code: 0, text: "the broker cancelled the consumer of \(queue)")
                     default:

@@ -1,4 +1,3 @@
-import CRabbitMQ
 import CoreMetrics
 import Logging
 import ServiceLifecycle
@@ -30,8 +29,8 @@ public final class AMQPPublisher: Service, Sendable {
                     try channel.enableConfirms()
                     confirms.reset()
                 },
-                handle: { channel, method, decoded throws(AMQPError) in
-                    try confirms.handle(method, decoded, channel)
+                handle: { channel, method throws(AMQPError) in
+                    try confirms.handle(method, channel)
                 },
                 connectionLost: { error in confirms.failAll(error) }
             ),
@@ -140,12 +139,10 @@ final class ConfirmTracker: @unchecked Sendable {
         entry.continuation.resume(throwing: CancellationError())
     }
 
-    func handle(_ method: amqp_method_number_t, _ decoded: UnsafeMutableRawPointer?, _ channel: AMQPChannel) throws(AMQPError) {
-        guard let decoded else { return }
+    func handle(_ method: AMQPMethod, _ channel: AMQPChannel) throws(AMQPError) {
         switch method {
-        case KIWI_AMQP_BASIC_ACK:
-            let ack = decoded.assumingMemoryBound(to: amqp_basic_ack_t.self).pointee
-            settle(upTo: ack.delivery_tag, multiple: ack.multiple != 0) { sequence in
+        case .acknowledged(let deliveryTag, let multiple):
+            settle(upTo: deliveryTag, multiple: multiple) { sequence in
                 guard let error = returned.removeValue(forKey: sequence) else {
                     metrics.acknowledged.increment()
                     return .success(())
@@ -153,16 +150,14 @@ final class ConfirmTracker: @unchecked Sendable {
                 metrics.unroutable.increment()
                 return .failure(error)
             }
-        case KIWI_AMQP_BASIC_NACK:
-            let nack = decoded.assumingMemoryBound(to: amqp_basic_nack_t.self).pointee
-            settle(upTo: nack.delivery_tag, multiple: nack.multiple != 0) { sequence in
+        case .refused(let deliveryTag, let multiple):
+            settle(upTo: deliveryTag, multiple: multiple) { sequence in
                 returned[sequence] = nil
                 metrics.refused.increment()
                 return .failure(.nacked)
             }
-        case KIWI_AMQP_BASIC_RETURN:
-            let returnMethod = decoded.assumingMemoryBound(to: amqp_basic_return_t.self).pointee
-            let error = AMQPError.unroutable(replyCode: Int(returnMethod.reply_code), replyText: String(returnMethod.reply_text))
+        case .returned(let replyCode, let replyText):
+            let error = AMQPError.unroutable(replyCode: replyCode, replyText: replyText)
             let content = try channel.readContent()
             if let sequence = content.properties.headers[Self.sequenceHeader].flatMap(UInt64.init) { returned[sequence] = error }
         default:

@@ -91,19 +91,14 @@ public final class AMQPRequester: Service, Sendable {
         registry.open(correlationID)
         // The deadline covers the publish too: a confirm that is slow to come must not stretch the wait.
         do {
-            return try await withThrowingTaskGroup(of: AMQPMessage.self) { group in
-                group.addTask {
-                    // Taken once, by the one publish of this request; the message is freed when it returns.
-                    try await self.publisher.publish(outgoing.take() ?? AMQPMessage(body: []), exchange: exchange, routingKey: routingKey)
-                    return try await self.registry.reply(for: correlationID)
-                }
-                group.addTask {
-                    try await Task.sleep(until: deadline)
-                    throw AMQPError.timedOut
-                }
-                defer { group.cancelAll() }
-                return try await group.next()!
+            return try await withDeadline(deadline) {
+                // Taken once, by the one publish of this request; the message is freed when it returns.
+                try await self.publisher.publish(outgoing.take() ?? AMQPMessage(body: []), exchange: exchange, routingKey: routingKey)
+                return try await self.registry.reply(for: correlationID)
             }
+        } catch is DeadlineExceededError {
+            registry.close(correlationID)
+            throw AMQPError.timedOut
         } catch {
             registry.close(correlationID)
             throw error

@@ -1,4 +1,3 @@
-import CRabbitMQ
 import Foundation
 
 /// Where and how to reach RabbitMQ, read from an `AMQP_URL` such as `amqp://user:pass@host:5672/%2F`.
@@ -19,22 +18,12 @@ public struct AMQPSettings: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses an `amqp://` URL. TLS (`amqps://`) is refused until the messaging layer speaks it.
     public init(url: String, heartbeatSeconds: Int = 30, connectionName: String = "kiwi") throws(AMQPURLError) {
-        var buffer = Array(url.utf8CString)
-        // amqp_parse_url decodes in place and points the fields into the buffer: copy them out while it is alive.
-        let parsed = buffer.withUnsafeMutableBufferPointer { pointer -> (status: Int32, ssl: Bool, fields: [String], port: Int) in
-            var info = amqp_connection_info()
-            amqp_default_connection_info(&info)
-            let status = amqp_parse_url(pointer.baseAddress, &info)
-            guard status == AMQP_STATUS_OK.rawValue else { return (status, false, [], 0) }
-            let fields = [info.host, info.user, info.password, info.vhost].map { String(cString: $0!) }
-            return (status, info.ssl != 0, fields, Int(info.port))
-        }
-        guard parsed.status == AMQP_STATUS_OK.rawValue else { throw AMQPURLError("must look like amqp://user:password@host:port/vhost") }
-        guard !parsed.ssl else { throw AMQPURLError("uses amqps://, which is not supported yet") }
-        self.host = parsed.fields[0]
-        self.user = parsed.fields[1]
-        self.password = parsed.fields[2]
-        self.virtualHost = parsed.fields[3]
+        guard let parsed = AMQPURL(url) else { throw AMQPURLError("must look like amqp://user:password@host:port/vhost") }
+        guard !parsed.usesTLS else { throw AMQPURLError("uses amqps://, which is not supported yet") }
+        self.host = parsed.host
+        self.user = parsed.user
+        self.password = parsed.password
+        self.virtualHost = parsed.virtualHost
         self.port = parsed.port
         self.heartbeatSeconds = heartbeatSeconds
         self.connectionName = connectionName

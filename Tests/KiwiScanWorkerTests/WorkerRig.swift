@@ -77,8 +77,7 @@ struct WorkerRig: Sendable {
     func scan(_ jpeg: [UInt8], deadlineIn timeout: Duration = .seconds(20)) async throws -> ScanJobResult {
         let deadline = Date().addingTimeInterval(timeout.seconds)
         let job = ScanJob(image: jpeg, deadline: deadline, requestID: "req-\(UUID().uuidString.prefix(8))", userKey: testUserKey)
-        let reply = try await requester.request(job.message(), routingKey: queue, timeout: timeout + .seconds(2))
-        return try ScanJobResult(message: reply)
+        return try await ScanJobSender(requester: requester, jobQueue: queue).send(job, timeout: timeout + .seconds(2)).result
     }
 
     /// How many messages `queue` holds: consumed (and requeued) for `window`, with no worker running.

@@ -98,8 +98,8 @@ func run(size: Int, concurrency: Int) async throws -> Row {
         @Sendable func scan(_ index: Int) async -> (Bool, Duration) {
             let started = ContinuousClock.now
             let job = ScanJob(image: photos[index % photos.count], deadline: Date().addingTimeInterval(120), requestID: nil, userKey: "bench")
-            let reply = try? await requester.request(job.message(), routingKey: queue, timeout: .seconds(120))
-            let ok = reply.flatMap { try? ScanJobResult(message: $0) }.map { if case .ok = $0 { true } else { false } } ?? false
+            let result = try? await ScanJobSender(requester: requester, jobQueue: queue).send(job, timeout: .seconds(120)).result
+            let ok = result.map { if case .ok = $0 { true } else { false } } ?? false
             return (ok, ContinuousClock.now - started)
         }
         for index in 0..<concurrency { _ = await scan(index) }  // warm up: connections, caches

@@ -97,7 +97,8 @@ struct AuthServiceClient: Sendable {
         }
         do {
             return try await withDeadline(.now + timeout) { [httpClient, request] in
-                let response = try await httpClient.execute(request, timeout: .seconds(Int64(timeout.components.seconds) + 1))
+                // The deadline is withDeadline's alone: it covers the body too, and cancelling the call ends the request.
+                let response = try await httpClient.execute(request, deadline: .distantFuture)
                 let body = try await response.body.collect(upTo: 1024 * 1024)
                 return ForwardedResponse(status: Int(response.status.code), body: body)
             }

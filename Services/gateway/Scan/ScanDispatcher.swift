@@ -1,13 +1,11 @@
 import Foundation
 import KiwiConcurrency
-import KiwiMessaging
 import KiwiScanJobs
 
 /// Sends a photo to the scan workers and waits for the answer (DESIGN.md §3): one job on the job queue, its reply
 /// on this gateway instance's own reply queue, within the scan timeout.
 struct ScanDispatcher: Sendable {
-    let requester: AMQPRequester
-    let jobQueue: String
+    let jobs: ScanJobSender
     let timeout: Duration
 
     /// The worker's result and how long the model spent on it, or a thrown `AMQPError` (`timedOut` when no answer
@@ -16,8 +14,6 @@ struct ScanDispatcher: Sendable {
     func scan(_ jpeg: consuming [UInt8], userID: UUID, requestID: String) async throws -> (result: ScanJobResult, modelTime: Duration?) {
         let deadline = Date().addingTimeInterval(timeout.seconds)
         let userKey = ScanJob.userKey(forUserID: userID.uuidString.lowercased())
-        let message = ScanJob(image: consume jpeg, deadline: deadline, requestID: requestID, userKey: userKey).message()
-        let reply = try await requester.request(consume message, routingKey: jobQueue, timeout: timeout)
-        return (try ScanJobResult(message: reply), ScanJobResult.modelTime(in: reply))
+        return try await jobs.send(ScanJob(image: consume jpeg, deadline: deadline, requestID: requestID, userKey: userKey), timeout: timeout)
     }
 }

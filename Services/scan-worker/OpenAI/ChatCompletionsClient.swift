@@ -56,17 +56,14 @@ struct ChatCompletionsClient: Sendable {
         if let clientRequestID { request.headers.add(name: "X-Client-Request-Id", value: clientRequestID) }
         let body = OneShotBody(makeBody())
         request.body = .stream(body, length: .known(Int64(body.length)))
-        let now = NIODeadline.now()
-        let timeout = TimeAmount.nanoseconds(Int64(max(0, (deadline - ContinuousClock.now).nanoseconds)))
         do {
             return try await withDeadline(deadline) { [httpClient, request] in
-                let response = try await httpClient.execute(request, deadline: now + timeout)
+                // The deadline is withDeadline's alone: it covers the body too, and cancelling the call ends the request.
+                let response = try await httpClient.execute(request, deadline: .distantFuture)
                 let body = try await response.body.collect(upTo: Self.maximumResponseSize)
                 return Self.classify(status: Int(response.status.code), headers: response.headers, body: body)
             }
         } catch is DeadlineExceededError {
-            return .failure(Failure(timedOut: true, summary: "no answer within the time left"))
-        } catch let error as HTTPClientError where error == .deadlineExceeded {
             return .failure(Failure(timedOut: true, summary: "no answer within the time left"))
         } catch {
             return .failure(Failure(summary: "transport error: \(error)"))

@@ -25,7 +25,7 @@ final class AMQPLink: Sendable {
         /// Prepares a fresh connection.
         var setUp: @Sendable (AMQPChannel) throws(AMQPError) -> Void
         /// Handles a method frame other than a close (e.g. `basic.deliver`, `basic.ack`).
-        var handle: @Sendable (AMQPChannel, amqp_method_number_t, UnsafeMutableRawPointer?) throws(AMQPError) -> Void
+        var handle: @Sendable (AMQPChannel, AMQPMethod) throws(AMQPError) -> Void
         /// The connection is gone (`error`), or the link stops (``AMQPError/shutDown``).
         var connectionLost: @Sendable (AMQPError) -> Void
     }
@@ -230,7 +230,7 @@ final class AMQPLink: Sendable {
             channel.isBlocked = false
             logger.info("RabbitMQ unblocked the connection")
         default:
-            try role.handle(channel, method.id, method.decoded)
+            try role.handle(channel, AMQPMethod(id: method.id, decoded: method.decoded))
         }
     }
 
