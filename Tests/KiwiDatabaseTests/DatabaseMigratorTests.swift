@@ -27,7 +27,7 @@ struct DatabaseMigratorTests {
         arguments: [["gateway", "auth"], ["auth", "gateway"]]
     )
     func ownersMigrateTheirOwnTables(_ order: [String]) async throws {
-        func tables(_ client: PostgresClient) async throws -> Set<String> {
+        @Sendable func tables(_ client: PostgresClient) async throws -> Set<String> {
             var names: Set<String> = []
             let rows = try await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'")
             for try await name in rows.decode(String.self) { names.insert(name) }

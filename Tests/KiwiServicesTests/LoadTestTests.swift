@@ -1,5 +1,6 @@
 import Foundation
 import KiwiAppleSignIn
+import KiwiDevelopment
 import KiwiTestSupport
 import Testing
 

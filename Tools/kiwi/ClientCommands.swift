@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KiwiAPIClient
 import KiwiAppleSignIn
+import KiwiDevelopment
 import OpenAPIRuntime
 
 /// The gateway to talk to.
