@@ -30,6 +30,14 @@ struct CLITests {
             return (status, process.capturedOutput())
         }
 
+        /// `kiwi login --dev` as a fresh Apple id, with the test's development key.
+        func logIn(xdgConfigHome: Bool = true) async throws -> (status: Int32?, output: String) {
+            try await run(
+                ["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", home.appending(path: "dev-apple").path],
+                xdgConfigHome: xdgConfigHome
+            )
+        }
+
         var sessionFile: URL { home.appending(path: "config/kiwi/session.json") }
     }
 
@@ -38,9 +46,7 @@ struct CLITests {
         let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 51))
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
-            let login = try await cli.run([
-                "login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path,
-            ])
+            let login = try await cli.logIn()
             #expect(login.status == 0, "\(login.output)")
             #expect(login.output.hasPrefix("Signed in until"))
             let permissions = try FileManager.default.attributesOfItem(atPath: cli.sessionFile.path)[.posixPermissions] as? Int
@@ -69,9 +75,7 @@ struct CLITests {
         let notAPhoto = temporaryFile(Array("just text".utf8))
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
-            _ = try await cli.run([
-                "login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path,
-            ])
+            _ = try await cli.logIn()
             let scan = try await cli.run(["scan", notAPhoto.path])
             #expect(scan.status == 1)
             #expect(scan.output.contains("is not a JPEG"))
@@ -85,9 +89,7 @@ struct CLITests {
         let large = try await offThePool { temporaryFile(SyntheticJPEG.make(size: 3_800_000, seed: 52)) }
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
-            _ = try await cli.run([
-                "login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path,
-            ])
+            _ = try await cli.logIn()
             let scan = try await cli.run(["scan", large.path])
             #expect(scan.status == 1)
             #expect(scan.output.contains("Kiwi takes photos up to 2 MiB") && scan.output.contains("smaller"), "\(scan.output)")
@@ -99,10 +101,7 @@ struct CLITests {
     func honoursHome() async throws {
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
-            let login = try await cli.run(
-                ["login", "--dev", "--sub", "001.cli.\(UUID().uuidString)", "--key-directory", cli.home.appending(path: "dev-apple").path],
-                xdgConfigHome: false
-            )
+            let login = try await cli.logIn(xdgConfigHome: false)
             #expect(login.status == 0, "\(login.output)")
             #expect(FileManager.default.fileExists(atPath: cli.home.appending(path: ".config/kiwi/session.json").path))
         }
