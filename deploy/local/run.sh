@@ -24,7 +24,7 @@ cat <<MSG
   Kiwi is running. Gateway: http://localhost:8080
   Try:    curl -i http://localhost:8080/health
   Sign in (auth service, development key):
-          token=\$(.build/debug/kiwi dev-token --sub 001.dev.0001 --email me@example.com)
+          token=\$(.build/debug/kiwi dev-token --sub "001.dev.\$(whoami)" --email "\$(whoami)@example.com")
           curl -s -X POST localhost:8081/v1/auth/apple -H 'content-type: application/json' -d "{\"identityToken\":\"\$token\"}"
   Logs:   $KIWI_RUN/logs/   (also shown below)
   Stop:   Ctrl-C
