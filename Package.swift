@@ -236,7 +236,7 @@ let package = Package(
         .target(
             name: "KiwiServiceSupport",
             dependencies: [
-                "KiwiConcurrency", "KiwiConfiguration", "KiwiLogging", "KiwiMessaging", "KiwiModels",
+                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiLogging", "KiwiMessaging", "KiwiModels",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -245,6 +245,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

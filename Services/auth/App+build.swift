@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import KiwiAppleSignIn
 import KiwiDatabase
@@ -17,8 +18,9 @@ func buildApplication(configuration: AuthConfiguration, logger: Logger) async th
         audiences: configuration.appleClientIDs
     )
 
-    let router = Router(options: .autoGenerateHeadEndpoints)
+    let router = Router(context: TrackedBasicRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: HTTPMetricsMiddleware())
+    router.add(middleware: RequestTrackingMiddleware(routes: AuthRoutes.allowedMethods))
     router.addHealthRoute()
     // RabbitMQ is not a readiness dependency: revocation announcements are best-effort (a gateway that misses them
     // stops caching sessions), and an auth service taken out of rotation would stop every sign-in and session check.
@@ -49,4 +51,12 @@ func buildApplication(configuration: AuthConfiguration, logger: Logger) async th
         try await DatabaseMigrator(migrations: KiwiSchema.auth).migrate(postgres, logger: logger, timeout: .seconds(30))
     }
     return app
+}
+
+/// The auth service's fixed paths and their methods, for 405 answers.
+enum AuthRoutes {
+    static let allowedMethods: [String: [HTTPRequest.Method]] = [
+        "/health": [.get, .head], "/health/ready": [.get, .head], "/v1/auth/apple": [.post],
+        "/internal/v1/sessions/introspect": [.post], "/internal/v1/sessions/revoke": [.post],
+    ]
 }

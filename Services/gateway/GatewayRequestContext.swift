@@ -1,10 +1,9 @@
 import Hummingbird
 import KiwiServiceSupport
 import NIOCore
-import Synchronization
 
 /// What the gateway knows about a request besides the request itself.
-struct GatewayRequestContext: RequestContext {
+struct GatewayRequestContext: TrackedRequestContext {
     var coreContext: CoreRequestContextStorage
     /// `X-Request-Id`: the client's, or one the gateway made up; on every response and every call behind it.
     var requestID = ""
@@ -36,16 +35,5 @@ extension Optional {
     fileprivate func orThrow(_ error: @autoclosure () -> some Error) throws -> Wrapped {
         guard let value = self else { throw error() }
         return value
-    }
-}
-
-/// What the access log line of a request should say beyond the request itself.
-final class RequestFacts: Sendable {
-    private let state = Mutex<String?>(nil)
-
-    /// The caller's user id, redacted (first 8 characters).
-    var user: String? {
-        get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
     }
 }

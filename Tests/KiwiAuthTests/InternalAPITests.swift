@@ -15,6 +15,21 @@ import Testing
 
 @Suite("Internal API and sessions")
 struct InternalAPITests {
+    @Test("the auth service echoes X-Request-Id and answers unknown paths and wrong methods in the API's error shape")
+    func requestTrackingAndErrorShape() async throws {
+        try await AuthHarness.withService { client in
+            let requestID = HTTPField.Name("X-Request-Id")!
+            let health = try await client.execute(uri: "/health", method: .get, headers: [requestID: "auth-test-1"])
+            #expect(health.headers[requestID] == "auth-test-1")
+            let missing = try await client.execute(uri: "/nothing-here", method: .get)
+            #expect(missing.status == .notFound && missing.errorBody?.error == .notFound)
+            #expect(missing.headers[requestID]?.isEmpty == false)
+            let wrong = try await client.execute(uri: "/v1/auth/apple", method: .get)
+            #expect(wrong.status == .methodNotAllowed && wrong.errorBody?.error == .methodNotAllowed)
+            #expect(wrong.headers[.allow] == "POST")
+        }
+    }
+
     @Test(
         "the internal API refuses requests without the internal token or with a wrong one with 403, not a session's 401",
         arguments: [nil, "wrong-token", ""]

@@ -1,8 +1,11 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import KiwiConcurrency
 import KiwiInternalAPI
 import KiwiModels
+import KiwiServiceSupport
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -10,6 +13,16 @@ import NIOHTTP1
 /// never 401: their session may be perfectly good.
 struct AuthServiceUnavailable: Error, CustomStringConvertible {
     let description: String
+
+    /// What clients are told when signing in or checking a session cannot be done.
+    static let signInMessage = "Signing in is unavailable right now; please try again shortly."
+
+    /// The API's one answer to it, 503 `auth_unavailable` saying what is unavailable (`message`), after logging
+    /// `logMessage` with the reason.
+    func answer(_ message: String = signInMessage, logging logMessage: String, logger: Logger) -> APIError {
+        logger.error("\(logMessage)", metadata: ["reason": "\(description)"])
+        return APIError(.serviceUnavailable, .authUnavailable, message)
+    }
 }
 
 /// The gateway's calls to the auth service: its internal API (DESIGN.md §4), and the public sign-in it forwards.

@@ -33,7 +33,7 @@ struct AccountController: Sendable {
         do {
             try await authService.deleteUser(session.userID, requestID: context.requestID)
         } catch {
-            throw Self.unavailable(error, context: context)
+            throw error.answer(Self.unavailableMessage, logging: "the auth service failed", logger: context.logger)
         }
         cache.apply(.user(session.userID))
         context.logger.info("account deleted")
@@ -47,14 +47,11 @@ struct AccountController: Sendable {
         do {
             try await authService.revoke(token, requestID: context.requestID)
         } catch {
-            throw Self.unavailable(error, context: context)
+            throw error.answer(Self.unavailableMessage, logging: "the auth service failed", logger: context.logger)
         }
         cache.apply(.session(tokenHash: session.tokenHash))
         return Response(status: .noContent)
     }
 
-    private static func unavailable(_ error: AuthServiceUnavailable, context: GatewayRequestContext) -> APIError {
-        context.logger.error("the auth service failed", metadata: ["reason": "\(error)"])
-        return APIError(.serviceUnavailable, .authUnavailable, "Account changes are unavailable right now; please try again shortly.")
-    }
+    private static let unavailableMessage = "Account changes are unavailable right now; please try again shortly."
 }

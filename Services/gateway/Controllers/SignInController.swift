@@ -27,14 +27,13 @@ struct SignInController: Sendable {
         do {
             answer = try await authService.signInWithApple(body: body, requestID: context.requestID)
         } catch {
-            context.logger.error("cannot forward a sign-in", metadata: ["reason": "\(error)"])
-            throw APIError(.serviceUnavailable, .authUnavailable, "Signing in is unavailable right now; please try again shortly.")
+            throw error.answer(logging: "cannot forward a sign-in", logger: context.logger)
         }
-        // Only the documented answers pass through as they are; anything else (a 500 with an empty body when the
-        // auth service's database is down, say) would break the API's error shape.
+        // Only the documented answers pass through as they are; anything else (the auth service's 503 when its
+        // database is down, say) is the gateway's 503 auth_unavailable.
         guard [200, 400, 401].contains(answer.status), (try? JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView))) != nil else {
-            context.logger.error("the auth service answered a sign-in with \(answer.status)")
-            throw APIError(.serviceUnavailable, .authUnavailable, "Signing in is unavailable right now; please try again shortly.")
+            throw AuthServiceUnavailable(description: "the auth service answered a sign-in with \(answer.status)")
+                .answer(logging: "cannot forward a sign-in", logger: context.logger)
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"

@@ -35,15 +35,14 @@ struct AuthenticationMiddleware: RouterMiddleware {
             do {
                 introspection = try await authService.introspect(token, requestID: context.requestID)
             } catch {
-                context.logger.error("cannot check a session", metadata: ["reason": "\(error)"])
-                throw APIError(.serviceUnavailable, .authUnavailable, "Signing in is unavailable right now; please try again shortly.")
+                throw error.answer(logging: "cannot check a session", logger: context.logger)
             }
             guard let introspection, introspection.expiresAt > Date() else {
                 throw APIError.unauthorized("The session is unknown, expired or signed out; sign in again.", bearerError: "invalid_token")
             }
             guard let quotaKey = Data(hexEncoded: introspection.quotaKey), quotaKey.count == 32 else {
-                context.logger.error("cannot check a session", metadata: ["reason": "the auth service sent no valid quota key"])
-                throw APIError(.serviceUnavailable, .authUnavailable, "Signing in is unavailable right now; please try again shortly.")
+                throw AuthServiceUnavailable(description: "the auth service sent no valid quota key")
+                    .answer(logging: "cannot check a session", logger: context.logger)
             }
             let fresh = AuthenticatedSession(userID: introspection.userId, expiresAt: introspection.expiresAt, quotaKey: quotaKey, tokenHash: hash)
             if caching { cache.store(fresh, requestedAt: requestedAt) }

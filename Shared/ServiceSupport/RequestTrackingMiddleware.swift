@@ -2,22 +2,58 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KiwiConcurrency
-import KiwiLogging
+import KiwiDatabase
 import KiwiModels
-import KiwiServiceSupport
 import Logging
 import PostgresNIO
+import Synchronization
 
-/// The outermost middleware. It gives every request an id (`X-Request-Id`, the client's if well-formed), turns
-/// every error into the API's JSON error shape (404 for unknown paths, 405 with `Allow` for a known path and the
-/// wrong method, 500 for anything unexpected), and writes one access-log line per request (DESIGN.md §8).
-struct RequestTrackingMiddleware: RouterMiddleware {
-    typealias Context = GatewayRequestContext
+/// What ``RequestTrackingMiddleware`` needs of a service's request context.
+public protocol TrackedRequestContext: RequestContext {
+    /// `X-Request-Id`: the client's when plain, else one made up; on every response and every call behind it.
+    var requestID: String { get set }
+    /// Facts inner middleware learn that the access-log line written by the outer one should show.
+    var facts: RequestFacts { get }
+}
 
-    /// The methods each public path answers, for 405 and `Allow`.
+/// What the access-log line of a request should say beyond the request itself. A reference, because every
+/// middleware works on its own copy of the context.
+public final class RequestFacts: Sendable {
+    private let state = Mutex<String?>(nil)
+
+    public init() {}
+
+    /// The caller's user id, redacted (first 8 characters).
+    public var user: String? {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+}
+
+/// The request context of a service that needs nothing beyond request tracking (the auth service).
+public struct TrackedBasicRequestContext: TrackedRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var requestID = ""
+    public let facts = RequestFacts()
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+    }
+}
+
+/// The outermost middleware of every service's router. It gives every request an id (`X-Request-Id`, the client's if
+/// well-formed), turns every error into the API's JSON error shape (404 for unknown paths, 405 with `Allow` for a known
+/// path and the wrong method, 503 `service_unavailable` when PostgreSQL cannot be used, 500 for anything unexpected),
+/// and writes one access-log line per request (DESIGN.md §8).
+public struct RequestTrackingMiddleware<Context: TrackedRequestContext>: RouterMiddleware {
+    /// The methods each path answers, for 405 and `Allow`.
     let routes: [String: [HTTPRequest.Method]]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public init(routes: [String: [HTTPRequest.Method]]) {
+        self.routes = routes
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         var context = context
         context.requestID = Self.acceptedRequestID(request.headers[.requestID]) ?? UUID().uuidString.lowercased()
@@ -34,7 +70,7 @@ struct RequestTrackingMiddleware: RouterMiddleware {
             response.headers[.wwwAuthenticate] = APIError.bearerChallenge()
         }
         var metadata: Logger.Metadata = [
-            "method": .string(request.method.rawValue), "path": .string(request.uri.path),
+            "method": .string(request.method.rawValue), "path": .string(Self.loggedPath(request, context: context)),
             "statusCode": .stringConvertible(response.status.code),
             "latencyMs": .stringConvertible(Int((ContinuousClock.now - started).milliseconds)),
         ]
@@ -65,7 +101,7 @@ struct RequestTrackingMiddleware: RouterMiddleware {
             let code: APIErrorCode = error.status == .contentTooLarge ? .badRequest : error.status.code < 500 ? .badRequest : .internalError
             return json(APIError(error.status, code, error.body ?? error.status.reasonPhrase), request: request, context: context)
         }
-        if error is PSQLError || error is DeadlineExceededError {
+        if error is PSQLError || error is DatabaseUnavailable {
             context.logger.error("PostgreSQL is unavailable", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             return json(
                 APIError(.serviceUnavailable, .serviceUnavailable, "Kiwi is briefly unavailable; please try again."),
@@ -81,8 +117,14 @@ struct RequestTrackingMiddleware: RouterMiddleware {
         (try? error.response(from: request, context: context)) ?? Response(status: error.status)
     }
 
+    /// The route's pattern (`/internal/v1/users/:id`) rather than the path, so that ids in paths, a user id among
+    /// them, never reach the logs; an unmatched path as it came.
+    static func loggedPath(_ request: Request, context: Context) -> String {
+        context.endpointPath ?? request.uri.path
+    }
+
     /// A client's request id is echoed only when it is short and plain: it ends up in logs and other services' headers.
-    static func acceptedRequestID(_ value: String?) -> String? {
+    public static func acceptedRequestID(_ value: String?) -> String? {
         guard let value, (1...128).contains(value.utf8.count),
             value.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") })
         else { return nil }
@@ -98,5 +140,6 @@ extension UInt8 {
 }
 
 extension HTTPField.Name {
-    static let requestID = Self("X-Request-Id")!
+    /// The request id every service accepts, echoes and passes on.
+    public static let requestID = Self("X-Request-Id")!
 }

@@ -1,0 +1,20 @@
+import KiwiConcurrency
+
+/// PostgreSQL cannot be used right now: a statement did not finish in time. Services answer 503
+/// `service_unavailable`, as they do for PostgresNIO's own connection errors.
+public struct DatabaseUnavailable: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Runs one database operation, failing with ``DatabaseUnavailable`` when it takes longer than `timeout`: a stuck
+/// database gives a prompt 503 instead of a hanging request.
+public func withStatementDeadline<Value: Sendable>(
+    _ timeout: Duration,
+    _ operation: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    do {
+        return try await withDeadline(.now + timeout, operation)
+    } catch is DeadlineExceededError {
+        throw DatabaseUnavailable(description: "a statement took longer than \(timeout)")
+    }
+}
