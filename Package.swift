@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "KiwiCLI",
             dependencies: [
-                "KiwiDevelopment",
+                "KiwiDevelopment", "KiwiModels",
                 "KiwiAPIClient", "KiwiAppleSignIn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

@@ -3,6 +3,7 @@ import Foundation
 import KiwiAPIClient
 import KiwiAppleSignIn
 import KiwiDevelopment
+import KiwiModels
 import OpenAPIRuntime
 
 /// The gateway to talk to.
@@ -146,9 +147,6 @@ struct Scan: AsyncParsableCommand {
 /// A photo to scan, checked before it is uploaded against the gateway's rules, so that the user learns what to do
 /// without spending a round trip on a photo Kiwi would refuse.
 enum PhotoFile {
-    /// The largest photo the gateway takes (DESIGN.md §2).
-    static let maximumSize = 2 * 1024 * 1024
-
     static func read(_ path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("Cannot read \(path).") }
         return try check(Array(data), path: path)
@@ -156,13 +154,13 @@ enum PhotoFile {
 
     static func check(_ bytes: [UInt8], path: String) throws -> [UInt8] {
         guard !bytes.isEmpty else { throw CLIError("\(path) is empty.") }
-        guard bytes.count <= maximumSize else {
+        guard bytes.count <= ScanPhoto.maximumSize else {
             let size = String(format: "%.1f", Double(bytes.count) / 1_048_576)
             throw CLIError(
                 "\(path) is \(size) MiB; Kiwi takes photos up to 2 MiB. Save a smaller or more compressed JPEG (about 2000 pixels on the long side at quality 80 is plenty) and scan that."
             )
         }
-        guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { throw CLIError("\(path) is not a JPEG; Kiwi takes JPEG photos only.") }
+        guard ScanPhoto.startsLikeJPEG(bytes) else { throw CLIError("\(path) is not a JPEG; Kiwi takes JPEG photos only.") }
         return bytes
     }
 }

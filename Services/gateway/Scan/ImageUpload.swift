@@ -8,10 +8,9 @@ import NIOCore
 /// The photo of a `POST /v1/scan`: `multipart/form-data` with exactly one field `image`, a JPEG of 1 byte to 2 MiB
 /// starting `FF D8 FF` (DESIGN.md §2). Every refusal is 400 `invalid_image` with a message naming the rule.
 enum ImageUpload {
-    static let maximumImageSize = 2 * 1024 * 1024
     /// Room for the multipart envelope around the largest photo. A body beyond it is refused as soon as the bytes
     /// streaming in pass this size; no more of it is read.
-    static let maximumBodySize = maximumImageSize + 64 * 1024
+    static let maximumBodySize = ScanPhoto.maximumSize + 64 * 1024
     /// The longest an upload may take: 2 MiB in 30 s is 70 KB/s, slower than any phone on a working network.
     static let uploadTimeout = Duration.seconds(30)
 
@@ -27,8 +26,6 @@ enum ImageUpload {
         do {
             body = try await withDeadline(.now + uploadTimeout) { try await request.body.collect(upTo: maximumBodySize) }
         } catch is NIOTooManyBytesError {
-            throw tooLarge
-        } catch let error as HTTPError where error.status == .contentTooLarge {
             throw tooLarge
         } catch is DeadlineExceededError {
             throw APIError(.requestTimeout, .badRequest, "The upload took longer than \(uploadTimeout.components.seconds) seconds.")
@@ -52,8 +49,8 @@ enum ImageUpload {
     /// The rules for the bytes themselves.
     static func check(_ image: [UInt8]) throws -> [UInt8] {
         guard !image.isEmpty else { throw refusal("The photo is empty.") }
-        guard image.count <= maximumImageSize else { throw refusal("The photo must be at most 2 MiB; it is \(image.count) bytes.") }
-        guard image.starts(with: [0xFF, 0xD8, 0xFF]) else { throw refusal("The photo must be a JPEG (starting with FF D8 FF).") }
+        guard image.count <= ScanPhoto.maximumSize else { throw refusal("The photo must be at most 2 MiB; it is \(image.count) bytes.") }
+        guard ScanPhoto.startsLikeJPEG(image) else { throw refusal("The photo must be a JPEG (starting with FF D8 FF).") }
         return image
     }
 
