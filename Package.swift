@@ -187,7 +187,7 @@ let package = Package(
         .target(name: "KiwiOpenAI", path: "Shared/OpenAI", swiftSettings: swiftSettings),
         .target(
             name: "KiwiAPIDocument",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")],
+            dependencies: ["KiwiModels", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")],
             path: "Shared/APIDocument",
             resources: [.embedInCode("openapi.yaml")],
             swiftSettings: swiftSettings

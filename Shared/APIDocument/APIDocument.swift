@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KiwiModels
 import Yams
 
 /// The public API's OpenAPI document (`Shared/APIClient/openapi.yaml`, which the Swift client is generated from), as
@@ -21,5 +22,5 @@ public enum APIDocument {
     }()
 
     /// A strong validator for both forms: the YAML text's SHA-256, quoted as `ETag` requires.
-    public static let entityTag = "\"" + SHA256.hash(data: yaml).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+    public static let entityTag = "\"" + SHA256.hash(data: yaml).prefix(16).hexEncodedString + "\""
 }

@@ -101,3 +101,10 @@ public struct OpenAIErrorBody: Codable, Hashable, Sendable {
     /// The code OpenAI gives a 429 that is about billing: retrying never helps.
     public static let insufficientQuota = "insufficient_quota"
 }
+
+/// Request headers of OpenAI's API that the worker sends and the stub reads.
+public enum OpenAIHeader {
+    /// The caller's own id for a request (at most 512 ASCII characters), which OpenAI keeps for tracing; the worker
+    /// sends each scan's request id, and the stub scopes faults by it.
+    public static let clientRequestID = "X-Client-Request-Id"
+}

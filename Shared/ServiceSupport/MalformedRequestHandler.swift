@@ -72,7 +72,7 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
             status: .badRequest,
             headerFields: [
                 .contentType: "application/json; charset=utf-8", .contentLength: String(body.count), .connection: "close",
-                HTTPField.Name("X-Request-Id")!: requestID,
+                .requestID: requestID,
             ]
         )
         context.write(wrapOutboundOut(.head(head)), promise: nil)

@@ -185,5 +185,5 @@ extension HTTPField.Name {
     static let openAIProcessingMilliseconds = Self("openai-processing-ms")!
     static let requestID = Self("x-request-id")!
     /// The caller's own id for a request, which OpenAI keeps for tracing; the stub scopes behaviours by it.
-    static let clientRequestID = Self("X-Client-Request-Id")!
+    static let clientRequestID = Self(OpenAIHeader.clientRequestID)!
 }

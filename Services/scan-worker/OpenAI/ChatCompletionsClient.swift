@@ -53,7 +53,7 @@ struct ChatCompletionsClient: Sendable {
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(apiKey)")
         request.headers.add(name: "Content-Type", value: "application/json")
-        if let clientRequestID { request.headers.add(name: "X-Client-Request-Id", value: clientRequestID) }
+        if let clientRequestID { request.headers.add(name: OpenAIHeader.clientRequestID, value: clientRequestID) }
         let body = OneShotBody(makeBody())
         request.body = .stream(body, length: .known(Int64(body.length)))
         do {
