@@ -143,8 +143,9 @@ services_restart() {
 
 # The first free port at or above $1, skipping the fixed ones of the other services.
 next_free_port() {
-    local port="$1"
-    while port_open "$port" || [[ " 8080 8081 8082 8089 9101 9102 9103 " == *" $port "* ]]; do port=$((port + 1)); done
+    local port="$1" name fixed=" "
+    for name in "${SERVICES[@]}"; do fixed+="$(port_of "$name") $(metrics_port_of "$name") "; done
+    while port_open "$port" || [[ "$fixed" == *" $port "* ]]; do port=$((port + 1)); done
     echo "$port"
 }
 
