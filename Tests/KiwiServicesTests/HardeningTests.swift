@@ -158,11 +158,10 @@ struct HardeningTests {
 
 /// A multipart upload of a 50 MiB "JPEG", made 64 KiB at a time as it is sent: never 50 MiB in the test's memory.
 struct FiftyMebibytePhoto: AsyncSequence, Sendable {
-    static let contentType = "multipart/form-data; boundary=kiwi-test-boundary"
-    static let head =
-        Array("--kiwi-test-boundary\r\nContent-Disposition: form-data; name=\"image\"; filename=\"big.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
-        + [0xFF, 0xD8, 0xFF]
-    static let tail = Array("\r\n--kiwi-test-boundary--\r\n".utf8)
+    static let envelope = SystemRig.multipartEnvelope()
+    static var contentType: String { envelope.contentType }
+    static let head = envelope.head + [0xFF, 0xD8, 0xFF]
+    static var tail: [UInt8] { envelope.tail }
     static let photoBytes = 50 << 20
     static let chunk = 64 << 10
     static var length: Int { head.count + photoBytes + tail.count }
@@ -194,14 +193,7 @@ enum RawHTTP {
         defer { close(descriptor) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        try #require(connected)
+        try #require(withLoopbackAddress(port: port) { connect(descriptor, $0, $1) == 0 })
         _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -99,6 +99,9 @@ final class ServiceProcess: Sendable {
     }
 }
 
+/// The auth service's `QUOTA_KEY_SECRET` in the tests, so that they can work out a person's quota key as it does.
+let testQuotaKeySecret = String(repeating: "q", count: 32)
+
 /// A complete, valid environment for every service, pointing at the PostgreSQL and RabbitMQ that `make test` started,
 /// with a metrics port of its own (the default ports would collide between tests running at once, or with `make run`).
 func serviceEnvironment(port: Int) throws -> [String: String] {
@@ -111,7 +114,7 @@ func serviceEnvironment(port: Int) throws -> [String: String] {
         "DATABASE_URL": try #require(environment["KIWI_TEST_DATABASE_URL"], "run the tests with `make test`"),
         "AMQP_URL": try #require(environment["KIWI_TEST_AMQP_URL"], "run the tests with `make test`"),
         "INTERNAL_API_TOKEN": String(repeating: "t", count: 32),
-        "QUOTA_KEY_SECRET": String(repeating: "q", count: 32),
+        "QUOTA_KEY_SECRET": testQuotaKeySecret,
         "AUTH_SERVICE_URL": "http://127.0.0.1:8081",
         "APPLE_CLIENT_ID": "app.kiwi.ios,app.kiwi.web",
         "OPENAI_API_KEY": "sk-test",

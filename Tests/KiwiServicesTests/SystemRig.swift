@@ -169,13 +169,18 @@ struct SystemRig: Sendable {
         partType: String = "image/jpeg",
         boundary: String = "kiwi-test-boundary"
     ) -> (contentType: String, body: [UInt8]) {
-        let body =
-            Array(
-                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"fridge.jpg\"\r\nContent-Type: \(partType)\r\n\r\n"
-                    .utf8
-            )
-            + image + Array("\r\n--\(boundary)--\r\n".utf8)
-        return ("multipart/form-data; boundary=\(boundary)", body)
+        let envelope = multipartEnvelope(field: field, partType: partType, boundary: boundary)
+        return (envelope.contentType, envelope.head + image + envelope.tail)
+    }
+
+    /// What goes around the file in ``multipart(_:field:partType:boundary:)``, for bodies sent in pieces.
+    static func multipartEnvelope(
+        field: String = "image",
+        partType: String = "image/jpeg",
+        boundary: String = "kiwi-test-boundary"
+    ) -> (contentType: String, head: [UInt8], tail: [UInt8]) {
+        let head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"fridge.jpg\"\r\nContent-Type: \(partType)\r\n\r\n"
+        return ("multipart/form-data; boundary=\(boundary)", Array(head.utf8), Array("\r\n--\(boundary)--\r\n".utf8))
     }
 
     /// The user id behind a session token, read from the database the services share.
@@ -196,7 +201,7 @@ struct SystemRig: Sendable {
             for try await sub in rows.decode(String.self) { return sub }
             throw CancellationError()
         }
-        return QuotaKeyMaker(secret: try #require(serviceEnvironment(port: 0)["QUOTA_KEY_SECRET"])).quotaKey(forAppleUserID: appleUserID)
+        return QuotaKeyMaker(secret: testQuotaKeySecret).quotaKey(forAppleUserID: appleUserID)
     }
 
     /// Sets today's used scans of the person behind `token`.
