@@ -419,8 +419,13 @@ let package = Package(
         .testTarget(
             name: "KiwiGatewayTests",
             dependencies: [
-                "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiTestSupport",
+                "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiServiceSupport",
+                "KiwiTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings

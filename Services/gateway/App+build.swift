@@ -39,40 +39,29 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let authService = AuthServiceClient(httpClient: httpClient, baseURL: configuration.authServiceURL, internalToken: configuration.internalAPIToken)
     let quota = PostgresQuotaRepository(client: postgres, logger: logger)
     let policy = QuotaPolicy(limit: configuration.scanDailyLimit)
-    let metrics = GatewayMetrics()
-
-    let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: HTTPMetricsMiddleware())
-    router.add(middleware: RequestTrackingMiddleware(routes: GatewayRoutes.allowedMethods))
-    router.addHealthRoute()
-    APIDocumentController().addRoutes(to: router)
-    router.addReadinessRoute(
-        checks: [
-            "postgres": { await postgres.isReachable(logger: logger) },
-            "rabbitmq": { requester.isConnected && revocations.isConnected },
-            "auth": { await authService.isHealthy(requestID: "readiness") },
-        ],
-        // No worker consuming the job queue makes the gateway degraded, not unready: see docs/architecture.md.
-        optional: [
-            "scanWorkers": {
-                let consumers = try? await withDeadline(.now + .seconds(2)) { try await requester.consumerCount(of: configuration.jobQueue) }
-                return (consumers ?? 0) > 0
-            }
-        ]
+    let router = buildRouter(
+        dependencies: GatewayDependencies(
+            sessions: authService,
+            accounts: authService,
+            scans: ScanDispatcher(jobs: ScanJobSender(requester: requester, jobQueue: configuration.jobQueue), timeout: configuration.scanTimeout),
+            quota: quota,
+            policy: policy,
+            sessionCache: cache,
+            sessionCachingAllowed: { revocations.isConnected },
+            readinessChecks: [
+                "postgres": { await postgres.isReachable(logger: logger) },
+                "rabbitmq": { requester.isConnected && revocations.isConnected },
+                "auth": { await authService.isHealthy(requestID: "readiness") },
+            ],
+            // No worker consuming the job queue makes the gateway degraded, not unready: see docs/architecture.md.
+            optionalReadinessChecks: [
+                "scanWorkers": {
+                    let consumers = try? await withDeadline(.now + .seconds(2)) { try await requester.consumerCount(of: configuration.jobQueue) }
+                    return (consumers ?? 0) > 0
+                }
+            ]
+        )
     )
-    let v1 = router.group("v1")
-    SignInController(authService: authService).addRoutes(to: v1.group("auth"))
-    let signedIn = v1.group().add(
-        middleware: AuthenticationMiddleware(cache: cache, authService: authService, metrics: metrics, cachingAllowed: { revocations.isConnected })
-    )
-    ScanController(
-        quota: quota,
-        policy: policy,
-        dispatcher: ScanDispatcher(jobs: ScanJobSender(requester: requester, jobQueue: configuration.jobQueue), timeout: configuration.scanTimeout),
-        uploads: UploadLimiter(capacity: 64),
-        metrics: metrics
-    ).addRoutes(to: signedIn)
-    AccountController(quota: quota, policy: policy, authService: authService, cache: cache).addRoutes(to: signedIn)
 
     var app = Application(
         router: router,
@@ -94,6 +83,38 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         try await DatabaseMigrator(migrations: KiwiSchema.gateway).migrate(postgres, logger: logger, timeout: .seconds(30))
     }
     return app
+}
+
+/// The public API's routes, built from ports (``GatewayDependencies``) and nothing else: the router tests drive it
+/// with fakes.
+func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestContext> {
+    let metrics = GatewayMetrics()
+    let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: HTTPMetricsMiddleware())
+    router.add(middleware: RequestTrackingMiddleware(routes: GatewayRoutes.allowedMethods))
+    router.addHealthRoute()
+    APIDocumentController().addRoutes(to: router)
+    router.addReadinessRoute(checks: dependencies.readinessChecks, optional: dependencies.optionalReadinessChecks)
+    let v1 = router.group("v1")
+    SignInController(accounts: dependencies.accounts).addRoutes(to: v1.group("auth"))
+    let signedIn = v1.group().add(
+        middleware: AuthenticationMiddleware(
+            cache: dependencies.sessionCache,
+            sessions: dependencies.sessions,
+            metrics: metrics,
+            cachingAllowed: dependencies.sessionCachingAllowed
+        )
+    )
+    ScanController(
+        quota: dependencies.quota,
+        policy: dependencies.policy,
+        scans: dependencies.scans,
+        uploads: UploadLimiter(capacity: dependencies.uploadSlots),
+        metrics: metrics
+    ).addRoutes(to: signedIn)
+    AccountController(quota: dependencies.quota, policy: dependencies.policy, accounts: dependencies.accounts, cache: dependencies.sessionCache)
+        .addRoutes(to: signedIn)
+    return router
 }
 
 /// The public API's paths and their methods (DESIGN.md §2), for 405 answers.

@@ -4,6 +4,10 @@ import KiwiConcurrency
 /// `service_unavailable`, as they do for PostgresNIO's own connection errors.
 public struct DatabaseUnavailable: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// Runs one database operation, failing with ``DatabaseUnavailable`` when it takes longer than `timeout`: a stuck

@@ -36,8 +36,8 @@ struct APIContractTests {
                 seen.append(Observation(method: method.rawValue.lowercased(), path: template ?? path, status: answer.status))
             }
             let token = try await rig.signIn()
-            let upload = SystemRig.multipart(photo)
-            let png = SystemRig.multipart([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            let upload = MultipartUpload.make(photo)
+            let png = MultipartUpload.make([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             func scan(_ token: String?, _ upload: (contentType: String, body: [UInt8]), requestID: String? = nil) async throws {
                 try await observe(
                     .POST,

@@ -38,7 +38,7 @@ struct HardeningTests {
             let token = try await rig.signIn()
             let gateway = try #require(rig.processes["kiwi-gateway-0"]).pid
             let peakBefore = ProcessUsage(pid: gateway).peakRSSBytes
-            let phonePhoto = try await offThePool { SystemRig.multipart(SyntheticJPEG.make(size: 3_800_000, seed: 62)) }
+            let phonePhoto = try await offThePool { MultipartUpload.make(SyntheticJPEG.make(size: 3_800_000, seed: 62)) }
             var answers = [try await rig.send(.POST, "/v1/scan", token: token, contentType: phonePhoto.contentType, body: phonePhoto.body)]
             for chunked in [false, true] {
                 answers.append(try await upload(FiftyMebibytePhoto(), chunked: chunked, token: token, to: rig.gateway))
@@ -158,7 +158,7 @@ struct HardeningTests {
 
 /// A multipart upload of a 50 MiB "JPEG", made 64 KiB at a time as it is sent: never 50 MiB in the test's memory.
 struct FiftyMebibytePhoto: AsyncSequence, Sendable {
-    static let envelope = SystemRig.multipartEnvelope()
+    static let envelope = MultipartUpload.envelope()
     static var contentType: String { envelope.contentType }
     static let head = envelope.head + [0xFF, 0xD8, 0xFF]
     static var tail: [UInt8] { envelope.tail }

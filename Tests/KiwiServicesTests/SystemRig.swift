@@ -158,29 +158,8 @@ struct SystemRig: Sendable {
 
     /// `POST /v1/scan` with `image` as the multipart field `field`.
     func scan(_ image: [UInt8], token: String, field: String = "image") async throws -> Exchange {
-        let upload = Self.multipart(image, field: field)
+        let upload = MultipartUpload.make(image, field: field)
         return try await send(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body)
-    }
-
-    /// A `multipart/form-data` body with one file field.
-    static func multipart(
-        _ image: [UInt8],
-        field: String = "image",
-        partType: String = "image/jpeg",
-        boundary: String = "kiwi-test-boundary"
-    ) -> (contentType: String, body: [UInt8]) {
-        let envelope = multipartEnvelope(field: field, partType: partType, boundary: boundary)
-        return (envelope.contentType, envelope.head + image + envelope.tail)
-    }
-
-    /// What goes around the file in ``multipart(_:field:partType:boundary:)``, for bodies sent in pieces.
-    static func multipartEnvelope(
-        field: String = "image",
-        partType: String = "image/jpeg",
-        boundary: String = "kiwi-test-boundary"
-    ) -> (contentType: String, head: [UInt8], tail: [UInt8]) {
-        let head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"fridge.jpg\"\r\nContent-Type: \(partType)\r\n\r\n"
-        return ("multipart/form-data; boundary=\(boundary)", Array(head.utf8), Array("\r\n--\(boundary)--\r\n".utf8))
     }
 
     /// The user id behind a session token, read from the database the services share.

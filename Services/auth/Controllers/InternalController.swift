@@ -8,8 +8,8 @@ import Logging
 
 /// The internal API the gateway calls: introspect a token, revoke a session, delete a user.
 struct InternalController<Context: RequestContext> {
-    let users: any UserRepository
-    let sessions: any SessionRepository
+    let users: PostgresUserRepository
+    let sessions: PostgresSessionRepository
     let quotaKeys: QuotaKeyMaker
     let announcer: RevocationAnnouncer
 

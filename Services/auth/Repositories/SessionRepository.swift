@@ -11,21 +11,12 @@ struct LiveSession: Sendable, Hashable {
     let appleUserID: String
 }
 
-/// The sessions table, addressed by token hash only.
-protocol SessionRepository: Sendable {
-    func create(userID: UUID, tokenHash: Data, expiresAt: Date) async throws
-    /// The live session with this token hash (not expired, not revoked), with its user's Apple `sub`.
-    func find(tokenHash: Data) async throws -> LiveSession?
-    /// Deletes the session; returns whether it existed.
-    func revoke(tokenHash: Data) async throws -> Bool
-    /// Deletes expired sessions and returns how many.
-    func purgeExpired() async throws -> Int
-}
-
-struct PostgresSessionRepository: SessionRepository {
+/// The sessions table, addressed by token hash only. A concrete type, like ``PostgresUserRepository``.
+struct PostgresSessionRepository: Sendable {
     let client: PostgresClient
     let logger: Logger
 
+    /// Stores a new session.
     func create(userID: UUID, tokenHash: Data, expiresAt: Date) async throws {
         try await client.execute(
             "INSERT INTO sessions (user_id, token_hash, expires_at) VALUES (\(userID), \(tokenHash), \(expiresAt))",
@@ -33,6 +24,7 @@ struct PostgresSessionRepository: SessionRepository {
         )
     }
 
+    /// The live session with this token hash (not expired, not revoked), with its user's Apple `sub`.
     func find(tokenHash: Data) async throws -> LiveSession? {
         let rows = try await client.query(
             """
@@ -47,12 +39,14 @@ struct PostgresSessionRepository: SessionRepository {
         return nil
     }
 
+    /// Deletes the session; returns whether it existed.
     func revoke(tokenHash: Data) async throws -> Bool {
         let rows = try await client.query("DELETE FROM sessions WHERE token_hash = \(tokenHash) RETURNING id", logger: logger)
         for try await _ in rows.decode(UUID.self) { return true }
         return false
     }
 
+    /// Deletes expired sessions and returns how many.
     func purgeExpired() async throws -> Int {
         let rows = try await client.query(
             "WITH purged AS (DELETE FROM sessions WHERE expires_at <= now() RETURNING 1) SELECT count(*) FROM purged",

@@ -2,18 +2,13 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// The users table: one row per Apple account.
-protocol UserRepository: Sendable {
-    /// The user with this Apple `sub`, created if new; `email`, when given, replaces the stored one.
-    func upsert(appleUserID: String, email: String?) async throws -> UUID
-    /// Deletes the user; their sessions and quota rows go with them. Returns whether the user existed.
-    func delete(_ id: UUID) async throws -> Bool
-}
-
-struct PostgresUserRepository: UserRepository {
+/// The users table: one row per Apple account. A concrete type, not a protocol: everything auth does is SQL, and its
+/// tests run it against the real PostgreSQL.
+struct PostgresUserRepository: Sendable {
     let client: PostgresClient
     let logger: Logger
 
+    /// The user with this Apple `sub`, created if new; `email`, when given, replaces the stored one.
     /// One statement: concurrent first sign-ins of the same `sub` meet in the unique index, and every one
     /// of them gets the same row back.
     func upsert(appleUserID: String, email: String?) async throws -> UUID {
@@ -30,6 +25,7 @@ struct PostgresUserRepository: UserRepository {
         throw PostgresRowMissing()
     }
 
+    /// Deletes the user; their sessions go with them. Returns whether the user existed.
     func delete(_ id: UUID) async throws -> Bool {
         let rows = try await client.query("DELETE FROM users WHERE id = \(id) RETURNING id", logger: logger)
         for try await _ in rows.decode(UUID.self) { return true }

@@ -26,13 +26,7 @@ struct AuthServiceUnavailable: Error, CustomStringConvertible {
 }
 
 /// The gateway's calls to the auth service: its internal API (DESIGN.md §4), and the public sign-in it forwards.
-struct AuthServiceClient: Sendable {
-    /// An answer passed through to the client (its status and body).
-    struct ForwardedResponse: Sendable {
-        var status: Int
-        var body: ByteBuffer
-    }
-
+struct AuthServiceClient: SessionIntrospector, AccountActions {
     let httpClient: HTTPClient
     let baseURL: URL
     let internalToken: String
@@ -45,7 +39,6 @@ struct AuthServiceClient: Sendable {
         self.internalToken = internalToken
     }
 
-    /// Whose session `token` is, or nil when the auth service says it is unknown, expired or revoked.
     func introspect(_ token: String, requestID: String) async throws(AuthServiceUnavailable) -> SessionIntrospection? {
         let response = try await send(.POST, InternalAPI.introspectPath, body: SessionTokenBody(token: token), requestID: requestID)
         switch response.status {
@@ -60,19 +53,16 @@ struct AuthServiceClient: Sendable {
         }
     }
 
-    /// Ends the session of `token`.
     func revoke(_ token: String, requestID: String) async throws(AuthServiceUnavailable) {
         let response = try await send(.POST, InternalAPI.revokePath, body: SessionTokenBody(token: token), requestID: requestID)
         guard response.status == 204 else { throw AuthServiceUnavailable(description: "the auth service answered revoke with \(response.status)") }
     }
 
-    /// Deletes a user and everything of theirs.
     func deleteUser(_ id: UUID, requestID: String) async throws(AuthServiceUnavailable) {
         let response = try await send(.DELETE, InternalAPI.deleteUserPath(id), body: Optional<SessionTokenBody>.none, requestID: requestID)
         guard response.status == 204 else { throw AuthServiceUnavailable(description: "the auth service answered delete with \(response.status)") }
     }
 
-    /// Forwards a client's `POST /v1/auth/apple` and returns the auth service's answer as it is.
     func signInWithApple(body: ByteBuffer, requestID: String) async throws(AuthServiceUnavailable) -> ForwardedResponse {
         try await send(.POST, "/v1/auth/apple", rawBody: body, requestID: requestID, authorized: false)
     }

@@ -9,7 +9,7 @@ import Logging
 struct AccountController: Sendable {
     let quota: any QuotaRepository
     let policy: QuotaPolicy
-    let authService: AuthServiceClient
+    let accounts: any AccountActions
     let cache: SessionCache
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
@@ -31,7 +31,7 @@ struct AccountController: Sendable {
     @Sendable func deleteAccount(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         do {
-            try await authService.deleteUser(session.userID, requestID: context.requestID)
+            try await accounts.deleteUser(session.userID, requestID: context.requestID)
         } catch {
             throw error.answer(Self.unavailableMessage, logging: "the auth service failed", logger: context.logger)
         }
@@ -45,7 +45,7 @@ struct AccountController: Sendable {
         let session = try context.authenticatedSession
         guard let token = context.bearerToken else { throw APIError.unauthorized() }
         do {
-            try await authService.revoke(token, requestID: context.requestID)
+            try await accounts.revoke(token, requestID: context.requestID)
         } catch {
             throw error.answer(Self.unavailableMessage, logging: "the auth service failed", logger: context.logger)
         }

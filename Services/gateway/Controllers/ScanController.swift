@@ -14,7 +14,7 @@ import Logging
 struct ScanController: Sendable {
     let quota: any QuotaRepository
     let policy: QuotaPolicy
-    let dispatcher: ScanDispatcher
+    let scans: any ScanBackend
     let uploads: UploadLimiter
     let metrics: GatewayMetrics
 
@@ -60,7 +60,7 @@ struct ScanController: Sendable {
         do {
             metrics.scansInFlight.increment()
             defer { metrics.scansInFlight.decrement() }
-            (result, modelTime) = try await dispatcher.scan(consume jpeg, userID: session.userID, requestID: context.requestID)
+            (result, modelTime) = try await scans.scan(consume jpeg, userID: session.userID, requestID: context.requestID)
         } catch {
             await refund(reservation, because: "\(error)", context: context)
             throw Self.apiError(for: error)

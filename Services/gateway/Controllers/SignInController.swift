@@ -8,7 +8,7 @@ import Logging
 /// `POST /v1/auth/apple`: forwarded to the auth service, which verifies the Apple identity token and issues the
 /// session; its answer (200, 400 or 401) reaches the client unchanged.
 struct SignInController: Sendable {
-    let authService: AuthServiceClient
+    let accounts: any AccountActions
     /// A sign-in body is a JWT in a small JSON object.
     static let maximumBodySize = 64 * 1024
 
@@ -23,9 +23,9 @@ struct SignInController: Sendable {
         } catch {
             throw APIError.badRequest("The sign-in request is larger than 64 KiB.")
         }
-        let answer: AuthServiceClient.ForwardedResponse
+        let answer: ForwardedResponse
         do {
-            answer = try await authService.signInWithApple(body: body, requestID: context.requestID)
+            answer = try await accounts.signInWithApple(body: body, requestID: context.requestID)
         } catch {
             throw error.answer(logging: "cannot forward a sign-in", logger: context.logger)
         }

@@ -14,7 +14,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = GatewayRequestContext
 
     let cache: SessionCache
-    let authService: AuthServiceClient
+    let sessions: any SessionIntrospector
     let metrics: GatewayMetrics
     /// Whether revocations are being received; without them a cached session could outlive its sign-out.
     let cachingAllowed: @Sendable () -> Bool
@@ -33,7 +33,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
             let requestedAt = ContinuousClock.now
             let introspection: SessionIntrospection?
             do {
-                introspection = try await authService.introspect(token, requestID: context.requestID)
+                introspection = try await sessions.introspect(token, requestID: context.requestID)
             } catch {
                 throw error.answer(logging: "cannot check a session", logger: context.logger)
             }

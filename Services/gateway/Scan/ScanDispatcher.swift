@@ -4,13 +4,10 @@ import KiwiScanJobs
 
 /// Sends a photo to the scan workers and waits for the answer (DESIGN.md §3): one job on the job queue, its reply
 /// on this gateway instance's own reply queue, within the scan timeout.
-struct ScanDispatcher: Sendable {
+struct ScanDispatcher: ScanBackend {
     let jobs: ScanJobSender
     let timeout: Duration
 
-    /// The worker's result and how long the model spent on it, or a thrown `AMQPError` (`timedOut` when no answer
-    /// came in time).
-    /// The photo is handed over and freed once published, not kept while the worker and the model take their time.
     func scan(_ jpeg: consuming [UInt8], userID: UUID, requestID: String) async throws -> (result: ScanJobResult, modelTime: Duration?) {
         let deadline = Date().addingTimeInterval(timeout.seconds)
         let userKey = ScanJob.userKey(forUserID: userID.uuidString.lowercased())

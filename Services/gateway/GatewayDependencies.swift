@@ -1,0 +1,55 @@
+import Foundation
+import KiwiInternalAPI
+import KiwiScanJobs
+import NIOCore
+
+/// Who a bearer token belongs to. Real: ``AuthServiceClient`` (the auth service's introspection endpoint);
+/// fake: `FakeSessionIntrospector` in `Tests/KiwiGatewayTests/Fakes`.
+protocol SessionIntrospector: Sendable {
+    /// The session of `token`, or nil when it is unknown, expired or revoked.
+    func introspect(_ token: String, requestID: String) async throws(AuthServiceUnavailable) -> SessionIntrospection?
+}
+
+/// The account changes the auth service makes, since it owns users and sessions. Real: ``AuthServiceClient``;
+/// fake: `FakeAccountActions`.
+protocol AccountActions: Sendable {
+    /// Forwards a client's `POST /v1/auth/apple` and returns the answer as it is.
+    func signInWithApple(body: ByteBuffer, requestID: String) async throws(AuthServiceUnavailable) -> ForwardedResponse
+    /// Ends the session of `token`.
+    func revoke(_ token: String, requestID: String) async throws(AuthServiceUnavailable)
+    /// Deletes a user and everything of theirs.
+    func deleteUser(_ id: UUID, requestID: String) async throws(AuthServiceUnavailable)
+}
+
+/// Turns a photo into a scan result. Real: ``ScanDispatcher`` (a job on RabbitMQ for the scan workers); fake:
+/// `FakeScanBackend`.
+protocol ScanBackend: Sendable {
+    /// The worker's result and how long the model spent on it, or a thrown error (`AMQPError.timedOut` when no answer
+    /// came in time). The photo is handed over, not kept while the worker and the model take their time.
+    func scan(_ jpeg: consuming [UInt8], userID: UUID, requestID: String) async throws -> (result: ScanJobResult, modelTime: Duration?)
+}
+
+/// An answer of the auth service passed through to the client (its status and body).
+struct ForwardedResponse: Sendable {
+    var status: Int
+    var body: ByteBuffer
+}
+
+/// Everything the gateway's routes use from the world outside the process, as ports: ``buildApplication`` wires
+/// the real ones, the router tests fakes.
+struct GatewayDependencies: Sendable {
+    var sessions: any SessionIntrospector
+    var accounts: any AccountActions
+    var scans: any ScanBackend
+    /// Scans used per person and day (``QuotaRepository``): real ``PostgresQuotaRepository``, fake `FakeQuotaRepository`.
+    var quota: any QuotaRepository
+    var policy: QuotaPolicy
+    var sessionCache: SessionCache
+    /// Whether revocations are being received; without them a cached session could outlive its sign-out.
+    var sessionCachingAllowed: @Sendable () -> Bool
+    /// `GET /health/ready`'s checks: those that make the gateway unready, and those that only make it degraded.
+    var readinessChecks: [String: @Sendable () async -> Bool]
+    var optionalReadinessChecks: [String: @Sendable () async -> Bool] = [:]
+    /// How many photos may be read at once (``UploadLimiter``).
+    var uploadSlots = 64
+}

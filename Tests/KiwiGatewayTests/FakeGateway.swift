@@ -1,0 +1,113 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import KiwiInternalAPI
+import KiwiModels
+import KiwiTestSupport
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+
+@testable import KiwiGateway
+
+/// The gateway's router on fakes of every port (`Fakes/`), driven in-process by Hummingbird's test client.
+final class FakeGateway: Sendable {
+    let sessions = FakeSessionIntrospector()
+    let accounts = FakeAccountActions()
+    let scans: FakeScanBackend
+    let quota = FakeQuotaRepository()
+    let cache = SessionCache()
+    let policy = QuotaPolicy(limit: 4)
+    private let revocationsReceived = Atomic(true)
+    private let readiness: [String: @Sendable () async -> Bool]
+    private let optionalReadiness: [String: @Sendable () async -> Bool]
+
+    init(
+        scans: FakeScanBackend = FakeScanBackend(),
+        readiness: [String: @Sendable () async -> Bool] = [:],
+        optionalReadiness: [String: @Sendable () async -> Bool] = [:]
+    ) {
+        self.scans = scans
+        self.readiness = readiness
+        self.optionalReadiness = optionalReadiness
+    }
+
+    /// Whether the revocation broadcasts are coming in (the gateway caches sessions only while they are).
+    func revocations(received: Bool) {
+        revocationsReceived.store(received, ordering: .relaxed)
+    }
+
+    var dependencies: GatewayDependencies {
+        GatewayDependencies(
+            sessions: sessions,
+            accounts: accounts,
+            scans: scans,
+            quota: quota,
+            policy: policy,
+            sessionCache: cache,
+            sessionCachingAllowed: { [self] in revocationsReceived.load(ordering: .relaxed) },
+            readinessChecks: readiness,
+            optionalReadinessChecks: optionalReadiness
+        )
+    }
+
+    /// Runs `body` against the router, in-process without a socket (`.router`) unless `transport` says otherwise.
+    func test(_ transport: TestingSetup = .router, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        var logger = Logger(label: "test.gateway.router")
+        logger.logLevel = .critical
+        let app = Application(router: buildRouter(dependencies: dependencies), logger: logger)
+        try await app.test(transport, body)
+    }
+
+    /// A signed-in user's bearer token, with the quota key their scans count under.
+    func signIn(expiresAt: Date = Date().addingTimeInterval(3600)) -> (token: String, session: SessionIntrospection, quotaKey: Data) {
+        let token = UUID().uuidString
+        let session = sessions.signIn(token, expiresAt: expiresAt)
+        return (token, session, Data(hexEncoded: session.quotaKey)!)
+    }
+
+    /// Scans the `quotaKey` has used today.
+    func usedToday(by quotaKey: Data) async throws -> Int {
+        try await quota.used(by: quotaKey, on: policy.day(of: Date()))
+    }
+}
+
+extension TestClientProtocol {
+    /// A request with `Authorization: Bearer <token>`.
+    func execute(
+        _ method: HTTPRequest.Method,
+        _ uri: String,
+        token: String?,
+        headers: HTTPFields = [:],
+        body: ByteBuffer? = nil
+    ) async throws
+        -> TestResponse
+    {
+        var headers = headers
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await execute(uri: uri, method: method, headers: headers, body: body)
+    }
+
+    /// `POST /v1/scan` with `photo` as the multipart field `image`.
+    func scan(_ photo: [UInt8], token: String, field: String = "image", headers: HTTPFields = [:]) async throws -> TestResponse {
+        let upload = MultipartUpload.make(photo, field: field)
+        var headers = headers
+        headers[.contentType] = upload.contentType
+        return try await execute(.post, "/v1/scan", token: token, headers: headers, body: ByteBuffer(bytes: upload.body))
+    }
+}
+
+extension TestResponse {
+    /// The body as a JSON object.
+    func json() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])
+    }
+
+    /// The API error code of an error answer.
+    var errorCode: String? { (try? json())?["error"] as? String }
+}
+
+/// A small photo that passes the upload rules.
+let testPhoto: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x42, count: 60) + [0xFF, 0xD9]

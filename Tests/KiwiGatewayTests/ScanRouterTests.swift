@@ -1,0 +1,184 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import KiwiDatabase
+import KiwiMessaging
+import KiwiModels
+import KiwiScanJobs
+import KiwiServiceSupport
+import KiwiTestSupport
+import NIOCore
+import Testing
+
+@testable import KiwiGateway
+
+/// `POST /v1/scan` and `GET /v1/quota`, in-process on fakes: quota answers, upload rules and how failures map.
+@Suite("Gateway router: scans and quota")
+struct ScanRouterTests {
+    @Test("GET /v1/quota reports the scans left today, the limit, and the next midnight UTC")
+    func quotaReport() async throws {
+        let gateway = FakeGateway()
+        let (token, _, quotaKey) = gateway.signIn()
+        gateway.quota.setUsed(1, by: quotaKey, on: gateway.policy.day(of: Date()))
+        try await gateway.test { client async throws in
+            let body = try await client.execute(.get, "/v1/quota", token: token).json()
+            #expect(body["remaining"] as? Int == 3)
+            #expect(body["limit"] as? Int == 4)
+            #expect(body["resetsAt"] as? String == ISO8601DateFormatter().string(from: gateway.policy.resetsAt(after: Date())))
+        }
+    }
+
+    @Test("with the day's 4 scans used a scan is 429 with resetsAt and Retry-After, and no photo reaches the workers")
+    func quotaSpent() async throws {
+        let gateway = FakeGateway()
+        let (token, _, quotaKey) = gateway.signIn()
+        gateway.quota.setUsed(4, by: quotaKey, on: gateway.policy.day(of: Date()))
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token)
+            #expect(answer.status == .tooManyRequests)
+            let body = try answer.json()
+            #expect(body["error"] as? String == "rate_limit_exceeded")
+            #expect(body["resetsAt"] is String)
+            #expect(answer.headers[.retryAfter].flatMap(Int.init) == gateway.policy.retryAfterSeconds(at: Date()))
+        }
+        #expect(gateway.scans.photos.isEmpty)
+    }
+
+    @Test("a successful scan answers the workers' result with the model's time as Server-Timing")
+    func successfulScan() async throws {
+        let result = ScanResponse(ingredients: [], recipes: [])
+        let gateway = FakeGateway(scans: FakeScanBackend(.answer(.ok(result), modelTime: .milliseconds(1234))))
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token, headers: [.requestID: "scan-1"])
+            #expect(answer.status == .ok)
+            #expect(try KiwiJSON.decoder().decode(ScanResponse.self, from: Data(answer.body.readableBytesView)) == result)
+            #expect(answer.headers[.serverTiming] == "llm;dur=1234.0")
+        }
+        #expect(gateway.scans.photos == [testPhoto])
+        #expect(gateway.scans.requestIDs == ["scan-1"])
+    }
+
+    @Test("a successful scan over a real connection uses one of the day's scans")
+    func successfulScanIsCounted() async throws {
+        let gateway = FakeGateway()
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test(.live) { client async throws in
+            #expect(try await client.scan(testPhoto, token: token).status == .ok)
+        }
+        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+        #expect(gateway.quota.refunds == 0)
+    }
+
+    @Test(
+        "an upload that breaks a rule is 400 invalid_image naming the rule, and costs nothing",
+        arguments: [
+            ("PNG", MultipartUpload.make([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "must be a JPEG"),
+            ("empty", MultipartUpload.make([]), "empty"),
+            ("2 MiB + 1 byte", MultipartUpload.make([0xFF, 0xD8, 0xFF] + Array(repeating: 0x42, count: ScanPhoto.maximumSize - 2)), "at most 2 MiB"),
+            ("wrong field", MultipartUpload.make(testPhoto, field: "photo"), "no field named 'image'"),
+            ("labelled image/png", MultipartUpload.make(testPhoto, partType: "image/png"), "must be image/jpeg"),
+            ("not multipart", (contentType: "image/jpeg", body: testPhoto), "must be multipart/form-data"),
+            ("malformed multipart", (contentType: "multipart/form-data; boundary=b", body: Array("no parts here".utf8)), "malformed"),
+            ("two image fields", ScanRouterTests.twoImages, "more than one"),
+        ]
+    )
+    func uploadRule(_ why: String, _ upload: (contentType: String, body: [UInt8]), _ rule: String) async throws {
+        let gateway = FakeGateway()
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.execute(
+                .post,
+                "/v1/scan",
+                token: token,
+                headers: [.contentType: upload.contentType],
+                body: ByteBuffer(bytes: upload.body)
+            )
+            #expect(answer.status == .badRequest, "\(why)")
+            #expect(answer.errorCode == "invalid_image", "\(why)")
+            #expect((try answer.json()["message"] as? String)?.contains(rule) == true, "\(why)")
+        }
+        #expect(gateway.scans.photos.isEmpty)
+        #expect(try await gateway.usedToday(by: quotaKey) == 0)
+    }
+
+    /// A body with the field `image` twice.
+    static let twoImages: (contentType: String, body: [UInt8]) = {
+        let part = Array("Content-Disposition: form-data; name=\"image\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+        let body = Array("--b\r\n".utf8) + part + testPhoto + Array("\r\n--b\r\n".utf8) + part + testPhoto + Array("\r\n--b--\r\n".utf8)
+        return ("multipart/form-data; boundary=b", body)
+    }()
+
+    @Test("a body over the limit is refused as too large, however it is framed")
+    func bodyTooLarge() async throws {
+        let gateway = FakeGateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.execute(
+                .post,
+                "/v1/scan",
+                token: token,
+                headers: [.contentType: "multipart/form-data; boundary=b"],
+                body: ByteBuffer(repeating: 0x42, count: ImageUpload.maximumBodySize + 1)
+            )
+            #expect(answer.status == .badRequest)
+            #expect(
+                try answer.json()["message"] as? String
+                    == "The photo must be at most 2 MiB; this upload is larger. Send a smaller or more compressed JPEG."
+            )
+        }
+    }
+
+    @Test(
+        "a scan the workers fail is answered with its own status and code, and refunded",
+        arguments: [
+            (ScanFailure.Code.invalidModelResponse, HTTPResponse.Status.badGateway, "invalid_model_response"),
+            (.llmUnavailable, .serviceUnavailable, "scan_unavailable"),
+            (.scanTimeout, .gatewayTimeout, "scan_timeout"),
+            (.invalidImage, .badRequest, "invalid_image"),
+        ]
+    )
+    func workerFailure(_ code: ScanFailure.Code, _ status: HTTPResponse.Status, _ errorCode: String) async throws {
+        let gateway = FakeGateway(scans: FakeScanBackend(.answer(.error(ScanFailure(code, "the photo is not a fridge")), modelTime: nil)))
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token)
+            #expect(answer.status == status)
+            #expect(answer.errorCode == errorCode)
+        }
+        #expect(gateway.quota.refunds == 1)
+        #expect(try await gateway.usedToday(by: quotaKey) == 0)
+    }
+
+    @Test(
+        "a scan that never gets a readable answer is 504 on timeout, 502 on a reply that is no result, 503 otherwise, and refunded",
+        arguments: [
+            (AMQPError.timedOut as any Error & Sendable, HTTPResponse.Status.gatewayTimeout, "scan_timeout"),
+            (DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a result")), .badGateway, "invalid_model_response"),
+            (AMQPError.notConnected, .serviceUnavailable, "scan_unavailable"),
+        ]
+    )
+    func transportFailure(_ error: any Error & Sendable, _ status: HTTPResponse.Status, _ errorCode: String) async throws {
+        let gateway = FakeGateway(scans: FakeScanBackend(.failure(error)))
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token)
+            #expect(answer.status == status)
+            #expect(answer.errorCode == errorCode)
+        }
+        #expect(try await gateway.usedToday(by: quotaKey) == 0)
+    }
+
+    @Test("a quota store that cannot be used makes a scan 503 service_unavailable")
+    func quotaStoreDown() async throws {
+        let gateway = FakeGateway()
+        let (token, _, _) = gateway.signIn()
+        gateway.quota.fail(with: DatabaseUnavailable(description: "no connection within 5 seconds"))
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token)
+            #expect(answer.status == .serviceUnavailable)
+            #expect(answer.errorCode == "service_unavailable")
+        }
+        #expect(gateway.scans.photos.isEmpty)
+    }
+}
