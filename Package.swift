@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-crypto", "4.5.2"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -33,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Traces only go out over OTLP/HTTP: without the gRPC trait the build stays clear of grpc-swift.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
@@ -51,7 +54,7 @@ let package = Package(
             name: "KiwiGateway",
             dependencies: [
                 "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging",
-                "KiwiModels", "KiwiScanJobs", "KiwiServiceSupport",
+                "KiwiModels", "KiwiScanJobs", "KiwiServiceSupport", "KiwiTracing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -60,6 +63,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Services/gateway",
             swiftSettings: swiftSettings
@@ -68,13 +72,14 @@ let package = Package(
             name: "KiwiScanWorker",
             dependencies: [
                 "KiwiConcurrency", "KiwiConfiguration", "KiwiJPEG", "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
-                "KiwiScanJobs", "KiwiServiceSupport",
+                "KiwiScanJobs", "KiwiServiceSupport", "KiwiTracing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Services/scan-worker",
             swiftSettings: swiftSettings
@@ -229,6 +234,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Shared/Database",
             swiftSettings: swiftSettings
@@ -236,12 +242,15 @@ let package = Package(
         .target(
             name: "KiwiServiceSupport",
             dependencies: [
-                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiLogging", "KiwiMessaging", "KiwiModels",
+                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiTracing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -270,12 +279,24 @@ let package = Package(
         .target(
             name: "KiwiMessaging",
             dependencies: [
-                "CRabbitMQ", "KiwiConcurrency",
+                "CRabbitMQ", "KiwiConcurrency", "KiwiTracing",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Shared/Messaging",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KiwiTracing",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            path: "Shared/Tracing",
             swiftSettings: swiftSettings
         ),
         .systemLibrary(
@@ -436,6 +457,8 @@ let package = Package(
                 "KiwiDevelopment",
                 "KiwiAPIClient", "KiwiAppleSignIn", "KiwiAuth", "KiwiConfiguration", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG",
                 "KiwiBenchmarking", "KiwiLLMStub", "KiwiLoadTest", "KiwiModels", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

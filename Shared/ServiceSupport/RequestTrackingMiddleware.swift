@@ -4,9 +4,11 @@ import Hummingbird
 import KiwiConcurrency
 import KiwiDatabase
 import KiwiModels
+import KiwiTracing
 import Logging
 import PostgresNIO
 import Synchronization
+import Tracing
 
 /// What ``RequestTrackingMiddleware`` needs of a service's request context.
 public protocol TrackedRequestContext: RequestContext {
@@ -58,25 +60,42 @@ public struct RequestTrackingMiddleware<Context: TrackedRequestContext>: RouterM
         var context = context
         context.requestID = Self.acceptedRequestID(request.headers[.requestID]) ?? UUID().uuidString.lowercased()
         context.logger[metadataKey: "requestId"] = .string(context.requestID)
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch {
-            response = errorResponse(error, request: request, context: context)
+        // The request's span continues the caller's trace (`traceparent`), and every log line written under it,
+        // the access-log line included, carries its trace id.
+        let caller = ServiceContext.continuing(request.headers, using: HTTPFieldsExtractor())
+        return await withSpan("\(request.method.rawValue) unmatched", context: caller, ofKind: .server) { span in
+            var response: Response
+            do {
+                response = try await next(request, context)
+            } catch {
+                response = errorResponse(error, request: request, context: context)
+            }
+            response.headers[.requestID] = context.requestID
+            // RFC 9110 wants a challenge on every 401, including the sign-in answers passed through from the auth service.
+            if response.status == .unauthorized, response.headers[.wwwAuthenticate] == nil {
+                response.headers[.wwwAuthenticate] = APIError.bearerChallenge()
+            }
+            let path = Self.loggedPath(request, context: context)
+            Self.record(request, path: path, response: response, requestID: context.requestID, on: span)
+            var metadata: Logger.Metadata = [
+                "method": .string(request.method.rawValue), "path": .string(path), "statusCode": .stringConvertible(response.status.code),
+                "latencyMs": .stringConvertible(Int((ContinuousClock.now - started).milliseconds)),
+            ]
+            if let user = context.facts.user { metadata["user"] = .string(user) }
+            context.logger.info("request", metadata: metadata)
+            return response
         }
-        response.headers[.requestID] = context.requestID
-        // RFC 9110 wants a challenge on every 401, including the sign-in answers passed through from the auth service.
-        if response.status == .unauthorized, response.headers[.wwwAuthenticate] == nil {
-            response.headers[.wwwAuthenticate] = APIError.bearerChallenge()
-        }
-        var metadata: Logger.Metadata = [
-            "method": .string(request.method.rawValue), "path": .string(Self.loggedPath(request, context: context)),
-            "statusCode": .stringConvertible(response.status.code),
-            "latencyMs": .stringConvertible(Int((ContinuousClock.now - started).milliseconds)),
-        ]
-        if let user = context.facts.user { metadata["user"] = .string(user) }
-        context.logger.info("request", metadata: metadata)
-        return response
+    }
+
+    /// The server span's name and attributes (OpenTelemetry's HTTP conventions): the route's pattern, never the path,
+    /// so that ids in paths stay out of traces as they stay out of logs.
+    private static func record(_ request: Request, path: String, response: Response, requestID: String, on span: any Span) {
+        span.operationName = "\(request.method.rawValue) \(path)"
+        span.attributes["http.request.method"] = request.method.rawValue
+        span.attributes["http.route"] = path
+        span.attributes["http.response.status_code"] = Int(response.status.code)
+        span.attributes["kiwi.request_id"] = requestID
+        if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
     }
 
     private func errorResponse(_ error: any Error, request: Request, context: Context) -> Response {

@@ -20,9 +20,10 @@ public protocol ServiceConfiguration: Sendable {
 }
 
 extension ServiceConfiguration {
-    /// Every environment variable the service reads, set or not: deployment files may give it only these.
+    /// Every environment variable the service reads, set or not: deployment files may give it only these. The
+    /// tracing switch (``TracingBootstrap``) is read by every service besides its own configuration.
     public static var variableNames: Set<String> {
-        EnvironmentReader.variableNames { _ = try? Self(environment: [:]) }
+        EnvironmentReader.variableNames { _ = try? Self(environment: [:]) }.union(TracingBootstrap.endpointVariables)
     }
 }
 
