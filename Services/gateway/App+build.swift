@@ -15,7 +15,10 @@ import ServiceLifecycle
 func buildApplication(configuration: GatewayConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let instance = UUID().uuidString.lowercased()
     let postgres = PostgresClient(configuration: configuration.database, countingConnectionsLoggingTo: logger)
-    let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+    var clientConfiguration = HTTPClient.Configuration()
+    // ``AuthServiceClient`` makes its own spans, which name the call without its path (a user id is in some).
+    clientConfiguration.tracing.tracer = nil
+    let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     let requester = AMQPRequester(
         settings: configuration.amqp,
         instance: instance,

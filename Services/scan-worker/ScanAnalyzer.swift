@@ -6,6 +6,7 @@ import KiwiOpenAI
 import KiwiScanJobs
 import Logging
 import NIOCore
+import Tracing
 
 /// Turns one (already cleaned, base64-encoded) JPEG into a validated ``ScanResponse`` by asking the model, absorbing what goes
 /// wrong with real calls: transient failures are retried under ``RetryPolicy``; an unusable answer (a refusal,
@@ -51,7 +52,15 @@ struct ScanAnalyzer: Sendable {
             analysis.promptTokens += success.completion.usage?.promptTokens ?? 0
             analysis.completionTokens += success.completion.usage?.completionTokens ?? 0
             analysis.processingTime += success.processingTime ?? .zero
-            switch Self.interpret(success.completion) {
+            let interpreted = withSpan("validate model answer") { span in
+                let interpreted = Self.interpret(success.completion)
+                if case .failure(let unusable) = interpreted {
+                    span.attributes["kiwi.llm.problem"] = unusable.kind
+                    span.setStatus(SpanStatus(code: .error))
+                }
+                return interpreted
+            }
+            switch interpreted {
             case .success(let response):
                 analysis.result = .success(response)
                 return analysis
@@ -79,15 +88,21 @@ struct ScanAnalyzer: Sendable {
             analysis.attempts += 1
             let started = ContinuousClock.now
             // Built for each attempt: a body kept for retries would stay in memory while the model answers.
-            let outcome = await client.send(deadline: min(deadline, .now + attemptTimeout), clientRequestID: requestID, body: body)
+            let outcome = await withSpan("model call", ofKind: .client) { [attempt = analysis.attempts] span in
+                span.attributes["gen_ai.system"] = "openai"
+                span.attributes["gen_ai.request.model"] = prompt.model
+                span.attributes["kiwi.llm.attempt"] = attempt
+                let outcome = await client.send(deadline: min(deadline, .now + attemptTimeout), clientRequestID: requestID, body: body)
+                let label = outcome.metricsLabel
+                span.attributes["kiwi.llm.result"] = label
+                if label != "ok" { span.setStatus(SpanStatus(code: .error)) }
+                metrics.attemptEnded(label, duration: .now - started)
+                return outcome
+            }
             let failure: ChatCompletionsClient.Failure
             switch outcome {
-            case .success(let success):
-                metrics.attemptEnded("ok", duration: .now - started)
-                return .success(success)
-            case .failure(let value):
-                failure = value
-                metrics.attemptEnded(failure.metricsLabel, duration: .now - started)
+            case .success(let success): return .success(success)
+            case .failure(let value): failure = value
             }
             let timeLeft = deadline - .now
             if failure.status == 400, let code = failure.code, Self.imageErrorCodes.contains(code) {

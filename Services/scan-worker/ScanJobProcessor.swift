@@ -5,8 +5,10 @@ import KiwiJPEG
 import KiwiLogging
 import KiwiMessaging
 import KiwiScanJobs
+import KiwiTracing
 import Logging
 import ServiceLifecycle
+import Tracing
 
 /// Takes scan jobs off the queue and answers each on its gateway's reply queue (DESIGN.md §3).
 ///
@@ -58,7 +60,17 @@ final class ScanJobProcessor: Service, Sendable {
         }
     }
 
+    /// Answers one delivery in a span that continues the gateway's trace (the job's `traceparent` header).
     func process(_ delivery: AMQPDelivery) async {
+        let gateway = ServiceContext.continuing(delivery.message.properties.headers, using: MessageHeadersExtractor())
+        await withSpan("process scan job", context: gateway, ofKind: .consumer) { span in
+            span.attributes["messaging.system"] = "rabbitmq"
+            span.attributes["messaging.message.conversation_id"] = delivery.message.properties.correlationID
+            await process(delivery, span: span)
+        }
+    }
+
+    private func process(_ delivery: AMQPDelivery, span: any Span) async {
         let started = ContinuousClock.now
         metrics.jobsInFlight.increment()
         defer { metrics.jobsInFlight.decrement() }
@@ -75,6 +87,7 @@ final class ScanJobProcessor: Service, Sendable {
             logger.error("rejecting a message that is not a scan job to the dead-letter queue", metadata: ["reason": "\(error)"])
             await settle("reject", logger: logger) { try await delivery.reject() }
             metrics.jobEnded("rejected", startedAt: started)
+            span.attributes["kiwi.scan.outcome"] = "rejected"
             return
         }
         logger[metadataKey: "requestId"] = job.requestID.map { .string($0) }
@@ -85,6 +98,7 @@ final class ScanJobProcessor: Service, Sendable {
             logger.info("dropping a job whose deadline has passed", metadata: ["lateMs": "\(Int(-timeLeft * 1000))"])
             await settle("ack", logger: logger) { try await delivery.ack() }
             metrics.jobEnded("expired", startedAt: started)
+            span.attributes["kiwi.scan.outcome"] = "expired"
             return
         }
         let deadline = started + .milliseconds(timeLeft * 1000)
@@ -97,6 +111,7 @@ final class ScanJobProcessor: Service, Sendable {
         await reply(result, modelTime: modelTime, to: delivery, until: deadline, logger: logger)
         await settle("ack", logger: logger) { try await delivery.ack() }
         metrics.jobEnded(result.outcome, startedAt: started)
+        span.attributes["kiwi.scan.outcome"] = result.outcome
 
         var metadata: Logger.Metadata = [
             "outcome": .string(result.outcome), "latencyMs": "\((ContinuousClock.now - started).milliseconds)", "bytes": "\(photoSize)",

@@ -49,3 +49,13 @@ extension ChatCompletionsClient.Failure {
         }
     }
 }
+
+extension Result<ChatCompletionsClient.Success, ChatCompletionsClient.Failure> {
+    /// An attempt's outcome as a metrics label: `ok`, or the failure's label.
+    var metricsLabel: String {
+        switch self {
+        case .success: "ok"
+        case .failure(let failure): failure.metricsLabel
+        }
+    }
+}

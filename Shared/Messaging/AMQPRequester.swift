@@ -1,9 +1,11 @@
 import CoreMetrics
 import Foundation
 import KiwiConcurrency
+import KiwiTracing
 import Logging
 import ServiceLifecycle
 import Synchronization
+import Tracing
 
 /// Request/reply over RabbitMQ: publishes a request with a fresh correlation id and this instance's reply
 /// queue, then waits for the reply with the same correlation id until a deadline.
@@ -92,9 +94,17 @@ public final class AMQPRequester: Service, Sendable {
         // The deadline covers the publish too: a confirm that is slow to come must not stretch the wait.
         do {
             return try await withDeadline(deadline) {
-                // Taken once, by the one publish of this request; the message is freed when it returns.
-                try await self.publisher.publish(outgoing.take() ?? AMQPMessage(body: []), exchange: exchange, routingKey: routingKey)
-                return try await self.registry.reply(for: correlationID)
+                try await withSpan("publish \(routingKey)", ofKind: .producer) { span in
+                    span.attributes["messaging.system"] = "rabbitmq"
+                    span.attributes["messaging.destination.name"] = routingKey
+                    span.attributes["messaging.message.conversation_id"] = correlationID
+                    // Taken once, by the one publish of this request; the message is freed when it returns.
+                    var message = outgoing.take() ?? AMQPMessage(body: [])
+                    // The consumer's spans continue this one.
+                    ServiceContext.propagate(into: &message.properties.headers, using: MessageHeadersInjector())
+                    try await self.publisher.publish(consume message, exchange: exchange, routingKey: routingKey)
+                }
+                return try await withSpan("await reply", ofKind: .internal) { _ in try await self.registry.reply(for: correlationID) }
             }
         } catch is DeadlineExceededError {
             registry.close(correlationID)

@@ -5,9 +5,11 @@ import KiwiConcurrency
 import KiwiInternalAPI
 import KiwiModels
 import KiwiServiceSupport
+import KiwiTracing
 import Logging
 import NIOCore
 import NIOHTTP1
+import Tracing
 
 /// The auth service could not be asked: it is down, slow or answered nonsense. Clients get 503 `auth_unavailable`,
 /// never 401: their session may be perfectly good.
@@ -40,7 +42,13 @@ struct AuthServiceClient: SessionIntrospector, AccountActions {
     }
 
     func introspect(_ token: String, requestID: String) async throws(AuthServiceUnavailable) -> SessionIntrospection? {
-        let response = try await send(.POST, InternalAPI.introspectPath, body: SessionTokenBody(token: token), requestID: requestID)
+        let response = try await send(
+            "auth introspect",
+            .POST,
+            InternalAPI.introspectPath,
+            body: SessionTokenBody(token: token),
+            requestID: requestID
+        )
         switch response.status {
         case 200:
             guard let session = try? KiwiJSON.decoder().decode(SessionIntrospection.self, from: Data(response.body.readableBytesView)) else {
@@ -54,33 +62,65 @@ struct AuthServiceClient: SessionIntrospector, AccountActions {
     }
 
     func revoke(_ token: String, requestID: String) async throws(AuthServiceUnavailable) {
-        let response = try await send(.POST, InternalAPI.revokePath, body: SessionTokenBody(token: token), requestID: requestID)
+        let response = try await send("auth revoke", .POST, InternalAPI.revokePath, body: SessionTokenBody(token: token), requestID: requestID)
         guard response.status == 204 else { throw AuthServiceUnavailable(description: "the auth service answered revoke with \(response.status)") }
     }
 
     func deleteUser(_ id: UUID, requestID: String) async throws(AuthServiceUnavailable) {
-        let response = try await send(.DELETE, InternalAPI.deleteUserPath(id), body: Optional<SessionTokenBody>.none, requestID: requestID)
+        let response = try await send(
+            "auth delete user",
+            .DELETE,
+            InternalAPI.deleteUserPath(id),
+            body: Optional<SessionTokenBody>.none,
+            requestID: requestID
+        )
         guard response.status == 204 else { throw AuthServiceUnavailable(description: "the auth service answered delete with \(response.status)") }
     }
 
     func signInWithApple(body: ByteBuffer, requestID: String) async throws(AuthServiceUnavailable) -> ForwardedResponse {
-        try await send(.POST, "/v1/auth/apple", rawBody: body, requestID: requestID, authorized: false)
+        try await send("auth sign in", .POST, "/v1/auth/apple", rawBody: body, requestID: requestID, authorized: false)
     }
 
     /// Whether the auth service answers its liveness probe: part of the gateway's readiness.
     func isHealthy(requestID: String) async -> Bool {
-        let response = try? await send(.GET, "/health", rawBody: nil, requestID: requestID, authorized: false)
+        let response = try? await send("auth health", .GET, "/health", rawBody: nil, requestID: requestID, authorized: false)
         return response?.status == 200
     }
 
     private func send(
+        _ operation: String,
         _ method: HTTPMethod,
         _ path: String,
         body: (some Encodable)?,
         requestID: String
     ) async throws(AuthServiceUnavailable) -> ForwardedResponse {
         let data = body.flatMap { try? KiwiJSON.encoder().encode($0) }
-        return try await send(method, path, rawBody: data.map { ByteBuffer(bytes: $0) }, requestID: requestID, authorized: true)
+        return try await send(operation, method, path, rawBody: data.map { ByteBuffer(bytes: $0) }, requestID: requestID, authorized: true)
+    }
+
+    /// One call in a client span named `operation`. The span and the `traceparent` it sends are made here rather than by
+    /// AsyncHTTPClient (whose tracing the gateway's client has off): its spans would record the path, and a user id
+    /// is in some paths.
+    private func send(
+        _ operation: String,
+        _ method: HTTPMethod,
+        _ path: String,
+        rawBody: ByteBuffer?,
+        requestID: String,
+        authorized: Bool
+    ) async throws(AuthServiceUnavailable) -> ForwardedResponse {
+        let result: Result<ForwardedResponse, AuthServiceUnavailable> = await withSpan(operation, ofKind: .client) { span in
+            span.attributes["http.request.method"] = method.rawValue
+            do throws(AuthServiceUnavailable) {
+                let response = try await send(method, path, rawBody: rawBody, requestID: requestID, authorized: authorized)
+                span.attributes["http.response.status_code"] = response.status
+                return .success(response)
+            } catch {
+                span.setStatus(SpanStatus(code: .error))
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     private func send(
@@ -91,6 +131,7 @@ struct AuthServiceClient: SessionIntrospector, AccountActions {
         authorized: Bool
     ) async throws(AuthServiceUnavailable) -> ForwardedResponse {
         var request = HTTPClientRequest(url: baseURL.appending(path: path).absoluteString)
+        ServiceContext.propagate(into: &request.headers, using: HTTPHeadersInjector())
         request.method = method
         request.headers.add(name: "X-Request-Id", value: requestID)
         if authorized { request.headers.add(name: "Authorization", value: "Bearer \(internalToken)") }

@@ -31,7 +31,7 @@ struct PostgresQuotaRepository: QuotaRepository {
     var timeout = Duration.seconds(5)
 
     func used(by quotaKey: Data, on day: String) async throws -> Int {
-        try await withStatementDeadline(timeout) { try await usedNow(by: quotaKey, on: day) }
+        try await withStatementDeadline("quota used", timeout: timeout) { try await usedNow(by: quotaKey, on: day) }
     }
 
     private func usedNow(by quotaKey: Data, on day: String) async throws -> Int {
@@ -46,7 +46,7 @@ struct PostgresQuotaRepository: QuotaRepository {
     /// One statement: the first scan of the day inserts 1; later ones increment only while below the limit,
     /// under the row lock `ON CONFLICT DO UPDATE` takes, so two racing requests see each other's increment.
     func reserve(for quotaKey: Data, on day: String, limit: Int) async throws -> QuotaReservation? {
-        try await withStatementDeadline(timeout) { try await reserveNow(for: quotaKey, on: day, limit: limit) }
+        try await withStatementDeadline("quota reserve", timeout: timeout) { try await reserveNow(for: quotaKey, on: day, limit: limit) }
     }
 
     private func reserveNow(for quotaKey: Data, on day: String, limit: Int) async throws -> QuotaReservation? {
@@ -64,7 +64,7 @@ struct PostgresQuotaRepository: QuotaRepository {
     }
 
     func refund(_ reservation: QuotaReservation) async throws {
-        try await withStatementDeadline(timeout) { try await refundNow(reservation) }
+        try await withStatementDeadline("quota refund", timeout: timeout) { try await refundNow(reservation) }
     }
 
     private func refundNow(_ reservation: QuotaReservation) async throws {
@@ -78,7 +78,7 @@ struct PostgresQuotaRepository: QuotaRepository {
     }
 
     func purge(before day: String) async throws -> Int {
-        try await withStatementDeadline(timeout) {
+        try await withStatementDeadline("quota purge", timeout: timeout) {
             let rows = try await client.query(
                 "WITH purged AS (DELETE FROM scan_usage WHERE scan_date < \(day)::date RETURNING 1) SELECT count(*) FROM purged",
                 logger: logger
