@@ -20,6 +20,18 @@ struct ConfigurationTests {
         "OPENAI_API_KEY": "sk-test",
     ]
 
+    @Test(
+        "tracing is on only when an OTLP endpoint is configured",
+        arguments: [
+            ([:], false), (["OTEL_EXPORTER_OTLP_ENDPOINT": ""], false), (["OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"], false),
+            (["OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318"], true),
+            (["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://c:4318/v1/traces"], true),
+        ] as [([String: String], Bool)]
+    )
+    func tracingSwitch(_ environment: [String: String], _ enabled: Bool) {
+        #expect(TracingBootstrap.isEnabled(in: environment) == enabled)
+    }
+
     @Test("the gateway applies the documented defaults")
     func gatewayDefaults() throws {
         let configuration = try GatewayConfiguration(environment: complete)
@@ -106,5 +118,6 @@ struct ConfigurationTests {
         #expect(!gateway.contains("QUOTA_KEY_SECRET"))
         #expect(ScanWorkerConfiguration.variableNames.isSuperset(of: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKER_CONCURRENCY", "SCAN_JOB_QUEUE"]))
         #expect(!ScanWorkerConfiguration.variableNames.contains("DATABASE_URL"))
+        #expect(AuthConfiguration.variableNames.contains("OTEL_EXPORTER_OTLP_ENDPOINT"), "every service reads the tracing switch")
     }
 }
