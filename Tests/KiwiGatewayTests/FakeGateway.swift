@@ -68,6 +68,11 @@ final class FakeGateway: Sendable {
         return (token, session, Data(hexEncoded: session.quotaKey)!)
     }
 
+    /// Sets the scans the `quotaKey` has used today.
+    func setUsedToday(_ count: Int, by quotaKey: Data) {
+        quota.setUsed(count, by: quotaKey, on: policy.day(of: Date()))
+    }
+
     /// Scans the `quotaKey` has used today.
     func usedToday(by quotaKey: Data) async throws -> Int {
         try await quota.used(by: quotaKey, on: policy.day(of: Date()))
@@ -91,11 +96,16 @@ extension TestClientProtocol {
     }
 
     /// `POST /v1/scan` with `photo` as the multipart field `image`.
-    func scan(_ photo: [UInt8], token: String, field: String = "image", headers: HTTPFields = [:]) async throws -> TestResponse {
-        let upload = MultipartUpload.make(photo, field: field)
+    func scan(_ photo: [UInt8], token: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        let multipart = MultipartUpload.make(photo)
+        return try await upload(multipart.body, contentType: multipart.contentType, token: token, headers: headers)
+    }
+
+    /// `POST /v1/scan` with any body.
+    func upload(_ body: [UInt8], contentType: String, token: String, headers: HTTPFields = [:]) async throws -> TestResponse {
         var headers = headers
-        headers[.contentType] = upload.contentType
-        return try await execute(.post, "/v1/scan", token: token, headers: headers, body: ByteBuffer(bytes: upload.body))
+        headers[.contentType] = contentType
+        return try await execute(.post, "/v1/scan", token: token, headers: headers, body: ByteBuffer(bytes: body))
     }
 }
 

@@ -19,7 +19,7 @@ struct ScanRouterTests {
     func quotaReport() async throws {
         let gateway = FakeGateway()
         let (token, _, quotaKey) = gateway.signIn()
-        gateway.quota.setUsed(1, by: quotaKey, on: gateway.policy.day(of: Date()))
+        gateway.setUsedToday(1, by: quotaKey)
         try await gateway.test { client async throws in
             let body = try await client.execute(.get, "/v1/quota", token: token).json()
             #expect(body["remaining"] as? Int == 3)
@@ -32,7 +32,7 @@ struct ScanRouterTests {
     func quotaSpent() async throws {
         let gateway = FakeGateway()
         let (token, _, quotaKey) = gateway.signIn()
-        gateway.quota.setUsed(4, by: quotaKey, on: gateway.policy.day(of: Date()))
+        gateway.setUsedToday(4, by: quotaKey)
         try await gateway.test { client async throws in
             let answer = try await client.scan(testPhoto, token: token)
             #expect(answer.status == .tooManyRequests)
@@ -87,13 +87,7 @@ struct ScanRouterTests {
         let gateway = FakeGateway()
         let (token, _, quotaKey) = gateway.signIn()
         try await gateway.test { client async throws in
-            let answer = try await client.execute(
-                .post,
-                "/v1/scan",
-                token: token,
-                headers: [.contentType: upload.contentType],
-                body: ByteBuffer(bytes: upload.body)
-            )
+            let answer = try await client.upload(upload.body, contentType: upload.contentType, token: token)
             #expect(answer.status == .badRequest, "\(why)")
             #expect(answer.errorCode == "invalid_image", "\(why)")
             #expect((try answer.json()["message"] as? String)?.contains(rule) == true, "\(why)")
@@ -114,13 +108,8 @@ struct ScanRouterTests {
         let gateway = FakeGateway()
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
-            let answer = try await client.execute(
-                .post,
-                "/v1/scan",
-                token: token,
-                headers: [.contentType: "multipart/form-data; boundary=b"],
-                body: ByteBuffer(repeating: 0x42, count: ImageUpload.maximumBodySize + 1)
-            )
+            let tooLarge = [UInt8](repeating: 0x42, count: ImageUpload.maximumBodySize + 1)
+            let answer = try await client.upload(tooLarge, contentType: "multipart/form-data; boundary=b", token: token)
             #expect(answer.status == .badRequest)
             #expect(
                 try answer.json()["message"] as? String

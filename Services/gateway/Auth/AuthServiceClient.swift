@@ -111,8 +111,17 @@ struct AuthServiceClient: SessionIntrospector, AccountActions {
     ) async throws(AuthServiceUnavailable) -> ForwardedResponse {
         let result: Result<ForwardedResponse, AuthServiceUnavailable> = await withSpan(operation, ofKind: .client) { span in
             span.attributes["http.request.method"] = method.rawValue
+            var request = HTTPClientRequest(url: baseURL.appending(path: path).absoluteString)
+            ServiceContext.propagate(into: &request.headers, using: HTTPHeadersInjector())
+            request.method = method
+            request.headers.add(name: "X-Request-Id", value: requestID)
+            if authorized { request.headers.add(name: "Authorization", value: "Bearer \(internalToken)") }
+            if let rawBody {
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(rawBody)
+            }
             do throws(AuthServiceUnavailable) {
-                let response = try await send(method, path, rawBody: rawBody, requestID: requestID, authorized: authorized)
+                let response = try await execute(request)
                 span.attributes["http.response.status_code"] = response.status
                 return .success(response)
             } catch {
@@ -123,22 +132,7 @@ struct AuthServiceClient: SessionIntrospector, AccountActions {
         return try result.get()
     }
 
-    private func send(
-        _ method: HTTPMethod,
-        _ path: String,
-        rawBody: ByteBuffer?,
-        requestID: String,
-        authorized: Bool
-    ) async throws(AuthServiceUnavailable) -> ForwardedResponse {
-        var request = HTTPClientRequest(url: baseURL.appending(path: path).absoluteString)
-        ServiceContext.propagate(into: &request.headers, using: HTTPHeadersInjector())
-        request.method = method
-        request.headers.add(name: "X-Request-Id", value: requestID)
-        if authorized { request.headers.add(name: "Authorization", value: "Bearer \(internalToken)") }
-        if let rawBody {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(rawBody)
-        }
+    private func execute(_ request: HTTPClientRequest) async throws(AuthServiceUnavailable) -> ForwardedResponse {
         do {
             return try await withDeadline(.now + timeout) { [httpClient, request] in
                 // The deadline is withDeadline's alone: it covers the body too, and cancelling the call ends the request.
