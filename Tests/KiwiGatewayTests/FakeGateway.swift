@@ -18,7 +18,8 @@ final class FakeGateway: Sendable {
     let accounts = FakeAccountActions()
     let scans: FakeScanBackend
     let quota = FakeQuotaRepository()
-    let cache = SessionCache()
+    /// Trusts a checked session for an hour: a test stalled on a busy machine must not see it expire.
+    let cache = SessionCache(timeToLive: .seconds(3600))
     let policy = QuotaPolicy(limit: 4)
     private let revocationsReceived = Atomic(true)
     private let readiness: [String: @Sendable () async -> Bool]
