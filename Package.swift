@@ -440,7 +440,8 @@ let package = Package(
         .testTarget(
             name: "KiwiGatewayTests",
             dependencies: [
-                "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiServiceSupport",
+                "KiwiConcurrency", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels", "KiwiScanJobs",
+                "KiwiServiceSupport",
                 "KiwiTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -40,15 +40,16 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         connectionLost: { _ in cache.clear() }
     )
     let authService = AuthServiceClient(httpClient: httpClient, baseURL: configuration.authServiceURL, internalToken: configuration.internalAPIToken)
-    let quota = PostgresQuotaRepository(client: postgres, logger: logger)
+    let ledger = PostgresScanLedger(client: postgres, logger: logger)
     let policy = QuotaPolicy(limit: configuration.scanDailyLimit)
     let router = buildRouter(
         dependencies: GatewayDependencies(
             sessions: authService,
             accounts: authService,
             scans: ScanDispatcher(jobs: ScanJobSender(requester: requester, jobQueue: configuration.jobQueue), timeout: configuration.scanTimeout),
-            quota: quota,
+            ledger: ledger,
             policy: policy,
+            scanTimeout: configuration.scanTimeout,
             sessionCache: cache,
             sessionCachingAllowed: { revocations.isConnected },
             readinessChecks: [
@@ -74,10 +75,11 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         services: [
             HTTPClientService(client: httpClient), postgres, requester, revocations,
             RevocationListener(consumer: revocations, cache: cache, logger: logger),
-            // Every replica runs it; the deletes are idempotent.
-            PeriodicTask("purge past days' scan counts", every: .seconds(3600), logger: logger) {
-                let purged = try await quota.purge(before: policy.day(of: Date()))
-                if purged > 0 { logger.info("purged past days' scan counts", metadata: ["count": "\(purged)"]) }
+            // Every replica runs these; the sweeper skips rows another holds, and the purge's deletes are idempotent.
+            ScanSweeper.task(ledger: ledger, metrics: GatewayMetrics(), logger: logger),
+            PeriodicTask("purge scans past their retention", every: .seconds(3600), logger: logger) {
+                let purged = try await ledger.purge(olderThan: configuration.scanRetention, today: policy.day(of: Date()))
+                if purged > 0 { logger.info("purged scans past their retention", metadata: ["count": "\(purged)"]) }
             },
         ],
         logger: logger
@@ -109,13 +111,14 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         )
     )
     ScanController(
-        quota: dependencies.quota,
+        ledger: dependencies.ledger,
         policy: dependencies.policy,
         scans: dependencies.scans,
         uploads: UploadLimiter(capacity: dependencies.uploadSlots),
-        metrics: metrics
+        metrics: metrics,
+        timeout: dependencies.scanTimeout
     ).addRoutes(to: signedIn)
-    AccountController(quota: dependencies.quota, policy: dependencies.policy, accounts: dependencies.accounts, cache: dependencies.sessionCache)
+    AccountController(ledger: dependencies.ledger, policy: dependencies.policy, accounts: dependencies.accounts, cache: dependencies.sessionCache)
         .addRoutes(to: signedIn)
     return router
 }

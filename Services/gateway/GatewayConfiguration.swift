@@ -24,6 +24,8 @@ struct GatewayConfiguration: ServiceConfiguration {
     var jobQueue: String
     /// How long an introspected session is trusted without asking the auth service again.
     var sessionCacheTTL: Duration
+    /// How long a scan's result is kept (`SCAN_RESULT_TTL_HOURS`); its record goes once its day has ended too.
+    var scanRetention: Duration
 
     init(environment: [String: String]) throws(ConfigurationError) {
         var reader = EnvironmentReader(environment: environment)
@@ -36,6 +38,7 @@ struct GatewayConfiguration: ServiceConfiguration {
         scanTimeout = .seconds(reader.int("SCAN_TIMEOUT_SECONDS", default: 90, in: 1...600))
         jobQueue = reader.jobQueue()
         sessionCacheTTL = .seconds(reader.int("SESSION_CACHE_SECONDS", default: 5, in: 0...60))
+        scanRetention = .seconds(3600 * reader.int("SCAN_RESULT_TTL_HOURS", default: 24, in: 1...720))
         (self.database, self.amqp, self.authServiceURL, self.internalAPIToken) =
             try reader.finish(database, amqp, authServiceURL, internalAPIToken)
     }
@@ -48,6 +51,7 @@ struct GatewayConfiguration: ServiceConfiguration {
             "scanTimeoutSeconds": .stringConvertible(scanTimeout.components.seconds),
             "jobQueue": .string(jobQueue),
             "sessionCacheSeconds": .stringConvertible(sessionCacheTTL.components.seconds),
+            "scanResultTTLHours": .stringConvertible(scanRetention.components.seconds / 3600),
         ]
     }
 }

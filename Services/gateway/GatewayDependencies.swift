@@ -41,9 +41,12 @@ struct GatewayDependencies: Sendable {
     var sessions: any SessionIntrospector
     var accounts: any AccountActions
     var scans: any ScanBackend
-    /// Scans used per person and day (``QuotaRepository``): real ``PostgresQuotaRepository``, fake `FakeQuotaRepository`.
-    var quota: any QuotaRepository
+    /// Every scan and its state, and so each person's daily usage (``ScanLedger``): real ``PostgresScanLedger``, fake
+    /// `FakeScanLedger`.
+    var ledger: any ScanLedger
     var policy: QuotaPolicy
+    /// How long a scan may take (`SCAN_TIMEOUT_SECONDS`).
+    var scanTimeout: Duration
     var sessionCache: SessionCache
     /// Whether revocations are being received; without them a cached session could outlive its sign-out.
     var sessionCachingAllowed: @Sendable () -> Bool

@@ -7,6 +7,9 @@ struct GatewayMetrics: Sendable {
     let scansInFlight = Meter(label: "kiwi_gateway_scans_in_flight")
     /// `kiwi_gateway_quota_rejections_total`: scans refused with 429 because the day's scans were used up.
     let quotaRejections = Counter(label: "kiwi_gateway_quota_rejections_total")
+    /// `kiwi_gateway_scans_swept_total`: open scans failed (and refunded) by the sweeper because their gateway never
+    /// recorded an outcome.
+    let sweptScans = Counter(label: "kiwi_gateway_scans_swept_total")
     private let refunds = Counter(label: "kiwi_gateway_quota_refunds_total", dimensions: [("result", "ok")])
     private let failedRefunds = Counter(label: "kiwi_gateway_quota_refunds_total", dimensions: [("result", "failed")])
     private let cacheHits = Counter(label: "kiwi_gateway_session_cache_total", dimensions: [("result", "hit")])

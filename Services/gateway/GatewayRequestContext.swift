@@ -1,6 +1,5 @@
 import Hummingbird
 import KiwiServiceSupport
-import NIOCore
 
 /// What the gateway knows about a request besides the request itself.
 struct GatewayRequestContext: TrackedRequestContext {
@@ -11,15 +10,10 @@ struct GatewayRequestContext: TrackedRequestContext {
     var session: AuthenticatedSession?
     /// The bearer token of that session, held only for signing it out.
     var bearerToken: String?
-    private let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
-        channel = source.channel
     }
-
-    /// Whether the client is still connected: a scan that finishes after its client left is refunded.
-    var isClientConnected: Bool { channel.isActive }
 
     /// Facts inner middleware learn that the access log written by the outer one should show. A reference, because
     /// every middleware works on its own copy of the context.

@@ -1,12 +1,12 @@
 /// Kiwi's PostgreSQL schema (DESIGN.md §5), as the migrations that build it. Each table has one owner, the only
-/// service that migrates it (DESIGN.md §4): the auth service `users` and `sessions`, the gateway `scan_usage`.
+/// service that migrates it (DESIGN.md §4): the auth service `users` and `sessions`, the gateway `scan_usage` and `scans`.
 /// Versions are unique across owners and recorded in one `schema_migrations` table. Append; never edit a migration
 /// that has shipped.
 public enum KiwiSchema {
     /// The auth service's migrations, oldest first.
     public static let auth: [Migration] = [usersAndSessions, retireScanQuota]
     /// The gateway's migrations, oldest first.
-    public static let gateway: [Migration] = [scanUsage]
+    public static let gateway: [Migration] = [scanUsage, scanLedger]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
 
@@ -68,6 +68,39 @@ public enum KiwiSchema {
                 )
                 """,
                 "DROP TABLE IF EXISTS scan_quota",
+            ]
+        )
+
+    /// One row per scan (docs/architecture.md, "The scan ledger"): its state, the SHA-256 of its photo (never the
+    /// photo), its idempotency key and, once it succeeded, its validated answer. A person's usage of a day is their
+    /// scans that are not `failed`, plus what `scan_usage` now keeps: charges from before the ledger, and those of
+    /// deleted accounts (keyed by the person, so signing up again does not reset the day). No foreign key to `users`:
+    /// the gateway deletes a user's scans itself when the account goes.
+    static let scanLedger =
+        Migration(
+            version: 4,
+            name: "keep a record of every scan",
+            statements: [
+                """
+                CREATE TABLE scans (
+                    id uuid PRIMARY KEY,
+                    user_id uuid NOT NULL,
+                    quota_key bytea NOT NULL CHECK (octet_length(quota_key) = 32),
+                    scan_date date NOT NULL,
+                    state text NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'failed')),
+                    error_code text CHECK ((state = 'failed') = (error_code IS NOT NULL)),
+                    idempotency_key text,
+                    photo_sha256 bytea NOT NULL CHECK (octet_length(photo_sha256) = 32),
+                    deadline timestamptz NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    updated_at timestamptz NOT NULL DEFAULT now(),
+                    result jsonb CHECK (result IS NULL OR state = 'succeeded')
+                )
+                """,
+                "CREATE UNIQUE INDEX scans_idempotency_key ON scans (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL",
+                "CREATE INDEX scans_charges ON scans (quota_key, scan_date) WHERE state <> 'failed'",
+                "CREATE INDEX scans_by_user ON scans (user_id, created_at DESC)",
+                "CREATE INDEX scans_open ON scans (deadline) WHERE state IN ('queued', 'running')",
             ]
         )
 

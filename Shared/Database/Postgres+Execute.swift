@@ -25,3 +25,8 @@ extension PostgresConnection {
         for try await _ in try await self.query(query, logger: logger) {}
     }
 }
+
+/// A statement with `RETURNING` returned no row.
+public struct PostgresRowMissing: Error {
+    public init() {}
+}

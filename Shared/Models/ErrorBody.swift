@@ -32,6 +32,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let notFound: APIErrorCode = "not_found"
     public static let methodNotAllowed: APIErrorCode = "method_not_allowed"
     public static let rateLimitExceeded: APIErrorCode = "rate_limit_exceeded"
+    /// 422: an `Idempotency-Key` sent again with another photo.
+    public static let idempotencyKeyReused: APIErrorCode = "idempotency_key_reused"
     public static let invalidModelResponse: APIErrorCode = "invalid_model_response"
     public static let scanUnavailable: APIErrorCode = "scan_unavailable"
     public static let scanTimeout: APIErrorCode = "scan_timeout"

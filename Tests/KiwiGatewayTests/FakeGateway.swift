@@ -17,7 +17,7 @@ final class FakeGateway: Sendable {
     let sessions = FakeSessionIntrospector()
     let accounts = FakeAccountActions()
     let scans: FakeScanBackend
-    let quota = FakeQuotaRepository()
+    let ledger = FakeScanLedger()
     /// Trusts a checked session for an hour: a test stalled on a busy machine must not see it expire.
     let cache = SessionCache(timeToLive: .seconds(3600))
     let policy = QuotaPolicy(limit: 4)
@@ -45,8 +45,9 @@ final class FakeGateway: Sendable {
             sessions: sessions,
             accounts: accounts,
             scans: scans,
-            quota: quota,
+            ledger: ledger,
             policy: policy,
+            scanTimeout: .seconds(10),
             sessionCache: cache,
             sessionCachingAllowed: { [self] in revocationsReceived.load(ordering: .relaxed) },
             readinessChecks: readiness,
@@ -69,14 +70,14 @@ final class FakeGateway: Sendable {
         return (token, session, Data(hexEncoded: session.quotaKey)!)
     }
 
-    /// Sets the scans the `quotaKey` has used today.
+    /// Sets the scans the `quotaKey` has used today (as charges outside the ledger).
     func setUsedToday(_ count: Int, by quotaKey: Data) {
-        quota.setUsed(count, by: quotaKey, on: policy.day(of: Date()))
+        ledger.setCarried(count, by: quotaKey, on: policy.day(of: Date()))
     }
 
     /// Scans the `quotaKey` has used today.
     func usedToday(by quotaKey: Data) async throws -> Int {
-        try await quota.used(by: quotaKey, on: policy.day(of: Date()))
+        try await ledger.used(by: quotaKey, on: policy.day(of: Date()))
     }
 }
 

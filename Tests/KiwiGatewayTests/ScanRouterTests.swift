@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import KiwiDatabase
+import KiwiInternalAPI
 import KiwiMessaging
 import KiwiModels
 import KiwiScanJobs
@@ -67,15 +68,70 @@ struct ScanRouterTests {
         #expect(gateway.scans.requestIDs == ["scan-1"])
     }
 
-    @Test("a successful scan over a real connection uses one of the day's scans")
+    @Test("a successful scan is recorded with its result and uses one of the day's scans")
     func successfulScanIsCounted() async throws {
         let gateway = FakeGateway()
-        let (token, _, quotaKey) = gateway.signIn()
-        try await gateway.test(.live) { client async throws in
+        let (token, session, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
             #expect(try await client.scan(testPhoto, token: token).status == .ok)
         }
         #expect(try await gateway.usedToday(by: quotaKey) == 1)
-        #expect(gateway.quota.refunds == 0)
+        #expect(gateway.ledger.records.map(\.state) == [.succeeded])
+        #expect(gateway.ledger.records.first?.userID == session.userId)
+    }
+
+    @Test("a retry with the same Idempotency-Key and photo gets the same answer without a second scan or charge")
+    func idempotentRetry() async throws {
+        let gateway = FakeGateway()
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let first = try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "retry-1"])
+            let again = try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "retry-1"])
+            #expect(first.status == .ok && again.status == .ok)
+            let answers = try [first, again].map { try KiwiJSON.decoder().decode(ScanResponse.self, from: Data($0.body.readableBytesView)) }
+            #expect(answers[0] == answers[1])
+        }
+        #expect(gateway.scans.photos.count == 1)
+        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+    }
+
+    @Test("the same Idempotency-Key with another photo is 422 idempotency_key_reused")
+    func idempotencyKeyReused() async throws {
+        let gateway = FakeGateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            _ = try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "k"])
+            let other = try await client.scan(testPhoto + [0x00], token: token, headers: [.idempotencyKey: "k"])
+            #expect(other.status == .unprocessableContent)
+            #expect(other.errorCode == "idempotency_key_reused")
+        }
+        #expect(gateway.scans.photos.count == 1)
+    }
+
+    @Test("a retry of a failed scan with its Idempotency-Key gets the same failure, and nothing is charged")
+    func idempotentRetryOfFailure() async throws {
+        let gateway = FakeGateway(scans: FakeScanBackend(.answer(.error(ScanFailure(.llmUnavailable, "down")), modelTime: nil)))
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            for _ in 0..<2 {
+                let answer = try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "k"])
+                #expect(answer.status == .serviceUnavailable)
+                #expect(answer.errorCode == "scan_unavailable")
+            }
+        }
+        #expect(gateway.scans.photos.count == 1)
+        #expect(try await gateway.usedToday(by: quotaKey) == 0)
+    }
+
+    @Test("an Idempotency-Key that is not 1 to 255 visible characters is 400", arguments: ["", "has space", String(repeating: "k", count: 256)])
+    func malformedIdempotencyKey(_ key: String) async throws {
+        let gateway = FakeGateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: key])
+            #expect(answer.status == .badRequest)
+        }
+        #expect(gateway.scans.photos.isEmpty)
     }
 
     @Test(
@@ -143,7 +199,7 @@ struct ScanRouterTests {
             #expect(answer.status == status)
             #expect(answer.errorCode == errorCode)
         }
-        #expect(gateway.quota.refunds == 1)
+        #expect(gateway.ledger.records.map(\.state) == [.failed])
         #expect(try await gateway.usedToday(by: quotaKey) == 0)
     }
 
@@ -170,7 +226,7 @@ struct ScanRouterTests {
     func quotaStoreDown() async throws {
         let gateway = FakeGateway()
         let (token, _, _) = gateway.signIn()
-        gateway.quota.fail(with: DatabaseUnavailable(description: "no connection within 5 seconds"))
+        gateway.ledger.fail(with: DatabaseUnavailable(description: "no connection within 5 seconds"))
         try await gateway.test { client async throws in
             let answer = try await client.scan(testPhoto, token: token)
             #expect(answer.status == .serviceUnavailable)

@@ -183,14 +183,18 @@ struct SystemRig: Sendable {
         return QuotaKeyMaker(secret: testQuotaKeySecret).quotaKey(forAppleUserID: appleUserID)
     }
 
-    /// Sets today's used scans of the person behind `token`.
+    /// Sets today's used scans of the person behind `token`: the charges outside the ledger make up what their scans
+    /// do not.
     func setUsed(_ count: Int, token: String) async throws {
         let key = try await quotaKey(of: token)
         try await database { client in
             try await client.execute(
                 """
-                INSERT INTO scan_usage (quota_key, scan_date, scan_count) VALUES (\(key), (now() AT TIME ZONE 'UTC')::date, \(count))
-                ON CONFLICT (quota_key, scan_date) DO UPDATE SET scan_count = \(count)
+                WITH today AS (SELECT (now() AT TIME ZONE 'UTC')::date AS day),
+                charged AS (SELECT count(*) AS scans FROM scans, today WHERE quota_key = \(key) AND scan_date = today.day AND state <> 'failed')
+                INSERT INTO scan_usage (quota_key, scan_date, scan_count)
+                SELECT \(key), today.day, greatest(\(count) - charged.scans, 0) FROM today, charged
+                ON CONFLICT (quota_key, scan_date) DO UPDATE SET scan_count = EXCLUDED.scan_count
                 """,
                 logger: Logger(label: "test.system")
             )

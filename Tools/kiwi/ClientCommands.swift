@@ -132,6 +132,7 @@ struct Scan: AsyncParsableCommand {
             case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
             case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
             case .tooManyRequests(let answer): throw sentence(try answer.body.json, status: 429)
+            case .unprocessableContent(let answer): throw sentence(try answer.body.json, status: 422)
             case .badGateway(let answer): throw sentence(try answer.body.json, status: 502)
             case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
             case .gatewayTimeout(let answer): throw sentence(try answer.body.json, status: 504)

@@ -1,4 +1,5 @@
 import Foundation
+import KiwiDatabase
 import Logging
 import PostgresNIO
 
@@ -32,6 +33,3 @@ struct PostgresUserRepository: Sendable {
         return false
     }
 }
-
-/// A statement with `RETURNING` returned no row.
-struct PostgresRowMissing: Error {}

@@ -1,4 +1,5 @@
 import CoreMetrics
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -9,14 +10,17 @@ import KiwiScanJobs
 import KiwiServiceSupport
 import Logging
 
-/// `POST /v1/scan`: quota first (429 before the body is read), then the photo, then one scan reserved atomically,
-/// the job sent and its answer awaited. Any failure gives the reserved scan back.
+/// `POST /v1/scan`: quota first (429 before the body is read), then the photo, then the scan reserved in the ledger
+/// (atomically, or found again by its `Idempotency-Key`), the job sent and its answer awaited and recorded. A scan is
+/// charged when it succeeds, whether or not its client is still connected, and given back only when it fails.
 struct ScanController: Sendable {
-    let quota: any QuotaRepository
+    let ledger: any ScanLedger
     let policy: QuotaPolicy
     let scans: any ScanBackend
     let uploads: UploadLimiter
     let metrics: GatewayMetrics
+    /// How long a scan may take (`SCAN_TIMEOUT_SECONDS`).
+    let timeout: Duration
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
         group.post("scan", use: scan)
@@ -43,9 +47,10 @@ struct ScanController: Sendable {
 
     private func scanning(_ request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
+        let idempotencyKey = try IdempotencyKey.of(request)
         let now = Date()
         let day = policy.day(of: now)
-        guard try await quota.used(by: session.quotaKey, on: day) < policy.limit else { throw rateLimited(at: now) }
+        guard try await ledger.used(by: session.quotaKey, on: day) < policy.limit else { throw rateLimited(at: now) }
         guard let jpeg = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
             throw APIError(
                 .serviceUnavailable,
@@ -54,7 +59,26 @@ struct ScanController: Sendable {
                 headers: [.retryAfter: "1"]
             )
         }
-        guard let reservation = try await quota.reserve(for: session.quotaKey, on: day, limit: policy.limit) else { throw rateLimited(at: now) }
+        let reservation = try await ledger.reserve(
+            NewScan(
+                userID: session.userID,
+                quotaKey: session.quotaKey,
+                day: day,
+                idempotencyKey: idempotencyKey,
+                photoSHA256: Data(SHA256.hash(data: jpeg)),
+                deadline: now.addingTimeInterval(timeout.seconds)
+            ),
+            limit: policy.limit
+        )
+        let scan: ScanRecord
+        switch reservation {
+        case .limitReached: throw rateLimited(at: now)
+        case .keyReused: throw IdempotencyKey.reused
+        case .replay(let earlier):
+            context.logger.info("answering a repeated request with its earlier scan", metadata: ["scanId": "\(earlier.id)"])
+            return try Self.answer(for: try await outcome(of: earlier, context: context))
+        case .reserved(let reserved): scan = reserved
+        }
 
         let (result, modelTime): (ScanJobResult, Duration?)
         do {
@@ -62,20 +86,15 @@ struct ScanController: Sendable {
             defer { metrics.scansInFlight.decrement() }
             (result, modelTime) = try await scans.scan(consume jpeg, userID: session.userID, requestID: context.requestID)
         } catch {
-            await refund(reservation, because: "\(error)", context: context)
-            throw Self.apiError(for: error)
-        }
-        switch result {
-        case .ok(let response):
-            if !context.isClientConnected {
-                await refund(reservation, because: "the client left before the answer", context: context)
-            }
-            // The model's share of the wait, as a standard header: clients and load tests see what Kiwi itself adds.
-            return try Response.json(response, headers: modelTime.map { [.serverTiming: Self.serverTiming(modelTime: $0)] } ?? [:])
-        case .error(let failure):
-            await refund(reservation, because: failure.code.rawValue, context: context)
+            let failure = Self.failure(for: error)
+            await record(scan, as: .error(failure), because: "\(error)", context: context)
             throw Self.apiError(for: failure)
         }
+        let recorded = await record(scan, as: result, because: nil, context: context)
+        var response = try Self.answer(for: recorded)
+        // The model's share of the wait, as a standard header: clients and load tests see what Kiwi itself adds.
+        if let modelTime, case .ok = recorded { response.headers[.serverTiming] = Self.serverTiming(modelTime: modelTime) }
+        return response
     }
 
     private func rateLimited(at now: Date) -> APIError {
@@ -86,21 +105,63 @@ struct ScanController: Sendable {
         )
     }
 
-    /// Gives the scan back, trying three times over about a second: a database blip must not cost the user a scan.
-    private func refund(_ reservation: QuotaReservation, because reason: String, context: GatewayRequestContext) async {
+    /// Records the scan's outcome in the ledger, trying three times over about a second: a database blip must neither
+    /// cost the user a failed scan nor give away a successful one. Returns the outcome the ledger holds: when the scan
+    /// was already final (the sweeper failed it after this gateway stalled), that one, not `result`. If every try
+    /// fails, the scan stays open and the sweeper fails it after its deadline, so a failure is refunded all the same.
+    @discardableResult
+    private func record(
+        _ scan: ScanRecord,
+        as result: ScanJobResult,
+        because reason: String?,
+        context: GatewayRequestContext
+    ) async
+        -> ScanJobResult
+    {
         for wait in [Duration.zero, .milliseconds(200), .milliseconds(800)] {
             try? await Task.sleep(for: wait)
             do {
-                try await quota.refund(reservation)
-                context.logger.info("scan refunded", metadata: ["reason": .string(reason)])
-                metrics.refunded(true)
-                return
+                let changed: Bool
+                switch result {
+                case .ok(let response): changed = try await ledger.succeed(scan.id, result: response)
+                case .error(let failure): changed = try await ledger.fail(scan.id, code: failure.code)
+                }
+                if case .error(let failure) = result, changed {
+                    context.logger.info("scan refunded", metadata: ["reason": .string(reason ?? failure.code.rawValue)])
+                    metrics.refunded(true)
+                }
+                guard !changed, let final = try await ledger.scan(scan.id, of: scan.userID), let outcome = final.outcome else { return result }
+                context.logger.warning("the scan was already finished", metadata: ["scanId": "\(scan.id)", "state": "\(final.state)"])
+                return outcome
             } catch {
-                context.logger.warning("could not refund a failed scan yet", metadata: ["reason": .string(reason), "error": "\(error)"])
+                context.logger.warning("could not record a scan's outcome yet", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])
             }
         }
-        context.logger.error("gave up refunding a failed scan", metadata: ["reason": .string(reason)])
-        metrics.refunded(false)
+        context.logger.error("gave up recording a scan's outcome; the sweeper will fail it", metadata: ["scanId": "\(scan.id)"])
+        if case .error = result { metrics.refunded(false) }
+        return result
+    }
+
+    /// The outcome of a scan another request started (the same `Idempotency-Key`), waiting for it while it is open,
+    /// up to its deadline and the sweeper's grace.
+    private func outcome(of scan: ScanRecord, context: GatewayRequestContext) async throws -> ScanJobResult {
+        var current = scan
+        let giveUp = scan.deadline.addingTimeInterval(ScanSweeper.grace.seconds)
+        while true {
+            if let outcome = current.outcome { return outcome }
+            guard Date() < giveUp else { return .error(ScanFailure(.scanTimeout, "")) }
+            try await Task.sleep(for: .milliseconds(250))
+            guard let next = try await ledger.scan(scan.id, of: scan.userID) else { return .error(ScanFailure(.scanTimeout, "")) }
+            current = next
+        }
+    }
+
+    /// The answer of a finished scan: 200 with its result, or its failure's error.
+    private static func answer(for outcome: ScanJobResult) throws -> Response {
+        switch outcome {
+        case .ok(let response): try Response.json(response)
+        case .error(let failure): throw apiError(for: failure)
+        }
     }
 
     /// `Server-Timing: llm;dur=<milliseconds>` (W3C Server Timing).
@@ -117,15 +178,28 @@ struct ScanController: Sendable {
         case .scanTimeout:
             APIError(.gatewayTimeout, .scanTimeout, "The scan took too long; your scan was not counted. Please try again.")
         case .invalidImage:
-            APIError(.badRequest, .invalidImage, failure.message)
+            // A repeated request's scan is answered from the ledger, which keeps the code but not the worker's words.
+            APIError(.badRequest, .invalidImage, failure.message.isEmpty ? "The photo could not be read; please take another one." : failure.message)
         }
     }
 
-    static func apiError(for error: any Error) -> APIError {
+    /// The failure a scan that got no usable reply is recorded with.
+    static func failure(for error: any Error) -> ScanFailure {
         switch error {
-        case AMQPError.timedOut: apiError(for: ScanFailure(.scanTimeout, ""))
-        case is DecodingError: apiError(for: ScanFailure(.invalidModelResponse, ""))  // a worker reply that is not a result
-        default: apiError(for: ScanFailure(.llmUnavailable, ""))
+        case AMQPError.timedOut: ScanFailure(.scanTimeout, "")
+        case is DecodingError: ScanFailure(.invalidModelResponse, "")  // a worker reply that is not a result
+        default: ScanFailure(.llmUnavailable, "")
+        }
+    }
+}
+
+extension ScanRecord {
+    /// The outcome of a final scan; nil while it is open.
+    var outcome: ScanJobResult? {
+        switch state {
+        case .queued, .running: nil
+        case .succeeded: result.map { .ok($0) } ?? .error(ScanFailure(.invalidModelResponse, ""))
+        case .failed: .error(ScanFailure(errorCode ?? .llmUnavailable, ""))
         }
     }
 }

@@ -1,0 +1,146 @@
+import Foundation
+import KiwiConcurrency
+import KiwiModels
+import KiwiScanJobs
+import Synchronization
+
+@testable import KiwiGateway
+
+/// The scan ledger in memory, with the real one's rules: reservations are all-or-nothing per person, idempotency
+/// keys are per user, and only open scans change state.
+final class FakeScanLedger: ScanLedger {
+    private struct Stored {
+        var record: ScanRecord
+        let quotaKey: Data
+        let day: String
+        let idempotencyKey: String?
+    }
+
+    private struct State {
+        var scans: [UUID: Stored] = [:]
+        /// Charges outside the ledger, by person and day.
+        var carried: [String: Int] = [:]
+        var failure: (any Error & Sendable)?
+    }
+
+    private let state = Mutex(State())
+
+    /// Sets the charges `quotaKey` has on `day` besides its scans (as from a deleted account).
+    func setCarried(_ count: Int, by quotaKey: Data, on day: String) {
+        state.withLock { $0.carried[Self.key(quotaKey, day)] = count }
+    }
+
+    /// Makes every call fail with `error` (nil: work again).
+    func fail(with error: (any Error & Sendable)?) {
+        state.withLock { $0.failure = error }
+    }
+
+    /// Every scan, in no order.
+    var records: [ScanRecord] { state.withLock { $0.scans.values.map(\.record) } }
+
+    func used(by quotaKey: Data, on day: String) async throws -> Int {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            return Self.used(by: quotaKey, on: day, in: state)
+        }
+    }
+
+    func reserve(_ scan: NewScan, limit: Int) async throws -> ScanReservation {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            if let key = scan.idempotencyKey,
+                let earlier = state.scans.values.first(where: { $0.record.userID == scan.userID && $0.idempotencyKey == key })
+            {
+                return earlier.record.photoSHA256 == scan.photoSHA256 ? .replay(earlier.record) : .keyReused
+            }
+            guard Self.used(by: scan.quotaKey, on: scan.day, in: state) < limit else { return .limitReached }
+            let record = ScanRecord(
+                id: scan.id,
+                userID: scan.userID,
+                state: .queued,
+                errorCode: nil,
+                photoSHA256: scan.photoSHA256,
+                deadline: scan.deadline,
+                createdAt: Date(),
+                result: nil
+            )
+            state.scans[scan.id] = Stored(record: record, quotaKey: scan.quotaKey, day: scan.day, idempotencyKey: scan.idempotencyKey)
+            return .reserved(record)
+        }
+    }
+
+    func succeed(_ id: UUID, result: ScanResponse) async throws -> Bool {
+        try transition(id) { ScanRecord(copying: $0, state: .succeeded, errorCode: nil, result: result) }
+    }
+
+    func fail(_ id: UUID, code: ScanFailure.Code) async throws -> Bool {
+        try transition(id) { ScanRecord(copying: $0, state: .failed, errorCode: code, result: nil) }
+    }
+
+    func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord? {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            return state.scans[id].flatMap { $0.record.userID == userID ? $0.record : nil }
+        }
+    }
+
+    func failOverdue(grace: Duration) async throws -> Int {
+        let overdue = state.withLock { state in
+            state.scans.values.filter { $0.record.outcome == nil && $0.record.deadline < Date().addingTimeInterval(-grace.seconds) }.map(\.record.id)
+        }
+        var failed = 0
+        for id in overdue where try await fail(id, code: .scanTimeout) { failed += 1 }
+        return failed
+    }
+
+    func deleteScans(of userID: UUID, quotaKey: Data, today: String) async throws {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            let charged = state.scans.values.filter { $0.record.userID == userID && $0.day == today && $0.record.state != .failed }.count
+            state.carried[Self.key(quotaKey, today), default: 0] += charged
+            state.scans = state.scans.filter { $0.value.record.userID != userID }
+        }
+    }
+
+    func purge(olderThan retention: Duration, today: String) async throws -> Int {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            let cutoff = Date().addingTimeInterval(-retention.seconds)
+            let purged = state.scans.filter { $0.value.record.createdAt < cutoff && $0.value.day < today }.map(\.key)
+            for id in purged { state.scans[id] = nil }
+            return purged.count
+        }
+    }
+
+    private func transition(_ id: UUID, to change: (ScanRecord) -> ScanRecord) throws -> Bool {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            guard let stored = state.scans[id], stored.record.outcome == nil else { return false }
+            state.scans[id]?.record = change(stored.record)
+            return true
+        }
+    }
+
+    private static func used(by quotaKey: Data, on day: String, in state: State) -> Int {
+        let scans = state.scans.values.filter { $0.quotaKey == quotaKey && $0.day == day && $0.record.state != .failed }.count
+        return scans + state.carried[key(quotaKey, day), default: 0]
+    }
+
+    private static func key(_ quotaKey: Data, _ day: String) -> String { quotaKey.hexEncodedString + day }
+}
+
+extension ScanRecord {
+    /// This record in another state.
+    init(copying record: ScanRecord, state: ScanState, errorCode: ScanFailure.Code?, result: ScanResponse?) {
+        self.init(
+            id: record.id,
+            userID: record.userID,
+            state: state,
+            errorCode: errorCode,
+            photoSHA256: record.photoSHA256,
+            deadline: record.deadline,
+            createdAt: record.createdAt,
+            result: result
+        )
+    }
+}
