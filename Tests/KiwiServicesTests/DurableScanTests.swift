@@ -1,0 +1,75 @@
+import Foundation
+import KiwiDevelopment
+import KiwiModels
+import KiwiTestSupport
+import Logging
+import NIOHTTP1
+import PostgresNIO
+import Testing
+
+@testable import KiwiLLMStub
+
+/// The scan ledger through the real processes: a scan outlives its gateway, and a retry does not pay twice.
+@Suite("Durable scans", .serialized, .timeLimit(.minutes(3)))
+struct DurableScanTests {
+    let photo = SyntheticJPEG.make(size: 16 * 1024, seed: 41)
+
+    /// The states of the user's scans, sorted.
+    func states(of user: UUID, rig: SystemRig) async throws -> [String] {
+        try await rig.database { client in
+            var states: [String] = []
+            let rows = try await client.query("SELECT state || coalesce(' ' || error_code, '') FROM scans WHERE user_id = \(user)")
+            for try await state in rows.decode(String.self) { states.append(state) }
+            return states.sorted()
+        }
+    }
+
+    @Test("a gateway killed with scans in flight leaks no charge: another replica's sweeper fails them after the deadline")
+    func killedGateway() async throws {
+        try await SystemRig.run(behaviour: StubBehaviour(fault: .slow), environment: ["SCAN_TIMEOUT_SECONDS": "2"], gateways: 2) { rig in
+            let token = try await rig.signIn()
+            let user = try await rig.userID(of: token)
+            let scans = Task { [photo] in
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<4 { group.addTask { _ = try? await rig.scan(photo, token: token) } }
+                }
+            }
+            let inFlight = ContinuousClock.now + .seconds(10)
+            while try await states(of: user, rig: rig) != Array(repeating: "queued", count: 4), ContinuousClock.now < inFlight {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try #require(try await states(of: user, rig: rig) == Array(repeating: "queued", count: 4))
+            try #require(try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).json()["remaining"] as? Int == 0)
+            rig.processes["kiwi-gateway-0"]!.send(SIGKILL)
+            await scans.value
+            // Deadline (2 s) + grace (30 s) + at most one sweep interval (10 s), with room for a slow machine.
+            let swept = ContinuousClock.now + .seconds(60)
+            while try await states(of: user, rig: rig).contains("queued"), ContinuousClock.now < swept {
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            #expect(try await states(of: user, rig: rig) == Array(repeating: "failed scan_timeout", count: 4))
+            let quota = try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).json()
+            #expect(quota["remaining"] as? Int == 4)
+        }
+    }
+
+    @Test("a retry with the same Idempotency-Key after the first answer was lost costs one charge and one model call")
+    func idempotentRetry() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let upload = MultipartUpload.make(photo)
+            let headers = [("Idempotency-Key", "retry-\(UUID().uuidString)")]
+            let first = try await rig.send(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body, headers: headers)
+            let again = try await rig.send(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body, headers: headers)
+            #expect(first.status == 200 && again.status == 200)
+            // The same scan: the same ids and content (JSON key order is not part of the contract).
+            #expect(try ScanResponseContract.validate(first.body) == ScanResponseContract.validate(again.body))
+            #expect(rig.stub.snapshot.requests == 1)
+            let other = MultipartUpload.make(SyntheticJPEG.make(size: 16 * 1024, seed: 42))
+            let reused = try await rig.send(.POST, "/v1/scan", token: token, contentType: other.contentType, body: other.body, headers: headers)
+            #expect(reused.status == 422)
+            #expect(try reused.json()["error"] as? String == "idempotency_key_reused")
+            #expect(try await rig.send(.GET, "/v1/quota", token: token).json()["remaining"] as? Int == 3)
+        }
+    }
+}
