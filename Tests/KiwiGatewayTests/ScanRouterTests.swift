@@ -80,6 +80,52 @@ struct ScanRouterTests {
         #expect(gateway.ledger.records.first?.userID == session.userId)
     }
 
+    @Test("a successful scan names its resource in Location, and GET on it shows the scan succeeded with its result")
+    func scanResource() async throws {
+        let result = ScanResponse(ingredients: [], recipes: [])
+        let gateway = FakeGateway(scans: FakeScanBackend(.answer(.ok(result), modelTime: nil)))
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let location = try #require(try await client.scan(testPhoto, token: token).headers[.location])
+            let scan = try await client.execute(.get, location, token: token)
+            #expect(scan.status == .ok)
+            let resource = try KiwiJSON.decoder().decode(ScanResource.self, from: Data(scan.body.readableBytesView))
+            #expect(location == "/v1/scans/\(resource.id.uuidString.lowercased())")
+            #expect(resource.status == "succeeded")
+            #expect(resource.result == result)
+            #expect(resource.error == nil)
+        }
+    }
+
+    @Test("a failed scan's resource carries the error its request was answered with")
+    func failedScanResource() async throws {
+        let gateway = FakeGateway(scans: FakeScanBackend(.answer(.error(ScanFailure(.invalidModelResponse, "")), modelTime: nil)))
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            #expect(try await client.scan(testPhoto, token: token).status == .badGateway)
+            let id = try #require(gateway.ledger.records.first?.id)
+            let resource = try await client.execute(.get, "/v1/scans/\(id)", token: token).json()
+            #expect(resource["status"] as? String == "failed")
+            #expect((resource["error"] as? [String: Any])?["error"] as? String == "invalid_model_response")
+            #expect(resource["result"] == nil)
+        }
+    }
+
+    @Test("another user's scan, an unknown id and a malformed id are all 404 not_found")
+    func scanResourceNotFound() async throws {
+        let gateway = FakeGateway()
+        let (owner, _, _) = gateway.signIn()
+        let (stranger, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let location = try #require(try await client.scan(testPhoto, token: owner).headers[.location])
+            for path in [location, "/v1/scans/\(UUID())", "/v1/scans/not-a-uuid"] {
+                let answer = try await client.execute(.get, path, token: stranger)
+                #expect(answer.status == .notFound, "\(path)")
+                #expect(answer.errorCode == "not_found", "\(path)")
+            }
+        }
+    }
+
     @Test("a retry with the same Idempotency-Key and photo gets the same answer without a second scan or charge")
     func idempotentRetry() async throws {
         let gateway = FakeGateway()

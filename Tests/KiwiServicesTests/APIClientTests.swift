@@ -44,6 +44,11 @@ struct APIClientTests {
             )
             let recipes = try scan.ok.body.json
             #expect(!recipes.ingredients.isEmpty && !recipes.recipes.isEmpty)
+            let id = try #require(scan.ok.headers.location.split(separator: "/").last.map(String.init))
+            let stored = try await client.getScan(path: .init(id: id)).ok.body.json
+            #expect(stored.status == .succeeded)
+            #expect(stored.result == recipes)
+            #expect(try await client.getScan(path: .init(id: UUID().uuidString)).notFound.body.json.error == "not_found")
             let png = try await client.scanFridge(body: .multipartForm([.image(.init(payload: .init(body: HTTPBody([0x89, 0x50, 0x4E, 0x47]))))]))
             #expect(try png.badRequest.body.json.error == "invalid_image")
 

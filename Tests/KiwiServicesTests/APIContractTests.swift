@@ -60,6 +60,13 @@ struct APIContractTests {
             try await observe(.GET, "/v1/quota", token: token)
             try await observe(.GET, "/v1/quota")
             try await scan(token, upload)
+            let location = try #require(
+                try await rig.send(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body).headers.first(
+                    name: "Location"
+                )
+            )
+            try await observe(.GET, location, as: "/v1/scans/{id}", token: token)
+            try await observe(.GET, "/v1/scans/\(UUID())", as: "/v1/scans/{id}", token: token)
             try await scan(token, png)
             try await scan(nil, upload)
             // The model's failures, scoped to this test's own requests through the request id the worker forwards.

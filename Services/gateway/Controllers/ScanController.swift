@@ -24,6 +24,18 @@ struct ScanController: Sendable {
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
         group.post("scan", use: scan)
+        group.get("scans/:id", use: scanResource)
+    }
+
+    /// `GET /v1/scans/{id}`: one of the caller's scans. Another user's scan, or an id that is no scan, is 404: whether
+    /// a scan exists is nobody else's business.
+    @Sendable func scanResource(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let id = context.parameters.get("id").flatMap(UUID.init(uuidString:))
+        guard let id, let scan = try await ledger.scan(id, of: session.userID) else {
+            throw APIError(.notFound, .notFound, "There is no such scan; it may have passed its retention period.")
+        }
+        return try Response.json(scan.resource)
     }
 
     /// Counts every scan by how it ended (``GatewayMetrics``): `ok`, or the error code the client got; a 429 is a
@@ -76,7 +88,7 @@ struct ScanController: Sendable {
         case .keyReused: throw IdempotencyKey.reused
         case .replay(let earlier):
             context.logger.info("answering a repeated request with its earlier scan", metadata: ["scanId": "\(earlier.id)"])
-            return try Self.answer(for: try await outcome(of: earlier, context: context))
+            return try Self.answer(for: try await outcome(of: earlier, context: context), of: earlier)
         case .reserved(let reserved): scan = reserved
         }
 
@@ -91,7 +103,7 @@ struct ScanController: Sendable {
             throw Self.apiError(for: failure)
         }
         let recorded = await record(scan, as: result, because: nil, context: context)
-        var response = try Self.answer(for: recorded)
+        var response = try Self.answer(for: recorded, of: scan)
         // The model's share of the wait, as a standard header: clients and load tests see what Kiwi itself adds.
         if let modelTime, case .ok = recorded { response.headers[.serverTiming] = Self.serverTiming(modelTime: modelTime) }
         return response
@@ -156,10 +168,10 @@ struct ScanController: Sendable {
         }
     }
 
-    /// The answer of a finished scan: 200 with its result, or its failure's error.
-    private static func answer(for outcome: ScanJobResult) throws -> Response {
+    /// The answer of a finished scan: 200 with its result and `Location` of its resource, or its failure's error.
+    private static func answer(for outcome: ScanJobResult, of scan: ScanRecord) throws -> Response {
         switch outcome {
-        case .ok(let response): try Response.json(response)
+        case .ok(let response): try Response.json(response, headers: [.location: "/v1/scans/\(scan.id.uuidString.lowercased())"])
         case .error(let failure): throw apiError(for: failure)
         }
     }
@@ -194,6 +206,17 @@ struct ScanController: Sendable {
 }
 
 extension ScanRecord {
+    /// The scan as `GET /v1/scans/{id}` shows it.
+    var resource: ScanResource {
+        ScanResource(
+            id: id,
+            status: state.rawValue,
+            createdAt: createdAt,
+            result: state == .succeeded ? result : nil,
+            error: state == .failed ? ScanController.apiError(for: ScanFailure(errorCode ?? .llmUnavailable, "")).body : nil
+        )
+    }
+
     /// The outcome of a final scan; nil while it is open.
     var outcome: ScanJobResult? {
         switch state {

@@ -1,0 +1,21 @@
+import Foundation
+
+/// A scan as the API shows it (`GET /v1/scans/{id}`): its state, and its answer or error once it has one.
+public struct ScanResource: Codable, Hashable, Sendable {
+    public var id: UUID
+    /// `queued`, `running`, `succeeded` or `failed`.
+    public var status: String
+    public var createdAt: Date
+    /// A succeeded scan's answer, until its retention period (`SCAN_RESULT_TTL_HOURS`) clears it.
+    public var result: ScanResponse?
+    /// Why a failed scan failed, as `POST /v1/scan` answered it.
+    public var error: ErrorBody?
+
+    public init(id: UUID, status: String, createdAt: Date, result: ScanResponse? = nil, error: ErrorBody? = nil) {
+        self.id = id
+        self.status = status
+        self.createdAt = createdAt
+        self.result = result
+        self.error = error
+    }
+}
