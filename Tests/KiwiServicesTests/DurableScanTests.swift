@@ -10,7 +10,7 @@ import Testing
 @testable import KiwiLLMStub
 
 /// The scan ledger through the real processes: a scan outlives its gateway, and a retry does not pay twice.
-@Suite("Durable scans", .serialized, .timeLimit(.minutes(3)))
+@Suite("Durable scans", .serialized, .timeLimit(.minutes(4)))
 struct DurableScanTests {
     let photo = SyntheticJPEG.make(size: 16 * 1024, seed: 41)
 
@@ -26,7 +26,7 @@ struct DurableScanTests {
 
     @Test("a gateway killed with scans in flight leaks no charge: another replica's sweeper fails them after the deadline")
     func killedGateway() async throws {
-        try await SystemRig.run(behaviour: StubBehaviour(fault: .slow), environment: ["SCAN_TIMEOUT_SECONDS": "2"], gateways: 2) { rig in
+        try await SystemRig.run(behaviour: StubBehaviour(fault: .slow), environment: ["SCAN_TIMEOUT_SECONDS": "15"], gateways: 2) { rig in
             let token = try await rig.signIn()
             let user = try await rig.userID(of: token)
             let scans = Task { [photo] in
@@ -34,7 +34,7 @@ struct DurableScanTests {
                     for _ in 0..<4 { group.addTask { _ = try? await rig.scan(photo, token: token) } }
                 }
             }
-            let inFlight = ContinuousClock.now + .seconds(10)
+            let inFlight = ContinuousClock.now + .seconds(30)
             while try await states(of: user, rig: rig) != Array(repeating: "queued", count: 4), ContinuousClock.now < inFlight {
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -42,8 +42,9 @@ struct DurableScanTests {
             try #require(try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).json()["remaining"] as? Int == 0)
             rig.processes["kiwi-gateway-0"]!.send(SIGKILL)
             await scans.value
-            // Deadline (2 s) + grace (30 s) + at most one sweep interval (10 s), with room for a slow machine.
-            let swept = ContinuousClock.now + .seconds(60)
+            // Deadline (15 s: long enough that no scan times out before the kill, on a busy machine too) + grace (30 s) +
+            // at most one sweep interval (10 s), with room for a slow machine.
+            let swept = ContinuousClock.now + .seconds(100)
             while try await states(of: user, rig: rig).contains("queued"), ContinuousClock.now < swept {
                 try await Task.sleep(for: .milliseconds(500))
             }
