@@ -1,33 +1,7 @@
 import Foundation
-import KiwiDatabase
-import KiwiTestSupport
-import Logging
-import PostgresNIO
 import Testing
 
 @testable import KiwiGateway
-
-let testLogger: Logger = {
-    var logger = Logger(label: "test.gateway")
-    logger.logLevel = .warning
-    return logger
-}()
-
-/// Runs `body` with a migrated database of its own and a scan ledger on it.
-func withLedgerDatabase<Result: Sendable>(_ body: @Sendable (PostgresClient, PostgresScanLedger) async throws -> Result) async throws -> Result {
-    try await withTemporaryDatabase { configuration in
-        try await withClient(configuration) { client in
-            _ = try await DatabaseMigrator().migrate(client, logger: testLogger)
-            // Generous: 1,000 reservations of one person queue on one lock on this 2-core machine.
-            return try await body(client, PostgresScanLedger(client: client, logger: testLogger, timeout: .seconds(60)))
-        }
-    }
-}
-
-/// A person's quota key, as the auth service derives it (32 bytes).
-func newQuotaKey() -> Data {
-    Data((0..<32).map { _ in UInt8.random(in: 0...255) })
-}
 
 @Suite("Quota policy")
 struct QuotaPolicyTests {
