@@ -54,7 +54,7 @@ let package = Package(
             name: "KiwiGateway",
             dependencies: [
                 "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging",
-                "KiwiModels", "KiwiScanJobs", "KiwiServiceSupport", "KiwiTracing",
+                "KiwiModels", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTracing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -71,8 +71,8 @@ let package = Package(
         .executableTarget(
             name: "KiwiScanWorker",
             dependencies: [
-                "KiwiConcurrency", "KiwiConfiguration", "KiwiJPEG", "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
-                "KiwiScanJobs", "KiwiServiceSupport", "KiwiTracing",
+                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiJPEG", "KiwiLogging", "KiwiMessaging", "KiwiModels",
+                "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTracing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -143,8 +143,9 @@ let package = Package(
             name: "KiwiScanWorkerBench",
             dependencies: [
                 "KiwiDevelopment",
-                "KiwiBenchmarking", "KiwiConcurrency", "KiwiJPEG", "KiwiMessaging", "KiwiScanJobs",
+                "KiwiBenchmarking", "KiwiConcurrency", "KiwiDatabase", "KiwiJPEG", "KiwiMessaging", "KiwiScanJobs", "KiwiScans",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tools/scan-worker-bench",
             swiftSettings: swiftSettings
@@ -206,6 +207,16 @@ let package = Package(
             name: "KiwiScanJobs",
             dependencies: ["KiwiConcurrency", "KiwiMessaging", "KiwiModels", .product(name: "Crypto", package: "swift-crypto")],
             path: "Shared/ScanJobs",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KiwiScans",
+            dependencies: [
+                "KiwiDatabase", "KiwiMessaging", "KiwiModels", "KiwiScanJobs",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Shared/Scans",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -399,7 +410,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KiwiScanJobsTests",
-            dependencies: ["KiwiMessaging", "KiwiModels", "KiwiScanJobs"],
+            dependencies: ["KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiScans"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -418,12 +429,13 @@ let package = Package(
             name: "KiwiScanWorkerTests",
             dependencies: [
                 "KiwiDevelopment",
-                "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", "KiwiScanWorker", "KiwiServiceSupport",
-                "KiwiTestSupport",
+                "KiwiDatabase", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans",
+                "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Fixtures")],
@@ -441,8 +453,7 @@ let package = Package(
             name: "KiwiGatewayTests",
             dependencies: [
                 "KiwiConcurrency", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels", "KiwiScanJobs",
-                "KiwiServiceSupport",
-                "KiwiTestSupport",
+                "KiwiScans", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -457,7 +468,8 @@ let package = Package(
             dependencies: [
                 "KiwiDevelopment",
                 "KiwiAPIClient", "KiwiAppleSignIn", "KiwiAuth", "KiwiConfiguration", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG",
-                "KiwiBenchmarking", "KiwiLLMStub", "KiwiLoadTest", "KiwiModels", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
+                "KiwiBenchmarking", "KiwiLLMStub", "KiwiLoadTest", "KiwiModels", "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport",
+                "KiwiTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

@@ -6,6 +6,7 @@ import KiwiConcurrency
 import KiwiDatabase
 import KiwiMessaging
 import KiwiScanJobs
+import KiwiScans
 import KiwiServiceSupport
 import Logging
 import PostgresNIO
@@ -19,11 +20,24 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     // ``AuthServiceClient`` makes its own spans, which name the call without its path (a user id is in some).
     clientConfiguration.tracing.tracer = nil
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
-    let requester = AMQPRequester(
+    let publisher = AMQPPublisher(
         settings: configuration.amqp,
-        instance: instance,
-        topology: KiwiTopology.scanJobs(queue: configuration.jobQueue),
+        topology: KiwiTopology.scanJobs(queue: configuration.jobQueue).merging(KiwiTopology.scanEvents),
         logger: logger
+    )
+    let hub = ScanEventHub()
+    let scanEventSubscription = KiwiTopology.scanEventSubscription(instance: instance)
+    var scanEventSettings = configuration.amqp
+    scanEventSettings.connectionName += " scan events"
+    // News sent while the subscription is down is lost: every waiter reads its scan again.
+    let scanEvents = AMQPConsumer(
+        settings: scanEventSettings,
+        queue: scanEventSubscription.queue,
+        prefetch: 0,
+        autoAck: true,
+        topology: scanEventSubscription.topology,
+        logger: logger,
+        connectionLost: { _ in hub.wakeAll() }
     )
     let subscription = KiwiTopology.revocationSubscription(instance: instance)
     var revocationSettings = configuration.amqp
@@ -42,25 +56,32 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let authService = AuthServiceClient(httpClient: httpClient, baseURL: configuration.authServiceURL, internalToken: configuration.internalAPIToken)
     let ledger = PostgresScanLedger(client: postgres, logger: logger)
     let policy = QuotaPolicy(limit: configuration.scanDailyLimit)
+    let dispatcher = ScanDispatcher(
+        publisher: publisher,
+        jobQueue: configuration.jobQueue,
+        events: ScanEventAnnouncer(publisher: publisher, logger: logger)
+    )
+    let metrics = GatewayMetrics()
     let router = buildRouter(
         dependencies: GatewayDependencies(
             sessions: authService,
             accounts: authService,
-            scans: ScanDispatcher(jobs: ScanJobSender(requester: requester, jobQueue: configuration.jobQueue), timeout: configuration.scanTimeout),
+            scans: dispatcher,
             ledger: ledger,
+            scanEvents: hub,
             policy: policy,
             scanTimeout: configuration.scanTimeout,
             sessionCache: cache,
             sessionCachingAllowed: { revocations.isConnected },
             readinessChecks: [
                 "postgres": { await postgres.isReachable(logger: logger) },
-                "rabbitmq": { requester.isConnected && revocations.isConnected },
+                "rabbitmq": { publisher.isConnected && revocations.isConnected && scanEvents.isConnected },
                 "auth": { await authService.isHealthy(requestID: "readiness") },
             ],
             // No worker consuming the job queue makes the gateway degraded, not unready: see docs/architecture.md.
             optionalReadinessChecks: [
                 "scanWorkers": {
-                    let consumers = try? await withDeadline(.now + .seconds(2)) { try await requester.consumerCount(of: configuration.jobQueue) }
+                    let consumers = try? await withDeadline(.now + .seconds(2)) { try await publisher.consumerCount(of: configuration.jobQueue) }
                     return (consumers ?? 0) > 0
                 }
             ]
@@ -73,10 +94,12 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         server: .kiwiHTTP1(idleTimeout: .seconds(60), logger: logger),
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: GatewayConfiguration.serviceName),
         services: [
-            HTTPClientService(client: httpClient), postgres, requester, revocations,
+            HTTPClientService(client: httpClient), postgres, publisher, revocations, scanEvents,
             RevocationListener(consumer: revocations, cache: cache, logger: logger),
+            ScanEventListener(consumer: scanEvents, hub: hub, logger: logger),
             // Every replica runs these; the sweeper skips rows another holds, and the purge's deletes are idempotent.
-            ScanSweeper.task(ledger: ledger, metrics: GatewayMetrics(), logger: logger),
+            ScanSweeper.task(ledger: ledger, scans: dispatcher, metrics: metrics, logger: logger),
+            metrics.ledgerGauges(ledger: ledger, hub: hub, logger: logger),
             PeriodicTask("purge scans past their retention", every: .seconds(3600), logger: logger) {
                 let purged = try await ledger.purge(olderThan: configuration.scanRetention, today: policy.day(of: Date()))
                 if purged > 0 { logger.info("purged scans past their retention", metadata: ["count": "\(purged)"]) }
@@ -110,14 +133,17 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
             cachingAllowed: dependencies.sessionCachingAllowed
         )
     )
-    ScanController(
+    let scans = ScanCoordinator(
         ledger: dependencies.ledger,
+        backend: dependencies.scans,
+        events: dependencies.scanEvents,
         policy: dependencies.policy,
-        scans: dependencies.scans,
         uploads: UploadLimiter(capacity: dependencies.uploadSlots),
         metrics: metrics,
         timeout: dependencies.scanTimeout
-    ).addRoutes(to: signedIn)
+    )
+    ScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
+    ScansController(scans: scans, ledger: dependencies.ledger, metrics: metrics).addRoutes(to: signedIn)
     AccountController(ledger: dependencies.ledger, policy: dependencies.policy, accounts: dependencies.accounts, cache: dependencies.sessionCache)
         .addRoutes(to: signedIn)
     return router
@@ -127,6 +153,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
 enum GatewayRoutes {
     static let allowedMethods: [String: [HTTPRequest.Method]] = [
         "/health": [.get, .head], "/health/ready": [.get, .head], "/v1/auth/apple": [.post], "/v1/scan": [.post],
+        "/v1/scans": [.get, .head, .post],
         "/v1/quota": [.get, .head], "/v1/account": [.delete], "/v1/auth/session": [.delete], "/openapi.yaml": [.get, .head],
         "/openapi.json": [.get, .head],
     ]

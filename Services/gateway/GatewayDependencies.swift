@@ -1,6 +1,7 @@
 import Foundation
 import KiwiInternalAPI
 import KiwiScanJobs
+import KiwiScans
 import NIOCore
 
 /// Who a bearer token belongs to. Real: ``AuthServiceClient`` (the auth service's introspection endpoint);
@@ -21,12 +22,15 @@ protocol AccountActions: Sendable {
     func deleteUser(_ id: UUID, requestID: String) async throws(AuthServiceUnavailable)
 }
 
-/// Turns a photo into a scan result. Real: ``ScanDispatcher`` (a job on RabbitMQ for the scan workers); fake:
-/// `FakeScanBackend`.
+/// The scan workers, as the gateway reaches them. Real: ``ScanDispatcher`` (jobs on RabbitMQ's job queue, news on
+/// the scan event exchange); fake: `FakeScanBackend`.
 protocol ScanBackend: Sendable {
-    /// The worker's result and how long the model spent on it, or a thrown error (`AMQPError.timedOut` when no answer
-    /// came in time). The photo is handed over, not kept while the worker and the model take their time.
-    func scan(_ jpeg: consuming [UInt8], userID: UUID, requestID: String) async throws -> (result: ScanJobResult, modelTime: Duration?)
+    /// Hands a scan's job to the workers: returns once the broker has taken it, or throws. The job, photo and all, is
+    /// handed over, not kept while the worker and the model take their time; the worker records the outcome on the
+    /// scan's record.
+    func submit(_ job: consuming ScanJob) async throws
+    /// Tells every gateway replica (this one too) that a scan changed state. Best effort.
+    func announce(_ event: ScanEvent) async
 }
 
 /// An answer of the auth service passed through to the client (its status and body).
@@ -44,6 +48,8 @@ struct GatewayDependencies: Sendable {
     /// Every scan and its state, and so each person's daily usage (``ScanLedger``): real ``PostgresScanLedger``, fake
     /// `FakeScanLedger`.
     var ledger: any ScanLedger
+    /// Wakes the requests and event streams waiting for a scan when news of it arrives.
+    var scanEvents: ScanEventHub
     var policy: QuotaPolicy
     /// How long a scan may take (`SCAN_TIMEOUT_SECONDS`).
     var scanTimeout: Duration

@@ -1,4 +1,8 @@
 import CoreMetrics
+import Foundation
+import KiwiScans
+import KiwiServiceSupport
+import Logging
 
 /// What the gateway counts beyond HTTP requests: scans by outcome and in flight, quota rejections and refunds,
 /// and how often the session cache spared a call to the auth service.
@@ -7,8 +11,8 @@ struct GatewayMetrics: Sendable {
     let scansInFlight = Meter(label: "kiwi_gateway_scans_in_flight")
     /// `kiwi_gateway_quota_rejections_total`: scans refused with 429 because the day's scans were used up.
     let quotaRejections = Counter(label: "kiwi_gateway_quota_rejections_total")
-    /// `kiwi_gateway_scans_swept_total`: open scans failed (and refunded) by the sweeper because their gateway never
-    /// recorded an outcome.
+    /// `kiwi_gateway_scans_swept_total`: open scans failed (and refunded) by the sweeper because nobody recorded an
+    /// outcome by their deadline and its grace.
     let sweptScans = Counter(label: "kiwi_gateway_scans_swept_total")
     private let refunds = Counter(label: "kiwi_gateway_quota_refunds_total", dimensions: [("result", "ok")])
     private let failedRefunds = Counter(label: "kiwi_gateway_quota_refunds_total", dimensions: [("result", "failed")])
@@ -23,6 +27,23 @@ struct GatewayMetrics: Sendable {
     /// `kiwi_gateway_quota_refunds_total{result="ok|failed"}`: scans given back after a failure.
     func refunded(_ succeeded: Bool) {
         (succeeded ? refunds : failedRefunds).increment()
+    }
+
+    /// `kiwi_gateway_scans_watched`: scans this replica's requests and event streams are waiting for.
+    let watchedScans = Gauge(label: "kiwi_gateway_scans_watched")
+
+    /// `kiwi_scans{state}`: the scans the ledger holds in each state (every replica reports the same numbers), and
+    /// `kiwi_scans_queue_age_seconds`: how long the oldest scan still `queued` has waited for a worker (0 when none).
+    /// Read from the ledger every 15 seconds, with this replica's `kiwi_gateway_scans_watched`.
+    func ledgerGauges(ledger: any ScanLedger, hub: ScanEventHub, logger: Logger) -> PeriodicTask {
+        let queueAge = Gauge(label: "kiwi_scans_queue_age_seconds")
+        return PeriodicTask("report scans by state", every: .seconds(15), logger: logger) {
+            watchedScans.record(hub.watchedScans)
+            let counts = try await ledger.countByState()
+            for state in ScanState.allCases { Gauge(label: "kiwi_scans", dimensions: [("state", state.rawValue)]).record(counts[state] ?? 0) }
+            let oldest = try await ledger.oldestQueued()
+            queueAge.record(oldest.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
+        }
     }
 
     /// `kiwi_gateway_session_cache_total{result="hit|miss"}`: a miss asks the auth service.

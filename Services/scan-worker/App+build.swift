@@ -1,13 +1,17 @@
 import AsyncHTTPClient
 import Hummingbird
+import KiwiDatabase
 import KiwiMessaging
+import KiwiScans
 import KiwiServiceSupport
 import Logging
+import PostgresNIO
 
 /// The scan worker's composition root. Its HTTP server carries only the probes operators point at it.
 ///
 /// Services shut down in reverse order: the HTTP server, then the job processor (which finishes the jobs in
-/// flight while it can still reply and acknowledge), then the AMQP connections, then the HTTP client.
+/// flight while it can still record, announce and acknowledge them), then the AMQP connections, then PostgreSQL and
+/// the HTTP client.
 func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     var httpConfiguration = HTTPClient.Configuration()
     // One HTTP/1.1 connection per job in flight (HTTPS to OpenAI negotiates HTTP/2 and multiplexes instead).
@@ -22,7 +26,8 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         topology: KiwiTopology.scanJobs(queue: configuration.jobQueue),
         logger: logger
     )
-    let publisher = AMQPPublisher(settings: configuration.amqp, logger: logger)
+    let postgres = PostgresClient(configuration: configuration.database, countingConnectionsLoggingTo: logger)
+    let publisher = AMQPPublisher(settings: configuration.amqp, topology: KiwiTopology.scanEvents, logger: logger)
     let metrics = WorkerMetrics()
     let analyzer = ScanAnalyzer(
         client: ChatCompletionsClient(httpClient: httpClient, baseURL: configuration.openAIBaseURL, apiKey: configuration.openAIAPIKey),
@@ -35,16 +40,20 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
     let router = Router(options: .autoGenerateHeadEndpoints)
     router.add(middleware: HTTPMetricsMiddleware())
     router.addHealthRoute()
-    router.addReadinessRoute(checks: ["rabbitmq": { consumer.isConnected && publisher.isConnected }])
+    router.addReadinessRoute(checks: [
+        "rabbitmq": { consumer.isConnected && publisher.isConnected },
+        "postgres": { await postgres.isReachable(logger: logger) },
+    ])
     return Application(
         router: router,
         server: .kiwiHTTP1(logger: logger),
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: ScanWorkerConfiguration.serviceName),
         services: [
-            HTTPClientService(client: httpClient), publisher, consumer,
+            HTTPClientService(client: httpClient), postgres, publisher, consumer,
             ScanJobProcessor(
                 consumer: consumer,
-                publisher: publisher,
+                scans: ScanTransitions(client: postgres, logger: logger),
+                events: ScanEventAnnouncer(publisher: publisher, logger: logger),
                 analyzer: analyzer,
                 concurrency: configuration.concurrency,
                 metrics: metrics,

@@ -5,36 +5,51 @@ import KiwiJPEG
 import KiwiLogging
 import KiwiMessaging
 import KiwiScanJobs
+import KiwiScans
 import KiwiTracing
 import Logging
 import ServiceLifecycle
 import Tracing
 
-/// Takes scan jobs off the queue and answers each on its gateway's reply queue (DESIGN.md §3).
+/// Takes scan jobs off the queue and writes each one's outcome on its scan's record (docs/architecture.md, "A scan's
+/// life"): the scan is marked `running`, the model asked, and the answer (or the failure) recorded, each step
+/// announced to the gateways (``ScanEventAnnouncer``). A job is acknowledged only once its outcome is recorded; a
+/// worker that dies before that leaves the job to be redelivered to another one. A job whose scan is already final
+/// (another worker answered it, the sweeper or its gateway failed it) or gone (cancelled, its account deleted) is
+/// acknowledged without asking the model.
 ///
 /// Every delivery runs as its own task, so up to the consumer's prefetch (`WORKER_CONCURRENCY`) jobs are in
-/// flight at once. A job is acknowledged only once its reply is confirmed by the broker; a worker that dies
-/// before that leaves the job to be redelivered to another one. On graceful shutdown it stops taking jobs,
-/// finishes the ones in flight (each bounded by its own deadline), and returns.
+/// flight at once. On graceful shutdown it stops taking jobs, finishes the ones in flight (each bounded by its own
+/// deadline), and returns.
 final class ScanJobProcessor: Service, Sendable {
-    /// Time kept back from a job's deadline for the reply to travel to the gateway before it stops waiting.
-    static let replyAllowance = Duration.milliseconds(250)
+    /// Time kept back from a job's deadline to record its outcome before the gateway stops waiting.
+    static let recordAllowance = Duration.milliseconds(250)
     /// The furthest deadline a job may have (`SCAN_TIMEOUT_SECONDS` is at most 600).
     static let longestDeadline: TimeInterval = 3600
 
     private let consumer: AMQPConsumer
-    private let publisher: AMQPPublisher
+    private let scans: ScanTransitions
+    private let events: ScanEventAnnouncer
     private let analyzer: ScanAnalyzer
     /// The most jobs processed at once (`WORKER_CONCURRENCY`, also the consumer's prefetch).
     private let concurrency: Int
     private let metrics: WorkerMetrics
     private let logger: Logger
 
-    init(consumer: AMQPConsumer, publisher: AMQPPublisher, analyzer: ScanAnalyzer, concurrency: Int, metrics: WorkerMetrics, logger: Logger) {
+    init(
+        consumer: AMQPConsumer,
+        scans: ScanTransitions,
+        events: ScanEventAnnouncer,
+        analyzer: ScanAnalyzer,
+        concurrency: Int,
+        metrics: WorkerMetrics,
+        logger: Logger
+    ) {
         self.consumer = consumer
-        self.concurrency = concurrency
-        self.publisher = publisher
+        self.scans = scans
+        self.events = events
         self.analyzer = analyzer
+        self.concurrency = concurrency
         self.metrics = metrics
         self.logger = logger
     }
@@ -65,7 +80,7 @@ final class ScanJobProcessor: Service, Sendable {
         let gateway = ServiceContext.continuing(delivery.message.properties.headers, using: MessageHeadersExtractor())
         await withSpan("process scan job", context: gateway, ofKind: .consumer) { span in
             span.attributes["messaging.system"] = "rabbitmq"
-            span.attributes["messaging.message.conversation_id"] = delivery.message.properties.correlationID
+            span.attributes["messaging.message.conversation_id"] = delivery.message.properties.headers[ScanJob.Header.scanID]
             await process(delivery, span: span)
         }
     }
@@ -75,46 +90,75 @@ final class ScanJobProcessor: Service, Sendable {
         metrics.jobsInFlight.increment()
         defer { metrics.jobsInFlight.decrement() }
         var logger = self.logger
-        logger[metadataKey: "jobId"] = delivery.message.properties.correlationID.map { .string($0) }
-        // Counted by the consumer's connection as kiwi_amqp_redeliveries_total; the answer may already have been sent.
+        // Counted by the consumer's connection as kiwi_amqp_redeliveries_total; the outcome may already be recorded.
         if delivery.redelivered { logger.debug("processing a redelivered job") }
         var job: ScanJob
         do {
             job = try ScanJob(message: delivery.message)
-            // The job holds the photo now; the delivery is kept only to answer and acknowledge.
+            // The job holds the photo now; the delivery is kept only to acknowledge it.
             delivery.discardBody()
         } catch {
             logger.error("rejecting a message that is not a scan job to the dead-letter queue", metadata: ["reason": "\(error)"])
             await settle("reject", logger: logger) { try await delivery.reject() }
-            metrics.jobEnded("rejected", startedAt: started)
-            span.attributes["kiwi.scan.outcome"] = "rejected"
+            end("rejected", startedAt: started, span: span)
             return
         }
+        logger[metadataKey: "scanId"] = .string(job.scanID.uuidString.lowercased())
         logger[metadataKey: "requestId"] = job.requestID.map { .string($0) }
         logger[metadataKey: "user"] = .string(LogRedaction.userKey(job.userKey))
         // A deadline further away than any scan timeout is a broken header; it must not keep a job forever.
         let timeLeft = min(job.deadline.timeIntervalSinceNow, Self.longestDeadline)
+        let deadline = started + .milliseconds(timeLeft * 1000)
+        // Past its deadline (and the sweeper's grace after it) the scan is the sweeper's to fail.
+        let recordingDeadline = deadline + ScanTransitions.sweepGrace
         guard timeLeft > 0 else {
-            logger.info("dropping a job whose deadline has passed", metadata: ["lateMs": "\(Int(-timeLeft * 1000))"])
+            logger.info("failing a scan whose deadline passed before a worker took it", metadata: ["lateMs": "\(Int(-timeLeft * 1000))"])
+            await record(.error(ScanFailure(.scanTimeout, "")), usage: nil, of: job.scanID, until: recordingDeadline, logger: logger)
             await settle("ack", logger: logger) { try await delivery.ack() }
-            metrics.jobEnded("expired", startedAt: started)
-            span.attributes["kiwi.scan.outcome"] = "expired"
+            end("expired", startedAt: started, span: span)
             return
         }
-        let deadline = started + .milliseconds(timeLeft * 1000)
+        switch await persistently("mark the scan running", until: deadline, logger: logger, { try await scans.start(job.scanID) }) {
+        case .started?:
+            await events.announce(ScanEvent(scanID: job.scanID, state: .running))
+        case .finished(let state)?:
+            logger.info("the scan is already final; not asking the model again", metadata: ["state": "\(state.rawValue)"])
+            // Said again, in case the first announcement was lost with the worker that made it.
+            await events.announce(ScanEvent(scanID: job.scanID, state: state))
+            await settle("ack", logger: logger) { try await delivery.ack() }
+            end("already_final", startedAt: started, span: span)
+            return
+        case .missing?:
+            logger.info("the scan is gone (cancelled, or its account deleted); not asking the model")
+            await settle("ack", logger: logger) { try await delivery.ack() }
+            end("gone", startedAt: started, span: span)
+            return
+        case nil:
+            // The database stayed out of reach until the deadline: the sweeper fails the scan once it is back.
+            await settle("ack", logger: logger) { try await delivery.ack() }
+            end("unrecorded", startedAt: started, span: span)
+            return
+        }
 
         let photoSize = job.image.count
-        let (result, analysis) = await answer(Self.takePhoto(from: &job), for: job, deadline: deadline - Self.replyAllowance, logger: logger)
+        let (result, analysis) = await answer(Self.takePhoto(from: &job), for: job, deadline: deadline - Self.recordAllowance, logger: logger)
         guard !Task.isCancelled else { return }  // shut down hard: the broker requeues the unacknowledged job
-        // Reported only when the model answered at all, so a failed call is not mistaken for an instant one.
-        let modelTime = analysis.flatMap { $0.processingTime > .zero ? $0.processingTime : nil }
-        await reply(result, modelTime: modelTime, to: delivery, until: deadline, logger: logger)
+        let usage = analysis.map { analysis in
+            ModelUsage(
+                model: analyzer.prompt.model,
+                promptTokens: analysis.promptTokens,
+                completionTokens: analysis.completionTokens,
+                attempts: analysis.attempts,
+                modelTime: analysis.processingTime
+            )
+        }
+        let recorded = await record(result, usage: usage, of: job.scanID, until: recordingDeadline, logger: logger)
         await settle("ack", logger: logger) { try await delivery.ack() }
-        metrics.jobEnded(result.outcome, startedAt: started)
-        span.attributes["kiwi.scan.outcome"] = result.outcome
+        let outcome = recorded ? result.outcome : "superseded"
+        end(outcome, startedAt: started, span: span)
 
         var metadata: Logger.Metadata = [
-            "outcome": .string(result.outcome), "latencyMs": "\((ContinuousClock.now - started).milliseconds)", "bytes": "\(photoSize)",
+            "outcome": .string(outcome), "latencyMs": "\((ContinuousClock.now - started).milliseconds)", "bytes": "\(photoSize)",
         ]
         if let analysis {
             metadata["attempts"] = "\(analysis.attempts)"
@@ -126,34 +170,59 @@ final class ScanJobProcessor: Service, Sendable {
         logger.info("scan job answered", metadata: metadata)
     }
 
-    /// Publishes the result, retrying while the broker is unreachable or blocked until the gateway stops waiting:
-    /// a finished answer is worth more than a requeued job that would call OpenAI again. Past the deadline the
-    /// result is dropped: the gateway has already answered 504.
-    private func reply(
+    /// Records the outcome on the scan and announces it. False when the scan was final already (another worker
+    /// answered it first, or it was failed meanwhile) or the database stayed out of reach: then this answer is dropped.
+    @discardableResult
+    private func record(
         _ result: ScanJobResult,
-        modelTime: Duration?,
-        to delivery: AMQPDelivery,
+        usage: ModelUsage?,
+        of scanID: UUID,
         until deadline: ContinuousClock.Instant,
         logger: Logger
-    ) async {
+    ) async
+        -> Bool
+    {
+        let changed = await persistently("record the scan's outcome", until: deadline, logger: logger) {
+            switch result {
+            case .ok(let response): try await scans.succeed(scanID, result: response, usage: usage)
+            case .error(let failure): try await scans.fail(scanID, failure, usage: usage)
+            }
+        }
+        guard changed == true else {
+            if changed == false { logger.info("the scan was already final; this answer is dropped") }
+            return false
+        }
+        await events.announce(ScanEvent(scanID: scanID, state: result.state))
+        return true
+    }
+
+    /// `body`, tried again while the database is out of reach, until `deadline`; nil if it never got through. A
+    /// recorded answer is worth more than a requeued job that would call OpenAI again.
+    private func persistently<Value: Sendable>(
+        _ action: String,
+        until deadline: ContinuousClock.Instant,
+        logger: Logger,
+        _ body: () async throws -> Value
+    ) async -> Value? {
         var wait = Duration.milliseconds(100)
         while true {
             do {
-                try await publisher.reply(to: delivery.message, with: result.message(modelTime: modelTime))
-                return
-            } catch AMQPError.unroutable {
-                logger.info("the gateway that asked is gone; nobody to answer")
-                return
+                return try await body()
             } catch {
                 guard ContinuousClock.now + wait < deadline, !Task.isCancelled else {
-                    logger.warning("could not publish the result before the deadline; dropping it", metadata: ["error": "\(error)"])
-                    return
+                    logger.error("could not \(action) before the deadline; the sweeper will fail the scan", metadata: ["error": "\(error)"])
+                    return nil
                 }
-                logger.warning("could not publish the result; retrying", metadata: ["error": "\(error)", "retryInMs": "\(wait.milliseconds)"])
+                logger.warning("could not \(action); retrying", metadata: ["error": "\(error)", "retryInMs": "\(wait.milliseconds)"])
                 try? await Task.sleep(for: wait)
                 wait = min(wait * 2, .seconds(2))
             }
         }
+    }
+
+    private func end(_ outcome: String, startedAt started: ContinuousClock.Instant, span: any Span) {
+        metrics.jobEnded(outcome, startedAt: started)
+        span.attributes["kiwi.scan.outcome"] = outcome
     }
 
     /// The job's photo, cleaned of metadata and base64-encoded for the model. The job gives its copy up, so that while
@@ -199,6 +268,14 @@ extension ScanJobResult {
         switch self {
         case .ok: "ok"
         case .error(let failure): failure.code.rawValue
+        }
+    }
+
+    /// The state the scan ends in.
+    var state: ScanState {
+        switch self {
+        case .ok: .succeeded
+        case .error: .failed
         }
     }
 }

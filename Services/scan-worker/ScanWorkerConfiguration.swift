@@ -1,8 +1,10 @@
 import Foundation
 import KiwiConfiguration
+import KiwiDatabase
 import KiwiMessaging
 import KiwiServiceSupport
 import Logging
+import PostgresNIO
 
 /// Everything the scan worker reads from its environment (DESIGN.md §7).
 struct ScanWorkerConfiguration: ServiceConfiguration {
@@ -10,6 +12,8 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
     static let openAIBaseURL = URL(string: "https://api.openai.com/v1")!
 
     var basics: ServiceBasics
+    /// Where the scans' records are: the worker writes each scan's state and outcome on it.
+    var database: PostgresClient.Configuration
     var amqp: AMQPSettings
     var openAIAPIKey: String
     var openAIBaseURL: URL
@@ -29,6 +33,7 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
     init(environment: [String: String]) throws(ConfigurationError) {
         var reader = EnvironmentReader(environment: environment)
         basics = ServiceBasics(reading: &reader, defaultPort: 8082, defaultMetricsPort: 9103)
+        let database = reader.required("DATABASE_URL", secret: true, parse: PostgresClient.Configuration.init(url:))
         let amqp = reader.required("AMQP_URL", secret: true) { url in try AMQPSettings(url: url, connectionName: Self.serviceName) }
         let openAIAPIKey = reader.required("OPENAI_API_KEY", secret: true)
         openAIBaseURL = reader.httpURL("OPENAI_BASE_URL", default: Self.openAIBaseURL)
@@ -41,7 +46,7 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
         maxRetries = reader.int("OPENAI_MAX_RETRIES", default: 2, in: 0...10)
         concurrency = reader.int("WORKER_CONCURRENCY", default: 16, in: 1...1024)
         jobQueue = reader.jobQueue()
-        (self.amqp, self.openAIAPIKey) = try reader.finish(amqp, openAIAPIKey)
+        (self.database, self.amqp, self.openAIAPIKey) = try reader.finish(database, amqp, openAIAPIKey)
     }
 
     var startupMetadata: Logger.Metadata {

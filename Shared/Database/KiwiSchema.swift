@@ -1,12 +1,13 @@
 /// Kiwi's PostgreSQL schema (DESIGN.md §5), as the migrations that build it. Each table has one owner, the only
-/// service that migrates it (DESIGN.md §4): the auth service `users` and `sessions`, the gateway `scan_usage` and `scans`.
+/// service that migrates it (DESIGN.md §4): the auth service `users` and `sessions`, the gateway `scan_usage` and `scans`
+/// (whose outcome columns the scan worker writes, docs/architecture.md).
 /// Versions are unique across owners and recorded in one `schema_migrations` table. Append; never edit a migration
 /// that has shipped.
 public enum KiwiSchema {
     /// The auth service's migrations, oldest first.
     public static let auth: [Migration] = [usersAndSessions, retireScanQuota]
     /// The gateway's migrations, oldest first.
-    public static let gateway: [Migration] = [scanUsage, scanLedger]
+    public static let gateway: [Migration] = [scanUsage, scanLedger, scanOutcomes]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
 
@@ -101,6 +102,26 @@ public enum KiwiSchema {
                 "CREATE INDEX scans_charges ON scans (quota_key, scan_date) WHERE state <> 'failed'",
                 "CREATE INDEX scans_by_user ON scans (user_id, created_at DESC)",
                 "CREATE INDEX scans_open ON scans (deadline) WHERE state IN ('queued', 'running')",
+            ]
+        )
+
+    /// What the scan worker records with a scan's outcome, now that it writes the outcome itself: the message of a
+    /// failure (for the client, never the photo or the model's answer) and what the model cost (model, tokens,
+    /// attempts, and the model's own time for `Server-Timing`). NULL until the model was asked.
+    static let scanOutcomes =
+        Migration(
+            version: 5,
+            name: "record what a scan's model call cost",
+            statements: [
+                """
+                ALTER TABLE scans
+                    ADD COLUMN error_message text,
+                    ADD COLUMN model text,
+                    ADD COLUMN prompt_tokens integer CHECK (prompt_tokens >= 0),
+                    ADD COLUMN completion_tokens integer CHECK (completion_tokens >= 0),
+                    ADD COLUMN attempts integer CHECK (attempts >= 0),
+                    ADD COLUMN model_ms integer CHECK (model_ms >= 0)
+                """
             ]
         )
 

@@ -88,6 +88,8 @@ public enum KiwiTopology {
     public static let scanJobQueue = "kiwi.scan.jobs"
     /// Session revocations, fanned out to every gateway.
     public static let revocationExchange = "kiwi.sessions.revoked"
+    /// Scans' state changes, fanned out to every gateway.
+    public static let scanEventExchange = "kiwi.scans.events"
 
     /// Where jobs of `queue` that were rejected as poison, or expired unanswered, go.
     public static func deadLetterExchange(of queue: String = scanJobQueue) -> String { "\(queue).dead-letter" }
@@ -124,14 +126,28 @@ public enum KiwiTopology {
     /// One gateway instance's subscription to revocations: its exclusive queue bound to the exchange.
     /// Declare it only on the connection that consumes the queue.
     public static func revocationSubscription(instance: String) -> (queue: String, topology: AMQPTopology) {
-        let queue = "kiwi.gateway.\(instance).revocations"
-        return (
+        subscription(named: "kiwi.gateway.\(instance).revocations", to: revocationExchange)
+    }
+
+    /// The scan event exchange alone, for whoever publishes scan events (workers and gateways).
+    public static var scanEvents: AMQPTopology {
+        AMQPTopology(exchanges: [AMQPExchange(name: scanEventExchange, kind: .fanout)])
+    }
+
+    /// One gateway instance's subscription to scan events: its exclusive queue bound to the exchange.
+    /// Declare it only on the connection that consumes the queue.
+    public static func scanEventSubscription(instance: String) -> (queue: String, topology: AMQPTopology) {
+        subscription(named: "kiwi.gateway.\(instance).scan-events", to: scanEventExchange)
+    }
+
+    /// An exclusive, self-deleting queue bound to the fan-out `exchange`, with the exchange itself.
+    private static func subscription(named queue: String, to exchange: String) -> (queue: String, topology: AMQPTopology) {
+        (
             queue,
-            revocations.merging(
-                AMQPTopology(
-                    queues: [AMQPQueue(name: queue, durable: false, exclusive: true, autoDelete: true)],
-                    bindings: [AMQPBinding(queue: queue, exchange: revocationExchange)]
-                )
+            AMQPTopology(
+                exchanges: [AMQPExchange(name: exchange, kind: .fanout)],
+                queues: [AMQPQueue(name: queue, durable: false, exclusive: true, autoDelete: true)],
+                bindings: [AMQPBinding(queue: queue, exchange: exchange)]
             )
         )
     }

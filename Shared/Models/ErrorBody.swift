@@ -34,6 +34,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let rateLimitExceeded: APIErrorCode = "rate_limit_exceeded"
     /// 422: an `Idempotency-Key` sent again with another photo.
     public static let idempotencyKeyReused: APIErrorCode = "idempotency_key_reused"
+    /// 409: `DELETE /v1/scans/{id}` of a scan a worker is asking the model about.
+    public static let scanInProgress: APIErrorCode = "scan_in_progress"
     public static let invalidModelResponse: APIErrorCode = "invalid_model_response"
     public static let scanUnavailable: APIErrorCode = "scan_unavailable"
     public static let scanTimeout: APIErrorCode = "scan_timeout"

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A scan as the API shows it (`GET /v1/scans/{id}`): its state, and its answer or error once it has one.
+/// A scan as the API shows it (`GET /v1/scans/{id}`, `POST /v1/scans`, and each server-sent event of a scan): its
+/// state, and its answer or error once it has one.
 public struct ScanResource: Codable, Hashable, Sendable {
     public var id: UUID
     /// `queued`, `running`, `succeeded` or `failed`.
@@ -17,5 +18,17 @@ public struct ScanResource: Codable, Hashable, Sendable {
         self.createdAt = createdAt
         self.result = result
         self.error = error
+    }
+}
+
+/// A page of the user's scans (`GET /v1/scans`), newest first.
+public struct ScanList: Codable, Hashable, Sendable {
+    public var scans: [ScanResource]
+    /// Pass as `cursor` to get the next page; absent on the last page.
+    public var nextCursor: String?
+
+    public init(scans: [ScanResource], nextCursor: String? = nil) {
+        self.scans = scans
+        self.nextCursor = nextCursor
     }
 }

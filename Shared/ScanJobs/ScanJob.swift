@@ -7,9 +7,11 @@ import KiwiModels
 /// worker consumes (DESIGN.md §3).
 ///
 /// On the queue the body is the raw JPEG (no base64) and everything else travels in properties and headers.
-/// The request/reply machinery adds the job's id (`correlation_id`) and the gateway's reply queue (`reply_to`).
-/// Jobs are never persisted by the broker: photos are not written to disk anywhere.
+/// Jobs are never persisted by the broker: photos are not written to disk anywhere. The worker writes the outcome
+/// on the scan's record, not in a reply.
 public struct ScanJob: Sendable, Hashable {
+    /// The scan this job is the work of: its record in the `scans` table.
+    public var scanID: UUID
     /// The JPEG exactly as the client uploaded it.
     public var image: [UInt8]
     /// When the gateway stops waiting; a worker answers before it or not at all.
@@ -19,7 +21,8 @@ public struct ScanJob: Sendable, Hashable {
     /// A pseudonym of the user (see ``userKey(forUserID:)``); never the user id itself.
     public var userKey: String
 
-    public init(image: [UInt8], deadline: Date, requestID: String?, userKey: String) {
+    public init(scanID: UUID, image: [UInt8], deadline: Date, requestID: String?, userKey: String) {
+        self.scanID = scanID
         self.image = image
         self.deadline = deadline
         self.requestID = requestID
@@ -28,6 +31,7 @@ public struct ScanJob: Sendable, Hashable {
 
     /// Header names of the job message.
     public enum Header {
+        public static let scanID = "x-kiwi-scan-id"
         /// The deadline as milliseconds since 1970 (UTC), so services on different hosts agree on it.
         public static let deadline = "x-kiwi-deadline"
         public static let requestID = "x-request-id"
@@ -46,7 +50,11 @@ public struct ScanJob: Sendable, Hashable {
 
     /// The job as a message, transient and expiring at the deadline so an unanswered job leaves the queue by itself.
     public func message(now: Date = Date()) -> AMQPMessage {
-        var headers = [Header.deadline: String(Int64((deadline.timeIntervalSince1970 * 1000).rounded())), Header.userKey: userKey]
+        var headers = [
+            Header.scanID: scanID.uuidString.lowercased(),
+            Header.deadline: String(Int64((deadline.timeIntervalSince1970 * 1000).rounded())),
+            Header.userKey: userKey,
+        ]
         headers[Header.requestID] = requestID
         let remaining = max(deadline.timeIntervalSince(now), 0.001)
         return AMQPMessage(
@@ -64,8 +72,9 @@ public struct ScanJob: Sendable, Hashable {
     /// it cannot be fixed by trying again, so it belongs in the dead-letter queue.
     public init(message: AMQPMessage) throws(ScanJobDecodingError) {
         let properties = message.properties
-        guard properties.correlationID?.isEmpty == false else { throw ScanJobDecodingError("the job has no correlation_id") }
-        guard properties.replyTo?.isEmpty == false else { throw ScanJobDecodingError("the job has no reply_to") }
+        guard let scanID = properties.headers[Header.scanID].flatMap(UUID.init(uuidString:)) else {
+            throw ScanJobDecodingError("the job has no \(Header.scanID) header with a scan id")
+        }
         guard let deadline = properties.headers[Header.deadline].flatMap(Int64.init) else {
             throw ScanJobDecodingError("the job has no \(Header.deadline) header in milliseconds")
         }
@@ -73,6 +82,7 @@ public struct ScanJob: Sendable, Hashable {
             throw ScanJobDecodingError("the job has no \(Header.userKey) header")
         }
         self.init(
+            scanID: scanID,
             image: message.body,
             deadline: Date(timeIntervalSince1970: Double(deadline) / 1000),
             requestID: properties.headers[Header.requestID],

@@ -1,60 +1,10 @@
 import Foundation
-import KiwiConcurrency
-import KiwiMessaging
 import KiwiModels
 
-/// A worker's answer to a ``ScanJob``: `{"ok": ScanResponse}` or `{"error": {"code", "message"}}`.
-public enum ScanJobResult: Sendable, Hashable, Codable {
+/// How a scan ended: its validated answer, or why there is none.
+public enum ScanJobResult: Sendable, Hashable {
     case ok(ScanResponse)
     case error(ScanFailure)
-
-    private enum CodingKeys: String, CodingKey {
-        case ok, error
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard container.allKeys.count == 1 else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "exactly one of ok and error is expected"))
-        }
-        if let response = try container.decodeIfPresent(ScanResponse.self, forKey: .ok) {
-            self = .ok(response)
-        } else {
-            self = .error(try container.decode(ScanFailure.self, forKey: .error))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        switch self {
-        case .ok(let response): try container.encode(response, forKey: .ok)
-        case .error(let failure): try container.encode(failure, forKey: .error)
-        }
-    }
-
-    /// The reply header in which a worker reports how long the model spent on the scan, in milliseconds (the sum of
-    /// OpenAI's `openai-processing-ms` over its completions), so the gateway can tell its clients (`Server-Timing`).
-    public static let modelTimeHeader = "x-kiwi-model-ms"
-
-    /// The result as a reply message body (JSON), with the model's time when known; the publisher adds the job's
-    /// correlation id.
-    public func message(modelTime: Duration? = nil) -> AMQPMessage {
-        // Encoding plain value types with string keys cannot fail.
-        let body = try! KiwiJSON.encoder().encode(self)
-        var properties = AMQPProperties(contentType: "application/json", persistent: false)
-        if let modelTime { properties.headers[Self.modelTimeHeader] = String(modelTime.seconds * 1000) }
-        return AMQPMessage(body: Array(body), properties: properties)
-    }
-
-    /// How long the model spent on the scan, as a reply reports it; nil when it does not, or not sensibly.
-    public static func modelTime(in message: AMQPMessage) -> Duration? {
-        message.properties.headers[modelTimeHeader].flatMap { Duration(milliseconds: $0) }
-    }
-
-    /// Reads a result from a reply message.
-    public init(message: AMQPMessage) throws {
-        self = try KiwiJSON.decoder().decode(Self.self, from: Data(message.body))
-    }
 }
 
 /// Why a scan produced no recipes.

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import KiwiInternalAPI
 import KiwiModels
+import KiwiScanJobs
 import KiwiTestSupport
 import Logging
 import NIOCore
@@ -16,8 +17,10 @@ import Testing
 final class FakeGateway: Sendable {
     let sessions = FakeSessionIntrospector()
     let accounts = FakeAccountActions()
-    let scans: FakeScanBackend
     let ledger = FakeScanLedger()
+    let events = ScanEventHub()
+    let scans: FakeScanBackend
+    let scanTimeout: Duration
     /// Trusts a checked session for an hour: a test stalled on a busy machine must not see it expire.
     let cache = SessionCache(timeToLive: .seconds(3600))
     let policy = QuotaPolicy(limit: 4)
@@ -25,12 +28,15 @@ final class FakeGateway: Sendable {
     private let readiness: [String: @Sendable () async -> Bool]
     private let optionalReadiness: [String: @Sendable () async -> Bool]
 
+    /// - Parameter workers: what becomes of every scan job: by default an empty answer at once.
     init(
-        scans: FakeScanBackend = FakeScanBackend(),
+        workers: FakeScanBackend.Outcome = .answer(.ok(ScanResponse(ingredients: [], recipes: [])), modelTime: nil),
+        scanTimeout: Duration = .seconds(10),
         readiness: [String: @Sendable () async -> Bool] = [:],
         optionalReadiness: [String: @Sendable () async -> Bool] = [:]
     ) {
-        self.scans = scans
+        self.scans = FakeScanBackend(workers, ledger: ledger, events: events)
+        self.scanTimeout = scanTimeout
         self.readiness = readiness
         self.optionalReadiness = optionalReadiness
     }
@@ -46,8 +52,9 @@ final class FakeGateway: Sendable {
             accounts: accounts,
             scans: scans,
             ledger: ledger,
+            scanEvents: events,
             policy: policy,
-            scanTimeout: .seconds(10),
+            scanTimeout: scanTimeout,
             sessionCache: cache,
             sessionCachingAllowed: { [self] in revocationsReceived.load(ordering: .relaxed) },
             readinessChecks: readiness,
@@ -97,17 +104,25 @@ extension TestClientProtocol {
         return try await execute(uri: uri, method: method, headers: headers, body: body)
     }
 
-    /// `POST /v1/scan` with `photo` as the multipart field `image`.
-    func scan(_ photo: [UInt8], token: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+    /// `POST /v1/scan` (or `path`) with `photo` as the multipart field `image`.
+    func scan(_ photo: [UInt8], token: String, headers: HTTPFields = [:], path: String = "/v1/scan") async throws -> TestResponse {
         let multipart = MultipartUpload.make(photo)
-        return try await upload(multipart.body, contentType: multipart.contentType, token: token, headers: headers)
+        return try await upload(multipart.body, contentType: multipart.contentType, token: token, headers: headers, path: path)
     }
 
-    /// `POST /v1/scan` with any body.
-    func upload(_ body: [UInt8], contentType: String, token: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+    /// `POST /v1/scan` (or `path`) with any body.
+    func upload(
+        _ body: [UInt8],
+        contentType: String,
+        token: String,
+        headers: HTTPFields = [:],
+        path: String = "/v1/scan"
+    ) async throws
+        -> TestResponse
+    {
         var headers = headers
         headers[.contentType] = contentType
-        return try await execute(.post, "/v1/scan", token: token, headers: headers, body: ByteBuffer(bytes: body))
+        return try await execute(.post, path, token: token, headers: headers, body: ByteBuffer(bytes: body))
     }
 }
 

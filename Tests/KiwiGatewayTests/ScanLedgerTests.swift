@@ -2,6 +2,7 @@ import Foundation
 import KiwiDatabase
 import KiwiModels
 import KiwiScanJobs
+import KiwiScans
 import KiwiTestSupport
 import Logging
 import PostgresNIO
@@ -15,13 +16,19 @@ let testLogger: Logger = {
     return logger
 }()
 
-/// Runs `body` with a migrated database of its own and a scan ledger on it.
-func withLedgerDatabase<Result: Sendable>(_ body: @Sendable (PostgresClient, PostgresScanLedger) async throws -> Result) async throws -> Result {
+/// Runs `body` with a migrated database of its own, a scan ledger on it, and the transitions a worker makes.
+func withLedgerDatabase<Result: Sendable>(
+    _ body: @Sendable (PostgresClient, PostgresScanLedger, ScanTransitions) async throws -> Result
+) async throws -> Result {
     try await withTemporaryDatabase { configuration in
         try await withClient(configuration) { client in
             _ = try await DatabaseMigrator().migrate(client, logger: testLogger)
             // Generous: 1,000 reservations of one person queue on one lock on this 2-core machine.
-            return try await body(client, PostgresScanLedger(client: client, logger: testLogger, timeout: .seconds(60)))
+            return try await body(
+                client,
+                PostgresScanLedger(client: client, logger: testLogger, timeout: .seconds(60)),
+                ScanTransitions(client: client, logger: testLogger)
+            )
         }
     }
 }
@@ -38,8 +45,9 @@ struct ScanLedgerTests {
     let day = "2026-11-22"
 
     /// A scan of `quotaKey`'s user on `day`, due `deadline` seconds from now.
-    func newScan(_ quotaKey: Data, user: UUID = UUID(), day: String? = nil, key: String? = nil, photo: UInt8 = 1, deadline: Double = 90) -> NewScan {
-        NewScan(
+    func newScan(_ quotaKey: Data, user: UUID = UUID(), day: String? = nil, key: String? = nil, photo: UInt8 = 1, deadline: Double = 90) -> QueuedScan
+    {
+        QueuedScan(
             userID: user,
             quotaKey: quotaKey,
             day: day ?? self.day,
@@ -51,7 +59,7 @@ struct ScanLedgerTests {
 
     @Test("scans are reserved up to the limit, then refused")
     func reservesUpToLimit() async throws {
-        let (outcomes, used) = try await withLedgerDatabase { _, ledger in
+        let (outcomes, used) = try await withLedgerDatabase { _, ledger, _ in
             let person = newQuotaKey()
             var outcomes: [Bool] = []
             for _ in 0..<5 {
@@ -65,7 +73,7 @@ struct ScanLedgerTests {
 
     @Test("1,000 simultaneous reservations of one person grant exactly the limit")
     func concurrentReservations() async throws {
-        let (granted, used) = try await withLedgerDatabase { _, ledger in
+        let (granted, used) = try await withLedgerDatabase { _, ledger, _ in
             let person = newQuotaKey()
             let user = UUID()
             let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -83,14 +91,14 @@ struct ScanLedgerTests {
         #expect(used == 4)
     }
 
-    @Test("a failed scan is refunded once: failing it again, or succeeding it, changes nothing")
+    @Test("a failed scan is refunded once: failing it again, or a worker's late answer, changes nothing")
     func failIsFinal() async throws {
-        let (changes, used, state) = try await withLedgerDatabase { _, ledger in
+        let (changes, used, state) = try await withLedgerDatabase { _, ledger, worker in
             let person = newQuotaKey()
             guard case .reserved(let scan) = try await ledger.reserve(newScan(person), limit: 4) else { throw CancellationError() }
             let changes = [
                 try await ledger.fail(scan.id, code: .llmUnavailable), try await ledger.fail(scan.id, code: .scanTimeout),
-                try await ledger.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: [])),
+                try await worker.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: nil),
             ]
             let record = try await ledger.scan(scan.id, of: scan.userID)
             return (changes, try await ledger.used(by: person, on: day), record.map { "\($0.state) \($0.errorCode?.rawValue ?? "")" })
@@ -100,24 +108,29 @@ struct ScanLedgerTests {
         #expect(state == "failed llm_unavailable")
     }
 
-    @Test("a succeeded scan keeps its result and its charge: failing it afterwards changes nothing")
+    @Test("a succeeded scan keeps its result, model time and charge: a second worker's answer or a failure changes nothing")
     func succeedIsFinal() async throws {
         let answer = ScanResponse(ingredients: [], recipes: [])
-        let (changes, used, record) = try await withLedgerDatabase { _, ledger in
+        let usage = ModelUsage(model: "gpt-4o", promptTokens: 900, completionTokens: 300, attempts: 1, modelTime: .milliseconds(2500))
+        let (changes, used, record) = try await withLedgerDatabase { _, ledger, worker in
             let person = newQuotaKey()
             guard case .reserved(let scan) = try await ledger.reserve(newScan(person), limit: 4) else { throw CancellationError() }
-            let changes = [try await ledger.succeed(scan.id, result: answer), try await ledger.fail(scan.id, code: .scanTimeout)]
+            let changes = [
+                try await worker.succeed(scan.id, result: answer, usage: usage), try await worker.succeed(scan.id, result: answer, usage: usage),
+                try await ledger.fail(scan.id, code: .scanTimeout),
+            ]
             return (changes, try await ledger.used(by: person, on: day), try await ledger.scan(scan.id, of: scan.userID))
         }
-        #expect(changes == [true, false])
+        #expect(changes == [true, false, false])
         #expect(used == 1)
         #expect(record?.state == .succeeded)
         #expect(record?.result == answer)
+        #expect(record?.modelTime == .milliseconds(2500))
     }
 
     @Test("the same idempotency key and photo find the earlier scan without a second charge; another photo is refused")
     func idempotencyKeys() async throws {
-        let (first, again, otherPhoto, otherUser, used) = try await withLedgerDatabase { _, ledger in
+        let (first, again, otherPhoto, otherUser, used) = try await withLedgerDatabase { _, ledger, _ in
             let person = newQuotaKey()
             let user = UUID()
             let first = try await ledger.reserve(newScan(person, user: user, key: "k-1"), limit: 4)
@@ -138,7 +151,7 @@ struct ScanLedgerTests {
 
     @Test("another user's scan is not found")
     func scansArePerUser() async throws {
-        let found = try await withLedgerDatabase { _, ledger in
+        let found = try await withLedgerDatabase { _, ledger, _ in
             guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey()), limit: 4) else { throw CancellationError() }
             return [try await ledger.scan(scan.id, of: scan.userID) != nil, try await ledger.scan(scan.id, of: UUID()) != nil]
         }
@@ -147,7 +160,7 @@ struct ScanLedgerTests {
 
     @Test("the sweeper fails open scans past their deadline and grace with scan_timeout, and no others")
     func sweeper() async throws {
-        let (failed, states, used) = try await withLedgerDatabase { _, ledger in
+        let (failed, states, used) = try await withLedgerDatabase { _, ledger, worker in
             let person = newQuotaKey()
             let user = UUID()
             var ids: [UUID] = []
@@ -156,23 +169,23 @@ struct ScanLedgerTests {
                 guard case .reserved(let reserved) = try await ledger.reserve(scan, limit: 4) else { throw CancellationError() }
                 ids.append(reserved.id)
             }
-            _ = try await ledger.succeed(ids[1], result: ScanResponse(ingredients: [], recipes: []))
+            _ = try await worker.succeed(ids[1], result: ScanResponse(ingredients: [], recipes: []), usage: nil)
             let failed = try await ledger.failOverdue(grace: .seconds(30))
             var states: [String] = []
             for id in ids {
                 let record = try await ledger.scan(id, of: user)
                 states.append(record.map { "\($0.state)\($0.errorCode.map { " \($0.rawValue)" } ?? "")" } ?? "gone")
             }
-            return (failed, states, try await ledger.used(by: person, on: day))
+            return (failed == [ids[0]], states, try await ledger.used(by: person, on: day))
         }
-        #expect(failed == 1)
+        #expect(failed)
         #expect(states == ["failed scan_timeout", "succeeded", "queued", "queued"])
         #expect(used == 3)
     }
 
     @Test("deleting a user's scans removes every row and keeps the day's charges with the person")
     func deletion() async throws {
-        let (rows, used) = try await withLedgerDatabase { client, ledger in
+        let (rows, used) = try await withLedgerDatabase { client, ledger, _ in
             let person = newQuotaKey()
             let user = UUID()
             for _ in 0..<2 { _ = try await ledger.reserve(newScan(person, user: user), limit: 4) }
@@ -191,7 +204,7 @@ struct ScanLedgerTests {
 
     @Test("the purge deletes scans past their retention whose day has ended, and past days' charges, and nothing else")
     func purge() async throws {
-        let (purged, remaining) = try await withLedgerDatabase { client, ledger in
+        let (purged, remaining) = try await withLedgerDatabase { client, ledger, _ in
             let person = newQuotaKey()
             for day in ["2026-11-20", "2026-11-21", self.day] { _ = try await ledger.reserve(newScan(person, day: day), limit: 4) }
             try await client.execute("UPDATE scans SET created_at = now() - interval '2 days'", logger: testLogger)
@@ -201,5 +214,88 @@ struct ScanLedgerTests {
         }
         #expect(purged == 2)
         #expect(remaining == [1, 1])
+    }
+
+    @Test("a worker starts an open scan (again after a redelivery), but not a final or a missing one")
+    func workerStart() async throws {
+        let starts = try await withLedgerDatabase { _, ledger, worker in
+            guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey()), limit: 4) else { throw CancellationError() }
+            var starts = [try await worker.start(scan.id), try await worker.start(scan.id)]
+            _ = try await worker.fail(scan.id, ScanFailure(.invalidImage, "not a JPEG"))
+            starts += [try await worker.start(scan.id), try await worker.start(UUID())]
+            return starts
+        }
+        #expect(starts == [.started, .started, .finished(.failed), .missing])
+    }
+
+    @Test("pages of a user's scans come newest first, with no scan skipped or repeated, and no other user's")
+    func pages() async throws {
+        let (pages, created) = try await withLedgerDatabase { client, ledger, _ in
+            let user = UUID()
+            var created: [UUID] = []
+            for _ in 0..<5 {
+                guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey(), user: user), limit: 4) else {
+                    throw CancellationError()
+                }
+                created.append(scan.id)
+            }
+            _ = try await ledger.reserve(newScan(newQuotaKey()), limit: 4)
+            // Two scans in the same microsecond: the id decides their order.
+            try await client.execute(
+                "UPDATE scans SET created_at = '2026-11-22 12:00:00+00' WHERE id = \(created[3]) OR id = \(created[4])",
+                logger: testLogger
+            )
+            var pages: [[UUID]] = []
+            var cursor: ScanCursor?
+            repeat {
+                let page = try await ledger.scans(of: user, after: cursor, limit: 2)
+                pages.append(page.scans.map(\.id))
+                cursor = page.next
+            } while cursor != nil
+            return (pages, created)
+        }
+        let sameMoment = [created[3], created[4]].sorted { $0.uuidString > $1.uuidString }
+        #expect(pages.map(\.count) == [2, 2, 1])
+        #expect(pages.flatMap { $0 } == [created[2], created[1], created[0]] + sameMoment)
+    }
+
+    @Test("deleting one scan: a queued one is cancelled and refunded, a running one refused, a succeeded one gone but charged")
+    func deleteOne() async throws {
+        let (outcomes, used, remaining) = try await withLedgerDatabase { _, ledger, worker in
+            let person = newQuotaKey()
+            let user = UUID()
+            var scans: [ScanRecord] = []
+            for _ in 0..<3 {
+                guard case .reserved(let scan) = try await ledger.reserve(newScan(person, user: user), limit: 4) else { throw CancellationError() }
+                scans.append(scan)
+            }
+            _ = try await worker.start(scans[1].id)
+            _ = try await worker.succeed(scans[2].id, result: ScanResponse(ingredients: [], recipes: []), usage: nil)
+            var outcomes: [ScanDeletion] = []
+            for scan in scans { outcomes.append(try await ledger.delete(scan.id, of: user, quotaKey: person)) }
+            outcomes.append(try await ledger.delete(scans[1].id, of: UUID(), quotaKey: person))
+            let remaining = try await ledger.scans(of: user, after: nil, limit: 10).scans.map(\.id)
+            return (outcomes, try await ledger.used(by: person, on: day), remaining == [scans[1].id])
+        }
+        #expect(outcomes == [.cancelled, .running, .deleted, .notFound])
+        #expect(used == 2)
+        #expect(remaining)
+    }
+
+    @Test("the gauges count scans by state and find the oldest queued one")
+    func gauges() async throws {
+        let (counts, oldest) = try await withLedgerDatabase { client, ledger, worker in
+            let person = newQuotaKey()
+            var ids: [UUID] = []
+            for _ in 0..<3 {
+                guard case .reserved(let scan) = try await ledger.reserve(newScan(person), limit: 4) else { throw CancellationError() }
+                ids.append(scan.id)
+            }
+            _ = try await worker.start(ids[0])
+            try await client.execute("UPDATE scans SET created_at = '2026-11-22 08:00:00+00' WHERE id = \(ids[1])", logger: testLogger)
+            return (try await ledger.countByState(), try await ledger.oldestQueued())
+        }
+        #expect(counts == [.running: 1, .queued: 2])
+        #expect(oldest == ISO8601DateFormatter().date(from: "2026-11-22T08:00:00Z"))
     }
 }

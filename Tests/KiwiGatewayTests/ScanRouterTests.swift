@@ -6,6 +6,7 @@ import KiwiInternalAPI
 import KiwiMessaging
 import KiwiModels
 import KiwiScanJobs
+import KiwiScans
 import KiwiServiceSupport
 import KiwiTestSupport
 import NIOCore
@@ -56,7 +57,7 @@ struct ScanRouterTests {
     @Test("a successful scan answers the workers' result with the model's time as Server-Timing")
     func successfulScan() async throws {
         let result = ScanResponse(ingredients: [], recipes: [])
-        let gateway = FakeGateway(scans: FakeScanBackend(.answer(.ok(result), modelTime: .milliseconds(1234))))
+        let gateway = FakeGateway(workers: .answer(.ok(result), modelTime: .milliseconds(1234)))
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
             let answer = try await client.scan(testPhoto, token: token, headers: [.requestID: "scan-1"])
@@ -83,7 +84,7 @@ struct ScanRouterTests {
     @Test("a successful scan names its resource in Location, and GET on it shows the scan succeeded with its result")
     func scanResource() async throws {
         let result = ScanResponse(ingredients: [], recipes: [])
-        let gateway = FakeGateway(scans: FakeScanBackend(.answer(.ok(result), modelTime: nil)))
+        let gateway = FakeGateway(workers: .answer(.ok(result), modelTime: nil))
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
             let location = try #require(try await client.scan(testPhoto, token: token).headers[.location])
@@ -99,7 +100,7 @@ struct ScanRouterTests {
 
     @Test("a failed scan's resource carries the error its request was answered with")
     func failedScanResource() async throws {
-        let gateway = FakeGateway(scans: FakeScanBackend(.answer(.error(ScanFailure(.invalidModelResponse, "")), modelTime: nil)))
+        let gateway = FakeGateway(workers: .answer(.error(ScanFailure(.invalidModelResponse, "")), modelTime: nil))
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
             #expect(try await client.scan(testPhoto, token: token).status == .badGateway)
@@ -156,7 +157,7 @@ struct ScanRouterTests {
 
     @Test("a retry of a failed scan with its Idempotency-Key gets the same failure, and nothing is charged")
     func idempotentRetryOfFailure() async throws {
-        let gateway = FakeGateway(scans: FakeScanBackend(.answer(.error(ScanFailure(.llmUnavailable, "down")), modelTime: nil)))
+        let gateway = FakeGateway(workers: .answer(.error(ScanFailure(.llmUnavailable, "down")), modelTime: nil))
         let (token, _, quotaKey) = gateway.signIn()
         try await gateway.test { client async throws in
             for _ in 0..<2 {
@@ -238,7 +239,7 @@ struct ScanRouterTests {
         ]
     )
     func workerFailure(_ code: ScanFailure.Code, _ status: HTTPResponse.Status, _ errorCode: String) async throws {
-        let gateway = FakeGateway(scans: FakeScanBackend(.answer(.error(ScanFailure(code, "the photo is not a fridge")), modelTime: nil)))
+        let gateway = FakeGateway(workers: .answer(.error(ScanFailure(code, "the photo is not a fridge")), modelTime: nil))
         let (token, _, quotaKey) = gateway.signIn()
         try await gateway.test { client async throws in
             let answer = try await client.scan(testPhoto, token: token)
@@ -249,23 +250,47 @@ struct ScanRouterTests {
         #expect(try await gateway.usedToday(by: quotaKey) == 0)
     }
 
-    @Test(
-        "a scan that never gets a readable answer is 504 on timeout, 502 on a reply that is no result, 503 otherwise, and refunded",
-        arguments: [
-            (AMQPError.timedOut as any Error & Sendable, HTTPResponse.Status.gatewayTimeout, "scan_timeout"),
-            (DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a result")), .badGateway, "invalid_model_response"),
-            (AMQPError.notConnected, .serviceUnavailable, "scan_unavailable"),
-        ]
-    )
-    func transportFailure(_ error: any Error & Sendable, _ status: HTTPResponse.Status, _ errorCode: String) async throws {
-        let gateway = FakeGateway(scans: FakeScanBackend(.failure(error)))
+    @Test("a job the broker does not take is 503 scan_unavailable, and refunded")
+    func jobRefused() async throws {
+        let gateway = FakeGateway(workers: .refuse(AMQPError.notConnected))
         let (token, _, quotaKey) = gateway.signIn()
         try await gateway.test { client async throws in
             let answer = try await client.scan(testPhoto, token: token)
-            #expect(answer.status == status)
-            #expect(answer.errorCode == errorCode)
+            #expect(answer.status == .serviceUnavailable)
+            #expect(answer.errorCode == "scan_unavailable")
         }
+        #expect(gateway.ledger.records.map(\.state) == [.failed])
         #expect(try await gateway.usedToday(by: quotaKey) == 0)
+    }
+
+    @Test("a scan no worker answers by its deadline is 504 scan_timeout, failed, announced and refunded")
+    func noAnswerByTheDeadline() async throws {
+        let gateway = FakeGateway(workers: .hold, scanTimeout: .milliseconds(300))
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token)
+            #expect(answer.status == .gatewayTimeout)
+            #expect(answer.errorCode == "scan_timeout")
+        }
+        let scan = try #require(gateway.ledger.records.first)
+        #expect(scan.state == .failed && scan.errorCode == .scanTimeout)
+        #expect(gateway.scans.announced == [ScanEvent(scanID: scan.id, state: .failed)])
+        #expect(try await gateway.usedToday(by: quotaKey) == 0)
+    }
+
+    @Test("a worker's answer that lands while the request waits is answered at once")
+    func answerWhileWaiting() async throws {
+        let gateway = FakeGateway(workers: .hold, scanTimeout: .seconds(3600))
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let worker = Task {
+                while gateway.scans.scanIDs.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+                gateway.scans.answer(gateway.scans.scanIDs[0], with: .ok(ScanResponse(ingredients: [], recipes: [])))
+            }
+            let answer = try await client.scan(testPhoto, token: token)
+            try await worker.value
+            #expect(answer.status == .ok)
+        }
     }
 
     @Test("a quota store that cannot be used makes a scan 503 service_unavailable")

@@ -1,10 +1,14 @@
 import Foundation
+import KiwiDatabase
 import KiwiDevelopment
 import KiwiMessaging
+import KiwiModels
 import KiwiScanJobs
+import KiwiScans
 import KiwiServiceSupport
 import KiwiTestSupport
 import Logging
+import PostgresNIO
 import ServiceLifecycle
 import Testing
 
@@ -20,8 +24,10 @@ let testLogger: Logger = {
 /// A pseudonymous user key, as the gateway derives it.
 let testUserKey = ScanJob.userKey(forUserID: "3f2504e0-4f89-41d3-9a0c-0305e82c3301")
 
-/// A worker's configuration for a test: the test broker, the test's stub, its own job queue and connection name.
+/// A worker's configuration for a test: the test's database, the test broker, the test's stub, its own job queue
+/// and connection name.
 func workerConfiguration(
+    database: PostgresClient.Configuration,
     stub: URL,
     queue: String,
     concurrency: Int,
@@ -30,21 +36,27 @@ func workerConfiguration(
     throws -> ScanWorkerConfiguration
 {
     var configuration = try ScanWorkerConfiguration(environment: [
-        "AMQP_URL": try testAMQPURL(), "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": stub.absoluteString,
-        "WORKER_CONCURRENCY": "\(concurrency)", "OPENAI_TIMEOUT_SECONDS": "30", "SCAN_JOB_QUEUE": queue,
+        "DATABASE_URL": try testDatabaseURL(), "AMQP_URL": try testAMQPURL(), "OPENAI_API_KEY": "sk-test",
+        "OPENAI_BASE_URL": stub.absoluteString, "WORKER_CONCURRENCY": "\(concurrency)", "OPENAI_TIMEOUT_SECONDS": "30",
+        "SCAN_JOB_QUEUE": queue,
     ])
+    configuration.database = database
     configuration.basics.port = 0
     configuration.amqp.connectionName = name
     return configuration
 }
 
-/// A worker (built by the same `buildApplication` as the executable) on a job queue of its own, with its own stub,
-/// and a requester standing in for the gateway.
+/// A worker (built by the same `buildApplication` as the executable) on a job queue of its own, with its own stub
+/// and database, and what stands in for the gateway: scans reserved in the database, jobs published, and the scan
+/// events the workers announce collected.
 struct WorkerRig: Sendable {
     let stub: StubState
     let stubURL: URL
     let queue: String
-    let requester: AMQPRequester
+    let database: PostgresClient.Configuration
+    let postgres: PostgresClient
+    let publisher: AMQPPublisher
+    private let announced: Locked<[ScanEvent]>
 
     /// Runs the rig while `body` runs. `workers` in-process workers consume the queue (0 lets a test start its own).
     static func run<Result: Sendable>(
@@ -53,31 +65,137 @@ struct WorkerRig: Sendable {
         workers: Int = 1,
         _ body: @Sendable (WorkerRig) async throws -> Result
     ) async throws -> Result {
-        try await withLLMStub(behaviour: behaviour) { stubURL, stub in
-            let queue = "kiwi.test.scan-jobs.\(UUID().uuidString.lowercased())"
-            let settings = try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-gateway-\(UUID().uuidString.prefix(8))")
-            let requester = AMQPRequester(settings: settings, topology: KiwiTopology.scanJobs(queue: queue), logger: testLogger)
-            var services: [any Service] = [requester]
-            for _ in 0..<workers {
-                services.append(
-                    try await buildApplication(
-                        configuration: try workerConfiguration(stub: stubURL, queue: queue, concurrency: concurrency),
-                        logger: testLogger
-                    )
+        let database = try await migratedTestDatabase.value
+        return try await withLLMStub(behaviour: behaviour) { stubURL, stub in
+            try await withClient(database) { postgres in
+                let queue = "kiwi.test.scan-jobs.\(UUID().uuidString.lowercased())"
+                let settings = try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-gateway-\(UUID().uuidString.prefix(8))")
+                let publisher = AMQPPublisher(
+                    settings: settings,
+                    topology: KiwiTopology.scanJobs(queue: queue).merging(KiwiTopology.scanEvents),
+                    logger: testLogger
                 )
-            }
-            return try await whileRunning(services) {
-                await requester.waitUntilConnected()
-                return try await body(WorkerRig(stub: stub, stubURL: stubURL, queue: queue, requester: requester))
+                let subscription = KiwiTopology.scanEventSubscription(instance: "test-\(UUID().uuidString.lowercased())")
+                let events = AMQPConsumer(
+                    settings: settings,
+                    queue: subscription.queue,
+                    prefetch: 0,
+                    autoAck: true,
+                    topology: subscription.topology,
+                    logger: testLogger
+                )
+                var services: [any Service] = [publisher, events]
+                for _ in 0..<workers {
+                    services.append(
+                        try await buildApplication(
+                            configuration: try workerConfiguration(database: database, stub: stubURL, queue: queue, concurrency: concurrency),
+                            logger: testLogger
+                        )
+                    )
+                }
+                let announced = Locked<[ScanEvent]>([])
+                return try await whileRunning(services) {
+                    let collecting = Task {
+                        for await delivery in events.deliveries {
+                            if let event = ScanEvent(message: delivery.message) { announced.withLock { $0.append(event) } }
+                        }
+                    }
+                    defer { collecting.cancel() }
+                    await publisher.waitUntilConnected()
+                    await events.waitUntilConnected()
+                    let rig = WorkerRig(
+                        stub: stub,
+                        stubURL: stubURL,
+                        queue: queue,
+                        database: database,
+                        postgres: postgres,
+                        publisher: publisher,
+                        announced: announced
+                    )
+                    return try await body(rig)
+                }
             }
         }
     }
 
-    /// Sends a job as the gateway does and waits for its result.
-    func scan(_ jpeg: [UInt8], deadlineIn timeout: Duration = .seconds(20)) async throws -> ScanJobResult {
+    /// The test database (`make test`'s), migrated once for all the worker tests: each scan is one of its own, so
+    /// tests share it without seeing each other.
+    private static let migratedTestDatabase = Task {
+        let database = try PostgresClient.Configuration(url: try testDatabaseURL())
+        try await withClient(database) { _ = try await DatabaseMigrator().migrate($0, logger: testLogger) }
+        return database
+    }
+
+    /// Reserves a scan as the gateway does (a `queued` record) and returns its job, due `timeout` from now.
+    func reserve(_ jpeg: [UInt8], deadlineIn timeout: Duration = .seconds(20)) async throws -> ScanJob {
         let deadline = Date().addingTimeInterval(timeout.seconds)
-        let job = ScanJob(image: jpeg, deadline: deadline, requestID: "req-\(UUID().uuidString.prefix(8))", userKey: testUserKey)
-        return try await ScanJobSender(requester: requester, jobQueue: queue).send(job, timeout: timeout + .seconds(2)).result
+        let scan = QueuedScan(
+            userID: UUID(),
+            quotaKey: Data(repeating: 7, count: 32),
+            day: "2026-11-23",
+            idempotencyKey: nil,
+            photoSHA256: Data(repeating: 1, count: 32),
+            deadline: deadline
+        )
+        try await postgres.withConnection { connection in
+            for try await _ in try await ScanTransitions.insertQueued(scan, returning: "id", on: connection, logger: testLogger) {}
+        }
+        return ScanJob(scanID: scan.id, image: jpeg, deadline: deadline, requestID: "req-\(UUID().uuidString.prefix(8))", userKey: testUserKey)
+    }
+
+    /// Publishes `job` to the rig's queue, as the gateway does.
+    func submit(_ job: ScanJob) async throws {
+        try await publisher.publish(job.message(), routingKey: queue)
+    }
+
+    /// Reserves a scan, sends its job as the gateway does, and waits until a worker recorded its outcome.
+    func scan(_ jpeg: [UInt8], deadlineIn timeout: Duration = .seconds(20)) async throws -> ScanJobResult {
+        let job = try await reserve(jpeg, deadlineIn: timeout)
+        try await submit(job)
+        return try await outcome(of: job.scanID, within: timeout + .seconds(5))
+    }
+
+    /// The scan's record: its state, and its result or failure.
+    func record(of scanID: UUID) async throws -> (state: ScanState, result: ScanJobResult?) {
+        let rows = try await postgres.query(
+            "SELECT state, result::text, error_code, COALESCE(error_message, '') FROM scans WHERE id = \(scanID)",
+            logger: testLogger
+        )
+        for try await (state, result, code, message) in rows.decode((String, String?, String?, String).self) {
+            let state = try #require(ScanState(rawValue: state))
+            switch state {
+            case .queued, .running: return (state, nil)
+            case .succeeded:
+                return (state, .ok(try KiwiJSON.decoder().decode(ScanResponse.self, from: Data(try #require(result).utf8))))
+            case .failed: return (state, .error(ScanFailure(try #require(code.flatMap(ScanFailure.Code.init(rawValue:))), message)))
+            }
+        }
+        throw ScanMissing()
+    }
+
+    /// How many seconds after its deadline the scan's record last changed (negative: before it), by the database's clock.
+    func recordedAfterDeadline(_ scanID: UUID) async throws -> Double {
+        let rows = try await postgres.query(
+            "SELECT extract(epoch FROM updated_at - deadline)::float8 FROM scans WHERE id = \(scanID)",
+            logger: testLogger
+        )
+        for try await lateness in rows.decode(Double.self) { return lateness }
+        throw ScanMissing()
+    }
+
+    /// Waits until the scan is final and returns its outcome.
+    func outcome(of scanID: UUID, within timeout: Duration) async throws -> ScanJobResult {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let result = try await record(of: scanID).result { return result }
+            try #require(ContinuousClock.now < deadline, "scan \(scanID) still open after \(timeout)")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// The states announced for `scanID` so far, in order.
+    func announcements(of scanID: UUID) -> [ScanState] {
+        announced.withLock { $0.filter { $0.scanID == scanID }.map(\.state) }
     }
 
     /// How many messages `queue` holds: consumed (and requeued) for `window`, with no worker running.
@@ -102,11 +220,17 @@ struct WorkerRig: Sendable {
         }
     }
 
-    /// A worker for this rig's queue and stub, for tests that start, stop or kill workers themselves.
+    /// A worker for this rig's queue, stub and database, for tests that start, stop or kill workers themselves.
     func worker(concurrency: Int = 4) async throws -> some Service {
-        try await buildApplication(configuration: try workerConfiguration(stub: stubURL, queue: queue, concurrency: concurrency), logger: testLogger)
+        try await buildApplication(
+            configuration: try workerConfiguration(database: database, stub: stubURL, queue: queue, concurrency: concurrency),
+            logger: testLogger
+        )
     }
 }
+
+/// The scan has no record.
+struct ScanMissing: Error {}
 
 extension ScanJobResult {
     /// The failure code, or nil for a success.

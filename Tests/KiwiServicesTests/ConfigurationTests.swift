@@ -117,7 +117,8 @@ struct ConfigurationTests {
         #expect(AuthConfiguration.variableNames.isSuperset(of: ["APPLE_CLIENT_ID", "APPLE_JWKS_URL", "APPLE_JWKS_FILE", "QUOTA_KEY_SECRET"]))
         #expect(!gateway.contains("QUOTA_KEY_SECRET"))
         #expect(ScanWorkerConfiguration.variableNames.isSuperset(of: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKER_CONCURRENCY", "SCAN_JOB_QUEUE"]))
-        #expect(!ScanWorkerConfiguration.variableNames.contains("DATABASE_URL"))
+        #expect(ScanWorkerConfiguration.variableNames.contains("DATABASE_URL"), "the worker records each scan's outcome")
+        #expect(!ScanWorkerConfiguration.variableNames.contains("QUOTA_KEY_SECRET"))
         #expect(AuthConfiguration.variableNames.contains("OTEL_EXPORTER_OTLP_ENDPOINT"), "every service reads the tracing switch")
     }
 }

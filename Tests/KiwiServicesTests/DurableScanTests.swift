@@ -24,28 +24,90 @@ struct DurableScanTests {
         }
     }
 
-    @Test("a gateway killed with scans in flight leaks no charge: another replica's sweeper fails them after the deadline")
-    func killedGateway() async throws {
+    /// The user's scans by id, with their states.
+    func scans(of user: UUID, rig: SystemRig) async throws -> [UUID: String] {
+        try await rig.database { client in
+            var scans: [UUID: String] = [:]
+            for try await (id, state) in try await client.query("SELECT id, state FROM scans WHERE user_id = \(user)").decode((UUID, String).self) {
+                scans[id] = state
+            }
+            return scans
+        }
+    }
+
+    @Test(
+        "a gateway killed with 20 scans in flight loses none: the worker finishes each, another gateway serves every result, and charges equal successes"
+    )
+    func killedGatewayLosesNothing() async throws {
+        try await SystemRig.run(
+            // Long enough that all 20 are reserved before the first is answered, on a busy machine too.
+            behaviour: StubBehaviour(latencyMilliseconds: 10_000),
+            environment: ["SCAN_TIMEOUT_SECONDS": "60", "WORKER_CONCURRENCY": "20"],
+            gatewayEnvironment: ["SCAN_DAILY_LIMIT": "20"],
+            gateways: 2
+        ) { rig in
+            let token = try await rig.signIn()
+            let user = try await rig.userID(of: token)
+            // 12 scans started with POST /v1/scans, then 8 clients waiting on POST /v1/scan (the HTTP client's
+            // connections per host).
+            let upload = MultipartUpload.make(photo)
+            for _ in 0..<12 {
+                try #require(try await rig.send(.POST, "/v1/scans", token: token, contentType: upload.contentType, body: upload.body).status == 202)
+            }
+            let clients = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask { _ = try? await rig.send(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body) }
+                    }
+                }
+            }
+            let reserved = ContinuousClock.now + .seconds(30)
+            while try await scans(of: user, rig: rig).count < 20, ContinuousClock.now < reserved { try await Task.sleep(for: .milliseconds(50)) }
+            let inFlight = try await scans(of: user, rig: rig)
+            try #require(inFlight.count == 20 && inFlight.values.allSatisfy { $0 == "queued" || $0 == "running" }, "\(inFlight)")
+            rig.processes["kiwi-gateway-0"]!.send(SIGKILL)
+            await clients.value
+            let finished = ContinuousClock.now + .seconds(60)
+            while try await scans(of: user, rig: rig).values.contains(where: { $0 == "queued" || $0 == "running" }), ContinuousClock.now < finished {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let final = try await scans(of: user, rig: rig)
+            #expect(final.values.allSatisfy { $0 == "succeeded" }, "\(final)")
+            for id in final.keys {
+                let resource = try await rig.send(.GET, "/v1/scans/\(id)", token: token, to: rig.gateways[1])
+                #expect(resource.status == 200)
+                #expect(try resource.json()["result"] is [String: Any], "scan \(id) has no result at the other gateway")
+            }
+            let quota = try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).json()
+            #expect(quota["remaining"] as? Int == 20 - final.values.filter { $0 == "succeeded" }.count)
+            #expect(rig.stub.snapshot.requests == 20, "one model call per scan")
+        }
+    }
+
+    @Test("scans whose gateway and worker are both killed are failed and refunded by another replica's sweeper after the deadline")
+    func sweptWhenEveryoneIsGone() async throws {
         try await SystemRig.run(behaviour: StubBehaviour(fault: .slow), environment: ["SCAN_TIMEOUT_SECONDS": "15"], gateways: 2) { rig in
             let token = try await rig.signIn()
             let user = try await rig.userID(of: token)
-            let scans = Task { [photo] in
+            let clients = Task { [photo] in
                 await withTaskGroup(of: Void.self) { group in
                     for _ in 0..<4 { group.addTask { _ = try? await rig.scan(photo, token: token) } }
                 }
             }
             let inFlight = ContinuousClock.now + .seconds(30)
-            while try await states(of: user, rig: rig) != Array(repeating: "queued", count: 4), ContinuousClock.now < inFlight {
+            while try await states(of: user, rig: rig) != Array(repeating: "running", count: 4), ContinuousClock.now < inFlight {
                 try await Task.sleep(for: .milliseconds(50))
             }
-            try #require(try await states(of: user, rig: rig) == Array(repeating: "queued", count: 4))
+            try #require(try await states(of: user, rig: rig) == Array(repeating: "running", count: 4))
             try #require(try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).json()["remaining"] as? Int == 0)
+            // The worker dies with the jobs unacknowledged: they go back to the queue, where no worker takes them.
+            rig.processes["kiwi-scan-worker"]!.send(SIGKILL)
             rig.processes["kiwi-gateway-0"]!.send(SIGKILL)
-            await scans.value
-            // Deadline (15 s: long enough that no scan times out before the kill, on a busy machine too) + grace (30 s) +
-            // at most one sweep interval (10 s), with room for a slow machine.
+            await clients.value
+            // Deadline (15 s: long enough that no scan times out before the kills, on a busy machine too) + grace
+            // (30 s) + at most one sweep interval (10 s), with room for a slow machine.
             let swept = ContinuousClock.now + .seconds(100)
-            while try await states(of: user, rig: rig).contains("queued"), ContinuousClock.now < swept {
+            while try await states(of: user, rig: rig).contains("running"), ContinuousClock.now < swept {
                 try await Task.sleep(for: .milliseconds(500))
             }
             #expect(try await states(of: user, rig: rig) == Array(repeating: "failed scan_timeout", count: 4))

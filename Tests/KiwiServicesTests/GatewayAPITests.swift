@@ -211,7 +211,7 @@ struct GatewayAPITests {
             #expect(try auth.json()["dependencies"] as? [String: String] == ["postgres": "ok"])
             let worker = try await rig.send(.GET, "/health/ready", to: rig.servers["kiwi-scan-worker"])
             #expect(worker.status == 200)
-            #expect(try worker.json()["dependencies"] as? [String: String] == ["rabbitmq": "ok"])
+            #expect(try worker.json()["dependencies"] as? [String: String] == ["rabbitmq": "ok", "postgres": "ok"])
         }
     }
 }

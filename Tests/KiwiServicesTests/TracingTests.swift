@@ -36,9 +36,8 @@ struct TracingTests {
         let (trace, _, _) = try await scanTrace()
         #expect(Set(trace.map(\.service)) == ["kiwi-gateway", "kiwi-auth", "kiwi-scan-worker"])
         for name in [
-            "POST /v1/scan", "scan ledger used", "scan ledger reserve", "scan ledger succeed", "auth introspect", "publish kiwi", "await reply",
-            "process scan job", "model call",
-            "validate model answer",
+            "POST /v1/scan", "scan ledger used", "scan ledger reserve", "scan ledger find", "auth introspect", "publish kiwi", "process scan job",
+            "scan start", "model call", "validate model answer", "scan succeed",
         ] {
             #expect(trace.contains { $0.name.hasPrefix(name) }, "no \(name) span in the trace: \(trace.map(\.name))")
         }

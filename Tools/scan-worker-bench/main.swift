@@ -2,18 +2,27 @@ import Foundation
 import FoundationNetworking
 import KiwiBenchmarking
 import KiwiConcurrency
+import KiwiDatabase
 import KiwiDevelopment
 import KiwiJPEG
 import KiwiMessaging
 import KiwiScanJobs
+import KiwiScans
 import Logging
+import PostgresNIO
+import Synchronization
 
 // kiwi-scan-worker-bench: scan jobs per second through a real kiwi-scan-worker process, against kiwi-llm-stub at
 // zero latency, for 256 KiB and 1 MiB photos at concurrency 16 and 64; the worker's CPU time per job and peak RSS
-// come from /proc. Both programs are started from this program's own folder (build them with it). Asserts nothing.
+// come from /proc. Both programs are started from this program's own folder (build them with it). Each job's scan is
+// reserved in PostgreSQL first, as the gateway does, and is done when the worker announces its outcome (the worker
+// records it before). Asserts nothing.
 
 let environment = ProcessInfo.processInfo.environment
 let amqpURL = environment["AMQP_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "amqp://kiwi:kiwi@127.0.0.1:55672/%2F"
+let databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "postgres://kiwi:kiwi@127.0.0.1:55432/kiwi?sslmode=disable"
+/// The user every bench scan belongs to; its scans are deleted after each row.
+let benchUser = UUID()
 let jobsPerRun = environment["BENCH_JOBS"].flatMap(Int.init) ?? 2000
 let stubPort = 18089
 let workerPort = 18082
@@ -73,66 +82,119 @@ struct Row {
     var latencies: [Duration]
 }
 
+/// Waits for the workers' announcements of finished scans.
+final class Outcomes: Sendable {
+    private let waiting = Mutex<[UUID: CheckedContinuation<Bool, Never>]>([:])
+
+    /// Whether scan `id` succeeded, once announced final; false after `timeout` without news.
+    func wait(for id: UUID, timeout: Duration, after start: @escaping @Sendable () async throws -> Void) async -> Bool {
+        let timer = Task {
+            try await Task.sleep(for: timeout)
+            self.settle(id, succeeded: false)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            waiting.withLock { $0[id] = continuation }
+            Task {
+                do { try await start() } catch { self.settle(id, succeeded: false) }
+            }
+        }
+    }
+
+    func settle(_ id: UUID, succeeded: Bool) {
+        waiting.withLock { $0.removeValue(forKey: id) }?.resume(returning: succeeded)
+    }
+}
+
 /// One worker process at `concurrency`, fed `jobsPerRun` jobs of `size` bytes with twice its concurrency in flight,
 /// so its prefetch is always full.
-func run(size: Int, concurrency: Int) async throws -> Row {
+func run(size: Int, concurrency: Int, postgres: PostgresClient) async throws -> Row {
     let queue = "kiwi.bench.scan-jobs.\(UUID().uuidString.lowercased())"
     let worker = try Child(
         "kiwi-scan-worker",
         environment: [
-            "AMQP_URL": amqpURL, "OPENAI_API_KEY": "sk-bench", "OPENAI_BASE_URL": "http://127.0.0.1:\(stubPort)/v1",
+            "DATABASE_URL": databaseURL, "AMQP_URL": amqpURL, "OPENAI_API_KEY": "sk-bench", "OPENAI_BASE_URL": "http://127.0.0.1:\(stubPort)/v1",
             "WORKER_CONCURRENCY": "\(concurrency)", "SCAN_JOB_QUEUE": queue, "PORT": "\(workerPort)", "METRICS_PORT": "\(workerPort + 1)",
             "LOG_LEVEL": "warning",
         ]
     )
     defer { worker.stop() }
     try await waitHealthy(port: workerPort)
-    let requester = AMQPRequester(
-        settings: try AMQPSettings(url: amqpURL, connectionName: "kiwi-scan-worker-bench"),
-        topology: KiwiTopology.scanJobs(queue: queue),
+    let settings = try AMQPSettings(url: amqpURL, connectionName: "kiwi-scan-worker-bench")
+    let publisher = AMQPPublisher(settings: settings, topology: KiwiTopology.scanJobs(queue: queue).merging(KiwiTopology.scanEvents), logger: logger)
+    let subscription = KiwiTopology.scanEventSubscription(instance: "bench-\(UUID().uuidString.lowercased())")
+    let events = AMQPConsumer(
+        settings: settings,
+        queue: subscription.queue,
+        prefetch: 0,
+        autoAck: true,
+        topology: subscription.topology,
         logger: logger
     )
+    let outcomes = Outcomes()
     let photos = (0..<16).map { SyntheticJPEG.make(size: size, seed: UInt64($0)) }
-    return try await whileRunning([requester]) {
-        await requester.waitUntilConnected()
+    return try await whileRunning([publisher, events]) {
+        await publisher.waitUntilConnected()
+        await events.waitUntilConnected()
+        let listening = Task {
+            for await delivery in events.deliveries {
+                guard let event = ScanEvent(message: delivery.message), !event.state.isOpen else { continue }
+                outcomes.settle(event.scanID, succeeded: event.state == .succeeded)
+            }
+        }
+        defer { listening.cancel() }
         @Sendable func scan(_ index: Int) async -> (Bool, Duration) {
             let started = ContinuousClock.now
-            let job = ScanJob(image: photos[index % photos.count], deadline: Date().addingTimeInterval(120), requestID: nil, userKey: "bench")
-            let result = try? await ScanJobSender(requester: requester, jobQueue: queue).send(job, timeout: .seconds(120)).result
-            let ok = result.map { if case .ok = $0 { true } else { false } } ?? false
+            let deadline = Date().addingTimeInterval(120)
+            let reserved = QueuedScan(
+                userID: benchUser,
+                quotaKey: Data(repeating: 0xBE, count: 32),
+                day: "2026-01-01",
+                idempotencyKey: nil,
+                photoSHA256: Data(repeating: 0, count: 32),
+                deadline: deadline
+            )
+            let ok = await outcomes.wait(for: reserved.id, timeout: .seconds(120)) {
+                try await postgres.withConnection { connection in
+                    for try await _ in try await ScanTransitions.insertQueued(reserved, returning: "id", on: connection, logger: logger) {}
+                }
+                let job = ScanJob(scanID: reserved.id, image: photos[index % photos.count], deadline: deadline, requestID: nil, userKey: "bench")
+                try await publisher.publish(job.message(), routingKey: queue)
+            }
             return (ok, ContinuousClock.now - started)
         }
         for index in 0..<concurrency { _ = await scan(index) }  // warm up: connections, caches
         let cpuBefore = worker.cpuSeconds
         let started = ContinuousClock.now
-        let outcomes = await withTaskGroup(of: (Bool, Duration).self) { group in
+        let results = await withTaskGroup(of: (Bool, Duration).self) { group in
             var next = 0
-            var outcomes: [(Bool, Duration)] = []
+            var results: [(Bool, Duration)] = []
             for _ in 0..<min(2 * concurrency, jobsPerRun) {
                 let index = next
                 group.addTask { await scan(index) }
                 next += 1
             }
-            for await outcome in group {
-                outcomes.append(outcome)
+            for await result in group {
+                results.append(result)
                 if next < jobsPerRun {
                     let index = next
                     group.addTask { await scan(index) }
                     next += 1
                 }
             }
-            return outcomes
+            return results
         }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
+        try await postgres.execute("DELETE FROM scans WHERE user_id = \(benchUser)", logger: logger)
         return Row(
             size: size,
             concurrency: concurrency,
-            jobs: outcomes.count,
-            failures: outcomes.filter { !$0.0 }.count,
+            jobs: results.count,
+            failures: results.filter { !$0.0 }.count,
             seconds: seconds,
             cpuSeconds: worker.cpuSeconds - cpuBefore,
             peakRSSMiB: worker.peakRSSMiB,
-            latencies: outcomes.map(\.1)
+            latencies: results.map(\.1)
         )
     }
 }
@@ -142,13 +204,17 @@ func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(
 let stub = try Child("kiwi-llm-stub", arguments: ["--port", "\(stubPort)"])
 defer { stub.stop() }
 try await waitHealthy(port: stubPort)
+let postgres = PostgresClient(configuration: try PostgresClient.Configuration(url: databaseURL), backgroundLogger: logger)
+let postgresRun = Task { await postgres.run() }
+defer { postgresRun.cancel() }
+_ = try await DatabaseMigrator().migrate(postgres, logger: logger)
 print("kiwi-scan-worker-bench: \(jobsPerRun) jobs per row, stub latency 0, \(ProcessInfo.processInfo.activeProcessorCount) CPUs")
 print("| photo | concurrency | jobs/s | failures | p50 ms | p99 ms | worker CPU ms/job | worker peak RSS MiB | stub CPU ms/job |")
 print("|---|---|---|---|---|---|---|---|---|")
 for size in [256 * 1024, 1024 * 1024] {
     for concurrency in [16, 64] {
         let stubBefore = stub.cpuSeconds
-        let row = try await run(size: size, concurrency: concurrency)
+        let row = try await run(size: size, concurrency: concurrency, postgres: postgres)
         let stubCPU = stub.cpuSeconds - stubBefore
         let latency = LatencySummary(row.latencies)
         print(

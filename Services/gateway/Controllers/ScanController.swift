@@ -1,41 +1,26 @@
 import CoreMetrics
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import KiwiConcurrency
-import KiwiMessaging
 import KiwiModels
 import KiwiScanJobs
+import KiwiScans
 import KiwiServiceSupport
 import Logging
 
-/// `POST /v1/scan`: quota first (429 before the body is read), then the photo, then the scan reserved in the ledger
-/// (atomically, or found again by its `Idempotency-Key`), the job sent and its answer awaited and recorded. A scan is
-/// charged when it succeeds, whether or not its client is still connected, and given back only when it fails.
+/// `POST /v1/scan`, the one blocking call: the scan is started like any other (``ScanCoordinator``) and the request
+/// waits for its outcome, up to the scan's deadline, and answers it as version 1 did: 200 with the result (and the
+/// scan's `Location`), or the failure's error. A scan still open at its deadline is failed (`scan_timeout`, 504).
+/// A scan is charged when it succeeds, whether or not its client is still connected, and given back only when it
+/// fails; a client that lost the answer finds it at `GET /v1/scans/{id}`, or by sending the request again with the
+/// same `Idempotency-Key`.
 struct ScanController: Sendable {
-    let ledger: any ScanLedger
-    let policy: QuotaPolicy
-    let scans: any ScanBackend
-    let uploads: UploadLimiter
+    let scans: ScanCoordinator
     let metrics: GatewayMetrics
-    /// How long a scan may take (`SCAN_TIMEOUT_SECONDS`).
-    let timeout: Duration
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
         group.post("scan", use: scan)
-        group.get("scans/:id", use: scanResource)
-    }
-
-    /// `GET /v1/scans/{id}`: one of the caller's scans. Another user's scan, or an id that is no scan, is 404: whether
-    /// a scan exists is nobody else's business.
-    @Sendable func scanResource(request: Request, context: GatewayRequestContext) async throws -> Response {
-        let session = try context.authenticatedSession
-        let id = context.parameters.get("id").flatMap(UUID.init(uuidString:))
-        guard let id, let scan = try await ledger.scan(id, of: session.userID) else {
-            throw APIError(.notFound, .notFound, "There is no such scan; it may have passed its retention period.")
-        }
-        return try Response.json(scan.resource)
     }
 
     /// Counts every scan by how it ended (``GatewayMetrics``): `ok`, or the error code the client got; a 429 is a
@@ -58,128 +43,50 @@ struct ScanController: Sendable {
     }
 
     private func scanning(_ request: Request, context: GatewayRequestContext) async throws -> Response {
-        let session = try context.authenticatedSession
-        let idempotencyKey = try IdempotencyKey.of(request)
-        let now = Date()
-        let day = policy.day(of: now)
-        guard try await ledger.used(by: session.quotaKey, on: day) < policy.limit else { throw rateLimited(at: now) }
-        guard let jpeg = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
-            throw APIError(
-                .serviceUnavailable,
-                .scanUnavailable,
-                "Too many photos are being uploaded right now; please try again in a moment.",
-                headers: [.retryAfter: "1"]
-            )
-        }
-        let reservation = try await ledger.reserve(
-            NewScan(
-                userID: session.userID,
-                quotaKey: session.quotaKey,
-                day: day,
-                idempotencyKey: idempotencyKey,
-                photoSHA256: Data(SHA256.hash(data: jpeg)),
-                deadline: now.addingTimeInterval(timeout.seconds)
-            ),
-            limit: policy.limit
-        )
-        let scan: ScanRecord
-        switch reservation {
-        case .limitReached: throw rateLimited(at: now)
-        case .keyReused: throw IdempotencyKey.reused
-        case .replay(let earlier):
-            context.logger.info("answering a repeated request with its earlier scan", metadata: ["scanId": "\(earlier.id)"])
-            return try Self.answer(for: try await outcome(of: earlier, context: context), of: earlier)
-        case .reserved(let reserved): scan = reserved
-        }
-
-        let (result, modelTime): (ScanJobResult, Duration?)
-        do {
-            metrics.scansInFlight.increment()
-            defer { metrics.scansInFlight.decrement() }
-            (result, modelTime) = try await scans.scan(consume jpeg, userID: session.userID, requestID: context.requestID)
-        } catch {
-            let failure = Self.failure(for: error)
-            await record(scan, as: .error(failure), because: "\(error)", context: context)
-            throw Self.apiError(for: failure)
-        }
-        let recorded = await record(scan, as: result, because: nil, context: context)
-        var response = try Self.answer(for: recorded, of: scan)
-        // The model's share of the wait, as a standard header: clients and load tests see what Kiwi itself adds.
-        if let modelTime, case .ok = recorded { response.headers[.serverTiming] = Self.serverTiming(modelTime: modelTime) }
-        return response
-    }
-
-    private func rateLimited(at now: Date) -> APIError {
-        APIError(
-            .tooManyRequests,
-            body: ErrorBody(error: .rateLimitExceeded, message: "You've reached your daily scan limit.", resetsAt: policy.resetsAt(after: now)),
-            headers: [.retryAfter: String(policy.retryAfterSeconds(at: now))]
-        )
-    }
-
-    /// Records the scan's outcome in the ledger, trying three times over about a second: a database blip must neither
-    /// cost the user a failed scan nor give away a successful one. Returns the outcome the ledger holds: when the scan
-    /// was already final (the sweeper failed it after this gateway stalled), that one, not `result`. If every try
-    /// fails, the scan stays open and the sweeper fails it after its deadline, so a failure is refunded all the same.
-    @discardableResult
-    private func record(
-        _ scan: ScanRecord,
-        as result: ScanJobResult,
-        because reason: String?,
-        context: GatewayRequestContext
-    ) async
-        -> ScanJobResult
-    {
-        for wait in [Duration.zero, .milliseconds(200), .milliseconds(800)] {
-            try? await Task.sleep(for: wait)
-            do {
-                let changed: Bool
-                switch result {
-                case .ok(let response): changed = try await ledger.succeed(scan.id, result: response)
-                case .error(let failure): changed = try await ledger.fail(scan.id, code: failure.code)
-                }
-                if case .error(let failure) = result, changed {
-                    context.logger.info("scan refunded", metadata: ["reason": .string(reason ?? failure.code.rawValue)])
-                    metrics.refunded(true)
-                }
-                guard !changed, let final = try await ledger.scan(scan.id, of: scan.userID), let outcome = final.outcome else { return result }
-                context.logger.warning("the scan was already finished", metadata: ["scanId": "\(scan.id)", "state": "\(final.state)"])
-                return outcome
-            } catch {
-                context.logger.warning("could not record a scan's outcome yet", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])
-            }
-        }
-        context.logger.error("gave up recording a scan's outcome; the sweeper will fail it", metadata: ["scanId": "\(scan.id)"])
-        if case .error = result { metrics.refunded(false) }
-        return result
-    }
-
-    /// The outcome of a scan another request started (the same `Idempotency-Key`), waiting for it while it is open,
-    /// up to its deadline and the sweeper's grace.
-    private func outcome(of scan: ScanRecord, context: GatewayRequestContext) async throws -> ScanJobResult {
-        var current = scan
-        let giveUp = scan.deadline.addingTimeInterval(ScanSweeper.grace.seconds)
-        while true {
-            if let outcome = current.outcome { return outcome }
-            guard Date() < giveUp else { return .error(ScanFailure(.scanTimeout, "")) }
-            try await Task.sleep(for: .milliseconds(250))
-            guard let next = try await ledger.scan(scan.id, of: scan.userID) else { return .error(ScanFailure(.scanTimeout, "")) }
-            current = next
+        let started = try await scans.start(request, context: context)
+        metrics.scansInFlight.increment()
+        defer { metrics.scansInFlight.decrement() }
+        let scan = started.scan
+        switch started {
+        case .new:
+            // The request stops waiting at the deadline; a scan still open then is failed, unless a worker's
+            // answer lands first.
+            guard var final = try await scans.follow(scan.id, of: scan.userID, until: scan.deadlineInstant) else { throw ScanOutcome.gone }
+            if final.state.isOpen { final = await scans.fail(final, .scanTimeout, context: context) }
+            return try answer(final)
+        case .repeated:
+            // Another request's scan: its own request, worker or the sweeper ends it, by its deadline and the grace.
+            let giveUp = scan.deadlineInstant + ScanSweeper.grace
+            guard let final = try await scans.follow(scan.id, of: scan.userID, until: giveUp) else { throw ScanOutcome.gone }
+            guard !final.state.isOpen else { throw ScanOutcome.apiError(for: ScanFailure(.scanTimeout, "")) }
+            return try answer(final)
         }
     }
 
-    /// The answer of a finished scan: 200 with its result and `Location` of its resource, or its failure's error.
-    private static func answer(for outcome: ScanJobResult, of scan: ScanRecord) throws -> Response {
-        switch outcome {
-        case .ok(let response): try Response.json(response, headers: [.location: "/v1/scans/\(scan.id.uuidString.lowercased())"])
-        case .error(let failure): throw apiError(for: failure)
+    /// A final scan's answer: 200 with its result, `Location` of its resource and the model's time as
+    /// `Server-Timing`, or its failure's error.
+    private func answer(_ scan: ScanRecord) throws -> Response {
+        switch scan.outcome {
+        case .ok(let result)?:
+            var response = try Response.json(result, headers: [.location: scan.location])
+            // The model's share of the wait, as a standard header: clients and load tests see what Kiwi itself adds.
+            if let modelTime = scan.modelTime { response.headers[.serverTiming] = ScanOutcome.serverTiming(modelTime: modelTime) }
+            return response
+        case .error(let failure)?: throw ScanOutcome.apiError(for: failure)
+        case nil: throw ScanOutcome.apiError(for: ScanFailure(.scanTimeout, ""))
         }
     }
+}
 
+/// How scans look through the API: a record as a resource, a failure as an error.
+enum ScanOutcome {
     /// `Server-Timing: llm;dur=<milliseconds>` (W3C Server Timing).
     static func serverTiming(modelTime: Duration) -> String {
         "llm;dur=" + String(format: "%.1f", modelTime.seconds * 1000)
     }
+
+    /// The scan was deleted while its request waited (with its account, or by `DELETE /v1/scans/{id}`).
+    static let gone = APIError(.notFound, .notFound, "There is no such scan; it was deleted.")
 
     static func apiError(for failure: ScanFailure) -> APIError {
         switch failure.code {
@@ -190,39 +97,38 @@ struct ScanController: Sendable {
         case .scanTimeout:
             APIError(.gatewayTimeout, .scanTimeout, "The scan took too long; your scan was not counted. Please try again.")
         case .invalidImage:
-            // A repeated request's scan is answered from the ledger, which keeps the code but not the worker's words.
             APIError(.badRequest, .invalidImage, failure.message.isEmpty ? "The photo could not be read; please take another one." : failure.message)
-        }
-    }
-
-    /// The failure a scan that got no usable reply is recorded with.
-    static func failure(for error: any Error) -> ScanFailure {
-        switch error {
-        case AMQPError.timedOut: ScanFailure(.scanTimeout, "")
-        case is DecodingError: ScanFailure(.invalidModelResponse, "")  // a worker reply that is not a result
-        default: ScanFailure(.llmUnavailable, "")
         }
     }
 }
 
 extension ScanRecord {
-    /// The scan as `GET /v1/scans/{id}` shows it.
+    /// The path of the scan's resource.
+    var location: String { "/v1/scans/\(id.uuidString.lowercased())" }
+
+    /// The scan as the API shows it.
     var resource: ScanResource {
         ScanResource(
             id: id,
             status: state.rawValue,
             createdAt: createdAt,
             result: state == .succeeded ? result : nil,
-            error: state == .failed ? ScanController.apiError(for: ScanFailure(errorCode ?? .llmUnavailable, "")).body : nil
+            error: failure.map { ScanOutcome.apiError(for: $0).body }
         )
     }
 
-    /// The outcome of a final scan; nil while it is open.
+    /// Why a failed scan failed; nil for any other.
+    var failure: ScanFailure? {
+        state == .failed ? ScanFailure(errorCode ?? .llmUnavailable, errorMessage) : nil
+    }
+
+    /// The outcome of a final scan; nil while it is open. A success whose result the retention period cleared reads
+    /// as a failure to read recipes, since there is nothing to show.
     var outcome: ScanJobResult? {
         switch state {
         case .queued, .running: nil
         case .succeeded: result.map { .ok($0) } ?? .error(ScanFailure(.invalidModelResponse, ""))
-        case .failed: .error(ScanFailure(errorCode ?? .llmUnavailable, ""))
+        case .failed: failure.map { .error($0) }
         }
     }
 }

@@ -1,16 +1,33 @@
 import Foundation
-import KiwiConcurrency
+import KiwiMessaging
 import KiwiScanJobs
+import KiwiScans
+import KiwiTracing
+import ServiceContextModule
+import Tracing
 
-/// Sends a photo to the scan workers and waits for the answer (DESIGN.md §3): one job on the job queue, its reply
-/// on this gateway instance's own reply queue, within the scan timeout.
+/// Sends scan jobs to the workers on the job queue (publisher-confirmed), and scan events to every gateway on the
+/// scan event exchange (docs/architecture.md, "A scan's life").
 struct ScanDispatcher: ScanBackend {
-    let jobs: ScanJobSender
-    let timeout: Duration
+    let publisher: AMQPPublisher
+    let jobQueue: String
+    let events: ScanEventAnnouncer
 
-    func scan(_ jpeg: consuming [UInt8], userID: UUID, requestID: String) async throws -> (result: ScanJobResult, modelTime: Duration?) {
-        let deadline = Date().addingTimeInterval(timeout.seconds)
-        let userKey = ScanJob.userKey(forUserID: userID.uuidString.lowercased())
-        return try await jobs.send(ScanJob(image: consume jpeg, deadline: deadline, requestID: requestID, userKey: userKey), timeout: timeout)
+    /// In a producer span whose context travels in the job's headers: the worker's spans continue it.
+    func submit(_ job: consuming ScanJob) async throws {
+        let scanID = job.scanID.uuidString.lowercased()
+        var message = job.message()
+        _ = consume job
+        try await withSpan("publish \(jobQueue)", ofKind: .producer) { [jobQueue] span in
+            span.attributes["messaging.system"] = "rabbitmq"
+            span.attributes["messaging.destination.name"] = jobQueue
+            span.attributes["kiwi.scan.id"] = scanID
+            ServiceContext.propagate(into: &message.properties.headers, using: MessageHeadersInjector())
+            try await publisher.publish(message, routingKey: jobQueue)
+        }
+    }
+
+    func announce(_ event: ScanEvent) async {
+        await events.announce(event)
     }
 }

@@ -3,6 +3,7 @@ import KiwiConcurrency
 import KiwiDatabase
 import KiwiModels
 import KiwiScanJobs
+import KiwiScans
 import Logging
 import PostgresNIO
 
@@ -14,7 +15,14 @@ struct PostgresScanLedger: ScanLedger {
     /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
     var timeout = Duration.seconds(5)
 
-    private static let columns = "id, user_id, state, error_code, photo_sha256, deadline, created_at, result::text"
+    private static let columns =
+        "id, user_id, state, error_code, COALESCE(error_message, ''), photo_sha256, deadline, created_at, result::text, model_ms"
+
+    private var transitions: ScanTransitions {
+        var transitions = ScanTransitions(client: client, logger: logger)
+        transitions.timeout = timeout
+        return transitions
+    }
 
     func used(by quotaKey: Data, on day: String) async throws -> Int {
         try await withStatementDeadline("scan ledger used", timeout: timeout) {
@@ -37,7 +45,7 @@ struct PostgresScanLedger: ScanLedger {
     /// One transaction under a lock per person (`pg_advisory_xact_lock` on the quota key): the idempotency key is
     /// looked up, the day's scans counted, and the new scan inserted, with no other reservation of the same person in
     /// between. 1,000 simultaneous attempts of one person still grant exactly the limit.
-    func reserve(_ scan: NewScan, limit: Int) async throws -> ScanReservation {
+    func reserve(_ scan: QueuedScan, limit: Int) async throws -> ScanReservation {
         try await withStatementDeadline("scan ledger reserve", timeout: timeout) {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey(scan.quotaKey)))", logger: logger)
@@ -53,55 +61,60 @@ struct PostgresScanLedger: ScanLedger {
                 guard try await Self.used(by: scan.quotaKey, on: scan.day, connection: connection, logger: logger) < limit else {
                     return .limitReached
                 }
-                let inserted = try await connection.query(
-                    """
-                    INSERT INTO scans (id, user_id, quota_key, scan_date, state, idempotency_key, photo_sha256, deadline)
-                    VALUES (\(scan.id), \(scan.userID), \(scan.quotaKey), \(scan.day)::date, 'queued', \(scan.idempotencyKey),
-                            \(scan.photoSHA256), \(scan.deadline))
-                    RETURNING \(unescaped: Self.columns)
-                    """,
-                    logger: logger
-                )
+                let inserted = try await ScanTransitions.insertQueued(scan, returning: Self.columns, on: connection, logger: logger)
                 guard let record = try await Self.records(inserted).first else { throw PostgresRowMissing() }
                 return .reserved(record)
             }
         }
     }
 
-    func succeed(_ id: UUID, result: ScanResponse) async throws -> Bool {
-        let json = String(decoding: try KiwiJSON.encoder().encode(result), as: UTF8.self)
-        return try await transition(
-            "scan ledger succeed",
-            """
-            UPDATE scans SET state = 'succeeded', result = \(json)::jsonb, updated_at = now()
-            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING 1
-            """
-        ) > 0
-    }
-
     func fail(_ id: UUID, code: ScanFailure.Code) async throws -> Bool {
-        try await transition(
-            "scan ledger fail",
-            """
-            UPDATE scans SET state = 'failed', error_code = \(code.rawValue), updated_at = now()
-            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING 1
-            """
-        ) > 0
+        try await transitions.fail(id, ScanFailure(code, ""))
     }
 
     /// Many replicas sweep at once without doing the same work twice: each takes the overdue rows no other holds.
-    func failOverdue(grace: Duration) async throws -> Int {
-        try await transition(
-            "scan ledger sweep",
-            """
-            WITH overdue AS (
-                SELECT id FROM scans WHERE state IN ('queued', 'running') AND deadline < now() - make_interval(secs => \(grace.seconds))
-                ORDER BY deadline LIMIT 1000 FOR UPDATE SKIP LOCKED
+    func failOverdue(grace: Duration) async throws -> [UUID] {
+        try await withStatementDeadline("scan ledger sweep", timeout: timeout) {
+            let rows = try await client.query(
+                """
+                WITH overdue AS (
+                    SELECT id FROM scans WHERE state IN ('queued', 'running') AND deadline < now() - make_interval(secs => \(grace.seconds))
+                    ORDER BY deadline LIMIT 1000 FOR UPDATE SKIP LOCKED
+                )
+                UPDATE scans SET state = 'failed', error_code = \(ScanFailure.Code.scanTimeout.rawValue), updated_at = now()
+                FROM overdue WHERE scans.id = overdue.id RETURNING scans.id
+                """,
+                logger: logger
             )
-            UPDATE scans SET state = 'failed', error_code = \(ScanFailure.Code.scanTimeout.rawValue), updated_at = now()
-            FROM overdue WHERE scans.id = overdue.id RETURNING 1
-            """
-        )
+            var ids: [UUID] = []
+            for try await id in rows.decode(UUID.self) { ids.append(id) }
+            return ids
+        }
+    }
+
+    /// Pages by `(created_at, id)` in microseconds, the precision PostgreSQL keeps, so no scan is skipped or repeated
+    /// between pages.
+    func scans(of userID: UUID, after cursor: ScanCursor?, limit: Int) async throws -> ScanPage {
+        try await withStatementDeadline("scan ledger list", timeout: timeout) {
+            let micros = "(extract(epoch FROM created_at) * 1000000)::bigint"
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.columns), \(unescaped: micros) FROM scans
+                WHERE user_id = \(userID) AND (\(cursor == nil) OR (\(unescaped: micros), id) < (\(cursor?.createdAtMicroseconds ?? 0), \(cursor?.id ?? UUID())))
+                ORDER BY created_at DESC, id DESC LIMIT \(limit + 1)
+                """,
+                logger: logger
+            )
+            var found: [(record: ScanRecord, createdAtMicroseconds: Int64)] = []
+            for try await row in rows {
+                found.append((try Self.record(row), try row.makeRandomAccess()[10].decode(Int64.self)))
+            }
+            var page = ScanPage(scans: found.prefix(limit).map(\.record), next: nil)
+            if found.count > limit {
+                page.next = ScanCursor(createdAtMicroseconds: found[limit - 1].createdAtMicroseconds, id: found[limit - 1].record.id)
+            }
+            return page
+        }
     }
 
     func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord? {
@@ -152,12 +165,56 @@ struct PostgresScanLedger: ScanLedger {
         }
     }
 
-    /// Runs one state change and returns how many scans it changed.
-    private func transition(_ name: String, _ statement: PostgresQuery) async throws -> Int {
-        try await withStatementDeadline(name, timeout: timeout) {
-            var changed = 0
-            for try await _ in try await client.query(statement, logger: logger).decode(Int.self) { changed += 1 }
-            return changed
+    /// Under the person's lock, like a reservation: a cancelled scan's charge and a deleted success's charge are
+    /// settled with no reservation of theirs in between. A deleted success's charge moves to `scan_usage`.
+    func delete(_ id: UUID, of userID: UUID, quotaKey: Data) async throws -> ScanDeletion {
+        try await withStatementDeadline("scan ledger delete scan", timeout: timeout) {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey(quotaKey)))", logger: logger)
+                let rows = try await connection.query(
+                    "SELECT state FROM scans WHERE id = \(id) AND user_id = \(userID) FOR UPDATE",
+                    logger: logger
+                )
+                var found: ScanState?
+                for try await state in rows.decode(String.self) { found = ScanState(rawValue: state) ?? .failed }
+                guard let state = found else { return .notFound }
+                if state == .running { return .running }
+                if state == .succeeded {
+                    try await connection.execute(
+                        """
+                        INSERT INTO scan_usage (quota_key, scan_date, scan_count)
+                        SELECT quota_key, scan_date, 1 FROM scans WHERE id = \(id)
+                        ON CONFLICT (quota_key, scan_date) DO UPDATE SET scan_count = scan_usage.scan_count + 1
+                        """,
+                        logger: logger
+                    )
+                }
+                try await connection.execute("DELETE FROM scans WHERE id = \(id)", logger: logger)
+                return state == .queued ? .cancelled : .deleted
+            }
+        }
+    }
+
+    func countByState() async throws -> [ScanState: Int] {
+        try await withStatementDeadline("scan ledger count", timeout: timeout) {
+            var counts: [ScanState: Int] = [:]
+            for try await (state, count) in try await client.query("SELECT state, count(*) FROM scans GROUP BY state", logger: logger)
+                .decode((String, Int).self)
+            {
+                if let state = ScanState(rawValue: state) { counts[state] = count }
+            }
+            return counts
+        }
+    }
+
+    func oldestQueued() async throws -> Date? {
+        try await withStatementDeadline("scan ledger oldest queued", timeout: timeout) {
+            for try await oldest in try await client.query("SELECT min(created_at) FROM scans WHERE state = 'queued'", logger: logger)
+                .decode(Date?.self)
+            {
+                return oldest
+            }
+            return nil
         }
     }
 
@@ -168,22 +225,25 @@ struct PostgresScanLedger: ScanLedger {
 
     private static func records(_ rows: PostgresRowSequence) async throws -> [ScanRecord] {
         var records: [ScanRecord] = []
-        for try await (id, userID, state, errorCode, photo, deadline, createdAt, result) in rows.decode(
-            (UUID, UUID, String, String?, Data, Date, Date, String?).self
-        ) {
-            records.append(
-                ScanRecord(
-                    id: id,
-                    userID: userID,
-                    state: ScanState(rawValue: state) ?? .failed,
-                    errorCode: errorCode.flatMap(ScanFailure.Code.init(rawValue:)),
-                    photoSHA256: photo,
-                    deadline: deadline,
-                    createdAt: createdAt,
-                    result: try result.map { try KiwiJSON.decoder().decode(ScanResponse.self, from: Data($0.utf8)) }
-                )
-            )
-        }
+        for try await row in rows { records.append(try record(row)) }
         return records
+    }
+
+    /// A scan from a row that starts with ``columns``.
+    private static func record(_ row: PostgresRow) throws -> ScanRecord {
+        let columns = row.makeRandomAccess()
+        let result = try columns[8].decode(String?.self)
+        return ScanRecord(
+            id: try columns[0].decode(UUID.self),
+            userID: try columns[1].decode(UUID.self),
+            state: ScanState(rawValue: try columns[2].decode(String.self)) ?? .failed,
+            errorCode: try columns[3].decode(String?.self).flatMap(ScanFailure.Code.init(rawValue:)),
+            errorMessage: try columns[4].decode(String.self),
+            photoSHA256: try columns[5].decode(Data.self),
+            deadline: try columns[6].decode(Date.self),
+            createdAt: try columns[7].decode(Date.self),
+            result: try result.map { try KiwiJSON.decoder().decode(ScanResponse.self, from: Data($0.utf8)) },
+            modelTime: try columns[9].decode(Int?.self).map { .milliseconds($0) }
+        )
     }
 }

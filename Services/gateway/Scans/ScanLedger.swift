@@ -1,39 +1,23 @@
 import Foundation
 import KiwiModels
 import KiwiScanJobs
-
-/// Where a scan is in its life. `queued` and `running` are open; `succeeded` and `failed` are final, and a scan never
-/// leaves a final state. Every scan that is not `failed` counts against its person's day.
-enum ScanState: String, Sendable, Hashable, Codable {
-    case queued, running, succeeded, failed
-}
+import KiwiScans
 
 /// One scan as the ledger keeps it: never the photo, only its SHA-256.
 struct ScanRecord: Sendable, Hashable {
     let id: UUID
     let userID: UUID
     let state: ScanState
-    /// Why a `failed` scan failed.
+    /// Why a `failed` scan failed, and the sentence for the client the worker gave with it (may be empty).
     let errorCode: ScanFailure.Code?
+    var errorMessage = ""
     let photoSHA256: Data
     let deadline: Date
     let createdAt: Date
     /// The validated answer of a `succeeded` scan, until the retention period clears it.
     let result: ScanResponse?
-}
-
-/// A scan about to be reserved.
-struct NewScan: Sendable {
-    var id = UUID()
-    let userID: UUID
-    /// The person's quota key (``AuthenticatedSession/quotaKey``), which the day's allowance is counted under.
-    let quotaKey: Data
-    /// The UTC day it counts against.
-    let day: String
-    /// The client's `Idempotency-Key`, if it sent one.
-    let idempotencyKey: String?
-    let photoSHA256: Data
-    let deadline: Date
+    /// The model's own time on the scan, once a worker asked it.
+    var modelTime: Duration?
 }
 
 /// What reserving a scan came to.
@@ -48,27 +32,76 @@ enum ScanReservation: Sendable, Hashable {
     case limitReached
 }
 
-/// The scan ledger (DESIGN.md §4 as changed by the durable-scans issue): one record per scan, the one source of a
-/// person's daily usage. Real: ``PostgresScanLedger`` (the `scans` table); fake: `FakeScanLedger`.
+/// What `DELETE /v1/scans/{id}` came to.
+enum ScanDeletion: Sendable, Hashable {
+    /// A scan no worker had started is gone, and its charge given back.
+    case cancelled
+    /// A final scan's record and stored result are gone; a success stays charged for its day.
+    case deleted
+    /// A worker is asking the model: the scan can be neither cancelled nor deleted until it ends.
+    case running
+    /// There is no such scan of the user.
+    case notFound
+}
+
+/// Where a page of a user's scans starts: after the scan created at `createdAt` (in microseconds since 1970, as
+/// PostgreSQL keeps it) with `id`. Sent to clients as an opaque string.
+struct ScanCursor: Sendable, Hashable {
+    let createdAtMicroseconds: Int64
+    let id: UUID
+
+    /// The cursor as `GET /v1/scans` hands it out: base64url of `<microseconds>.<id>`.
+    var token: String { Data("\(createdAtMicroseconds).\(id.uuidString.lowercased())".utf8).base64URLEncodedString }
+
+    init(createdAtMicroseconds: Int64, id: UUID) {
+        self.createdAtMicroseconds = createdAtMicroseconds
+        self.id = id
+    }
+
+    /// Reads a cursor a client sent back; nil for anything else.
+    init?(token: String) {
+        guard let data = Data(base64URLEncoded: token), let text = String(data: data, encoding: .utf8) else { return nil }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let micros = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else { return nil }
+        self.init(createdAtMicroseconds: micros, id: id)
+    }
+}
+
+/// One page of a user's scans, newest first.
+struct ScanPage: Sendable {
+    var scans: [ScanRecord]
+    /// Where the next page starts; nil on the last page.
+    var next: ScanCursor?
+}
+
+/// The scan ledger (docs/architecture.md, "The scan ledger"): one record per scan, the one source of a person's
+/// daily usage. Real: ``PostgresScanLedger`` (the `scans` table); fake: `FakeScanLedger`.
 ///
 /// Every state change is a compare-and-set on the state, so a refund (a scan becoming `failed`) happens at most once,
-/// and nothing moves a scan out of a final state.
+/// and nothing moves a scan out of a final state. The scan worker makes the other changes (`running`, its outcome)
+/// on the same records (``ScanTransitions``).
 protocol ScanLedger: Sendable {
     /// Scans the person with `quotaKey` has used on `day`: their scans that are not `failed`, and the charges kept
     /// from before the ledger and from deleted accounts.
     func used(by quotaKey: Data, on day: String) async throws -> Int
     /// Reserves `scan` if fewer than `limit` were used on its day, atomically for the person; or finds the earlier
     /// scan of the same idempotency key.
-    func reserve(_ scan: NewScan, limit: Int) async throws -> ScanReservation
-    /// Records the answer of an open scan. False when the scan was no longer open (the sweeper failed it).
-    func succeed(_ id: UUID, result: ScanResponse) async throws -> Bool
+    func reserve(_ scan: QueuedScan, limit: Int) async throws -> ScanReservation
     /// Fails an open scan, which gives its charge back. False when it was no longer open.
     func fail(_ id: UUID, code: ScanFailure.Code) async throws -> Bool
-    /// The scan `id` of user `userID`; nil for another user's.
+    /// The scan `id` of user `userID`; nil for another user's, or none.
     func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord?
-    /// Fails, with `scan_timeout`, open scans whose deadline passed more than `grace` ago: their gateway is gone.
-    /// Returns how many.
-    func failOverdue(grace: Duration) async throws -> Int
+    /// A page of at most `limit` of the user's scans, newest first, starting after `cursor`.
+    func scans(of userID: UUID, after cursor: ScanCursor?, limit: Int) async throws -> ScanPage
+    /// Cancels a scan no worker has started, or deletes a final one (``ScanDeletion``).
+    func delete(_ id: UUID, of userID: UUID, quotaKey: Data) async throws -> ScanDeletion
+    /// Fails, with `scan_timeout`, open scans whose deadline passed more than `grace` ago: their gateway and worker
+    /// are gone. Returns their ids.
+    func failOverdue(grace: Duration) async throws -> [UUID]
+    /// How many scans are in each state, for the scans-by-state gauge.
+    func countByState() async throws -> [ScanState: Int]
+    /// When the oldest scan still `queued` was created; nil when none is.
+    func oldestQueued() async throws -> Date?
     /// Deletes the user's scans. The day's charges stay with the person (`quotaKey`), so that deleting the account
     /// and signing up again does not reset the allowance.
     func deleteScans(of userID: UUID, quotaKey: Data, today: String) async throws

@@ -1,45 +1,75 @@
 import Foundation
 import KiwiModels
 import KiwiScanJobs
+import KiwiScans
 import Synchronization
 
 @testable import KiwiGateway
 
-/// The scan workers, answering every photo with one programmed outcome and recording what they were sent.
+/// The broker and the scan workers behind it: each job is answered at once with one programmed outcome, written on
+/// the fake ledger as a worker writes it on the real one, and announced; or left for the test to answer.
 final class FakeScanBackend: ScanBackend {
-    /// What a scan ends with.
+    /// What happens to a job.
     enum Outcome: Sendable {
+        /// A worker records this result (and the model's time) at once.
         case answer(ScanJobResult, modelTime: Duration?)
-        case failure(any Error)
+        /// The broker does not take the job.
+        case refuse(any Error & Sendable)
+        /// The job waits on the queue until the test answers it (``answer(_:with:)``).
+        case hold
     }
 
     private struct State {
         var outcome: Outcome
-        var photos: [[UInt8]] = []
-        var requestIDs: [String] = []
+        var jobs: [ScanJob] = []
+        var announced: [ScanEvent] = []
     }
 
     private let state: Mutex<State>
+    private let ledger: FakeScanLedger
+    private let events: ScanEventHub
 
-    init(_ outcome: Outcome = .answer(.ok(ScanResponse(ingredients: [], recipes: [])), modelTime: nil)) {
+    init(_ outcome: Outcome, ledger: FakeScanLedger, events: ScanEventHub) {
         state = Mutex(State(outcome: outcome))
+        self.ledger = ledger
+        self.events = events
     }
 
     /// The photos received, in order.
-    var photos: [[UInt8]] { state.withLock { $0.photos } }
-    /// The request ids the scans carried.
-    var requestIDs: [String] { state.withLock { $0.requestIDs } }
+    var photos: [[UInt8]] { state.withLock { $0.jobs.map(\.image) } }
+    /// The request ids the jobs carried.
+    var requestIDs: [String] { state.withLock { $0.jobs.compactMap(\.requestID) } }
+    /// The scan ids of the jobs received, in order.
+    var scanIDs: [UUID] { state.withLock { $0.jobs.map(\.scanID) } }
+    /// The events the gateway announced.
+    var announced: [ScanEvent] { state.withLock { $0.announced } }
 
-    func scan(_ jpeg: consuming [UInt8], userID: UUID, requestID: String) async throws -> (result: ScanJobResult, modelTime: Duration?) {
-        let photo = jpeg
+    func submit(_ job: consuming ScanJob) async throws {
+        let job = copy job
         let outcome = state.withLock { state in
-            state.photos.append(photo)
-            state.requestIDs.append(requestID)
+            if case .refuse = state.outcome { return state.outcome }
+            state.jobs.append(job)
             return state.outcome
         }
         switch outcome {
-        case .answer(let result, let modelTime): return (result, modelTime)
-        case .failure(let error): throw error
+        case .answer(let result, let modelTime): answer(job.scanID, with: result, modelTime: modelTime)
+        case .refuse(let error): throw error
+        case .hold: break
         }
+    }
+
+    func announce(_ event: ScanEvent) async {
+        state.withLock { $0.announced.append(event) }
+        events.announce(event.scanID)
+    }
+
+    /// A worker takes scan `id`: it is `running` now.
+    func start(_ id: UUID) {
+        if ledger.start(id) { events.announce(id) }
+    }
+
+    /// A worker records `result` for scan `id`, as the real one does (only on an open scan).
+    func answer(_ id: UUID, with result: ScanJobResult, modelTime: Duration? = nil) {
+        if ledger.finish(id, with: result, modelTime: modelTime) { events.announce(id) }
     }
 }

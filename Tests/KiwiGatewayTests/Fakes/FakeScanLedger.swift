@@ -2,6 +2,7 @@ import Foundation
 import KiwiConcurrency
 import KiwiModels
 import KiwiScanJobs
+import KiwiScans
 import Synchronization
 
 @testable import KiwiGateway
@@ -21,6 +22,7 @@ final class FakeScanLedger: ScanLedger {
         /// Charges outside the ledger, by person and day.
         var carried: [String: Int] = [:]
         var failure: (any Error & Sendable)?
+        var reads = 0
     }
 
     private let state = Mutex(State())
@@ -35,6 +37,9 @@ final class FakeScanLedger: ScanLedger {
         state.withLock { $0.failure = error }
     }
 
+    /// How many times a scan was read by id: a test waits on it to know a follower has looked.
+    var reads: Int { state.withLock { $0.reads } }
+
     /// Every scan, in no order.
     var records: [ScanRecord] { state.withLock { $0.scans.values.map(\.record) } }
 
@@ -45,7 +50,7 @@ final class FakeScanLedger: ScanLedger {
         }
     }
 
-    func reserve(_ scan: NewScan, limit: Int) async throws -> ScanReservation {
+    func reserve(_ scan: QueuedScan, limit: Int) async throws -> ScanReservation {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
             if let key = scan.idempotencyKey,
@@ -69,28 +74,82 @@ final class FakeScanLedger: ScanLedger {
         }
     }
 
-    func succeed(_ id: UUID, result: ScanResponse) async throws -> Bool {
-        try transition(id) { ScanRecord(copying: $0, state: .succeeded, errorCode: nil, result: result) }
+    /// What a worker does when it takes a scan: an open scan becomes `running`. False for any other.
+    func start(_ id: UUID) -> Bool {
+        (try? transition(id) { ScanRecord(copying: $0, state: .running, errorCode: nil) }) ?? false
+    }
+
+    /// What a worker does with its answer: an open scan becomes final. False for any other.
+    func finish(_ id: UUID, with result: ScanJobResult, modelTime: Duration?) -> Bool {
+        (try? transition(id) { record in
+            var final: ScanRecord
+            switch result {
+            case .ok(let response): final = ScanRecord(copying: record, state: .succeeded, errorCode: nil, result: response)
+            case .error(let failure):
+                final = ScanRecord(copying: record, state: .failed, errorCode: failure.code)
+                final.errorMessage = failure.message
+            }
+            final.modelTime = modelTime
+            return final
+        }) ?? false
     }
 
     func fail(_ id: UUID, code: ScanFailure.Code) async throws -> Bool {
-        try transition(id) { ScanRecord(copying: $0, state: .failed, errorCode: code, result: nil) }
+        try transition(id) { ScanRecord(copying: $0, state: .failed, errorCode: code) }
     }
 
     func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord? {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
+            state.reads += 1
             return state.scans[id].flatMap { $0.record.userID == userID ? $0.record : nil }
         }
     }
 
-    func failOverdue(grace: Duration) async throws -> Int {
+    func scans(of userID: UUID, after cursor: ScanCursor?, limit: Int) async throws -> ScanPage {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            let newestFirst = state.scans.values.map(\.record).filter { $0.userID == userID }
+                .sorted { ($0.createdAt, $0.id.uuidString) > ($1.createdAt, $1.id.uuidString) }
+            let start = cursor.flatMap { cursor in newestFirst.firstIndex { $0.id == cursor.id }.map { $0 + 1 } } ?? 0
+            let rest = newestFirst[start...]
+            let page = Array(rest.prefix(limit))
+            let next =
+                rest.count > limit
+                ? page.last.map { ScanCursor(createdAtMicroseconds: Int64($0.createdAt.timeIntervalSince1970 * 1_000_000), id: $0.id) } : nil
+            return ScanPage(scans: page, next: next)
+        }
+    }
+
+    func delete(_ id: UUID, of userID: UUID, quotaKey: Data) async throws -> ScanDeletion {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            guard let stored = state.scans[id], stored.record.userID == userID else { return .notFound }
+            switch stored.record.state {
+            case .running: return .running
+            case .succeeded: state.carried[Self.key(stored.quotaKey, stored.day), default: 0] += 1
+            case .queued, .failed: break
+            }
+            state.scans[id] = nil
+            return stored.record.state == .queued ? .cancelled : .deleted
+        }
+    }
+
+    func failOverdue(grace: Duration) async throws -> [UUID] {
         let overdue = state.withLock { state in
             state.scans.values.filter { $0.record.outcome == nil && $0.record.deadline < Date().addingTimeInterval(-grace.seconds) }.map(\.record.id)
         }
-        var failed = 0
-        for id in overdue where try await fail(id, code: .scanTimeout) { failed += 1 }
+        var failed: [UUID] = []
+        for id in overdue where try await fail(id, code: .scanTimeout) { failed.append(id) }
         return failed
+    }
+
+    func countByState() async throws -> [ScanState: Int] {
+        state.withLock { state in Dictionary(grouping: state.scans.values, by: \.record.state).mapValues(\.count) }
+    }
+
+    func oldestQueued() async throws -> Date? {
+        state.withLock { state in state.scans.values.filter { $0.record.state == .queued }.map(\.record.createdAt).min() }
     }
 
     func deleteScans(of userID: UUID, quotaKey: Data, today: String) async throws {
@@ -127,20 +186,4 @@ final class FakeScanLedger: ScanLedger {
     }
 
     private static func key(_ quotaKey: Data, _ day: String) -> String { quotaKey.hexEncodedString + day }
-}
-
-extension ScanRecord {
-    /// This record in another state.
-    init(copying record: ScanRecord, state: ScanState, errorCode: ScanFailure.Code?, result: ScanResponse?) {
-        self.init(
-            id: record.id,
-            userID: record.userID,
-            state: state,
-            errorCode: errorCode,
-            photoSHA256: record.photoSHA256,
-            deadline: record.deadline,
-            createdAt: record.createdAt,
-            result: result
-        )
-    }
 }

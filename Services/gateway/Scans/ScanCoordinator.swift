@@ -1,0 +1,165 @@
+import Crypto
+import Foundation
+import Hummingbird
+import KiwiConcurrency
+import KiwiModels
+import KiwiScanJobs
+import KiwiScans
+import KiwiServiceSupport
+import Logging
+
+/// Starts scans and follows them, for every scan route (docs/architecture.md, "A scan's life"): the quota first (a
+/// 429 before the photo is read), then the photo, then the scan reserved in the ledger (atomically, or found again
+/// by its `Idempotency-Key`) and its job handed to the workers, who record its outcome. Anyone may then follow the
+/// scan's record: woken by news of it (``ScanEventHub``), and looking again every ``recheckInterval`` in case news
+/// was lost.
+struct ScanCoordinator: Sendable {
+    let ledger: any ScanLedger
+    let backend: any ScanBackend
+    let events: ScanEventHub
+    let policy: QuotaPolicy
+    let uploads: UploadLimiter
+    let metrics: GatewayMetrics
+    /// How long a scan may take (`SCAN_TIMEOUT_SECONDS`): its deadline.
+    let timeout: Duration
+
+    /// How long a follower waits for news before reading the scan's record again anyway.
+    static let recheckInterval = Duration.seconds(10)
+
+    /// A scan a request started, or found again by its `Idempotency-Key`.
+    enum Started: Sendable {
+        case new(ScanRecord)
+        case repeated(ScanRecord)
+
+        var scan: ScanRecord {
+            switch self {
+            case .new(let scan), .repeated(let scan): scan
+            }
+        }
+    }
+
+    /// Reserves a scan for the request's photo and hands its job to the workers; or finds the scan the same
+    /// `Idempotency-Key` started. Throws the API's error for a spent allowance (429), a bad photo or key (400/422),
+    /// a store that is down (503), or a job the broker would not take (503, and the scan refunded).
+    func start(_ request: Request, context: GatewayRequestContext) async throws -> Started {
+        let session = try context.authenticatedSession
+        let idempotencyKey = try IdempotencyKey.of(request)
+        let now = Date()
+        let day = policy.day(of: now)
+        guard try await ledger.used(by: session.quotaKey, on: day) < policy.limit else { throw rateLimited(at: now) }
+        guard let jpeg = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
+            throw APIError(
+                .serviceUnavailable,
+                .scanUnavailable,
+                "Too many photos are being uploaded right now; please try again in a moment.",
+                headers: [.retryAfter: "1"]
+            )
+        }
+        let deadline = now.addingTimeInterval(timeout.seconds)
+        let reservation = try await ledger.reserve(
+            QueuedScan(
+                userID: session.userID,
+                quotaKey: session.quotaKey,
+                day: day,
+                idempotencyKey: idempotencyKey,
+                photoSHA256: Data(SHA256.hash(data: jpeg)),
+                deadline: deadline
+            ),
+            limit: policy.limit
+        )
+        let scan: ScanRecord
+        switch reservation {
+        case .limitReached: throw rateLimited(at: now)
+        case .keyReused: throw IdempotencyKey.reused
+        case .replay(let earlier):
+            context.logger.info("answering a repeated request with its earlier scan", metadata: ["scanId": "\(earlier.id)"])
+            return .repeated(earlier)
+        case .reserved(let reserved): scan = reserved
+        }
+        let userKey = ScanJob.userKey(forUserID: session.userID.uuidString.lowercased())
+        do {
+            try await backend.submit(
+                ScanJob(scanID: scan.id, image: consume jpeg, deadline: deadline, requestID: context.requestID, userKey: userKey)
+            )
+        } catch {
+            context.logger.warning("could not hand the scan to the workers", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])
+            _ = await fail(scan, .llmUnavailable, context: context)
+            throw ScanOutcome.apiError(for: ScanFailure(.llmUnavailable, ""))
+        }
+        return .new(scan)
+    }
+
+    /// Follows scan `id` of `userID` until it is final or `deadline` passes (never, without one): `onRead` sees the
+    /// record each time it is read, `onQuiet` runs after each ``recheckInterval`` without news. Returns the scan as
+    /// last read; nil once it is gone (deleted, with its account or by `DELETE /v1/scans/{id}`).
+    func follow(
+        _ id: UUID,
+        of userID: UUID,
+        until deadline: ContinuousClock.Instant? = nil,
+        onRead: (ScanRecord) async throws -> Void = { _ in },
+        onQuiet: () async throws -> Void = {}
+    ) async throws -> ScanRecord? {
+        try await events.watching(id) { watch in
+            while true {
+                guard let current = try await ledger.scan(id, of: userID) else { return nil }
+                try await onRead(current)
+                let now = ContinuousClock.now
+                if !current.state.isOpen { return current }
+                if let deadline, now >= deadline { return current }
+                let news = await watch.next(within: deadline.map { min(Self.recheckInterval, $0 - now) } ?? Self.recheckInterval)
+                try Task.checkCancellation()
+                if !news { try await onQuiet() }
+            }
+        }
+    }
+
+    /// Fails an open scan with `code`, trying three times over about a second, and tells every replica. Returns the
+    /// scan as it is then: when it was final already (a worker answered just in time), that outcome stands. If every
+    /// try fails, the scan stays open and the sweeper fails it after its deadline, so it is refunded all the same.
+    func fail(_ scan: ScanRecord, _ code: ScanFailure.Code, context: GatewayRequestContext) async -> ScanRecord {
+        for wait in [Duration.zero, .milliseconds(200), .milliseconds(800)] {
+            try? await Task.sleep(for: wait)
+            do {
+                if try await ledger.fail(scan.id, code: code) {
+                    context.logger.info("scan refunded", metadata: ["scanId": "\(scan.id)", "reason": .string(code.rawValue)])
+                    metrics.refunded(true)
+                    await backend.announce(ScanEvent(scanID: scan.id, state: .failed))
+                    return ScanRecord(copying: scan, state: .failed, errorCode: code)
+                }
+                return try await ledger.scan(scan.id, of: scan.userID) ?? scan
+            } catch {
+                context.logger.warning("could not record a scan's failure yet", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])
+            }
+        }
+        context.logger.error("gave up recording a scan's failure; the sweeper will fail it", metadata: ["scanId": "\(scan.id)"])
+        metrics.refunded(false)
+        return ScanRecord(copying: scan, state: .failed, errorCode: code)
+    }
+
+    private func rateLimited(at now: Date) -> APIError {
+        APIError(
+            .tooManyRequests,
+            body: ErrorBody(error: .rateLimitExceeded, message: "You've reached your daily scan limit.", resetsAt: policy.resetsAt(after: now)),
+            headers: [.retryAfter: String(policy.retryAfterSeconds(at: now))]
+        )
+    }
+}
+
+extension ScanRecord {
+    /// This record in another state.
+    init(copying record: ScanRecord, state: ScanState, errorCode: ScanFailure.Code?, result: ScanResponse? = nil) {
+        self.init(
+            id: record.id,
+            userID: record.userID,
+            state: state,
+            errorCode: errorCode,
+            photoSHA256: record.photoSHA256,
+            deadline: record.deadline,
+            createdAt: record.createdAt,
+            result: result
+        )
+    }
+
+    /// The instant of the deadline on this process's clock.
+    var deadlineInstant: ContinuousClock.Instant { .now + .seconds(deadline.timeIntervalSinceNow) }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import KiwiMessaging
+import KiwiScans
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Wakes whoever in this gateway waits for a scan (a blocking `POST /v1/scan`, `Prefer: wait`, an event stream)
+/// when news of it arrives (``ScanEventListener``). Waiters read the scan's record when woken; the news itself
+/// carries nothing they trust.
+final class ScanEventHub: Sendable {
+    private let watches = Mutex<[UUID: [ObjectIdentifier: ScanWatch]]>([:])
+
+    init() {}
+
+    /// Runs `body` with a watch on scan `id`. The watch is in place before `body` reads the scan's record, so news
+    /// that arrives in between is not missed.
+    func watching<Value: Sendable>(_ id: UUID, _ body: (ScanWatch) async throws -> Value) async throws -> Value {
+        let watch = ScanWatch()
+        let key = ObjectIdentifier(watch)
+        watches.withLock { $0[id, default: [:]][key] = watch }
+        defer {
+            watches.withLock { watches in
+                watches[id]?[key] = nil
+                if watches[id]?.isEmpty == true { watches[id] = nil }
+            }
+        }
+        return try await body(watch)
+    }
+
+    /// News of scan `id`: wakes its watches.
+    func announce(_ id: UUID) {
+        for watch in watches.withLock({ $0[id].map { Array($0.values) } ?? [] }) { watch.wake() }
+    }
+
+    /// Wakes every watch: news may have been lost (the subscription was down), so everyone looks again.
+    func wakeAll() {
+        for watch in watches.withLock({ $0.values.flatMap(\.values) }) { watch.wake() }
+    }
+
+    /// How many scans are watched: a gauge of waiting requests and open event streams.
+    var watchedScans: Int { watches.withLock { $0.count } }
+}
+
+/// One waiter's watch on a scan: ``next(within:)`` returns once the scan had news since the last call.
+final class ScanWatch: Sendable {
+    private enum State {
+        case idle
+        /// News came while nobody was waiting: the next wait returns at once.
+        case woken
+        case waiting(CheckedContinuation<Void, Never>)
+    }
+
+    private let state = Mutex(State.idle)
+
+    fileprivate init() {}
+
+    fileprivate func wake() {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            switch state {
+            case .waiting(let continuation):
+                state = .idle
+                return continuation
+            case .idle, .woken:
+                state = .woken
+                return nil
+            }
+        }
+        waiter?.resume()
+    }
+
+    /// Waits for news of the scan since the last call: true when it came, false after `timeout` without any. Returns
+    /// at once when the task is cancelled.
+    func next(within timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.untilWoken()
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let news = await group.next() ?? false
+            group.cancelAll()
+            return news
+        }
+    }
+
+    private func untilWoken() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if case .woken = state {
+                        state = .idle
+                        return true
+                    }
+                    state = .waiting(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            wake()
+        }
+    }
+}
+
+/// Feeds this gateway's ``ScanEventHub`` from its subscription to the scan event fan-out exchange.
+struct ScanEventListener: Service {
+    let consumer: AMQPConsumer
+    let hub: ScanEventHub
+    let logger: Logger
+
+    func run() async {
+        // The consumer outlives this service in the group's shutdown order, so stop listening on shutdown rather
+        // than waiting for its deliveries to end.
+        await cancelWhenGracefulShutdown {
+            for await delivery in consumer.deliveries {
+                guard let event = ScanEvent(message: delivery.message) else {
+                    logger.warning("ignoring a scan event message that does not decode")
+                    continue
+                }
+                hub.announce(event.scanID)
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import KiwiMessaging
+import KiwiModels
+import Logging
+
+/// News that a scan changed state, fanned out to every gateway replica (``KiwiTopology/scanEventExchange``) so
+/// that whichever one is waiting for the scan, or streaming it to a client, looks at its record again. The record
+/// in PostgreSQL is the truth; an event only says when to read it.
+public struct ScanEvent: Sendable, Hashable, Codable {
+    public var scanID: UUID
+    public var state: ScanState
+
+    public init(scanID: UUID, state: ScanState) {
+        self.scanID = scanID
+        self.state = state
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case scanID = "scanId"
+        case state
+    }
+
+    /// The id in lower case, as everywhere else in Kiwi.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(scanID.uuidString.lowercased(), forKey: .scanID)
+        try container.encode(state, forKey: .state)
+    }
+
+    /// The event as a message body (JSON).
+    public var message: AMQPMessage {
+        // Encoding a plain value type with string keys cannot fail.
+        AMQPMessage(body: Array(try! KiwiJSON.encoder().encode(self)), properties: AMQPProperties(contentType: "application/json", persistent: false))
+    }
+
+    /// Reads an event from a message; nil for one that is not an event.
+    public init?(message: AMQPMessage) {
+        guard let event = try? KiwiJSON.decoder().decode(Self.self, from: Data(message.body)) else { return nil }
+        self = event
+    }
+}
+
+/// Publishes ``ScanEvent``s. Best effort: the record is already written, and a gateway that misses an event reads
+/// the record again on its own within seconds (``ScanEventHub``), so a failed announcement is logged, not retried.
+public struct ScanEventAnnouncer: Sendable {
+    let publisher: AMQPPublisher
+    let logger: Logger
+
+    public init(publisher: AMQPPublisher, logger: Logger) {
+        self.publisher = publisher
+        self.logger = logger
+    }
+
+    public func announce(_ event: ScanEvent) async {
+        do {
+            try await publisher.publish(event.message, exchange: KiwiTopology.scanEventExchange, routingKey: "", mandatory: false)
+        } catch {
+            logger.warning(
+                "could not announce a scan's new state; gateways read it on their next look",
+                metadata: ["scanId": "\(event.scanID)", "state": "\(event.state.rawValue)", "error": "\(error)"]
+            )
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// Where a scan is in its life (docs/architecture.md, "A scan's life"). `queued` and `running` are open;
+/// `succeeded` and `failed` are final, and a scan never leaves a final state. Every scan that is not `failed` counts
+/// against its person's day.
+public enum ScanState: String, Sendable, Hashable, Codable, CaseIterable {
+    case queued, running, succeeded, failed
+
+    /// Whether the scan can still change.
+    public var isOpen: Bool { self == .queued || self == .running }
+
+    /// The states a scan passes through to reach this one, this one included, in order: what a server-sent event
+    /// stream reports, each with its position as the event's id.
+    public var path: [ScanState] {
+        switch self {
+        case .queued: [.queued]
+        case .running: [.queued, .running]
+        case .succeeded: [.queued, .running, .succeeded]
+        case .failed: [.queued, .running, .failed]
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import KiwiDatabase
+import KiwiModels
+import KiwiScanJobs
+import Logging
+import PostgresNIO
+
+/// What the model cost for one scan, as the worker records it on the scan.
+public struct ModelUsage: Sendable, Hashable {
+    /// The model asked (`OPENAI_MODEL`).
+    public var model: String
+    public var promptTokens: Int
+    public var completionTokens: Int
+    /// HTTP attempts made, retries and the repair included.
+    public var attempts: Int
+    /// The model's own time (OpenAI's `openai-processing-ms`, summed), which the gateway reports as `Server-Timing`.
+    public var modelTime: Duration
+
+    /// ``modelTime`` in whole milliseconds, as the record keeps it.
+    var milliseconds: Int { Int(modelTime / .milliseconds(1)) }
+
+    public init(model: String, promptTokens: Int, completionTokens: Int, attempts: Int, modelTime: Duration) {
+        self.model = model
+        self.promptTokens = promptTokens
+        self.completionTokens = completionTokens
+        self.attempts = attempts
+        self.modelTime = modelTime
+    }
+}
+
+/// What a worker found when it came to start a scan.
+public enum ScanStart: Sendable, Hashable {
+    /// The scan is `running` now: call the model.
+    case started
+    /// The scan is final already (answered by another worker, swept, or failed by its gateway): nothing to do.
+    case finished(ScanState)
+    /// There is no such scan (cancelled, or its account deleted): nothing to do.
+    case missing
+}
+
+/// The state changes of a scan's record in the `scans` table that both the gateway and the scan worker make
+/// (docs/architecture.md, "A scan's life"). Each is a compare-and-set on the state: a scan leaves `queued` or
+/// `running` once, so a refund (becoming `failed`) happens at most once and a late answer changes nothing.
+public struct ScanTransitions: Sendable {
+    public let client: PostgresClient
+    public let logger: Logger
+    /// The longest one statement may take before it fails with ``DatabaseUnavailable``.
+    public var timeout = Duration.seconds(5)
+
+    /// How long after its deadline an open scan is failed by the gateways' sweeper: until then its own gateway or
+    /// worker may still record the outcome.
+    public static let sweepGrace = Duration.seconds(30)
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Marks an open scan `running` (again, after a redelivery).
+    public func start(_ id: UUID) async throws -> ScanStart {
+        try await withStatementDeadline("scan start", timeout: timeout) {
+            let rows = try await client.query(
+                """
+                WITH started AS (
+                    UPDATE scans SET state = 'running', updated_at = now() WHERE id = \(id) AND state IN ('queued', 'running')
+                    RETURNING state
+                )
+                SELECT state FROM started UNION ALL SELECT state FROM scans WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM started)
+                """,
+                logger: logger
+            )
+            for try await state in rows.decode(String.self) {
+                let state = ScanState(rawValue: state) ?? .failed
+                return state == .running ? .started : .finished(state)
+            }
+            return .missing
+        }
+    }
+
+    /// Records the validated answer of an open scan, with what the model cost. False when the scan was no longer open.
+    public func succeed(_ id: UUID, result: ScanResponse, usage: ModelUsage?) async throws -> Bool {
+        let json = String(decoding: try KiwiJSON.encoder().encode(result), as: UTF8.self)
+        return try await change(
+            "scan succeed",
+            """
+            UPDATE scans SET state = 'succeeded', result = \(json)::jsonb, model = \(usage?.model), prompt_tokens = \(usage?.promptTokens),
+                completion_tokens = \(usage?.completionTokens), attempts = \(usage?.attempts), model_ms = \(usage?.milliseconds), updated_at = now()
+            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING 1
+            """
+        )
+    }
+
+    /// Fails an open scan, which gives its charge back; `usage` when the model was asked at all. False when it was
+    /// no longer open.
+    public func fail(_ id: UUID, _ failure: ScanFailure, usage: ModelUsage? = nil) async throws -> Bool {
+        try await change(
+            "scan fail",
+            """
+            UPDATE scans SET state = 'failed', error_code = \(failure.code.rawValue), error_message = \(failure.message),
+                model = \(usage?.model), prompt_tokens = \(usage?.promptTokens), completion_tokens = \(usage?.completionTokens),
+                attempts = \(usage?.attempts), model_ms = \(usage?.milliseconds), updated_at = now()
+            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING 1
+            """
+        )
+    }
+
+    /// Inserts a `queued` scan: the reservation's own statement, run on the caller's connection (the gateway's
+    /// reservation transaction; tools and tests that stand in for it).
+    public static func insertQueued(
+        _ scan: QueuedScan,
+        returning columns: String,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> PostgresRowSequence {
+        try await connection.query(
+            """
+            INSERT INTO scans (id, user_id, quota_key, scan_date, state, idempotency_key, photo_sha256, deadline)
+            VALUES (\(scan.id), \(scan.userID), \(scan.quotaKey), \(scan.day)::date, 'queued', \(scan.idempotencyKey),
+                    \(scan.photoSHA256), \(scan.deadline))
+            RETURNING \(unescaped: columns)
+            """,
+            logger: logger
+        )
+    }
+
+    private func change(_ name: String, _ statement: PostgresQuery) async throws -> Bool {
+        try await withStatementDeadline(name, timeout: timeout) {
+            var changed = false
+            for try await _ in try await client.query(statement, logger: logger).decode(Int.self) { changed = true }
+            return changed
+        }
+    }
+}
+
+/// A scan about to be reserved, `queued`.
+public struct QueuedScan: Sendable {
+    public var id: UUID
+    public let userID: UUID
+    /// The person's quota key, which the day's allowance is counted under.
+    public let quotaKey: Data
+    /// The UTC day it counts against, `yyyy-MM-dd`.
+    public let day: String
+    /// The client's `Idempotency-Key`, if it sent one.
+    public let idempotencyKey: String?
+    public let photoSHA256: Data
+    public let deadline: Date
+
+    public init(id: UUID = UUID(), userID: UUID, quotaKey: Data, day: String, idempotencyKey: String?, photoSHA256: Data, deadline: Date) {
+        self.id = id
+        self.userID = userID
+        self.quotaKey = quotaKey
+        self.day = day
+        self.idempotencyKey = idempotencyKey
+        self.photoSHA256 = photoSHA256
+        self.deadline = deadline
+    }
+}

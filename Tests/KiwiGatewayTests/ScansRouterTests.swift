@@ -1,0 +1,275 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import KiwiModels
+import KiwiScanJobs
+import KiwiScans
+import KiwiTestSupport
+import NIOCore
+import Testing
+
+@testable import KiwiGateway
+
+/// The scan as a resource, in-process on fakes: `POST /v1/scans` with and without `Prefer: wait`, the list, deletion
+/// and the server-sent event stream.
+@Suite("Gateway router: scans as resources")
+struct ScansRouterTests {
+    static let empty = ScanResponse(ingredients: [], recipes: [])
+
+    func resource(_ answer: TestResponse) throws -> ScanResource {
+        try KiwiJSON.decoder().decode(ScanResource.self, from: Data(answer.body.readableBytesView))
+    }
+
+    @Test("POST /v1/scans answers 202 at once with the queued scan and its Location, and hands the job to the workers")
+    func createAnswersAtOnce() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token, path: "/v1/scans")
+            #expect(answer.status == .accepted)
+            let scan = try resource(answer)
+            #expect(scan.status == "queued")
+            #expect(answer.headers[.location] == "/v1/scans/\(scan.id.uuidString.lowercased())")
+            #expect(answer.headers[.preferenceApplied] == nil)
+            #expect(gateway.scans.scanIDs == [scan.id])
+        }
+        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+    }
+
+    @Test("with Prefer: wait=5 a scan that finishes in time is answered 200 with its result, and the wait is said applied")
+    func preferWaitFinished() async throws {
+        let gateway = FakeGateway(workers: .answer(.ok(Self.empty), modelTime: nil))
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token, headers: [.prefer: "wait=5"], path: "/v1/scans")
+            #expect(answer.status == .ok)
+            #expect(answer.headers[.preferenceApplied] == "wait=5")
+            let scan = try resource(answer)
+            #expect(scan.status == "succeeded")
+            #expect(scan.result == Self.empty)
+        }
+    }
+
+    @Test("with Prefer: wait a scan still open when the wait ends is answered 202")
+    func preferWaitOpen() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token, headers: [.prefer: "respond-async, wait=1"], path: "/v1/scans")
+            #expect(answer.status == .accepted)
+            #expect(answer.headers[.preferenceApplied] == "wait=1")
+            #expect(try resource(answer).status == "queued")
+        }
+    }
+
+    @Test("Prefer: wait is read among other preferences and capped at 60 seconds; nonsense is ignored")
+    func preferredWait() {
+        #expect(ScansController.preferredWait(["wait=10"]) == 10)
+        #expect(ScansController.preferredWait(["respond-async, wait = 3"]) == 3)
+        #expect(ScansController.preferredWait(["handling=lenient", "wait=600"]) == 60)
+        #expect(ScansController.preferredWait(["wait=soon", "return=minimal"]) == nil)
+        #expect(ScansController.preferredWait([]) == nil)
+    }
+
+    @Test("a failed scan is a 200 resource with its error under Prefer: wait, and is not charged")
+    func preferWaitFailed() async throws {
+        let gateway = FakeGateway(workers: .answer(.error(ScanFailure(.invalidImage, "The photo is not a valid JPEG: truncated.")), modelTime: nil))
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token, headers: [.prefer: "wait=5"], path: "/v1/scans")
+            #expect(answer.status == .ok)
+            let scan = try resource(answer)
+            #expect(scan.status == "failed")
+            #expect(scan.error == ErrorBody(error: .invalidImage, message: "The photo is not a valid JPEG: truncated."))
+        }
+        #expect(try await gateway.usedToday(by: quotaKey) == 0)
+    }
+
+    @Test("a repeated Idempotency-Key on POST /v1/scans answers the same scan, with one job and one charge")
+    func createIsIdempotent() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let first = try resource(try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "a"], path: "/v1/scans"))
+            let again = try resource(try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "a"], path: "/v1/scans"))
+            #expect(first.id == again.id)
+        }
+        #expect(gateway.scans.scanIDs.count == 1)
+        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+    }
+
+    @Test("POST /v1/scans with the day's scans used is 429, like POST /v1/scan")
+    func createOverQuota() async throws {
+        let gateway = FakeGateway()
+        let (token, _, quotaKey) = gateway.signIn()
+        gateway.setUsedToday(4, by: quotaKey)
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token, path: "/v1/scans")
+            #expect(answer.status == .tooManyRequests)
+            #expect(answer.errorCode == "rate_limit_exceeded")
+        }
+        #expect(gateway.scans.photos.isEmpty)
+    }
+
+    @Test("GET /v1/scans lists the user's own scans newest first, a page at a time, until there is no next cursor")
+    func list() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, _, _) = gateway.signIn()
+        let (other, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            var created: [UUID] = []
+            for _ in 0..<3 {
+                created.append(try resource(try await client.scan(testPhoto, token: token, path: "/v1/scans")).id)
+                try await Task.sleep(for: .milliseconds(5))  // distinct creation times
+            }
+            _ = try await client.scan(testPhoto, token: other, path: "/v1/scans")
+            var listed: [UUID] = []
+            var path = "/v1/scans?limit=2"
+            var pages = 0
+            while true {
+                let page = try KiwiJSON.decoder().decode(
+                    ScanList.self,
+                    from: Data(try await client.execute(.get, path, token: token).body.readableBytesView)
+                )
+                listed += page.scans.map(\.id)
+                pages += 1
+                guard let next = page.nextCursor else { break }
+                path = "/v1/scans?limit=2&cursor=\(next)"
+            }
+            #expect(listed == created.reversed())
+            #expect(pages == 2)
+        }
+    }
+
+    @Test("a limit outside 1–100 or a cursor that was never handed out is 400", arguments: ["limit=0", "limit=101", "limit=ten", "cursor=bm9wZQ"])
+    func listRejectsBadQuery(_ query: String) async throws {
+        let gateway = FakeGateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.execute(.get, "/v1/scans?\(query)", token: token)
+            #expect(answer.status == .badRequest)
+            #expect(answer.errorCode == "bad_request")
+        }
+    }
+
+    @Test("DELETE of a queued scan cancels it and gives the charge back; the scan is gone and its news announced")
+    func cancelQueued() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let scan = try resource(try await client.scan(testPhoto, token: token, path: "/v1/scans"))
+            #expect(try await client.execute(.delete, "/v1/scans/\(scan.id)", token: token).status == .noContent)
+            #expect(try await client.execute(.get, "/v1/scans/\(scan.id)", token: token).status == .notFound)
+            #expect(gateway.scans.announced == [ScanEvent(scanID: scan.id, state: .failed)])
+        }
+        #expect(try await gateway.usedToday(by: quotaKey) == 0)
+    }
+
+    @Test("DELETE of a running scan is 409 scan_in_progress; of a finished one 204, and a success stays charged")
+    func deleteRunningAndFinished() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let scan = try resource(try await client.scan(testPhoto, token: token, path: "/v1/scans"))
+            gateway.scans.start(scan.id)
+            let running = try await client.execute(.delete, "/v1/scans/\(scan.id)", token: token)
+            #expect(running.status == .conflict)
+            #expect(running.errorCode == "scan_in_progress")
+            gateway.scans.answer(scan.id, with: .ok(Self.empty))
+            #expect(try await client.execute(.delete, "/v1/scans/\(scan.id)", token: token).status == .noContent)
+        }
+        #expect(gateway.ledger.records.isEmpty)
+        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+    }
+
+    @Test("DELETE of another user's scan or an unknown id is 404 and changes nothing")
+    func deleteNotFound() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (owner, _, _) = gateway.signIn()
+        let (stranger, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let scan = try resource(try await client.scan(testPhoto, token: owner, path: "/v1/scans"))
+            for path in ["/v1/scans/\(scan.id)", "/v1/scans/\(UUID())", "/v1/scans/nope"] {
+                #expect(try await client.execute(.delete, path, token: stranger).status == .notFound, "\(path)")
+            }
+        }
+        #expect(gateway.ledger.records.count == 1)
+    }
+
+    /// The server-sent events of a body: (id, event, scan status) of each.
+    func events(_ answer: TestResponse) throws -> [(id: String, event: String, status: String)] {
+        let text = String(buffer: answer.body)
+        return try text.components(separatedBy: "\n\n").filter { !$0.isEmpty && !$0.hasPrefix(":") }.map { block in
+            var fields: [String: String] = [:]
+            for line in block.split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                fields[parts[0]] = parts.count > 1 ? parts[1] : ""
+            }
+            let data = try #require(fields["data"])
+            let scan = try KiwiJSON.decoder().decode(ScanResource.self, from: Data(data.utf8))
+            return (fields["id"] ?? "", fields["event"] ?? "", scan.status)
+        }
+    }
+
+    @Test("the event stream reports queued, running, then one result event, and ends")
+    func eventOrder() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let scan = try resource(try await client.scan(testPhoto, token: token, path: "/v1/scans"))
+            let before = gateway.ledger.reads
+            let worker = Task {
+                // The stream has read the scan (its check and its first look) before the worker starts it, and
+                // looked again before the worker answers: each step is seen.
+                while gateway.ledger.reads < before + 2 || gateway.events.watchedScans == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                gateway.scans.start(scan.id)
+                while gateway.ledger.reads < before + 3 { try await Task.sleep(for: .milliseconds(5)) }
+                gateway.scans.answer(scan.id, with: .ok(Self.empty))
+            }
+            let stream = try await client.execute(.get, "/v1/scans/\(scan.id)/events", token: token)
+            try await worker.value
+            #expect(stream.status == .ok)
+            #expect(stream.headers[.contentType] == "text/event-stream")
+            let events = try events(stream)
+            #expect(events.map(\.id) == ["1", "2", "3"])
+            #expect(events.map(\.event) == ["status", "status", "result"])
+            #expect(events.map(\.status) == ["queued", "running", "succeeded"])
+        }
+    }
+
+    @Test("a stream opened after the scan finished gets its outcome at once; a failed scan ends with an error event")
+    func streamOfFinishedScan() async throws {
+        let gateway = FakeGateway(workers: .answer(.error(ScanFailure(.invalidModelResponse, "")), modelTime: nil))
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let scan = try resource(try await client.scan(testPhoto, token: token, path: "/v1/scans"))
+            let events = try events(try await client.execute(.get, "/v1/scans/\(scan.id)/events", token: token))
+            #expect(events.map(\.event) == ["status", "error"])
+            #expect(events.map(\.id) == ["1", "3"])
+        }
+    }
+
+    @Test("a client reconnecting with Last-Event-ID gets only what it missed, and 204 once it has seen the end")
+    func lastEventID() async throws {
+        let gateway = FakeGateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let scan = try resource(try await client.scan(testPhoto, token: token, path: "/v1/scans"))
+            let path = "/v1/scans/\(scan.id)/events"
+            let resumed = try await client.execute(.get, path, token: token, headers: [.lastEventID: "1"])
+            #expect(try events(resumed).map(\.event) == ["result"])
+            #expect(try await client.execute(.get, path, token: token, headers: [.lastEventID: "3"]).status == .noContent)
+        }
+    }
+
+    @Test("another user's event stream is 404")
+    func streamNotFound() async throws {
+        let gateway = FakeGateway()
+        let (owner, _, _) = gateway.signIn()
+        let (stranger, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let scan = try resource(try await client.scan(testPhoto, token: owner, path: "/v1/scans"))
+            #expect(try await client.execute(.get, "/v1/scans/\(scan.id)/events", token: stranger).status == .notFound)
+        }
+    }
+}
