@@ -105,6 +105,8 @@ let package = Package(
                 "KiwiDevelopment", "KiwiModels",
                 "KiwiAPIClient", "KiwiAppleSignIn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The scan event stream, which URLSession on Linux would only hand over once it has ended.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             path: "Tools/kiwi",

@@ -37,6 +37,13 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
 
 /// The client for the saved session; a sentence when there is none.
 func signedInClient(_ server: ServerOptions) throws -> (Client, SessionStore) {
+    let (client, store, _) = try signedInSession(server)
+    return (client, store)
+}
+
+/// The client for the saved session and the session itself (its server and token, for requests the generated client
+/// cannot stream); a sentence when there is none.
+func signedInSession(_ server: ServerOptions) throws -> (Client, SessionStore, SessionStore.Saved) {
     let store = SessionStore()
     guard let saved = store.load(), let savedURL = URL(string: saved.server) else {
         throw CLIError("You are not signed in. Run `kiwi login --dev` first.")
@@ -46,7 +53,7 @@ func signedInClient(_ server: ServerOptions) throws -> (Client, SessionStore) {
     if explicit, try server.url.absoluteString != savedURL.absoluteString {
         throw CLIError("You are signed in to \(saved.server), not \(try server.url.absoluteString). Run `kiwi login` for that server.")
     }
-    return (KiwiAPI.client(serverURL: savedURL, sessionToken: saved.sessionToken), store)
+    return (KiwiAPI.client(serverURL: savedURL, sessionToken: saved.sessionToken), store, saved)
 }
 
 /// The sentence for an error body the gateway sent.
@@ -107,40 +114,6 @@ struct Login: AsyncParsableCommand {
             case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
             case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
             }
-        }
-    }
-}
-
-/// `kiwi scan PHOTO.jpg`: what is in the fridge, and what to cook.
-struct Scan: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Scan a photo of the inside of a fridge and print recipes.")
-
-    @OptionGroup var server: ServerOptions
-    @Argument(help: "A JPEG photo, at most 2 MiB.") var photo: String
-    @Flag(help: "Print the answer as JSON.") var json = false
-
-    func run() async throws {
-        try await runReportingErrors {
-            let bytes = try PhotoFile.read(photo)
-            let (client, _) = try signedInClient(server)
-            let part = Operations.ScanFridge.Input.Body.MultipartFormPayload.image(
-                .init(payload: .init(body: HTTPBody(bytes)), filename: URL(fileURLWithPath: photo).lastPathComponent)
-            )
-            let response: Components.Schemas.ScanResponse
-            switch try await client.scanFridge(body: .multipartForm([part])) {
-            case .ok(let ok): response = try ok.body.json
-            case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-            case .tooManyRequests(let answer): throw sentence(try answer.body.json, status: 429)
-            case .unprocessableContent(let answer): throw sentence(try answer.body.json, status: 422)
-            case .badGateway(let answer): throw sentence(try answer.body.json, status: 502)
-            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-            case .gatewayTimeout(let answer): throw sentence(try answer.body.json, status: 504)
-            case .requestTimeout(let answer): throw sentence(try answer.body.json, status: 408)
-            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
-            }
-            print(json ? String(decoding: try JSONEncoder.iso8601.encode(response), as: UTF8.self) : ScanPrinter.text(response))
         }
     }
 }

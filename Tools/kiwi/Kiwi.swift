@@ -7,7 +7,7 @@ import KiwiAppleSignIn
 struct Kiwi: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiwi",
-        abstract: "Kiwi's command-line client: sign in, scan a fridge photo, check the quota, sign out, delete the account.",
-        subcommands: [Login.self, Scan.self, Quota.self, Logout.self, DeleteAccount.self, DevKeys.self, DevToken.self]
+        abstract: "Kiwi's command-line client: sign in, scan a fridge photo, list scans, check the quota, sign out, delete the account.",
+        subcommands: [Login.self, Scan.self, Scans.self, Quota.self, Logout.self, DeleteAccount.self, DevKeys.self, DevToken.self]
     )
 }

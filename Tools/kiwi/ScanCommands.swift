@@ -1,0 +1,237 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import KiwiAPIClient
+import KiwiModels
+import NIOCore
+import NIOHTTP1
+import OpenAPIRuntime
+
+/// `kiwi scan PHOTO.jpg`: what is in the fridge, and what to cook. The scan is started with `POST /v1/scans` and
+/// followed on its event stream with a progress line; a dropped connection is picked up again where it broke off
+/// (the upload is retried under the same `Idempotency-Key`, the stream resumed with `Last-Event-ID`). `--blocking`
+/// waits on `POST /v1/scan` instead; `--resume ID` follows a scan started earlier.
+struct Scan: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Scan a photo of the inside of a fridge and print recipes.")
+
+    @OptionGroup var server: ServerOptions
+    @Argument(help: "A JPEG photo, at most 2 MiB.") var photo: String?
+    @Option(help: "Follow the scan with this id (from `kiwi scans`) instead of starting one.") var resume: String?
+    @Flag(help: "Wait for the answer on one request (POST /v1/scan) instead of following the scan's events.") var blocking = false
+    @Flag(help: "Print the answer as JSON.") var json = false
+
+    func validate() throws {
+        guard (photo == nil) != (resume == nil) else { throw ValidationError("Give a photo to scan, or --resume with a scan id.") }
+        guard !(blocking && resume != nil) else { throw ValidationError("--blocking starts a scan; it cannot be used with --resume.") }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let (client, _, session) = try signedInSession(server)
+            // JSON is for programs: no progress lines beside it.
+            let progress = json ? nil : ProgressLine()
+            let response: Components.Schemas.ScanResponse
+            if let resume {
+                guard let id = UUID(uuidString: resume) else { throw CLIError("\(resume) is not a scan id.") }
+                response = try await ScanFollower(session: session, progress: progress).result(of: id.uuidString.lowercased())
+            } else if let photo {
+                let bytes = try PhotoFile.read(photo)
+                let filename = URL(fileURLWithPath: photo).lastPathComponent
+                response =
+                    blocking
+                    ? try await Self.blockingScan(bytes, filename: filename, client: client)
+                    : try await Self.asyncScan(bytes, filename: filename, client: client, session: session, progress: progress)
+            } else {
+                return
+            }
+            print(json ? String(decoding: try JSONEncoder.iso8601.encode(response), as: UTF8.self) : ScanPrinter.text(response))
+        }
+    }
+
+    /// `POST /v1/scans` (retried under one `Idempotency-Key` if the connection drops: the same scan, charged once),
+    /// then its events.
+    static func asyncScan(
+        _ bytes: [UInt8],
+        filename: String,
+        client: Client,
+        session: SessionStore.Saved,
+        progress: ProgressLine?
+    ) async throws
+        -> Components.Schemas.ScanResponse
+    {
+        let key = UUID().uuidString.lowercased()
+        var scan: Components.Schemas.Scan?
+        for attempt in 1...3 {
+            let part = Operations.CreateScan.Input.Body.MultipartFormPayload.image(.init(payload: .init(body: HTTPBody(bytes)), filename: filename))
+            do {
+                switch try await client.createScan(headers: .init(idempotencyKey: key), body: .multipartForm([part])) {
+                case .accepted(let accepted): scan = try accepted.body.json
+                case .ok(let ok): scan = try ok.body.json
+                case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
+                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
+                case .requestTimeout(let answer): throw sentence(try answer.body.json, status: 408)
+                case .unprocessableContent(let answer): throw sentence(try answer.body.json, status: 422)
+                case .tooManyRequests(let answer): throw sentence(try answer.body.json, status: 429)
+                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
+                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                }
+                break
+            } catch let error as ClientError where attempt < 3 {
+                progress?.note("The connection dropped (\(error.underlyingError.localizedDescription)); sending the photo again.")
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+        guard let scan else { throw CLIError("Kiwi did not answer.") }
+        return try await ScanFollower(session: session, progress: progress).result(of: scan.id, startedAs: scan)
+    }
+
+    /// `POST /v1/scan`: one request that waits for the answer.
+    static func blockingScan(_ bytes: [UInt8], filename: String, client: Client) async throws -> Components.Schemas.ScanResponse {
+        let part = Operations.ScanFridge.Input.Body.MultipartFormPayload.image(.init(payload: .init(body: HTTPBody(bytes)), filename: filename))
+        switch try await client.scanFridge(body: .multipartForm([part])) {
+        case .ok(let ok): return try ok.body.json
+        case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
+        case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
+        case .tooManyRequests(let answer): throw sentence(try answer.body.json, status: 429)
+        case .unprocessableContent(let answer): throw sentence(try answer.body.json, status: 422)
+        case .badGateway(let answer): throw sentence(try answer.body.json, status: 502)
+        case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+        case .gatewayTimeout(let answer): throw sentence(try answer.body.json, status: 504)
+        case .requestTimeout(let answer): throw sentence(try answer.body.json, status: 408)
+        case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
+        case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+        }
+    }
+}
+
+/// Follows a scan on `GET /v1/scans/{id}/events` until its `result` or `error` event, with a progress line on
+/// standard error, reconnecting with `Last-Event-ID` when the stream breaks off.
+struct ScanFollower {
+    let session: SessionStore.Saved
+    /// Where the scan's progress is shown; nowhere when nil.
+    let progress: ProgressLine?
+    /// Reconnections tried in a row before giving up.
+    static let reconnections = 5
+
+    /// The scan's answer; its error as a sentence.
+    func result(of id: String, startedAs scan: Components.Schemas.Scan? = nil) async throws -> Components.Schemas.ScanResponse {
+        progress?.show("Scan \(id): \(scan.map { Self.words(for: $0.status.rawValue) } ?? "connecting")")
+        defer { progress?.finish() }
+        var lastEventID: String?
+        var failures = 0
+        while true {
+            do {
+                var request = HTTPClientRequest(url: session.server.trimmingSuffix("/") + "/v1/scans/\(id)/events")
+                request.headers.add(name: "Authorization", value: "Bearer \(session.sessionToken)")
+                request.headers.add(name: "Accept", value: "text/event-stream")
+                if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
+                switch response.status.code {
+                case 200: break
+                case 204: throw CLIError("The scan has ended, and this stream had already seen its end.")
+                case 401: throw CLIError("Your session has expired or was signed out. Run `kiwi login --dev` again.")
+                case 404: throw CLIError("There is no scan \(id); it may have passed its retention period.")
+                default: throw CLIError("Kiwi answered an unexpected HTTP \(response.status.code) for the scan's events.")
+                }
+                let body = HTTPBody(response.body.map { Array($0.readableBytesView) }, length: .unknown, iterationBehavior: .single)
+                for try await event in body.asDecodedServerSentEvents() {
+                    failures = 0
+                    lastEventID = event.id ?? lastEventID
+                    guard let data = event.data else { continue }
+                    let scan = try JSONDecoder.iso8601.decode(Components.Schemas.Scan.self, from: Data(data.utf8))
+                    switch event.event {
+                    case "result":
+                        guard let result = scan.result else { throw CLIError("The scan succeeded, but its result is no longer kept.") }
+                        return result
+                    case "error":
+                        throw scan.error.map { sentence($0, status: 200) } ?? CLIError("The scan failed.")
+                    default: progress?.show("Scan \(id): \(Self.words(for: scan.status.rawValue))")
+                    }
+                }
+                throw StreamBrokeOff()
+            } catch let error as CLIError {
+                throw error
+            } catch {
+                failures += 1
+                guard failures <= Self.reconnections else {
+                    throw CLIError("Lost the connection to Kiwi: \(error). Resume with `kiwi scan --resume \(id)`.")
+                }
+                progress?.note("The connection dropped; picking the scan up again.")
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// The stream ended without the scan's outcome.
+    struct StreamBrokeOff: Error {}
+
+    static func words(for status: String) -> String {
+        switch status {
+        case "queued": "waiting for a free cook…"
+        case "running": "looking at your fridge…"
+        default: status
+        }
+    }
+}
+
+/// `kiwi scans`: the scans still kept, newest first.
+struct Scans: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List your recent scans, newest first.")
+
+    @OptionGroup var server: ServerOptions
+    @Option(help: "How many scans to list (1–100).") var limit = 20
+
+    func run() async throws {
+        try await runReportingErrors {
+            let (client, _) = try signedInClient(server)
+            let page: Components.Schemas.ScanList
+            switch try await client.listScans(query: .init(limit: limit)) {
+            case .ok(let ok): page = try ok.body.json
+            case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
+            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
+            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
+            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            }
+            guard !page.scans.isEmpty else {
+                print("No scans kept.")
+                return
+            }
+            for scan in page.scans {
+                let when = scan.createdAt.formatted(date: .abbreviated, time: .shortened)
+                let outcome = scan.result.map { "\($0.recipes.count) recipes" } ?? scan.error.map { $0.error } ?? ""
+                print("\(scan.id)  \(scan.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(when)  \(outcome)")
+            }
+        }
+    }
+}
+
+/// One line on standard error that changes as a scan moves: rewritten in place on a terminal, a line per change
+/// otherwise (as in a log).
+final class ProgressLine: Sendable {
+    private let terminal = isatty(FileHandle.standardError.fileDescriptor) == 1
+
+    func show(_ text: String) {
+        write(terminal ? "\r\u{1B}[K\(text)" : "\(text)\n")
+    }
+
+    /// A sentence of its own, under the progress line.
+    func note(_ text: String) {
+        write(terminal ? "\r\u{1B}[K\(text)\n" : "\(text)\n")
+    }
+
+    func finish() {
+        if terminal { write("\r\u{1B}[K") }
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}
