@@ -135,4 +135,59 @@ struct DurableScanTests {
             #expect(try await rig.send(.GET, "/v1/quota", token: token).json()["remaining"] as? Int == 3)
         }
     }
+
+    /// The events of a server-sent event stream: (id, event, the scan's status).
+    func events(_ body: Data) throws -> [(id: String, event: String, status: String)] {
+        try String(decoding: body, as: UTF8.self).components(separatedBy: "\n\n").filter { !$0.isEmpty && !$0.hasPrefix(":") }.map { block in
+            var fields: [String: String] = [:]
+            for line in block.split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                fields[parts[0]] = parts.count > 1 ? parts[1] : ""
+            }
+            let scan = try #require(try JSONSerialization.jsonObject(with: Data((fields["data"] ?? "").utf8)) as? [String: Any])
+            return (fields["id"] ?? "", fields["event"] ?? "", scan["status"] as? String ?? "")
+        }
+    }
+
+    @Test("POST /v1/scans answers 202 at once; the scan's events, read through another gateway, end with its result; Last-Event-ID resumes")
+    func asyncScanThroughTheProcesses() async throws {
+        try await SystemRig.run(behaviour: StubBehaviour(latencyMilliseconds: 1500), gateways: 2) { rig in
+            let token = try await rig.signIn()
+            let upload = MultipartUpload.make(photo)
+            let created = try await rig.send(.POST, "/v1/scans", token: token, contentType: upload.contentType, body: upload.body)
+            #expect(created.status == 202)
+            let location = try #require(created.headers.first(name: "Location"))
+            let stream = try await rig.send(.GET, location + "/events", token: token, to: rig.gateways[1])
+            #expect(stream.status == 200)
+            #expect(stream.headers.first(name: "Content-Type") == "text/event-stream")
+            let seen = try events(stream.body)
+            #expect(seen.first.map { [$0.id, $0.event, $0.status] } == ["1", "status", "queued"])
+            #expect(seen.last.map { [$0.id, $0.event, $0.status] } == ["3", "result", "succeeded"])
+            #expect(seen.map(\.id) == ["1", "2", "3"] || seen.map(\.id) == ["1", "3"], "\(seen)")
+            let resumed = try await rig.send(.GET, location + "/events", token: token, headers: [("Last-Event-ID", "2")])
+            #expect(try events(resumed.body).map(\.event) == ["result"])
+            #expect(try await rig.send(.GET, location + "/events", token: token, headers: [("Last-Event-ID", "3")]).status == 204)
+            let finished = try await rig.send(.GET, location, token: token, to: rig.gateways[1]).json()
+            #expect(finished["status"] as? String == "succeeded")
+            #expect(rig.stub.snapshot.requests == 1)
+        }
+    }
+
+    @Test("with Prefer: wait the answer is the finished scan; a keyed retry on POST /v1/scans is the same scan, one model call")
+    func preferWaitAndKeyedRetryThroughTheProcesses() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let upload = MultipartUpload.make(photo)
+            let headers = [("Prefer", "wait=30"), ("Idempotency-Key", "async-\(UUID().uuidString)")]
+            let first = try await rig.send(.POST, "/v1/scans", token: token, contentType: upload.contentType, body: upload.body, headers: headers)
+            #expect(first.status == 200)
+            #expect(first.headers.first(name: "Preference-Applied") == "wait=30")
+            #expect(try first.json()["status"] as? String == "succeeded")
+            #expect(try first.json()["result"] is [String: Any])
+            let again = try await rig.send(.POST, "/v1/scans", token: token, contentType: upload.contentType, body: upload.body, headers: headers)
+            #expect(try again.json()["id"] as? String == first.json()["id"] as? String)
+            #expect(rig.stub.snapshot.requests == 1)
+            #expect(try await rig.send(.GET, "/v1/quota", token: token).json()["remaining"] as? Int == 3)
+        }
+    }
 }
