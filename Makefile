@@ -40,7 +40,7 @@ format: ## format every Swift file with swift-format (.swift-format); make test 
 bench:  ## load-test scans through the whole system: scenarios A, B and C of docs/operations.md (release build)
 	@deploy/local/bench.sh
 
-bench-messaging: ## benchmark RabbitMQ publishing, consuming and request/reply (release build)
+bench-messaging: ## benchmark RabbitMQ confirmed publishing and consuming (release build)
 	@deploy/local/bench-messaging.sh
 
 bench-worker: ## benchmark scan jobs through a real scan worker and the OpenAI stub (release build)

@@ -292,11 +292,10 @@ let package = Package(
         .target(
             name: "KiwiMessaging",
             dependencies: [
-                "CRabbitMQ", "KiwiConcurrency", "KiwiTracing",
+                "CRabbitMQ", "KiwiConcurrency",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Shared/Messaging",
             swiftSettings: swiftSettings

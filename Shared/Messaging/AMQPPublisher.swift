@@ -1,9 +1,7 @@
 import CoreMetrics
-import KiwiTracing
 import Logging
 import ServiceLifecycle
 import Synchronization
-import Tracing
 
 /// Publishes messages and returns only once RabbitMQ has confirmed each one.
 ///
@@ -83,17 +81,6 @@ public final class AMQPPublisher: Service, Sendable {
     /// How many consumers the existing queue `queue` has now (a passive `queue.declare` on this connection).
     public func consumerCount(of queue: String) async throws -> Int {
         try await link.perform { channel throws(AMQPError) in try channel.consumerCount(of: queue) }
-    }
-
-    /// Publishes `reply` to the queue `request` names in `reply_to`, with the request's correlation id and the
-    /// current trace context.
-    /// Throws ``AMQPError/unroutable(replyCode:replyText:)`` when that queue is gone (its requester stopped).
-    public func reply(to request: AMQPMessage, with reply: AMQPMessage) async throws {
-        guard let replyTo = request.properties.replyTo else { throw AMQPError.unroutable(replyCode: 0, replyText: "the request has no reply_to") }
-        var reply = reply
-        reply.properties.correlationID = request.properties.correlationID
-        ServiceContext.propagate(into: &reply.properties.headers, using: MessageHeadersInjector())
-        try await publish(reply, routingKey: replyTo)
     }
 
     /// Runs the connection until graceful shutdown; in-flight publishes then fail with ``AMQPError/shutDown``.

@@ -112,12 +112,6 @@ public enum KiwiTopology {
         )
     }
 
-    /// One gateway instance's reply queue: exclusive to its connection, gone when the gateway is.
-    /// Declare it only on the connection that consumes it: RabbitMQ refuses an exclusive queue to any other.
-    public static func replyQueue(instance: String) -> AMQPQueue {
-        AMQPQueue(name: "kiwi.gateway.\(instance).replies", durable: false, exclusive: true, autoDelete: true)
-    }
-
     /// The revocation exchange alone, for whoever publishes revocations (the auth service).
     public static var revocations: AMQPTopology {
         AMQPTopology(exchanges: [AMQPExchange(name: revocationExchange, kind: .fanout)])

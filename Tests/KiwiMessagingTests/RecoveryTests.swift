@@ -65,30 +65,6 @@ struct RecoveryTests {
         #expect(confirmedAfterClose.isSubset(of: received.withLock { $0 }))
     }
 
-    @Test("waiting requests fail at once when the reply connection drops", .timeLimit(.minutes(1)))
-    func pendingRequestsFailOnDrop() async throws {
-        let name = "kiwi-test-requester-\(UUID().uuidString.prefix(8))"
-        let queue = uniqueQueue("unanswered")
-        let topology = AMQPTopology(queues: [temporaryQueue(queue)])
-        let requester = AMQPRequester(settings: try brokerSettings(name), topology: topology, logger: testLogger)
-        let keeper = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 10, topology: topology, logger: testLogger)
-        let (outcome, elapsed) = try await whileRunning([requester, keeper]) {
-            await requester.waitUntilConnected()
-            await keeper.waitUntilConnected()
-            async let outcome = Result { try await requester.request(AMQPMessage(body: [1]), routingKey: queue, timeout: .seconds(50)) }
-            try await Task.sleep(for: .milliseconds(300))
-            try await closeConnectionsFromBroker(named: name)
-            let closed = ContinuousClock.now
-            return (await outcome, ContinuousClock.now - closed)
-        }
-        #expect {
-            try outcome.get()
-        } throws: { error in
-            if case AMQPError.connectionLost = error { true } else { false }
-        }
-        #expect(elapsed < .seconds(5), "the request waited for its deadline instead of failing with the connection")
-    }
-
     @Test("a connection idle for three heartbeat intervals stays open")
     func idleConnectionSurvivesHeartbeats() async throws {
         let queue = uniqueQueue("idle")

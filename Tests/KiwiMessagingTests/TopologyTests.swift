@@ -23,19 +23,20 @@ struct TopologyTests {
             topology: subscription.topology,
             logger: testLogger
         )
-        let replies = AMQPConsumer(
+        let scanEventSubscription = KiwiTopology.scanEventSubscription(instance: instance)
+        let scanEvents = AMQPConsumer(
             settings: try brokerSettings(),
-            queue: KiwiTopology.replyQueue(instance: instance).name,
-            prefetch: 1,
+            queue: scanEventSubscription.queue,
+            prefetch: 0,
             autoAck: true,
-            topology: AMQPTopology(queues: [KiwiTopology.replyQueue(instance: instance)]),
+            topology: scanEventSubscription.topology,
             logger: testLogger
         )
-        let connected = try await whileRunning([first, second, revocations, replies]) {
-            for service in [first.waitUntilConnected, second.waitUntilConnected, revocations.waitUntilConnected, replies.waitUntilConnected] {
+        let connected = try await whileRunning([first, second, revocations, scanEvents]) {
+            for service in [first.waitUntilConnected, second.waitUntilConnected, revocations.waitUntilConnected, scanEvents.waitUntilConnected] {
                 await service()
             }
-            return first.isConnected && second.isConnected && revocations.isConnected && replies.isConnected
+            return first.isConnected && second.isConnected && revocations.isConnected && scanEvents.isConnected
         }
         #expect(connected)
     }
@@ -62,13 +63,6 @@ struct TopologyTests {
             return received
         }
         #expect(received == [Array("revoked".utf8), Array("revoked".utf8)])
-    }
-
-    @Test("a gateway's reply queue is exclusive and goes away with its connection")
-    func replyQueueIsPrivate() {
-        let queue = KiwiTopology.replyQueue(instance: "a")
-        #expect(queue.exclusive && queue.autoDelete && !queue.durable)
-        #expect(queue.name != KiwiTopology.replyQueue(instance: "b").name)
     }
 
     @Test("the job queue is durable and dead-letters to a queue that keeps poison jobs")
