@@ -34,6 +34,8 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .customLong("process"), help: "A process to report, as NAME=PID; repeat it. Default: every Kiwi service found in /proc.")
     var processes: [String] = []
     @Option(help: "Seconds one scan may take before it counts as failed (client_timeout).") var requestTimeout = 150
+    @Flag(help: "Scan through the async API (POST /v1/scans, then the scan's event stream) instead of POST /v1/scan.")
+    var async = false
     @Option(help: "Also write the results to this file as JSON.") var json: String?
 
     func validate() throws {
@@ -75,7 +77,7 @@ struct LoadTest: AsyncParsableCommand {
     private func load(http: HTTPClient, key: DevelopmentAppleKey) async throws -> LoadReport {
         let users = UserPool(gateway: gateway, client: http, key: key, audience: audience)
         try await users.prepare()
-        let scans = ScanClient(gateway: gateway, client: http, imageSize: imageSize, timeout: .seconds(Int64(requestTimeout)))
+        let scans = ScanClient(gateway: gateway, client: http, imageSize: imageSize, timeout: .seconds(Int64(requestTimeout)), async: async)
         let watched = try reportedProcesses()
 
         let start = ContinuousClock.now
@@ -135,7 +137,7 @@ struct LoadTest: AsyncParsableCommand {
         await progress.value
         let (before, after) = await usage.value
         return LoadReport(
-            mode: concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s",
+            mode: (concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s") + (async ? ", async API" : ""),
             durationSeconds: duration,
             warmupSeconds: warmup,
             imageBytes: imageSize,

@@ -19,18 +19,22 @@ struct ScanOutcome: Sendable {
     var succeeded: Bool { status == 200 }
 }
 
-/// Sends `POST /v1/scan` with generated photos of one size, cycling through a few so the stub's answers vary.
+/// Scans generated photos of one size, cycling through a few so the stub's answers vary: with one blocking
+/// `POST /v1/scan`, or (``async``) with `POST /v1/scans` and then the scan's event stream until its outcome.
 struct ScanClient: Sendable {
     let gateway: String
     let client: HTTPClient
     let timeout: TimeAmount
+    /// Whether scans go through the async API.
+    let async: Bool
     private let bodies: [ByteBuffer]
     private static let boundary = "kiwi-loadtest-boundary"
 
-    init(gateway: String, client: HTTPClient, imageSize: Int, timeout: TimeAmount) {
+    init(gateway: String, client: HTTPClient, imageSize: Int, timeout: TimeAmount, async: Bool = false) {
         self.gateway = gateway
         self.client = client
         self.timeout = timeout
+        self.async = async
         bodies = (0..<8).map { seed in
             let head =
                 "--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"fridge.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
@@ -42,6 +46,10 @@ struct ScanClient: Sendable {
 
     /// One scan with the `index`-th photo (modulo the few there are).
     func scan(token: String, index: Int) async -> ScanOutcome {
+        async ? await asyncScan(token: token, index: index) : await blockingScan(token: token, index: index)
+    }
+
+    private func blockingScan(token: String, index: Int) async -> ScanOutcome {
         var request = HTTPClientRequest(url: "\(gateway)/v1/scan")
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
@@ -64,6 +72,49 @@ struct ScanClient: Sendable {
         } catch {
             return ScanOutcome(started: started, latency: .now - started, code: "transport_error")
         }
+    }
+
+    /// `POST /v1/scans`, then `GET /v1/scans/{id}/events` until the `result` or `error` event, which ends the stream.
+    /// A success counts as 200; a failed scan as its error's code. The model's time is not reported on this path.
+    private func asyncScan(token: String, index: Int) async -> ScanOutcome {
+        var request = HTTPClientRequest(url: "\(gateway)/v1/scans")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(Self.boundary)")
+        request.body = .bytes(bodies[index % bodies.count])
+        let started = ContinuousClock.now
+        let deadline = NIODeadline.now() + timeout
+        do {
+            let created = try await client.execute(request, deadline: deadline)
+            let body = try await created.body.collect(upTo: 1 << 20)
+            let status = Int(created.status.code)
+            guard status == 202 || status == 200, let location = created.headers.first(name: "Location") else {
+                return ScanOutcome(started: started, latency: .now - started, status: status, code: Self.errorCode(in: body) ?? "http_\(status)")
+            }
+            var events = HTTPClientRequest(url: "\(gateway)\(location)/events")
+            events.headers.add(name: "Authorization", value: "Bearer \(token)")
+            let stream = try await client.execute(events, deadline: deadline)
+            let text = String(buffer: try await stream.body.collect(upTo: 4 << 20))
+            let latency = ContinuousClock.now - started
+            if text.contains("event: result\n") { return ScanOutcome(started: started, latency: latency, status: 200) }
+            let code = text.range(of: "event: error\ndata: ").flatMap { found in
+                Self.errorCode(inScan: text[found.upperBound...].prefix { $0 != "\n" })
+            }
+            return ScanOutcome(started: started, latency: latency, status: Int(stream.status.code), code: code ?? "stream_ended")
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            return ScanOutcome(started: started, latency: .now - started, code: "client_timeout")
+        } catch {
+            return ScanOutcome(started: started, latency: .now - started, code: "transport_error")
+        }
+    }
+
+    /// The `error.error` of a scan resource's JSON.
+    static func errorCode(inScan json: Substring) -> String? {
+        struct Scan: Decodable {
+            struct Failure: Decodable { var error: String }
+            var error: Failure?
+        }
+        return try? JSONDecoder().decode(Scan.self, from: Data(json.utf8)).error?.error
     }
 
     /// `error` of the API's error shape.

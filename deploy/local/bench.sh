@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make bench`: scan throughput and latency through the whole system, measured by kiwi-loadtest (release build).
-# Each scenario of issue 7 runs on fresh processes — the OpenAI stub, auth, one gateway and one or two scan workers —
-# on ports of its own (18080-18089, metrics 19101-19104), so a `make run` stack can stay up meanwhile.
-#   bench.sh [A] [B] [C]   the scenarios to run (default: all). Tables on stdout; JSON and logs in .run/bench/.
+# Each scenario (docs/operations.md) runs on fresh processes — the OpenAI stub, auth, one gateway and its scan workers —
+# on ports of its own (18080-18089 and 18101-18110 for workers, metrics 19101-19102 and 19201-19210), so a `make run`
+# stack can stay up meanwhile.
+#   bench.sh [A] [B] [C] [D]   the scenarios to run (default: all). Tables on stdout; JSON and logs in .run/bench/.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 source "$here/common.sh"
@@ -17,7 +18,7 @@ done
 KIWI_BIN="$KIWI_ROOT/.build/release"
 BENCH_RUN="$KIWI_RUN/bench"
 mkdir -p "$BENCH_RUN/logs"
-# Scenario C holds thousands of connections open in each of several processes.
+# Scenarios C and D hold thousands of connections open in each of several processes.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 65536 2>/dev/null || log "could not raise the open-file limit ($(ulimit -n)); scenario C may fail"
 
 local_environment
@@ -69,10 +70,10 @@ scenario() {
     PORT=18081 METRICS_PORT=19102 start kiwi-auth kiwi-auth
     PORT=18080 METRICS_PORT=19101 start kiwi-gateway kiwi-gateway
     for worker in $(seq 1 "$workers"); do
-        PORT=$((18081 + worker)) METRICS_PORT=$((19102 + worker)) WORKER_CONCURRENCY="$concurrency" \
+        PORT=$((18100 + worker)) METRICS_PORT=$((19200 + worker)) WORKER_CONCURRENCY="$concurrency" \
             start kiwi-scan-worker "kiwi-scan-worker-$worker"
     done
-    for port in 18089 18081 18080 $(seq 18082 $((18081 + workers))); do wait_healthy "$port"; done
+    for port in 18089 18081 18080 $(seq 18101 $((18100 + workers))); do wait_healthy "$port"; done
     local processes=() index
     for index in "${!labels[@]}"; do processes+=(--process "${labels[$index]}=${pids[$index]}"); done
     "$KIWI_BIN/kiwi-loadtest" --gateway http://127.0.0.1:18080 --key-directory "$KIWI_RUN/dev-apple" \
@@ -81,13 +82,18 @@ scenario() {
 }
 
 selected=("$@")
-[ ${#selected[@]} -gt 0 ] || selected=(A B C)
+[ ${#selected[@]} -gt 0 ] || selected=(A B C D)
 for id in "${selected[@]}"; do
     case "$id" in
         A) scenario A "throughput" 0 0 1 64 -- --concurrency 64 --warmup 5 --duration 60 --image-size 262144 ;;
         B) scenario B "gateway overhead" 2000 0 1 64 -- --concurrency 32 --ramp-up 2 --warmup 5 --duration 60 --image-size 262144 ;;
         C) scenario C "many in flight" 20000 5000 2 1024 -- --concurrency 2000 --ramp-up 20 --warmup 30 --duration 60 --image-size 262144 ;;
-        *) die "unknown scenario $id; use A, B or C" ;;
+        # 10,000 scans held by one gateway at once through the async API (each client follows its scan's events);
+        # the report's peak RSS of kiwi-gateway is the figure to hold under 1 GiB.
+        D) export SCAN_TIMEOUT_SECONDS=120
+            scenario D "10,000 in flight, async API" 20000 5000 10 1024 -- \
+            --concurrency 10000 --async --ramp-up 60 --warmup 60 --duration 60 --image-size 32768 --request-timeout 240 ;;
+        *) die "unknown scenario $id; use A, B, C or D" ;;
     esac
 done
 printf '\nJSON results and service logs: %s\n' "$BENCH_RUN"
