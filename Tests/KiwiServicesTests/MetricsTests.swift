@@ -54,6 +54,24 @@ struct MetricsTests {
         }
     }
 
+    @Test("the gateway reports the ledger's scans by state and the age of the oldest queued scan, read every 15 seconds")
+    func ledgerGauges() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            #expect(try await rig.scan(photo, token: token).status == 200)
+            // The database is shared with other tests: their scans count too.
+            let reported = ContinuousClock.now + .seconds(40)
+            var metrics = try await scrape(rig.metrics["kiwi-gateway-0"])
+            while metrics.value("kiwi_scans", ["state": "succeeded"]) < 1, ContinuousClock.now < reported {
+                try await Task.sleep(for: .milliseconds(500))
+                metrics = try await scrape(rig.metrics["kiwi-gateway-0"])
+            }
+            #expect(metrics.value("kiwi_scans", ["state": "succeeded"]) >= 1)
+            #expect(metrics.has("kiwi_scans_queue_age_seconds"))
+            #expect(metrics.value("kiwi_gateway_scans_watched") == 0)
+        }
+    }
+
     @Test("the auth service counts sign-ins and introspections by status, and its PostgreSQL connections")
     func authCounters() async throws {
         try await SystemRig.run(gatewayEnvironment: ["SCAN_DAILY_LIMIT": "1"]) { rig in
