@@ -70,7 +70,10 @@ struct ScanController: Sendable {
         case .ok(let result)?:
             var response = try Response.json(result, headers: [.location: scan.location])
             // The model's share of the wait, as a standard header: clients and load tests see what Kiwi itself adds.
-            if let modelTime = scan.modelTime { response.headers[.serverTiming] = ScanOutcome.serverTiming(modelTime: modelTime) }
+            // Only when OpenAI reported its time: an unknown time is not an instant one.
+            if let modelTime = scan.modelTime, modelTime > .zero {
+                response.headers[.serverTiming] = ScanOutcome.serverTiming(modelTime: modelTime)
+            }
             return response
         case .error(let failure)?: throw ScanOutcome.apiError(for: failure)
         case nil: throw ScanOutcome.apiError(for: ScanFailure(.scanTimeout, ""))
