@@ -26,19 +26,10 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         logger: logger
     )
     let hub = ScanEventHub()
-    let scanEventSubscription = KiwiTopology.scanEventSubscription(instance: instance)
     var scanEventSettings = configuration.amqp
     scanEventSettings.connectionName += " scan events"
     // News sent while the subscription is down is lost: every waiter reads its scan again.
-    let scanEvents = AMQPConsumer(
-        settings: scanEventSettings,
-        queue: scanEventSubscription.queue,
-        prefetch: 0,
-        autoAck: true,
-        topology: scanEventSubscription.topology,
-        logger: logger,
-        connectionLost: { _ in hub.wakeAll() }
-    )
+    let scanEvents = AMQPConsumer.scanEvents(settings: scanEventSettings, instance: instance, logger: logger) { _ in hub.wakeAll() }
     let subscription = KiwiTopology.revocationSubscription(instance: instance)
     var revocationSettings = configuration.amqp
     revocationSettings.connectionName += " revocations"

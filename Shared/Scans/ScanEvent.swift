@@ -62,3 +62,25 @@ public struct ScanEventAnnouncer: Sendable {
         }
     }
 }
+
+extension AMQPConsumer {
+    /// A subscription to every scan event: `instance`'s own exclusive queue on the fan-out exchange, its messages
+    /// counted delivered as sent (an event only says when to read a record again, so none is worth redelivering).
+    public static func scanEvents(
+        settings: AMQPSettings,
+        instance: String,
+        logger: Logger,
+        connectionLost: @escaping @Sendable (AMQPError) -> Void = { _ in }
+    ) -> AMQPConsumer {
+        let subscription = KiwiTopology.scanEventSubscription(instance: instance)
+        return AMQPConsumer(
+            settings: settings,
+            queue: subscription.queue,
+            prefetch: 0,
+            autoAck: true,
+            topology: subscription.topology,
+            logger: logger,
+            connectionLost: connectionLost
+        )
+    }
+}

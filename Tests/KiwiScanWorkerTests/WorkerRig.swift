@@ -75,15 +75,7 @@ struct WorkerRig: Sendable {
                     topology: KiwiTopology.scanJobs(queue: queue).merging(KiwiTopology.scanEvents),
                     logger: testLogger
                 )
-                let subscription = KiwiTopology.scanEventSubscription(instance: "test-\(UUID().uuidString.lowercased())")
-                let events = AMQPConsumer(
-                    settings: settings,
-                    queue: subscription.queue,
-                    prefetch: 0,
-                    autoAck: true,
-                    topology: subscription.topology,
-                    logger: testLogger
-                )
+                let events = AMQPConsumer.scanEvents(settings: settings, instance: "test-\(UUID().uuidString.lowercased())", logger: testLogger)
                 var services: [any Service] = [publisher, events]
                 for _ in 0..<workers {
                     services.append(

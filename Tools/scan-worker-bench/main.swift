@@ -122,15 +122,7 @@ func run(size: Int, concurrency: Int, postgres: PostgresClient) async throws -> 
     try await waitHealthy(port: workerPort)
     let settings = try AMQPSettings(url: amqpURL, connectionName: "kiwi-scan-worker-bench")
     let publisher = AMQPPublisher(settings: settings, topology: KiwiTopology.scanJobs(queue: queue).merging(KiwiTopology.scanEvents), logger: logger)
-    let subscription = KiwiTopology.scanEventSubscription(instance: "bench-\(UUID().uuidString.lowercased())")
-    let events = AMQPConsumer(
-        settings: settings,
-        queue: subscription.queue,
-        prefetch: 0,
-        autoAck: true,
-        topology: subscription.topology,
-        logger: logger
-    )
+    let events = AMQPConsumer.scanEvents(settings: settings, instance: "bench-\(UUID().uuidString.lowercased())", logger: logger)
     let outcomes = Outcomes()
     let photos = (0..<16).map { SyntheticJPEG.make(size: size, seed: UInt64($0)) }
     return try await whileRunning([publisher, events]) {
