@@ -8,8 +8,6 @@ public enum AMQPError: Error, Hashable, Sendable, CustomStringConvertible {
     case nacked
     /// A mandatory message matched no queue and came back (`basic.return`).
     case unroutable(replyCode: Int, replyText: String)
-    /// No reply arrived before the deadline.
-    case timedOut
     /// The component was shut down.
     case shutDown
     /// RabbitMQ has blocked publishing on this connection (a memory or disk alarm); nothing was sent.
@@ -27,7 +25,6 @@ public enum AMQPError: Error, Hashable, Sendable, CustomStringConvertible {
         case .connectionLost(let reason): "the RabbitMQ connection was lost: \(reason)"
         case .nacked: "RabbitMQ refused the message"
         case .unroutable(let code, let text): "the message could not be routed (\(code) \(text))"
-        case .timedOut: "no reply before the deadline"
         case .shutDown: "the messaging link is shut down"
         case .blocked: "RabbitMQ has blocked publishing (a resource alarm)"
         case .invalidMessage(let reason): "the message cannot be sent: \(reason)"

@@ -41,7 +41,7 @@ struct DurableScanTests {
     func killedGatewayLosesNothing() async throws {
         try await SystemRig.run(
             // Long enough that all 20 are reserved before the first is answered, on a busy machine too.
-            behaviour: StubBehaviour(latencyMilliseconds: 10_000),
+            behaviour: StubBehaviour(latencyMilliseconds: 15_000),
             environment: ["SCAN_TIMEOUT_SECONDS": "60", "WORKER_CONCURRENCY": "20"],
             gatewayEnvironment: ["SCAN_DAILY_LIMIT": "20"],
             gateways: 2
