@@ -48,7 +48,7 @@ func buildApplication(configuration: AuthConfiguration, logger: Logger) async th
         logger: logger
     )
     app.beforeServerStarts {
-        try await DatabaseMigrator(migrations: KiwiSchema.auth).migrate(postgres, logger: logger, timeout: .seconds(30))
+        try await DatabaseMigrator(migrations: KiwiSchema.auth).migrate(postgres, logger: logger, timeout: .seconds(120))
     }
     return app
 }

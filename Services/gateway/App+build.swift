@@ -99,7 +99,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         logger: logger
     )
     app.beforeServerStarts {
-        try await DatabaseMigrator(migrations: KiwiSchema.gateway).migrate(postgres, logger: logger, timeout: .seconds(30))
+        try await DatabaseMigrator(migrations: KiwiSchema.gateway).migrate(postgres, logger: logger, timeout: .seconds(120))
     }
     return app
 }

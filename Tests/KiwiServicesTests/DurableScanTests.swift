@@ -62,14 +62,14 @@ struct DurableScanTests {
                 }
             }
             let reserved = ContinuousClock.now + .seconds(30)
-            while try await scans(of: user, rig: rig).count < 20, ContinuousClock.now < reserved { try await Task.sleep(for: .milliseconds(50)) }
+            while try await scans(of: user, rig: rig).count < 20, ContinuousClock.now < reserved { try await Task.sleep(for: .milliseconds(250)) }
             let inFlight = try await scans(of: user, rig: rig)
             try #require(inFlight.count == 20 && inFlight.values.allSatisfy { $0 == "queued" || $0 == "running" }, "\(inFlight)")
             rig.processes["kiwi-gateway-0"]!.send(SIGKILL)
             await clients.value
             let finished = ContinuousClock.now + .seconds(60)
             while try await scans(of: user, rig: rig).values.contains(where: { $0 == "queued" || $0 == "running" }), ContinuousClock.now < finished {
-                try await Task.sleep(for: .milliseconds(200))
+                try await Task.sleep(for: .milliseconds(500))
             }
             let final = try await scans(of: user, rig: rig)
             #expect(final.values.allSatisfy { $0 == "succeeded" }, "\(final)")
@@ -96,7 +96,7 @@ struct DurableScanTests {
             }
             let inFlight = ContinuousClock.now + .seconds(30)
             while try await states(of: user, rig: rig) != Array(repeating: "running", count: 4), ContinuousClock.now < inFlight {
-                try await Task.sleep(for: .milliseconds(50))
+                try await Task.sleep(for: .milliseconds(250))
             }
             try #require(try await states(of: user, rig: rig) == Array(repeating: "running", count: 4))
             try #require(try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).json()["remaining"] as? Int == 0)
