@@ -50,11 +50,7 @@ struct ScanClient: Sendable {
     }
 
     private func blockingScan(token: String, index: Int) async -> ScanOutcome {
-        var request = HTTPClientRequest(url: "\(gateway)/v1/scan")
-        request.method = .POST
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(Self.boundary)")
-        request.body = .bytes(bodies[index % bodies.count])
+        let request = upload(to: "/v1/scan", token: token, index: index)
         let started = ContinuousClock.now
         do {
             let response = try await client.execute(request, timeout: timeout)
@@ -77,11 +73,7 @@ struct ScanClient: Sendable {
     /// `POST /v1/scans`, then `GET /v1/scans/{id}/events` until the `result` or `error` event, which ends the stream.
     /// A success counts as 200; a failed scan as its error's code. The model's time is not reported on this path.
     private func asyncScan(token: String, index: Int) async -> ScanOutcome {
-        var request = HTTPClientRequest(url: "\(gateway)/v1/scans")
-        request.method = .POST
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(Self.boundary)")
-        request.body = .bytes(bodies[index % bodies.count])
+        let request = upload(to: "/v1/scans", token: token, index: index)
         let started = ContinuousClock.now
         let deadline = NIODeadline.now() + timeout
         do {
@@ -115,6 +107,16 @@ struct ScanClient: Sendable {
             var error: Failure?
         }
         return try? JSONDecoder().decode(Scan.self, from: Data(json.utf8)).error?.error
+    }
+
+    /// A `POST` of the `index`-th photo (modulo the few there are) to `path`, as the multipart field `image`.
+    private func upload(to path: String, token: String, index: Int) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: "\(gateway)\(path)")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(Self.boundary)")
+        request.body = .bytes(bodies[index % bodies.count])
+        return request
     }
 
     /// `error` of the API's error shape.
