@@ -198,13 +198,7 @@ struct ScansRouterTests {
 
     /// The server-sent events of a body: (id, event, scan status) of each.
     func events(_ answer: TestResponse) throws -> [(id: String, event: String, status: String)] {
-        let text = String(buffer: answer.body)
-        return try text.components(separatedBy: "\n\n").filter { !$0.isEmpty && !$0.hasPrefix(":") }.map { block in
-            var fields: [String: String] = [:]
-            for line in block.split(separator: "\n") {
-                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                fields[parts[0]] = parts.count > 1 ? parts[1] : ""
-            }
+        try serverSentEvents(in: String(buffer: answer.body)).map { fields in
             let data = try #require(fields["data"])
             let scan = try KiwiJSON.decoder().decode(ScanResource.self, from: Data(data.utf8))
             return (fields["id"] ?? "", fields["event"] ?? "", scan.status)

@@ -138,12 +138,7 @@ struct DurableScanTests {
 
     /// The events of a server-sent event stream: (id, event, the scan's status).
     func events(_ body: Data) throws -> [(id: String, event: String, status: String)] {
-        try String(decoding: body, as: UTF8.self).components(separatedBy: "\n\n").filter { !$0.isEmpty && !$0.hasPrefix(":") }.map { block in
-            var fields: [String: String] = [:]
-            for line in block.split(separator: "\n") {
-                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                fields[parts[0]] = parts.count > 1 ? parts[1] : ""
-            }
+        try serverSentEvents(in: String(decoding: body, as: UTF8.self)).map { fields in
             let scan = try #require(try JSONSerialization.jsonObject(with: Data((fields["data"] ?? "").utf8)) as? [String: Any])
             return (fields["id"] ?? "", fields["event"] ?? "", scan["status"] as? String ?? "")
         }
