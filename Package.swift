@@ -215,6 +215,7 @@ let package = Package(
             name: "KiwiScans",
             dependencies: [
                 "KiwiDatabase", "KiwiMessaging", "KiwiModels", "KiwiScanJobs",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -280,6 +281,7 @@ let package = Package(
             dependencies: [
                 "KiwiConcurrency", "KiwiModels",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

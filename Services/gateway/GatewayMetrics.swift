@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import KiwiConcurrency
 import KiwiScans
 import KiwiServiceSupport
 import Logging
@@ -18,10 +19,26 @@ struct GatewayMetrics: Sendable {
     private let failedRefunds = Counter(label: "kiwi_gateway_quota_refunds_total", dimensions: [("result", "failed")])
     private let cacheHits = Counter(label: "kiwi_gateway_session_cache_total", dimensions: [("result", "hit")])
     private let cacheMisses = Counter(label: "kiwi_gateway_session_cache_total", dimensions: [("result", "miss")])
+    private let scanStartTime = Timer(label: "kiwi_gateway_scan_start_seconds")
+    private let sweeps = Counter(label: "kiwi_gateway_sweeps_total", dimensions: [("result", "ok")])
+    private let failedSweeps = Counter(label: "kiwi_gateway_sweeps_total", dimensions: [("result", "failed")])
 
     /// `kiwi_gateway_scans_total{outcome}`: `ok`, or the API error code the client got.
     func scanEnded(_ outcome: String) {
         Counter(label: "kiwi_gateway_scans_total", dimensions: [("outcome", outcome)]).increment()
+    }
+
+    /// `kiwi_gateway_scan_start_seconds`: the gateway's own time to start a scan — quota check, reservation and the
+    /// broker's confirm of its job — without the photo's upload, which runs at the client's pace. The gateway-added
+    /// latency SLO of docs/operations.md is measured on it.
+    func scanStarted(gatewayTime: Duration) {
+        scanStartTime.recordNanoseconds(gatewayTime.nanoseconds)
+    }
+
+    /// `kiwi_gateway_sweeps_total{result="ok|failed"}`: rounds of the sweeper; a failed one could not reach the
+    /// ledger, so overdue scans stay open (and charged) until a later round succeeds.
+    func swept(_ succeeded: Bool) {
+        (succeeded ? sweeps : failedSweeps).increment()
     }
 
     /// `kiwi_gateway_quota_refunds_total{result="ok|failed"}`: scans given back after a failure.

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import JWTKit
 import Logging
@@ -10,6 +11,10 @@ import Logging
 /// and while fetches fail, a key the cache does not know means "cannot judge" (503), not "invalid" (401) —
 /// Apple may have rotated its keys during the outage. A cache older than `maximumAge` is refreshed too, so
 /// keys Apple withdrew stop being trusted. A fetch that yields no usable key never replaces a good cache.
+///
+/// Metrics: `kiwi_auth_jwks_fetches_total{result="ok|failed"}`, `kiwi_auth_jwks_fetched_timestamp_seconds` (Unix time
+/// of the last good fetch) and `kiwi_auth_jwks_max_age_seconds` (`maximumAge`): fetches failing while the cache nears
+/// its maximum age mean sign-ins break at Apple's next key rotation.
 public actor AppleSigningKeys {
     private let source: any JWKSSource
     private let minimumRefreshInterval: Duration
@@ -36,6 +41,7 @@ public actor AppleSigningKeys {
         self.retryAfterFailure = retryAfterFailure
         self.maximumAge = maximumAge
         self.logger = logger
+        Gauge(label: "kiwi_auth_jwks_max_age_seconds").record(maximumAge / .seconds(1))
     }
 
     /// How many times the source was asked for keys; lets tests see that refreshes are throttled.
@@ -73,9 +79,12 @@ public actor AppleSigningKeys {
             keyIDs = Set(rsaKeys.compactMap { $0.keyIdentifier?.string })
             fetchedAt = clock.now
             lastFailure = nil
+            Counter(label: "kiwi_auth_jwks_fetches_total", dimensions: [("result", "ok")]).increment()
+            Gauge(label: "kiwi_auth_jwks_fetched_timestamp_seconds").record(Date().timeIntervalSince1970)
             logger.info("fetched Apple's signing keys", metadata: ["keyIDs": "\(keyIDs.sorted())"])
         } catch {
             lastFailure = "\(error)"
+            Counter(label: "kiwi_auth_jwks_fetches_total", dimensions: [("result", "failed")]).increment()
             logger.warning("cannot fetch Apple's signing keys", metadata: ["error": "\(error)"])
         }
     }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import KiwiDatabase
 import KiwiModels
@@ -82,10 +83,11 @@ public struct ScanTransitions: Sendable {
         let json = String(decoding: try KiwiJSON.encoder().encode(result), as: UTF8.self)
         return try await change(
             "scan succeed",
+            outcome: ScanEndMetrics.succeeded,
             """
             UPDATE scans SET state = 'succeeded', result = \(json)::jsonb, model = \(usage?.model), prompt_tokens = \(usage?.promptTokens),
                 completion_tokens = \(usage?.completionTokens), attempts = \(usage?.attempts), model_ms = \(usage?.milliseconds), updated_at = now()
-            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING 1
+            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING \(unescaped: ScanEndMetrics.ageColumn)
             """
         )
     }
@@ -95,11 +97,12 @@ public struct ScanTransitions: Sendable {
     public func fail(_ id: UUID, _ failure: ScanFailure, usage: ModelUsage? = nil) async throws -> Bool {
         try await change(
             "scan fail",
+            outcome: failure.code.rawValue,
             """
             UPDATE scans SET state = 'failed', error_code = \(failure.code.rawValue), error_message = \(failure.message),
                 model = \(usage?.model), prompt_tokens = \(usage?.promptTokens), completion_tokens = \(usage?.completionTokens),
                 attempts = \(usage?.attempts), model_ms = \(usage?.milliseconds), updated_at = now()
-            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING 1
+            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING \(unescaped: ScanEndMetrics.ageColumn)
             """
         )
     }
@@ -123,12 +126,33 @@ public struct ScanTransitions: Sendable {
         )
     }
 
-    private func change(_ name: String, _ statement: PostgresQuery) async throws -> Bool {
+    /// Runs a state change whose statement returns the scan's age when it changed it, and counts the scan's end.
+    private func change(_ name: String, outcome: String, _ statement: PostgresQuery) async throws -> Bool {
         try await withStatementDeadline(name, timeout: timeout) {
             var changed = false
-            for try await _ in try await client.query(statement, logger: logger).decode(Int.self) { changed = true }
+            for try await age in try await client.query(statement, logger: logger).decode(Double.self) {
+                ScanEndMetrics.ended(outcome, afterSeconds: age)
+                changed = true
+            }
             return changed
         }
+    }
+}
+
+/// `kiwi_scan_duration_seconds{outcome}`: every scan that reached a final state, from its creation to that state,
+/// by outcome (`succeeded`, or the error code it failed with). Counted once per scan, by the replica whose
+/// compare-and-set ended it, so summing over every gateway and worker counts each scan once: the scan SLOs of
+/// docs/operations.md are computed from it.
+public enum ScanEndMetrics {
+    /// The outcome of a scan that succeeded.
+    public static let succeeded = "succeeded"
+
+    /// The SQL that a state change returns: the scan's age in seconds on the database's clock.
+    public static let ageColumn = "extract(epoch FROM now() - created_at)::float8"
+
+    /// Counts one scan that ended with `outcome`, `seconds` after it was created.
+    public static func ended(_ outcome: String, afterSeconds seconds: Double) {
+        Timer(label: "kiwi_scan_duration_seconds", dimensions: [("outcome", outcome)]).recordSeconds(max(0, seconds))
     }
 }
 

@@ -46,4 +46,26 @@ struct PostgresPoolMetricsTests {
             }
         }
     }
+
+    @Test("the pool's open connections are counted as it opens and closes them, against its size", .timeLimit(.minutes(1)))
+    func connectionsOpen() async throws {
+        PrometheusMetrics.bootstrap()
+        try await withTemporaryDatabase { configuration in
+            var configuration = configuration
+            configuration.options.maximumConnections = 3
+            let database = try #require(configuration.database)
+            let logger = Logger(label: "test.postgres.metrics")
+            let client = PostgresClient(configuration: configuration, countingConnectionsLoggingTo: logger)
+            let open = { @Sendable in PrometheusText(PrometheusMetrics.exposition()).value("kiwi_postgres_connections_open", ["database": database]) }
+            try await whileRunning([client]) {
+                // Two connections held at once: the pool must open two.
+                try await client.withConnection { _ in
+                    try await client.withConnection { _ in #expect(open() == 2) }
+                }
+                #expect(PrometheusText(PrometheusMetrics.exposition()).value("kiwi_postgres_connections_max", ["database": database]) == 3)
+            }
+            // The pool closed them when it shut down.
+            #expect(open() == 0)
+        }
+    }
 }

@@ -128,4 +128,50 @@ struct MetricsTests {
             #expect(worker.value("kiwi_llm_repairs_total") == 1)
         }
     }
+
+    @Test("a scan that ends is counted once, by outcome, where it ended; the gateway times its own part of starting it")
+    func scanEndAndStartCounted() async throws {
+        try await SystemRig.run(gatewayEnvironment: ["SCAN_DAILY_LIMIT": "1"]) { rig in
+            try await traffic(rig)
+            let worker = try await scrape(rig.metrics["kiwi-scan-worker"])
+            #expect(worker.value("kiwi_scan_duration_seconds_count", ["outcome": "succeeded"]) == 1)
+            #expect(worker.value("kiwi_scan_duration_seconds_bucket", ["outcome": "succeeded", "le": "45.0"]) == 1)
+            let gateway = try await scrape(rig.metrics["kiwi-gateway-0"])
+            // The worker recorded the answer: the gateway ended nothing, and the refused second scan never started.
+            #expect(gateway.value("kiwi_scan_duration_seconds_count") == 0)
+            #expect(gateway.value("kiwi_gateway_scan_start_seconds_count") == 1)
+        }
+    }
+
+    @Test("a scan failed at its deadline is counted as ended once, by the gateway or the worker, whichever failed it")
+    func deadlineEndCounted() async throws {
+        try await SystemRig.run(behaviour: StubBehaviour(latencyMilliseconds: 60_000), environment: ["SCAN_TIMEOUT_SECONDS": "2"]) { rig in
+            let token = try await rig.signIn()
+            #expect(try await rig.scan(photo, token: token).status == 504)
+            // Both race to fail it at the deadline; the compare-and-set lets one win, and only the winner counts it.
+            let ended = { @Sendable () async throws -> Double in
+                var total = 0.0
+                for service in ["kiwi-gateway-0", "kiwi-scan-worker"] {
+                    total += try await scrape(rig.metrics[service]).value("kiwi_scan_duration_seconds_count", ["outcome": "scan_timeout"])
+                }
+                return total
+            }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while try await ended() == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(200)) }
+            try await Task.sleep(for: .seconds(1))  // room for a second, wrong count to show
+            #expect(try await ended() == 1)
+        }
+    }
+
+    @Test("the auth service counts its fetches of Apple's keys and reports when it last had them")
+    func appleKeyFetchesCounted() async throws {
+        try await SystemRig.run { rig in
+            _ = try await rig.signIn()
+            let auth = try await scrape(rig.metrics["kiwi-auth"])
+            #expect(auth.value("kiwi_auth_jwks_fetches_total", ["result": "ok"]) == 1)
+            #expect(auth.value("kiwi_auth_jwks_fetches_total", ["result": "failed"]) == 0)
+            #expect(abs(auth.value("kiwi_auth_jwks_fetched_timestamp_seconds") - Date().timeIntervalSince1970) < 120)
+            #expect(auth.value("kiwi_auth_jwks_max_age_seconds") == 86_400)
+        }
+    }
 }

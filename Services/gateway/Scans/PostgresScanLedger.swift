@@ -82,12 +82,15 @@ struct PostgresScanLedger: ScanLedger {
                     ORDER BY deadline LIMIT 1000 FOR UPDATE SKIP LOCKED
                 )
                 UPDATE scans SET state = 'failed', error_code = \(ScanFailure.Code.scanTimeout.rawValue), updated_at = now()
-                FROM overdue WHERE scans.id = overdue.id RETURNING scans.id
+                FROM overdue WHERE scans.id = overdue.id RETURNING scans.id, \(unescaped: ScanEndMetrics.ageColumn)
                 """,
                 logger: logger
             )
             var ids: [UUID] = []
-            for try await id in rows.decode(UUID.self) { ids.append(id) }
+            for try await (id, age) in rows.decode((UUID, Double).self) {
+                ScanEndMetrics.ended(ScanFailure.Code.scanTimeout.rawValue, afterSeconds: age)
+                ids.append(id)
+            }
             return ids
         }
     }

@@ -45,8 +45,10 @@ struct ScanCoordinator: Sendable {
         let session = try context.authenticatedSession
         let idempotencyKey = try IdempotencyKey.of(request)
         let now = Date()
+        let started = ContinuousClock.now
         let day = policy.day(of: now)
         guard try await ledger.used(by: session.quotaKey, on: day) < policy.limit else { throw rateLimited(at: now) }
+        let uploadStarted = ContinuousClock.now
         guard let jpeg = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
             throw APIError(
                 .serviceUnavailable,
@@ -55,6 +57,7 @@ struct ScanCoordinator: Sendable {
                 headers: [.retryAfter: "1"]
             )
         }
+        let uploadTime = ContinuousClock.now - uploadStarted
         let deadline = now.addingTimeInterval(timeout.seconds)
         let reservation = try await ledger.reserve(
             QueuedScan(
@@ -86,6 +89,7 @@ struct ScanCoordinator: Sendable {
             _ = await fail(scan, .llmUnavailable, context: context)
             throw ScanOutcome.apiError(for: ScanFailure(.llmUnavailable, ""))
         }
+        metrics.scanStarted(gatewayTime: ContinuousClock.now - started - uploadTime)
         return .new(scan)
     }
 

@@ -16,7 +16,14 @@ enum ScanSweeper {
     /// The periodic task that sweeps `ledger` and announces each scan it failed through `scans`.
     static func task(ledger: any ScanLedger, scans: any ScanBackend, metrics: GatewayMetrics, logger: Logger) -> PeriodicTask {
         PeriodicTask("fail overdue scans", every: interval, logger: logger) {
-            let failed = try await ledger.failOverdue(grace: grace)
+            let failed: [UUID]
+            do {
+                failed = try await ledger.failOverdue(grace: grace)
+                metrics.swept(true)
+            } catch {
+                if !(error is CancellationError) { metrics.swept(false) }
+                throw error
+            }
             guard !failed.isEmpty else { return }
             metrics.sweptScans.increment(by: failed.count)
             logger.warning("failed overdue scans; nobody recorded their outcome", metadata: ["count": "\(failed.count)"])
