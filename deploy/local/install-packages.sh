@@ -12,6 +12,7 @@ packages=(
     libssl-dev
     pkg-config
     curl
+    prometheus
 )
 
 missing=()
