@@ -11,9 +11,11 @@ up:     ## start the whole system in the background
 	@deploy/local/install-packages.sh
 	@deploy/local/infra.sh up
 	@deploy/local/services.sh up
-	@echo "Kiwi is running in the background: http://localhost:8080 (make logs, make down)"
+	@deploy/local/prometheus.sh up
+	@echo "Kiwi is running in the background: http://localhost:8080, Prometheus on http://localhost:9190 (make status, make logs, make down)"
 
 down:   ## stop everything `make up` or an interrupted `make run` left running
+	@deploy/local/prometheus.sh down
 	@deploy/local/services.sh down
 	@deploy/local/infra.sh down
 
@@ -27,9 +29,10 @@ logs:   ## follow the services' logs
 	@mkdir -p .run/logs && touch .run/logs/kiwi-auth.log .run/logs/kiwi-gateway.log .run/logs/kiwi-scan-worker.log
 	@tail -n 50 -F .run/logs/*.log
 
-status: ## show what is running
+status: ## show what is running, and the alerts firing in the local Prometheus
 	@deploy/local/infra.sh status || true
 	@deploy/local/services.sh status || true
+	@deploy/local/prometheus.sh status || true
 
 build:
 	swift build --build-tests
@@ -47,6 +50,7 @@ bench-worker: ## benchmark scan jobs through a real scan worker and the OpenAI s
 	@deploy/local/bench-worker.sh
 
 clean:  ## stop everything and delete local data (.run/, or its /var/tmp fallback) and build output
+	@deploy/local/prometheus.sh down
 	@deploy/local/services.sh down
 	@deploy/local/infra.sh clean
 	rm -rf .run .build

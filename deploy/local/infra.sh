@@ -94,9 +94,12 @@ rabbitmq_up() {
     mkdir -p "$base/home" "$base/mnesia" "$base/log"
     rm -f "$base/rabbitmq.pid"
     : > "$base/rabbitmq-env.conf"
-    echo '[].' > "$base/enabled_plugins"
+    # rabbitmq_prometheus serves the queues' depth and consumers to the local Prometheus (deploy/local/prometheus.sh).
+    echo '[rabbitmq_prometheus].' > "$base/enabled_plugins"
     cat > "$base/rabbitmq.conf" <<CONF
 listeners.tcp.default = 127.0.0.1:$KIWI_AMQP_PORT
+prometheus.tcp.ip = 127.0.0.1
+prometheus.tcp.port = $KIWI_RABBITMQ_METRICS_PORT
 default_user = kiwi
 default_pass = kiwi
 loopback_users = none

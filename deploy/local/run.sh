@@ -10,6 +10,7 @@ KIWI_STARTED_INFRA=()
 cleanup() {
     trap - INT TERM EXIT
     if [ -n "${tail_pid:-}" ]; then kill "$tail_pid" 2>/dev/null || true; fi
+    "$here/prometheus.sh" down || true
     "$here/services.sh" down || true
     stop_started_infrastructure || true
 }
@@ -18,6 +19,7 @@ trap 'exit 130' INT TERM
 
 start_missing_infrastructure postgres rabbitmq
 "$here/services.sh" up
+"$here/prometheus.sh" up
 
 cat <<MSG
 
@@ -26,6 +28,7 @@ cat <<MSG
   Sign in (auth service, development key):
           token=\$(.build/debug/kiwi dev-token --sub "001.dev.\$(whoami)" --email "\$(whoami)@example.com")
           curl -s -X POST localhost:8081/v1/auth/apple -H 'content-type: application/json' -d "{\"identityToken\":\"\$token\"}"
+  Prometheus (scrapes every service, evaluates the alert rules): http://localhost:$KIWI_PROMETHEUS_PORT/alerts
   Logs:   $KIWI_RUN/logs/   (also shown below)
   Stop:   Ctrl-C
 

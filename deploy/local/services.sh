@@ -12,6 +12,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 KIWI_BIN="${KIWI_BIN:-$KIWI_ROOT/.build/debug}"
 PIDS="$KIWI_RUN/pids"
 LOGS="$KIWI_RUN/logs"
+TARGETS="$KIWI_RUN/prometheus/targets"
 SERVICES=(kiwi-llm-stub kiwi-auth kiwi-gateway kiwi-scan-worker)
 
 port_of() {
@@ -57,6 +58,16 @@ extra_workers() {
 
 healthy() { curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$1/health" 2>/dev/null; }
 
+# Tells the local Prometheus (prometheus.sh) to scrape a service's metrics port, as the job its executable names.
+register_target() {
+    local name="$1" metrics_port="$2"
+    [ -n "$metrics_port" ] || return 0
+    mkdir -p "$TARGETS"
+    printf '[{"targets": ["127.0.0.1:%s"], "labels": {"job": "%s", "service": "%s"}}]\n' \
+        "$metrics_port" "$(executable_of "$name")" "$name" > "$TARGETS/$name.json.tmp"
+    mv "$TARGETS/$name.json.tmp" "$TARGETS/$name.json"
+}
+
 # start_service NAME [PORT METRICS_PORT]: the ports default to the service's fixed ones.
 start_service() {
     local name="$1" port="${2:-$(port_of "$1")}" metrics_port="${3:-$(metrics_port_of "$1")}" pid
@@ -66,6 +77,7 @@ start_service() {
     PORT="$port" METRICS_PORT="$metrics_port" nohup "$KIWI_BIN/$(executable_of "$name")" $(arguments_of "$name") >>"$LOGS/$name.log" 2>&1 &
     echo $! > "$PIDS/$name.pid"
     echo "$port" > "$PIDS/$name.port"
+    register_target "$name" "$metrics_port"
 }
 
 wait_healthy() {
@@ -101,7 +113,7 @@ stop_services() {
             if pid_matches "$pid" "$(executable_of "$name")"; then log "$name did not stop in 20 s; killing it"; kill -KILL "$pid" 2>/dev/null || true; fi
             log "$name stopped"
         fi
-        rm -f "$PIDS/$name.pid" "$PIDS/$name.port"
+        rm -f "$PIDS/$name.pid" "$PIDS/$name.port" "$TARGETS/$name.json"
     done
 }
 

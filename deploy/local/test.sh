@@ -12,6 +12,7 @@ use_local_infrastructure postgres rabbitmq
 
 export KIWI_TEST_DATABASE_URL="$KIWI_DATABASE_URL"
 export KIWI_TEST_AMQP_URL="$KIWI_AMQP_URL"
+export KIWI_TEST_RABBITMQ_METRICS_URL="http://127.0.0.1:$KIWI_RABBITMQ_METRICS_PORT"
 cd "$KIWI_ROOT"
 # Build every product first: the service tests run the real executables.
 swift build --build-tests
