@@ -7,7 +7,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// A service executable from this build, run as a real child process.
+/// A service executable from this build (or another program, such as Prometheus), run as a real child process.
 final class ServiceProcess: Sendable {
     private let process: Process
     private let output: Pipe
@@ -19,9 +19,14 @@ final class ServiceProcess: Sendable {
     private let exitState = Mutex(ExitState())
 
     /// Starts `name` (e.g. `kiwi-gateway`) with exactly the given environment, in `directory` (else the test's own).
-    init(_ name: String, arguments: [String] = [], environment: [String: String], in directory: URL? = nil) throws {
+    convenience init(_ name: String, arguments: [String] = [], environment: [String: String], in directory: URL? = nil) throws {
+        try self.init(executable: Self.buildDirectory.appending(path: name), arguments: arguments, environment: environment, in: directory)
+    }
+
+    /// Starts the program at `executable` with exactly the given environment, in `directory` (else the test's own).
+    init(executable: URL, arguments: [String] = [], environment: [String: String], in directory: URL? = nil) throws {
         process = Process()
-        process.executableURL = Self.buildDirectory.appending(path: name)
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
         if let directory { process.currentDirectoryURL = directory }

@@ -16,3 +16,11 @@ public func testAMQPURL() throws -> String {
         "KIWI_TEST_AMQP_URL is not set: run the tests with `make test`, which starts RabbitMQ"
     )
 }
+
+/// The rabbitmq_prometheus plugin of the RabbitMQ that `make test` starts (`deploy/local/infra.sh`), without a path.
+public func testRabbitMQMetricsURL() throws -> String {
+    try #require(
+        ProcessInfo.processInfo.environment["KIWI_TEST_RABBITMQ_METRICS_URL"],
+        "KIWI_TEST_RABBITMQ_METRICS_URL is not set: run the tests with `make test`, which starts RabbitMQ with its Prometheus plugin"
+    )
+}
