@@ -30,29 +30,28 @@ struct AlertingTests {
             }
             let broker = try #require(URL(string: try testRabbitMQMetricsURL()))
             // 20 times faster: `for: 5m` over `[5m]` becomes 15 s over 15 s, which rides out a busy machine's pauses.
-            let prometheus = try await PrometheusServer.start(
+            let (pending, firing, cleared, scraped) = try await PrometheusServer.run(
                 targets: targets,
                 rabbitMQ: "\(broker.host ?? "127.0.0.1"):\(broker.port ?? 0)",
                 timeScale: 20
-            )
-            let token = try await rig.signIn()
-            let upload = MultipartUpload.make(photo)
-            // A steady trickle of scans, as users would keep sending them, so the worker keeps asking the model.
-            let traffic = Task {
-                while !Task.isCancelled {
-                    _ = try? await rig.send(.POST, "/v1/scans", token: token, contentType: upload.contentType, body: upload.body)
-                    try? await Task.sleep(for: .milliseconds(300))
+            ) { prometheus in
+                let token = try await rig.signIn()
+                let upload = MultipartUpload.make(photo)
+                // A steady trickle of scans, as users would keep sending them, so the worker keeps asking the model.
+                let traffic = Task {
+                    while !Task.isCancelled {
+                        _ = try? await rig.send(.POST, "/v1/scans", token: token, contentType: upload.contentType, body: upload.body)
+                        try? await Task.sleep(for: .milliseconds(300))
+                    }
                 }
+                defer { traffic.cancel() }
+                rig.stub.setBehaviour(StubBehaviour(fault: .serverError))
+                let pending = try await prometheus.wait(for: "KiwiModelErrors", toBe: "pending", within: .seconds(60))
+                let firing = try await prometheus.wait(for: "KiwiModelErrors", toBe: "firing", within: .seconds(60))
+                rig.stub.setBehaviour(StubBehaviour())
+                let cleared = try await prometheus.wait(for: "KiwiModelErrors", toBe: nil, within: .seconds(90))
+                return (pending, firing, cleared, try await prometheus.metricNames())
             }
-            rig.stub.setBehaviour(StubBehaviour(fault: .serverError))
-            let pending = try await prometheus.wait(for: "KiwiModelErrors", toBe: "pending", within: .seconds(60))
-            let firing = try await prometheus.wait(for: "KiwiModelErrors", toBe: "firing", within: .seconds(30))
-            rig.stub.setBehaviour(StubBehaviour())
-            let cleared = try await prometheus.wait(for: "KiwiModelErrors", toBe: nil, within: .seconds(60))
-            traffic.cancel()
-            let scraped = try await prometheus.metricNames()
-            await prometheus.stop()
-
             #expect(pending, "KiwiModelErrors never went pending while every model call failed")
             #expect(firing, "KiwiModelErrors never fired while every model call failed")
             #expect(cleared, "KiwiModelErrors still active after the model recovered")

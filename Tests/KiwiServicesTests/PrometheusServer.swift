@@ -23,9 +23,27 @@ struct PrometheusServer: Sendable {
         let state: String
     }
 
-    /// Starts Prometheus scraping `targets` (job name → `host:port` of a `/metrics`), plus `rabbitMQ` (`host:port`
-    /// of the rabbitmq_prometheus plugin) as job `rabbitmq`, and waits until it is ready.
-    static func start(targets: [String: [String]], rabbitMQ: String, timeScale: Int) async throws -> PrometheusServer {
+    /// Runs `body` with a Prometheus scraping `targets` (job name → `host:port` of a `/metrics`), plus `rabbitMQ`
+    /// (`host:port` of the rabbitmq_prometheus plugin) as job `rabbitmq`; stops it afterwards, also when `body` throws.
+    static func run<Result: Sendable>(
+        targets: [String: [String]],
+        rabbitMQ: String,
+        timeScale: Int,
+        _ body: (PrometheusServer) async throws -> Result
+    ) async throws -> Result {
+        let prometheus = try await start(targets: targets, rabbitMQ: rabbitMQ, timeScale: timeScale)
+        do {
+            let result = try await body(prometheus)
+            await prometheus.stop()
+            return result
+        } catch {
+            await prometheus.stop()
+            throw error
+        }
+    }
+
+    /// Starts Prometheus and waits until it is ready.
+    private static func start(targets: [String: [String]], rabbitMQ: String, timeScale: Int) async throws -> PrometheusServer {
         let executable = URL(fileURLWithPath: "/usr/bin/prometheus")
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "Prometheus is missing: run deploy/local/install-packages.sh")
         let folder = FileManager.default.temporaryDirectory.appending(path: "kiwi-prometheus-\(UUID().uuidString)")
@@ -118,7 +136,7 @@ struct PrometheusServer: Sendable {
         return Set(try JSONDecoder().decode(Answer.self, from: body).data)
     }
 
-    func stop() async {
+    private func stop() async {
         process.send(SIGTERM)
         _ = await process.waitForExit(timeout: .seconds(10))
         try? FileManager.default.removeItem(at: folder)
