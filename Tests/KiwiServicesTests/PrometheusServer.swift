@@ -79,9 +79,14 @@ struct PrometheusServer: Sendable {
                 in: folder
             )
             let url = URL(string: "http://127.0.0.1:\(port)")!
-            if await process.waitUntilServing(url.appending(path: "-/ready")) == 200 {
-                return PrometheusServer(url: url, process: process, folder: folder)
+            // `/-/ready` answers 503 until the storage is open and the first configuration loaded.
+            let deadline = ContinuousClock.now + .seconds(60)
+            var status = await process.waitUntilServing(url.appending(path: "-/ready"))
+            while status == 503, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                status = await process.waitUntilServing(url.appending(path: "-/ready"))
             }
+            if status == 200 { return PrometheusServer(url: url, process: process, folder: folder) }
             _ = await process.waitForExit(timeout: .seconds(5))
             let output = process.capturedOutput()
             try #require(output.contains("address already in use"), "Prometheus did not start: \(output.suffix(2000))")
