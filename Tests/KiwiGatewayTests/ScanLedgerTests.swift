@@ -246,7 +246,7 @@ struct ScanLedgerTests {
                 logger: testLogger
             )
             var pages: [[UUID]] = []
-            var cursor: ScanCursor?
+            var cursor: PageCursor?
             repeat {
                 let page = try await ledger.scans(of: user, after: cursor, limit: 2)
                 pages.append(page.scans.map(\.id))

@@ -19,9 +19,6 @@ struct ScansController: Sendable {
 
     /// The longest `Prefer: wait` honoured, in seconds.
     static let longestWait = 60
-    /// Scans per page of `GET /v1/scans`, unless `limit` asks for another number up to ``largestPage``.
-    static let defaultPage = 20
-    static let largestPage = 100
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
         group.post("scans", use: create)
@@ -59,23 +56,9 @@ struct ScansController: Sendable {
     /// `GET /v1/scans?limit=&cursor=`: the user's retained scans, newest first, a page at a time.
     @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        let query = request.uri.queryParameters
-        var limit = Self.defaultPage
-        if let text = query["limit"] {
-            guard let asked = Int(String(text)), (1...Self.largestPage).contains(asked) else {
-                throw APIError.badRequest("limit must be a whole number from 1 to \(Self.largestPage).")
-            }
-            limit = asked
-        }
-        var cursor: ScanCursor?
-        if let token = query["cursor"] {
-            guard let read = ScanCursor(token: String(token)) else {
-                throw APIError.badRequest("cursor must be a nextCursor of an earlier page, as it was given.")
-            }
-            cursor = read
-        }
-        let page = try await ledger.scans(of: session.userID, after: cursor, limit: limit)
-        return try Response.json(ScanList(scans: page.scans.map(\.resource), nextCursor: page.next?.token))
+        let page = try PageRequest(request.uri.queryParameters)
+        let scans = try await ledger.scans(of: session.userID, after: page.cursor, limit: page.limit)
+        return try Response.json(ScanList(scans: scans.scans.map(\.resource), nextCursor: scans.next?.token))
     }
 
     /// `DELETE /v1/scans/{id}`: 204. A scan no worker has started is cancelled and given back; a final one is

@@ -97,7 +97,7 @@ struct PostgresScanLedger: ScanLedger {
 
     /// Pages by `(created_at, id)` in microseconds, the precision PostgreSQL keeps, so no scan is skipped or repeated
     /// between pages.
-    func scans(of userID: UUID, after cursor: ScanCursor?, limit: Int) async throws -> ScanPage {
+    func scans(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> ScanPage {
         try await withStatementDeadline("scan ledger list", timeout: timeout) {
             let micros = "(extract(epoch FROM created_at) * 1000000)::bigint"
             let rows = try await client.query(
@@ -114,7 +114,7 @@ struct PostgresScanLedger: ScanLedger {
             }
             var page = ScanPage(scans: found.prefix(limit).map(\.record), next: nil)
             if found.count > limit {
-                page.next = ScanCursor(createdAtMicroseconds: found[limit - 1].createdAtMicroseconds, id: found[limit - 1].record.id)
+                page.next = PageCursor(createdAtMicroseconds: found[limit - 1].createdAtMicroseconds, id: found[limit - 1].record.id)
             }
             return page
         }

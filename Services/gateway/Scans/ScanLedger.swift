@@ -44,34 +44,11 @@ enum ScanDeletion: Sendable, Hashable {
     case notFound
 }
 
-/// Where a page of a user's scans starts: after the scan created at `createdAt` (in microseconds since 1970, as
-/// PostgreSQL keeps it) with `id`. Sent to clients as an opaque string.
-struct ScanCursor: Sendable, Hashable {
-    let createdAtMicroseconds: Int64
-    let id: UUID
-
-    /// The cursor as `GET /v1/scans` hands it out: base64url of `<microseconds>.<id>`.
-    var token: String { Data("\(createdAtMicroseconds).\(id.uuidString.lowercased())".utf8).base64URLEncodedString }
-
-    init(createdAtMicroseconds: Int64, id: UUID) {
-        self.createdAtMicroseconds = createdAtMicroseconds
-        self.id = id
-    }
-
-    /// Reads a cursor a client sent back; nil for anything else.
-    init?(token: String) {
-        guard let data = Data(base64URLEncoded: token), let text = String(data: data, encoding: .utf8) else { return nil }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let micros = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else { return nil }
-        self.init(createdAtMicroseconds: micros, id: id)
-    }
-}
-
 /// One page of a user's scans, newest first.
 struct ScanPage: Sendable {
     var scans: [ScanRecord]
     /// Where the next page starts; nil on the last page.
-    var next: ScanCursor?
+    var next: PageCursor?
 }
 
 /// The scan ledger (docs/architecture.md, "The scan ledger"): one record per scan, the one source of a person's
@@ -92,7 +69,7 @@ protocol ScanLedger: Sendable {
     /// The scan `id` of user `userID`; nil for another user's, or none.
     func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord?
     /// A page of at most `limit` of the user's scans, newest first, starting after `cursor`.
-    func scans(of userID: UUID, after cursor: ScanCursor?, limit: Int) async throws -> ScanPage
+    func scans(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> ScanPage
     /// Cancels a scan no worker has started, or deletes a final one (``ScanDeletion``).
     func delete(_ id: UUID, of userID: UUID, quotaKey: Data) async throws -> ScanDeletion
     /// Fails, with `scan_timeout`, open scans whose deadline passed more than `grace` ago: their gateway and worker

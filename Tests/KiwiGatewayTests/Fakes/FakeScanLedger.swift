@@ -106,7 +106,7 @@ final class FakeScanLedger: ScanLedger {
         }
     }
 
-    func scans(of userID: UUID, after cursor: ScanCursor?, limit: Int) async throws -> ScanPage {
+    func scans(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> ScanPage {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
             let newestFirst = state.scans.values.map(\.record).filter { $0.userID == userID }
@@ -116,7 +116,7 @@ final class FakeScanLedger: ScanLedger {
             let page = Array(rest.prefix(limit))
             let next =
                 rest.count > limit
-                ? page.last.map { ScanCursor(createdAtMicroseconds: Int64($0.createdAt.timeIntervalSince1970 * 1_000_000), id: $0.id) } : nil
+                ? page.last.map { PageCursor(createdAtMicroseconds: Int64($0.createdAt.timeIntervalSince1970 * 1_000_000), id: $0.id) } : nil
             return ScanPage(scans: page, next: next)
         }
     }

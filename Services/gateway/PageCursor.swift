@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import KiwiModels
+import KiwiServiceSupport
+
+/// Where a page of a user's list (scans, saved recipes) starts: after the item created at `createdAt` (in
+/// microseconds since 1970, as PostgreSQL keeps it) with `id`. Sent to clients as an opaque string.
+struct PageCursor: Sendable, Hashable {
+    let createdAtMicroseconds: Int64
+    let id: UUID
+
+    /// The cursor as the lists hand it out: base64url of `<microseconds>.<id>`.
+    var token: String { Data("\(createdAtMicroseconds).\(id.uuidString.lowercased())".utf8).base64URLEncodedString }
+
+    init(createdAtMicroseconds: Int64, id: UUID) {
+        self.createdAtMicroseconds = createdAtMicroseconds
+        self.id = id
+    }
+
+    /// Reads a cursor a client sent back; nil for anything else.
+    init?(token: String) {
+        guard let data = Data(base64URLEncoded: token), let text = String(data: data, encoding: .utf8) else { return nil }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let micros = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else { return nil }
+        self.init(createdAtMicroseconds: micros, id: id)
+    }
+}
+
+/// The page a list request asks for: `limit` (1 to ``largest``, ``standard`` when absent) and `cursor` (a
+/// `nextCursor` of an earlier page). Anything else is a 400 that says what is allowed.
+struct PageRequest: Sendable {
+    static let standard = 20
+    static let largest = 100
+
+    let limit: Int
+    let cursor: PageCursor?
+
+    init(_ query: Parameters) throws {
+        var limit = Self.standard
+        if let text = query["limit"] {
+            guard let asked = Int(String(text)), (1...Self.largest).contains(asked) else {
+                throw APIError.badRequest("limit must be a whole number from 1 to \(Self.largest).")
+            }
+            limit = asked
+        }
+        self.limit = limit
+        guard let token = query["cursor"] else {
+            cursor = nil
+            return
+        }
+        guard let read = PageCursor(token: String(token)) else {
+            throw APIError.badRequest("cursor must be a nextCursor of an earlier page, as it was given.")
+        }
+        cursor = read
+    }
+}
