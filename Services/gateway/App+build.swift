@@ -46,6 +46,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     )
     let authService = AuthServiceClient(httpClient: httpClient, baseURL: configuration.authServiceURL, internalToken: configuration.internalAPIToken)
     let ledger = PostgresScanLedger(client: postgres, logger: logger)
+    let recipes = PostgresRecipeBox(client: postgres, logger: logger)
     let policy = QuotaPolicy(limit: configuration.scanDailyLimit)
     let dispatcher = ScanDispatcher(
         publisher: publisher,
@@ -59,6 +60,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             accounts: authService,
             scans: dispatcher,
             ledger: ledger,
+            recipes: recipes,
             scanEvents: hub,
             policy: policy,
             scanTimeout: configuration.scanTimeout,
@@ -135,8 +137,15 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     )
     ScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans, ledger: dependencies.ledger, metrics: metrics).addRoutes(to: signedIn)
-    AccountController(ledger: dependencies.ledger, policy: dependencies.policy, accounts: dependencies.accounts, cache: dependencies.sessionCache)
-        .addRoutes(to: signedIn)
+    RecipesController(recipes: dependencies.recipes, ledger: dependencies.ledger).addRoutes(to: signedIn)
+    AccountController(
+        ledger: dependencies.ledger,
+        recipes: dependencies.recipes,
+        policy: dependencies.policy,
+        accounts: dependencies.accounts,
+        cache: dependencies.sessionCache
+    )
+    .addRoutes(to: signedIn)
     return router
 }
 
@@ -144,7 +153,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
 enum GatewayRoutes {
     static let allowedMethods: [String: [HTTPRequest.Method]] = [
         "/health": [.get, .head], "/health/ready": [.get, .head], "/v1/auth/apple": [.post], "/v1/scan": [.post],
-        "/v1/scans": [.get, .head, .post],
+        "/v1/scans": [.get, .head, .post], "/v1/recipes": [.get, .head, .post],
         "/v1/quota": [.get, .head], "/v1/account": [.delete], "/v1/auth/session": [.delete], "/openapi.yaml": [.get, .head],
         "/openapi.json": [.get, .head],
     ]

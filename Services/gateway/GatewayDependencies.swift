@@ -48,6 +48,8 @@ struct GatewayDependencies: Sendable {
     /// Every scan and its state, and so each person's daily usage (``ScanLedger``): real ``PostgresScanLedger``, fake
     /// `FakeScanLedger`.
     var ledger: any ScanLedger
+    /// The recipes users keep (``RecipeBox``): real ``PostgresRecipeBox``, fake `FakeRecipeBox`.
+    var recipes: any RecipeBox
     /// Wakes the requests and event streams waiting for a scan when news of it arrives.
     var scanEvents: ScanEventHub
     var policy: QuotaPolicy

@@ -7,7 +7,7 @@ public enum KiwiSchema {
     /// The auth service's migrations, oldest first.
     public static let auth: [Migration] = [usersAndSessions, retireScanQuota]
     /// The gateway's migrations, oldest first.
-    public static let gateway: [Migration] = [scanUsage, scanLedger, scanOutcomes]
+    public static let gateway: [Migration] = [scanUsage, scanLedger, scanOutcomes, savedRecipes]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
 
@@ -122,6 +122,35 @@ public enum KiwiSchema {
                     ADD COLUMN attempts integer CHECK (attempts >= 0),
                     ADD COLUMN model_ms integer CHECK (model_ms >= 0)
                 """
+            ]
+        )
+
+    /// The recipes users keep (`/v1/recipes`): a copy of the recipe and of the detected ingredients it uses, taken out
+    /// of the scan, so it outlives the scan's retention. `search` is the lower-cased text `?q=` looks in (the recipe's
+    /// name and ingredients). One copy per recipe of a scan; no foreign key to `users`: the gateway deletes a user's
+    /// recipes itself when the account goes, as it does their scans.
+    static let savedRecipes =
+        Migration(
+            version: 6,
+            name: "keep saved recipes",
+            statements: [
+                """
+                CREATE TABLE saved_recipes (
+                    id uuid PRIMARY KEY,
+                    user_id uuid NOT NULL,
+                    scan_id uuid NOT NULL,
+                    recipe_id uuid NOT NULL,
+                    recipe jsonb NOT NULL,
+                    detected_ingredients jsonb NOT NULL,
+                    search text NOT NULL,
+                    note text CHECK (char_length(note) <= 1000),
+                    rating smallint CHECK (rating BETWEEN 1 AND 5),
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    updated_at timestamptz NOT NULL DEFAULT now(),
+                    UNIQUE (user_id, scan_id, recipe_id)
+                )
+                """,
+                "CREATE INDEX saved_recipes_user_created_idx ON saved_recipes (user_id, created_at DESC, id DESC)",
             ]
         )
 

@@ -31,11 +31,15 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let invalidImage: APIErrorCode = "invalid_image"
     public static let notFound: APIErrorCode = "not_found"
     public static let methodNotAllowed: APIErrorCode = "method_not_allowed"
+    /// 406: an `Accept` that allows none of the forms a resource comes in.
+    public static let notAcceptable: APIErrorCode = "not_acceptable"
     public static let rateLimitExceeded: APIErrorCode = "rate_limit_exceeded"
     /// 422: an `Idempotency-Key` sent again with another photo.
     public static let idempotencyKeyReused: APIErrorCode = "idempotency_key_reused"
     /// 409: `DELETE /v1/scans/{id}` of a scan a worker is asking the model about.
     public static let scanInProgress: APIErrorCode = "scan_in_progress"
+    /// 409: `POST /v1/recipes` when the user keeps as many recipes as they may.
+    public static let recipeBoxFull: APIErrorCode = "recipe_box_full"
     public static let invalidModelResponse: APIErrorCode = "invalid_model_response"
     public static let scanUnavailable: APIErrorCode = "scan_unavailable"
     public static let scanTimeout: APIErrorCode = "scan_timeout"

@@ -18,6 +18,7 @@ final class FakeGateway: Sendable {
     let sessions = FakeSessionIntrospector()
     let accounts = FakeAccountActions()
     let ledger = FakeScanLedger()
+    let recipes = FakeRecipeBox()
     let events = ScanEventHub()
     let scans: FakeScanBackend
     let scanTimeout: Duration
@@ -52,6 +53,7 @@ final class FakeGateway: Sendable {
             accounts: accounts,
             scans: scans,
             ledger: ledger,
+            recipes: recipes,
             scanEvents: events,
             policy: policy,
             scanTimeout: scanTimeout,

@@ -1,0 +1,234 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KiwiModels
+import KiwiScans
+import KiwiServiceSupport
+import Logging
+import NIOCore
+
+/// The recipe box (`/v1/recipes`): a user keeps a recipe out of one of their scans, finds it again by name or
+/// ingredient, notes and rates it, takes it to another app as schema.org JSON-LD or shares it as text, and deletes
+/// it. Another user's recipe is 404, like one that never was.
+struct RecipesController: Sendable {
+    let recipes: any RecipeBox
+    let ledger: any ScanLedger
+
+    /// How many recipes one user may keep.
+    static let capacity = 500
+    /// The longest note, in characters.
+    static let longestNote = 1000
+    /// The longest `?q=`, in characters.
+    static let longestQuery = 100
+
+    func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
+        group.post("recipes", use: save)
+        group.get("recipes", use: list)
+        group.get("recipes/:id", use: show)
+        group.patch("recipes/:id", use: update)
+        group.delete("recipes/:id", use: delete)
+    }
+
+    /// `POST /v1/recipes` `{"scanId", "recipeId"}`: 201 with the saved recipe and its `Location`; 200 with the earlier
+    /// copy when this recipe of this scan was saved before; 404 when the scan is gone or has no such recipe; 409
+    /// while the scan is still open, or when the box is full.
+    @Sendable func save(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let asked: SaveRecipeRequest = try await Self.body(of: request, example: #"{"scanId": "…", "recipeId": "…"}"#)
+        guard let scan = try await ledger.scan(asked.scanId, of: session.userID) else {
+            throw APIError(.notFound, .notFound, "There is no such scan; it may have passed its retention period.")
+        }
+        guard !scan.state.isOpen else {
+            throw APIError(.conflict, .scanInProgress, "The scan has not finished yet; save its recipes once it has.")
+        }
+        guard let result = scan.result, let recipe = result.recipes.first(where: { $0.id == asked.recipeId }) else {
+            throw APIError(.notFound, .notFound, "The scan has no recipe with that id.")
+        }
+        let detected = Set(recipe.ingredients.filter(\.isDetected).map { $0.name.lowercased() })
+        let copy = SavedRecipe(
+            id: UUID(),
+            scanId: scan.id,
+            savedAt: Date(),
+            recipe: recipe,
+            detectedIngredients: result.ingredients.filter { detected.contains($0.name.lowercased()) },
+            note: nil,
+            rating: nil
+        )
+        switch try await recipes.save(copy, for: session.userID, capacity: Self.capacity) {
+        case .saved(let saved):
+            context.logger.info("recipe saved", metadata: ["savedRecipeId": "\(saved.id)"])
+            return try Response.json(saved, status: .created, headers: [.location: Self.location(of: saved)])
+        case .alreadySaved(let saved):
+            return try Response.json(saved, headers: [.location: Self.location(of: saved)])
+        case .full:
+            throw APIError(
+                .conflict,
+                .recipeBoxFull,
+                "You keep \(Self.capacity) recipes, as many as Kiwi holds; delete some to save new ones."
+            )
+        }
+    }
+
+    /// `GET /v1/recipes?limit=&cursor=&q=`: the user's saved recipes, newest first, a page at a time; with `q`, only
+    /// those whose name or ingredients contain it (case-insensitively).
+    @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let query = request.uri.queryParameters
+        let page = try PageRequest(query)
+        let search = query["q"].map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        if let search, search.count > Self.longestQuery {
+            throw APIError.badRequest("q may be at most \(Self.longestQuery) characters.")
+        }
+        let found = try await recipes.recipes(of: session.userID, matching: search, after: page.cursor, limit: page.limit)
+        return try Response.json(SavedRecipeList(recipes: found.recipes, nextCursor: found.next?.token))
+    }
+
+    /// `GET /v1/recipes/{id}`: the saved recipe as the API's JSON, or — as `Accept` asks — schema.org/Recipe JSON-LD
+    /// (`application/ld+json`) or a short text for sharing (`text/plain`).
+    @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let saved = try await ownRecipe(context)
+        switch RecipeFormat.preferred(by: request.headers[values: .accept]) {
+        case .json:
+            return try Response.json(saved)
+        case .jsonLD:
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/ld+json; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: try RecipeExport.jsonLD(saved)))
+            )
+        case .text:
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: RecipeExport.plainText(saved)))
+            )
+        case nil:
+            throw APIError(
+                .notAcceptable,
+                .notAcceptable,
+                "A saved recipe is available as application/json, application/ld+json or text/plain."
+            )
+        }
+    }
+
+    /// `PATCH /v1/recipes/{id}` `{"note": …, "rating": …}`: sets the user's note (up to ``longestNote`` characters)
+    /// and rating (1 to 5); `null` clears one, a key left out keeps it. Answers the saved recipe as it is now.
+    @Sendable func update(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        guard let id = Self.recipeID(context) else { throw Self.notFound }
+        let patch: SavedRecipePatch = try await Self.body(of: request, example: #"{"note": "…", "rating": 4}"#)
+        if case .set(let note) = patch.changes.note, note.count > Self.longestNote {
+            throw APIError.badRequest("note may be at most \(Self.longestNote) characters.")
+        }
+        if case .set(let rating) = patch.changes.rating, !(1...5).contains(rating) {
+            throw APIError.badRequest("rating must be a whole number from 1 to 5, or null to clear it.")
+        }
+        guard let updated = try await recipes.update(id, of: session.userID, patch.changes) else { throw Self.notFound }
+        return try Response.json(updated)
+    }
+
+    /// `DELETE /v1/recipes/{id}`: 204.
+    @Sendable func delete(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        guard let id = Self.recipeID(context), try await recipes.delete(id, of: session.userID) else { throw Self.notFound }
+        context.logger.info("saved recipe deleted", metadata: ["savedRecipeId": "\(id)"])
+        return Response(status: .noContent)
+    }
+
+    private static let notFound = APIError(.notFound, .notFound, "There is no such saved recipe.")
+
+    private static func recipeID(_ context: GatewayRequestContext) -> UUID? {
+        context.parameters.get("id").flatMap(UUID.init(uuidString:))
+    }
+
+    private static func location(of recipe: SavedRecipe) -> String {
+        "/v1/recipes/\(recipe.id.uuidString.lowercased())"
+    }
+
+    /// The caller's saved recipe named in the path; 404 for anything else.
+    private func ownRecipe(_ context: GatewayRequestContext) async throws -> SavedRecipe {
+        let session = try context.authenticatedSession
+        guard let id = Self.recipeID(context), let recipe = try await recipes.recipe(id, of: session.userID) else { throw Self.notFound }
+        return recipe
+    }
+
+    /// The request's JSON body (at most 64 KiB) as `Body`; a 400 showing `example` for anything else.
+    private static func body<Body: Decodable>(of request: Request, example: String) async throws -> Body {
+        let data: ByteBuffer
+        do {
+            data = try await request.body.collect(upTo: 64 * 1024)
+        } catch {
+            throw APIError.badRequest("The body may be at most 64 KiB.")
+        }
+        do {
+            return try KiwiJSON.decoder().decode(Body.self, from: Data(data.readableBytesView))
+        } catch let error as SavedRecipePatch.UnknownField {
+            throw APIError.badRequest("\(error.name) cannot be changed; send only note and rating, e.g. \(example).")
+        } catch {
+            throw APIError.badRequest("The body must be a JSON object such as \(example).")
+        }
+    }
+}
+
+/// The forms `GET /v1/recipes/{id}` answers in.
+enum RecipeFormat: Sendable, Hashable {
+    case json
+    case jsonLD
+    case text
+
+    /// The form `Accept` prefers (RFC 9110 §12.5.1: the highest `q`, the first among equals; `*/*`, `application/*`
+    /// and no `Accept` at all mean JSON); nil when it accepts none of them.
+    static func preferred(by accept: [String]) -> RecipeFormat? {
+        let ranges = accept.flatMap { $0.split(separator: ",") }.map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !ranges.isEmpty else { return .json }
+        var best: (format: RecipeFormat, quality: Double)?
+        for range in ranges {
+            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let quality = parts.dropFirst().first { $0.lowercased().hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            let format: RecipeFormat? =
+                switch parts[0].lowercased() {
+                case "application/json", "application/*", "*/*": .json
+                case "application/ld+json": .jsonLD
+                case "text/plain", "text/*": .text
+                default: nil
+                }
+            if let format, quality > 0, quality > (best?.quality ?? 0) { best = (format, quality) }
+        }
+        return best?.format
+    }
+}
+
+/// The body of `PATCH /v1/recipes/{id}`, read as a JSON merge patch: a key left out keeps its field, `null` clears
+/// it, and a key other than `note` and `rating` is refused.
+struct SavedRecipePatch: Decodable {
+    var changes = SavedRecipeChanges()
+
+    /// A key the patch may not change.
+    struct UnknownField: Error {
+        let name: String
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        for key in container.allKeys where !["note", "rating"].contains(key.stringValue) { throw UnknownField(name: key.stringValue) }
+        changes.note = try Self.change(container, "note", as: String.self)
+        changes.rating = try Self.change(container, "rating", as: Int.self)
+    }
+
+    private static func change<Value: Decodable & Sendable & Hashable>(
+        _ container: KeyedDecodingContainer<Key>,
+        _ name: String,
+        as type: Value.Type
+    ) throws -> FieldChange<Value> {
+        let key = Key(stringValue: name)
+        guard container.contains(key) else { return .keep }
+        return try container.decodeNil(forKey: key) ? .clear : .set(try container.decode(Value.self, forKey: key))
+    }
+}

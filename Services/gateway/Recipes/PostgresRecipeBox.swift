@@ -1,0 +1,150 @@
+import Foundation
+import KiwiDatabase
+import KiwiModels
+import Logging
+import PostgresNIO
+
+/// The `saved_recipes` table. The recipe and its detected ingredients are kept as the API's JSON, so a saved recipe
+/// reads back exactly as it was answered.
+struct PostgresRecipeBox: RecipeBox {
+    let client: PostgresClient
+    let logger: Logger
+    /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
+    var timeout = Duration.seconds(5)
+
+    private static let columns = "id, scan_id, created_at, recipe::text, detected_ingredients::text, note, rating"
+
+    /// One transaction under a lock per user, so that the count and the insert see no other save of theirs between.
+    func save(_ recipe: SavedRecipe, for userID: UUID, capacity: Int) async throws -> RecipeSaving {
+        let encoder = KiwiJSON.encoder()
+        let recipeJSON = String(decoding: try encoder.encode(recipe.recipe), as: UTF8.self)
+        let ingredientsJSON = String(decoding: try encoder.encode(recipe.detectedIngredients), as: UTF8.self)
+        return try await withStatementDeadline("recipe box save", timeout: timeout) {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey(userID)))", logger: logger)
+                let earlier = try await connection.query(
+                    """
+                    SELECT \(unescaped: Self.columns) FROM saved_recipes
+                    WHERE user_id = \(userID) AND scan_id = \(recipe.scanId) AND recipe_id = \(recipe.recipe.id)
+                    """,
+                    logger: logger
+                )
+                if let found = try await Self.recipes(earlier).first { return .alreadySaved(found) }
+                let counted = try await connection.query("SELECT count(*) FROM saved_recipes WHERE user_id = \(userID)", logger: logger)
+                var count = 0
+                for try await value in counted.decode(Int.self) { count = value }
+                guard count < capacity else { return .full }
+                let inserted = try await connection.query(
+                    """
+                    INSERT INTO saved_recipes (id, user_id, scan_id, recipe_id, recipe, detected_ingredients, search)
+                    VALUES (\(recipe.id), \(userID), \(recipe.scanId), \(recipe.recipe.id), \(recipeJSON)::jsonb,
+                            \(ingredientsJSON)::jsonb, \(recipe.searchText))
+                    RETURNING \(unescaped: Self.columns)
+                    """,
+                    logger: logger
+                )
+                guard let saved = try await Self.recipes(inserted).first else { throw PostgresRowMissing() }
+                return .saved(saved)
+            }
+        }
+    }
+
+    /// Pages by `(created_at, id)` in microseconds, as the scan list does. The query is matched as a substring with
+    /// `LIKE`, its own `%`, `_` and `\` taken literally.
+    func recipes(of userID: UUID, matching query: String?, after cursor: PageCursor?, limit: Int) async throws -> RecipePage {
+        try await withStatementDeadline("recipe box list", timeout: timeout) {
+            let micros = "(extract(epoch FROM created_at) * 1000000)::bigint"
+            let pattern = query.map { "%" + Self.likeEscaped($0.lowercased()) + "%" }
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.columns), \(unescaped: micros) FROM saved_recipes
+                WHERE user_id = \(userID)
+                  AND (\(pattern == nil) OR search LIKE \(pattern ?? "") ESCAPE '\\')
+                  AND (\(cursor == nil) OR (\(unescaped: micros), id) < (\(cursor?.createdAtMicroseconds ?? 0), \(cursor?.id ?? UUID())))
+                ORDER BY created_at DESC, id DESC LIMIT \(limit + 1)
+                """,
+                logger: logger
+            )
+            var found: [(recipe: SavedRecipe, createdAtMicroseconds: Int64)] = []
+            for try await row in rows {
+                found.append((try Self.recipe(row), try row.makeRandomAccess()[7].decode(Int64.self)))
+            }
+            var page = RecipePage(recipes: found.prefix(limit).map(\.recipe), next: nil)
+            if found.count > limit {
+                page.next = PageCursor(createdAtMicroseconds: found[limit - 1].createdAtMicroseconds, id: found[limit - 1].recipe.id)
+            }
+            return page
+        }
+    }
+
+    func recipe(_ id: UUID, of userID: UUID) async throws -> SavedRecipe? {
+        try await withStatementDeadline("recipe box find", timeout: timeout) {
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM saved_recipes WHERE id = \(id) AND user_id = \(userID)",
+                logger: logger
+            )
+            return try await Self.recipes(rows).first
+        }
+    }
+
+    func update(_ id: UUID, of userID: UUID, _ changes: SavedRecipeChanges) async throws -> SavedRecipe? {
+        try await withStatementDeadline("recipe box update", timeout: timeout) {
+            let rows = try await client.query(
+                """
+                UPDATE saved_recipes SET
+                    note = CASE WHEN \(changes.note == .keep) THEN note ELSE \(changes.note.applied(to: nil)) END,
+                    rating = CASE WHEN \(changes.rating == .keep) THEN rating ELSE \(changes.rating.applied(to: nil))::smallint END,
+                    updated_at = now()
+                WHERE id = \(id) AND user_id = \(userID)
+                RETURNING \(unescaped: Self.columns)
+                """,
+                logger: logger
+            )
+            return try await Self.recipes(rows).first
+        }
+    }
+
+    func delete(_ id: UUID, of userID: UUID) async throws -> Bool {
+        try await withStatementDeadline("recipe box delete", timeout: timeout) {
+            let rows = try await client.query("DELETE FROM saved_recipes WHERE id = \(id) AND user_id = \(userID) RETURNING 1", logger: logger)
+            for try await _ in rows.decode(Int.self) { return true }
+            return false
+        }
+    }
+
+    func deleteAll(of userID: UUID) async throws {
+        try await withStatementDeadline("recipe box delete user", timeout: timeout) {
+            try await client.execute("DELETE FROM saved_recipes WHERE user_id = \(userID)", logger: logger)
+        }
+    }
+
+    /// `text` for a `LIKE … ESCAPE '\'` pattern, matching itself only.
+    static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+    }
+
+    /// The advisory lock of one user's saves: the first 8 bytes of their id.
+    static func lockKey(_ userID: UUID) -> Int64 {
+        withUnsafeBytes(of: userID.uuid) { bytes in bytes.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) } }
+    }
+
+    private static func recipes(_ rows: PostgresRowSequence) async throws -> [SavedRecipe] {
+        var recipes: [SavedRecipe] = []
+        for try await row in rows { recipes.append(try recipe(row)) }
+        return recipes
+    }
+
+    private static func recipe(_ row: PostgresRow) throws -> SavedRecipe {
+        let columns = row.makeRandomAccess()
+        let decoder = KiwiJSON.decoder()
+        return SavedRecipe(
+            id: try columns[0].decode(UUID.self),
+            scanId: try columns[1].decode(UUID.self),
+            savedAt: try columns[2].decode(Date.self),
+            recipe: try decoder.decode(Recipe.self, from: Data(try columns[3].decode(String.self).utf8)),
+            detectedIngredients: try decoder.decode([Ingredient].self, from: Data(try columns[4].decode(String.self).utf8)),
+            note: try columns[5].decode(String?.self),
+            rating: try columns[6].decode(Int16?.self).map(Int.init)
+        )
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import KiwiModels
+
+/// What became of a request to keep a recipe.
+enum RecipeSaving: Sendable, Hashable {
+    /// Kept now.
+    case saved(SavedRecipe)
+    /// The user had kept this recipe of this scan before: that copy, unchanged.
+    case alreadySaved(SavedRecipe)
+    /// The user keeps as many recipes as they may already.
+    case full
+}
+
+/// One page of a user's saved recipes, newest first.
+struct RecipePage: Sendable {
+    var recipes: [SavedRecipe]
+    /// Where the next page starts; nil on the last page.
+    var next: PageCursor?
+}
+
+/// A change `PATCH /v1/recipes/{id}` asks for to one of the user's own fields: a key left out keeps it, `null`
+/// clears it.
+enum FieldChange<Value: Sendable & Hashable>: Sendable, Hashable {
+    case keep
+    case clear
+    case set(Value)
+
+    /// The field's value after the change.
+    func applied(to current: Value?) -> Value? {
+        switch self {
+        case .keep: current
+        case .clear: nil
+        case .set(let value): value
+        }
+    }
+}
+
+/// The user's own fields of a saved recipe, as a `PATCH` changes them.
+struct SavedRecipeChanges: Sendable, Hashable {
+    var note: FieldChange<String> = .keep
+    var rating: FieldChange<Int> = .keep
+}
+
+/// The recipes users keep (`/v1/recipes`). Real: ``PostgresRecipeBox`` (the `saved_recipes` table); fake:
+/// `FakeRecipeBox`. Every lookup is by the user too: another user's recipe is one that does not exist.
+protocol RecipeBox: Sendable {
+    /// Keeps `recipe` for `userID`, unless they kept the same recipe of the same scan before or keep `capacity`
+    /// recipes already. Two saves at once never take a user past the capacity.
+    func save(_ recipe: SavedRecipe, for userID: UUID, capacity: Int) async throws -> RecipeSaving
+    /// The user's recipes, newest first, after `cursor`; only those whose name or ingredients contain `query`
+    /// (case-insensitively) when there is one.
+    func recipes(of userID: UUID, matching query: String?, after cursor: PageCursor?, limit: Int) async throws -> RecipePage
+    func recipe(_ id: UUID, of userID: UUID) async throws -> SavedRecipe?
+    /// Applies `changes`; nil when the user has no such recipe.
+    func update(_ id: UUID, of userID: UUID, _ changes: SavedRecipeChanges) async throws -> SavedRecipe?
+    /// False when the user had no such recipe.
+    func delete(_ id: UUID, of userID: UUID) async throws -> Bool
+    /// Every recipe of the user, when their account goes.
+    func deleteAll(of userID: UUID) async throws
+}
+
+extension SavedRecipe {
+    /// What `?q=` searches: the recipe's name and its ingredients' names, lower-cased, one per line.
+    var searchText: String {
+        ([recipe.name] + recipe.ingredients.map(\.name)).joined(separator: "\n").lowercased()
+    }
+}

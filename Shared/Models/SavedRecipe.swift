@@ -1,0 +1,71 @@
+import Foundation
+
+/// A recipe the user kept out of one of their scans (`/v1/recipes`): kept until they delete it, long after the scan
+/// itself has expired.
+public struct SavedRecipe: Codable, Hashable, Sendable {
+    public var id: UUID
+    /// The scan it was saved from; that scan may be gone by now.
+    public var scanId: UUID
+    public var savedAt: Date
+    /// The recipe exactly as the scan answered it.
+    public var recipe: Recipe
+    /// The scan's detected ingredients that the recipe uses.
+    public var detectedIngredients: [Ingredient]
+    /// The user's own note; `null` on the wire when there is none.
+    public var note: String?
+    /// The user's rating, 1 to 5; `null` on the wire when unrated.
+    public var rating: Int?
+
+    public init(
+        id: UUID,
+        scanId: UUID,
+        savedAt: Date,
+        recipe: Recipe,
+        detectedIngredients: [Ingredient],
+        note: String?,
+        rating: Int?
+    ) {
+        self.id = id
+        self.scanId = scanId
+        self.savedAt = savedAt
+        self.recipe = recipe
+        self.detectedIngredients = detectedIngredients
+        self.note = note
+        self.rating = rating
+    }
+
+    /// Writes `note` and `rating` as explicit `null`s rather than leaving them out: the contract lists every field.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(scanId, forKey: .scanId)
+        try container.encode(savedAt, forKey: .savedAt)
+        try container.encode(recipe, forKey: .recipe)
+        try container.encode(detectedIngredients, forKey: .detectedIngredients)
+        try container.encode(note, forKey: .note)
+        try container.encode(rating, forKey: .rating)
+    }
+}
+
+/// One page of `GET /v1/recipes`, newest first.
+public struct SavedRecipeList: Codable, Hashable, Sendable {
+    public var recipes: [SavedRecipe]
+    /// Pass it as `cursor` for the next page; absent on the last page.
+    public var nextCursor: String?
+
+    public init(recipes: [SavedRecipe], nextCursor: String?) {
+        self.recipes = recipes
+        self.nextCursor = nextCursor
+    }
+}
+
+/// The body of `POST /v1/recipes`: which recipe of which scan to keep.
+public struct SaveRecipeRequest: Codable, Hashable, Sendable {
+    public var scanId: UUID
+    public var recipeId: UUID
+
+    public init(scanId: UUID, recipeId: UUID) {
+        self.scanId = scanId
+        self.recipeId = recipeId
+    }
+}

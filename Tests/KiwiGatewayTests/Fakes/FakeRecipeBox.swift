@@ -1,0 +1,71 @@
+import Foundation
+import KiwiModels
+import Synchronization
+
+@testable import KiwiGateway
+
+/// Saved recipes in memory, kept and found the way ``PostgresRecipeBox`` keeps and finds them.
+final class FakeRecipeBox: RecipeBox {
+    private struct Kept {
+        var userID: UUID
+        var recipe: SavedRecipe
+    }
+
+    private let kept = Mutex<[Kept]>([])
+
+    /// How many recipes `userID` keeps.
+    func count(of userID: UUID) -> Int {
+        kept.withLock { $0.filter { $0.userID == userID }.count }
+    }
+
+    func save(_ recipe: SavedRecipe, for userID: UUID, capacity: Int) async throws -> RecipeSaving {
+        kept.withLock { kept in
+            let own = kept.filter { $0.userID == userID }
+            if let earlier = own.first(where: { $0.recipe.scanId == recipe.scanId && $0.recipe.recipe.id == recipe.recipe.id }) {
+                return .alreadySaved(earlier.recipe)
+            }
+            guard own.count < capacity else { return .full }
+            kept.append(Kept(userID: userID, recipe: recipe))
+            return .saved(recipe)
+        }
+    }
+
+    func recipes(of userID: UUID, matching query: String?, after cursor: PageCursor?, limit: Int) async throws -> RecipePage {
+        let newestFirst = kept.withLock { kept in
+            kept.filter { entry in entry.userID == userID && (query.map { entry.recipe.searchText.contains($0.lowercased()) } ?? true) }
+                .map(\.recipe).sorted { ($0.savedAt, $0.id.uuidString) > ($1.savedAt, $1.id.uuidString) }
+        }
+        let start = cursor.map { cursor in (newestFirst.firstIndex { $0.id == cursor.id } ?? newestFirst.count - 1) + 1 } ?? 0
+        let page = Array(newestFirst.dropFirst(start).prefix(limit))
+        let more = newestFirst.count > start + limit
+        return RecipePage(
+            recipes: page,
+            next: more ? page.last.map { PageCursor(createdAtMicroseconds: Int64($0.savedAt.timeIntervalSince1970 * 1_000_000), id: $0.id) } : nil
+        )
+    }
+
+    func recipe(_ id: UUID, of userID: UUID) async throws -> SavedRecipe? {
+        kept.withLock { $0.first { $0.userID == userID && $0.recipe.id == id }?.recipe }
+    }
+
+    func update(_ id: UUID, of userID: UUID, _ changes: SavedRecipeChanges) async throws -> SavedRecipe? {
+        kept.withLock { kept in
+            guard let index = kept.firstIndex(where: { $0.userID == userID && $0.recipe.id == id }) else { return nil }
+            kept[index].recipe.note = changes.note.applied(to: kept[index].recipe.note)
+            kept[index].recipe.rating = changes.rating.applied(to: kept[index].recipe.rating)
+            return kept[index].recipe
+        }
+    }
+
+    func delete(_ id: UUID, of userID: UUID) async throws -> Bool {
+        kept.withLock { kept in
+            let before = kept.count
+            kept.removeAll { $0.userID == userID && $0.recipe.id == id }
+            return kept.count < before
+        }
+    }
+
+    func deleteAll(of userID: UUID) async throws {
+        kept.withLock { $0.removeAll { $0.userID == userID } }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import KiwiDevelopment
+import KiwiModels
+import KiwiTestSupport
+import NIOHTTP1
+import PostgresNIO
+import Testing
+
+/// The recipe box through the three real services: a recipe the worker's answer held is saved, read back in every
+/// form, and goes with the account.
+@Suite("Recipe box end to end")
+struct RecipeBoxEndToEndTests {
+    let photo = SyntheticJPEG.make(size: 16 * 1024, seed: 97)
+
+    @Test("a recipe of a real scan is saved, exported as schema.org JSON-LD and text, and deleted with the account")
+    func saveExportAndDeleteWithAccount() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let user = try await rig.userID(of: token)
+            let upload = MultipartUpload.make(photo)
+            let scanned = try await rig.send(
+                .POST,
+                "/v1/scans",
+                token: token,
+                contentType: upload.contentType,
+                body: upload.body,
+                headers: [("Prefer", "wait=30")]
+            )
+            try #require(scanned.status == 200)
+            let scan = try KiwiJSON.decoder().decode(ScanResource.self, from: scanned.body)
+            let recipe = try #require(scan.result?.recipes.first)
+            let body = #"{"scanId":"\#(scan.id.uuidString.lowercased())","recipeId":"\#(recipe.id.uuidString.lowercased())"}"#
+            let saved = try await rig.send(.POST, "/v1/recipes", token: token, contentType: "application/json", body: Array(body.utf8))
+            #expect(saved.status == 201)
+            let copy = try KiwiJSON.decoder().decode(SavedRecipe.self, from: saved.body)
+            #expect(copy.recipe == recipe)
+
+            let path = "/v1/recipes/\(copy.id.uuidString.lowercased())"
+            let linked = try await rig.send(.GET, path, token: token, headers: [("Accept", "application/ld+json")])
+            let document = try #require(try JSONSerialization.jsonObject(with: linked.body) as? [String: Any])
+            #expect(document["@type"] as? String == "Recipe")
+            #expect(document["name"] as? String == recipe.name)
+            #expect((document["recipeInstructions"] as? [Any])?.count ?? 0 >= recipe.steps.count)
+            let text = try await rig.send(.GET, path, token: token, headers: [("Accept", "text/plain")])
+            #expect(String(decoding: text.body, as: UTF8.self).hasPrefix(recipe.name + "\n"))
+
+            #expect(try await rig.send(.DELETE, "/v1/account", token: token).status == 200)
+            let left = try await rig.database { client in
+                let rows = try await client.query("SELECT count(*) FROM saved_recipes WHERE user_id = \(user)")
+                for try await count in rows.decode(Int.self) { return count }
+                return -1
+            }
+            #expect(left == 0)
+        }
+    }
+}
