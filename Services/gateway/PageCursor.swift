@@ -17,6 +17,21 @@ struct PageCursor: Sendable, Hashable {
         self.id = id
     }
 
+    /// The SQL of a row's `created_at` in microseconds, what cursors compare.
+    static let createdAtMicrosecondsSQL = "(extract(epoch FROM created_at) * 1000000)::bigint"
+
+    /// A page out of up to `limit + 1` rows read newest first, each with its ``createdAtMicrosecondsSQL``: the first
+    /// `limit`, and where the next page starts when there was one row more.
+    static func page<Item>(
+        of found: [(item: Item, createdAtMicroseconds: Int64)],
+        limit: Int,
+        id: (Item) -> UUID
+    ) -> (items: [Item], next: PageCursor?) {
+        let next =
+            found.count > limit ? PageCursor(createdAtMicroseconds: found[limit - 1].createdAtMicroseconds, id: id(found[limit - 1].item)) : nil
+        return (found.prefix(limit).map(\.item), next)
+    }
+
     /// Reads a cursor a client sent back; nil for anything else.
     init?(token: String) {
         guard let data = Data(base64URLEncoded: token), let text = String(data: data, encoding: .utf8) else { return nil }

@@ -65,6 +65,13 @@ struct RecipesRouterTests {
         )
     }
 
+    /// Scans once and saves the omelette of that scan; returns the saved recipe and its path.
+    static func savedOmelette(_ client: some TestClientProtocol, token: String) async throws -> (recipe: SavedRecipe, path: String) {
+        let scan = try await finishedScan(client, token: token)
+        let recipe = try saved(try await save(client, token: token, scan: scan, recipe: omelette.id))
+        return (recipe, "/v1/recipes/\(recipe.id.uuidString)")
+    }
+
     static func saved(_ answer: TestResponse) throws -> SavedRecipe {
         try KiwiJSON.decoder().decode(SavedRecipe.self, from: Data(answer.body.readableBytesView))
     }
@@ -210,9 +217,7 @@ struct RecipesRouterTests {
         let (token, _, _) = gateway.signIn()
         let (other, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
-            let scan = try await Self.finishedScan(client, token: token)
-            let saved = try Self.saved(try await Self.save(client, token: token, scan: scan, recipe: Self.omelette.id))
-            let path = "/v1/recipes/\(saved.id.uuidString)"
+            let (_, path) = try await Self.savedOmelette(client, token: token)
             #expect(try await client.execute(.get, path, token: other).status == .notFound)
             #expect(try await client.execute(.patch, path, token: other, body: ByteBuffer(string: #"{"rating":1}"#)).status == .notFound)
             #expect(try await client.execute(.delete, path, token: other).status == .notFound)
@@ -225,9 +230,7 @@ struct RecipesRouterTests {
         let gateway = Self.gateway()
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
-            let scan = try await Self.finishedScan(client, token: token)
-            let saved = try Self.saved(try await Self.save(client, token: token, scan: scan, recipe: Self.omelette.id))
-            let path = "/v1/recipes/\(saved.id.uuidString)"
+            let (_, path) = try await Self.savedOmelette(client, token: token)
             let both = try Self.saved(
                 try await client.execute(.patch, path, token: token, body: ByteBuffer(string: #"{"note":"Kids loved it","rating":5}"#))
             )
@@ -250,9 +253,8 @@ struct RecipesRouterTests {
         let gateway = Self.gateway()
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
-            let scan = try await Self.finishedScan(client, token: token)
-            let saved = try Self.saved(try await Self.save(client, token: token, scan: scan, recipe: Self.omelette.id))
-            let answer = try await client.execute(.patch, "/v1/recipes/\(saved.id.uuidString)", token: token, body: ByteBuffer(string: body))
+            let (_, path) = try await Self.savedOmelette(client, token: token)
+            let answer = try await client.execute(.patch, path, token: token, body: ByteBuffer(string: body))
             #expect(answer.status == .badRequest)
             #expect(try Self.errorCode(answer) == "bad_request")
         }
@@ -263,9 +265,7 @@ struct RecipesRouterTests {
         let gateway = Self.gateway()
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
-            let scan = try await Self.finishedScan(client, token: token)
-            let saved = try Self.saved(try await Self.save(client, token: token, scan: scan, recipe: Self.omelette.id))
-            let path = "/v1/recipes/\(saved.id.uuidString)"
+            let (saved, path) = try await Self.savedOmelette(client, token: token)
             let linked = try await client.execute(.get, path, token: token, headers: [.accept: "application/ld+json"])
             #expect(linked.headers[.contentType] == "application/ld+json; charset=utf-8")
             let document = try #require(try JSONSerialization.jsonObject(with: Data(linked.body.readableBytesView)) as? [String: Any])
@@ -287,9 +287,7 @@ struct RecipesRouterTests {
         let gateway = Self.gateway()
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
-            let scan = try await Self.finishedScan(client, token: token)
-            let saved = try Self.saved(try await Self.save(client, token: token, scan: scan, recipe: Self.omelette.id))
-            let path = "/v1/recipes/\(saved.id.uuidString)"
+            let (_, path) = try await Self.savedOmelette(client, token: token)
             #expect(try await client.execute(.delete, path, token: token).status == .noContent)
             #expect(try await client.execute(.get, path, token: token).status == .notFound)
             #expect(try await client.execute(.delete, path, token: token).status == .notFound)

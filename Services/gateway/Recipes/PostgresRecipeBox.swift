@@ -53,7 +53,7 @@ struct PostgresRecipeBox: RecipeBox {
     /// `LIKE`, its own `%`, `_` and `\` taken literally.
     func recipes(of userID: UUID, matching query: String?, after cursor: PageCursor?, limit: Int) async throws -> RecipePage {
         try await withStatementDeadline("recipe box list", timeout: timeout) {
-            let micros = "(extract(epoch FROM created_at) * 1000000)::bigint"
+            let micros = PageCursor.createdAtMicrosecondsSQL
             let pattern = query.map { "%" + Self.likeEscaped($0.lowercased()) + "%" }
             let rows = try await client.query(
                 """
@@ -65,15 +65,12 @@ struct PostgresRecipeBox: RecipeBox {
                 """,
                 logger: logger
             )
-            var found: [(recipe: SavedRecipe, createdAtMicroseconds: Int64)] = []
+            var found: [(item: SavedRecipe, createdAtMicroseconds: Int64)] = []
             for try await row in rows {
                 found.append((try Self.recipe(row), try row.makeRandomAccess()[7].decode(Int64.self)))
             }
-            var page = RecipePage(recipes: found.prefix(limit).map(\.recipe), next: nil)
-            if found.count > limit {
-                page.next = PageCursor(createdAtMicroseconds: found[limit - 1].createdAtMicroseconds, id: found[limit - 1].recipe.id)
-            }
-            return page
+            let page = PageCursor.page(of: found, limit: limit, id: \.id)
+            return RecipePage(recipes: page.items, next: page.next)
         }
     }
 

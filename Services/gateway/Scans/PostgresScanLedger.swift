@@ -99,7 +99,7 @@ struct PostgresScanLedger: ScanLedger {
     /// between pages.
     func scans(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> ScanPage {
         try await withStatementDeadline("scan ledger list", timeout: timeout) {
-            let micros = "(extract(epoch FROM created_at) * 1000000)::bigint"
+            let micros = PageCursor.createdAtMicrosecondsSQL
             let rows = try await client.query(
                 """
                 SELECT \(unescaped: Self.columns), \(unescaped: micros) FROM scans
@@ -108,15 +108,12 @@ struct PostgresScanLedger: ScanLedger {
                 """,
                 logger: logger
             )
-            var found: [(record: ScanRecord, createdAtMicroseconds: Int64)] = []
+            var found: [(item: ScanRecord, createdAtMicroseconds: Int64)] = []
             for try await row in rows {
                 found.append((try Self.record(row), try row.makeRandomAccess()[10].decode(Int64.self)))
             }
-            var page = ScanPage(scans: found.prefix(limit).map(\.record), next: nil)
-            if found.count > limit {
-                page.next = PageCursor(createdAtMicroseconds: found[limit - 1].createdAtMicroseconds, id: found[limit - 1].record.id)
-            }
-            return page
+            let page = PageCursor.page(of: found, limit: limit, id: \.id)
+            return ScanPage(scans: page.items, next: page.next)
         }
     }
 
