@@ -61,6 +61,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             scans: dispatcher,
             ledger: ledger,
             recipes: recipes,
+            publicBaseURL: configuration.publicBaseURL,
             scanEvents: hub,
             policy: policy,
             scanTimeout: configuration.scanTimeout,
@@ -116,6 +117,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     router.addHealthRoute()
     APIDocumentController().addRoutes(to: router)
     router.addReadinessRoute(checks: dependencies.readinessChecks, optional: dependencies.optionalReadinessChecks)
+    SharePageController(recipes: dependencies.recipes, limiter: ClientRateLimiter(dependencies.sharePageLimit)).addRoutes(to: router)
     let v1 = router.group("v1")
     SignInController(accounts: dependencies.accounts).addRoutes(to: v1.group("auth"))
     let signedIn = v1.group().add(
@@ -137,7 +139,8 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     )
     ScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans, ledger: dependencies.ledger, metrics: metrics).addRoutes(to: signedIn)
-    RecipesController(recipes: dependencies.recipes, ledger: dependencies.ledger).addRoutes(to: signedIn)
+    RecipesController(recipes: dependencies.recipes, ledger: dependencies.ledger, publicBaseURL: dependencies.publicBaseURL)
+        .addRoutes(to: signedIn)
     AccountController(
         ledger: dependencies.ledger,
         recipes: dependencies.recipes,

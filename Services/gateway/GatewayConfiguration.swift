@@ -26,6 +26,8 @@ struct GatewayConfiguration: ServiceConfiguration {
     var sessionCacheTTL: Duration
     /// How long a scan's result is kept (`SCAN_RESULT_TTL_HOURS`); its record goes once its day has ended too.
     var scanRetention: Duration
+    /// Where clients reach the gateway (`PUBLIC_BASE_URL`): the base of the share links it hands out.
+    var publicBaseURL: URL
 
     init(environment: [String: String]) throws(ConfigurationError) {
         var reader = EnvironmentReader(environment: environment)
@@ -39,6 +41,7 @@ struct GatewayConfiguration: ServiceConfiguration {
         jobQueue = reader.jobQueue()
         sessionCacheTTL = .seconds(reader.int("SESSION_CACHE_SECONDS", default: 5, in: 0...60))
         scanRetention = .seconds(3600 * reader.int("SCAN_RESULT_TTL_HOURS", default: 24, in: 1...720))
+        publicBaseURL = reader.httpURL("PUBLIC_BASE_URL", default: URL(string: "http://localhost:8080")!)
         (self.database, self.amqp, self.authServiceURL, self.internalAPIToken) =
             try reader.finish(database, amqp, authServiceURL, internalAPIToken)
     }
@@ -52,6 +55,7 @@ struct GatewayConfiguration: ServiceConfiguration {
             "jobQueue": .string(jobQueue),
             "sessionCacheSeconds": .stringConvertible(sessionCacheTTL.components.seconds),
             "scanResultTTLHours": .stringConvertible(scanRetention.components.seconds / 3600),
+            "publicBaseURL": .string(publicBaseURL.absoluteString),
         ]
     }
 }

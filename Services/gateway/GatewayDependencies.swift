@@ -50,6 +50,10 @@ struct GatewayDependencies: Sendable {
     var ledger: any ScanLedger
     /// The recipes users keep (``RecipeBox``): real ``PostgresRecipeBox``, fake `FakeRecipeBox`.
     var recipes: any RecipeBox
+    /// The base of the share links (`PUBLIC_BASE_URL`).
+    var publicBaseURL = URL(string: "http://localhost:8080")!
+    /// How many share pages one client address may open in a burst, and then per second.
+    var sharePageLimit = RateLimit(burst: 60, perSecond: 1)
     /// Wakes the requests and event streams waiting for a scan when news of it arrives.
     var scanEvents: ScanEventHub
     var policy: QuotaPolicy

@@ -10,9 +10,13 @@ struct GatewayRequestContext: TrackedRequestContext {
     var session: AuthenticatedSession?
     /// The bearer token of that session, held only for signing it out.
     var bearerToken: String?
+    /// The address of the connection's other end (the client, or the proxy in front of the gateway); nil when
+    /// there is none, as in the in-process router tests.
+    let remoteAddress: String?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// Facts inner middleware learn that the access log written by the outer one should show. A reference, because

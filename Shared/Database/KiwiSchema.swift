@@ -7,7 +7,7 @@ public enum KiwiSchema {
     /// The auth service's migrations, oldest first.
     public static let auth: [Migration] = [usersAndSessions, retireScanQuota]
     /// The gateway's migrations, oldest first.
-    public static let gateway: [Migration] = [scanUsage, scanLedger, scanOutcomes, savedRecipes]
+    public static let gateway: [Migration] = [scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
 
@@ -151,6 +151,21 @@ public enum KiwiSchema {
                 )
                 """,
                 "CREATE INDEX saved_recipes_user_created_idx ON saved_recipes (user_id, created_at DESC, id DESC)",
+            ]
+        )
+
+    /// A saved recipe's public page (`/r/{token}`): the link's token while it is shared. The token is kept as it is,
+    /// not hashed, so that sharing again gives the same link: it opens only the page, which holds no user data.
+    static let sharedRecipes =
+        Migration(
+            version: 7,
+            name: "share saved recipes",
+            statements: [
+                """
+                ALTER TABLE saved_recipes
+                    ADD COLUMN share_token text UNIQUE CHECK (char_length(share_token) >= 22),
+                    ADD COLUMN shared_at timestamptz
+                """
             ]
         )
 

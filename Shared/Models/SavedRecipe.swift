@@ -69,3 +69,15 @@ public struct SaveRecipeRequest: Codable, Hashable, Sendable {
         self.recipeId = recipeId
     }
 }
+
+/// A saved recipe's public page, as `POST /v1/recipes/{id}/share` answers it.
+public struct RecipeShareLink: Codable, Hashable, Sendable {
+    /// The page anyone with the link can open: `PUBLIC_BASE_URL` + `/r/{token}`.
+    public var url: URL
+    public var sharedAt: Date
+
+    public init(url: URL, sharedAt: Date) {
+        self.url = url
+        self.sharedAt = sharedAt
+    }
+}

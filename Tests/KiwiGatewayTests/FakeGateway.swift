@@ -22,6 +22,7 @@ final class FakeGateway: Sendable {
     let events = ScanEventHub()
     let scans: FakeScanBackend
     let scanTimeout: Duration
+    let sharePageLimit: RateLimit
     /// Trusts a checked session for an hour: a test stalled on a busy machine must not see it expire.
     let cache = SessionCache(timeToLive: .seconds(3600))
     let policy = QuotaPolicy(limit: 4)
@@ -33,11 +34,13 @@ final class FakeGateway: Sendable {
     init(
         workers: FakeScanBackend.Outcome = .answer(.ok(ScanResponse(ingredients: [], recipes: [])), modelTime: nil),
         scanTimeout: Duration = .seconds(10),
+        sharePageLimit: RateLimit = RateLimit(burst: 60, perSecond: 1),
         readiness: [String: @Sendable () async -> Bool] = [:],
         optionalReadiness: [String: @Sendable () async -> Bool] = [:]
     ) {
         self.scans = FakeScanBackend(workers, ledger: ledger, events: events)
         self.scanTimeout = scanTimeout
+        self.sharePageLimit = sharePageLimit
         self.readiness = readiness
         self.optionalReadiness = optionalReadiness
     }
@@ -54,6 +57,7 @@ final class FakeGateway: Sendable {
             scans: scans,
             ledger: ledger,
             recipes: recipes,
+            sharePageLimit: sharePageLimit,
             scanEvents: events,
             policy: policy,
             scanTimeout: scanTimeout,

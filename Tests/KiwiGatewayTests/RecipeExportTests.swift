@@ -83,3 +83,18 @@ struct RecipeExportTests {
         #expect(RecipeFormat.preferred(by: accept) == expected)
     }
 }
+
+@Suite("Recipe share page")
+struct RecipeSharePageTests {
+    @Test("the model's text is escaped in the page, and the JSON-LD cannot close its script element")
+    func textEscaped() throws {
+        var recipe = RecipesRouterTests.omelette
+        recipe.name = #"<script>alert("x")</script> & 'co'"#
+        recipe.steps = ["Stir </script><script>alert(1)</script>"]
+        let saved = SavedRecipe(id: UUID(), scanId: UUID(), savedAt: Date(), recipe: recipe, detectedIngredients: [], note: nil, rating: nil)
+        let html = try RecipeSharePage.html(SharedRecipe(recipe: saved, share: RecipeShare(token: "t", sharedAt: Date())))
+        #expect(html.contains("<h1>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;</h1>"))
+        #expect(html.components(separatedBy: "<script").count == 2)
+        #expect(html.components(separatedBy: "</script>").count == 2)
+    }
+}

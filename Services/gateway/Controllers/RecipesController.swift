@@ -13,6 +13,8 @@ import NIOCore
 struct RecipesController: Sendable {
     let recipes: any RecipeBox
     let ledger: any ScanLedger
+    /// The base of the share links (`PUBLIC_BASE_URL`).
+    let publicBaseURL: URL
 
     /// How many recipes one user may keep.
     static let capacity = 500
@@ -27,6 +29,8 @@ struct RecipesController: Sendable {
         group.get("recipes/:id", use: show)
         group.patch("recipes/:id", use: update)
         group.delete("recipes/:id", use: delete)
+        group.post("recipes/:id/share", use: share)
+        group.delete("recipes/:id/share", use: unshare)
     }
 
     /// `POST /v1/recipes` `{"scanId", "recipeId"}`: 201 with the saved recipe and its `Location`; 200 with the earlier
@@ -132,6 +136,26 @@ struct RecipesController: Sendable {
         let session = try context.authenticatedSession
         guard let id = Self.recipeID(context), try await recipes.delete(id, of: session.userID) else { throw Self.notFound }
         context.logger.info("saved recipe deleted", metadata: ["savedRecipeId": "\(id)"])
+        return Response(status: .noContent)
+    }
+
+    /// `POST /v1/recipes/{id}/share`: 201 with the link of the recipe's new public page, or 200 with the link it
+    /// has already. The token in the link is 256 random bits.
+    @Sendable func share(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        guard let id = Self.recipeID(context) else { throw Self.notFound }
+        let token = SharePageController.newToken()
+        guard let share = try await recipes.share(id, of: session.userID, token: token) else { throw Self.notFound }
+        let link = RecipeShareLink(url: publicBaseURL.appending(path: "r/\(share.token)"), sharedAt: share.sharedAt)
+        if share.token == token { context.logger.info("saved recipe shared", metadata: ["savedRecipeId": "\(id)"]) }
+        return try Response.json(link, status: share.token == token ? .created : .ok)
+    }
+
+    /// `DELETE /v1/recipes/{id}/share`: 204; the page is gone at once, on every gateway (each page view reads the
+    /// database). Unsharing a recipe that is not shared is 204 too.
+    @Sendable func unshare(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        guard let id = Self.recipeID(context), try await recipes.unshare(id, of: session.userID) else { throw Self.notFound }
         return Response(status: .noContent)
     }
 

@@ -115,6 +115,47 @@ struct PostgresRecipeBox: RecipeBox {
         }
     }
 
+    /// Sets the token only where there is none, so two shares at once agree on one link.
+    func share(_ id: UUID, of userID: UUID, token: String) async throws -> RecipeShare? {
+        try await withStatementDeadline("recipe box share", timeout: timeout) {
+            let rows = try await client.query(
+                """
+                UPDATE saved_recipes SET share_token = COALESCE(share_token, \(token)), shared_at = COALESCE(shared_at, now())
+                WHERE id = \(id) AND user_id = \(userID) RETURNING share_token, shared_at
+                """,
+                logger: logger
+            )
+            for try await (token, sharedAt) in rows.decode((String, Date).self) { return RecipeShare(token: token, sharedAt: sharedAt) }
+            return nil
+        }
+    }
+
+    func unshare(_ id: UUID, of userID: UUID) async throws -> Bool {
+        try await withStatementDeadline("recipe box unshare", timeout: timeout) {
+            let rows = try await client.query(
+                "UPDATE saved_recipes SET share_token = NULL, shared_at = NULL WHERE id = \(id) AND user_id = \(userID) RETURNING 1",
+                logger: logger
+            )
+            for try await _ in rows.decode(Int.self) { return true }
+            return false
+        }
+    }
+
+    func sharedRecipe(_ token: String) async throws -> SharedRecipe? {
+        try await withStatementDeadline("recipe box shared", timeout: timeout) {
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns), share_token, shared_at FROM saved_recipes WHERE share_token = \(token)",
+                logger: logger
+            )
+            for try await row in rows {
+                let columns = row.makeRandomAccess()
+                let share = RecipeShare(token: try columns[7].decode(String.self), sharedAt: try columns[8].decode(Date.self))
+                return SharedRecipe(recipe: try Self.recipe(row), share: share)
+            }
+            return nil
+        }
+    }
+
     /// `text` for a `LIKE … ESCAPE '\'` pattern, matching itself only.
     static func likeEscaped(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")

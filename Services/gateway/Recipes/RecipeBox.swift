@@ -35,6 +35,19 @@ enum FieldChange<Value: Sendable & Hashable>: Sendable, Hashable {
     }
 }
 
+/// A saved recipe's public page: its link's token, and when it was shared.
+struct RecipeShare: Sendable, Hashable {
+    var token: String
+    var sharedAt: Date
+}
+
+/// A recipe shared under a token, as its public page finds it (the page shows the recipe, never its note, rating or
+/// anything of its owner).
+struct SharedRecipe: Sendable, Hashable {
+    var recipe: SavedRecipe
+    var share: RecipeShare
+}
+
 /// The user's own fields of a saved recipe, as a `PATCH` changes them.
 struct SavedRecipeChanges: Sendable, Hashable {
     var note: FieldChange<String> = .keep
@@ -57,6 +70,14 @@ protocol RecipeBox: Sendable {
     func delete(_ id: UUID, of userID: UUID) async throws -> Bool
     /// Every recipe of the user, when their account goes.
     func deleteAll(of userID: UUID) async throws
+    /// Shares the recipe under `token`, or keeps the share it has: the share as it is then; nil when the user has
+    /// no such recipe.
+    func share(_ id: UUID, of userID: UUID, token: String) async throws -> RecipeShare?
+    /// Ends the recipe's share, if it has one: its link no longer opens anything. False when the user has no such
+    /// recipe.
+    func unshare(_ id: UUID, of userID: UUID) async throws -> Bool
+    /// The recipe shared under `token`, if it still is.
+    func sharedRecipe(_ token: String) async throws -> SharedRecipe?
 }
 
 extension SavedRecipe {

@@ -9,6 +9,7 @@ final class FakeRecipeBox: RecipeBox {
     private struct Kept {
         var userID: UUID
         var recipe: SavedRecipe
+        var share: RecipeShare?
     }
 
     private let kept = Mutex<[Kept]>([])
@@ -25,7 +26,7 @@ final class FakeRecipeBox: RecipeBox {
                 return .alreadySaved(earlier.recipe)
             }
             guard own.count < capacity else { return .full }
-            kept.append(Kept(userID: userID, recipe: recipe))
+            kept.append(Kept(userID: userID, recipe: recipe, share: nil))
             return .saved(recipe)
         }
     }
@@ -67,5 +68,27 @@ final class FakeRecipeBox: RecipeBox {
 
     func deleteAll(of userID: UUID) async throws {
         kept.withLock { $0.removeAll { $0.userID == userID } }
+    }
+
+    func share(_ id: UUID, of userID: UUID, token: String) async throws -> RecipeShare? {
+        kept.withLock { kept in
+            guard let index = kept.firstIndex(where: { $0.userID == userID && $0.recipe.id == id }) else { return nil }
+            if kept[index].share == nil { kept[index].share = RecipeShare(token: token, sharedAt: Date()) }
+            return kept[index].share
+        }
+    }
+
+    func unshare(_ id: UUID, of userID: UUID) async throws -> Bool {
+        kept.withLock { kept in
+            guard let index = kept.firstIndex(where: { $0.userID == userID && $0.recipe.id == id }) else { return false }
+            kept[index].share = nil
+            return true
+        }
+    }
+
+    func sharedRecipe(_ token: String) async throws -> SharedRecipe? {
+        kept.withLock { kept in
+            kept.first { $0.share?.token == token }.flatMap { entry in entry.share.map { SharedRecipe(recipe: entry.recipe, share: $0) } }
+        }
     }
 }

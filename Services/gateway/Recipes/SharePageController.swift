@@ -1,0 +1,105 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KiwiConcurrency
+import KiwiModels
+import KiwiServiceSupport
+import NIOCore
+import Synchronization
+
+/// The public pages of shared recipes, `GET /r/{token}`: no sign-in, read-only, a page per request read from the
+/// database (so an unshared or deleted recipe is gone at once, on every gateway), limited per client address, and
+/// cacheable only with revalidation (`ETag`, `Cache-Control: no-cache`) for the same reason.
+struct SharePageController: Sendable {
+    let recipes: any RecipeBox
+    let limiter: ClientRateLimiter
+
+    func addRoutes(to router: Router<GatewayRequestContext>) {
+        router.get("r/:token", use: page)
+    }
+
+    /// A new share token: 256 random bits, base64url (43 characters).
+    static func newToken() -> String {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncodedString
+    }
+
+    @Sendable func page(request: Request, context: GatewayRequestContext) async throws -> Response {
+        if let wait = limiter.take(for: context.remoteAddress ?? "unknown") {
+            throw APIError(
+                .tooManyRequests,
+                .rateLimitExceeded,
+                "Too many recipe pages opened from this address; please try again in a moment.",
+                headers: [.retryAfter: String(wait)]
+            )
+        }
+        guard let token = context.parameters.get("token"), token.utf8.count == 43,
+            let shared = try await recipes.sharedRecipe(token)
+        else {
+            throw APIError(.notFound, .notFound, "There is no such recipe page; its link may have been withdrawn.")
+        }
+        let html = try RecipeSharePage.html(shared)
+        let etag = "\"" + SHA256.hash(data: Data(html.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        var headers: HTTPFields = [
+            .eTag: etag,
+            .cacheControl: "public, no-cache",
+            .contentSecurityPolicy: RecipeSharePage.contentSecurityPolicy,
+            .xContentTypeOptions: "nosniff",
+            .referrerPolicy: "no-referrer",
+        ]
+        if request.headers[values: .ifNoneMatch].flatMap({ $0.split(separator: ",") }).contains(where: {
+            $0.trimmingCharacters(in: .whitespaces) == etag
+        }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "text/html; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+}
+
+/// How many requests one client may make: `burst` at once, then `perSecond`.
+struct RateLimit: Sendable, Hashable {
+    var burst: Int
+    var perSecond: Double
+}
+
+/// A token bucket per client address, in this process (each gateway replica limits on its own). Buckets of clients
+/// that have been quiet long enough to be full again are dropped, so the table stays as small as the active clients.
+final class ClientRateLimiter: Sendable {
+    private struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    let limit: RateLimit
+    private let buckets = Mutex<[String: Bucket]>([:])
+
+    init(_ limit: RateLimit) {
+        self.limit = limit
+    }
+
+    /// Takes one request of `client`'s allowance: nil when it may go ahead, else the seconds until it may.
+    func take(for client: String, at now: ContinuousClock.Instant = .now) -> Int? {
+        buckets.withLock { buckets in
+            if buckets.count > 10_000 { buckets = buckets.filter { self.refilled($0.value, at: now) < Double(limit.burst) } }
+            var bucket =
+                buckets[client].map { Bucket(tokens: refilled($0, at: now), updated: now) } ?? Bucket(tokens: Double(limit.burst), updated: now)
+            guard bucket.tokens >= 1 else {
+                buckets[client] = bucket
+                return max(1, Int(((1 - bucket.tokens) / limit.perSecond).rounded(.up)))
+            }
+            bucket.tokens -= 1
+            buckets[client] = bucket
+            return nil
+        }
+    }
+
+    private func refilled(_ bucket: Bucket, at now: ContinuousClock.Instant) -> Double {
+        min(Double(limit.burst), bucket.tokens + (now - bucket.updated).seconds * limit.perSecond)
+    }
+}
+
+extension HTTPField.Name {
+    static let xContentTypeOptions = Self("X-Content-Type-Options")!
+    static let referrerPolicy = Self("Referrer-Policy")!
+}
