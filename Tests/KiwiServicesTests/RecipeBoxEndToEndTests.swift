@@ -17,22 +17,10 @@ struct RecipeBoxEndToEndTests {
         try await SystemRig.run { rig in
             let token = try await rig.signIn()
             let user = try await rig.userID(of: token)
-            let upload = MultipartUpload.make(photo)
-            let scanned = try await rig.send(
-                .POST,
-                "/v1/scans",
-                token: token,
-                contentType: upload.contentType,
-                body: upload.body,
-                headers: [("Prefer", "wait=30")]
-            )
-            try #require(scanned.status == 200)
-            let scan = try KiwiJSON.decoder().decode(ScanResource.self, from: scanned.body)
+            let scan = try await rig.finishedScan(photo, token: token)
             let recipe = try #require(scan.result?.recipes.first)
-            let body = #"{"scanId":"\#(scan.id.uuidString.lowercased())","recipeId":"\#(recipe.id.uuidString.lowercased())"}"#
-            let saved = try await rig.send(.POST, "/v1/recipes", token: token, contentType: "application/json", body: Array(body.utf8))
-            #expect(saved.status == 201)
-            let copy = try KiwiJSON.decoder().decode(SavedRecipe.self, from: saved.body)
+            let (status, copy) = try await rig.saveRecipe(recipe, of: scan, token: token)
+            #expect(status == 201)
             #expect(copy.recipe == recipe)
 
             let path = "/v1/recipes/\(copy.id.uuidString.lowercased())"

@@ -5,6 +5,7 @@ import KiwiDatabase
 import KiwiDevelopment
 import KiwiInternalAPI
 import KiwiJPEG
+import KiwiModels
 import KiwiTestSupport
 import Logging
 import NIOCore
@@ -206,4 +207,28 @@ struct SystemRig: Sendable {
         try await withClient(try PostgresClient.Configuration(url: try testDatabaseURL()), body)
     }
 
+}
+
+extension SystemRig {
+    /// Scans `photo` with `POST /v1/scans`, waiting for the answer, and returns the finished scan.
+    func finishedScan(_ photo: [UInt8], token: String) async throws -> ScanResource {
+        let upload = MultipartUpload.make(photo)
+        let scanned = try await send(
+            .POST,
+            "/v1/scans",
+            token: token,
+            contentType: upload.contentType,
+            body: upload.body,
+            headers: [("Prefer", "wait=30")]
+        )
+        try #require(scanned.status == 200, "the scan answered \(scanned.status)")
+        return try KiwiJSON.decoder().decode(ScanResource.self, from: scanned.body)
+    }
+
+    /// `POST /v1/recipes` for `recipe` of `scan`: the answer, and the saved recipe.
+    func saveRecipe(_ recipe: Recipe, of scan: ScanResource, token: String) async throws -> (status: Int, saved: SavedRecipe) {
+        let body = #"{"scanId":"\#(scan.id.uuidString.lowercased())","recipeId":"\#(recipe.id.uuidString.lowercased())"}"#
+        let answer = try await send(.POST, "/v1/recipes", token: token, contentType: "application/json", body: Array(body.utf8))
+        return (answer.status, try KiwiJSON.decoder().decode(SavedRecipe.self, from: answer.body))
+    }
 }

@@ -24,3 +24,14 @@ public func testRabbitMQMetricsURL() throws -> String {
         "KIWI_TEST_RABBITMQ_METRICS_URL is not set: run the tests with `make test`, which starts RabbitMQ with its Prometheus plugin"
     )
 }
+
+/// A program `make test` installs for the tests (`KIWI_TEST_PYTHON`: the virtualenv with recipe-scrapers;
+/// `KIWI_TEST_CHROMIUM`: Debian's chromium), from its environment variable.
+public func testTool(_ variable: String) throws -> String {
+    let path = ProcessInfo.processInfo.environment[variable] ?? ""
+    try #require(
+        !path.isEmpty && FileManager.default.isExecutableFile(atPath: path),
+        "\(variable) is not set to a program: run the tests with `make test`, which installs it"
+    )
+    return path
+}

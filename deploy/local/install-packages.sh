@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the local stack and the build need, when any is missing.
+# Installs the Debian packages the local stack and the build need, when any is missing; packages named as arguments
+# (the test tools: chromium) too.
 # Runs apt-get itself when it has the rights (root, or password-less sudo); otherwise prints
 # the exact command to run and exits non-zero.
 set -euo pipefail
@@ -13,6 +14,7 @@ packages=(
     pkg-config
     curl
     prometheus
+    "$@"
 )
 
 missing=()

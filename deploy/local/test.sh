@@ -8,6 +8,17 @@ source "$here/common.sh"
 # The formatter first: it takes seconds, and a tree it would change fails before anything is started or built.
 "$here/format.sh" lint
 
+# Test-only tools: headless Chromium for the share page, and recipe-scrapers (what Mealie and Tandoor import with) in
+# a virtualenv of our own under .run/, never the system Python's packages.
+"$here/install-packages.sh" chromium python3-venv
+venv="$KIWI_RUN/test-venv"
+if ! "$venv/bin/python" -c 'import recipe_scrapers' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "recipe-scrapers==15.13.0"
+fi
+export KIWI_TEST_PYTHON="$venv/bin/python"
+export KIWI_TEST_CHROMIUM="$(command -v chromium)"
+
 use_local_infrastructure postgres rabbitmq
 
 export KIWI_TEST_DATABASE_URL="$KIWI_DATABASE_URL"

@@ -1,0 +1,113 @@
+import Foundation
+import KiwiDevelopment
+import KiwiModels
+import KiwiTestSupport
+import NIOHTTP1
+import Testing
+
+/// Shared recipe pages through the real services, read the way other software reads them: recipe-scrapers (what
+/// Mealie and Tandoor import with) and a headless Chromium.
+@Suite("Shared recipe pages end to end")
+struct SharePageEndToEndTests {
+    /// Saves and shares every recipe of one real scan; returns each recipe with its page's path.
+    func sharedRecipes(_ rig: SystemRig, token: String, seed: UInt64) async throws -> [(recipe: Recipe, page: String)] {
+        let scan = try await rig.finishedScan(SyntheticJPEG.make(size: 16 * 1024, seed: seed), token: token)
+        var shared: [(Recipe, String)] = []
+        for recipe in scan.result?.recipes ?? [] {
+            let saved = try await rig.saveRecipe(recipe, of: scan, token: token).saved
+            let answer = try await rig.send(.POST, "/v1/recipes/\(saved.id.uuidString.lowercased())/share", token: token)
+            shared.append((recipe, try KiwiJSON.decoder().decode(RecipeShareLink.self, from: answer.body).url.path))
+        }
+        try #require(!shared.isEmpty)
+        return shared
+    }
+
+    @Test("recipe-scrapers reads every shared page back with the recipe's title, total time, ingredients and steps")
+    func recipeScrapersReadsPages() async throws {
+        let python = try testTool("KIWI_TEST_PYTHON")
+        let reader = ServiceProcess.checkout.appending(path: "Tests/Scripts/read_recipe.py").path
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let shared = try await sharedRecipes(rig, token: token, seed: 11) + sharedRecipes(rig, token: token, seed: 12)
+            for (recipe, page) in shared {
+                let html = try await rig.send(.GET, page)
+                #expect(html.status == 200)
+                let run = try await runProgram(python, [reader, rig.gateway.absoluteString + page], input: html.body)
+                try #require(run.status == 0, "\(run.output)")
+                let read = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+                #expect(read["title"] as? String == recipe.name)
+                #expect(read["total_time"] as? Int == recipe.cookTimeMinutes)
+                #expect(read["ingredients"] as? [String] == recipe.ingredients.map(Self.ingredientLine))
+                #expect(read["instructions"] as? [String] == recipe.steps)
+            }
+        }
+    }
+
+    @Test("headless Chromium renders the page with the recipe and nothing of its owner, and gets no page once it is withdrawn")
+    func chromiumRendersPage() async throws {
+        let chromium = try testTool("KIWI_TEST_CHROMIUM")
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn(email: "page-owner@example.com")
+            let (recipe, page) = try #require(try await sharedRecipes(rig, token: token, seed: 13).first)
+            let url = rig.gateway.absoluteString + page
+            let profile = FileManager.default.temporaryDirectory.appending(path: "kiwi-chromium-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: profile) }
+            let arguments = [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=\(profile)",
+                "--dump-dom", url,
+            ]
+            let rendered = try await runProgram(chromium, arguments)
+            try #require(rendered.status == 0, "\(rendered.output.suffix(2000))")
+            let dom = rendered.output
+            #expect(dom.contains(RecipeSharePageText.escaped(recipe.name)))
+            for step in recipe.steps { #expect(dom.contains(RecipeSharePageText.escaped(step))) }
+            #expect(dom.components(separatedBy: "<script").count == 2, "a script besides the JSON-LD")
+            #expect(!dom.contains("page-owner@example.com"))
+
+            let saved = try await rig.send(.GET, "/v1/recipes", token: token)
+            let id = try #require(
+                try KiwiJSON.decoder().decode(SavedRecipeList.self, from: saved.body).recipes.first { $0.recipe.id == recipe.id }?.id
+            )
+            #expect(try await rig.send(.DELETE, "/v1/recipes/\(id.uuidString.lowercased())/share", token: token).status == 204)
+            let withdrawn = try await runProgram(chromium, arguments)
+            #expect(!withdrawn.output.contains(RecipeSharePageText.escaped(recipe.name)))
+            #expect(withdrawn.output.contains("not_found"))
+        }
+    }
+
+    /// An ingredient line as the JSON-LD writes it.
+    static func ingredientLine(_ ingredient: RecipeIngredient) -> String {
+        guard !ingredient.isDetected, let substitution = ingredient.substitution else { return ingredient.name }
+        return "\(ingredient.name) (or \(substitution))"
+    }
+}
+
+/// HTML escaping as the page does it, to find the model's text in a rendered page.
+enum RecipeSharePageText {
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
+
+/// Runs `program` with `arguments`, `input` on its standard input, and returns its exit status and standard output
+/// (standard error is discarded), giving up after 60 s.
+func runProgram(_ program: String, _ arguments: [String], input: Data = Data()) async throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    try stdin.fileHandleForWriting.write(contentsOf: input)
+    try stdin.fileHandleForWriting.close()
+    let output = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }
+    let deadline = ContinuousClock.now + .seconds(60)
+    while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+    if process.isRunning { process.terminate() }
+    let data = await output.value
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
