@@ -4,6 +4,7 @@ import KiwiDevelopment
 import KiwiJPEG
 import KiwiTestSupport
 import Logging
+import NIOHTTP1
 import Testing
 
 /// The `kiwi` command-line client, run as a real process against the real services.
@@ -91,6 +92,42 @@ struct CLITests {
             #expect(scan.output.contains("is not a JPEG"))
             let logout = try await cli.run(["logout"])
             #expect(logout.status == 0 && !FileManager.default.fileExists(atPath: cli.sessionFile.path))
+        }
+    }
+
+    @Test("save keeps a scan's recipe; recipes lists and searches it; export prints JSON-LD and text; share prints a working link")
+    func recipeBox() async throws {
+        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 53))
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let scanned = try await cli.run(["scan", photo.path, "--json", "--blocking"])
+            let answer = try #require(try JSONSerialization.jsonObject(with: Data(scanned.output.utf8)) as? [String: Any])
+            let recipe = try #require((answer["recipes"] as? [[String: Any]])?.first)
+            let (recipeID, name) = (try #require(recipe["id"] as? String), try #require(recipe["name"] as? String))
+            let scans = try await cli.run(["scans"])
+            let scanID = try #require(scans.output.split(separator: "\n").first?.split(separator: " ").first.map(String.init))
+
+            let save = try await cli.run(["save", scanID, recipeID])
+            #expect(save.status == 0, "\(save.output)")
+            let savedID = try #require(save.output.split(separator: " ").last.map { String($0.dropLast(2)) })
+            #expect(save.output.hasPrefix("Saved \(name) as "))
+            let listed = try await cli.run(["recipes", "--query", String(name.prefix(4))])
+            #expect(listed.output.hasPrefix("\(savedID)  \(name)"), "\(listed.output)")
+            #expect(try await cli.run(["recipes", "--query", "no such dish"]).output == "No saved recipe matches.\n")
+
+            let linked = try await cli.run(["export", savedID])
+            #expect(linked.status == 0, "\(linked.output)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(linked.output.utf8)) as? [String: Any])
+            #expect(document["@type"] as? String == "Recipe")
+            #expect(try await cli.run(["export", savedID, "--format", "text"]).output.hasPrefix(name + "\n"))
+
+            let shared = try await cli.run(["share", savedID])
+            #expect(shared.status == 0, "\(shared.output)")
+            let link = try #require(URL(string: shared.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+            #expect(try await rig.send(.GET, link.path).status == 200)
+            #expect(try await cli.run(["share", savedID, "--withdraw"]).status == 0)
+            #expect(try await rig.send(.GET, link.path).status == 404)
         }
     }
 

@@ -7,7 +7,11 @@ import KiwiAppleSignIn
 struct Kiwi: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiwi",
-        abstract: "Kiwi's command-line client: sign in, scan a fridge photo, list scans, check the quota, sign out, delete the account.",
-        subcommands: [Login.self, Scan.self, Scans.self, Quota.self, Logout.self, DeleteAccount.self, DevKeys.self, DevToken.self]
+        abstract:
+            "Kiwi's command-line client: sign in, scan a fridge photo, list scans, keep, share and export recipes, check the quota, sign out, delete the account.",
+        subcommands: [
+            Login.self, Scan.self, Scans.self, Save.self, Recipes.self, Share.self, Export.self, Quota.self, Logout.self, DeleteAccount.self,
+            DevKeys.self, DevToken.self,
+        ]
     )
 }
