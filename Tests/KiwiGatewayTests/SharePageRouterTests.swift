@@ -105,8 +105,12 @@ struct SharePageRouterTests {
             #expect(try await client.execute(.post, path + "/share", token: other).status == .notFound)
             #expect(try await client.execute(.delete, path + "/share", token: other).status == .notFound)
             let (_, page) = try await Self.share(client, path, token: token)
-            #expect(try await client.execute(.delete, "/v1/account", token: token).status == .ok)
+            #expect(try await client.execute(.delete, path, token: token).status == .noContent)
             #expect(try await client.execute(uri: page, method: .get).status == .notFound)
+            let (_, again) = try await RecipesRouterTests.savedOmelette(client, token: token)
+            let (_, otherPage) = try await Self.share(client, again, token: token)
+            #expect(try await client.execute(.delete, "/v1/account", token: token).status == .ok)
+            #expect(try await client.execute(uri: otherPage, method: .get).status == .notFound)
         }
     }
 
