@@ -93,6 +93,7 @@ struct Scan: AsyncParsableCommand {
         case .ok(let ok): return try ok.body.json
         case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
         case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
+        case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
         case .tooManyRequests(let answer): throw sentence(try answer.body.json, status: 429)
         case .unprocessableContent(let answer): throw sentence(try answer.body.json, status: 422)
         case .badGateway(let answer): throw sentence(try answer.body.json, status: 502)
