@@ -11,8 +11,6 @@ struct SessionToken: Sendable {
 
     /// A fresh random token.
     static func generate() -> SessionToken {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return SessionToken(value: Data(bytes).base64URLEncodedString)
+        SessionToken(value: Data.random(count: 32).base64URLEncodedString)
     }
 }

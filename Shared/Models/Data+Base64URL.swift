@@ -8,6 +8,12 @@ extension Data {
         self.init(base64Encoded: base64)
     }
 
+    /// `count` bytes from the system's cryptographically secure generator: the secret of a token.
+    public static func random(count: Int) -> Data {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
     /// base64url without padding, as JWTs, JWKs and session tokens write it.
     public var base64URLEncodedString: String {
         base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

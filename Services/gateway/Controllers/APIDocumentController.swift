@@ -13,12 +13,12 @@ struct APIDocumentController: Sendable {
     }
 
     static func document(_ bytes: [UInt8], contentType: String, for request: Request) -> Response {
-        var headers: HTTPFields = [.eTag: APIDocument.entityTag, .cacheControl: "public, max-age=3600"]
-        let matches = request.headers[.ifNoneMatch].map { value in
-            value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == APIDocument.entityTag || $0 == "*" }
-        }
-        if matches == true { return Response(status: .notModified, headers: headers) }
-        headers[.contentType] = contentType
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        .cacheable(
+            ByteBuffer(bytes: bytes),
+            contentType: contentType,
+            entityTag: APIDocument.entityTag,
+            headers: [.cacheControl: "public, max-age=3600"],
+            for: request
+        )
     }
 }

@@ -21,7 +21,7 @@ struct SharePageController: Sendable {
 
     /// A new share token: 256 random bits, base64url (43 characters).
     static func newToken() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncodedString
+        Data.random(count: 32).base64URLEncodedString
     }
 
     @Sendable func page(request: Request, context: GatewayRequestContext) async throws -> Response {
@@ -38,22 +38,19 @@ struct SharePageController: Sendable {
         else {
             throw APIError(.notFound, .notFound, "There is no such recipe page; its link may have been withdrawn.")
         }
-        let html = try RecipeSharePage.html(shared)
-        let etag = "\"" + SHA256.hash(data: Data(html.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
-        var headers: HTTPFields = [
-            .eTag: etag,
-            .cacheControl: "public, no-cache",
-            .contentSecurityPolicy: RecipeSharePage.contentSecurityPolicy,
-            .xContentTypeOptions: "nosniff",
-            .referrerPolicy: "no-referrer",
-        ]
-        if request.headers[values: .ifNoneMatch].flatMap({ $0.split(separator: ",") }).contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == etag
-        }) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = "text/html; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        let html = Data(try RecipeSharePage.html(shared).utf8)
+        return .cacheable(
+            ByteBuffer(bytes: html),
+            contentType: "text/html; charset=utf-8",
+            entityTag: "\"" + SHA256.hash(data: html).prefix(16).hexEncodedString + "\"",
+            headers: [
+                .cacheControl: "public, no-cache",
+                .contentSecurityPolicy: RecipeSharePage.contentSecurityPolicy,
+                .xContentTypeOptions: "nosniff",
+                .referrerPolicy: "no-referrer",
+            ],
+            for: request
+        )
     }
 }
 
