@@ -1,5 +1,6 @@
 import Hummingbird
 import KiwiServiceSupport
+import NIOCore
 
 /// What the gateway knows about a request besides the request itself.
 struct GatewayRequestContext: TrackedRequestContext {
@@ -10,14 +11,17 @@ struct GatewayRequestContext: TrackedRequestContext {
     var session: AuthenticatedSession?
     /// The bearer token of that session, held only for signing it out.
     var bearerToken: String?
-    /// The address of the connection's other end (the client, or the proxy in front of the gateway); nil when
-    /// there is none, as in the in-process router tests.
-    let remoteAddress: String?
+    /// The connection the request came on.
+    private let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
-        remoteAddress = source.channel.remoteAddress?.ipAddress
+        channel = source.channel
     }
+
+    /// The address of the connection's other end (the client, or the proxy in front of the gateway); nil when
+    /// there is none, as in the in-process router tests. Read only by the routes that need it.
+    var remoteAddress: String? { channel.remoteAddress?.ipAddress }
 
     /// Facts inner middleware learn that the access log written by the outer one should show. A reference, because
     /// every middleware works on its own copy of the context.
