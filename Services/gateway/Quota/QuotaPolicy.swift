@@ -12,7 +12,12 @@ struct QuotaPolicy: Sendable {
 
     /// The UTC day `now` falls on, as PostgreSQL's `date` reads it (`2026-11-22`).
     func day(of now: Date) -> String {
-        let parts = Self.utc.dateComponents([.year, .month, .day], from: now)
+        Self.utcDay(of: now)
+    }
+
+    /// `date`'s day in UTC, `yyyy-MM-dd`.
+    static func utcDay(of date: Date) -> String {
+        let parts = utc.dateComponents([.year, .month, .day], from: date)
         return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
     }
 

@@ -19,7 +19,7 @@ enum RecipeExport {
             recipeIngredient: recipe.ingredients.map(ingredientLine),
             recipeInstructions: instructions,
             keywords: ["quick", recipe.difficulty.rawValue].joined(separator: ", "),
-            datePublished: day(saved.savedAt)
+            datePublished: QuotaPolicy.utcDay(of: saved.savedAt)
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -49,14 +49,6 @@ enum RecipeExport {
     static func duration(minutes: Int) -> String {
         let (hours, rest) = minutes.quotientAndRemainder(dividingBy: 60)
         return "PT" + (hours > 0 ? "\(hours)H" : "") + (rest > 0 || hours == 0 ? "\(rest)M" : "")
-    }
-
-    private static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
     }
 
     private struct SchemaRecipe: Encodable {
