@@ -447,7 +447,7 @@ let package = Package(
         .testTarget(
             name: "KiwiDeploymentTests",
             dependencies: [
-                "KiwiAuth", "KiwiConfiguration", "KiwiGateway", "KiwiMessaging", "KiwiScanWorker", "KiwiServiceSupport",
+                "KiwiAuth", "KiwiConfiguration", "KiwiGateway", "KiwiMessaging", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings

@@ -1,4 +1,5 @@
 import Foundation
+import KiwiTestSupport
 import Testing
 
 /// Kiwi's monitoring files — `deploy/prometheus/kiwi-rules.yml` (the rules' one source), its `promtool` tests, the
@@ -114,18 +115,8 @@ struct MonitoringFiles {
 
 /// Runs `promtool` with `arguments` and returns its exit status and output. `make test` installs it (Debian's
 /// `prometheus` package).
-func promtool(_ arguments: [String], in folder: URL = DeploymentFiles.root) throws -> (status: Int32, output: String) {
+func promtool(_ arguments: [String], in folder: URL = DeploymentFiles.root) async throws -> (status: Int32, output: String) {
     let path = "/usr/bin/promtool"
     try #require(FileManager.default.isExecutableFile(atPath: path), "promtool is missing: run deploy/local/install-packages.sh")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    return try await runProgram(path, arguments, in: folder, includingStandardError: true)
 }

@@ -8,17 +8,17 @@ import Yams
 @Suite("Monitoring rules and dashboard")
 struct MonitoringTests {
     @Test("promtool accepts the rule file")
-    func rulesParse() throws {
-        let check = try promtool(["check", "rules", MonitoringFiles.rulesPath])
+    func rulesParse() async throws {
+        let check = try await promtool(["check", "rules", MonitoringFiles.rulesPath])
         #expect(check.status == 0, "\(check.output)")
     }
 
     @Test("the alerts fire, and stay quiet, as deploy/prometheus/tests expects (promtool test rules)")
-    func ruleUnitTests() throws {
+    func ruleUnitTests() async throws {
         let folder = DeploymentFiles.root.appending(path: MonitoringFiles.ruleTestsFolder)
         let tests = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".test.yml") }.sorted()
         try #require(!tests.isEmpty)
-        let run = try promtool(["test", "rules"] + tests, in: folder)
+        let run = try await promtool(["test", "rules"] + tests, in: folder)
         #expect(run.status == 0, "\(run.output)")
     }
 
@@ -65,7 +65,7 @@ struct MonitoringTests {
     }
 
     @Test("every dashboard query parses as PromQL")
-    func dashboardQueriesParse() throws {
+    func dashboardQueriesParse() async throws {
         let queries = try MonitoringFiles().dashboardQueries
         try #require(!queries.isEmpty)
         // promtool parses expressions as rules do: each query becomes a recording rule of a throwaway rule file.
@@ -78,7 +78,7 @@ struct MonitoringTests {
         let file = FileManager.default.temporaryDirectory.appending(path: "kiwi-dashboard-\(UUID().uuidString).yml")
         defer { try? FileManager.default.removeItem(at: file) }
         try ("groups:\n  - name: dashboard\n    rules:\n" + rules.joined()).write(to: file, atomically: true, encoding: .utf8)
-        let check = try promtool(["check", "rules", file.path])
+        let check = try await promtool(["check", "rules", file.path])
         #expect(check.status == 0, "\(check.output)")
     }
 

@@ -28,20 +28,9 @@ let testLogger: Logger = {
 }()
 
 /// Closes, from the broker's side, the connections whose name contains `pattern` (`infra.sh close-connections`).
-/// Waits for the script without blocking a thread: the test run shares a cooperative pool of two threads.
 func closeConnectionsFromBroker(named pattern: String) async throws {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../../deploy/local/infra.sh").standardized
-    let process = Process()
-    process.executableURL = script
-    process.arguments = ["close-connections", pattern]
-    let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
-    process.terminationHandler = { finished in
-        exited.yield(finished.terminationStatus)
-        exited.finish()
-    }
-    try process.run()
-    var statuses = exits.makeAsyncIterator()
-    try #require(await statuses.next() == 0)
+    try #require(try await runProgram(script.path, ["close-connections", pattern]).status == 0)
 }
 
 /// Collects up to `count` deliveries, waiting at most `timeout` for them.

@@ -5,6 +5,8 @@ import KiwiTestSupport
 import NIOHTTP1
 import Testing
 
+@testable import KiwiGateway
+
 /// Shared recipe pages through the real services, read the way other software reads them: recipe-scrapers (what
 /// Mealie and Tandoor import with) and a headless Chromium.
 @Suite("Shared recipe pages end to end")
@@ -37,7 +39,7 @@ struct SharePageEndToEndTests {
                 let read = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
                 #expect(read["title"] as? String == recipe.name)
                 #expect(read["total_time"] as? Int == recipe.cookTimeMinutes)
-                #expect(read["ingredients"] as? [String] == recipe.ingredients.map(Self.ingredientLine))
+                #expect(read["ingredients"] as? [String] == recipe.ingredients.map(RecipeExport.ingredientLine))
                 #expect(read["instructions"] as? [String] == recipe.steps)
             }
         }
@@ -59,8 +61,8 @@ struct SharePageEndToEndTests {
             let rendered = try await runProgram(chromium, arguments)
             try #require(rendered.status == 0, "\(rendered.output.suffix(2000))")
             let dom = rendered.output
-            #expect(dom.contains(RecipeSharePageText.escaped(recipe.name)))
-            for step in recipe.steps { #expect(dom.contains(RecipeSharePageText.escaped(step))) }
+            #expect(dom.contains(SerializedDOM.text(recipe.name)))
+            for step in recipe.steps { #expect(dom.contains(SerializedDOM.text(step))) }
             #expect(dom.components(separatedBy: "<script").count == 2, "a script besides the JSON-LD")
             #expect(!dom.contains("page-owner@example.com"))
 
@@ -70,44 +72,16 @@ struct SharePageEndToEndTests {
             )
             #expect(try await rig.send(.DELETE, "/v1/recipes/\(id.uuidString.lowercased())/share", token: token).status == 204)
             let withdrawn = try await runProgram(chromium, arguments)
-            #expect(!withdrawn.output.contains(RecipeSharePageText.escaped(recipe.name)))
+            #expect(!withdrawn.output.contains(SerializedDOM.text(recipe.name)))
             #expect(withdrawn.output.contains("not_found"))
         }
     }
-
-    /// An ingredient line as the JSON-LD writes it.
-    static func ingredientLine(_ ingredient: RecipeIngredient) -> String {
-        guard !ingredient.isDetected, let substitution = ingredient.substitution else { return ingredient.name }
-        return "\(ingredient.name) (or \(substitution))"
-    }
 }
 
-/// HTML escaping as the page does it, to find the model's text in a rendered page.
-enum RecipeSharePageText {
-    static func escaped(_ text: String) -> String {
+/// Text as a browser serializes it in a text node (`--dump-dom`): `&`, `<` and `>` escaped, quotes left as they are
+/// (unlike the page's source, which escapes them too).
+enum SerializedDOM {
+    static func text(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
-}
-
-/// Runs `program` with `arguments`, `input` on its standard input, and returns its exit status and standard output
-/// (standard error is discarded), giving up after 60 s.
-func runProgram(_ program: String, _ arguments: [String], input: Data = Data()) async throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    try stdin.fileHandleForWriting.write(contentsOf: input)
-    try stdin.fileHandleForWriting.close()
-    let output = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }
-    let deadline = ContinuousClock.now + .seconds(60)
-    while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-    if process.isRunning { process.terminate() }
-    let data = await output.value
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

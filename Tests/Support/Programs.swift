@@ -1,0 +1,59 @@
+import Foundation
+import Synchronization
+
+/// Runs `program` to its end: `input` on its standard input, and returns its exit status and standard output (with
+/// standard error too when `includingStandardError`). Waits without blocking a thread — the test run shares a
+/// cooperative pool of two — and stops the program after `timeout`.
+public func runProgram(
+    _ program: String,
+    _ arguments: [String],
+    input: Data = Data(),
+    in directory: URL? = nil,
+    includingStandardError: Bool = false,
+    timeout: Duration = .seconds(60)
+) async throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = includingStandardError ? stdout : FileHandle.nullDevice
+    // The output is read as it comes, so a program writing more than a pipe holds never waits for us.
+    let output = Mutex(Data())
+    let (ended, end) = AsyncStream.makeStream(of: Void.self)
+    stdout.fileHandleForReading.readabilityHandler = { handle in
+        let chunk = handle.availableData
+        if chunk.isEmpty {
+            handle.readabilityHandler = nil
+            end.finish()
+        } else {
+            output.withLock { $0.append(chunk) }
+        }
+    }
+    let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
+    process.terminationHandler = { finished in
+        exited.yield(finished.terminationStatus)
+        exited.finish()
+    }
+    try process.run()
+    try stdin.fileHandleForWriting.write(contentsOf: input)
+    try stdin.fileHandleForWriting.close()
+    let stopper = Task {
+        try await Task.sleep(for: timeout)
+        process.terminate()
+    }
+    var statuses = exits.makeAsyncIterator()
+    let status = await statuses.next() ?? -1
+    stopper.cancel()
+    // Children the program left behind (Chromium's helpers) may hold the pipe open: give the rest a moment.
+    _ = await withTaskGroup(of: Void.self) { group in
+        group.addTask { for await _ in ended {} }
+        group.addTask { try? await Task.sleep(for: .seconds(5)) }
+        await group.next()
+        group.cancelAll()
+    }
+    return (status, String(decoding: output.withLock { $0 }, as: UTF8.self))
+}
