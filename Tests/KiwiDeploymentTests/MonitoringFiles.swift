@@ -118,5 +118,7 @@ struct MonitoringFiles {
 func promtool(_ arguments: [String], in folder: URL = DeploymentFiles.root) async throws -> (status: Int32, output: String) {
     let path = "/usr/bin/promtool"
     try #require(FileManager.default.isExecutableFile(atPath: path), "promtool is missing: run deploy/local/install-packages.sh")
-    return try await runProgram(path, arguments, in: folder, includingStandardError: true)
+    // The rule tests evaluate days of series; with the whole suite competing for two cores at its start they have
+    // taken over a minute.
+    return try await runProgram(path, arguments, in: folder, includingStandardError: true, timeout: .seconds(600))
 }
