@@ -30,6 +30,8 @@ struct APIClientTests {
             let health = try await anonymous.getHealth().ok
             #expect(try health.body.json.status == "ok")
             #expect(!health.headers.xRequestId.isEmpty)
+            // Its connections to the broker come up a moment after it serves: ask once it says so.
+            _ = try await rig.readiness(until: "ready")
             #expect(try await anonymous.getReadiness().ok.body.json.dependencies.additionalProperties["postgres"] == .ok)
             let refused = try await anonymous.signInWithApple(body: .json(.init(identityToken: "not-a-jwt")))
             #expect(try refused.unauthorized.body.json.error == "invalid_token")
@@ -72,6 +74,16 @@ struct APIClientTests {
             let limited = try await client.scanFridge(body: .multipartForm([.image(.init(payload: .init(body: HTTPBody(photo))))])).tooManyRequests
             #expect(limited.headers.retryAfter > 0)
             #expect(try limited.body.json.resetsAt != nil)
+        }
+    }
+
+    @Test("a gateway with no scan worker answers a degraded readiness that the client decodes")
+    func degradedReadinessDecodes() async throws {
+        try await SystemRig.run(worker: false) { rig in
+            _ = try await rig.readiness(until: "degraded")
+            let readiness = try await KiwiAPI.client(serverURL: rig.gateway).getReadiness().ok.body.json
+            #expect(readiness.status == "degraded")
+            #expect(readiness.dependencies.additionalProperties["scanWorkers"] == .degraded)
         }
     }
 }

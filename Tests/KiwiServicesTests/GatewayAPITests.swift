@@ -206,10 +206,10 @@ struct GatewayAPITests {
     @Test("the auth service and the scan worker answer GET /health/ready with their own dependencies")
     func otherServicesReadiness() async throws {
         try await SystemRig.run { rig in
-            let auth = try await rig.send(.GET, "/health/ready", to: rig.servers["kiwi-auth"])
+            let auth = try await rig.readiness(until: "ready", of: rig.servers["kiwi-auth"])
             #expect(auth.status == 200)
             #expect(try auth.json()["dependencies"] as? [String: String] == ["postgres": "ok"])
-            let worker = try await rig.send(.GET, "/health/ready", to: rig.servers["kiwi-scan-worker"])
+            let worker = try await rig.readiness(until: "ready", of: rig.servers["kiwi-scan-worker"])
             #expect(worker.status == 200)
             #expect(try worker.json()["dependencies"] as? [String: String] == ["rabbitmq": "ok", "postgres": "ok"])
         }

@@ -135,14 +135,14 @@ struct SystemRig: Sendable {
         return Exchange(status: Int(response.status.code), headers: response.headers, body: data)
     }
 
-    /// `GET /health/ready` of the gateway, asked again for up to 10 s until its `status` is `status` (connections and
-    /// consumers come up a moment after a service starts serving).
-    func readiness(until status: String) async throws -> Exchange {
+    /// `GET /health/ready` of the gateway (or of `server`), asked again for up to 10 s until its `status` is `status`
+    /// (connections and consumers come up a moment after a service starts serving).
+    func readiness(until status: String, of server: URL? = nil) async throws -> Exchange {
         let deadline = ContinuousClock.now + .seconds(10)
-        var answer = try await send(.GET, "/health/ready")
+        var answer = try await send(.GET, "/health/ready", to: server)
         while (try? answer.json()["status"] as? String) != status, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
-            answer = try await send(.GET, "/health/ready")
+            answer = try await send(.GET, "/health/ready", to: server)
         }
         return answer
     }
