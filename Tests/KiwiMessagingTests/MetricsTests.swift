@@ -7,7 +7,7 @@ import Testing
 
 @Suite("AMQP metrics")
 struct AMQPMetricsTests {
-    @Test("a connection the broker closes is counted as lost, and the connection that replaces it as a reconnection", .timeLimit(.minutes(1)))
+    @Test("a connection the broker closes is counted as lost, and the connection that replaces it as a reconnection", .timeLimit(.minutes(3)))
     func reconnectionCounted() async throws {
         PrometheusMetrics.bootstrap()
         let name = "kiwi-test-metrics-\(UUID().uuidString.prefix(8))"

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Recovery from connection loss")
 struct RecoveryTests {
-    @Test("after the broker closes the connections, publishing and consuming resume and no caller hangs", .timeLimit(.minutes(1)))
+    @Test("after the broker closes the connections, publishing and consuming resume and no caller hangs", .timeLimit(.minutes(3)))
     func recoversFromBrokerSideClose() async throws {
         let name = "kiwi-test-recovery-\(UUID().uuidString.prefix(8))"
         let queue = uniqueQueue("recovery")
