@@ -19,7 +19,8 @@ struct AlertingTests {
     @Test("the model-error alert goes pending, then firing, while the model fails, and clears once it answers again")
     func modelErrorAlert() async throws {
         try await SystemRig.run(
-            environment: ["OPENAI_MAX_RETRIES": "0"],
+            // A breaker that lets a probe through every second keeps the worker calling the failing model.
+            environment: ["OPENAI_MAX_RETRIES": "0", "LLM_BREAKER_COOLDOWN_SECONDS": "1"],
             gatewayEnvironment: ["SCAN_DAILY_LIMIT": "1000"]
         ) { rig in
             // Each service's /metrics under the job name the rules expect (kiwi-gateway-0 → kiwi-gateway).
