@@ -214,7 +214,7 @@ let package = Package(
         .target(
             name: "KiwiScans",
             dependencies: [
-                "KiwiDatabase", "KiwiMessaging", "KiwiModels", "KiwiScanJobs",
+                "KiwiDatabase", "KiwiMessaging", "KiwiModels", "KiwiOpenAI", "KiwiScanJobs",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -455,8 +455,8 @@ let package = Package(
         .testTarget(
             name: "KiwiGatewayTests",
             dependencies: [
-                "KiwiConcurrency", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels", "KiwiScanJobs",
-                "KiwiScans", "KiwiServiceSupport", "KiwiTestSupport",
+                "KiwiConcurrency", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
+                "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

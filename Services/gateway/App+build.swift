@@ -47,7 +47,11 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let authService = AuthServiceClient(httpClient: httpClient, baseURL: configuration.authServiceURL, internalToken: configuration.internalAPIToken)
     let ledger = PostgresScanLedger(client: postgres, logger: logger)
     let recipes = PostgresRecipeBox(client: postgres, logger: logger)
-    let policy = QuotaPolicy(limit: configuration.scanDailyLimit)
+    let policy = QuotaPolicy(
+        limit: configuration.scanDailyLimit,
+        tokenLimit: configuration.userDailyTokens,
+        dailyBudgetNanos: configuration.dailyBudgetNanos
+    )
     let dispatcher = ScanDispatcher(
         publisher: publisher,
         jobQueue: configuration.jobQueue,

@@ -18,6 +18,10 @@ struct GatewayConfiguration: ServiceConfiguration {
     var internalAPIToken: String
     /// Scans each user may make per UTC day.
     var scanDailyLimit: Int
+    /// The most model tokens one person's scans may spend a UTC day (`LLM_USER_DAILY_TOKENS`); nil: no cap.
+    var userDailyTokens: Int?
+    /// The most everyone's scans may cost a UTC day, in nano-dollars (`LLM_DAILY_BUDGET_USD`); nil: no budget.
+    var dailyBudgetNanos: Int64?
     /// How long a scan request waits for its result before answering 504.
     var scanTimeout: Duration
     /// The job queue (`SCAN_JOB_QUEUE`), as the scan workers consume it.
@@ -37,6 +41,18 @@ struct GatewayConfiguration: ServiceConfiguration {
         let authServiceURL = reader.requiredHTTPURL("AUTH_SERVICE_URL")
         let internalAPIToken = reader.internalAPIToken()
         scanDailyLimit = reader.int("SCAN_DAILY_LIMIT", default: 4, in: 1...1000)
+        userDailyTokens = reader.value("LLM_USER_DAILY_TOKENS", default: nil) { text in
+            guard let tokens = Int(text), (1...100_000_000).contains(tokens) else {
+                throw ConfigurationError.Reason("must be a whole number of tokens from 1 to 100000000")
+            }
+            return tokens
+        }
+        dailyBudgetNanos = reader.value("LLM_DAILY_BUDGET_USD", default: nil) { text in
+            guard let dollars = Double(text), dollars.isFinite, dollars >= 0, dollars <= 1_000_000 else {
+                throw ConfigurationError.Reason("must be an amount of US dollars from 0 to 1000000, like 25 or 12.50")
+            }
+            return Int64((dollars * 1e9).rounded())
+        }
         scanTimeout = .seconds(reader.int("SCAN_TIMEOUT_SECONDS", default: 90, in: 1...600))
         jobQueue = reader.jobQueue()
         sessionCacheTTL = .seconds(reader.int("SESSION_CACHE_SECONDS", default: 5, in: 0...60))
@@ -51,6 +67,8 @@ struct GatewayConfiguration: ServiceConfiguration {
             "amqp": .stringConvertible(amqp),
             "authServiceURL": .string(authServiceURL.absoluteString),
             "scanDailyLimit": .stringConvertible(scanDailyLimit),
+            "userDailyTokens": .string(userDailyTokens.map(String.init) ?? "none"),
+            "dailyBudgetUSD": .string(dailyBudgetNanos.map { String(Double($0) / 1e9) } ?? "none"),
             "scanTimeoutSeconds": .stringConvertible(scanTimeout.components.seconds),
             "jobQueue": .string(jobQueue),
             "sessionCacheSeconds": .stringConvertible(sessionCacheTTL.components.seconds),

@@ -12,6 +12,8 @@ struct GatewayMetrics: Sendable {
     let scansInFlight = Meter(label: "kiwi_gateway_scans_in_flight")
     /// `kiwi_gateway_quota_rejections_total`: scans refused with 429 because the day's scans were used up.
     let quotaRejections = Counter(label: "kiwi_gateway_quota_rejections_total")
+    /// `kiwi_gateway_budget_rejections_total`: scans refused with 503 because everyone's scans spent the day's budget.
+    let budgetRejections = Counter(label: "kiwi_gateway_budget_rejections_total")
     /// `kiwi_gateway_scans_swept_total`: open scans failed (and refunded) by the sweeper because nobody recorded an
     /// outcome by their deadline and its grace.
     let sweptScans = Counter(label: "kiwi_gateway_scans_swept_total")

@@ -30,8 +30,10 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
     let publisher = AMQPPublisher(settings: configuration.amqp, topology: KiwiTopology.scanEvents, logger: logger)
     let metrics = WorkerMetrics()
     let analyzer = ScanAnalyzer(
-        client: ChatCompletionsClient(httpClient: httpClient, baseURL: configuration.openAIBaseURL, apiKey: configuration.openAIAPIKey),
-        prompt: ScanPrompt(model: configuration.openAIModel, detail: configuration.imageDetail),
+        routes: configuration.routes.map { route in
+            ModelRoute(route, detail: configuration.imageDetail, breaker: configuration.breaker, httpClient: httpClient, logger: logger)
+        },
+        prices: configuration.prices,
         retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
         attemptTimeout: configuration.attemptTimeout,
         metrics: metrics

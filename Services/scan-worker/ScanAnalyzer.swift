@@ -9,22 +9,52 @@ import NIOCore
 import Tracing
 
 /// Turns one (already cleaned, base64-encoded) JPEG into a validated ``ScanResponse`` by asking the model, absorbing what goes
-/// wrong with real calls: transient failures are retried under ``RetryPolicy``; an unusable answer (a refusal,
-/// a cut-off, not JSON, or JSON that breaks the contract) gets one repair attempt; nothing outlives the deadline.
+/// wrong with real calls: transient failures are retried under ``RetryPolicy``; a route that keeps failing, has no
+/// quota left or whose circuit breaker is open gives way to the next route (`LLM_MODELS`); an unusable answer (a
+/// refusal, a cut-off, not JSON, or JSON that breaks the contract) gets one repair attempt; nothing outlives the
+/// deadline.
 struct ScanAnalyzer: Sendable {
     /// What one scan cost and how it ended.
     struct Analysis: Sendable {
         var result: Result<ScanResponse, ScanFailure>
-        /// HTTP attempts made, retries and the repair included.
+        /// HTTP attempts made, retries, fallbacks and the repair included.
         var attempts = 0
-        var promptTokens = 0
-        var completionTokens = 0
+        /// The tokens of every completion received: the repair's, and those of answers that failed validation, too.
+        var tokens = TokenUsage()
+        /// What they cost, in nano-dollars (``ModelPrices``).
+        var costNanos: Int64 = 0
+        /// Tokens and cost by the model that spent them (a fallback can mix two models in one scan), for metrics.
+        var spending: [String: Spending] = [:]
+        /// The route and the model (as it named itself, a dated snapshot) of the last completion received.
+        var route: String?
+        var model: String?
         /// OpenAI's own processing time, summed over the completions received.
         var processingTime = Duration.zero
+
+        struct Spending: Sendable, Hashable {
+            var tokens = TokenUsage()
+            var costNanos: Int64 = 0
+        }
+
+        /// Counts a completion of `route`.
+        mutating func add(_ success: ChatCompletionsClient.Success, from route: ModelRoute, prices: ModelPrices) {
+            let tokens = success.completion.usage?.tokens ?? TokenUsage()
+            let model = success.completion.model.isEmpty ? route.model : success.completion.model
+            // The configuration makes sure every route's model has a price; a snapshot it does not know costs that.
+            let price = prices.price(of: model) ?? prices.price(of: route.model)
+            let cost = price?.cost(of: tokens) ?? 0
+            self.tokens = self.tokens + tokens
+            costNanos += cost
+            spending[model, default: Spending()].tokens = spending[model, default: Spending()].tokens + tokens
+            spending[model, default: Spending()].costNanos += cost
+            (self.route, self.model) = (route.name, model)
+            processingTime += success.processingTime ?? .zero
+        }
     }
 
-    let client: ChatCompletionsClient
-    let prompt: ScanPrompt
+    /// The routes, in the order they are tried; never empty.
+    let routes: [ModelRoute]
+    let prices: ModelPrices
     let retryPolicy: RetryPolicy
     let attemptTimeout: Duration
     let metrics: WorkerMetrics
@@ -41,19 +71,17 @@ struct ScanAnalyzer: Sendable {
         var analysis = Analysis(result: .failure(ScanFailure(.invalidModelResponse, "no answer")))
         var repair: ScanPrompt.Repair?
         for round in 1...2 {
-            let success: ChatCompletionsClient.Success
-            let body = { [prompt, repair] in prompt.requestBody(image: image, safetyIdentifier: userKey, repair: repair) }
+            let answered: (success: ChatCompletionsClient.Success, route: ModelRoute)
+            let body = { [repair] (prompt: ScanPrompt) in prompt.requestBody(image: image, safetyIdentifier: userKey, repair: repair) }
             switch await complete(body, requestID: requestID, deadline: deadline, analysis: &analysis, logger: logger) {
-            case .success(let value): success = value
+            case .success(let value): answered = value
             case .failure(let failure):
                 analysis.result = .failure(failure)
                 return analysis
             }
-            analysis.promptTokens += success.completion.usage?.promptTokens ?? 0
-            analysis.completionTokens += success.completion.usage?.completionTokens ?? 0
-            analysis.processingTime += success.processingTime ?? .zero
+            analysis.add(answered.success, from: answered.route, prices: prices)
             let interpreted = withSpan("validate model answer") { span in
-                let interpreted = Self.interpret(success.completion)
+                let interpreted = Self.interpret(answered.success.completion)
                 if case .failure(let unusable) = interpreted {
                     span.attributes["kiwi.llm.problem"] = unusable.kind
                     span.setStatus(SpanStatus(code: .error))
@@ -74,55 +102,111 @@ struct ScanAnalyzer: Sendable {
         return analysis
     }
 
-    /// One completion, retried under the policy until it arrives, the policy gives up, or the deadline passes.
+    /// What one route came to.
+    private enum RouteOutcome {
+        case answered(ChatCompletionsClient.Success)
+        /// The scan ends with this failure whatever the other routes would say (a bad photo, the deadline).
+        case ended(ScanFailure)
+        /// This route cannot answer now; the next one may. `retryAfter`: when this one might.
+        case gaveWay(retryAfter: Duration?)
+    }
+
+    /// One completion from the first route that gives one: each route retried under the policy until it answers, the
+    /// policy gives up on it, or its breaker opens; a route whose breaker is open is skipped without a call. When no
+    /// route answers the scan fails `llm_unavailable`, with the soonest time any route might answer again.
     private func complete(
-        _ body: () -> ByteBuffer,
+        _ body: (ScanPrompt) -> ByteBuffer,
         requestID: String?,
         deadline: ContinuousClock.Instant,
         analysis: inout Analysis,
         logger: Logger
-    ) async -> Result<ChatCompletionsClient.Success, ScanFailure> {
+    ) async -> Result<(success: ChatCompletionsClient.Success, route: ModelRoute), ScanFailure> {
+        var soonest: Duration?
+        for route in routes {
+            var routeLogger = logger
+            routeLogger[metadataKey: "route"] = .string(route.name)
+            switch await complete(on: route, body, requestID: requestID, deadline: deadline, analysis: &analysis, logger: routeLogger) {
+            case .answered(let success):
+                return .success((success, route))
+            case .ended(let failure):
+                return .failure(failure)
+            case .gaveWay(let retryAfter):
+                if let retryAfter { soonest = min(soonest ?? retryAfter, retryAfter) }
+                if route.name != routes.last?.name { routeLogger.info("falling back to the next model route") }
+            }
+        }
+        let seconds = soonest.map { max(1, Int(($0 / .seconds(1)).rounded(.up))) }
+        return .failure(ScanFailure(.llmUnavailable, "The recipe service is unavailable; please try again later.", retryAfterSeconds: seconds))
+    }
+
+    /// `route`'s completion, retried under the policy while its breaker lets calls through. A half-open breaker's
+    /// probe is one call, not retried: its result decides for every scan.
+    private func complete(
+        on route: ModelRoute,
+        _ body: (ScanPrompt) -> ByteBuffer,
+        requestID: String?,
+        deadline: ContinuousClock.Instant,
+        analysis: inout Analysis,
+        logger: Logger
+    ) async -> RouteOutcome {
         var retries = 0
         while true {
-            guard ContinuousClock.now < deadline else { return .failure(Self.timeout) }
+            guard ContinuousClock.now < deadline else { return .ended(Self.timeout) }
+            let permission = route.breaker.permission()
+            if case .refused(let wait) = permission {
+                logger.debug("skipping a model route whose circuit breaker is open")
+                metrics.routeSkipped(route.name)
+                return .gaveWay(retryAfter: wait)
+            }
             analysis.attempts += 1
             let started = ContinuousClock.now
             // Built for each attempt: a body kept for retries would stay in memory while the model answers.
             let outcome = await withSpan("model call", ofKind: .client) { [attempt = analysis.attempts] span in
                 span.attributes["gen_ai.system"] = "openai"
-                span.attributes["gen_ai.request.model"] = prompt.model
+                span.attributes["gen_ai.request.model"] = route.model
+                span.attributes["kiwi.llm.route"] = route.name
                 span.attributes["kiwi.llm.attempt"] = attempt
-                let outcome = await client.send(deadline: min(deadline, .now + attemptTimeout), clientRequestID: requestID, body: body)
+                let outcome = await route.client.send(deadline: min(deadline, .now + attemptTimeout), clientRequestID: requestID) {
+                    body(route.prompt)
+                }
                 let label = outcome.metricsLabel
                 span.attributes["kiwi.llm.result"] = label
                 if label != "ok" { span.setStatus(SpanStatus(code: .error)) }
-                metrics.attemptEnded(label, duration: .now - started)
+                metrics.attemptEnded(label, route: route.name, duration: .now - started)
                 return outcome
             }
             let failure: ChatCompletionsClient.Failure
             switch outcome {
-            case .success(let success): return .success(success)
+            case .success(let success):
+                route.breaker.recordSuccess()
+                return .answered(success)
             case .failure(let value): failure = value
             }
             let timeLeft = deadline - .now
             if failure.status == 400, let code = failure.code, Self.imageErrorCodes.contains(code) {
                 logger.warning("OpenAI could not read the photo", metadata: ["code": "\(code)"])
-                return .failure(ScanFailure(.invalidImage, "The photo could not be read; please take another one."))
+                return .ended(ScanFailure(.invalidImage, "The photo could not be read; please take another one."))
             }
             // A timeout that leaves too little time to try again is the scan running out of time, not an outage.
-            if failure.timedOut, timeLeft <= Self.timeoutTolerance { return .failure(Self.timeout) }
+            if failure.timedOut, timeLeft <= Self.timeoutTolerance { return .ended(Self.timeout) }
+            route.breaker.recordFailure()
+            if permission == .probe {
+                logger.warning("the probe of a model route failed", metadata: ["reason": "\(failure.summary)"])
+                return .gaveWay(retryAfter: route.breaker.settings.coolDown)
+            }
             switch retryPolicy.decision(after: failure, retries: retries, timeLeft: timeLeft) {
             case .giveUp(let reason):
                 logger.warning("OpenAI call failed", metadata: ["reason": "\(reason)", "attempts": "\(analysis.attempts)"])
-                if failure.timedOut { return .failure(Self.timeout) }
-                return .failure(ScanFailure(.llmUnavailable, "The recipe service is unavailable; please try again later."))
+                // A route that timed out with time left still gives way: the next one may be faster.
+                if failure.timedOut, route.name == routes.last?.name { return .ended(Self.timeout) }
+                return .gaveWay(retryAfter: failure.retryAfter ?? (route.breaker.state == .open ? route.breaker.settings.coolDown : nil))
             case .retry(let wait):
                 logger.info("retrying OpenAI call", metadata: ["reason": "\(failure.summary)", "waitMs": "\(wait.milliseconds)"])
                 metrics.retrying(after: failure.metricsLabel)
                 do {
                     try await Task.sleep(for: wait)
                 } catch {
-                    return .failure(ScanFailure(.llmUnavailable, "The scan was cancelled."))
+                    return .ended(ScanFailure(.llmUnavailable, "The scan was cancelled."))
                 }
                 retries += 1
             }

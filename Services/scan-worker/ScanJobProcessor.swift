@@ -4,6 +4,7 @@ import KiwiConcurrency
 import KiwiJPEG
 import KiwiLogging
 import KiwiMessaging
+import KiwiOpenAI
 import KiwiScanJobs
 import KiwiScans
 import KiwiTracing
@@ -145,9 +146,10 @@ final class ScanJobProcessor: Service, Sendable {
         guard !Task.isCancelled else { return }  // shut down hard: the broker requeues the unacknowledged job
         let usage = analysis.map { analysis in
             ModelUsage(
-                model: analyzer.prompt.model,
-                promptTokens: analysis.promptTokens,
-                completionTokens: analysis.completionTokens,
+                model: analysis.model ?? analyzer.routes[0].model,
+                route: analysis.route,
+                tokens: analysis.tokens,
+                costNanos: analysis.costNanos,
                 attempts: analysis.attempts,
                 modelTime: analysis.processingTime
             )
@@ -162,10 +164,13 @@ final class ScanJobProcessor: Service, Sendable {
         ]
         if let analysis {
             metadata["attempts"] = "\(analysis.attempts)"
-            metadata["promptTokens"] = "\(analysis.promptTokens)"
-            metadata["completionTokens"] = "\(analysis.completionTokens)"
+            metadata["promptTokens"] = "\(analysis.tokens.promptTokens)"
+            metadata["cachedPromptTokens"] = "\(analysis.tokens.cachedPromptTokens)"
+            metadata["completionTokens"] = "\(analysis.tokens.completionTokens)"
+            metadata["costUSD"] = "\(Double(analysis.costNanos) / 1e9)"
             metadata["llmMs"] = "\(analysis.processingTime.milliseconds)"
-            metrics.tokensSpent(prompt: analysis.promptTokens, completion: analysis.completionTokens, outcome: result.outcome)
+            if let route = analysis.route { metadata["route"] = .string(route) }
+            metrics.spent(analysis.spending, outcome: result.outcome)
         }
         logger.info("scan job answered", metadata: metadata)
     }

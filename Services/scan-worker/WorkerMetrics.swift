@@ -1,9 +1,11 @@
 import CoreMetrics
 import KiwiConcurrency
+import KiwiOpenAI
 import KiwiServiceSupport
 
-/// What the scan worker counts: jobs by outcome, in flight and their duration; every model call (attempt) by result,
-/// with its latency; retries by reason; repairs; and the tokens spent, by the outcome of the job they were spent on.
+/// What the scan worker counts: jobs by outcome, in flight and their duration; every model call (attempt) by result
+/// and route, with its latency; retries by reason; repairs; calls skipped by open breakers; and the tokens and
+/// dollars spent, by model and the outcome of the job they were spent on. The breakers' states are ``ModelRoute``'s.
 struct WorkerMetrics: Sendable {
     /// `kiwi_worker_jobs_in_flight`: jobs taken off the queue and not yet settled.
     let jobsInFlight = Meter(label: "kiwi_worker_jobs_in_flight")
@@ -18,11 +20,17 @@ struct WorkerMetrics: Sendable {
             .recordInterval(since: started)
     }
 
-    /// `kiwi_llm_attempts_total{result}` and `kiwi_llm_attempt_duration_seconds{result}`: one HTTP call to the model.
-    func attemptEnded(_ result: String, duration: Duration) {
-        Counter(label: "kiwi_llm_attempts_total", dimensions: [("result", result)]).increment()
+    /// `kiwi_llm_attempts_total{result,route}` and `kiwi_llm_attempt_duration_seconds{result}`: one HTTP call to the
+    /// model on a route.
+    func attemptEnded(_ result: String, route: String, duration: Duration) {
+        Counter(label: "kiwi_llm_attempts_total", dimensions: [("result", result), ("route", route)]).increment()
         Timer(label: "kiwi_llm_attempt_duration_seconds", dimensions: [("result", result)], preferredDisplayUnit: .seconds)
             .recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// `kiwi_llm_route_skips_total{route}`: a call not made because the route's circuit breaker is open.
+    func routeSkipped(_ route: String) {
+        Counter(label: "kiwi_llm_route_skips_total", dimensions: [("route", route)]).increment()
     }
 
     /// `kiwi_llm_retries_total{reason}`: a failed attempt that is tried again, by the failure's result.
@@ -30,10 +38,20 @@ struct WorkerMetrics: Sendable {
         Counter(label: "kiwi_llm_retries_total", dimensions: [("reason", reason)]).increment()
     }
 
-    /// `kiwi_llm_tokens_total{kind="prompt|completion", outcome}`: what a job cost, by how it ended.
-    func tokensSpent(prompt: Int, completion: Int, outcome: String) {
-        Counter(label: "kiwi_llm_tokens_total", dimensions: [("kind", "prompt"), ("outcome", outcome)]).increment(by: prompt)
-        Counter(label: "kiwi_llm_tokens_total", dimensions: [("kind", "completion"), ("outcome", outcome)]).increment(by: completion)
+    /// `kiwi_llm_tokens_total{kind="prompt|cached_prompt|completion", model, outcome}` and
+    /// `kiwi_llm_cost_usd_total{model, outcome}`: what a job cost, by the model that spent it and how the job ended.
+    /// `cached_prompt` tokens are a part of the `prompt` ones.
+    func spent(_ spending: [String: ScanAnalyzer.Analysis.Spending], outcome: String) {
+        for (model, spent) in spending {
+            for (kind, count) in [
+                ("prompt", spent.tokens.promptTokens), ("cached_prompt", spent.tokens.cachedPromptTokens),
+                ("completion", spent.tokens.completionTokens),
+            ] {
+                Counter(label: "kiwi_llm_tokens_total", dimensions: [("kind", kind), ("model", model), ("outcome", outcome)]).increment(by: count)
+            }
+            FloatingPointCounter(label: "kiwi_llm_cost_usd_total", dimensions: [("model", model), ("outcome", outcome)])
+                .increment(by: Double(spent.costNanos) / 1e9)
+        }
     }
 }
 

@@ -54,6 +54,11 @@ public struct EnvironmentReader {
         return parsed(name, text, parse) ?? defaultValue
     }
 
+    /// Records that `name`, read already, is invalid for `reason`: for rules that span several variables.
+    public mutating func reject(_ name: String, _ reason: String) {
+        invalid.append(.init(name: name, reason: reason))
+    }
+
     /// A whole number with a default, which must lie in `range`.
     public mutating func int(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) -> Int {
         value(name, default: defaultValue) { text in

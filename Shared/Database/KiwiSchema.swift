@@ -7,7 +7,7 @@ public enum KiwiSchema {
     /// The auth service's migrations, oldest first.
     public static let auth: [Migration] = [usersAndSessions, retireScanQuota]
     /// The gateway's migrations, oldest first.
-    public static let gateway: [Migration] = [scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes]
+    public static let gateway: [Migration] = [scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
 
@@ -166,6 +166,33 @@ public enum KiwiSchema {
                     ADD COLUMN share_token text UNIQUE CHECK (char_length(share_token) >= 22),
                     ADD COLUMN shared_at timestamptz
                 """
+            ]
+        )
+
+    /// What the model costs (docs/architecture.md, "Spend"): on each scan, the route that answered, the cached part of
+    /// its prompt tokens, the cost in nano-dollars, and for `llm_unavailable` when to try again; per person and day,
+    /// the tokens spent (`scan_usage.tokens`, for `LLM_USER_DAILY_TOKENS`); per UTC day, everyone's spend
+    /// (`model_spend`, for `LLM_DAILY_BUDGET_USD`), which holds no user data.
+    static let modelSpend =
+        Migration(
+            version: 8,
+            name: "count what the model costs",
+            statements: [
+                """
+                ALTER TABLE scans
+                    ADD COLUMN route text,
+                    ADD COLUMN cached_prompt_tokens integer CHECK (cached_prompt_tokens >= 0),
+                    ADD COLUMN cost_nanousd bigint CHECK (cost_nanousd >= 0),
+                    ADD COLUMN retry_after_seconds integer CHECK (retry_after_seconds >= 0)
+                """,
+                "ALTER TABLE scan_usage ADD COLUMN tokens bigint NOT NULL DEFAULT 0 CHECK (tokens >= 0)",
+                """
+                CREATE TABLE model_spend (
+                    spend_date date PRIMARY KEY,
+                    cost_nanousd bigint NOT NULL CHECK (cost_nanousd >= 0),
+                    tokens bigint NOT NULL CHECK (tokens >= 0)
+                )
+                """,
             ]
         )
 

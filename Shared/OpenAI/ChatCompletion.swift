@@ -60,17 +60,38 @@ public struct ChatCompletion: Codable, Hashable, Sendable {
         public var promptTokens: Int
         public var completionTokens: Int
         public var totalTokens: Int
+        /// `prompt_tokens_details`: of the prompt tokens, those served from the prompt cache (billed at a lower price).
+        public var promptTokensDetails: PromptTokensDetails?
 
-        public init(promptTokens: Int, completionTokens: Int) {
+        public init(promptTokens: Int, completionTokens: Int, cachedPromptTokens: Int = 0) {
             self.promptTokens = promptTokens
             self.completionTokens = completionTokens
             self.totalTokens = promptTokens + completionTokens
+            self.promptTokensDetails = PromptTokensDetails(cachedTokens: cachedPromptTokens)
+        }
+
+        /// This usage as Kiwi counts and prices it.
+        public var tokens: TokenUsage {
+            TokenUsage(
+                promptTokens: promptTokens,
+                cachedPromptTokens: promptTokensDetails?.cachedTokens ?? 0,
+                completionTokens: completionTokens
+            )
+        }
+
+        public struct PromptTokensDetails: Codable, Hashable, Sendable {
+            public var cachedTokens: Int?
+
+            enum CodingKeys: String, CodingKey {
+                case cachedTokens = "cached_tokens"
+            }
         }
 
         enum CodingKeys: String, CodingKey {
             case promptTokens = "prompt_tokens"
             case completionTokens = "completion_tokens"
             case totalTokens = "total_tokens"
+            case promptTokensDetails = "prompt_tokens_details"
         }
     }
 }

@@ -24,9 +24,13 @@ public struct ScanFailure: Sendable, Hashable, Codable, Error {
     public var code: Code
     /// A sentence for logs and, where it helps, for the client; it never contains the image or the model's answer.
     public var message: String
+    /// For `llm_unavailable`: when trying again may help, in whole seconds (the model's `retry-after`, or the time
+    /// until a route's circuit breaker lets a call through); the gateway's `Retry-After`.
+    public var retryAfterSeconds: Int?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, retryAfterSeconds: Int? = nil) {
         self.code = code
         self.message = message
+        self.retryAfterSeconds = retryAfterSeconds
     }
 }

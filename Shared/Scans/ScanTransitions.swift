@@ -2,16 +2,21 @@ import CoreMetrics
 import Foundation
 import KiwiDatabase
 import KiwiModels
+import KiwiOpenAI
 import KiwiScanJobs
 import Logging
 import PostgresNIO
 
 /// What the model cost for one scan, as the worker records it on the scan.
 public struct ModelUsage: Sendable, Hashable {
-    /// The model asked (`OPENAI_MODEL`).
+    /// The model that answered last, as it named itself (a dated snapshot), or the first route's when none did.
     public var model: String
-    public var promptTokens: Int
-    public var completionTokens: Int
+    /// The `LLM_MODELS` route that answered last; nil when none did.
+    public var route: String?
+    /// The tokens of every completion received for the scan, repairs and answers that failed validation included.
+    public var tokens: TokenUsage
+    /// What those tokens cost, in nano-dollars (``ModelPrices``).
+    public var costNanos: Int64
     /// HTTP attempts made, retries and the repair included.
     public var attempts: Int
     /// The model's own time (OpenAI's `openai-processing-ms`, summed), which the gateway reports as `Server-Timing`.
@@ -20,10 +25,11 @@ public struct ModelUsage: Sendable, Hashable {
     /// ``modelTime`` in whole milliseconds, as the record keeps it.
     var milliseconds: Int { Int(modelTime / .milliseconds(1)) }
 
-    public init(model: String, promptTokens: Int, completionTokens: Int, attempts: Int, modelTime: Duration) {
+    public init(model: String, route: String?, tokens: TokenUsage, costNanos: Int64, attempts: Int, modelTime: Duration) {
         self.model = model
-        self.promptTokens = promptTokens
-        self.completionTokens = completionTokens
+        self.route = route
+        self.tokens = tokens
+        self.costNanos = costNanos
         self.attempts = attempts
         self.modelTime = modelTime
     }
@@ -78,33 +84,63 @@ public struct ScanTransitions: Sendable {
         }
     }
 
-    /// Records the validated answer of an open scan, with what the model cost. False when the scan was no longer open.
+    /// Records the validated answer of an open scan, with what the model cost. False when the scan was no longer open;
+    /// what the model cost is counted all the same (``end(_:as:result:failure:usage:)``).
     public func succeed(_ id: UUID, result: ScanResponse, usage: ModelUsage?) async throws -> Bool {
         let json = String(decoding: try KiwiJSON.encoder().encode(result), as: UTF8.self)
-        return try await change(
-            "scan succeed",
-            outcome: ScanEndMetrics.succeeded,
-            """
-            UPDATE scans SET state = 'succeeded', result = \(json)::jsonb, model = \(usage?.model), prompt_tokens = \(usage?.promptTokens),
-                completion_tokens = \(usage?.completionTokens), attempts = \(usage?.attempts), model_ms = \(usage?.milliseconds), updated_at = now()
-            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING \(unescaped: ScanEndMetrics.ageColumn)
-            """
-        )
+        return try await end(id, as: .succeeded, result: json, usage: usage)
     }
 
     /// Fails an open scan, which gives its charge back; `usage` when the model was asked at all. False when it was
-    /// no longer open.
+    /// no longer open; what the model cost is counted all the same.
     public func fail(_ id: UUID, _ failure: ScanFailure, usage: ModelUsage? = nil) async throws -> Bool {
-        try await change(
-            "scan fail",
-            outcome: failure.code.rawValue,
-            """
-            UPDATE scans SET state = 'failed', error_code = \(failure.code.rawValue), error_message = \(failure.message),
-                model = \(usage?.model), prompt_tokens = \(usage?.promptTokens), completion_tokens = \(usage?.completionTokens),
-                attempts = \(usage?.attempts), model_ms = \(usage?.milliseconds), updated_at = now()
-            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING \(unescaped: ScanEndMetrics.ageColumn)
-            """
-        )
+        try await end(id, as: .failed, failure: failure, usage: usage)
+    }
+
+    /// Moves an open scan to its final `state`, and counts what the model cost whatever becomes of the scan (the
+    /// tokens were spent even when another worker answered first or the account is gone): today's (UTC) spend of
+    /// everyone in `model_spend`, and the person's tokens of the scan's day in `scan_usage`. One statement, so that
+    /// a worker killed in between cannot record an outcome without its cost, or a cost twice.
+    private func end(
+        _ id: UUID,
+        as state: ScanState,
+        result json: String? = nil,
+        failure: ScanFailure? = nil,
+        usage: ModelUsage?
+    ) async throws
+        -> Bool
+    {
+        let (tokens, cost) = (usage?.tokens.total ?? 0, usage?.costNanos ?? 0)
+        let outcome = failure?.code.rawValue ?? ScanEndMetrics.succeeded
+        return try await withStatementDeadline("scan \(state == .succeeded ? "succeed" : "fail")", timeout: timeout) {
+            let rows = try await client.query(
+                """
+                WITH everyone AS (
+                    INSERT INTO model_spend (spend_date, cost_nanousd, tokens)
+                    SELECT (now() AT TIME ZONE 'UTC')::date, \(cost), \(tokens) WHERE \(tokens) > 0
+                    ON CONFLICT (spend_date) DO UPDATE
+                    SET cost_nanousd = model_spend.cost_nanousd + EXCLUDED.cost_nanousd, tokens = model_spend.tokens + EXCLUDED.tokens
+                ), person AS (
+                    INSERT INTO scan_usage (quota_key, scan_date, scan_count, tokens)
+                    SELECT quota_key, scan_date, 0, \(tokens) FROM scans WHERE id = \(id) AND \(tokens) > 0
+                    ON CONFLICT (quota_key, scan_date) DO UPDATE SET tokens = scan_usage.tokens + EXCLUDED.tokens
+                )
+                UPDATE scans SET state = \(state.rawValue), result = \(json)::jsonb, error_code = \(failure?.code.rawValue),
+                    error_message = \(failure?.message), retry_after_seconds = \(failure?.retryAfterSeconds),
+                    model = \(usage?.model), route = \(usage?.route), prompt_tokens = \(usage?.tokens.promptTokens),
+                    cached_prompt_tokens = \(usage?.tokens.cachedPromptTokens), completion_tokens = \(usage?.tokens.completionTokens),
+                    cost_nanousd = \(usage?.costNanos), attempts = \(usage?.attempts), model_ms = \(usage?.milliseconds), updated_at = now()
+                WHERE id = \(id) AND state IN ('queued', 'running') RETURNING \(unescaped: ScanEndMetrics.ageColumn)
+                """,
+                logger: logger
+            )
+            var changed = false
+            for try await age in rows.decode(Double.self) {
+                ScanEndMetrics.ended(outcome, afterSeconds: age)
+                changed = true
+            }
+            return changed
+        }
     }
 
     /// Inserts a `queued` scan: the reservation's own statement, run on the caller's connection (the gateway's
@@ -124,18 +160,6 @@ public struct ScanTransitions: Sendable {
             """,
             logger: logger
         )
-    }
-
-    /// Runs a state change whose statement returns the scan's age when it changed it, and counts the scan's end.
-    private func change(_ name: String, outcome: String, _ statement: PostgresQuery) async throws -> Bool {
-        try await withStatementDeadline(name, timeout: timeout) {
-            var changed = false
-            for try await age in try await client.query(statement, logger: logger).decode(Double.self) {
-                ScanEndMetrics.ended(outcome, afterSeconds: age)
-                changed = true
-            }
-            return changed
-        }
     }
 }
 

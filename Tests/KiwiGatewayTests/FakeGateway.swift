@@ -25,7 +25,7 @@ final class FakeGateway: Sendable {
     let sharePageLimit: RateLimit
     /// Trusts a checked session for an hour: a test stalled on a busy machine must not see it expire.
     let cache = SessionCache(timeToLive: .seconds(3600))
-    let policy = QuotaPolicy(limit: 4)
+    let policy: QuotaPolicy
     private let revocationsReceived = Atomic(true)
     private let readiness: [String: @Sendable () async -> Bool]
     private let optionalReadiness: [String: @Sendable () async -> Bool]
@@ -35,12 +35,14 @@ final class FakeGateway: Sendable {
         workers: FakeScanBackend.Outcome = .answer(.ok(ScanResponse(ingredients: [], recipes: [])), modelTime: nil),
         scanTimeout: Duration = .seconds(10),
         sharePageLimit: RateLimit = RateLimit(burst: 60, perSecond: 1),
+        policy: QuotaPolicy = QuotaPolicy(limit: 4),
         readiness: [String: @Sendable () async -> Bool] = [:],
         optionalReadiness: [String: @Sendable () async -> Bool] = [:]
     ) {
         self.scans = FakeScanBackend(workers, ledger: ledger, events: events)
         self.scanTimeout = scanTimeout
         self.sharePageLimit = sharePageLimit
+        self.policy = policy
         self.readiness = readiness
         self.optionalReadiness = optionalReadiness
     }
@@ -90,7 +92,7 @@ final class FakeGateway: Sendable {
 
     /// Scans the `quotaKey` has used today.
     func usedToday(by quotaKey: Data) async throws -> Int {
-        try await ledger.used(by: quotaKey, on: policy.day(of: Date()))
+        try await ledger.usage(of: quotaKey, on: policy.day(of: Date())).scans
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import KiwiDatabase
 import KiwiModels
+import KiwiOpenAI
 import KiwiScanJobs
 import KiwiScans
 import KiwiTestSupport
@@ -63,9 +64,13 @@ struct ScanLedgerTests {
             let person = newQuotaKey()
             var outcomes: [Bool] = []
             for _ in 0..<5 {
-                if case .reserved = try await ledger.reserve(newScan(person), limit: 4) { outcomes.append(true) } else { outcomes.append(false) }
+                if case .reserved = try await ledger.reserve(newScan(person), policy: QuotaPolicy(limit: 4)) {
+                    outcomes.append(true)
+                } else {
+                    outcomes.append(false)
+                }
             }
-            return (outcomes, try await ledger.used(by: person, on: day))
+            return (outcomes, try await ledger.usage(of: person, on: day).scans)
         }
         #expect(outcomes == [true, true, true, true, false])
         #expect(used == 4)
@@ -79,13 +84,13 @@ struct ScanLedgerTests {
             let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<1000 {
                     group.addTask {
-                        if case .reserved = try await ledger.reserve(newScan(person, user: user), limit: 4) { return true }
+                        if case .reserved = try await ledger.reserve(newScan(person, user: user), policy: QuotaPolicy(limit: 4)) { return true }
                         return false
                     }
                 }
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
-            return (granted, try await ledger.used(by: person, on: day))
+            return (granted, try await ledger.usage(of: person, on: day).scans)
         }
         #expect(granted == 4)
         #expect(used == 4)
@@ -95,13 +100,15 @@ struct ScanLedgerTests {
     func failIsFinal() async throws {
         let (changes, used, state) = try await withLedgerDatabase { _, ledger, worker in
             let person = newQuotaKey()
-            guard case .reserved(let scan) = try await ledger.reserve(newScan(person), limit: 4) else { throw CancellationError() }
+            guard case .reserved(let scan) = try await ledger.reserve(newScan(person), policy: QuotaPolicy(limit: 4)) else {
+                throw CancellationError()
+            }
             let changes = [
                 try await ledger.fail(scan.id, code: .llmUnavailable), try await ledger.fail(scan.id, code: .scanTimeout),
                 try await worker.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: nil),
             ]
             let record = try await ledger.scan(scan.id, of: scan.userID)
-            return (changes, try await ledger.used(by: person, on: day), record.map { "\($0.state) \($0.errorCode?.rawValue ?? "")" })
+            return (changes, try await ledger.usage(of: person, on: day).scans, record.map { "\($0.state) \($0.errorCode?.rawValue ?? "")" })
         }
         #expect(changes == [true, false, false])
         #expect(used == 0)
@@ -111,15 +118,24 @@ struct ScanLedgerTests {
     @Test("a succeeded scan keeps its result, model time and charge: a second worker's answer or a failure changes nothing")
     func succeedIsFinal() async throws {
         let answer = ScanResponse(ingredients: [], recipes: [])
-        let usage = ModelUsage(model: "gpt-4o", promptTokens: 900, completionTokens: 300, attempts: 1, modelTime: .milliseconds(2500))
+        let usage = ModelUsage(
+            model: "gpt-4o-2024-08-06",
+            route: "gpt-4o",
+            tokens: TokenUsage(promptTokens: 900, completionTokens: 300),
+            costNanos: 5_250_000,
+            attempts: 1,
+            modelTime: .milliseconds(2500)
+        )
         let (changes, used, record) = try await withLedgerDatabase { _, ledger, worker in
             let person = newQuotaKey()
-            guard case .reserved(let scan) = try await ledger.reserve(newScan(person), limit: 4) else { throw CancellationError() }
+            guard case .reserved(let scan) = try await ledger.reserve(newScan(person), policy: QuotaPolicy(limit: 4)) else {
+                throw CancellationError()
+            }
             let changes = [
                 try await worker.succeed(scan.id, result: answer, usage: usage), try await worker.succeed(scan.id, result: answer, usage: usage),
                 try await ledger.fail(scan.id, code: .scanTimeout),
             ]
-            return (changes, try await ledger.used(by: person, on: day), try await ledger.scan(scan.id, of: scan.userID))
+            return (changes, try await ledger.usage(of: person, on: day).scans, try await ledger.scan(scan.id, of: scan.userID))
         }
         #expect(changes == [true, false, false])
         #expect(used == 1)
@@ -133,11 +149,11 @@ struct ScanLedgerTests {
         let (first, again, otherPhoto, otherUser, used) = try await withLedgerDatabase { _, ledger, _ in
             let person = newQuotaKey()
             let user = UUID()
-            let first = try await ledger.reserve(newScan(person, user: user, key: "k-1"), limit: 4)
-            let again = try await ledger.reserve(newScan(person, user: user, key: "k-1"), limit: 4)
-            let otherPhoto = try await ledger.reserve(newScan(person, user: user, key: "k-1", photo: 2), limit: 4)
-            let otherUser = try await ledger.reserve(newScan(newQuotaKey(), key: "k-1"), limit: 4)
-            return (first, again, otherPhoto, otherUser, try await ledger.used(by: person, on: day))
+            let first = try await ledger.reserve(newScan(person, user: user, key: "k-1"), policy: QuotaPolicy(limit: 4))
+            let again = try await ledger.reserve(newScan(person, user: user, key: "k-1"), policy: QuotaPolicy(limit: 4))
+            let otherPhoto = try await ledger.reserve(newScan(person, user: user, key: "k-1", photo: 2), policy: QuotaPolicy(limit: 4))
+            let otherUser = try await ledger.reserve(newScan(newQuotaKey(), key: "k-1"), policy: QuotaPolicy(limit: 4))
+            return (first, again, otherPhoto, otherUser, try await ledger.usage(of: person, on: day).scans)
         }
         guard case .reserved(let scan) = first else {
             Issue.record("first: \(first)")
@@ -152,7 +168,9 @@ struct ScanLedgerTests {
     @Test("another user's scan is not found")
     func scansArePerUser() async throws {
         let found = try await withLedgerDatabase { _, ledger, _ in
-            guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey()), limit: 4) else { throw CancellationError() }
+            guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey()), policy: QuotaPolicy(limit: 4)) else {
+                throw CancellationError()
+            }
             return [try await ledger.scan(scan.id, of: scan.userID) != nil, try await ledger.scan(scan.id, of: UUID()) != nil]
         }
         #expect(found == [true, false])
@@ -166,7 +184,7 @@ struct ScanLedgerTests {
             var ids: [UUID] = []
             for deadline in [-60.0, -60, -10, 90] {
                 let scan = newScan(person, user: user, deadline: deadline)
-                guard case .reserved(let reserved) = try await ledger.reserve(scan, limit: 4) else { throw CancellationError() }
+                guard case .reserved(let reserved) = try await ledger.reserve(scan, policy: QuotaPolicy(limit: 4)) else { throw CancellationError() }
                 ids.append(reserved.id)
             }
             _ = try await worker.succeed(ids[1], result: ScanResponse(ingredients: [], recipes: []), usage: nil)
@@ -176,7 +194,7 @@ struct ScanLedgerTests {
                 let record = try await ledger.scan(id, of: user)
                 states.append(record.map { "\($0.state)\($0.errorCode.map { " \($0.rawValue)" } ?? "")" } ?? "gone")
             }
-            return (failed == [ids[0]], states, try await ledger.used(by: person, on: day))
+            return (failed == [ids[0]], states, try await ledger.usage(of: person, on: day).scans)
         }
         #expect(failed)
         #expect(states == ["failed scan_timeout", "succeeded", "queued", "queued"])
@@ -188,15 +206,17 @@ struct ScanLedgerTests {
         let (rows, used) = try await withLedgerDatabase { client, ledger, _ in
             let person = newQuotaKey()
             let user = UUID()
-            for _ in 0..<2 { _ = try await ledger.reserve(newScan(person, user: user), limit: 4) }
-            guard case .reserved(let failed) = try await ledger.reserve(newScan(person, user: user), limit: 4) else { throw CancellationError() }
+            for _ in 0..<2 { _ = try await ledger.reserve(newScan(person, user: user), policy: QuotaPolicy(limit: 4)) }
+            guard case .reserved(let failed) = try await ledger.reserve(newScan(person, user: user), policy: QuotaPolicy(limit: 4)) else {
+                throw CancellationError()
+            }
             _ = try await ledger.fail(failed.id, code: .llmUnavailable)
             try await ledger.deleteScans(of: user, quotaKey: person, today: day)
             var rows = 0
             for try await count in try await client.query("SELECT count(*) FROM scans WHERE user_id = \(user)", logger: testLogger).decode(Int.self) {
                 rows = count
             }
-            return (rows, try await ledger.used(by: person, on: day))
+            return (rows, try await ledger.usage(of: person, on: day).scans)
         }
         #expect(rows == 0)
         #expect(used == 2)
@@ -206,11 +226,13 @@ struct ScanLedgerTests {
     func purge() async throws {
         let (purged, remaining) = try await withLedgerDatabase { client, ledger, _ in
             let person = newQuotaKey()
-            for day in ["2026-11-20", "2026-11-21", self.day] { _ = try await ledger.reserve(newScan(person, day: day), limit: 4) }
+            for day in ["2026-11-20", "2026-11-21", self.day] {
+                _ = try await ledger.reserve(newScan(person, day: day), policy: QuotaPolicy(limit: 4))
+            }
             try await client.execute("UPDATE scans SET created_at = now() - interval '2 days'", logger: testLogger)
-            _ = try await ledger.reserve(newScan(person, day: "2026-11-21"), limit: 4)
+            _ = try await ledger.reserve(newScan(person, day: "2026-11-21"), policy: QuotaPolicy(limit: 4))
             let purged = try await ledger.purge(olderThan: .seconds(24 * 3600), today: self.day)
-            return (purged, [try await ledger.used(by: person, on: "2026-11-21"), try await ledger.used(by: person, on: self.day)])
+            return (purged, [try await ledger.usage(of: person, on: "2026-11-21").scans, try await ledger.usage(of: person, on: self.day).scans])
         }
         #expect(purged == 2)
         #expect(remaining == [1, 1])
@@ -219,7 +241,9 @@ struct ScanLedgerTests {
     @Test("a worker starts an open scan (again after a redelivery), but not a final or a missing one")
     func workerStart() async throws {
         let starts = try await withLedgerDatabase { _, ledger, worker in
-            guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey()), limit: 4) else { throw CancellationError() }
+            guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey()), policy: QuotaPolicy(limit: 4)) else {
+                throw CancellationError()
+            }
             var starts = [try await worker.start(scan.id), try await worker.start(scan.id)]
             _ = try await worker.fail(scan.id, ScanFailure(.invalidImage, "not a JPEG"))
             starts += [try await worker.start(scan.id), try await worker.start(UUID())]
@@ -234,12 +258,12 @@ struct ScanLedgerTests {
             let user = UUID()
             var created: [UUID] = []
             for _ in 0..<5 {
-                guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey(), user: user), limit: 4) else {
+                guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey(), user: user), policy: QuotaPolicy(limit: 4)) else {
                     throw CancellationError()
                 }
                 created.append(scan.id)
             }
-            _ = try await ledger.reserve(newScan(newQuotaKey()), limit: 4)
+            _ = try await ledger.reserve(newScan(newQuotaKey()), policy: QuotaPolicy(limit: 4))
             // Two scans in the same microsecond: the id decides their order.
             try await client.execute(
                 "UPDATE scans SET created_at = '2026-11-22 12:00:00+00' WHERE id = \(created[3]) OR id = \(created[4])",
@@ -266,7 +290,9 @@ struct ScanLedgerTests {
             let user = UUID()
             var scans: [ScanRecord] = []
             for _ in 0..<3 {
-                guard case .reserved(let scan) = try await ledger.reserve(newScan(person, user: user), limit: 4) else { throw CancellationError() }
+                guard case .reserved(let scan) = try await ledger.reserve(newScan(person, user: user), policy: QuotaPolicy(limit: 4)) else {
+                    throw CancellationError()
+                }
                 scans.append(scan)
             }
             _ = try await worker.start(scans[1].id)
@@ -275,7 +301,7 @@ struct ScanLedgerTests {
             for scan in scans { outcomes.append(try await ledger.delete(scan.id, of: user, quotaKey: person)) }
             outcomes.append(try await ledger.delete(scans[1].id, of: UUID(), quotaKey: person))
             let remaining = try await ledger.scans(of: user, after: nil, limit: 10).scans.map(\.id)
-            return (outcomes, try await ledger.used(by: person, on: day), remaining == [scans[1].id])
+            return (outcomes, try await ledger.usage(of: person, on: day).scans, remaining == [scans[1].id])
         }
         #expect(outcomes == [.cancelled, .running, .deleted, .notFound])
         #expect(used == 2)
@@ -288,7 +314,9 @@ struct ScanLedgerTests {
             let person = newQuotaKey()
             var ids: [UUID] = []
             for _ in 0..<3 {
-                guard case .reserved(let scan) = try await ledger.reserve(newScan(person), limit: 4) else { throw CancellationError() }
+                guard case .reserved(let scan) = try await ledger.reserve(newScan(person), policy: QuotaPolicy(limit: 4)) else {
+                    throw CancellationError()
+                }
                 ids.append(scan.id)
             }
             _ = try await worker.start(ids[0])

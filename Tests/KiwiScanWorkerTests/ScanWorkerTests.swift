@@ -4,6 +4,7 @@ import KiwiDevelopment
 import KiwiJPEG
 import KiwiMessaging
 import KiwiModels
+import KiwiOpenAI
 import KiwiScanJobs
 import KiwiScans
 import KiwiTestSupport
@@ -151,23 +152,37 @@ struct ScanWorkerTests {
         #expect(announced == [.running, .succeeded])
     }
 
-    @Test("the outcome is recorded with the model, tokens, attempts and the model's time")
+    @Test("the outcome is recorded with the model that answered, its route, tokens, cost, attempts and time, and counted in the day's spend")
     func recordsUsage() async throws {
-        let usage = try await WorkerRig.run { rig in
+        let (usage, tokens, cost, personTokens, everyonesSpend) = try await WorkerRig.run { rig in
             let job = try await rig.reserve(photo)
             try await rig.submit(job)
             _ = try await rig.outcome(of: job.scanID, within: .seconds(20))
             let rows = try await rig.postgres.query(
-                "SELECT model, prompt_tokens, completion_tokens, attempts, model_ms FROM scans WHERE id = \(job.scanID)",
+                """
+                SELECT model, route, attempts, model_ms, prompt_tokens, cached_prompt_tokens, completion_tokens, cost_nanousd,
+                    (SELECT tokens FROM scan_usage WHERE scan_usage.quota_key = scans.quota_key AND scan_usage.scan_date = scans.scan_date),
+                    (SELECT cost_nanousd FROM model_spend WHERE spend_date = (now() AT TIME ZONE 'UTC')::date)
+                FROM scans WHERE id = \(job.scanID)
+                """,
                 logger: testLogger
             )
-            var usage: [String] = []
-            for try await (model, prompt, completion, attempts, modelMs) in rows.decode((String, Int, Int, Int, Int).self) {
-                usage = [model, "\(prompt > 0)", "\(completion > 0)", "\(attempts)", "\(modelMs >= 0)"]
+            for try await row in rows.decode((String, String, Int, Int, Int, Int, Int, Int64, Int, Int64).self) {
+                let (model, route, attempts, modelMs, prompt, cached, completion, cost, personTokens, everyonesSpend) = row
+                let usage = [model, route, "\(attempts)", "\(modelMs >= 0)"]
+                return (
+                    usage, TokenUsage(promptTokens: prompt, cachedPromptTokens: cached, completionTokens: completion), cost, personTokens,
+                    everyonesSpend
+                )
             }
-            return usage
+            throw CancellationError()
         }
-        #expect(usage == ["gpt-4o", "true", "true", "1", "true"])
+        #expect(usage == ["gpt-4o-2024-08-06", "gpt-4o", "1", "true"])
+        #expect(tokens.promptTokens > 0 && tokens.completionTokens > 0)
+        #expect(cost == ModelPrices.openAI.price(of: "gpt-4o")?.cost(of: tokens))
+        // The rig's scans all belong to one person, and other tests' scans share the day.
+        #expect(personTokens >= tokens.total)
+        #expect(everyonesSpend >= cost)
     }
 
     @Test("a job whose scan is already final is acknowledged without calling OpenAI, and the final state announced again")

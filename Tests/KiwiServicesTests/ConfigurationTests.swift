@@ -49,12 +49,13 @@ struct ConfigurationTests {
         #expect(configuration.appleJWKSURL.absoluteString == "https://appleid.apple.com/auth/keys")
     }
 
-    @Test("the scan worker defaults to gpt-4o at OpenAI, high detail, 60 s attempts, 2 retries and 16 concurrent jobs")
+    @Test("the scan worker defaults to one gpt-4o route at OpenAI, high detail, 60 s attempts, 2 retries, 16 concurrent jobs and a 5-failure breaker")
     func workerDefaults() throws {
         let configuration = try ScanWorkerConfiguration(environment: complete)
         #expect(configuration.basics.port == 8082)
-        #expect(configuration.openAIModel == "gpt-4o")
-        #expect(configuration.openAIBaseURL.absoluteString == "https://api.openai.com/v1")
+        #expect(configuration.routes.map(\.name) == ["gpt-4o"])
+        #expect(configuration.routes.map(\.baseURL.absoluteString) == ["https://api.openai.com/v1"])
+        #expect(configuration.breaker == CircuitBreaker.Settings(failureThreshold: 5, coolDown: .seconds(30)))
         #expect(configuration.imageDetail == .high)
         #expect(configuration.attemptTimeout == .seconds(60))
         #expect(configuration.maxRetries == 2)
@@ -73,6 +74,55 @@ struct ConfigurationTests {
         } throws: { error in
             Set((error as? ConfigurationError)?.invalid.map(\.name) ?? []) == ["OPENAI_IMAGE_DETAIL", "OPENAI_MAX_RETRIES", "SCAN_JOB_QUEUE"]
         }
+    }
+
+    @Test("LLM_MODELS lists routes in order, each with its name, base URL and the key its variable holds")
+    func workerRoutes() throws {
+        var environment = complete
+        environment["OPENAI_BASE_URL"] = "http://127.0.0.1:9999/v1"
+        environment["BACKUP_OPENAI_KEY"] = "sk-backup"
+        environment["LLM_MODELS"] = """
+            [{"model": "gpt-4o"},
+             {"name": "backup", "model": "gpt-4o-mini", "baseURL": "https://backup.example/v1", "apiKeyVariable": "BACKUP_OPENAI_KEY"}]
+            """
+        let routes = try ScanWorkerConfiguration(environment: environment).routes
+        #expect(
+            routes == [
+                ModelRouteSettings(name: "gpt-4o", model: "gpt-4o", baseURL: URL(string: "http://127.0.0.1:9999/v1")!, apiKey: "sk-test"),
+                ModelRouteSettings(name: "backup", model: "gpt-4o-mini", baseURL: URL(string: "https://backup.example/v1")!, apiKey: "sk-backup"),
+            ]
+        )
+    }
+
+    @Test(
+        "LLM_MODELS that is not a list of routes, names a route twice, a key variable that is unset or a model without a price is refused",
+        arguments: [
+            ("LLM_MODELS", "gpt-4o"), ("LLM_MODELS", "[]"), ("LLM_MODELS", #"[{"model": "gpt-4o"}, {"model": "gpt-4o"}]"#),
+            ("LLM_MODELS", #"[{"model": "gpt-4o", "apiKeyVariable": "NOT_SET_ANYWHERE"}]"#),
+            ("LLM_MODELS", #"[{"model": "gpt-4o", "baseURL": "ftp://x/v1"}]"#), ("LLM_PRICES", #"[{"model": "my-model"}]"#),
+        ]
+    )
+    func invalidRoutes(_ variable: String, _ value: String) {
+        var environment = complete
+        // A model without a price is LLM_PRICES' fault: the routes themselves are fine.
+        environment[variable == "LLM_PRICES" ? "LLM_MODELS" : variable] = value
+        #expect {
+            try ScanWorkerConfiguration(environment: environment)
+        } throws: { error in
+            (error as? ConfigurationError)?.invalid.map(\.name) == [variable]
+        }
+    }
+
+    @Test("the gateway reads the daily budget in dollars and the per-user token cap; both default to none")
+    func gatewaySpendLimits() throws {
+        #expect(try GatewayConfiguration(environment: complete).dailyBudgetNanos == nil)
+        #expect(try GatewayConfiguration(environment: complete).userDailyTokens == nil)
+        var environment = complete
+        environment["LLM_DAILY_BUDGET_USD"] = "12.50"
+        environment["LLM_USER_DAILY_TOKENS"] = "20000"
+        let configuration = try GatewayConfiguration(environment: environment)
+        #expect(configuration.dailyBudgetNanos == 12_500_000_000)
+        #expect(configuration.userDailyTokens == 20000)
     }
 
     @Test("missing and invalid values are all reported together")

@@ -36,7 +36,7 @@ struct ChatCompletionsController: Sendable {
             state.recordInvalid()
             return Self.errorResponse(error)
         }
-        let behaviour = state.takeBehaviour(scope: request.headers[.clientRequestID])
+        let behaviour = state.takeBehaviour(scope: request.headers[.clientRequestID], model: checked.parameters.model)
         let digest = Array(SHA256.hash(data: checked.image.bytes))
         state.record(record(of: checked, digest: digest, fault: behaviour.fault))
 
@@ -99,7 +99,7 @@ struct ChatCompletionsController: Sendable {
         }
 
         try await Task.sleep(for: Self.latency(behaviour))
-        let completion = Self.completion(for: checked, digest: digest, fault: behaviour.fault)
+        let completion = Self.completion(for: checked, digest: digest, fault: behaviour.fault, cachedPromptTokens: behaviour.cachedPromptTokens ?? 0)
         let data = try JSONEncoder().encode(completion)
         let processing = ContinuousClock.now - started
         return Response(
@@ -125,7 +125,7 @@ struct ChatCompletionsController: Sendable {
         )
     }
 
-    static func completion(for request: CheckedRequest, digest: [UInt8], fault: StubFault) -> ChatCompletion {
+    static func completion(for request: CheckedRequest, digest: [UInt8], fault: StubFault, cachedPromptTokens: Int = 0) -> ChatCompletion {
         let answer = FridgeAnswers.answer(forDigest: digest).serialized()
         let message: ChatCompletion.Message
         var finishReason = "stop"
@@ -146,7 +146,11 @@ struct ChatCompletionsController: Sendable {
             created: Int(Date().timeIntervalSince1970),
             model: request.parameters.model == "gpt-4o" ? "gpt-4o-2024-08-06" : request.parameters.model,
             choices: [ChatCompletion.Choice(message: message, finishReason: finishReason)],
-            usage: ChatCompletion.Usage(promptTokens: promptTokens(for: request), completionTokens: completionTokens)
+            usage: ChatCompletion.Usage(
+                promptTokens: promptTokens(for: request),
+                completionTokens: completionTokens,
+                cachedPromptTokens: min(cachedPromptTokens, promptTokens(for: request))
+            )
         )
     }
 

@@ -11,6 +11,8 @@ struct StubBehaviour: Codable, Sendable, Hashable {
     var jitterMilliseconds = 0
     /// What a `rate-limit` fault asks clients to wait.
     var retryAfterSeconds = 1.0
+    /// How many of each answer's prompt tokens `usage` says came from the prompt cache (none unless set).
+    var cachedPromptTokens: Int?
 }
 
 extension StubBehaviour {
@@ -48,10 +50,15 @@ struct StubStatistics: Codable, Sendable, Hashable {
     /// Behaviours that apply only to requests whose `X-Client-Request-Id` is the key (a Kiwi worker sends the scan's
     /// request id there): a test can fault its own scans while others share the stub.
     var scopedBehaviours: [String: StubBehaviour] = [:]
+    /// Behaviours that apply only to requests for one model: a test gives each model route of a worker (`LLM_MODELS`)
+    /// its own faults.
+    var modelBehaviours: [String: StubBehaviour] = [:]
     /// Requests to `/v1/chat/completions`, valid or not.
     var requests = 0
     /// Requests refused as invalid (400/401), as OpenAI would.
     var invalidRequests = 0
+    /// Valid requests by the model they asked for.
+    var requestsByModel: [String: Int] = [:]
     /// Requests that got a fault instead of a normal answer.
     var faultsServed = 0
     /// Requests being answered now, and the most there were at once.
@@ -74,16 +81,30 @@ final class StubState: Sendable {
 
     var snapshot: StubStatistics { statistics.withLock { $0 } }
 
-    /// Sets the behaviour of every request, or with `scope` only of those whose `X-Client-Request-Id` is `scope`.
-    func setBehaviour(_ behaviour: StubBehaviour, scope: String? = nil) {
+    /// Sets the behaviour of every request; with `scope` only of those whose `X-Client-Request-Id` is `scope`; with
+    /// `model` only of those for that model.
+    func setBehaviour(_ behaviour: StubBehaviour, scope: String? = nil, model: String? = nil) {
         statistics.withLock { statistics in
-            if let scope { statistics.scopedBehaviours[scope] = behaviour } else { statistics.behaviour = behaviour }
+            if let scope {
+                statistics.scopedBehaviours[scope] = behaviour
+            } else if let model {
+                statistics.modelBehaviours[model] = behaviour
+            } else {
+                statistics.behaviour = behaviour
+            }
         }
     }
 
     /// Forgets everything seen, keeping the behaviour.
     func reset() {
-        statistics.withLock { $0 = StubStatistics(behaviour: $0.behaviour, scopedBehaviours: $0.scopedBehaviours, inFlight: $0.inFlight) }
+        statistics.withLock {
+            $0 = StubStatistics(
+                behaviour: $0.behaviour,
+                scopedBehaviours: $0.scopedBehaviours,
+                modelBehaviours: $0.modelBehaviours,
+                inFlight: $0.inFlight
+            )
+        }
     }
 
     /// Ends what ``beginRequest()`` began.
@@ -100,11 +121,13 @@ final class StubState: Sendable {
         }
     }
 
-    /// The behaviour for a valid request with this `X-Client-Request-Id` (its scope's, else everyone's), using up
-    /// one of a limited fault's requests (invalid requests use none).
-    func takeBehaviour(scope: String? = nil) -> StubBehaviour {
+    /// The behaviour for a valid request with this `X-Client-Request-Id` for `model` (its scope's, else its
+    /// model's, else everyone's), using up one of a limited fault's requests (invalid requests use none).
+    func takeBehaviour(scope: String? = nil, model: String? = nil) -> StubBehaviour {
         statistics.withLock { statistics in
+            if let model { statistics.requestsByModel[model, default: 0] += 1 }
             if let scope, statistics.scopedBehaviours[scope] != nil { return statistics.scopedBehaviours[scope]!.take() }
+            if let model, statistics.modelBehaviours[model] != nil { return statistics.modelBehaviours[model]!.take() }
             return statistics.behaviour.take()
         }
     }

@@ -22,8 +22,8 @@ struct AccountController: Sendable {
     @Sendable func quotaInfo(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let now = Date()
-        let used = try await ledger.used(by: session.quotaKey, on: policy.day(of: now))
-        return try Response.json(QuotaInfo(remaining: max(0, policy.limit - used), limit: policy.limit, resetsAt: policy.resetsAt(after: now)))
+        let usage = try await ledger.usage(of: session.quotaKey, on: policy.day(of: now))
+        return try Response.json(QuotaInfo(remaining: policy.remaining(after: usage), limit: policy.limit, resetsAt: policy.resetsAt(after: now)))
     }
 
     /// Deletes the user's scans and saved recipes (the gateway owns them), then the user and their sessions (the auth

@@ -91,12 +91,21 @@ enum ScanOutcome {
     /// The scan was deleted while its request waited (with its account, or by `DELETE /v1/scans/{id}`).
     static let gone = APIError(.notFound, .notFound, "There is no such scan; it was deleted.")
 
+    /// `Retry-After` of a scan the model could not answer when the worker knew no better: about one circuit
+    /// breaker's cool-down.
+    static let defaultRetryAfterSeconds = 30
+
     static func apiError(for failure: ScanFailure) -> APIError {
         switch failure.code {
         case .invalidModelResponse:
             APIError(.badGateway, .invalidModelResponse, "We couldn't read recipes from this photo; your scan was not counted. Please try again.")
         case .llmUnavailable:
-            APIError(.serviceUnavailable, .scanUnavailable, "Scanning is unavailable right now; your scan was not counted. Please try again later.")
+            APIError(
+                .serviceUnavailable,
+                .scanUnavailable,
+                "Scanning is unavailable right now; your scan was not counted. Please try again later.",
+                headers: [.retryAfter: String(failure.retryAfterSeconds ?? defaultRetryAfterSeconds)]
+            )
         case .scanTimeout:
             APIError(.gatewayTimeout, .scanTimeout, "The scan took too long; your scan was not counted. Please try again.")
         case .invalidImage:
@@ -122,7 +131,7 @@ extension ScanRecord {
 
     /// Why a failed scan failed; nil for any other.
     var failure: ScanFailure? {
-        state == .failed ? ScanFailure(errorCode ?? .llmUnavailable, errorMessage) : nil
+        state == .failed ? ScanFailure(errorCode ?? .llmUnavailable, errorMessage, retryAfterSeconds: retryAfterSeconds) : nil
     }
 
     /// The outcome of a final scan; nil while it is open. A success whose result the retention period cleared reads

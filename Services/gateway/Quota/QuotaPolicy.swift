@@ -1,8 +1,44 @@
 import Foundation
 
-/// The daily scan allowance (DESIGN.md §2): `limit` scans per user per UTC day, renewed at midnight UTC.
+/// The daily allowances, renewed at midnight UTC: `limit` scans per person (DESIGN.md §2); optionally a cap on the
+/// model tokens one person spends (`LLM_USER_DAILY_TOKENS`), and a budget for what everyone's scans cost
+/// (`LLM_DAILY_BUDGET_USD`; docs/architecture.md, "Spend").
 struct QuotaPolicy: Sendable {
     let limit: Int
+    /// The most model tokens (prompt and completion) one person's scans may spend a day; nil: no cap.
+    var tokenLimit: Int?
+    /// The most everyone's scans may cost a day, in nano-dollars; nil: no budget.
+    var dailyBudgetNanos: Int64?
+
+    /// Why a new scan is refused.
+    enum Refusal: Sendable, Hashable {
+        /// The person's scans of the day are used up: 429.
+        case scans
+        /// The person's scans spent the day's tokens: 429.
+        case tokens
+        /// Everyone's scans spent the day's budget: 503 until midnight UTC.
+        case budget
+    }
+
+    init(limit: Int, tokenLimit: Int? = nil, dailyBudgetNanos: Int64? = nil) {
+        self.limit = limit
+        self.tokenLimit = tokenLimit
+        self.dailyBudgetNanos = dailyBudgetNanos
+    }
+
+    /// Why a new scan is refused after `usage`; nil when it may go ahead.
+    func refusal(after usage: DailyUsage) -> Refusal? {
+        if usage.scans >= limit { return .scans }
+        if let tokenLimit, usage.tokens >= tokenLimit { return .tokens }
+        if let dailyBudgetNanos, usage.everyonesSpendNanos >= dailyBudgetNanos { return .budget }
+        return nil
+    }
+
+    /// Scans the person may still start today: none once their tokens are spent.
+    func remaining(after usage: DailyUsage) -> Int {
+        if let tokenLimit, usage.tokens >= tokenLimit { return 0 }
+        return max(0, limit - usage.scans)
+    }
 
     private static let utc: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
@@ -30,4 +66,14 @@ struct QuotaPolicy: Sendable {
     func retryAfterSeconds(at now: Date) -> Int {
         max(1, Int(resetsAt(after: now).timeIntervalSince(now).rounded(.up)))
     }
+}
+
+/// What counts against the allowances on one UTC day.
+struct DailyUsage: Sendable, Hashable {
+    /// The person's scans that are not `failed`, and their charges kept outside the ledger.
+    var scans = 0
+    /// The model tokens the person's scans spent.
+    var tokens = 0
+    /// What everyone's scans cost, in nano-dollars.
+    var everyonesSpendNanos: Int64 = 0
 }

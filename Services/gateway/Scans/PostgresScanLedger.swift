@@ -16,7 +16,7 @@ struct PostgresScanLedger: ScanLedger {
     var timeout = Duration.seconds(5)
 
     private static let columns =
-        "id, user_id, state, error_code, COALESCE(error_message, ''), photo_sha256, deadline, created_at, result::text, model_ms"
+        "id, user_id, state, error_code, COALESCE(error_message, ''), photo_sha256, deadline, created_at, result::text, model_ms, retry_after_seconds"
 
     private var transitions: ScanTransitions {
         var transitions = ScanTransitions(client: client, logger: logger)
@@ -24,28 +24,34 @@ struct PostgresScanLedger: ScanLedger {
         return transitions
     }
 
-    func used(by quotaKey: Data, on day: String) async throws -> Int {
+    func usage(of quotaKey: Data, on day: String) async throws -> DailyUsage {
         try await withStatementDeadline("scan ledger used", timeout: timeout) {
-            try await client.withConnection { try await Self.used(by: quotaKey, on: day, connection: $0, logger: logger) }
+            try await client.withConnection { try await Self.usage(of: quotaKey, on: day, connection: $0, logger: logger) }
         }
     }
 
-    private static func used(by quotaKey: Data, on day: String, connection: PostgresConnection, logger: Logger) async throws -> Int {
+    private static func usage(of quotaKey: Data, on day: String, connection: PostgresConnection, logger: Logger) async throws -> DailyUsage {
         let rows = try await connection.query(
             """
             SELECT (SELECT count(*) FROM scans WHERE quota_key = \(quotaKey) AND scan_date = \(day)::date AND state <> 'failed')
-                + COALESCE((SELECT scan_count FROM scan_usage WHERE quota_key = \(quotaKey) AND scan_date = \(day)::date), 0)
+                    + COALESCE(usage.scan_count, 0),
+                COALESCE(usage.tokens, 0), COALESCE((SELECT cost_nanousd FROM model_spend WHERE spend_date = \(day)::date), 0)
+            FROM (SELECT 1) AS one
+            LEFT JOIN scan_usage AS usage ON usage.quota_key = \(quotaKey) AND usage.scan_date = \(day)::date
             """,
             logger: logger
         )
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
+        for try await (scans, tokens, spend) in rows.decode((Int, Int, Int64).self) {
+            return DailyUsage(scans: scans, tokens: tokens, everyonesSpendNanos: spend)
+        }
+        return DailyUsage()
     }
 
     /// One transaction under a lock per person (`pg_advisory_xact_lock` on the quota key): the idempotency key is
-    /// looked up, the day's scans counted, and the new scan inserted, with no other reservation of the same person in
-    /// between. 1,000 simultaneous attempts of one person still grant exactly the limit.
-    func reserve(_ scan: QueuedScan, limit: Int) async throws -> ScanReservation {
+    /// looked up, the day's usage read, and the new scan inserted, with no other reservation of the same person in
+    /// between. 1,000 simultaneous attempts of one person still grant exactly the limit. Everyone's spend is read
+    /// without a lock: the budget is checked before each reservation, not held by it (docs/architecture.md, "Spend").
+    func reserve(_ scan: QueuedScan, policy: QuotaPolicy) async throws -> ScanReservation {
         try await withStatementDeadline("scan ledger reserve", timeout: timeout) {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey(scan.quotaKey)))", logger: logger)
@@ -58,9 +64,8 @@ struct PostgresScanLedger: ScanLedger {
                         return record.photoSHA256 == scan.photoSHA256 ? .replay(record) : .keyReused
                     }
                 }
-                guard try await Self.used(by: scan.quotaKey, on: scan.day, connection: connection, logger: logger) < limit else {
-                    return .limitReached
-                }
+                let usage = try await Self.usage(of: scan.quotaKey, on: scan.day, connection: connection, logger: logger)
+                if let refusal = policy.refusal(after: usage) { return .refused(refusal) }
                 let inserted = try await ScanTransitions.insertQueued(scan, returning: Self.columns, on: connection, logger: logger)
                 guard let record = try await Self.records(inserted).first else { throw PostgresRowMissing() }
                 return .reserved(record)
@@ -110,7 +115,7 @@ struct PostgresScanLedger: ScanLedger {
             )
             var found: [(item: ScanRecord, createdAtMicroseconds: Int64)] = []
             for try await row in rows {
-                found.append((try Self.record(row), try row.makeRandomAccess()[10].decode(Int64.self)))
+                found.append((try Self.record(row), try row.makeRandomAccess()[11].decode(Int64.self)))
             }
             let page = PageCursor.page(of: found, limit: limit, id: \.id)
             return ScanPage(scans: page.items, next: page.next)
@@ -243,7 +248,8 @@ struct PostgresScanLedger: ScanLedger {
             deadline: try columns[6].decode(Date.self),
             createdAt: try columns[7].decode(Date.self),
             result: try result.map { try KiwiJSON.decoder().decode(ScanResponse.self, from: Data($0.utf8)) },
-            modelTime: try columns[9].decode(Int?.self).map { .milliseconds($0) }
+            modelTime: try columns[9].decode(Int?.self).map { .milliseconds($0) },
+            retryAfterSeconds: try columns[10].decode(Int?.self)
         )
     }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Crypto
 import Foundation
 import Hummingbird
@@ -47,7 +48,7 @@ struct ScanCoordinator: Sendable {
         let now = Date()
         let started = ContinuousClock.now
         let day = policy.day(of: now)
-        guard try await ledger.used(by: session.quotaKey, on: day) < policy.limit else { throw rateLimited(at: now) }
+        if let refusal = policy.refusal(after: try await ledger.usage(of: session.quotaKey, on: day)) { throw refused(refusal, at: now) }
         let uploadStarted = ContinuousClock.now
         guard let jpeg = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
             throw APIError(
@@ -68,11 +69,11 @@ struct ScanCoordinator: Sendable {
                 photoSHA256: Data(SHA256.hash(data: jpeg)),
                 deadline: deadline
             ),
-            limit: policy.limit
+            policy: policy
         )
         let scan: ScanRecord
         switch reservation {
-        case .limitReached: throw rateLimited(at: now)
+        case .refused(let refusal): throw refused(refusal, at: now)
         case .keyReused: throw IdempotencyKey.reused
         case .replay(let earlier):
             context.logger.info("answering a repeated request with its earlier scan", metadata: ["scanId": "\(earlier.id)"])
@@ -140,12 +141,26 @@ struct ScanCoordinator: Sendable {
         return ScanRecord(copying: scan, state: .failed, errorCode: code)
     }
 
-    private func rateLimited(at now: Date) -> APIError {
-        APIError(
-            .tooManyRequests,
-            body: ErrorBody(error: .rateLimitExceeded, message: "You've reached your daily scan limit.", resetsAt: policy.resetsAt(after: now)),
-            headers: [.retryAfter: String(policy.retryAfterSeconds(at: now))]
-        )
+    /// A person out of scans or tokens gets 429 with `resetsAt`; everyone, once the day's budget is spent, 503
+    /// `scan_unavailable`. Both until midnight UTC.
+    private func refused(_ refusal: QuotaPolicy.Refusal, at now: Date) -> APIError {
+        let retryAfter: HTTPFields = [.retryAfter: String(policy.retryAfterSeconds(at: now))]
+        switch refusal {
+        case .scans, .tokens:
+            return APIError(
+                .tooManyRequests,
+                body: ErrorBody(error: .rateLimitExceeded, message: "You've reached your daily scan limit.", resetsAt: policy.resetsAt(after: now)),
+                headers: retryAfter
+            )
+        case .budget:
+            metrics.budgetRejections.increment()
+            return APIError(
+                .serviceUnavailable,
+                .scanUnavailable,
+                "Scanning is paused for today; it resumes at midnight UTC. Your scan was not counted.",
+                headers: retryAfter
+            )
+        }
     }
 }
 

@@ -18,6 +18,8 @@ struct ScanRecord: Sendable, Hashable {
     let result: ScanResponse?
     /// The model's own time on the scan, once a worker asked it.
     var modelTime: Duration?
+    /// For `llm_unavailable`: when the worker said trying again may help, in seconds.
+    var retryAfterSeconds: Int?
 }
 
 /// What reserving a scan came to.
@@ -28,8 +30,8 @@ enum ScanReservation: Sendable, Hashable {
     case replay(ScanRecord)
     /// The same `Idempotency-Key` with another photo.
     case keyReused
-    /// The day's allowance is spent.
-    case limitReached
+    /// An allowance of the day is spent.
+    case refused(QuotaPolicy.Refusal)
 }
 
 /// What `DELETE /v1/scans/{id}` came to.
@@ -58,12 +60,13 @@ struct ScanPage: Sendable {
 /// and nothing moves a scan out of a final state. The scan worker makes the other changes (`running`, its outcome)
 /// on the same records (``ScanTransitions``).
 protocol ScanLedger: Sendable {
-    /// Scans the person with `quotaKey` has used on `day`: their scans that are not `failed`, and the charges kept
-    /// from before the ledger and from deleted accounts.
-    func used(by quotaKey: Data, on day: String) async throws -> Int
-    /// Reserves `scan` if fewer than `limit` were used on its day, atomically for the person; or finds the earlier
-    /// scan of the same idempotency key.
-    func reserve(_ scan: QueuedScan, limit: Int) async throws -> ScanReservation
+    /// What counts against the allowances of the person with `quotaKey` on `day`: their scans that are not
+    /// `failed` and the charges kept from before the ledger and from deleted accounts, the tokens their scans spent,
+    /// and what everyone's scans cost.
+    func usage(of quotaKey: Data, on day: String) async throws -> DailyUsage
+    /// Reserves `scan` if `policy` allows another on its day, atomically for the person; or finds the earlier scan
+    /// of the same idempotency key.
+    func reserve(_ scan: QueuedScan, policy: QuotaPolicy) async throws -> ScanReservation
     /// Fails an open scan, which gives its charge back. False when it was no longer open.
     func fail(_ id: UUID, code: ScanFailure.Code) async throws -> Bool
     /// The scan `id` of user `userID`; nil for another user's, or none.

@@ -21,6 +21,10 @@ final class FakeScanLedger: ScanLedger {
         var scans: [UUID: Stored] = [:]
         /// Charges outside the ledger, by person and day.
         var carried: [String: Int] = [:]
+        /// Model tokens spent, by person and day.
+        var tokens: [String: Int] = [:]
+        /// What everyone's scans cost, by day, in nano-dollars.
+        var spend: [String: Int64] = [:]
         var failure: (any Error & Sendable)?
         var reads = 0
     }
@@ -30,6 +34,14 @@ final class FakeScanLedger: ScanLedger {
     /// Sets the charges `quotaKey` has on `day` besides its scans (as from a deleted account).
     func setCarried(_ count: Int, by quotaKey: Data, on day: String) {
         state.withLock { $0.carried[Self.key(quotaKey, day)] = count }
+    }
+
+    /// Sets the model tokens `quotaKey`'s scans spent on `day`, and what everyone's cost, as workers count them.
+    func setSpent(tokens: Int, by quotaKey: Data, everyonesNanos: Int64 = 0, on day: String) {
+        state.withLock { state in
+            state.tokens[Self.key(quotaKey, day)] = tokens
+            state.spend[day] = everyonesNanos
+        }
     }
 
     /// Makes every call fail with `error` (nil: work again).
@@ -43,14 +55,14 @@ final class FakeScanLedger: ScanLedger {
     /// Every scan, in no order.
     var records: [ScanRecord] { state.withLock { $0.scans.values.map(\.record) } }
 
-    func used(by quotaKey: Data, on day: String) async throws -> Int {
+    func usage(of quotaKey: Data, on day: String) async throws -> DailyUsage {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
-            return Self.used(by: quotaKey, on: day, in: state)
+            return Self.usage(of: quotaKey, on: day, in: state)
         }
     }
 
-    func reserve(_ scan: QueuedScan, limit: Int) async throws -> ScanReservation {
+    func reserve(_ scan: QueuedScan, policy: QuotaPolicy) async throws -> ScanReservation {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
             if let key = scan.idempotencyKey,
@@ -58,7 +70,7 @@ final class FakeScanLedger: ScanLedger {
             {
                 return earlier.record.photoSHA256 == scan.photoSHA256 ? .replay(earlier.record) : .keyReused
             }
-            guard Self.used(by: scan.quotaKey, on: scan.day, in: state) < limit else { return .limitReached }
+            if let refusal = policy.refusal(after: Self.usage(of: scan.quotaKey, on: scan.day, in: state)) { return .refused(refusal) }
             let record = ScanRecord(
                 id: scan.id,
                 userID: scan.userID,
@@ -180,9 +192,13 @@ final class FakeScanLedger: ScanLedger {
         }
     }
 
-    private static func used(by quotaKey: Data, on day: String, in state: State) -> Int {
+    private static func usage(of quotaKey: Data, on day: String, in state: State) -> DailyUsage {
         let scans = state.scans.values.filter { $0.quotaKey == quotaKey && $0.day == day && $0.record.state != .failed }.count
-        return scans + state.carried[key(quotaKey, day), default: 0]
+        return DailyUsage(
+            scans: scans + state.carried[key(quotaKey, day), default: 0],
+            tokens: state.tokens[key(quotaKey, day), default: 0],
+            everyonesSpendNanos: state.spend[day, default: 0]
+        )
     }
 
     private static func key(_ quotaKey: Data, _ day: String) -> String { quotaKey.hexEncodedString + day }
