@@ -169,7 +169,7 @@ public enum KiwiSchema {
             ]
         )
 
-    /// What the model costs (docs/architecture.md, "Spend"): on each scan, the route that answered, the cached part of
+    /// What the model costs (docs/architecture.md, "Spend and model routes"): on each scan, the route that answered, the cached part of
     /// its prompt tokens, the cost in nano-dollars, and for `llm_unavailable` when to try again; per person and day,
     /// the tokens spent (`scan_usage.tokens`, for `LLM_USER_DAILY_TOKENS`); per UTC day, everyone's spend
     /// (`model_spend`, for `LLM_DAILY_BUDGET_USD`), which holds no user data.

@@ -50,7 +50,7 @@ struct PostgresScanLedger: ScanLedger {
     /// One transaction under a lock per person (`pg_advisory_xact_lock` on the quota key): the idempotency key is
     /// looked up, the day's usage read, and the new scan inserted, with no other reservation of the same person in
     /// between. 1,000 simultaneous attempts of one person still grant exactly the limit. Everyone's spend is read
-    /// without a lock: the budget is checked before each reservation, not held by it (docs/architecture.md, "Spend").
+    /// without a lock: the budget is checked before each reservation, not held by it (docs/architecture.md, "Spend and model routes").
     func reserve(_ scan: QueuedScan, policy: QuotaPolicy) async throws -> ScanReservation {
         try await withStatementDeadline("scan ledger reserve", timeout: timeout) {
             try await client.withTransaction(logger: logger) { connection in
