@@ -36,7 +36,8 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         prices: configuration.prices,
         retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
         attemptTimeout: configuration.attemptTimeout,
-        metrics: metrics
+        metrics: metrics,
+        intake: IntakeGovernor(concurrency: configuration.concurrency, logger: logger)
     )
 
     let router = Router(options: .autoGenerateHeadEndpoints)
@@ -57,7 +58,6 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
                 scans: ScanTransitions(client: postgres, logger: logger),
                 events: ScanEventAnnouncer(publisher: publisher, logger: logger),
                 analyzer: analyzer,
-                concurrency: configuration.concurrency,
                 metrics: metrics,
                 logger: logger
             ),

@@ -58,6 +58,8 @@ struct ScanAnalyzer: Sendable {
     let retryPolicy: RetryPolicy
     let attemptTimeout: Duration
     let metrics: WorkerMetrics
+    /// Told what the first route's rate-limit headers say, so the worker slows its intake before a 429.
+    let intake: IntakeGovernor
 
     /// - Parameter requestID: The scan's request id, sent to OpenAI as `X-Client-Request-Id` so that a call can be
     ///   traced there (and the development stub can scope a fault to one test's requests).
@@ -175,6 +177,9 @@ struct ScanAnalyzer: Sendable {
                 metrics.attemptEnded(label, route: route.name, duration: .now - started)
                 return outcome
             }
+            if route.name == routes[0].name, let status = outcome.rateLimit {
+                intake.observe(status, tokensPerScan: (try? outcome.get())?.completion.usage?.tokens.total ?? Self.typicalScanTokens)
+            }
             let failure: ChatCompletionsClient.Failure
             switch outcome {
             case .success(let success):
@@ -212,6 +217,9 @@ struct ScanAnalyzer: Sendable {
             }
         }
     }
+
+    /// What a scan's call spends before the first answer tells: a `high`-detail photo and its answer.
+    static let typicalScanTokens = 2000
 
     private static let timeout = ScanFailure(.scanTimeout, "The scan took too long; please try again.")
     /// Clocks read a little apart: an attempt that timed out this close to the deadline timed out at it.

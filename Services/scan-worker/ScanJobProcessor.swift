@@ -20,7 +20,7 @@ import Tracing
 /// acknowledged without asking the model.
 ///
 /// Every delivery runs as its own task, so up to the consumer's prefetch (`WORKER_CONCURRENCY`) jobs are in
-/// flight at once. On graceful shutdown it stops taking jobs, finishes the ones in flight (each bounded by its own
+/// flight at once, fewer while OpenAI's rate limit is near (``IntakeGovernor``). On graceful shutdown it stops taking jobs, finishes the ones in flight (each bounded by its own
 /// deadline), and returns.
 final class ScanJobProcessor: Service, Sendable {
     /// Time kept back from a job's deadline to record its outcome before the gateway stops waiting.
@@ -32,8 +32,9 @@ final class ScanJobProcessor: Service, Sendable {
     private let scans: ScanTransitions
     private let events: ScanEventAnnouncer
     private let analyzer: ScanAnalyzer
-    /// The most jobs processed at once (`WORKER_CONCURRENCY`, also the consumer's prefetch).
-    private let concurrency: Int
+    /// The most jobs processed at once: `WORKER_CONCURRENCY` (also the consumer's prefetch), or fewer ahead of
+    /// OpenAI's rate limit.
+    private let intake: IntakeGovernor
     private let metrics: WorkerMetrics
     private let logger: Logger
 
@@ -42,7 +43,6 @@ final class ScanJobProcessor: Service, Sendable {
         scans: ScanTransitions,
         events: ScanEventAnnouncer,
         analyzer: ScanAnalyzer,
-        concurrency: Int,
         metrics: WorkerMetrics,
         logger: Logger
     ) {
@@ -50,7 +50,7 @@ final class ScanJobProcessor: Service, Sendable {
         self.scans = scans
         self.events = events
         self.analyzer = analyzer
-        self.concurrency = concurrency
+        self.intake = analyzer.intake
         self.metrics = metrics
         self.logger = logger
     }
@@ -59,12 +59,20 @@ final class ScanJobProcessor: Service, Sendable {
         await withTaskGroup(of: Void.self) { group in
             await withGracefulShutdownHandler {
                 var running = 0
-                for await delivery in consumer.deliveries {
+                deliveries: for await delivery in consumer.deliveries {
                     // The prefetch bounds the jobs of one connection. After a reconnect the jobs of the old one may
-                    // still be running (the broker has requeued them), so the limit is kept here as well.
-                    if running == concurrency {
-                        await group.next()
-                        running -= 1
+                    // still be running (the broker has requeued them), so the limit is kept here as well; and it is
+                    // lowered ahead of OpenAI's rate limit (``IntakeGovernor``). A job held back when the worker
+                    // shuts down is left unacknowledged, for the broker to give to another worker.
+                    while running >= intake.allowedJobs() {
+                        if running > 0 {
+                            await group.next()
+                            running -= 1
+                        } else {
+                            let lifts = intake.liftsAt ?? .now + .milliseconds(100)
+                            try? await cancelWhenGracefulShutdown { try await Task.sleep(until: lifts) }
+                            if Task.isShuttingDownGracefully { break deliveries }
+                        }
                     }
                     group.addTask { await self.process(delivery) }
                     running += 1

@@ -69,6 +69,7 @@ extension ChatCompletionsClient.Failure {
 }
 
 extension Result<ChatCompletionsClient.Success, ChatCompletionsClient.Failure> {
+
     /// An attempt's outcome as a metrics label: `ok`, or the failure's label.
     var metricsLabel: String {
         switch self {

@@ -110,6 +110,37 @@ struct SpendControlTests {
         }
     }
 
+    @Test("as the rate-limit headers count down to zero, the worker takes fewer jobs at once and OpenAI never answers 429")
+    func intakeSlowsBeforeTheLimit() async throws {
+        // Ten requests a minute for a worker that would run eight at once, each call taking 300 ms.
+        try await SystemRig.run(
+            behaviour: StubBehaviour(latencyMilliseconds: 300, requestsPerMinute: 10),
+            gatewayEnvironment: ["SCAN_DAILY_LIMIT": "100"]
+        ) { rig in
+            let token = try await rig.signIn()
+            let upload = MultipartUpload.make(photo)
+            let started = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 1...12 {
+                    group.addTask {
+                        try await rig.send(.POST, "/v1/scans", token: token, contentType: upload.contentType, body: upload.body).status
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(started.allSatisfy { $0 == 202 })
+            // The first ten answers used up the window; the last two wait for it to reset instead of calling.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while rig.stub.snapshot.requests < 10, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            try await Task.sleep(for: .seconds(2))
+            let snapshot = rig.stub.snapshot
+            #expect(snapshot.requests == 10)
+            #expect(snapshot.requestsOverLimit == 0, "the worker called past the rate limit")
+            let metrics = try await rig.send(.GET, "", to: rig.metrics["kiwi-scan-worker"])
+            let text = PrometheusText(String(decoding: metrics.body, as: UTF8.self))
+            #expect(text.value("kiwi_worker_intake_limit") == 0)
+        }
+    }
+
     @Test("a person whose scans spent the day's tokens gets 429 and a quota of none left")
     func userTokenCap() async throws {
         try await SystemRig.run(gatewayEnvironment: ["LLM_USER_DAILY_TOKENS": "1"]) { rig in

@@ -39,6 +39,28 @@ struct ChatCompletionsController: Sendable {
         let behaviour = state.takeBehaviour(scope: request.headers[.clientRequestID], model: checked.parameters.model)
         let digest = Array(SHA256.hash(data: checked.image.bytes))
         state.record(record(of: checked, digest: digest, fault: behaviour.fault))
+        var rateLimitHeaders = HTTPFields()
+        if let limit = behaviour.requestsPerMinute {
+            let window = state.countRequest(perMinute: limit)
+            rateLimitHeaders[.rateLimitLimitRequests] = String(limit)
+            rateLimitHeaders[.rateLimitRemainingRequests] = String(window.remaining)
+            rateLimitHeaders[.rateLimitResetRequests] = "\(max(1, Int((window.resetIn / .seconds(1)).rounded(.up))))s"
+            if window.exceeded {
+                var response = Self.errorResponse(
+                    OpenAIError(
+                        status: 429,
+                        body: OpenAIErrorBody(
+                            message: "Rate limit reached for \(checked.parameters.model) in organization org-kiwi-stub on requests per min (RPM): "
+                                + "Limit \(limit), Used \(limit), Requested 1.",
+                            type: "requests",
+                            code: "rate_limit_exceeded"
+                        )
+                    )
+                )
+                response.headers.append(contentsOf: rateLimitHeaders)
+                return response
+            }
+        }
 
         switch behaviour.fault {
         case .rateLimit:
@@ -102,15 +124,13 @@ struct ChatCompletionsController: Sendable {
         let completion = Self.completion(for: checked, digest: digest, fault: behaviour.fault, cachedPromptTokens: behaviour.cachedPromptTokens ?? 0)
         let data = try JSONEncoder().encode(completion)
         let processing = ContinuousClock.now - started
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "application/json",
-                .openAIProcessingMilliseconds: String(processing.milliseconds),
-                .requestID: "req_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))",
-            ],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
-        )
+        var headers: HTTPFields = [
+            .contentType: "application/json",
+            .openAIProcessingMilliseconds: String(processing.milliseconds),
+            .requestID: "req_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))",
+        ]
+        headers.append(contentsOf: rateLimitHeaders)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     private func record(of request: CheckedRequest, digest: [UInt8], fault: StubFault) -> ReceivedRequest {
@@ -188,6 +208,10 @@ extension HTTPField.Name {
     /// How long OpenAI spent on a request; the stub reports its simulated latency here.
     static let openAIProcessingMilliseconds = Self("openai-processing-ms")!
     static let requestID = Self("x-request-id")!
+    /// OpenAI's rate-limit headers: the organisation's requests per minute, those left, and when the window resets.
+    static let rateLimitLimitRequests = Self("x-ratelimit-limit-requests")!
+    static let rateLimitRemainingRequests = Self("x-ratelimit-remaining-requests")!
+    static let rateLimitResetRequests = Self("x-ratelimit-reset-requests")!
     /// The caller's own id for a request, which OpenAI keeps for tracing; the stub scopes behaviours by it.
     static let clientRequestID = Self(OpenAIHeader.clientRequestID)!
 }

@@ -13,6 +13,9 @@ struct StubBehaviour: Codable, Sendable, Hashable {
     var retryAfterSeconds = 1.0
     /// How many of each answer's prompt tokens `usage` says came from the prompt cache (none unless set).
     var cachedPromptTokens: Int?
+    /// The organisation's requests per minute: when set, every answer carries `x-ratelimit-*-requests` headers
+    /// counting down through a one-minute window, and requests past the limit get 429 until it resets.
+    var requestsPerMinute: Int?
 }
 
 extension StubBehaviour {
@@ -59,6 +62,8 @@ struct StubStatistics: Codable, Sendable, Hashable {
     var invalidRequests = 0
     /// Valid requests by the model they asked for.
     var requestsByModel: [String: Int] = [:]
+    /// Requests answered 429 because they were over `requestsPerMinute`.
+    var requestsOverLimit = 0
     /// Requests that got a fault instead of a normal answer.
     var faultsServed = 0
     /// Requests being answered now, and the most there were at once.
@@ -74,6 +79,8 @@ struct StubStatistics: Codable, Sendable, Hashable {
 final class StubState: Sendable {
     static let recentLimit = 200
     private let statistics: Mutex<StubStatistics>
+    /// The current rate-limit window: when it started and the requests counted in it.
+    private let window = Mutex<(start: ContinuousClock.Instant, requests: Int)>((.now, 0))
 
     init(behaviour: StubBehaviour) {
         statistics = Mutex(StubStatistics(behaviour: behaviour))
@@ -130,6 +137,18 @@ final class StubState: Sendable {
             if let model, statistics.modelBehaviours[model] != nil { return statistics.modelBehaviours[model]!.take() }
             return statistics.behaviour.take()
         }
+    }
+
+    /// Counts a request against a limit of `perMinute` requests per one-minute window: the requests left after it,
+    /// the time until the window resets, and whether it is over the limit.
+    func countRequest(perMinute limit: Int, now: ContinuousClock.Instant = .now) -> (remaining: Int, resetIn: Duration, exceeded: Bool) {
+        let counted = window.withLock { window in
+            if now - window.start >= .seconds(60) { window = (now, 0) }
+            window.requests += 1
+            return (remaining: max(0, limit - window.requests), resetIn: window.start + .seconds(60) - now, exceeded: window.requests > limit)
+        }
+        if counted.exceeded { statistics.withLock { $0.requestsOverLimit += 1 } }
+        return counted
     }
 
     func recordInvalid() {

@@ -22,12 +22,16 @@ struct ChatCompletionsClient: Sendable {
         var timedOut = false
         /// For logs: status and OpenAI's message, or the transport error. Never contains the request or the answer.
         var summary: String
+        /// What the response's `x-ratelimit-*` headers said, when there was a response with them.
+        var rateLimit: RateLimitStatus?
     }
 
     /// A completion and how long OpenAI says it spent on it (`openai-processing-ms`).
     struct Success: Sendable {
         var completion: ChatCompletion
         var processingTime: Duration?
+        /// What the response's `x-ratelimit-*` headers said.
+        var rateLimit: RateLimitStatus?
     }
 
     let httpClient: HTTPClient
@@ -80,17 +84,28 @@ struct ChatCompletionsClient: Sendable {
                     code: detail?.code,
                     retryAfter: RetryPolicy.retryAfter(in: headers),
                     shouldRetry: headers.first(name: "x-should-retry").flatMap { Bool($0.lowercased()) },
-                    summary: "HTTP \(status)" + (detail.map { ": \($0.message.prefix(300))" } ?? "")
+                    summary: "HTTP \(status)" + (detail.map { ": \($0.message.prefix(300))" } ?? ""),
+                    rateLimit: RateLimitStatus(headers: headers)
                 )
             )
         }
         do {
             let completion = try JSONDecoder().decode(ChatCompletion.self, from: data)
             let processing = headers.first(name: "openai-processing-ms").flatMap { Duration(milliseconds: $0) }
-            return .success(Success(completion: completion, processingTime: processing))
+            return .success(Success(completion: completion, processingTime: processing, rateLimit: RateLimitStatus(headers: headers)))
         } catch {
             // A 200 without a completion object is a broken server, not a broken answer: worth another try.
             return .failure(Failure(status: 502, summary: "HTTP \(status) with a body that is not a chat completion"))
+        }
+    }
+}
+
+extension Result<ChatCompletionsClient.Success, ChatCompletionsClient.Failure> {
+    /// What the response's rate-limit headers said, whichever way the attempt ended.
+    var rateLimit: RateLimitStatus? {
+        switch self {
+        case .success(let success): success.rateLimit
+        case .failure(let failure): failure.rateLimit
         }
     }
 }
