@@ -7,6 +7,14 @@ import Testing
 struct CircuitBreakerTests {
     let settings = CircuitBreaker.Settings(failureThreshold: 3, coolDown: .seconds(30))
 
+    /// A breaker its threshold of failures opened, and when they happened.
+    func openedBreaker() -> (CircuitBreaker, opened: ContinuousClock.Instant) {
+        let breaker = CircuitBreaker(route: "primary", settings: settings)
+        let opened = ContinuousClock.now
+        for _ in 1...3 { breaker.recordFailure(at: opened) }
+        return (breaker, opened)
+    }
+
     @Test("it opens after the threshold of failures in a row, and a success in between starts the count again")
     func opensAfterFailuresInARow() {
         let breaker = CircuitBreaker(route: "primary", settings: settings)
@@ -23,17 +31,13 @@ struct CircuitBreakerTests {
 
     @Test("while open it refuses every call with the cool-down left, without waiting")
     func refusesWhileOpen() {
-        let breaker = CircuitBreaker(route: "primary", settings: settings)
-        let opened = ContinuousClock.now
-        for _ in 1...3 { breaker.recordFailure(at: opened) }
+        let (breaker, opened) = openedBreaker()
         #expect(breaker.permission(at: opened + .seconds(10)) == .refused(retryAfter: .seconds(20)))
     }
 
     @Test("after the cool-down one probe goes through and the others are refused; its success closes the breaker")
     func probeClosesIt() {
-        let breaker = CircuitBreaker(route: "primary", settings: settings)
-        let opened = ContinuousClock.now
-        for _ in 1...3 { breaker.recordFailure(at: opened) }
+        let (breaker, opened) = openedBreaker()
         let later = opened + .seconds(31)
         #expect(breaker.permission(at: later) == .probe)
         #expect(breaker.state == .halfOpen)
@@ -45,9 +49,7 @@ struct CircuitBreakerTests {
 
     @Test("a failed probe opens the breaker for another cool-down")
     func failedProbeReopens() {
-        let breaker = CircuitBreaker(route: "primary", settings: settings)
-        let opened = ContinuousClock.now
-        for _ in 1...3 { breaker.recordFailure(at: opened) }
+        let (breaker, opened) = openedBreaker()
         let probe = opened + .seconds(31)
         #expect(breaker.permission(at: probe) == .probe)
         breaker.recordFailure(at: probe)
@@ -58,9 +60,7 @@ struct CircuitBreakerTests {
 
     @Test("a probe that never reports is given up after a cool-down, so the route is not shut for good")
     func lostProbe() {
-        let breaker = CircuitBreaker(route: "primary", settings: settings)
-        let opened = ContinuousClock.now
-        for _ in 1...3 { breaker.recordFailure(at: opened) }
+        let (breaker, opened) = openedBreaker()
         #expect(breaker.permission(at: opened + .seconds(30)) == .probe)
         #expect(breaker.permission(at: opened + .seconds(60)) == .probe)
     }

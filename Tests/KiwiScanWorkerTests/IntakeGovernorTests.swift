@@ -7,6 +7,13 @@ import Testing
 
 @Suite("Rate-limit headers and the worker's intake")
 struct IntakeGovernorTests {
+    let intake = IntakeGovernor(concurrency: 8, logger: Logger(label: "test"))
+    let now = ContinuousClock.now
+
+    /// What an answer's headers said.
+    func status(requests: Int? = nil, tokens: Int? = nil, requestsResetIn: Duration? = nil, tokensResetIn: Duration? = nil) -> RateLimitStatus {
+        RateLimitStatus(remainingRequests: requests, remainingTokens: tokens, requestsResetIn: requestsResetIn, tokensResetIn: tokensResetIn)
+    }
     @Test(
         "OpenAI's reset durations are read as Go writes them",
         arguments: [
@@ -45,9 +52,8 @@ struct IntakeGovernorTests {
 
     @Test("with room for more requests and tokens than jobs, intake stays at WORKER_CONCURRENCY")
     func plentyOfRoom() {
-        let intake = IntakeGovernor(concurrency: 8, logger: Logger(label: "test"))
         intake.observe(
-            RateLimitStatus(remainingRequests: 8, remainingTokens: 16_000, requestsResetIn: .seconds(1), tokensResetIn: .seconds(1)),
+            status(requests: 8, tokens: 16_000, requestsResetIn: .seconds(1), tokensResetIn: .seconds(1)),
             tokensPerScan: 2000
         )
         #expect(intake.allowedJobs() == 8)
@@ -56,10 +62,8 @@ struct IntakeGovernorTests {
 
     @Test("fewer requests left than jobs lowers intake to the requests left, until the window resets")
     func requestsRunningOut() {
-        let intake = IntakeGovernor(concurrency: 8, logger: Logger(label: "test"))
-        let now = ContinuousClock.now
         intake.observe(
-            RateLimitStatus(remainingRequests: 3, remainingTokens: nil, requestsResetIn: .seconds(20), tokensResetIn: nil),
+            status(requests: 3, requestsResetIn: .seconds(20)),
             tokensPerScan: 2000,
             at: now
         )
@@ -69,20 +73,18 @@ struct IntakeGovernorTests {
 
     @Test("no requests left stops intake until the window resets; answers that arrive late with more room do not lift it")
     func exhaustedUntilReset() {
-        let intake = IntakeGovernor(concurrency: 8, logger: Logger(label: "test"))
-        let now = ContinuousClock.now
         intake.observe(
-            RateLimitStatus(remainingRequests: 0, remainingTokens: nil, requestsResetIn: .seconds(30), tokensResetIn: nil),
+            status(requests: 0, requestsResetIn: .seconds(30)),
             tokensPerScan: 2000,
             at: now
         )
         intake.observe(
-            RateLimitStatus(remainingRequests: 5, remainingTokens: nil, requestsResetIn: .seconds(10), tokensResetIn: nil),
+            status(requests: 5, requestsResetIn: .seconds(10)),
             tokensPerScan: 2000,
             at: now
         )
         intake.observe(
-            RateLimitStatus(remainingRequests: 500, remainingTokens: nil, requestsResetIn: nil, tokensResetIn: nil),
+            status(requests: 500),
             tokensPerScan: 2000,
             at: now
         )
@@ -93,10 +95,8 @@ struct IntakeGovernorTests {
 
     @Test("tokens left for fewer scans than jobs lower intake to those scans")
     func tokensRunningOut() {
-        let intake = IntakeGovernor(concurrency: 8, logger: Logger(label: "test"))
-        let now = ContinuousClock.now
         intake.observe(
-            RateLimitStatus(remainingRequests: 1000, remainingTokens: 5000, requestsResetIn: nil, tokensResetIn: .seconds(6)),
+            status(requests: 1000, tokens: 5000, tokensResetIn: .seconds(6)),
             tokensPerScan: 2000,
             at: now
         )
