@@ -158,6 +158,8 @@ struct DeploymentFiles {
                     literal.insert(prefix + key)
                 }
             } else if let name = source["secretRef"]["name"].string {
+                // An optional Secret the deployment files do not define (one the operator may create) adds nothing.
+                if source["secretRef"]["optional"].bool == true, object("Secret", named: name) == nil { continue }
                 for (key, value) in try self.values(of: "Secret", named: name) { values[prefix + key] = value }
             } else {
                 throw ManifestError("unsupported envFrom entry")
