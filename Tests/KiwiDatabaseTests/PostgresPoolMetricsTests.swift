@@ -1,4 +1,5 @@
 import Foundation
+import KiwiConcurrency
 import KiwiDatabase
 import KiwiDevelopment
 import KiwiServiceSupport
@@ -26,10 +27,12 @@ struct PostgresPoolMetricsTests {
                         logger: logger
                     )
                 }
-                // The pool notices the termination when it next uses or checks a connection; retry until a query gets through.
+                // The pool notices the termination when it next uses or checks a connection; retry until a query gets
+                // through. Each try has a deadline of its own: a query sent on a connection that is being terminated
+                // must not hold the loop (a running query does not end when its task is cancelled).
                 let deadline = ContinuousClock.now + .seconds(20)
                 while ContinuousClock.now < deadline {
-                    if (try? await client.execute("SELECT 1", logger: logger)) != nil,
+                    if (try? await withDeadline(.now + .seconds(5)) { try await client.execute("SELECT 1", logger: logger) }) != nil,
                         PrometheusText(PrometheusMetrics.exposition()).value("kiwi_postgres_connections_closed_total", ["database": database]) >= 1
                     {
                         break
