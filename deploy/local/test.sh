@@ -27,4 +27,15 @@ export KIWI_TEST_RABBITMQ_METRICS_URL="http://127.0.0.1:$KIWI_RABBITMQ_METRICS_P
 cd "$KIWI_ROOT"
 # Build every product first: the service tests run the real executables.
 swift build --build-tests
-swift test --skip-build "$@"
+# A watchdog: the suite takes minutes; a test that hangs (one that ignores its time limit's cancellation) would keep
+# the run, and CI, waiting for ever. After 20 minutes the run is stopped, naming the tests that never finished.
+output="$KIWI_RUN/test-output.log"
+status=0
+timeout --kill-after=10 1200 swift test --skip-build "$@" 2>&1 | tee "$output" || status=$?
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    echo "kiwi: the test run did not finish in 20 minutes; tests that started and never finished:" >&2
+    sed -n 's/^◇ Test "\(.*\)" started\.$/\1/p' "$output" | sort > "$output.started"
+    sed -n 's/^[✔✘] Test "\(.*\)" \(with [0-9]* test cases \)\{0,1\}\(passed\|failed\) after .*$/\1/p' "$output" | sort -u > "$output.ended"
+    comm -23 "$output.started" "$output.ended" >&2
+fi
+exit "$status"
