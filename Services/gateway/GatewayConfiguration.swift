@@ -22,6 +22,9 @@ struct GatewayConfiguration: ServiceConfiguration {
     var userDailyTokens: Int?
     /// The most everyone's scans may cost a UTC day, in nano-dollars (`LLM_DAILY_BUDGET_USD`); nil: no budget.
     var dailyBudgetNanos: Int64?
+    /// How long a graceful shutdown may wait for open requests (`SHUTDOWN_TIMEOUT_SECONDS`); then they are cut off,
+    /// and their scans go on without this gateway.
+    var shutdownTimeout: Duration?
     /// How long a scan request waits for its result before answering 504.
     var scanTimeout: Duration
     /// The job queue (`SCAN_JOB_QUEUE`), as the scan workers consume it.
@@ -54,6 +57,7 @@ struct GatewayConfiguration: ServiceConfiguration {
             return Int64((dollars * 1e9).rounded())
         }
         scanTimeout = .seconds(reader.int("SCAN_TIMEOUT_SECONDS", default: 90, in: 1...600))
+        shutdownTimeout = .seconds(reader.int("SHUTDOWN_TIMEOUT_SECONDS", default: 20, in: 1...600))
         jobQueue = reader.jobQueue()
         sessionCacheTTL = .seconds(reader.int("SESSION_CACHE_SECONDS", default: 5, in: 0...60))
         scanRetention = .seconds(3600 * reader.int("SCAN_RESULT_TTL_HOURS", default: 24, in: 1...720))
@@ -70,6 +74,7 @@ struct GatewayConfiguration: ServiceConfiguration {
             "userDailyTokens": .string(userDailyTokens.map(String.init) ?? "none"),
             "dailyBudgetUSD": .string(dailyBudgetNanos.map { String(Double($0) / 1e9) } ?? "none"),
             "scanTimeoutSeconds": .stringConvertible(scanTimeout.components.seconds),
+            "shutdownTimeoutSeconds": .stringConvertible(shutdownTimeout?.components.seconds ?? 0),
             "jobQueue": .string(jobQueue),
             "sessionCacheSeconds": .stringConvertible(sessionCacheTTL.components.seconds),
             "scanResultTTLHours": .stringConvertible(scanRetention.components.seconds / 3600),

@@ -17,9 +17,15 @@ public protocol ServiceConfiguration: Sendable {
 
     /// A summary of the configuration for the start-up log line; never secrets.
     var startupMetadata: Logger.Metadata { get }
+
+    /// The longest a graceful shutdown may take before what is still running is cancelled; nil: as long as it takes.
+    var shutdownTimeout: Duration? { get }
 }
 
 extension ServiceConfiguration {
+    /// Services finish what they hold (a worker's jobs, bounded by their deadlines) unless they say otherwise.
+    public var shutdownTimeout: Duration? { nil }
+
     /// Every environment variable the service reads, set or not: deployment files may give it only these. The
     /// tracing switch (``TracingBootstrap``) is read by every service besides its own configuration.
     public static var variableNames: Set<String> {

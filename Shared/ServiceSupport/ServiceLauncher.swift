@@ -65,7 +65,10 @@ public enum ServiceLauncher {
             // Services stop in reverse order: the metrics server and the span exporter last, so a draining service can
             // still be scraped and its last spans still go out.
             let services: [any Service] = [metrics] + (tracing.map { [$0] } ?? []) + [app]
-            try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
+            var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            // Past it, what still runs is cancelled: open requests end, and the service stops.
+            group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
+            try await ServiceGroup(configuration: group).run()
             logger.info("\(name) stopped")
             exit(0)
         } catch {

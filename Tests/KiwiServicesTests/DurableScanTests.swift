@@ -84,6 +84,57 @@ struct DurableScanTests {
         }
     }
 
+    @Test(
+        "SIGTERM stops a gateway with clients waiting within its shutdown timeout, not their scans' deadline; the scans go on, and keyed retries elsewhere get each one's answer, charged once"
+    )
+    func gracefulShutdownIsBounded() async throws {
+        try await SystemRig.run(
+            // The model takes longer than the gateway's shutdown may: the scans are still running when it stops.
+            behaviour: StubBehaviour(latencyMilliseconds: 20_000),
+            environment: ["SCAN_TIMEOUT_SECONDS": "60"],
+            gatewayEnvironment: ["SCAN_DAILY_LIMIT": "20", "SHUTDOWN_TIMEOUT_SECONDS": "2"],
+            gateways: 2
+        ) { rig in
+            let token = try await rig.signIn()
+            let user = try await rig.userID(of: token)
+            let upload = MultipartUpload.make(photo)
+            let keys = (0..<4).map { "shutdown-\($0)-\(UUID().uuidString)" }
+            @Sendable func scan(key: String, on gateway: URL) async throws -> SystemRig.Exchange {
+                try await rig.send(
+                    .POST,
+                    "/v1/scan",
+                    token: token,
+                    contentType: upload.contentType,
+                    body: upload.body,
+                    to: gateway,
+                    headers: [("Idempotency-Key", key)]
+                )
+            }
+            let clients = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for key in keys { group.addTask { _ = try? await scan(key: key, on: rig.gateways[0]) } }
+                }
+            }
+            let started = ContinuousClock.now + .seconds(30)
+            while try await states(of: user, rig: rig) != Array(repeating: "running", count: 4), ContinuousClock.now < started {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            try #require(try await states(of: user, rig: rig) == Array(repeating: "running", count: 4))
+            let gateway = try #require(rig.processes["kiwi-gateway-0"])
+            gateway.send(SIGTERM)
+            // Its shutdown timeout is 2 s; the model answers in 20 s, the scans' deadline is a minute away.
+            #expect(await gateway.waitForExit(timeout: .seconds(10)) == 0, "the gateway did not stop, or not cleanly, long before its scans ended")
+            await clients.value
+            for key in keys {
+                let answer = try await scan(key: key, on: rig.gateways[1])
+                #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+            }
+            #expect(try await states(of: user, rig: rig) == Array(repeating: "succeeded", count: 4))
+            #expect(try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).json()["remaining"] as? Int == 16)
+            #expect(rig.stub.snapshot.requests == 4, "one model call per scan")
+        }
+    }
+
     @Test("scans whose gateway and worker are both killed are failed and refunded by another replica's sweeper after the deadline")
     func sweptWhenEveryoneIsGone() async throws {
         try await SystemRig.run(behaviour: StubBehaviour(fault: .slow), environment: ["SCAN_TIMEOUT_SECONDS": "15"], gateways: 2) { rig in
