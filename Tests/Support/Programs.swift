@@ -1,9 +1,10 @@
+import Dispatch
 import Foundation
 import Synchronization
 
 /// Runs `program` to its end: `input` on its standard input, and returns its exit status and standard output (with
-/// standard error too when `includingStandardError`). Waits without blocking a thread — the test run shares a
-/// cooperative pool of two — and stops the program after `timeout`.
+/// standard error too when `includingStandardError`). Waits without blocking the test run's cooperative pool (two
+/// threads) and stops the program after `timeout`.
 public func runProgram(
     _ program: String,
     _ arguments: [String],
@@ -21,17 +22,17 @@ public func runProgram(
     process.standardInput = stdin
     process.standardOutput = stdout
     process.standardError = includingStandardError ? stdout : FileHandle.nullDevice
-    // The output is read as it comes, so a program writing more than a pipe holds never waits for us.
+    // The output is read as it comes, so a program writing more than a pipe holds never waits for us; on a thread of
+    // its own, not through a readability handler: a dispatch source left on a pipe that is then closed (when a
+    // program's children keep it open past our wait) can crash libdispatch's event loop.
     let output = Mutex(Data())
     let (ended, end) = AsyncStream.makeStream(of: Void.self)
-    stdout.fileHandleForReading.readabilityHandler = { handle in
-        let chunk = handle.availableData
-        if chunk.isEmpty {
-            handle.readabilityHandler = nil
-            end.finish()
-        } else {
+    let reader = stdout.fileHandleForReading
+    DispatchQueue.global().async {
+        while case let chunk = reader.availableData, !chunk.isEmpty {
             output.withLock { $0.append(chunk) }
         }
+        end.finish()
     }
     let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
     process.terminationHandler = { finished in
