@@ -30,7 +30,8 @@ let testLogger: Logger = {
 /// Closes, from the broker's side, the connections whose name contains `pattern` (`infra.sh close-connections`).
 func closeConnectionsFromBroker(named pattern: String) async throws {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../../deploy/local/infra.sh").standardized
-    try #require(try await runProgram(script.path, ["close-connections", pattern]).status == 0)
+    let closed = try await runProgram(script.path, ["close-connections", pattern], includingStandardError: true)
+    try #require(closed.status == 0, "infra.sh close-connections failed: \(closed.output)")
 }
 
 /// Collects up to `count` deliveries, waiting at most `timeout` for them.

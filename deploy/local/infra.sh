@@ -140,18 +140,32 @@ rabbitmq_down() {
 # Closes, from the broker's side, every connection whose client-provided name contains the pattern:
 # what a broker restart or an operator's `rabbitmqctl close_connection` does to a client. Tests use it.
 # One rabbitmqctl call for all of them: each call starts an Erlang VM, which takes seconds on a busy machine. A
-# connection that closed on its own meanwhile is no error (`catch`).
+# connection that is still opening (no client properties yet) is no match, and one that closed on its own meanwhile
+# no error; a call that fails all the same (the node busy) is tried again.
 rabbitmq_close_connections() {
-    local pattern="$1"
+    local pattern="$1" attempt
     case "$pattern" in *[!A-Za-z0-9._-]*) die "close-connections: the pattern may hold only letters, digits, '.', '_' and '-'" ;; esac
-    rmq rabbitmqctl -q eval "
-        [catch rabbit_networking:close_connection(proplists:get_value(pid, Info), \"closed by the Kiwi test suite\")
-         || Info <- rabbit_networking:connection_info_all([pid, client_properties]),
-            case lists:keyfind(<<\"connection_name\">>, 1, proplists:get_value(client_properties, Info, [])) of
-                {_, longstr, Name} -> binary:match(Name, <<\"$pattern\">>) =/= nomatch;
-                _ -> false
-            end],
-        ok." >/dev/null
+    for attempt in 1 2 3; do
+        if rmq rabbitmqctl -q eval "
+            Matches = fun(Info) ->
+                case proplists:get_value(client_properties, Info) of
+                    Properties when is_list(Properties) ->
+                        case lists:keyfind(<<\"connection_name\">>, 1, Properties) of
+                            {_, longstr, Name} -> binary:match(Name, <<\"$pattern\">>) =/= nomatch;
+                            _ -> false
+                        end;
+                    _ -> false
+                end
+            end,
+            [catch rabbit_networking:close_connection(proplists:get_value(pid, Info), \"closed by the Kiwi test suite\")
+             || Info <- rabbit_networking:connection_info_all([pid, client_properties]), Matches(Info)],
+            ok." >/dev/null; then
+            return 0
+        fi
+        log "close-connections: rabbitmqctl failed (attempt $attempt of 3)"
+        sleep 1
+    done
+    return 1
 }
 
 # MARK: main
