@@ -9,7 +9,7 @@ struct CircuitBreakerTests {
 
     /// A breaker its threshold of failures opened, and when they happened.
     func openedBreaker() -> (CircuitBreaker, opened: ContinuousClock.Instant) {
-        let breaker = CircuitBreaker(route: "primary", settings: settings)
+        let breaker = CircuitBreaker(settings: settings)
         let opened = ContinuousClock.now
         for _ in 1...3 { breaker.recordFailure(at: opened) }
         return (breaker, opened)
@@ -17,7 +17,7 @@ struct CircuitBreakerTests {
 
     @Test("it opens after the threshold of failures in a row, and a success in between starts the count again")
     func opensAfterFailuresInARow() {
-        let breaker = CircuitBreaker(route: "primary", settings: settings)
+        let breaker = CircuitBreaker(settings: settings)
         breaker.recordFailure()
         breaker.recordFailure()
         breaker.recordSuccess()
@@ -68,7 +68,7 @@ struct CircuitBreakerTests {
     @Test("every change of state is reported once: closed → open → half-open → closed")
     func transitionsReported() {
         let seen = Mutex<[String]>([])
-        let breaker = CircuitBreaker(route: "primary", settings: settings) { from, to in
+        let breaker = CircuitBreaker(settings: settings) { from, to in
             seen.withLock { $0.append("\(from.rawValue)→\(to.rawValue)") }
         }
         let opened = ContinuousClock.now

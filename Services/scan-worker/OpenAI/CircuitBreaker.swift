@@ -42,14 +42,12 @@ final class CircuitBreaker: Sendable {
         var since = ContinuousClock.now
     }
 
-    let route: String
     let settings: Settings
     private let inner = Mutex(Inner())
     private let transitioned: @Sendable (_ from: State, _ to: State) -> Void
 
     /// - Parameter transitioned: Told of every change of state, outside the breaker's lock.
-    init(route: String, settings: Settings, transitioned: @escaping @Sendable (_ from: State, _ to: State) -> Void = { _, _ in }) {
-        self.route = route
+    init(settings: Settings, transitioned: @escaping @Sendable (_ from: State, _ to: State) -> Void = { _, _ in }) {
         self.settings = settings
         self.transitioned = transitioned
     }

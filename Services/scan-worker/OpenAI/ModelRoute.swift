@@ -20,7 +20,7 @@ struct ModelRoute: Sendable {
         client = ChatCompletionsClient(httpClient: httpClient, baseURL: settings.baseURL, apiKey: settings.apiKey)
         let gauge = Gauge(label: "kiwi_llm_breaker_state", dimensions: [("route", settings.name)])
         gauge.record(CircuitBreaker.State.closed.gaugeValue)
-        self.breaker = CircuitBreaker(route: settings.name, settings: breaker) { [name = settings.name] from, to in
+        self.breaker = CircuitBreaker(settings: breaker) { [name = settings.name] from, to in
             gauge.record(to.gaugeValue)
             Counter(label: "kiwi_llm_breaker_transitions_total", dimensions: [("route", name), ("to", to.rawValue)]).increment()
             let metadata: Logger.Metadata = ["route": .string(name), "from": .string(from.rawValue), "to": .string(to.rawValue)]
