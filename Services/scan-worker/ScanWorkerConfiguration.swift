@@ -101,7 +101,9 @@ struct ModelRouteSettings: Sendable, Hashable {
         var name: String?
         var baseURL: String?
         var apiKeyVariable: String?
-        /// The key that `apiKeyVariable` names, read at start-up (never from `LLM_MODELS` itself).
+        /// `baseURL`, checked, and the key that `apiKeyVariable` names, both read at start-up (the key never from
+        /// `LLM_MODELS` itself).
+        var url: URL?
         var apiKey: String?
 
         enum CodingKeys: String, CodingKey {
@@ -117,7 +119,7 @@ struct ModelRouteSettings: Sendable, Hashable {
             ModelRouteSettings(
                 name: name ?? model,
                 model: model,
-                baseURL: baseURL.flatMap(URL.init(string:)) ?? defaultBaseURL,
+                baseURL: url ?? defaultBaseURL,
                 apiKey: apiKey ?? defaultAPIKey
             )
         }
@@ -138,7 +140,9 @@ struct ModelRouteSettings: Sendable, Hashable {
                 throw ConfigurationError.Reason("route \(index + 1) needs a model, and a name of at most 64 bytes")
             }
             if let baseURL = route.baseURL {
-                guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false else {
+                do {
+                    routes[index].url = try EnvironmentReader.httpURL(parsing: baseURL)
+                } catch {
                     throw ConfigurationError.Reason("the baseURL of route \(name) must be an absolute http or https URL")
                 }
             }

@@ -76,12 +76,12 @@ public struct EnvironmentReader {
 
     /// An absolute `http` or `https` URL with a default.
     public mutating func httpURL(_ name: String, default defaultValue: URL) -> URL {
-        value(name, default: defaultValue, parse: Self.parseHTTPURL)
+        value(name, default: defaultValue, parse: Self.httpURL(parsing:))
     }
 
     /// A required absolute `http` or `https` URL.
     public mutating func requiredHTTPURL(_ name: String) -> URL? {
-        required(name, parse: Self.parseHTTPURL)
+        required(name, parse: Self.httpURL(parsing:))
     }
 
     /// Throws a ``ConfigurationError`` naming every missing and invalid variable read so far;
@@ -112,7 +112,8 @@ public struct EnvironmentReader {
         }
     }
 
-    private static func parseHTTPURL(_ text: String) throws -> URL {
+    /// `text` as an absolute `http` or `https` URL, for values inside a variable (a list of URLs, say).
+    public static func httpURL(parsing text: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             url.host?.isEmpty == false
         else { throw ConfigurationError.Reason("must be an absolute http or https URL") }
