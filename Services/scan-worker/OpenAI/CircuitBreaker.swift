@@ -58,18 +58,13 @@ final class CircuitBreaker: Sendable {
     /// cool-down, so a lost probe cannot keep the route shut.
     func permission(at now: ContinuousClock.Instant = .now) -> Permission {
         let (permission, change) = inner.withLock { inner -> (Permission, (State, State)?) in
-            switch inner.state {
-            case .closed:
-                return (.allowed, nil)
-            case .open where now < inner.since + settings.coolDown:
-                return (.refused(retryAfter: inner.since + settings.coolDown - now), nil)
-            case .halfOpen where now < inner.since + settings.coolDown:
-                return (.refused(retryAfter: inner.since + settings.coolDown - now), nil)
-            case .open, .halfOpen:
-                let previous = inner.state
-                (inner.state, inner.since) = (.halfOpen, now)
-                return (.probe, previous == .halfOpen ? nil : (previous, .halfOpen))
-            }
+            guard inner.state != .closed else { return (.allowed, nil) }
+            // Open: until the cool-down ends. Half-open: while the probe that went out may still report.
+            let ends = inner.since + settings.coolDown
+            guard now >= ends else { return (.refused(retryAfter: ends - now), nil) }
+            let previous = inner.state
+            (inner.state, inner.since) = (.halfOpen, now)
+            return (.probe, previous == .halfOpen ? nil : (previous, .halfOpen))
         }
         if let change { transitioned(change.0, change.1) }
         return permission
