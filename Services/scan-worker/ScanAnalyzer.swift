@@ -19,11 +19,8 @@ struct ScanAnalyzer: Sendable {
         var result: Result<ScanResponse, ScanFailure>
         /// HTTP attempts made, retries, fallbacks and the repair included.
         var attempts = 0
-        /// The tokens of every completion received: the repair's, and those of answers that failed validation, too.
-        var tokens = TokenUsage()
-        /// What they cost, in nano-dollars (``ModelPrices``).
-        var costNanos: Int64 = 0
-        /// Tokens and cost by the model that spent them (a fallback can mix two models in one scan), for metrics.
+        /// Tokens and cost by the model that spent them (a fallback can mix two models in one scan): every completion
+        /// received, the repair's and those of answers that failed validation too.
         var spending: [String: Spending] = [:]
         /// The route and the model (as it named itself, a dated snapshot) of the last completion received.
         var route: String?
@@ -36,6 +33,11 @@ struct ScanAnalyzer: Sendable {
             var costNanos: Int64 = 0
         }
 
+        /// The tokens of every completion received.
+        var tokens: TokenUsage { spending.values.reduce(TokenUsage()) { $0 + $1.tokens } }
+        /// What they cost, in nano-dollars (``ModelPrices``).
+        var costNanos: Int64 { spending.values.reduce(0) { $0 + $1.costNanos } }
+
         /// Counts a completion of `route`.
         mutating func add(_ success: ChatCompletionsClient.Success, from route: ModelRoute, prices: ModelPrices) {
             let tokens = success.completion.usage?.tokens ?? TokenUsage()
@@ -43,10 +45,8 @@ struct ScanAnalyzer: Sendable {
             // The configuration makes sure every route's model has a price; a snapshot it does not know costs that.
             let price = prices.price(of: model) ?? prices.price(of: route.model)
             let cost = price?.cost(of: tokens) ?? 0
-            self.tokens = self.tokens + tokens
-            costNanos += cost
-            spending[model, default: Spending()].tokens = spending[model, default: Spending()].tokens + tokens
-            spending[model, default: Spending()].costNanos += cost
+            let spent = spending[model, default: Spending()]
+            spending[model] = Spending(tokens: spent.tokens + tokens, costNanos: spent.costNanos + cost)
             (self.route, self.model) = (route.name, model)
             processingTime += success.processingTime ?? .zero
         }
