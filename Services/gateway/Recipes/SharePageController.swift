@@ -68,8 +68,17 @@ final class ClientRateLimiter: Sendable {
         var updated: ContinuousClock.Instant
     }
 
+    private struct Table {
+        var buckets: [String: Bucket] = [:]
+        /// The size at which full buckets are next dropped: at least twice what the last sweep kept, so that many
+        /// active clients do not make every request sweep the whole table.
+        var sweepAt = ClientRateLimiter.smallestSweep
+    }
+
+    private static let smallestSweep = 10_000
+
     let limit: RateLimit
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let table = Mutex(Table())
 
     init(_ limit: RateLimit) {
         self.limit = limit
@@ -77,16 +86,20 @@ final class ClientRateLimiter: Sendable {
 
     /// Takes one request of `client`'s allowance: nil when it may go ahead, else the seconds until it may.
     func take(for client: String, at now: ContinuousClock.Instant = .now) -> Int? {
-        buckets.withLock { buckets in
-            if buckets.count > 10_000 { buckets = buckets.filter { self.refilled($0.value, at: now) < Double(limit.burst) } }
+        table.withLock { table in
+            if table.buckets.count > table.sweepAt {
+                table.buckets = table.buckets.filter { self.refilled($0.value, at: now) < Double(limit.burst) }
+                table.sweepAt = max(Self.smallestSweep, 2 * table.buckets.count)
+            }
             var bucket =
-                buckets[client].map { Bucket(tokens: refilled($0, at: now), updated: now) } ?? Bucket(tokens: Double(limit.burst), updated: now)
+                table.buckets[client].map { Bucket(tokens: refilled($0, at: now), updated: now) }
+                ?? Bucket(tokens: Double(limit.burst), updated: now)
             guard bucket.tokens >= 1 else {
-                buckets[client] = bucket
+                table.buckets[client] = bucket
                 return max(1, Int(((1 - bucket.tokens) / limit.perSecond).rounded(.up)))
             }
             bucket.tokens -= 1
-            buckets[client] = bucket
+            table.buckets[client] = bucket
             return nil
         }
     }
