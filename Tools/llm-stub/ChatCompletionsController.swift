@@ -46,39 +46,26 @@ struct ChatCompletionsController: Sendable {
             rateLimitHeaders[.rateLimitRemainingRequests] = String(window.remaining)
             rateLimitHeaders[.rateLimitResetRequests] = "\(max(1, Int((window.resetIn / .seconds(1)).rounded(.up))))s"
             if window.exceeded {
-                var response = Self.errorResponse(
-                    OpenAIError(
-                        status: 429,
-                        body: OpenAIErrorBody(
-                            message: "Rate limit reached for \(checked.parameters.model) in organization org-kiwi-stub on requests per min (RPM): "
-                                + "Limit \(limit), Used \(limit), Requested 1.",
-                            type: "requests",
-                            code: "rate_limit_exceeded"
-                        )
-                    )
+                return Self.rateLimited(
+                    model: checked.parameters.model,
+                    on: "requests",
+                    "requests per min (RPM): Limit \(limit), Used \(limit), Requested 1.",
+                    headers: rateLimitHeaders
                 )
-                response.headers.append(contentsOf: rateLimitHeaders)
-                return response
             }
         }
 
         switch behaviour.fault {
         case .rateLimit:
-            var response = Self.errorResponse(
-                OpenAIError(
-                    status: 429,
-                    body: OpenAIErrorBody(
-                        message:
-                            "Rate limit reached for \(checked.parameters.model) in organization org-kiwi-stub on tokens per min (TPM): Limit 30000, "
-                            + "Used 30000, Requested 890. Please try again in \(behaviour.retryAfterSeconds)s.",
-                        type: "tokens",
-                        code: "rate_limit_exceeded"
-                    )
-                )
+            return Self.rateLimited(
+                model: checked.parameters.model,
+                on: "tokens",
+                "tokens per min (TPM): Limit 30000, Used 30000, Requested 890. Please try again in \(behaviour.retryAfterSeconds)s.",
+                headers: [
+                    .retryAfter: String(Int(behaviour.retryAfterSeconds.rounded(.up))),
+                    .retryAfterMilliseconds: String(Int(behaviour.retryAfterSeconds * 1000)),
+                ]
             )
-            response.headers[.retryAfter] = String(Int(behaviour.retryAfterSeconds.rounded(.up)))
-            response.headers[.retryAfterMilliseconds] = String(Int(behaviour.retryAfterSeconds * 1000))
-            return response
         case .insufficientQuota:
             return Self.errorResponse(
                 OpenAIError(
@@ -190,6 +177,23 @@ struct ChatCompletionsController: Sendable {
     static func latency(_ behaviour: StubBehaviour) -> Duration {
         let jitter = behaviour.jitterMilliseconds > 0 ? Int.random(in: -behaviour.jitterMilliseconds...behaviour.jitterMilliseconds) : 0
         return .milliseconds(max(0, behaviour.latencyMilliseconds + jitter))
+    }
+
+    /// OpenAI's 429 `rate_limit_exceeded` for the organisation's `kind` limit (`requests` or `tokens`), worded as
+    /// OpenAI words it, with `headers`.
+    static func rateLimited(model: String, on kind: String, _ limit: String, headers: HTTPFields) -> Response {
+        var response = errorResponse(
+            OpenAIError(
+                status: 429,
+                body: OpenAIErrorBody(
+                    message: "Rate limit reached for \(model) in organization org-kiwi-stub on \(limit)",
+                    type: kind,
+                    code: "rate_limit_exceeded"
+                )
+            )
+        )
+        response.headers.append(contentsOf: headers)
+        return response
     }
 
     static func errorResponse(_ error: OpenAIError) -> Response {
