@@ -22,7 +22,7 @@ extension JSONShape {
             var members = JSONObject()
             for property in properties { members[property.name] = property.shape.jsonSchema }
             schema["properties"] = .object(members)
-            schema["required"] = .array(properties.map { .string($0.name) })
+            schema["required"] = .array(properties.filter(\.isRequired).map { .string($0.name) })
             schema["additionalProperties"] = .bool(false)
         case .array(let element, let count):
             schema["type"] = type("array")

@@ -23,7 +23,7 @@ extension JSONShape {
                 let memberPath = "\(path).\(property.name)"
                 if let member = object[property.name] {
                     property.shape.collectViolations(of: member, at: memberPath, into: &violations)
-                } else {
+                } else if property.isRequired {
                     violations.append(JSONViolation(path: memberPath, message: "required field is missing"))
                 }
             }

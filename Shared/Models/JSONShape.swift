@@ -2,7 +2,7 @@
 /// the validator (``JSONShape/violations(of:at:)``) and the JSON Schema sent to the model
 /// (``JSONShape/jsonSchema``) are derived, so the two cannot disagree.
 public indirect enum JSONShape: Sendable {
-    /// An object with exactly these properties, all required, nothing else allowed.
+    /// An object with these properties (each required unless it says otherwise), nothing else allowed.
     case object([JSONProperty])
     /// An array whose element count lies in `count`, each element of the `element` shape.
     case array(of: JSONShape, count: ClosedRange<Int>)
@@ -25,10 +25,14 @@ public indirect enum JSONShape: Sendable {
 public struct JSONProperty: Sendable {
     public let name: String
     public let shape: JSONShape
+    /// Whether the member must be present. Shapes sent to the model have only required members (Structured Outputs
+    /// demands it); documents clients write, and members added to answers later, may leave some out.
+    public let isRequired: Bool
 
-    public init(_ name: String, _ shape: JSONShape) {
+    public init(_ name: String, _ shape: JSONShape, required: Bool = true) {
         self.name = name
         self.shape = shape
+        self.isRequired = required
     }
 }
 
