@@ -47,6 +47,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let authService = AuthServiceClient(httpClient: httpClient, baseURL: configuration.authServiceURL, internalToken: configuration.internalAPIToken)
     let ledger = PostgresScanLedger(client: postgres, logger: logger)
     let recipes = PostgresRecipeBox(client: postgres, logger: logger)
+    let profiles = PostgresProfileStore(client: postgres, logger: logger)
     let policy = QuotaPolicy(
         limit: configuration.scanDailyLimit,
         tokenLimit: configuration.userDailyTokens,
@@ -65,6 +66,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             scans: dispatcher,
             ledger: ledger,
             recipes: recipes,
+            profiles: profiles,
             publicBaseURL: configuration.publicBaseURL,
             scanEvents: hub,
             policy: policy,
@@ -134,6 +136,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     )
     let scans = ScanCoordinator(
         ledger: dependencies.ledger,
+        profiles: dependencies.profiles,
         backend: dependencies.scans,
         events: dependencies.scanEvents,
         policy: dependencies.policy,
@@ -145,9 +148,11 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     ScansController(scans: scans, ledger: dependencies.ledger, metrics: metrics).addRoutes(to: signedIn)
     RecipesController(recipes: dependencies.recipes, ledger: dependencies.ledger, publicBaseURL: dependencies.publicBaseURL)
         .addRoutes(to: signedIn)
+    ProfileController(profiles: dependencies.profiles).addRoutes(to: signedIn)
     AccountController(
         ledger: dependencies.ledger,
         recipes: dependencies.recipes,
+        profiles: dependencies.profiles,
         policy: dependencies.policy,
         accounts: dependencies.accounts,
         cache: dependencies.sessionCache
@@ -160,7 +165,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
 enum GatewayRoutes {
     static let allowedMethods: [String: [HTTPRequest.Method]] = [
         "/health": [.get, .head], "/health/ready": [.get, .head], "/v1/auth/apple": [.post], "/v1/scan": [.post],
-        "/v1/scans": [.get, .head, .post], "/v1/recipes": [.get, .head, .post],
+        "/v1/scans": [.get, .head, .post], "/v1/recipes": [.get, .head, .post], "/v1/profile": [.get, .head, .put],
         "/v1/quota": [.get, .head], "/v1/account": [.delete], "/v1/auth/session": [.delete], "/openapi.yaml": [.get, .head],
         "/openapi.json": [.get, .head],
     ]

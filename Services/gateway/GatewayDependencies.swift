@@ -50,6 +50,8 @@ struct GatewayDependencies: Sendable {
     var ledger: any ScanLedger
     /// The recipes users keep (``RecipeBox``): real ``PostgresRecipeBox``, fake `FakeRecipeBox`.
     var recipes: any RecipeBox
+    /// Each user's kitchen profile (``ProfileStore``): real ``PostgresProfileStore``, fake `FakeProfileStore`.
+    var profiles: any ProfileStore
     /// The base of the share links (`PUBLIC_BASE_URL`).
     var publicBaseURL = URL(string: "http://localhost:8080")!
     /// How many share pages one client address may open in a burst, and then per second.

@@ -7,7 +7,7 @@ public enum KiwiSchema {
     /// The auth service's migrations, oldest first.
     public static let auth: [Migration] = [usersAndSessions, retireScanQuota]
     /// The gateway's migrations, oldest first.
-    public static let gateway: [Migration] = [scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend]
+    public static let gateway: [Migration] = [scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
 
@@ -193,6 +193,23 @@ public enum KiwiSchema {
                     tokens bigint NOT NULL CHECK (tokens >= 0)
                 )
                 """,
+            ]
+        )
+
+    /// Each user's kitchen profile (`/v1/profile`): the document as the API's JSON. No foreign key to `users`: the
+    /// gateway deletes it itself when the account goes, as it does their scans and recipes.
+    static let profiles =
+        Migration(
+            version: 9,
+            name: "keep kitchen profiles",
+            statements: [
+                """
+                CREATE TABLE profiles (
+                    user_id uuid PRIMARY KEY,
+                    profile jsonb NOT NULL,
+                    updated_at timestamptz NOT NULL DEFAULT now()
+                )
+                """
             ]
         )
 

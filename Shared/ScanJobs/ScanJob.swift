@@ -20,13 +20,17 @@ public struct ScanJob: Sendable, Hashable {
     public var requestID: String?
     /// A pseudonym of the user (see ``userKey(forUserID:)``); never the user id itself.
     public var userKey: String
+    /// The user's profile as it was when the scan started; nil when they have none. A redelivered job is answered
+    /// for the same profile.
+    public var profile: KitchenProfile?
 
-    public init(scanID: UUID, image: [UInt8], deadline: Date, requestID: String?, userKey: String) {
+    public init(scanID: UUID, image: [UInt8], deadline: Date, requestID: String?, userKey: String, profile: KitchenProfile? = nil) {
         self.scanID = scanID
         self.image = image
         self.deadline = deadline
         self.requestID = requestID
         self.userKey = userKey
+        self.profile = profile
     }
 
     /// Header names of the job message.
@@ -36,6 +40,8 @@ public struct ScanJob: Sendable, Hashable {
         public static let deadline = "x-kiwi-deadline"
         public static let requestID = "x-request-id"
         public static let userKey = "x-kiwi-user-key"
+        /// The profile as JSON (a kilobyte at most: the profile's rules bound it).
+        public static let profile = "x-kiwi-profile"
     }
 
     /// The job's content type: the body is a JPEG.
@@ -56,6 +62,7 @@ public struct ScanJob: Sendable, Hashable {
             Header.userKey: userKey,
         ]
         headers[Header.requestID] = requestID
+        headers[Header.profile] = profile.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
         let remaining = max(deadline.timeIntervalSince(now), 0.001)
         return AMQPMessage(
             body: image,
@@ -81,12 +88,20 @@ public struct ScanJob: Sendable, Hashable {
         guard let userKey = properties.headers[Header.userKey], !userKey.isEmpty else {
             throw ScanJobDecodingError("the job has no \(Header.userKey) header")
         }
+        var profile: KitchenProfile?
+        if let json = properties.headers[Header.profile] {
+            guard let decoded = try? JSONDecoder().decode(KitchenProfile.self, from: Data(json.utf8)) else {
+                throw ScanJobDecodingError("the job's \(Header.profile) header is not a profile")
+            }
+            profile = decoded
+        }
         self.init(
             scanID: scanID,
             image: message.body,
             deadline: Date(timeIntervalSince1970: Double(deadline) / 1000),
             requestID: properties.headers[Header.requestID],
-            userKey: userKey
+            userKey: userKey,
+            profile: profile
         )
     }
 }

@@ -19,6 +19,7 @@ final class FakeGateway: Sendable {
     let accounts = FakeAccountActions()
     let ledger = FakeScanLedger()
     let recipes = FakeRecipeBox()
+    let profiles = FakeProfileStore()
     let events = ScanEventHub()
     let scans: FakeScanBackend
     let scanTimeout: Duration
@@ -59,6 +60,7 @@ final class FakeGateway: Sendable {
             scans: scans,
             ledger: ledger,
             recipes: recipes,
+            profiles: profiles,
             sharePageLimit: sharePageLimit,
             scanEvents: events,
             policy: policy,

@@ -9,6 +9,7 @@ import Logging
 struct AccountController: Sendable {
     let ledger: any ScanLedger
     let recipes: any RecipeBox
+    let profiles: any ProfileStore
     let policy: QuotaPolicy
     let accounts: any AccountActions
     let cache: SessionCache
@@ -26,13 +27,14 @@ struct AccountController: Sendable {
         return try Response.json(QuotaInfo(remaining: policy.remaining(after: usage), limit: policy.limit, resetsAt: policy.resetsAt(after: now)))
     }
 
-    /// Deletes the user's scans and saved recipes (the gateway owns them), then the user and their sessions (the auth
+    /// Deletes the user's scans, saved recipes and profile (the gateway owns them), then the user and their sessions (the auth
     /// service owns them); every gateway forgets the sessions through the revocation broadcast, this one at once. The day's charges
     /// stay until the day ends: they are kept by person, not account, so that signing up again does not reset them.
     @Sendable func deleteAccount(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         try await ledger.deleteScans(of: session.userID, quotaKey: session.quotaKey, today: policy.day(of: Date()))
         try await recipes.deleteAll(of: session.userID)
+        try await profiles.delete(of: session.userID)
         do {
             try await accounts.deleteUser(session.userID, requestID: context.requestID)
         } catch {

@@ -16,6 +16,8 @@ import Logging
 /// was lost.
 struct ScanCoordinator: Sendable {
     let ledger: any ScanLedger
+    /// The profile each scan is made for, read as the scan starts.
+    let profiles: any ProfileStore
     let backend: any ScanBackend
     let events: ScanEventHub
     let policy: QuotaPolicy
@@ -48,6 +50,8 @@ struct ScanCoordinator: Sendable {
         let now = Date()
         let started = ContinuousClock.now
         let day = policy.day(of: now)
+        // Read while the usage is, so that it costs no extra round trip.
+        async let profile = profiles.profile(of: session.userID)
         if let refusal = policy.refusal(after: try await ledger.usage(of: session.quotaKey, on: day)) { throw refused(refusal, at: now) }
         let uploadStarted = ContinuousClock.now
         guard let jpeg = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
@@ -83,7 +87,14 @@ struct ScanCoordinator: Sendable {
         let userKey = ScanJob.userKey(forUserID: session.userID.uuidString.lowercased())
         do {
             try await backend.submit(
-                ScanJob(scanID: scan.id, image: consume jpeg, deadline: deadline, requestID: context.requestID, userKey: userKey)
+                ScanJob(
+                    scanID: scan.id,
+                    image: consume jpeg,
+                    deadline: deadline,
+                    requestID: context.requestID,
+                    userKey: userKey,
+                    profile: try await profile
+                )
             )
         } catch {
             context.logger.warning("could not hand the scan to the workers", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])

@@ -37,6 +37,8 @@ final class FakeScanBackend: ScanBackend {
 
     /// The photos received, in order.
     var photos: [[UInt8]] { state.withLock { $0.jobs.map(\.image) } }
+    /// The profiles the jobs carried.
+    var profiles: [KitchenProfile?] { state.withLock { $0.jobs.map(\.profile) } }
     /// The request ids the jobs carried.
     var requestIDs: [String] { state.withLock { $0.jobs.compactMap(\.requestID) } }
     /// The scan ids of the jobs received, in order.

@@ -1,0 +1,42 @@
+import Foundation
+import KiwiDatabase
+import KiwiModels
+import Logging
+import PostgresNIO
+
+/// The `profiles` table: one row per user who set a profile, the document as the API's JSON.
+struct PostgresProfileStore: ProfileStore {
+    let client: PostgresClient
+    let logger: Logger
+    /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
+    var timeout = Duration.seconds(5)
+
+    func profile(of userID: UUID) async throws -> KitchenProfile? {
+        try await withStatementDeadline("profile read", timeout: timeout) {
+            let rows = try await client.query("SELECT profile::text FROM profiles WHERE user_id = \(userID)", logger: logger)
+            for try await json in rows.decode(String.self) {
+                return try KiwiJSON.decoder().decode(KitchenProfile.self, from: Data(json.utf8))
+            }
+            return nil
+        }
+    }
+
+    func save(_ profile: KitchenProfile, for userID: UUID) async throws {
+        let json = String(decoding: try KiwiJSON.encoder().encode(profile), as: UTF8.self)
+        try await withStatementDeadline("profile save", timeout: timeout) {
+            try await client.execute(
+                """
+                INSERT INTO profiles (user_id, profile) VALUES (\(userID), \(json)::jsonb)
+                ON CONFLICT (user_id) DO UPDATE SET profile = EXCLUDED.profile, updated_at = now()
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    func delete(of userID: UUID) async throws {
+        try await withStatementDeadline("profile delete", timeout: timeout) {
+            try await client.execute("DELETE FROM profiles WHERE user_id = \(userID)", logger: logger)
+        }
+    }
+}

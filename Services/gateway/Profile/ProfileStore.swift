@@ -1,0 +1,13 @@
+import Foundation
+import KiwiModels
+
+/// Each user's kitchen profile (`/v1/profile`). Real: ``PostgresProfileStore`` (the `profiles` table); fake:
+/// `FakeProfileStore`.
+protocol ProfileStore: Sendable {
+    /// The user's profile; nil when they never set one.
+    func profile(of userID: UUID) async throws -> KitchenProfile?
+    /// Replaces the user's profile.
+    func save(_ profile: KitchenProfile, for userID: UUID) async throws
+    /// Forgets the user's profile, when their account goes.
+    func delete(of userID: UUID) async throws
+}

@@ -1,0 +1,22 @@
+import Foundation
+import KiwiModels
+import Synchronization
+
+@testable import KiwiGateway
+
+/// Kitchen profiles in memory, kept the way ``PostgresProfileStore`` keeps them.
+final class FakeProfileStore: ProfileStore {
+    private let profiles = Mutex<[UUID: KitchenProfile]>([:])
+
+    func profile(of userID: UUID) async throws -> KitchenProfile? {
+        profiles.withLock { $0[userID] }
+    }
+
+    func save(_ profile: KitchenProfile, for userID: UUID) async throws {
+        profiles.withLock { $0[userID] = profile }
+    }
+
+    func delete(of userID: UUID) async throws {
+        _ = profiles.withLock { $0.removeValue(forKey: userID) }
+    }
+}
