@@ -71,8 +71,8 @@ let package = Package(
         .executableTarget(
             name: "KiwiScanWorker",
             dependencies: [
-                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiJPEG", "KiwiLogging", "KiwiMessaging", "KiwiModels",
-                "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTracing",
+                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLogging", "KiwiMessaging",
+                "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTracing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -193,6 +193,13 @@ let package = Package(
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
         .target(name: "KiwiOpenAI", path: "Shared/OpenAI", swiftSettings: swiftSettings),
+        .target(
+            name: "KiwiDietGuard",
+            dependencies: ["KiwiModels"],
+            path: "Shared/DietGuard",
+            resources: [.embedInCode("ingredient-lexicon.json")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "KiwiAPIDocument",
             dependencies: ["KiwiModels", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")],
@@ -336,6 +343,11 @@ let package = Package(
             name: "KiwiModelsTests",
             dependencies: ["KiwiModels", "KiwiTestSupport"],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KiwiDietGuardTests",
+            dependencies: ["KiwiDietGuard", "KiwiModels"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

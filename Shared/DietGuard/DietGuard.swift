@@ -1,0 +1,172 @@
+import KiwiModels
+
+/// Checks the model's recipes against a user's allergies and diets on the server, instead of trusting the prompt
+/// (docs/architecture.md, "The allergen and diet guard"). A recipe violates the profile when its name, an
+/// ingredient or a step names something of a group the profile excludes; a substitution or the "make it faster" tip
+/// that does is a violation of that advice only.
+public struct DietGuard: Sendable {
+    /// Why a group is excluded: the user's allergy, or one of their diets.
+    public enum Rule: Sendable, Hashable {
+        case allergy(KitchenProfile.Allergen)
+        case diet(KitchenProfile.Diet)
+
+        var isDiet: Bool {
+            if case .diet = self { true } else { false }
+        }
+    }
+
+    /// Something a recipe names that the profile excludes.
+    public struct Violation: Sendable, Hashable {
+        /// What the recipe says: the ingredient's name, or the lexicon term found in a step or the recipe's name.
+        public var ingredient: String
+        public var group: String
+        public var rule: Rule
+        /// Where it was found, for the model: "ingredient 2", "step 3", "the name".
+        public var place: String
+    }
+
+    /// What the guard found in one recipe.
+    public struct Finding: Sendable, Hashable {
+        /// The recipe's position in the answer.
+        public var index: Int
+        public var recipeName: String
+        /// In the recipe itself: it must not be shown.
+        public var violations: [Violation]
+        /// Only in advice: the substitutions (by ingredient position) and the tip that must not be shown.
+        public var substitutions: [Int: Violation]
+        public var tip: Violation?
+
+        var isOnlyAdvice: Bool { violations.isEmpty }
+    }
+
+    let lexicon: IngredientLexicon
+
+    public init(lexicon: IngredientLexicon = .standard) {
+        self.lexicon = lexicon
+    }
+
+    /// The groups `profile` excludes and why, allergies first; a group excluded twice keeps its first reason.
+    public func rules(for profile: KitchenProfile) -> [(group: IngredientLexicon.Group, rule: Rule)] {
+        var seen: Set<String> = []
+        let rules =
+            profile.allergies.map { ($0.rawValue, Rule.allergy($0)) }
+            + profile.diets.flatMap { diet in (lexicon.diets[diet] ?? []).map { ($0, Rule.diet(diet)) } }
+        return rules.compactMap { id, rule in
+            guard seen.insert(id).inserted, let group = lexicon.groups[id] else { return nil }
+            return (group, rule)
+        }
+    }
+
+    /// The ids of the groups `text` names (an ingredient's name, for example), in lexicon order of `groups`.
+    public func groups(in text: String, among groups: [IngredientLexicon.Group]? = nil) -> [String] {
+        let words = IngredientWords(text)
+        return (groups ?? lexicon.groups.values.sorted { $0.id < $1.id }).filter { $0.term(in: words) != nil }.map(\.id)
+    }
+
+    /// Every recipe of `answer` that breaks `profile`, with what breaks it; empty when all are safe.
+    public func findings(in answer: ScanResponse, for profile: KitchenProfile) -> [Finding] {
+        let rules = rules(for: profile)
+        guard !rules.isEmpty else { return [] }
+        func violation(in text: String, ingredient: String? = nil, place: String) -> Violation? {
+            let words = IngredientWords(text)
+            for (group, rule) in rules {
+                if let term = group.term(in: words) {
+                    return Violation(ingredient: ingredient ?? term, group: group.name, rule: rule, place: place)
+                }
+            }
+            return nil
+        }
+        return answer.recipes.enumerated().compactMap { index, recipe in
+            var found: [Violation] = []
+            if let broken = violation(in: recipe.name, place: "its name") { found.append(broken) }
+            for (position, ingredient) in recipe.ingredients.enumerated() {
+                if let broken = violation(in: ingredient.name, ingredient: ingredient.name, place: "ingredient \(position + 1)") {
+                    found.append(broken)
+                }
+            }
+            for (position, step) in recipe.steps.enumerated() {
+                if let broken = violation(in: step, place: "step \(position + 1)") { found.append(broken) }
+            }
+            var substitutions: [Int: Violation] = [:]
+            for (position, ingredient) in recipe.ingredients.enumerated() {
+                if let substitution = ingredient.substitution,
+                    let broken = violation(in: substitution, place: "the substitution for ingredient \(position + 1)")
+                {
+                    substitutions[position] = broken
+                }
+            }
+            let tip = recipe.makeItFasterTip.flatMap { violation(in: $0, place: "the make-it-faster tip") }
+            guard !found.isEmpty || !substitutions.isEmpty || tip != nil else { return nil }
+            return Finding(index: index, recipeName: recipe.name, violations: found, substitutions: substitutions, tip: tip)
+        }
+    }
+
+    /// `answer` as the user may see it: each recipe with a finding withheld (and said why), advice that breaks the
+    /// profile removed from the recipes kept.
+    public func enforce(_ findings: [Finding], on answer: ScanResponse) -> ScanResponse {
+        var guarded = answer
+        var withheld: Set<Int> = []
+        for finding in findings {
+            if finding.isOnlyAdvice {
+                for position in finding.substitutions.keys { guarded.recipes[finding.index].ingredients[position].substitution = nil }
+                if finding.tip != nil { guarded.recipes[finding.index].makeItFasterTip = nil }
+            } else {
+                withheld.insert(finding.index)
+                guarded.withheldRecipes.append(WithheldRecipe(name: finding.recipeName, reason: Self.reason(finding.violations)))
+            }
+        }
+        guarded.recipes = guarded.recipes.enumerated().filter { !withheld.contains($0.offset) }.map(\.element)
+        return guarded
+    }
+
+    /// What the model is told in a repair: which ingredient broke which rule, where.
+    public func repairProblem(_ findings: [Finding]) -> String {
+        let described = findings.flatMap { finding in
+            (finding.violations + finding.substitutions.sorted { $0.key < $1.key }.map(\.value) + [finding.tip].compactMap { $0 }).map {
+                "recipe \(finding.index + 1) (\"\(finding.recipeName)\") uses \"\($0.ingredient)\" in \($0.place), which \(Self.clause($0))"
+            }
+        }
+        return described.joined(separator: "; ")
+            + ". Replace those ingredients, or the recipes, with ones the household can eat, and suggest no substitution or tip that uses them"
+    }
+
+    /// Why a recipe was withheld, in words a user understands: "It uses basil pesto, which contains tree nuts." One
+    /// sentence per group, at most two, an ingredient preferred to the name or a step that names the same group.
+    static func reason(_ violations: [Violation]) -> String {
+        let ingredientsFirst = violations.filter { $0.place.hasPrefix("ingredient") } + violations.filter { !$0.place.hasPrefix("ingredient") }
+        var groups: Set<String> = []
+        var sentences: [String] = []
+        for violation in ingredientsFirst where groups.insert(violation.group).inserted {
+            let ingredient = violation.ingredient.lowercased()
+            sentences.append(
+                IngredientWords(ingredient) == IngredientWords(violation.group) && !violation.rule.isDiet
+                    ? "It contains \(violation.group)." : "It uses \(ingredient), which \(userClause(violation))."
+            )
+        }
+        return sentences.prefix(2).joined(separator: " ")
+    }
+
+    private static func userClause(_ violation: Violation) -> String {
+        switch violation.rule {
+        case .allergy: "contains \(violation.group)"
+        case .diet(let diet): "is not \(label(diet))"
+        }
+    }
+
+    private static func clause(_ violation: Violation) -> String {
+        switch violation.rule {
+        case .allergy: "contains \(violation.group), and the household is allergic to \(violation.group)"
+        case .diet(let diet): "contains \(violation.group), which a \(label(diet)) diet excludes"
+        }
+    }
+
+    /// A diet as a user reads it.
+    static func label(_ diet: KitchenProfile.Diet) -> String {
+        switch diet {
+        case .glutenFree: "gluten-free"
+        case .dairyFree: "dairy-free"
+        case .lowCarb: "low-carb"
+        default: diet.rawValue
+        }
+    }
+}

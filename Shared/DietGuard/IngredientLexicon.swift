@@ -1,0 +1,109 @@
+import Foundation
+import KiwiModels
+
+/// Which ingredient names belong to which allergen or diet group: `ingredient-lexicon.json`, the one data file the
+/// guard reads, with the sources of its entries. Every entry is lower case, singular words.
+public struct IngredientLexicon: Sendable {
+    /// An allergen group (the 14 of EU law, ids as ``KitchenProfile/Allergen``) or a group a diet excludes (meat,
+    /// pork, honey, gelatin, alcohol).
+    public struct Group: Sendable {
+        public let id: String
+        /// As a user reads it: "tree nuts".
+        public let name: String
+        /// Names of ingredients that are, or are made with, this group.
+        let terms: [IngredientWords]
+        /// Names that contain a term but are not of this group ("coconut milk" for milk): their words never count.
+        let notContaining: [IngredientWords]
+        /// Words that make the name they stand in free of the group ("gluten free", "dairy free", "vegan").
+        let freeMarkers: [IngredientWords]
+    }
+
+    /// The groups by id.
+    public let groups: [String: Group]
+    /// The groups each diet excludes.
+    let diets: [KitchenProfile.Diet: [String]]
+
+    /// The lexicon built into Kiwi.
+    public static let standard: IngredientLexicon = {
+        do {
+            return try IngredientLexicon(json: Data(PackageResources.ingredient_lexicon_json))
+        } catch {
+            fatalError("ingredient-lexicon.json is broken: \(error)")
+        }
+    }()
+
+    /// Reads a lexicon, checking that it names a group for every allergen and for every group a diet excludes.
+    public init(json: Data) throws {
+        let file = try JSONDecoder().decode(File.self, from: json)
+        var groups: [String: Group] = [:]
+        for group in file.groups {
+            guard groups[group.id] == nil else { throw LexiconError("group \(group.id) is listed twice") }
+            groups[group.id] = Group(
+                id: group.id,
+                name: group.name,
+                terms: group.terms.map(IngredientWords.init),
+                notContaining: group.notContaining.map(IngredientWords.init),
+                freeMarkers: group.freeMarkers.map(IngredientWords.init)
+            )
+        }
+        var diets: [KitchenProfile.Diet: [String]] = [:]
+        for (name, excluded) in file.diets {
+            guard let diet = KitchenProfile.Diet(rawValue: name) else { throw LexiconError("unknown diet \(name)") }
+            diets[diet] = excluded
+        }
+        let missing =
+            KitchenProfile.Allergen.allCases.map(\.rawValue).filter { groups[$0] == nil }
+            + diets.values.joined().filter { groups[$0] == nil }
+            + KitchenProfile.Diet.allCases.filter { diets[$0] == nil }.map { "diet \($0.rawValue)" }
+        guard missing.isEmpty else { throw LexiconError("nothing defines \(missing.joined(separator: ", "))") }
+        self.groups = groups
+        self.diets = diets
+    }
+
+    private struct File: Decodable {
+        struct Group: Decodable {
+            var id: String
+            var name: String
+            var terms: [String]
+            var notContaining: [String]
+            var freeMarkers: [String]
+        }
+        var groups: [Group]
+        var diets: [String: [String]]
+    }
+}
+
+/// A lexicon file that cannot be used.
+public struct LexiconError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+extension IngredientLexicon.Group {
+    /// The first term of this group `text` names, not counting words of a name that is not of the group, nor a term
+    /// a free marker stands right before (up to three words before it, none of them "and", "or", "with" or "plus":
+    /// "gluten-free whole wheat pasta") or right after ("pasta, gluten-free"). Nil when the text is free of the group.
+    func term(in text: IngredientWords) -> String? {
+        let markers = freeMarkers.flatMap(text.occurrences(of:))
+        let ignored = Set((notContaining.flatMap(text.occurrences(of:)) + markers).flatMap { $0 })
+        for term in terms {
+            for found in text.occurrences(of: term) where !found.contains(where: ignored.contains) {
+                let freed = markers.contains { marker in
+                    if marker.upperBound <= found.lowerBound {
+                        let between = text.words[marker.upperBound..<found.lowerBound]
+                        return between.count <= 3 && !between.contains(where: Self.separators.contains)
+                    }
+                    return marker.lowerBound >= found.upperBound && marker.lowerBound - found.upperBound <= 1
+                }
+                if !freed { return term.words.joined(separator: " ") }
+            }
+        }
+        return nil
+    }
+
+    /// Words that end the name a free marker stands before.
+    private static let separators: Set<String> = ["and", "or", "with", "plus"]
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Text cut into words the way the lexicon is matched (docs/architecture.md, "The allergen and diet guard"):
+/// lower-cased, diacritics removed, every character that is not a letter or a digit a separator. So "Crème
+/// fraîche", "gluten-free" and "Worcestershire-Sauce" read as "creme fraiche", "gluten free" and "worcestershire sauce".
+struct IngredientWords: Sendable, Hashable {
+    let words: [String]
+
+    init(_ text: String) {
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        var words: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in folded.unicodeScalars {
+            if CharacterSet.alphanumerics.contains(scalar) {
+                current.append(scalar)
+            } else if !current.isEmpty {
+                words.append(String(current))
+                current = String.UnicodeScalarView()
+            }
+        }
+        if !current.isEmpty { words.append(String(current)) }
+        self.words = words
+    }
+
+    /// Where `phrase` (a lexicon entry: singular words) occurs as consecutive whole words, each word in the singular
+    /// or a regular plural.
+    func occurrences(of phrase: IngredientWords) -> [Range<Int>] {
+        let count = phrase.words.count
+        guard count > 0, words.count >= count else { return [] }
+        return (0...(words.count - count)).compactMap { start in
+            zip(words[start..<start + count], phrase.words).allSatisfy(Self.word(_:matches:)) ? start..<start + count : nil
+        }
+    }
+
+    /// Whether `word` is `entry` or a regular English plural of it: `eggs`, `cookies`, `tomatoes`, `anchovies`.
+    static func word(_ word: String, matches entry: String) -> Bool {
+        guard word.hasPrefix(entry) else {
+            return entry.hasSuffix("y") && word.count == entry.count + 2 && word.hasPrefix(entry.dropLast()) && word.hasSuffix("ies")
+        }
+        let suffix = word.dropFirst(entry.count)
+        return suffix.isEmpty || suffix == "s" || suffix == "es"
+    }
+}
