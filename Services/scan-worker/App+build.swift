@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Hummingbird
 import KiwiDatabase
+import KiwiDietGuard
 import KiwiMessaging
 import KiwiScans
 import KiwiServiceSupport
@@ -37,7 +38,8 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
         attemptTimeout: configuration.attemptTimeout,
         metrics: metrics,
-        intake: IntakeGovernor(concurrency: configuration.concurrency, logger: logger)
+        intake: IntakeGovernor(concurrency: configuration.concurrency, logger: logger),
+        dietGuard: DietGuard()
     )
 
     let router = Router(options: .autoGenerateHeadEndpoints)

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import KiwiConcurrency
+import KiwiDietGuard
 import KiwiModels
 import KiwiOpenAI
 import KiwiScanJobs
@@ -61,25 +62,72 @@ struct ScanAnalyzer: Sendable {
     /// Told what the first route's rate-limit headers say, so the worker slows its intake before a 429.
     let intake: IntakeGovernor
 
+    /// Checks every answer against the user's allergies and diets.
+    let dietGuard: DietGuard
+
+    /// The answer for `image`, made for `profile` and guarded against it.
+    ///
     /// - Parameter requestID: The scan's request id, sent to OpenAI as `X-Client-Request-Id` so that a call can be
     ///   traced there (and the development stub can scope a fault to one test's requests).
     func analyze(
         image: ScanPrompt.EncodedImage,
+        profile: KitchenProfile? = nil,
         userKey: String,
         requestID: String?,
         deadline: ContinuousClock.Instant,
         logger: Logger
     ) async -> Analysis {
         var analysis = Analysis(result: .failure(ScanFailure(.invalidModelResponse, "no answer")))
-        var repair: ScanPrompt.Repair?
-        for round in 1...2 {
+        let request = Request(image: image, profile: profile, userKey: userKey, requestID: requestID, deadline: deadline)
+        switch await validAnswer(request, rounds: 2, analysis: &analysis, logger: logger) {
+        case .failure(let failure):
+            analysis.result = .failure(failure)
+        case .success(let answer):
+            guard let profile, !profile.isEmpty else {
+                analysis.result = .success(answer.response)
+                break
+            }
+            var guarded = await guarded(answer, request: request, profile: profile, analysis: &analysis, logger: logger)
+            guarded.appliedProfile = profile
+            analysis.result = .success(guarded)
+        }
+        return analysis
+    }
+
+    /// What every model call of one scan asks about.
+    private struct Request {
+        var image: ScanPrompt.EncodedImage
+        var profile: KitchenProfile?
+        var userKey: String
+        var requestID: String?
+        var deadline: ContinuousClock.Instant
+    }
+
+    /// A valid answer, and the model's text of it.
+    private struct ValidAnswer {
+        var response: ScanResponse
+        var content: String
+    }
+
+    /// A valid answer in up to `rounds` calls: the model asked (with `repair` when given), and asked again, told
+    /// why, while its answer cannot be used.
+    private func validAnswer(
+        _ request: Request,
+        repair: ScanPrompt.Repair? = nil,
+        rounds: Int,
+        analysis: inout Analysis,
+        logger: Logger
+    ) async -> Result<ValidAnswer, ScanFailure> {
+        var repair = repair
+        var failure = ScanFailure(.invalidModelResponse, "no answer")
+        for round in 1...rounds {
             let answered: (success: ChatCompletionsClient.Success, route: ModelRoute)
-            let body = { [repair] (prompt: ScanPrompt) in prompt.requestBody(image: image, safetyIdentifier: userKey, repair: repair) }
-            switch await complete(body, requestID: requestID, deadline: deadline, analysis: &analysis, logger: logger) {
+            let body = { [repair] (prompt: ScanPrompt) in
+                prompt.requestBody(image: request.image, safetyIdentifier: request.userKey, profile: request.profile, repair: repair)
+            }
+            switch await complete(body, requestID: request.requestID, deadline: request.deadline, analysis: &analysis, logger: logger) {
             case .success(let value): answered = value
-            case .failure(let failure):
-                analysis.result = .failure(failure)
-                return analysis
+            case .failure(let failure): return .failure(failure)
             }
             analysis.add(answered.success, from: answered.route, prices: prices)
             let interpreted = withSpan("validate model answer") { span in
@@ -92,16 +140,48 @@ struct ScanAnalyzer: Sendable {
             }
             switch interpreted {
             case .success(let response):
-                analysis.result = .success(response)
-                return analysis
+                return .success(ValidAnswer(response: response, content: answered.success.completion.choices.first?.message.content ?? ""))
             case .failure(let unusable):
                 logger.warning("unusable model answer", metadata: ["round": "\(round)", "problem": "\(unusable.kind)"])
                 repair = ScanPrompt.Repair(previousAnswer: unusable.answer, problem: unusable.problem)
                 if round == 1 { metrics.repairs.increment() }
-                analysis.result = .failure(ScanFailure(.invalidModelResponse, "The model's answer could not be used: \(unusable.kind)."))
+                failure = ScanFailure(.invalidModelResponse, "The model's answer could not be used: \(unusable.kind).")
             }
         }
-        return analysis
+        return .failure(failure)
+    }
+
+    /// `answer` as the user may see it (``DietGuard``): when a recipe breaks the profile, the model is told what broke
+    /// which rule and asked once more; whatever still breaks it is withheld. If the repair gets no valid answer, the
+    /// first answer is kept, without what broke the profile.
+    private func guarded(
+        _ answer: ValidAnswer,
+        request: Request,
+        profile: KitchenProfile,
+        analysis: inout Analysis,
+        logger: Logger
+    ) async -> ScanResponse {
+        let findings = withSpan("guard the answer") { _ in dietGuard.findings(in: answer.response, for: profile) }
+        guard !findings.isEmpty else { return answer.response }
+        logger.info("the answer breaks the user's allergies or diets; asking for a repair", metadata: ["recipes": "\(findings.count)"])
+        metrics.guardRepairs.increment()
+        let repair = ScanPrompt.Repair(previousAnswer: answer.content, problem: dietGuard.repairProblem(findings))
+        let guarded: ScanResponse
+        switch await validAnswer(request, repair: repair, rounds: 1, analysis: &analysis, logger: logger) {
+        case .success(let repaired):
+            guarded = dietGuard.enforce(dietGuard.findings(in: repaired.response, for: profile), on: repaired.response)
+        case .failure(let failure):
+            logger.warning(
+                "the guard's repair got no usable answer; keeping the first without what breaks the profile",
+                metadata: ["code": "\(failure.code.rawValue)"]
+            )
+            guarded = dietGuard.enforce(findings, on: answer.response)
+        }
+        if !guarded.withheldRecipes.isEmpty {
+            logger.info("recipes withheld for the user's allergies or diets", metadata: ["count": "\(guarded.withheldRecipes.count)"])
+            metrics.recipesWithheld.increment(by: guarded.withheldRecipes.count)
+        }
+        return guarded
     }
 
     /// What one route came to.

@@ -258,7 +258,14 @@ final class ScanJobProcessor: Service, Sendable {
         case .success(let encoded): image = encoded
         case .failure(let error): return (.error(ScanFailure(.invalidImage, "The photo is not a valid JPEG: \(error.reason).")), nil)
         }
-        let analysis = await analyzer.analyze(image: image, userKey: job.userKey, requestID: job.requestID, deadline: deadline, logger: logger)
+        let analysis = await analyzer.analyze(
+            image: image,
+            profile: job.profile,
+            userKey: job.userKey,
+            requestID: job.requestID,
+            deadline: deadline,
+            logger: logger
+        )
         switch analysis.result {
         case .success(let response): return (.ok(response), analysis)
         case .failure(let failure): return (.error(failure), analysis)

@@ -11,6 +11,10 @@ struct WorkerMetrics: Sendable {
     let jobsInFlight = Meter(label: "kiwi_worker_jobs_in_flight")
     /// `kiwi_llm_repairs_total`: second calls that showed the model its unusable answer.
     let repairs = Counter(label: "kiwi_llm_repairs_total")
+    /// `kiwi_guard_repairs_total`: answers that broke a user's allergies or diets, sent back to the model once.
+    let guardRepairs = Counter(label: "kiwi_guard_repairs_total")
+    /// `kiwi_guard_recipes_withheld_total`: recipes that still broke them and were never shown.
+    let recipesWithheld = Counter(label: "kiwi_guard_recipes_withheld_total")
 
     /// `kiwi_worker_jobs_total{outcome}` and `kiwi_worker_job_duration_seconds{outcome}`. The outcome is `ok`, a
     /// ``ScanFailure`` code, `expired` (its deadline had passed) or `rejected` (not a scan job).

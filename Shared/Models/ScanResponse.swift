@@ -1,13 +1,54 @@
 import Foundation
 
-/// What a scan returns to the client: the ingredients seen in the photo and quick recipes that use them.
+/// What a scan returns to the client: the ingredients seen in the photo and quick recipes that use them, and how the
+/// user's profile shaped them.
 public struct ScanResponse: Codable, Hashable, Sendable {
     public var ingredients: [Ingredient]
     public var recipes: [Recipe]
+    /// The profile the answer was made for, as it was when the scan started; `null` when the user had none.
+    public var appliedProfile: KitchenProfile?
+    /// Recipes the model suggested that the allergen and diet guard kept from the user, and why.
+    public var withheldRecipes: [WithheldRecipe]
 
-    public init(ingredients: [Ingredient], recipes: [Recipe]) {
+    public init(ingredients: [Ingredient], recipes: [Recipe], appliedProfile: KitchenProfile? = nil, withheldRecipes: [WithheldRecipe] = []) {
         self.ingredients = ingredients
         self.recipes = recipes
+        self.appliedProfile = appliedProfile
+        self.withheldRecipes = withheldRecipes
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case ingredients, recipes, appliedProfile, withheldRecipes
+    }
+
+    /// Answers recorded before profiles existed have neither `appliedProfile` nor `withheldRecipes`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ingredients = try container.decode([Ingredient].self, forKey: .ingredients)
+        recipes = try container.decode([Recipe].self, forKey: .recipes)
+        appliedProfile = try container.decodeIfPresent(KitchenProfile.self, forKey: .appliedProfile)
+        withheldRecipes = try container.decodeIfPresent([WithheldRecipe].self, forKey: .withheldRecipes) ?? []
+    }
+
+    /// Writes `appliedProfile` as an explicit `null` when there is none: clients see every field.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ingredients, forKey: .ingredients)
+        try container.encode(recipes, forKey: .recipes)
+        try container.encode(appliedProfile, forKey: .appliedProfile)
+        try container.encode(withheldRecipes, forKey: .withheldRecipes)
+    }
+}
+
+/// A recipe the guard kept from the user: its name, and why in words a user understands ("It uses pesto, which
+/// contains tree nuts.").
+public struct WithheldRecipe: Codable, Hashable, Sendable {
+    public var name: String
+    public var reason: String
+
+    public init(name: String, reason: String) {
+        self.name = name
+        self.reason = reason
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 /// The rules of a scan answer (DESIGN.md §2), and the validators and JSON Schema built from them.
 ///
 /// There are two shapes with the same rules. ``scanResponse`` is what clients receive: every ingredient,
-/// recipe and recipe ingredient has a UUID `id`. ``modelAnswer`` is what the model writes: the same without
+/// recipe and recipe ingredient has a UUID `id`, and the server adds `appliedProfile` and `withheldRecipes`. ``modelAnswer`` is what the model writes: the same without
 /// the ids, which the server assigns — they are never trusted from the model, and asking it for some 114
 /// UUIDs would spend about half of its output tokens on them.
 public enum ScanResponseContract {
@@ -52,10 +52,19 @@ public enum ScanResponseContract {
             JSONProperty("steps", .array(of: .string(length: 1...500), count: 1...15)),
             JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
         ])
-        return .object([
+        let answer = [
             JSONProperty("ingredients", .array(of: ingredient, count: 0...30)),
             JSONProperty("recipes", .array(of: recipe, count: 0...4)),
-        ])
+        ]
+        guard withIDs else { return .object(answer) }
+        // What the server adds for clients; absent from answers recorded before profiles existed.
+        let withheld = JSONShape.object([JSONProperty("name", .string(length: 1...200)), JSONProperty("reason", .string(length: 1...500))])
+        return .object(
+            answer + [
+                JSONProperty("appliedProfile", .nullable(KitchenProfile.shape), required: false),
+                JSONProperty("withheldRecipes", .array(of: withheld, count: 0...8), required: false),
+            ]
+        )
     }
 
     private static func parse(

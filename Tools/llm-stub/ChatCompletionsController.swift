@@ -108,7 +108,13 @@ struct ChatCompletionsController: Sendable {
         }
 
         try await Task.sleep(for: Self.latency(behaviour))
-        let completion = Self.completion(for: checked, digest: digest, fault: behaviour.fault, cachedPromptTokens: behaviour.cachedPromptTokens ?? 0)
+        let completion = Self.completion(
+            for: checked,
+            digest: digest,
+            fault: behaviour.fault,
+            dictated: behaviour.answers?.first,
+            cachedPromptTokens: behaviour.cachedPromptTokens ?? 0
+        )
         let data = try JSONEncoder().encode(completion)
         let processing = ContinuousClock.now - started
         var headers: HTTPFields = [
@@ -132,8 +138,15 @@ struct ChatCompletionsController: Sendable {
         )
     }
 
-    static func completion(for request: CheckedRequest, digest: [UInt8], fault: StubFault, cachedPromptTokens: Int = 0) -> ChatCompletion {
-        let answer = FridgeAnswers.answer(forDigest: digest).serialized()
+    /// - Parameter dictated: The content to answer with instead of the photo's own answer (``StubBehaviour/answers``).
+    static func completion(
+        for request: CheckedRequest,
+        digest: [UInt8],
+        fault: StubFault,
+        dictated: String? = nil,
+        cachedPromptTokens: Int = 0
+    ) -> ChatCompletion {
+        let answer = dictated ?? FridgeAnswers.answer(forDigest: digest).serialized()
         let message: ChatCompletion.Message
         var finishReason = "stop"
         switch fault {

@@ -11,6 +11,8 @@ struct RequestParameters: Codable, Sendable, Hashable {
     var safetyIdentifier: String?
     var strictSchema: Bool
     var messageCount: Int
+    /// The text the user messages carry besides the photo (a profile's constraints, a repair's explanation), in order.
+    var userTexts: [String] = []
 }
 
 /// A request that passed the checks OpenAI makes, with what the stub needs to answer it.
@@ -90,7 +92,14 @@ enum OpenAIRequestCheck {
                 maxCompletionTokens: request.maxCompletionTokens,
                 safetyIdentifier: request.safetyIdentifier,
                 strictSchema: jsonSchema.strict == true,
-                messageCount: messages.count
+                messageCount: messages.count,
+                userTexts: messages.filter { $0.role == "user" }.flatMap { message -> [String] in
+                    switch message.content {
+                    case .text(let text)?: [text]
+                    case .parts(let parts)?: parts.compactMap(\.text)
+                    case nil: []
+                    }
+                }
             ),
             image: image
         )
@@ -244,9 +253,10 @@ private struct WireRequest: Decodable {
     struct Part: Decodable {
         var type: String
         var imageURL: ImageURL?
+        var text: String?
 
         enum CodingKeys: String, CodingKey {
-            case type
+            case type, text
             case imageURL = "image_url"
         }
     }

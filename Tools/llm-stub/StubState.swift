@@ -16,12 +16,16 @@ struct StubBehaviour: Codable, Sendable, Hashable {
     /// The organisation's requests per minute: when set, every answer carries `x-ratelimit-*-requests` headers
     /// counting down through a one-minute window, and requests past the limit get 429 until it resets.
     var requestsPerMinute: Int?
+    /// The exact answers (the message's `content`) the model gives, one per request in order, the last one for every
+    /// request after it; a fault, when set, answers instead. A test dictates with it what the model says.
+    var answers: [String]?
 }
 
 extension StubBehaviour {
     /// The behaviour for one request; a limited fault has one request fewer left, and ends after its last.
     fileprivate mutating func take() -> StubBehaviour {
         let current = self
+        if fault == .none, let answers, answers.count > 1 { self.answers = Array(answers.dropFirst()) }
         if fault != .none, let remaining = faultCount {
             if remaining <= 1 {
                 fault = .none

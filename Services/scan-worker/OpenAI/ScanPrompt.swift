@@ -54,7 +54,8 @@ struct ScanPrompt: Sendable {
         self.model = model
         self.detail = detail
         let template = Array(
-            Self.request(model: model, detail: detail, safetyIdentifier: Self.safetyIdentifierPlaceholder, repair: nil).serialized().utf8
+            Self.request(model: model, detail: detail, safetyIdentifier: Self.safetyIdentifierPlaceholder, profile: nil, repair: nil)
+                .serialized().utf8
         )
         let image = template.firstRange(of: Self.quoted(Self.imagePlaceholder))!
         // The identifier's placeholder follows the image; nothing the model wrote is in a first request.
@@ -64,14 +65,15 @@ struct ScanPrompt: Sendable {
         )
     }
 
-    /// The JSON body of a request for `image`, or of its repair request.
+    /// The JSON body of a request for `image` made for `profile`, or of its repair request.
     ///
     /// The body is built as a `JSONValue` with a placeholder for the image URL, which is spliced in as bytes
     /// afterwards: a megabyte of base64 needs no escaping, and writing it through the general serializer
     /// one character at a time would cost more than the rest of the request. Each attempt builds its own buffer,
     /// which is freed once sent.
-    func requestBody(image: EncodedImage, safetyIdentifier: String, repair: Repair? = nil) -> ByteBuffer {
-        guard let repair else {
+    func requestBody(image: EncodedImage, safetyIdentifier: String, profile: KitchenProfile? = nil, repair: Repair? = nil) -> ByteBuffer {
+        let profile = profile.flatMap { $0.isEmpty ? nil : $0 }
+        guard repair != nil || profile != nil else {
             let identifier = Array(JSONValue.string(safetyIdentifier).serialized().utf8)
             var body = ByteBuffer()
             body.reserveCapacity(firstRequest.beforeImage.count + image.base64.count + 64 + identifier.count + firstRequest.afterIdentifier.count)
@@ -82,7 +84,9 @@ struct ScanPrompt: Sendable {
             body.writeBytes(firstRequest.afterIdentifier)
             return body
         }
-        let template = Array(Self.request(model: model, detail: detail, safetyIdentifier: safetyIdentifier, repair: repair).serialized().utf8)
+        let template = Array(
+            Self.request(model: model, detail: detail, safetyIdentifier: safetyIdentifier, profile: profile, repair: repair).serialized().utf8
+        )
         let start = template.firstRange(of: Self.quoted(Self.imagePlaceholder))!
         var body = ByteBuffer()
         body.reserveCapacity(template.count + image.base64.count + 64)
@@ -92,21 +96,19 @@ struct ScanPrompt: Sendable {
         return body
     }
 
-    private static func request(model: String, detail: ImageDetail, safetyIdentifier: String, repair: Repair?) -> JSONValue {
-        var messages: [JSONValue] = [
-            message(role: "system", content: .string(systemPrompt)),
-            message(
-                role: "user",
-                content: .array([
-                    .object(
-                        JSONObject([
-                            "type": .string("image_url"),
-                            "image_url": .object(JSONObject(["url": .string(imagePlaceholder), "detail": .string(detail.rawValue)])),
-                        ])
-                    )
+    private static func request(model: String, detail: ImageDetail, safetyIdentifier: String, profile: KitchenProfile?, repair: Repair?) -> JSONValue
+    {
+        var content: [JSONValue] = [
+            .object(
+                JSONObject([
+                    "type": .string("image_url"),
+                    "image_url": .object(JSONObject(["url": .string(imagePlaceholder), "detail": .string(detail.rawValue)])),
                 ])
-            ),
+            )
         ]
+        // After the photo, so the image placeholder stays the first token of its kind in the body.
+        if let profile { content.append(.object(JSONObject(["type": .string("text"), "text": .string(constraints(for: profile))]))) }
+        var messages: [JSONValue] = [message(role: "system", content: .string(systemPrompt)), message(role: "user", content: .array(content))]
         if let repair {
             if let previous = repair.previousAnswer { messages.append(message(role: "assistant", content: .string(previous))) }
             messages.append(
@@ -140,6 +142,29 @@ struct ScanPrompt: Sendable {
                 "safety_identifier": .string(safetyIdentifier),
             ])
         )
+    }
+
+    /// The household's profile as structured constraints: a JSON object, then the rule for each member. Allergies and
+    /// diets are named as the guard checks them; dislikes are plain words (the profile's rules refuse anything that
+    /// reads like an instruction).
+    static func constraints(for profile: KitchenProfile) -> String {
+        var object = JSONObject()
+        if !profile.allergies.isEmpty {
+            object["allergies"] = .array(profile.allergies.map { .string($0.rawValue.replacingOccurrences(of: "_", with: " ")) })
+        }
+        if !profile.diets.isEmpty { object["diets"] = .array(profile.diets.map { .string($0.rawValue.replacingOccurrences(of: "_", with: "-")) }) }
+        if !profile.dislikes.isEmpty { object["dislikes"] = .array(profile.dislikes.map(JSONValue.string)) }
+        if let minutes = profile.maxCookTimeMinutes { object["maxCookTimeMinutes"] = .number(JSONNumber(minutes)) }
+        if let servings = profile.servings { object["servings"] = .number(JSONNumber(servings)) }
+        return """
+            Cook for this household. Its profile, as constraints every recipe must meet:
+            \(JSONValue.object(object).serialized())
+            - allergies and diets are strict: no recipe, ingredient, step, substitution or tip may use anything of those \
+            allergen groups or anything the diets exclude, nor a product made from them (a sauce, a cheese, a stock).
+            - dislikes: avoid these ingredients.
+            - maxCookTimeMinutes: every recipe's cookTimeMinutes is at most this.
+            - servings: write the recipes for this many people.
+            """
     }
 
     /// Stands in for the data URL until the body is serialized. The splice replaces the first occurrence of the

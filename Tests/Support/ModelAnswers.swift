@@ -1,0 +1,47 @@
+import KiwiModels
+
+/// Answers a test dictates to the OpenAI stub (`StubBehaviour.answers`): the model's JSON, as it writes it (no ids).
+public enum ModelAnswers {
+    /// A recipe of a dictated answer: its name and ingredients (each with its substitution, if any).
+    public struct Dish: Sendable {
+        public var name: String
+        public var ingredients: [(name: String, substitution: String?)]
+        public var steps: [String]
+
+        public init(_ name: String, ingredients: [String], substitutions: [String: String] = [:], steps: [String] = ["Cook everything together."]) {
+            self.name = name
+            self.ingredients = ingredients.map { ($0, substitutions[$0]) }
+            self.steps = steps
+        }
+    }
+
+    /// A valid fridge answer with `dishes` as its recipes.
+    public static func fridge(_ dishes: [Dish]) -> String {
+        let recipes: [JSONValue] = dishes.map { dish in
+            .object(
+                JSONObject([
+                    "name": .string(dish.name),
+                    "summary": .string("A quick dish."),
+                    "cookTimeMinutes": .number(JSONNumber(15)),
+                    "difficulty": .string("easy"),
+                    "ingredients": .array(
+                        dish.ingredients.map { ingredient in
+                            .object(
+                                JSONObject([
+                                    "name": .string(ingredient.name), "isDetected": .bool(true),
+                                    "substitution": ingredient.substitution.map(JSONValue.string) ?? .null,
+                                ])
+                            )
+                        }
+                    ),
+                    "steps": .array(dish.steps.map(JSONValue.string)),
+                    "makeItFasterTip": .null,
+                ])
+            )
+        }
+        let ingredients: [JSONValue] = [
+            .object(JSONObject(["name": .string("basil"), "category": .string("Vegetable"), "confidence": .number(JSONNumber(0.9))]))
+        ]
+        return JSONValue.object(JSONObject(["ingredients": .array(ingredients), "recipes": .array(recipes)])).serialized()
+    }
+}
