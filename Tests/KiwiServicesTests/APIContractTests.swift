@@ -61,6 +61,10 @@ struct APIContractTests {
             try await observe(.POST, "/v1/auth/apple", contentType: "application/json", body: Array("not json".utf8))
             try await observe(.GET, "/v1/quota", token: token)
             try await observe(.GET, "/v1/quota")
+            try await observe(.GET, "/v1/profile", token: token)
+            try await observe(.PUT, "/v1/profile", token: token, contentType: "application/json", body: Array(#"{"allergies": ["milk"]}"#.utf8))
+            try await observe(.PUT, "/v1/profile", token: token, contentType: "application/json", body: Array(#"{"allergies": ["nuts"]}"#.utf8))
+            try await observe(.PUT, "/v1/profile", contentType: "application/json", body: Array("{}".utf8))
             try await scan(token, upload)
             let location = try #require(
                 try await rig.send(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body).headers.first(

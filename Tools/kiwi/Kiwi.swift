@@ -10,7 +10,8 @@ struct Kiwi: AsyncParsableCommand {
         abstract:
             "Kiwi's command-line client: sign in, scan a fridge photo, list scans, keep, share and export recipes, check the quota, sign out, delete the account.",
         subcommands: [
-            Login.self, Scan.self, Scans.self, Save.self, Recipes.self, Share.self, Export.self, Quota.self, Logout.self, DeleteAccount.self,
+            Login.self, Scan.self, Scans.self, Save.self, Recipes.self, Share.self, Export.self, Quota.self, Profile.self, Logout.self,
+            DeleteAccount.self,
             DevKeys.self, DevToken.self,
         ]
     )

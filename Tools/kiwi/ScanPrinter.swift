@@ -3,7 +3,7 @@ import KiwiAPIClient
 /// A scan answer as text for a terminal.
 enum ScanPrinter {
     static func text(_ response: Components.Schemas.ScanResponse) -> String {
-        guard !response.ingredients.isEmpty || !response.recipes.isEmpty else {
+        guard !response.ingredients.isEmpty || !response.recipes.isEmpty || !(response.withheldRecipes ?? []).isEmpty else {
             return "No food found in this photo."
         }
         var lines = ["In your fridge:"]
@@ -20,6 +20,12 @@ enum ScanPrinter {
             }
             for (number, step) in recipe.steps.enumerated() { lines.append("  \(number + 1). \(step)") }
             if let tip = recipe.makeItFasterTip { lines.append("  Faster: \(tip)") }
+        }
+        let withheld = response.withheldRecipes ?? []
+        if !withheld.isEmpty {
+            lines.append("")
+            lines.append("Left out for your profile:")
+            for recipe in withheld { lines.append("  • \(recipe.name): \(recipe.reason)") }
         }
         return lines.joined(separator: "\n")
     }

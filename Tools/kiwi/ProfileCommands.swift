@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import KiwiAPIClient
+import OpenAPIRuntime
+
+/// `kiwi profile`: the kitchen profile every scan is made for.
+struct Profile: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show or set your kitchen profile: diets, allergies, dislikes, cook time and servings.",
+        subcommands: [Show.self, Set.self],
+        defaultSubcommand: Show.self
+    )
+
+    /// `kiwi profile show`.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show your kitchen profile.")
+
+        @OptionGroup var server: ServerOptions
+
+        func run() async throws {
+            try await runReportingErrors {
+                let (client, _) = try signedInClient(server)
+                switch try await client.getProfile() {
+                case .ok(let ok): Profile.print(try ok.body.json)
+                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
+                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
+                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                }
+            }
+        }
+    }
+
+    /// `kiwi profile set`: replaces the whole profile with what the options say.
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace your kitchen profile.",
+            discussion: "The whole profile is replaced: what you leave out is cleared. Every answer is checked against your allergies "
+                + "and diets; recipes that break them are never shown. Diets: "
+                + Components.Schemas.Diet.allCases.map(\.rawValue).joined(separator: ", ") + ". Allergies: "
+                + Components.Schemas.Allergen.allCases.map(\.rawValue).joined(separator: ", ") + "."
+        )
+
+        @OptionGroup var server: ServerOptions
+        @Option(name: .customLong("diet"), help: "A diet you follow (repeat for several).") var diets: [String] = []
+        @Option(name: .customLong("allergy"), help: "An allergen group you must avoid (repeat for several).") var allergies: [String] = []
+        @Option(name: .customLong("dislike"), help: "An ingredient you would rather not cook with (repeat, up to 20).") var dislikes: [String] = []
+        @Option(help: "The longest a recipe may take, 5–120 minutes.") var maxCookTime: Int?
+        @Option(help: "How many people to cook for, 1–12.") var servings: Int?
+
+        func run() async throws {
+            try await runReportingErrors {
+                let profile = Components.Schemas.KitchenProfile(
+                    diets: try diets.map { name in
+                        guard let diet = Components.Schemas.Diet(rawValue: name) else {
+                            throw CLIError("\(name) is not a diet Kiwi knows; see `kiwi profile set --help`.")
+                        }
+                        return diet
+                    },
+                    allergies: try allergies.map { name in
+                        guard let allergen = Components.Schemas.Allergen(rawValue: name) else {
+                            throw CLIError("\(name) is not an allergen group Kiwi knows; see `kiwi profile set --help`.")
+                        }
+                        return allergen
+                    },
+                    dislikes: dislikes,
+                    maxCookTimeMinutes: maxCookTime,
+                    servings: servings
+                )
+                let (client, _) = try signedInClient(server)
+                switch try await client.putProfile(body: .json(profile)) {
+                case .ok(let ok):
+                    Swift.print("Profile saved.")
+                    Profile.print(try ok.body.json)
+                case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
+                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
+                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
+                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                }
+            }
+        }
+    }
+
+    /// The profile, one line per member.
+    static func print(_ profile: Components.Schemas.KitchenProfile) {
+        func list(_ values: [String]?) -> String { (values ?? []).isEmpty ? "none" : values!.joined(separator: ", ") }
+        Swift.print("Diets:      \(list(profile.diets?.map(\.rawValue)))")
+        Swift.print("Allergies:  \(list(profile.allergies?.map(\.rawValue)))")
+        Swift.print("Dislikes:   \(list(profile.dislikes))")
+        Swift.print("Cook time:  \(profile.maxCookTimeMinutes.map { "at most \($0) minutes" } ?? "any")")
+        Swift.print("Servings:   \(profile.servings.map(String.init) ?? "any")")
+    }
+}
