@@ -3,17 +3,20 @@ import Foundation
 import KiwiMessaging
 import KiwiModels
 
-/// One photo to turn into recipes: what the gateway publishes to ``KiwiTopology/scanJobQueue`` and a scan
-/// worker consumes (DESIGN.md §3).
+/// The photos of one scan to turn into recipes: what the gateway publishes to ``KiwiTopology/scanJobQueue`` and a
+/// scan worker consumes (DESIGN.md §3).
 ///
-/// On the queue the body is the raw JPEG (no base64) and everything else travels in properties and headers.
+/// On the queue the body is the raw JPEG (no base64), or the JPEGs one after the other with their sizes in a header,
+/// and everything else travels in properties and headers.
 /// Jobs are never persisted by the broker: photos are not written to disk anywhere. The worker writes the outcome
 /// on the scan's record, not in a reply.
 public struct ScanJob: Sendable, Hashable {
     /// The scan this job is the work of: its record in the `scans` table.
     public var scanID: UUID
-    /// The JPEG exactly as the client uploaded it.
-    public var image: [UInt8]
+    /// The JPEGs exactly as the client uploaded them: one to ``ScanPhoto/maximumCount``.
+    public var photos: [[UInt8]]
+    /// What the photos show.
+    public var mode: ScanMode
     /// When the gateway stops waiting; a worker answers before it or not at all.
     public var deadline: Date
     /// The client's request id, for correlating logs across services.
@@ -24,9 +27,18 @@ public struct ScanJob: Sendable, Hashable {
     /// for the same profile.
     public var profile: KitchenProfile?
 
-    public init(scanID: UUID, image: [UInt8], deadline: Date, requestID: String?, userKey: String, profile: KitchenProfile? = nil) {
+    public init(
+        scanID: UUID,
+        photos: [[UInt8]],
+        mode: ScanMode = .fridge,
+        deadline: Date,
+        requestID: String?,
+        userKey: String,
+        profile: KitchenProfile? = nil
+    ) {
         self.scanID = scanID
-        self.image = image
+        self.photos = photos
+        self.mode = mode
         self.deadline = deadline
         self.requestID = requestID
         self.userKey = userKey
@@ -42,6 +54,10 @@ public struct ScanJob: Sendable, Hashable {
         public static let userKey = "x-kiwi-user-key"
         /// The profile as JSON (a kilobyte at most: the profile's rules bound it).
         public static let profile = "x-kiwi-profile"
+        /// With several photos, the size of each in bytes, comma-separated, in the body's order.
+        public static let photoSizes = "x-kiwi-photo-sizes"
+        /// `dish` for a dish scan; absent for a fridge scan.
+        public static let mode = "x-kiwi-mode"
     }
 
     /// The job's content type: the body is a JPEG.
@@ -63,9 +79,11 @@ public struct ScanJob: Sendable, Hashable {
         ]
         headers[Header.requestID] = requestID
         headers[Header.profile] = profile.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
+        if photos.count > 1 { headers[Header.photoSizes] = photos.map { String($0.count) }.joined(separator: ",") }
+        if mode != .fridge { headers[Header.mode] = mode.rawValue }
         let remaining = max(deadline.timeIntervalSince(now), 0.001)
         return AMQPMessage(
-            body: image,
+            body: photos.count == 1 ? photos[0] : Array(photos.joined()),
             properties: AMQPProperties(
                 contentType: Self.contentType,
                 expiration: .milliseconds(Int64((remaining * 1000).rounded(.up))),
@@ -88,6 +106,26 @@ public struct ScanJob: Sendable, Hashable {
         guard let userKey = properties.headers[Header.userKey], !userKey.isEmpty else {
             throw ScanJobDecodingError("the job has no \(Header.userKey) header")
         }
+        let body = message.body
+        var photos = [body]
+        if let sizes = properties.headers[Header.photoSizes] {
+            let counts = sizes.split(separator: ",").compactMap { Int($0) }
+            guard counts.count == sizes.split(separator: ",").count, (1...ScanPhoto.maximumCount).contains(counts.count),
+                counts.allSatisfy({ $0 > 0 }), counts.reduce(0, +) == body.count
+            else {
+                throw ScanJobDecodingError("the job's \(Header.photoSizes) header does not divide its body into photos")
+            }
+            var start = 0
+            photos = counts.map { count in
+                defer { start += count }
+                return Array(body[start..<start + count])
+            }
+        }
+        var mode = ScanMode.fridge
+        if let name = properties.headers[Header.mode] {
+            guard let named = ScanMode(rawValue: name) else { throw ScanJobDecodingError("the job's \(Header.mode) header names no scan mode") }
+            mode = named
+        }
         var profile: KitchenProfile?
         if let json = properties.headers[Header.profile] {
             guard let decoded = try? JSONDecoder().decode(KitchenProfile.self, from: Data(json.utf8)) else {
@@ -97,7 +135,8 @@ public struct ScanJob: Sendable, Hashable {
         }
         self.init(
             scanID: scanID,
-            image: message.body,
+            photos: photos,
+            mode: mode,
             deadline: Date(timeIntervalSince1970: Double(deadline) / 1000),
             requestID: properties.headers[Header.requestID],
             userKey: userKey,

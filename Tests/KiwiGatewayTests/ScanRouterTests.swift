@@ -191,7 +191,13 @@ struct ScanRouterTests {
             ("labelled image/png", MultipartUpload.make(testPhoto, partType: "image/png"), "must be image/jpeg"),
             ("not multipart", (contentType: "image/jpeg", body: testPhoto), "must be multipart/form-data"),
             ("malformed multipart", (contentType: "multipart/form-data; boundary=b", body: Array("no parts here".utf8)), "malformed"),
-            ("two image fields", ScanRouterTests.twoImages, "more than one"),
+            ("six photos", MultipartUpload.make(photos: Array(repeating: testPhoto, count: 6)), "at most 5 photos; this request has 6"),
+            ("a bad second photo", MultipartUpload.make(photos: [testPhoto, [0x89, 0x50, 0x4E, 0x47]]), "Photo 2 must be a JPEG"),
+            (
+                "8 MiB + 1 byte in all",
+                MultipartUpload.make(photos: ScanRouterTests.photos(totalling: ScanPhoto.maximumTotalSize + 1)),
+                "at most 8 MiB together; these are 8388609 bytes"
+            ),
         ]
     )
     func uploadRule(_ why: String, _ upload: (contentType: String, body: [UInt8]), _ rule: String) async throws {
@@ -207,12 +213,53 @@ struct ScanRouterTests {
         #expect(try await gateway.usedToday(by: quotaKey) == 0)
     }
 
-    /// A body with the field `image` twice.
-    static let twoImages: (contentType: String, body: [UInt8]) = {
-        let part = Array("Content-Disposition: form-data; name=\"image\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
-        let body = Array("--b\r\n".utf8) + part + testPhoto + Array("\r\n--b\r\n".utf8) + part + testPhoto + Array("\r\n--b--\r\n".utf8)
-        return ("multipart/form-data; boundary=b", body)
-    }()
+    /// Five JPEG-looking photos of at most 2 MiB each, `total` bytes together.
+    static func photos(totalling total: Int) -> [[UInt8]] {
+        (0..<ScanPhoto.maximumCount).map { index in
+            let size = total / ScanPhoto.maximumCount + (index < total % ScanPhoto.maximumCount ? 1 : 0)
+            return [0xFF, 0xD8, 0xFF] + Array(repeating: 0x42, count: size - 3)
+        }
+    }
+
+    @Test("up to five photos make one scan and one job with every photo, in order")
+    func severalPhotos() async throws {
+        let gateway = FakeGateway()
+        let (token, _, quotaKey) = gateway.signIn()
+        let photos = (1...5).map { testPhoto + [UInt8($0)] }
+        try await gateway.test { client async throws in
+            let upload = MultipartUpload.make(photos: photos)
+            #expect(try await client.upload(upload.body, contentType: upload.contentType, token: token).status == .ok)
+        }
+        #expect(gateway.scans.photos == photos)
+        #expect(gateway.scans.modes == [.fridge])
+        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+    }
+
+    @Test("8 MiB of photos in all is accepted")
+    func eightMiBAccepted() async throws {
+        let gateway = FakeGateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let upload = MultipartUpload.make(photos: Self.photos(totalling: ScanPhoto.maximumTotalSize))
+            #expect(try await client.upload(upload.body, contentType: upload.contentType, token: token).status == .ok)
+        }
+    }
+
+    @Test("mode=dish makes a dish scan's job; a mode that is neither fridge nor dish is 400 bad_request and costs nothing")
+    func dishMode() async throws {
+        let gateway = FakeGateway()
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let dish = MultipartUpload.make(photos: [testPhoto], fields: [("mode", "dish")])
+            #expect(try await client.upload(dish.body, contentType: dish.contentType, token: token).status == .ok)
+            let pantry = MultipartUpload.make(photos: [testPhoto], fields: [("mode", "pantry")])
+            let refused = try await client.upload(pantry.body, contentType: pantry.contentType, token: token)
+            #expect(refused.status == .badRequest)
+            #expect(refused.errorCode == "bad_request")
+        }
+        #expect(gateway.scans.modes == [.dish])
+        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+    }
 
     @Test("a body over the limit is refused as too large, however it is framed")
     func bodyTooLarge() async throws {
@@ -224,7 +271,7 @@ struct ScanRouterTests {
             #expect(answer.status == .badRequest)
             #expect(
                 try answer.json()["message"] as? String
-                    == "The photo must be at most 2 MiB; this upload is larger. Send a smaller or more compressed JPEG."
+                    == "The photos must be at most 2 MiB each and 8 MiB together; this upload is larger. Send smaller or more compressed JPEGs."
             )
         }
     }

@@ -10,15 +10,40 @@ struct ScanJobTests {
     let deadline = Date(timeIntervalSince1970: 1_800_000_000.250)
     let scanID = UUID()
     var job: ScanJob {
-        ScanJob(scanID: scanID, image: [0xFF, 0xD8, 0xFF, 0xD9], deadline: deadline, requestID: "req-1", userKey: ScanJob.userKey(forUserID: "u"))
+        ScanJob(scanID: scanID, photos: [[0xFF, 0xD8, 0xFF, 0xD9]], deadline: deadline, requestID: "req-1", userKey: ScanJob.userKey(forUserID: "u"))
     }
 
     @Test("a job survives the trip through a message: raw JPEG body, scan id, deadline, request id and user key")
     func roundTrip() throws {
         let message = job.message(now: deadline.addingTimeInterval(-90))
-        #expect(message.body == job.image)
+        #expect(message.body == job.photos[0])
         #expect(message.properties.contentType == "image/jpeg")
         #expect(try ScanJob(message: message) == job)
+    }
+
+    @Test("several photos travel one after the other in the body, with their sizes, the mode and the profile in headers")
+    func severalPhotosRoundTrip() throws {
+        var job = job
+        job.photos = [[0xFF, 0xD8, 0xFF, 0x01, 0xD9], [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8, 0xFF, 0x02, 0x03, 0xD9]]
+        job.mode = .dish
+        job.profile = KitchenProfile(diets: [.vegan], allergies: [.sesame])
+        let message = job.message(now: deadline.addingTimeInterval(-90))
+        #expect(message.body.count == 15)
+        #expect(message.properties.headers[ScanJob.Header.photoSizes] == "5,4,6")
+        #expect(message.properties.headers[ScanJob.Header.mode] == "dish")
+        #expect(try ScanJob(message: message) == job)
+    }
+
+    @Test("photo sizes that do not divide the body, and an unknown mode, are not a job", arguments: ["5,4", "5,4,7", "5,x,6", "0,9,6"])
+    func badPhotoSizesAreRefused(_ sizes: String) {
+        var job = job
+        job.photos = [[0xFF, 0xD8, 0xFF, 0x01, 0xD9], [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8, 0xFF, 0x02, 0x03, 0xD9]]
+        var message = job.message()
+        message.properties.headers[ScanJob.Header.photoSizes] = sizes
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message) }
+        var unknownMode = self.job.message()
+        unknownMode.properties.headers[ScanJob.Header.mode] = "pantry"
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: unknownMode) }
     }
 
     @Test("a job message is transient and expires at the deadline")

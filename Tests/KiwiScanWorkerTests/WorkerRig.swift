@@ -132,7 +132,7 @@ struct WorkerRig: Sendable {
         try await postgres.withConnection { connection in
             for try await _ in try await ScanTransitions.insertQueued(scan, returning: "id", on: connection, logger: testLogger) {}
         }
-        return ScanJob(scanID: scan.id, image: jpeg, deadline: deadline, requestID: "req-\(UUID().uuidString.prefix(8))", userKey: testUserKey)
+        return ScanJob(scanID: scan.id, photos: [jpeg], deadline: deadline, requestID: "req-\(UUID().uuidString.prefix(8))", userKey: testUserKey)
     }
 
     /// Publishes `job` to the rig's queue, as the gateway does.

@@ -150,7 +150,7 @@ func run(size: Int, concurrency: Int, postgres: PostgresClient) async throws -> 
                 try await postgres.withConnection { connection in
                     for try await _ in try await ScanTransitions.insertQueued(reserved, returning: "id", on: connection, logger: logger) {}
                 }
-                let job = ScanJob(scanID: reserved.id, image: photos[index % photos.count], deadline: deadline, requestID: nil, userKey: "bench")
+                let job = ScanJob(scanID: reserved.id, photos: [photos[index % photos.count]], deadline: deadline, requestID: nil, userKey: "bench")
                 try await publisher.publish(job.message(), routingKey: queue)
             }
             return (ok, ContinuousClock.now - started)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import KiwiConcurrency
@@ -5,17 +6,35 @@ import KiwiModels
 import KiwiServiceSupport
 import NIOCore
 
-/// The photo of a `POST /v1/scan`: `multipart/form-data` with exactly one field `image`, a JPEG of 1 byte to 2 MiB
-/// starting `FF D8 FF` (DESIGN.md §2). Every refusal is 400 `invalid_image` with a message naming the rule.
+/// What a scan upload carries: its photos, in the order they were sent, and what they show.
+struct ScanUpload: Sendable {
+    var photos: [[UInt8]]
+    var mode: ScanMode
+
+    /// What an `Idempotency-Key` is checked against (the scan's `photo_sha256`): the SHA-256 of the photo for one
+    /// fridge photo, as before several photos were taken; otherwise the SHA-256 of the mode and each photo's SHA-256.
+    var digest: Data {
+        guard photos.count > 1 || mode != .fridge else { return Data(SHA256.hash(data: photos[0])) }
+        var hasher = SHA256()
+        hasher.update(data: Data(mode.rawValue.utf8))
+        for photo in photos { hasher.update(data: Data(SHA256.hash(data: photo))) }
+        return Data(hasher.finalize())
+    }
+}
+
+/// The photos of a `POST /v1/scan` or `POST /v1/scans`: `multipart/form-data` with the field `image` once or up to
+/// ``ScanPhoto/maximumCount`` times, each a JPEG of 1 byte to 2 MiB starting `FF D8 FF`, at most 8 MiB together
+/// (DESIGN.md §2, issue 16); and an optional field `mode`, `fridge` (the default) or `dish`. A photo's refusal is 400
+/// `invalid_image` with a message naming the rule and, among several, the photo; a bad `mode` is 400 `bad_request`.
 enum ImageUpload {
-    /// Room for the multipart envelope around the largest photo. A body beyond it is refused as soon as the bytes
+    /// Room for the multipart envelopes around the largest photos. A body beyond it is refused as soon as the bytes
     /// streaming in pass this size; no more of it is read.
-    static let maximumBodySize = ScanPhoto.maximumSize + 64 * 1024
+    static let maximumBodySize = ScanPhoto.maximumTotalSize + 64 * 1024
     /// The longest an upload may take: 2 MiB in 30 s is 70 KB/s, slower than any phone on a working network.
     static let uploadTimeout = Duration.seconds(30)
 
-    /// Reads and checks the photo of `request`.
-    static func read(from request: Request, context: some RequestContext) async throws -> [UInt8] {
+    /// Reads and checks the photos of `request`, and its mode.
+    static func read(from request: Request, context: some RequestContext) async throws -> ScanUpload {
         guard let contentType = request.headers[.contentType], let boundary = MultipartFormData.boundary(inContentType: contentType) else {
             throw refusal("The request must be multipart/form-data (with a boundary) carrying the photo in a field named 'image'.")
         }
@@ -37,25 +56,44 @@ enum ImageUpload {
             throw refusal("The multipart body is malformed: \(error.reason).")
         }
         let images = parts.filter { $0.name == "image" }
-        guard images.count == 1, let image = images.first else {
-            throw refusal(images.isEmpty ? "The request has no field named 'image'." : "The request has more than one field named 'image'.")
+        guard !images.isEmpty else { throw refusal("The request has no field named 'image'.") }
+        guard images.count <= ScanPhoto.maximumCount else {
+            throw refusal("A scan takes at most \(ScanPhoto.maximumCount) photos; this request has \(images.count).")
         }
-        if let type = image.contentType, type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() != "image/jpeg" {
-            throw refusal("The 'image' field must be image/jpeg, not \(type).")
+        var photos: [[UInt8]] = []
+        for (index, image) in images.enumerated() {
+            let label = images.count == 1 ? "The photo" : "Photo \(index + 1)"
+            if let type = image.contentType, type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() != "image/jpeg" {
+                throw refusal(images.count == 1 ? "The 'image' field must be image/jpeg, not \(type)." : "\(label) must be image/jpeg, not \(type).")
+            }
+            photos.append(try check(Array(image.body), label: label))
         }
-        return try check(Array(image.body))
+        let total = photos.reduce(0) { $0 + $1.count }
+        guard total <= ScanPhoto.maximumTotalSize else { throw refusal("The photos must be at most 8 MiB together; these are \(total) bytes.") }
+        return ScanUpload(photos: photos, mode: try mode(of: parts))
     }
 
-    /// The rules for the bytes themselves.
-    static func check(_ image: [UInt8]) throws -> [UInt8] {
-        guard !image.isEmpty else { throw refusal("The photo is empty.") }
-        guard image.count <= ScanPhoto.maximumSize else { throw refusal("The photo must be at most 2 MiB; it is \(image.count) bytes.") }
-        guard ScanPhoto.startsLikeJPEG(image) else { throw refusal("The photo must be a JPEG (starting with FF D8 FF).") }
+    /// The rules for the bytes of one photo, called `label` in a refusal.
+    static func check(_ image: [UInt8], label: String = "The photo") throws -> [UInt8] {
+        guard !image.isEmpty else { throw refusal("\(label) is empty.") }
+        guard image.count <= ScanPhoto.maximumSize else { throw refusal("\(label) must be at most 2 MiB; it is \(image.count) bytes.") }
+        guard ScanPhoto.startsLikeJPEG(image) else { throw refusal("\(label) must be a JPEG (starting with FF D8 FF).") }
         return image
     }
 
+    /// The form field `mode`: `fridge` when there is none.
+    private static func mode(of parts: [MultipartFormData.Part]) throws -> ScanMode {
+        let fields = parts.filter { $0.name == "mode" }
+        guard let field = fields.first else { return .fridge }
+        let value = String(decoding: field.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard fields.count == 1, let mode = ScanMode(rawValue: value) else {
+            throw APIError.badRequest("The field 'mode' must be given once, as fridge or dish.")
+        }
+        return mode
+    }
+
     private static var tooLarge: APIError {
-        refusal("The photo must be at most 2 MiB; this upload is larger. Send a smaller or more compressed JPEG.")
+        refusal("The photos must be at most 2 MiB each and 8 MiB together; this upload is larger. Send smaller or more compressed JPEGs.")
     }
 
     private static func refusal(_ message: String) -> APIError {

@@ -54,7 +54,7 @@ struct ScanCoordinator: Sendable {
         async let profile = profiles.profile(of: session.userID)
         if let refusal = policy.refusal(after: try await ledger.usage(of: session.quotaKey, on: day)) { throw refused(refusal, at: now) }
         let uploadStarted = ContinuousClock.now
-        guard let jpeg = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
+        guard let upload = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
             throw APIError(
                 .serviceUnavailable,
                 .scanUnavailable,
@@ -70,7 +70,7 @@ struct ScanCoordinator: Sendable {
                 quotaKey: session.quotaKey,
                 day: day,
                 idempotencyKey: idempotencyKey,
-                photoSHA256: Data(SHA256.hash(data: jpeg)),
+                photoSHA256: upload.digest,
                 deadline: deadline
             ),
             policy: policy
@@ -89,7 +89,8 @@ struct ScanCoordinator: Sendable {
             try await backend.submit(
                 ScanJob(
                     scanID: scan.id,
-                    image: consume jpeg,
+                    photos: upload.photos,
+                    mode: upload.mode,
                     deadline: deadline,
                     requestID: context.requestID,
                     userKey: userKey,

@@ -35,8 +35,10 @@ final class FakeScanBackend: ScanBackend {
         self.events = events
     }
 
-    /// The photos received, in order.
-    var photos: [[UInt8]] { state.withLock { $0.jobs.map(\.image) } }
+    /// The photos received, in order (every photo of every job).
+    var photos: [[UInt8]] { state.withLock { $0.jobs.flatMap(\.photos) } }
+    /// The modes of the jobs received, in order.
+    var modes: [ScanMode] { state.withLock { $0.jobs.map(\.mode) } }
     /// The profiles the jobs carried.
     var profiles: [KitchenProfile?] { state.withLock { $0.jobs.map(\.profile) } }
     /// The request ids the jobs carried.
