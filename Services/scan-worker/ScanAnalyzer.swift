@@ -65,12 +65,13 @@ struct ScanAnalyzer: Sendable {
     /// Checks every answer against the user's allergies and diets.
     let dietGuard: DietGuard
 
-    /// The answer for `image`, made for `profile` and guarded against it.
+    /// The answer for `images` (one scan's photos) showing `mode`, made for `profile` and guarded against it.
     ///
     /// - Parameter requestID: The scan's request id, sent to OpenAI as `X-Client-Request-Id` so that a call can be
     ///   traced there (and the development stub can scope a fault to one test's requests).
     func analyze(
-        image: ScanPrompt.EncodedImage,
+        images: [ScanPrompt.EncodedImage],
+        mode: ScanMode = .fridge,
         profile: KitchenProfile? = nil,
         userKey: String,
         requestID: String?,
@@ -78,7 +79,7 @@ struct ScanAnalyzer: Sendable {
         logger: Logger
     ) async -> Analysis {
         var analysis = Analysis(result: .failure(ScanFailure(.invalidModelResponse, "no answer")))
-        let request = Request(image: image, profile: profile, userKey: userKey, requestID: requestID, deadline: deadline)
+        let request = Request(images: images, mode: mode, profile: profile, userKey: userKey, requestID: requestID, deadline: deadline)
         switch await validAnswer(request, rounds: 2, analysis: &analysis, logger: logger) {
         case .failure(let failure):
             analysis.result = .failure(failure)
@@ -96,7 +97,8 @@ struct ScanAnalyzer: Sendable {
 
     /// What every model call of one scan asks about.
     private struct Request {
-        var image: ScanPrompt.EncodedImage
+        var images: [ScanPrompt.EncodedImage]
+        var mode: ScanMode
         var profile: KitchenProfile?
         var userKey: String
         var requestID: String?
@@ -123,7 +125,13 @@ struct ScanAnalyzer: Sendable {
         for round in 1...rounds {
             let answered: (success: ChatCompletionsClient.Success, route: ModelRoute)
             let body = { [repair] (prompt: ScanPrompt) in
-                prompt.requestBody(image: request.image, safetyIdentifier: request.userKey, profile: request.profile, repair: repair)
+                prompt.requestBody(
+                    images: request.images,
+                    mode: request.mode,
+                    safetyIdentifier: request.userKey,
+                    profile: request.profile,
+                    repair: repair
+                )
             }
             switch await complete(body, requestID: request.requestID, deadline: request.deadline, analysis: &analysis, logger: logger) {
             case .success(let value): answered = value
@@ -131,7 +139,7 @@ struct ScanAnalyzer: Sendable {
             }
             analysis.add(answered.success, from: answered.route, prices: prices)
             let interpreted = withSpan("validate model answer") { span in
-                let interpreted = Self.interpret(answered.success.completion)
+                let interpreted = Self.interpret(answered.success.completion, mode: request.mode)
                 if case .failure(let unusable) = interpreted {
                     span.attributes["kiwi.llm.problem"] = unusable.kind
                     span.setStatus(SpanStatus(code: .error))
@@ -314,7 +322,7 @@ struct ScanAnalyzer: Sendable {
         var answer: String?
     }
 
-    static func interpret(_ completion: ChatCompletion) -> Result<ScanResponse, UnusableAnswer> {
+    static func interpret(_ completion: ChatCompletion, mode: ScanMode = .fridge) -> Result<ScanResponse, UnusableAnswer> {
         guard let choice = completion.choices.first else {
             return .failure(UnusableAnswer(kind: "no choices", problem: "it contained no answer"))
         }
@@ -328,7 +336,8 @@ struct ScanAnalyzer: Sendable {
             return .failure(UnusableAnswer(kind: "empty", problem: "it was empty"))
         }
         do throws(ScanResponseValidationError) {
-            return .success(try ScanResponseContract.validateModelAnswer(Data(content.utf8)))
+            let data = Data(content.utf8)
+            return .success(try mode == .fridge ? ScanResponseContract.validateModelAnswer(data) : DishAnswerContract.validateModelAnswer(data))
         } catch {
             let notJSON = error.violations.count == 1 && error.violations[0].message.hasPrefix("not valid JSON")
             return .failure(

@@ -149,8 +149,8 @@ final class ScanJobProcessor: Service, Sendable {
             return
         }
 
-        let photoSize = job.image.count
-        let (result, analysis) = await answer(Self.takePhoto(from: &job), for: job, deadline: deadline - Self.recordAllowance, logger: logger)
+        let photoSize = job.photos.reduce(0) { $0 + $1.count }
+        let (result, analysis) = await answer(Self.takePhotos(from: &job), for: job, deadline: deadline - Self.recordAllowance, logger: logger)
         guard !Task.isCancelled else { return }  // shut down hard: the broker requeues the unacknowledged job
         let usage = analysis.map { analysis in
             ModelUsage(
@@ -238,28 +238,39 @@ final class ScanJobProcessor: Service, Sendable {
         span.attributes["kiwi.scan.outcome"] = outcome
     }
 
-    /// The job's photo, cleaned of metadata and base64-encoded for the model. The job gives its copy up, so that while
-    /// the model thinks (seconds, for hundreds of jobs at once) the worker holds each photo once, encoded.
-    private static func takePhoto(from job: inout ScanJob) -> Result<ScanPrompt.EncodedImage, JPEGFormatError> {
-        let photo = job.image
-        job.image = []
-        return Result { () throws(JPEGFormatError) in ScanPrompt.EncodedImage(jpeg: try JPEGImage(parsing: photo).strippingMetadata()) }
+    /// The job's photos, each cleaned of metadata and base64-encoded for the model; or the first that is not a JPEG,
+    /// and why. The job gives its copies up, so that while the model thinks (seconds, for hundreds of jobs at once) the
+    /// worker holds each photo once, encoded.
+    private static func takePhotos(from job: inout ScanJob) -> Result<[ScanPrompt.EncodedImage], ScanFailure> {
+        let photos = job.photos
+        job.photos = []
+        var encoded: [ScanPrompt.EncodedImage] = []
+        for (index, photo) in photos.enumerated() {
+            do {
+                encoded.append(ScanPrompt.EncodedImage(jpeg: try JPEGImage(parsing: photo).strippingMetadata()))
+            } catch {
+                let which = photos.count == 1 ? "The photo" : "Photo \(index + 1)"
+                return .failure(ScanFailure(.invalidImage, "\(which) is not a valid JPEG: \(error.reason)."))
+            }
+        }
+        return .success(encoded)
     }
 
-    /// Asks the model about the cleaned photo; the photo itself is never logged.
+    /// Asks the model about the cleaned photos; the photos themselves are never logged.
     private func answer(
-        _ photo: Result<ScanPrompt.EncodedImage, JPEGFormatError>,
+        _ photos: Result<[ScanPrompt.EncodedImage], ScanFailure>,
         for job: ScanJob,
         deadline: ContinuousClock.Instant,
         logger: Logger
     ) async -> (ScanJobResult, ScanAnalyzer.Analysis?) {
-        let image: ScanPrompt.EncodedImage
-        switch photo {
-        case .success(let encoded): image = encoded
-        case .failure(let error): return (.error(ScanFailure(.invalidImage, "The photo is not a valid JPEG: \(error.reason).")), nil)
+        let images: [ScanPrompt.EncodedImage]
+        switch photos {
+        case .success(let encoded): images = encoded
+        case .failure(let failure): return (.error(failure), nil)
         }
         let analysis = await analyzer.analyze(
-            image: image,
+            images: images,
+            mode: job.mode,
             profile: job.profile,
             userKey: job.userKey,
             requestID: job.requestID,

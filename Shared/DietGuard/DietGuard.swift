@@ -27,8 +27,8 @@ public struct DietGuard: Sendable {
 
     /// What the guard found in one recipe.
     public struct Finding: Sendable, Hashable {
-        /// The recipe's position in the answer.
-        public var index: Int
+        /// The recipe's position among the answer's recipes; nil for a dish scan's recipe.
+        public var index: Int?
         public var recipeName: String
         /// In the recipe itself: it must not be shown.
         public var violations: [Violation]
@@ -76,22 +76,18 @@ public struct DietGuard: Sendable {
             }
             return nil
         }
-        return answer.recipes.enumerated().compactMap { index, recipe in
+        func finding(in recipe: some GuardedRecipe, index: Int?) -> Finding? {
             var found: [Violation] = []
             if let broken = violation(in: recipe.name, place: "its name") { found.append(broken) }
-            for (position, ingredient) in recipe.ingredients.enumerated() {
-                if let broken = violation(in: ingredient.name, ingredient: ingredient.name, place: "ingredient \(position + 1)") {
-                    found.append(broken)
-                }
+            for (position, name) in recipe.ingredientNames.enumerated() {
+                if let broken = violation(in: name, ingredient: name, place: "ingredient \(position + 1)") { found.append(broken) }
             }
             for (position, step) in recipe.steps.enumerated() {
                 if let broken = violation(in: step, place: "step \(position + 1)") { found.append(broken) }
             }
             var substitutions: [Int: Violation] = [:]
-            for (position, ingredient) in recipe.ingredients.enumerated() {
-                if let substitution = ingredient.substitution,
-                    let broken = violation(in: substitution, place: "the substitution for ingredient \(position + 1)")
-                {
+            for (position, substitution) in recipe.substitutions.enumerated() {
+                if let substitution, let broken = violation(in: substitution, place: "the substitution for ingredient \(position + 1)") {
                     substitutions[position] = broken
                 }
             }
@@ -99,6 +95,8 @@ public struct DietGuard: Sendable {
             guard !found.isEmpty || !substitutions.isEmpty || tip != nil else { return nil }
             return Finding(index: index, recipeName: recipe.name, violations: found, substitutions: substitutions, tip: tip)
         }
+        let dish = answer.dish?.recipe.flatMap { finding(in: $0, index: nil) }
+        return answer.recipes.enumerated().compactMap { finding(in: $1, index: $0) } + (dish.map { [$0] } ?? [])
     }
 
     /// `answer` as the user may see it: each recipe with a finding withheld (and said why), advice that breaks the
@@ -107,12 +105,14 @@ public struct DietGuard: Sendable {
         var guarded = answer
         var withheld: Set<Int> = []
         for finding in findings {
-            if finding.isOnlyAdvice {
-                for position in finding.substitutions.keys { guarded.recipes[finding.index].ingredients[position].substitution = nil }
-                if finding.tip != nil { guarded.recipes[finding.index].makeItFasterTip = nil }
-            } else {
-                withheld.insert(finding.index)
+            if !finding.isOnlyAdvice {
+                if let index = finding.index { withheld.insert(index) } else { guarded.dish?.recipe = nil }
                 guarded.withheldRecipes.append(WithheldRecipe(name: finding.recipeName, reason: Self.reason(finding.violations)))
+            } else if let index = finding.index {
+                for position in finding.substitutions.keys { guarded.recipes[index].ingredients[position].substitution = nil }
+                if finding.tip != nil { guarded.recipes[index].makeItFasterTip = nil }
+            } else if finding.tip != nil {
+                guarded.dish?.recipe?.makeItFasterTip = nil
             }
         }
         guarded.recipes = guarded.recipes.enumerated().filter { !withheld.contains($0.offset) }.map(\.element)
@@ -122,9 +122,9 @@ public struct DietGuard: Sendable {
     /// What the model is told in a repair: which ingredient broke which rule, where.
     public func repairProblem(_ findings: [Finding]) -> String {
         let described = findings.flatMap { finding in
-            (finding.violations + finding.substitutions.sorted { $0.key < $1.key }.map(\.value) + [finding.tip].compactMap { $0 }).map {
-                "recipe \(finding.index + 1) (\"\(finding.recipeName)\") uses \"\($0.ingredient)\" in \($0.place), which \(Self.clause($0))"
-            }
+            let recipe = "\(finding.index.map { "recipe \($0 + 1)" } ?? "the dish's recipe") (\"\(finding.recipeName)\")"
+            let violations = finding.violations + finding.substitutions.sorted { $0.key < $1.key }.map(\.value) + [finding.tip].compactMap { $0 }
+            return violations.map { "\(recipe) uses \"\($0.ingredient)\" in \($0.place), which \(Self.clause($0))" }
         }
         return described.joined(separator: "; ")
             + ". Replace those ingredients, or the recipes, with ones the household can eat, and suggest no substitution or tip that uses them"
@@ -169,4 +169,26 @@ public struct DietGuard: Sendable {
         default: diet.rawValue
         }
     }
+}
+
+/// A recipe the guard checks: a fridge answer's recipe, or a dish's.
+public protocol GuardedRecipe {
+    var name: String { get }
+    var ingredientNames: [String] { get }
+    var steps: [String] { get }
+    /// Each ingredient's substitution, by the ingredient's position; nil where there is none.
+    var substitutions: [String?] { get }
+    var makeItFasterTip: String? { get }
+}
+
+extension Recipe: GuardedRecipe {
+    public var ingredientNames: [String] { ingredients.map(\.name) }
+    public var substitutions: [String?] { ingredients.map(\.substitution) }
+}
+
+extension DishRecipe: GuardedRecipe {
+    /// The names only: a quantity ("2 tbsp") names no food.
+    public var ingredientNames: [String] { ingredients.map(\.name) }
+    /// A dish's recipe suggests no substitutions.
+    public var substitutions: [String?] { [] }
 }

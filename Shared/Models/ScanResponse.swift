@@ -5,38 +5,56 @@ import Foundation
 public struct ScanResponse: Codable, Hashable, Sendable {
     public var ingredients: [Ingredient]
     public var recipes: [Recipe]
-    /// The profile the answer was made for, as it was when the scan started; `null` when the user had none.
+    /// The profile the answer was made for, as it was when the scan started; absent when the user had none.
     public var appliedProfile: KitchenProfile?
     /// Recipes the model suggested that the allergen and diet guard kept from the user, and why.
     public var withheldRecipes: [WithheldRecipe]
+    /// What the photos showed: `fridge` (ingredients and recipes) or `dish` (``dish``; no ingredients or recipes).
+    public var mode: ScanMode
+    /// A dish scan's answer; absent for a fridge scan, and for photos that show no dish.
+    public var dish: DishAnswer?
 
-    public init(ingredients: [Ingredient], recipes: [Recipe], appliedProfile: KitchenProfile? = nil, withheldRecipes: [WithheldRecipe] = []) {
+    public init(
+        ingredients: [Ingredient],
+        recipes: [Recipe],
+        appliedProfile: KitchenProfile? = nil,
+        withheldRecipes: [WithheldRecipe] = [],
+        mode: ScanMode = .fridge,
+        dish: DishAnswer? = nil
+    ) {
         self.ingredients = ingredients
         self.recipes = recipes
         self.appliedProfile = appliedProfile
         self.withheldRecipes = withheldRecipes
+        self.mode = mode
+        self.dish = dish
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ingredients, recipes, appliedProfile, withheldRecipes
+        case ingredients, recipes, appliedProfile, withheldRecipes, mode, dish
     }
 
-    /// Answers recorded before profiles existed have neither `appliedProfile` nor `withheldRecipes`.
+    /// Answers recorded before profiles existed have neither `appliedProfile` nor `withheldRecipes`, nor `mode` and
+    /// `dish`: they are fridge answers.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         ingredients = try container.decode([Ingredient].self, forKey: .ingredients)
         recipes = try container.decode([Recipe].self, forKey: .recipes)
         appliedProfile = try container.decodeIfPresent(KitchenProfile.self, forKey: .appliedProfile)
         withheldRecipes = try container.decodeIfPresent([WithheldRecipe].self, forKey: .withheldRecipes) ?? []
+        mode = try container.decodeIfPresent(ScanMode.self, forKey: .mode) ?? .fridge
+        dish = try container.decodeIfPresent(DishAnswer.self, forKey: .dish)
     }
 
-    /// Writes `appliedProfile` as an explicit `null` when there is none: clients see every field.
+    /// Leaves `appliedProfile` and `dish` out when there are none, as the API leaves out every optional object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ingredients, forKey: .ingredients)
         try container.encode(recipes, forKey: .recipes)
-        try container.encode(appliedProfile, forKey: .appliedProfile)
+        try container.encodeIfPresent(appliedProfile, forKey: .appliedProfile)
         try container.encode(withheldRecipes, forKey: .withheldRecipes)
+        try container.encode(mode, forKey: .mode)
+        try container.encodeIfPresent(dish, forKey: .dish)
     }
 }
 

@@ -61,13 +61,16 @@ public enum ScanResponseContract {
         let withheld = JSONShape.object([JSONProperty("name", .string(length: 1...200)), JSONProperty("reason", .string(length: 1...500))])
         return .object(
             answer + [
-                JSONProperty("appliedProfile", .nullable(KitchenProfile.shape), required: false),
+                JSONProperty("appliedProfile", KitchenProfile.shape, required: false),
                 JSONProperty("withheldRecipes", .array(of: withheld, count: 0...8), required: false),
+                JSONProperty("mode", .oneOf(ScanMode.allCases.map(\.rawValue)), required: false),
+                JSONProperty("dish", DishAnswerContract.clientDish, required: false),
             ]
         )
     }
 
-    private static func parse(
+    /// `data` parsed strictly and checked against `shape`; with `idShape`, any `id` it declares removed first.
+    static func parse(
         _ data: Data,
         against shape: JSONShape,
         ignoringIDsOf idShape: JSONShape? = nil
@@ -84,9 +87,10 @@ public enum ScanResponseContract {
         return value
     }
 
-    private static func decode(_ value: JSONValue) throws(ScanResponseValidationError) -> ScanResponse {
+    /// A checked value as `Value`.
+    static func decode<Value: Decodable>(_ value: JSONValue, as type: Value.Type = ScanResponse.self) throws(ScanResponseValidationError) -> Value {
         do {
-            return try KiwiJSON.decoder().decode(ScanResponse.self, from: Data(value.serialized().utf8))
+            return try KiwiJSON.decoder().decode(Value.self, from: Data(value.serialized().utf8))
         } catch {
             throw ScanResponseValidationError(violations: [JSONViolation(path: "$", message: "does not decode: \(error)")])
         }

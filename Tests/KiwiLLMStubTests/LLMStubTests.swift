@@ -91,7 +91,7 @@ struct LLMStubTests {
     func answersAreDeterministicAndVaried() throws {
         func content(_ seed: UInt64) throws -> String {
             let image = try JPEGImage(parsing: SyntheticJPEG.make(size: 2048, seed: seed))
-            let request = CheckedRequest(parameters: RequestParameters(model: "gpt-4o", strictSchema: true, messageCount: 2), image: image)
+            let request = CheckedRequest(parameters: RequestParameters(model: "gpt-4o", strictSchema: true, messageCount: 2), images: [image])
             let digest = Array(SHA256.hash(data: image.bytes))
             return ChatCompletionsController.completion(for: request, digest: digest, fault: .none).choices[0].message.content ?? ""
         }
@@ -233,7 +233,7 @@ struct LLMStubTests {
         let image = try JPEGImage(parsing: SyntheticJPEG.make(size: 1024, seed: 1))
         let request = CheckedRequest(
             parameters: RequestParameters(model: "gpt-4o", detail: "high", strictSchema: true, messageCount: 2),
-            image: image
+            images: [image]
         )
         #expect(ChatCompletionsController.promptTokens(for: request) == 330 + 85 + 170)
         var low = request

@@ -18,6 +18,13 @@ struct ModelCodingTests {
         #expect(canonical(try StrictJSONParser().parse(encoded)) == canonical(try StrictJSONParser().parse(data)))
     }
 
+    @Test("an answer recorded before profiles and dish scans decodes as a fridge answer with nothing withheld")
+    func answerBeforeProfilesDecodes() throws {
+        let response = try KiwiJSON.decoder().decode(ScanResponse.self, from: Data(#"{"ingredients": [], "recipes": []}"#.utf8))
+        #expect(response == ScanResponse(ingredients: [], recipes: []))
+        #expect(response.mode == .fridge && response.withheldRecipes.isEmpty && response.appliedProfile == nil && response.dish == nil)
+    }
+
     @Test("null makeItFasterTip and substitution are written as explicit nulls")
     func nullsAreExplicit() throws {
         let recipe = Recipe(

@@ -11,7 +11,7 @@ struct ScanPromptTests {
     let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x02, 0xFF, 0xD9]
 
     func request(_ repair: ScanPrompt.Repair? = nil) throws -> [String: Any] {
-        let body = prompt.requestBody(image: .init(jpeg: jpeg), safetyIdentifier: "0123456789abcdef0123456789abcdef", repair: repair)
+        let body = prompt.requestBody(images: [.init(jpeg: jpeg)], safetyIdentifier: "0123456789abcdef0123456789abcdef", repair: repair)
         return try #require(try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])
     }
 
@@ -71,12 +71,48 @@ struct ScanPromptTests {
 
     @Test(
         "an answer that is, or contains, the image placeholder is echoed unchanged and the image goes where it belongs",
-        arguments: ["kiwi:image", "\"kiwi:image\""]
+        arguments: ["kiwi:image:0", "\"kiwi:image:0\""]
     )
     func placeholderInAnswerIsHarmless(_ answer: String) throws {
         let messages = try #require(try request(ScanPrompt.Repair(previousAnswer: answer, problem: "x"))["messages"] as? [[String: Any]])
         #expect(messages[2]["content"] as? String == answer)
         let part = try #require((messages[1]["content"] as? [[String: Any]])?.first?["image_url"] as? [String: String])
         #expect(part["url"]?.hasPrefix("data:image/jpeg;base64,") == true)
+    }
+
+    /// The request as JSON, built from `images` with `mode` and `profile`.
+    func request(images: [[UInt8]], mode: ScanMode = .fridge, profile: KitchenProfile? = nil) throws -> [String: Any] {
+        let body = prompt.requestBody(images: images.map { .init(jpeg: $0) }, mode: mode, safetyIdentifier: "user", profile: profile)
+        return try #require(try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])
+    }
+
+    @Test("several photos are one image part each, in the order given, then a text part saying they show one kitchen")
+    func severalImages() throws {
+        let photos = (0..<3).map { jpeg + [UInt8($0)] }
+        let messages = try #require(try request(images: photos)["messages"] as? [[String: Any]])
+        let parts = try #require(messages[1]["content"] as? [[String: Any]])
+        #expect(parts.map { $0["type"] as? String } == ["image_url", "image_url", "image_url", "text"])
+        let urls = parts.prefix(3).compactMap { ($0["image_url"] as? [String: String])?["url"] }
+        #expect(urls.map { Data(base64Encoded: String($0.dropFirst("data:image/jpeg;base64,".count))) } == photos.map { Data($0) })
+        #expect((parts[3]["text"] as? String)?.hasPrefix("These 3 photos show parts of one kitchen") == true)
+    }
+
+    @Test("a dish request has the dish instructions and the kiwi_dish schema")
+    func dishRequest() throws {
+        let request = try request(images: [jpeg], mode: .dish)
+        let messages = try #require(request["messages"] as? [[String: Any]])
+        #expect(messages[0]["content"] as? String == ScanPrompt.dishSystemPrompt)
+        let schema = try #require((request["response_format"] as? [String: Any])?["json_schema"] as? [String: Any])
+        #expect(schema["name"] as? String == "kiwi_dish")
+        #expect((schema["schema"] as? [String: Any])?["required"] as? [String] == ["dish"])
+    }
+
+    @Test("a profile's constraints follow the photo as a text part, and the system prompt stays verbatim")
+    func profileConstraints() throws {
+        let profile = KitchenProfile(diets: [.glutenFree], allergies: [.treeNuts], servings: 2)
+        let messages = try #require(try request(images: [jpeg], profile: profile)["messages"] as? [[String: Any]])
+        #expect(messages[0]["content"] as? String == ScanPrompt.systemPrompt)
+        let text = try #require((messages[1]["content"] as? [[String: Any]])?.last?["text"] as? String)
+        #expect(text.contains(#"{"allergies":["tree nuts"],"diets":["gluten-free"],"servings":2}"#))
     }
 }

@@ -37,7 +37,7 @@ struct ChatCompletionsController: Sendable {
             return Self.errorResponse(error)
         }
         let behaviour = state.takeBehaviour(scope: request.headers[.clientRequestID], model: checked.parameters.model)
-        let digest = Array(SHA256.hash(data: checked.image.bytes))
+        let digest = Array(SHA256.hash(data: Array(checked.images.map(\.bytes).joined())))
         state.record(record(of: checked, digest: digest, fault: behaviour.fault))
         var rateLimitHeaders = HTTPFields()
         if let limit = behaviour.requestsPerMinute {
@@ -127,13 +127,14 @@ struct ChatCompletionsController: Sendable {
     }
 
     private func record(of request: CheckedRequest, digest: [UInt8], fault: StubFault) -> ReceivedRequest {
-        let image = request.image
+        let image = request.images[0]
         return ReceivedRequest(
             parameters: request.parameters,
-            imageSHA256: digest.hexEncodedString,
+            imageSHA256: request.images.count == 1 ? digest.hexEncodedString : SHA256.hash(data: image.bytes).hexEncodedString,
             scanDataSHA256: SHA256.hash(data: image.bytes[image.scanStart..<image.end]).hexEncodedString,
             imageBytes: image.bytes.count,
-            metadataSegments: image.metadataSegments.map(\.name),
+            metadataSegments: request.images.flatMap { $0.metadataSegments.map(\.name) },
+            imageCount: request.images.count,
             fault: fault
         )
     }
@@ -146,17 +147,19 @@ struct ChatCompletionsController: Sendable {
         dictated: String? = nil,
         cachedPromptTokens: Int = 0
     ) -> ChatCompletion {
-        let answer = dictated ?? FridgeAnswers.answer(forDigest: digest).serialized()
+        let answer = dictated ?? (request.isDish ? DishAnswers.answer(forDigest: digest) : FridgeAnswers.answer(forDigest: digest)).serialized()
         let message: ChatCompletion.Message
         var finishReason = "stop"
         switch fault {
         case .nonJSON: message = .init(content: FridgeAnswers.prose, refusal: nil)
-        case .offSchema: message = .init(content: FridgeAnswers.offSchema(forDigest: digest).serialized(), refusal: nil)
+        case .offSchema:
+            let offSchema = request.isDish ? DishAnswers.offSchema(forDigest: digest) : FridgeAnswers.offSchema(forDigest: digest)
+            message = .init(content: offSchema.serialized(), refusal: nil)
         case .refusal: message = .init(content: nil, refusal: "I'm very sorry, but I can't assist with that.")
         case .truncated:
             message = .init(content: String(answer.prefix(answer.count / 2)), refusal: nil)
             finishReason = "length"
-        case .noFood: message = .init(content: FridgeAnswers.noFood.serialized(), refusal: nil)
+        case .noFood: message = .init(content: (request.isDish ? DishAnswers.noDish : FridgeAnswers.noFood).serialized(), refusal: nil)
         default: message = .init(content: answer, refusal: nil)
         }
         let completionTokens =
@@ -174,17 +177,21 @@ struct ChatCompletionsController: Sendable {
         )
     }
 
-    /// What OpenAI bills for the prompt: about 330 tokens of instructions and schema plus the image's tokens, which
+    /// What OpenAI bills for the prompt: about 330 tokens of instructions and schema plus each image's tokens, which
     /// for `high` detail are 85 plus 170 per 512-pixel tile after scaling into 2048×2048 and the short side to 768.
     static func promptTokens(for request: CheckedRequest) -> Int {
-        guard request.parameters.detail != "low" else { return 330 + 85 }
-        var (width, height) = (Double(request.image.width), Double(request.image.height))
+        330 + request.images.reduce(0) { $0 + imageTokens($1, detail: request.parameters.detail) }
+    }
+
+    private static func imageTokens(_ image: JPEGImage, detail: String?) -> Int {
+        guard detail != "low" else { return 85 }
+        var (width, height) = (Double(image.width), Double(image.height))
         let fit = min(1, 2048 / max(width, height))
         (width, height) = (width * fit, height * fit)
         let shorten = min(1, 768 / min(width, height))
         (width, height) = (width * shorten, height * shorten)
         let tiles = Int((width / 512).rounded(.up)) * Int((height / 512).rounded(.up))
-        return 330 + 85 + 170 * tiles
+        return 85 + 170 * tiles
     }
 
     static func latency(_ behaviour: StubBehaviour) -> Duration {

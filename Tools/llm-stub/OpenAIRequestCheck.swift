@@ -2,7 +2,7 @@ import Foundation
 import KiwiJPEG
 import KiwiOpenAI
 
-/// What a request asked for, besides its image: the stub answers by it, and records it for tests and operators.
+/// What a request asked for, besides its images: the stub answers by it, and records it for tests and operators.
 struct RequestParameters: Codable, Sendable, Hashable {
     var model: String
     var detail: String?
@@ -10,6 +10,8 @@ struct RequestParameters: Codable, Sendable, Hashable {
     var maxCompletionTokens: Int?
     var safetyIdentifier: String?
     var strictSchema: Bool
+    /// `response_format.json_schema.name`: `kiwi_dish` asks for a dish answer, anything else for a fridge answer.
+    var schemaName = "kiwi_scan"
     var messageCount: Int
     /// The text the user messages carry besides the photo (a profile's constraints, a repair's explanation), in order.
     var userTexts: [String] = []
@@ -18,7 +20,11 @@ struct RequestParameters: Codable, Sendable, Hashable {
 /// A request that passed the checks OpenAI makes, with what the stub needs to answer it.
 struct CheckedRequest: Sendable {
     var parameters: RequestParameters
-    var image: JPEGImage
+    /// The request's images, in order; never empty.
+    var images: [JPEGImage]
+
+    /// Whether the request asks about a cooked dish rather than a fridge.
+    var isDish: Bool { parameters.schemaName == "kiwi_dish" }
 }
 
 /// An error as OpenAI would send it.
@@ -83,7 +89,7 @@ enum OpenAIRequestCheck {
         if let identifier = request.safetyIdentifier, identifier.count > 64 {
             throw .invalidRequest("Invalid 'safety_identifier': expected a string of at most 64 characters.", param: "safety_identifier")
         }
-        let (image, detail) = try imagePart(in: messages)
+        let (images, detail) = try imageParts(in: messages)
         return CheckedRequest(
             parameters: RequestParameters(
                 model: model,
@@ -92,6 +98,7 @@ enum OpenAIRequestCheck {
                 maxCompletionTokens: request.maxCompletionTokens,
                 safetyIdentifier: request.safetyIdentifier,
                 strictSchema: jsonSchema.strict == true,
+                schemaName: jsonSchema.name ?? "",
                 messageCount: messages.count,
                 userTexts: messages.filter { $0.role == "user" }.flatMap { message -> [String] in
                     switch message.content {
@@ -101,7 +108,7 @@ enum OpenAIRequestCheck {
                     }
                 }
             ),
-            image: image
+            images: images
         )
     }
 
@@ -183,8 +190,10 @@ enum OpenAIRequestCheck {
         }
     }
 
-    /// The one image of the request: an `image_url` part whose URL is a base64 JPEG data URL of a well-formed JPEG.
-    private static func imagePart(in messages: [WireRequest.Message]) throws(OpenAIError) -> (JPEGImage, String?) {
+    /// The images of the request, at least one: `image_url` parts whose URLs are base64 JPEG data URLs of well-formed
+    /// JPEGs, and the detail of the first.
+    private static func imageParts(in messages: [WireRequest.Message]) throws(OpenAIError) -> ([JPEGImage], String?) {
+        var images: [(JPEGImage, String?)] = []
         for case .parts(let parts)? in messages.map(\.content) {
             for part in parts where part.type == "image_url" {
                 guard let url = part.imageURL?.url else {
@@ -207,9 +216,10 @@ enum OpenAIRequestCheck {
                 if let detail = part.imageURL?.detail, !["low", "high", "auto"].contains(detail) {
                     throw .invalidRequest("Invalid value: '\(detail)'. Supported values are: 'low', 'high', and 'auto'.", param: "detail")
                 }
-                return (image, part.imageURL?.detail)
+                images.append((image, part.imageURL?.detail))
             }
         }
+        if let first = images.first { return (images.map(\.0), first.1) }
         throw .invalidRequest("This stub answers only requests with an image: no image_url content part was found.", param: "messages")
     }
 }

@@ -45,8 +45,10 @@ struct ReceivedRequest: Codable, Sendable, Hashable {
     var imageSHA256: String
     var scanDataSHA256: String
     var imageBytes: Int
-    /// Metadata segments (APP1–APP15, COM) the image still carried; empty is what Kiwi promises.
+    /// Metadata segments (APP1–APP15, COM) the images still carried, all of them together; empty is what Kiwi promises.
     var metadataSegments: [String]
+    /// How many images the request carried (the SHA-256s and size above are the first's).
+    var imageCount = 1
     /// What the stub did with it.
     var fault: StubFault
 }
@@ -73,7 +75,7 @@ struct StubStatistics: Codable, Sendable, Hashable {
     /// Requests being answered now, and the most there were at once.
     var inFlight = 0
     var maxInFlight = 0
-    /// Images that still carried metadata segments: must stay 0 behind a Kiwi worker.
+    /// Requests with an image that still carried metadata segments: must stay 0 behind a Kiwi worker.
     var imagesWithMetadata = 0
     /// The most recent valid requests, newest last (at most ``StubState/recentLimit``).
     var recent: [ReceivedRequest] = []

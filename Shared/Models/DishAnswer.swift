@@ -1,0 +1,90 @@
+import Foundation
+
+/// What a dish scan (`mode=dish`) found: the cooked dish in the photo and one detailed recipe to cook it at home.
+public struct DishAnswer: Codable, Hashable, Sendable, Identifiable {
+    public var id: UUID
+    public var name: String
+    public var cuisine: String
+    /// How sure the model is that it named the dish right, from 0 to 1.
+    public var confidence: Double
+    /// The recipe; absent when it broke the user's allergies or diets and was withheld (`withheldRecipes` says why).
+    public var recipe: DishRecipe?
+
+    public init(id: UUID, name: String, cuisine: String, confidence: Double, recipe: DishRecipe?) {
+        self.id = id
+        self.name = name
+        self.cuisine = cuisine
+        self.confidence = confidence
+        self.recipe = recipe
+    }
+}
+
+/// How much effort a dish's recipe takes: a cooked dish may be harder than a quick fridge recipe.
+public enum DishDifficulty: String, Codable, Hashable, Sendable, CaseIterable {
+    case easy
+    case medium
+    case hard
+}
+
+/// A detailed recipe for a dish: ingredients with quantities and 5 to 20 steps.
+public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
+    public var id: UUID
+    public var name: String
+    public var summary: String
+    public var cookTimeMinutes: Int
+    public var difficulty: DishDifficulty
+    public var servings: Int
+    public var ingredients: [QuantifiedIngredient]
+    public var steps: [String]
+    /// A way to save time; `null` on the wire when the model has none.
+    public var makeItFasterTip: String?
+
+    public init(
+        id: UUID,
+        name: String,
+        summary: String,
+        cookTimeMinutes: Int,
+        difficulty: DishDifficulty,
+        servings: Int,
+        ingredients: [QuantifiedIngredient],
+        steps: [String],
+        makeItFasterTip: String?
+    ) {
+        self.id = id
+        self.name = name
+        self.summary = summary
+        self.cookTimeMinutes = cookTimeMinutes
+        self.difficulty = difficulty
+        self.servings = servings
+        self.ingredients = ingredients
+        self.steps = steps
+        self.makeItFasterTip = makeItFasterTip
+    }
+
+    /// Writes `makeItFasterTip` as an explicit `null` rather than leaving it out: the contract lists every field.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(cookTimeMinutes, forKey: .cookTimeMinutes)
+        try container.encode(difficulty, forKey: .difficulty)
+        try container.encode(servings, forKey: .servings)
+        try container.encode(ingredients, forKey: .ingredients)
+        try container.encode(steps, forKey: .steps)
+        try container.encode(makeItFasterTip, forKey: .makeItFasterTip)
+    }
+}
+
+/// An ingredient of a dish's recipe and how much of it ("200 g", "2 tbsp", "a pinch").
+public struct QuantifiedIngredient: Codable, Hashable, Sendable, Identifiable {
+    public var id: UUID
+    public var name: String
+    public var quantity: String
+
+    public init(id: UUID, name: String, quantity: String) {
+        self.id = id
+        self.name = name
+        self.quantity = quantity
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The rules of a dish scan's answer (`mode=dish`), from one description as for fridge answers
+/// (``ScanResponseContract``): the model writes `{"dish": {…} | null}` without ids; clients receive the dish inside a
+/// scan response, with server-assigned ids, without its recipe when the guard withheld it.
+public enum DishAnswerContract {
+    /// A dish answer as the model writes it.
+    public static let modelAnswer = JSONShape.object([JSONProperty("dish", .nullable(dish(withIDs: false)))])
+    /// The JSON Schema for OpenAI Structured Outputs.
+    public static var jsonSchema: JSONValue { modelAnswer.jsonSchema }
+    /// The dish as clients receive it.
+    static let clientDish = dish(withIDs: true)
+
+    /// Checks a model's dish answer against every rule and returns it as a dish scan's response, with fresh server ids.
+    /// Throws every violation found, each with its JSON path.
+    public static func validateModelAnswer(_ data: Data) throws(ScanResponseValidationError) -> ScanResponse {
+        let withIDs = JSONShape.object([JSONProperty("dish", .nullable(clientDish))])
+        let value = withIDs.settingIDs(in: try ScanResponseContract.parse(data, against: modelAnswer, ignoringIDsOf: withIDs), fresh: true)
+        let answer = try ScanResponseContract.decode(value, as: ModelAnswer.self)
+        return ScanResponse(ingredients: [], recipes: [], mode: .dish, dish: answer.dish)
+    }
+
+    private struct ModelAnswer: Decodable {
+        var dish: DishAnswer?
+    }
+
+    private static func dish(withIDs: Bool) -> JSONShape {
+        func object(_ properties: [JSONProperty]) -> JSONShape {
+            .object((withIDs ? [JSONProperty("id", .uuid)] : []) + properties)
+        }
+        let ingredient = object([JSONProperty("name", .string(length: 1...100)), JSONProperty("quantity", .string(length: 1...50))])
+        let recipe = object([
+            JSONProperty("name", .string(length: 1...200)),
+            JSONProperty("summary", .string(length: 1...500)),
+            JSONProperty("cookTimeMinutes", .integer(1...480)),
+            JSONProperty("difficulty", .oneOf(DishDifficulty.allCases.map(\.rawValue))),
+            JSONProperty("servings", .integer(1...12)),
+            JSONProperty("ingredients", .array(of: ingredient, count: 1...40)),
+            JSONProperty("steps", .array(of: .string(length: 1...500), count: 5...20)),
+            JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
+        ])
+        return object([
+            JSONProperty("name", .string(length: 1...100)),
+            JSONProperty("cuisine", .string(length: 1...50)),
+            JSONProperty("confidence", .number(0...1)),
+            // Clients see no recipe when the guard withheld it; the model always writes one.
+            JSONProperty("recipe", recipe, required: !withIDs),
+        ])
+    }
+}

@@ -1,0 +1,111 @@
+import KiwiModels
+
+/// Deterministic dish answers (`kiwi_dish` requests): the photos' hash picks the dish, so the same photos always get
+/// the same answer.
+enum DishAnswers {
+    struct Dish {
+        var name: String
+        var cuisine: String
+        var confidence: Double
+        var summary: String
+        var minutes: Int
+        var difficulty: String
+        var servings: Int
+        /// Name and quantity.
+        var ingredients: [(String, String)]
+        var steps: [String]
+        var tip: String?
+    }
+
+    /// A valid model answer (no ids, as the schema asks) for photos with this SHA-256 digest.
+    static func answer(forDigest digest: [UInt8]) -> JSONValue {
+        object(["dish": json(dishes[Int(digest[0]) % dishes.count])])
+    }
+
+    /// The answer for a photo that shows no dish.
+    static let noDish = object(["dish": .null])
+
+    /// JSON that breaks the contract in two places: too few steps and a difficulty outside the enum.
+    static func offSchema(forDigest digest: [UInt8]) -> JSONValue {
+        var dish = dishes[Int(digest[0]) % dishes.count]
+        dish.steps = Array(dish.steps.prefix(2))
+        dish.difficulty = "extreme"
+        return object(["dish": json(dish)])
+    }
+
+    private static func json(_ dish: Dish) -> JSONValue {
+        object([
+            "name": .string(dish.name), "cuisine": .string(dish.cuisine), "confidence": .number(JSONNumber(dish.confidence)),
+            "recipe": object([
+                "name": .string(dish.name), "summary": .string(dish.summary), "cookTimeMinutes": .number(JSONNumber(dish.minutes)),
+                "difficulty": .string(dish.difficulty), "servings": .number(JSONNumber(dish.servings)),
+                "ingredients": .array(dish.ingredients.map { object(["name": .string($0.0), "quantity": .string($0.1)]) }),
+                "steps": .array(dish.steps.map(JSONValue.string)), "makeItFasterTip": dish.tip.map(JSONValue.string) ?? .null,
+            ]),
+        ])
+    }
+
+    private static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
+        .object(JSONObject(pairs))
+    }
+
+    static let dishes: [Dish] = [
+        Dish(
+            name: "Shakshuka",
+            cuisine: "Middle Eastern",
+            confidence: 0.91,
+            summary: "Eggs poached in a spiced tomato and pepper sauce.",
+            minutes: 30,
+            difficulty: "easy",
+            servings: 2,
+            ingredients: [
+                ("olive oil", "2 tbsp"), ("onion", "1, sliced"), ("red pepper", "1, sliced"), ("garlic", "2 cloves"), ("cumin", "1 tsp"),
+                ("smoked paprika", "1 tsp"), ("chopped tomatoes", "400 g tin"), ("eggs", "4"), ("parsley", "a handful"),
+            ],
+            steps: [
+                "Warm the oil in a wide pan over medium heat.", "Soften the onion and pepper for 8 minutes.",
+                "Add the garlic, cumin and paprika and stir for a minute.", "Pour in the tomatoes and simmer for 10 minutes until thick.",
+                "Make four hollows, crack an egg into each, cover and cook for 6 minutes.", "Scatter the parsley and serve from the pan.",
+            ],
+            tip: "Use a jar of good tomato sauce and skip the simmering."
+        ),
+        Dish(
+            name: "Pad Thai",
+            cuisine: "Thai",
+            confidence: 0.86,
+            summary: "Stir-fried rice noodles with tamarind, egg, tofu and peanuts.",
+            minutes: 25,
+            difficulty: "medium",
+            servings: 2,
+            ingredients: [
+                ("rice noodles", "200 g"), ("firm tofu", "150 g"), ("eggs", "2"), ("tamarind paste", "2 tbsp"), ("fish sauce", "2 tbsp"),
+                ("brown sugar", "1 tbsp"), ("bean sprouts", "100 g"), ("spring onions", "3"), ("roasted peanuts", "40 g"), ("lime", "1"),
+            ],
+            steps: [
+                "Soak the noodles in hot water for 8 minutes and drain.", "Whisk the tamarind, fish sauce and sugar together.",
+                "Fry the tofu in a hot wok until golden.", "Push it aside, scramble the eggs, then add the noodles and the sauce.",
+                "Toss in the sprouts and spring onions for a minute.", "Serve with the peanuts and lime wedges.",
+            ],
+            tip: "Buy pre-cooked noodles and fried tofu."
+        ),
+        Dish(
+            name: "Margherita pizza",
+            cuisine: "Italian",
+            confidence: 0.94,
+            summary: "A thin crust with tomato, mozzarella and basil.",
+            minutes: 40,
+            difficulty: "medium",
+            servings: 2,
+            ingredients: [
+                ("pizza dough", "300 g"), ("passata", "100 ml"), ("mozzarella", "125 g"), ("basil", "a few leaves"), ("olive oil", "1 tbsp"),
+                ("salt", "a pinch"),
+            ],
+            steps: [
+                "Heat the oven as hot as it goes with a tray inside.", "Stretch the dough thin on a floured sheet of baking paper.",
+                "Spread the passata, season and tear over the mozzarella.", "Slide it onto the hot tray and bake for 8 to 10 minutes.",
+                "Finish with basil and a drizzle of oil.",
+            ],
+            tip: "Use a ready-made base."
+        ),
+    ]
+}
