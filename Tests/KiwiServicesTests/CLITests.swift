@@ -7,6 +7,8 @@ import Logging
 import NIOHTTP1
 import Testing
 
+@testable import KiwiLLMStub
+
 /// The `kiwi` command-line client, run as a real process against the real services.
 @Suite("kiwi CLI end to end", .serialized, .timeLimit(.minutes(3)))
 struct CLITests {
@@ -151,6 +153,43 @@ struct CLITests {
             let login = try await cli.logIn(xdgConfigHome: false)
             #expect(login.status == 0, "\(login.output)")
             #expect(FileManager.default.fileExists(atPath: cli.home.appending(path: ".config/kiwi/session.json").path))
+        }
+    }
+
+    @Test("profile set replaces the profile and profile shows it; a bad allergy is refused with a sentence")
+    func profile() async throws {
+        try await SystemRig.run(worker: false) { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let set = try await cli.run([
+                "profile", "set", "--diet", "vegan", "--allergy", "tree_nuts", "--dislike", "Olives", "--max-cook-time", "20",
+            ])
+            #expect(set.status == 0, "\(set.output)")
+            #expect(set.output.contains("Profile saved."))
+            let shown = try await cli.run(["profile"])
+            #expect(shown.status == 0)
+            #expect(shown.output.contains("Diets:      vegan") && shown.output.contains("Allergies:  tree_nuts"))
+            #expect(shown.output.contains("Dislikes:   olives") && shown.output.contains("at most 20 minutes"))
+            let refused = try await cli.run(["profile", "set", "--allergy", "nuts"])
+            #expect(refused.status == 1)
+            #expect(refused.output.contains("nuts is not an allergen group Kiwi knows"))
+        }
+    }
+
+    @Test("scan takes several photos in one scan, and --dish prints the dish and its recipe")
+    func severalPhotosAndDish() async throws {
+        let photos = (1...3).map { temporaryFile(SyntheticJPEG.make(size: 8 * 1024, seed: 140 + UInt64($0))).path }
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let fridge = try await cli.run(["scan", "--blocking"] + photos)
+            #expect(fridge.status == 0, "\(fridge.output)")
+            #expect(fridge.output.contains("In your fridge:"))
+            #expect(rig.stub.snapshot.recent.last?.imageCount == 3)
+            let dish = try await cli.run(["scan", "--dish", photos[0]])
+            #expect(dish.status == 0, "\(dish.output)")
+            #expect(dish.output.contains("% sure)") && dish.output.contains("serves "))
+            #expect(rig.stub.snapshot.recent.last?.parameters.schemaName == "kiwi_dish")
         }
     }
 

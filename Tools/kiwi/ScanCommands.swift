@@ -7,21 +7,26 @@ import NIOCore
 import NIOHTTP1
 import OpenAPIRuntime
 
-/// `kiwi scan PHOTO.jpg`: what is in the fridge, and what to cook. The scan is started with `POST /v1/scans` and
+/// `kiwi scan PHOTO.jpg…`: what is in the fridge (up to five photos of one kitchen), and what to cook; with `--dish`,
+/// which dish the photos show and how to cook it. The scan is started with `POST /v1/scans` and
 /// followed on its event stream with a progress line; a dropped connection is picked up again where it broke off
 /// (the upload is retried under the same `Idempotency-Key`, the stream resumed with `Last-Event-ID`). `--blocking`
 /// waits on `POST /v1/scan` instead; `--resume ID` follows a scan started earlier.
 struct Scan: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Scan a photo of the inside of a fridge and print recipes.")
+    static let configuration = CommandConfiguration(
+        abstract: "Scan photos of the inside of a fridge and print recipes, or with --dish a photo of a dish and print how to cook it."
+    )
 
     @OptionGroup var server: ServerOptions
-    @Argument(help: "A JPEG photo, at most 2 MiB.") var photo: String?
+    @Argument(help: "One to five JPEG photos of one kitchen (or of one dish), each at most 2 MiB, 8 MiB together.") var photos: [String] = []
+    @Flag(help: "The photos show a cooked dish: name it and print one detailed recipe for it.") var dish = false
     @Option(help: "Follow the scan with this id (from `kiwi scans`) instead of starting one.") var resume: String?
     @Flag(help: "Wait for the answer on one request (POST /v1/scan) instead of following the scan's events.") var blocking = false
     @Flag(help: "Print the answer as JSON.") var json = false
 
     func validate() throws {
-        guard (photo == nil) != (resume == nil) else { throw ValidationError("Give a photo to scan, or --resume with a scan id.") }
+        guard photos.isEmpty != (resume == nil) else { throw ValidationError("Give photos to scan, or --resume with a scan id.") }
+        guard photos.count <= ScanPhoto.maximumCount else { throw ValidationError("A scan takes at most \(ScanPhoto.maximumCount) photos.") }
         guard !(blocking && resume != nil) else { throw ValidationError("--blocking starts a scan; it cannot be used with --resume.") }
     }
 
@@ -34,15 +39,19 @@ struct Scan: AsyncParsableCommand {
             if let resume {
                 guard let id = UUID(uuidString: resume) else { throw CLIError("\(resume) is not a scan id.") }
                 response = try await ScanFollower(session: session, progress: progress).result(of: id.uuidString.lowercased())
-            } else if let photo {
-                let bytes = try PhotoFile.read(photo)
-                let filename = URL(fileURLWithPath: photo).lastPathComponent
+            } else {
+                let upload = try photos.map { (bytes: try PhotoFile.read($0), filename: URL(fileURLWithPath: $0).lastPathComponent) }
+                let total = upload.reduce(0) { $0 + $1.bytes.count }
+                guard total <= ScanPhoto.maximumTotalSize else {
+                    throw CLIError(
+                        "These photos are \(total / 1_048_576) MiB together; Kiwi takes at most 8 MiB per scan. Send fewer or smaller ones."
+                    )
+                }
+                let mode: ScanMode = dish ? .dish : .fridge
                 response =
                     blocking
-                    ? try await Self.blockingScan(bytes, filename: filename, client: client)
-                    : try await Self.asyncScan(bytes, filename: filename, client: client, session: session, progress: progress)
-            } else {
-                return
+                    ? try await Self.blockingScan(upload, mode: mode, client: client)
+                    : try await Self.asyncScan(upload, mode: mode, client: client, session: session, progress: progress)
             }
             print(json ? String(decoding: try JSONEncoder.iso8601.encode(response), as: UTF8.self) : ScanPrinter.text(response))
         }
@@ -51,8 +60,8 @@ struct Scan: AsyncParsableCommand {
     /// `POST /v1/scans` (retried under one `Idempotency-Key` if the connection drops: the same scan, charged once),
     /// then its events.
     static func asyncScan(
-        _ bytes: [UInt8],
-        filename: String,
+        _ photos: [(bytes: [UInt8], filename: String)],
+        mode: ScanMode,
         client: Client,
         session: SessionStore.Saved,
         progress: ProgressLine?
@@ -62,9 +71,12 @@ struct Scan: AsyncParsableCommand {
         let key = UUID().uuidString.lowercased()
         var scan: Components.Schemas.Scan?
         for attempt in 1...3 {
-            let part = Operations.CreateScan.Input.Body.MultipartFormPayload.image(.init(payload: .init(body: HTTPBody(bytes)), filename: filename))
+            typealias Part = Operations.CreateScan.Input.Body.MultipartFormPayload
+            let parts =
+                photos.map { Part.image(.init(payload: .init(body: HTTPBody($0.bytes)), filename: $0.filename)) }
+                + [Part.mode(.init(payload: .init(body: HTTPBody(mode.rawValue))))]
             do {
-                switch try await client.createScan(headers: .init(idempotencyKey: key), body: .multipartForm([part])) {
+                switch try await client.createScan(headers: .init(idempotencyKey: key), body: .multipartForm(.init(parts))) {
                 case .accepted(let accepted): scan = try accepted.body.json
                 case .ok(let ok): scan = try ok.body.json
                 case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
@@ -78,7 +90,7 @@ struct Scan: AsyncParsableCommand {
                 }
                 break
             } catch let error as ClientError where attempt < 3 {
-                progress?.note("The connection dropped (\(error.underlyingError.localizedDescription)); sending the photo again.")
+                progress?.note("The connection dropped (\(error.underlyingError.localizedDescription)); sending the photos again.")
                 try await Task.sleep(for: .seconds(1))
             }
         }
@@ -87,9 +99,16 @@ struct Scan: AsyncParsableCommand {
     }
 
     /// `POST /v1/scan`: one request that waits for the answer.
-    static func blockingScan(_ bytes: [UInt8], filename: String, client: Client) async throws -> Components.Schemas.ScanResponse {
-        let part = Operations.ScanFridge.Input.Body.MultipartFormPayload.image(.init(payload: .init(body: HTTPBody(bytes)), filename: filename))
-        switch try await client.scanFridge(body: .multipartForm([part])) {
+    static func blockingScan(
+        _ photos: [(bytes: [UInt8], filename: String)],
+        mode: ScanMode,
+        client: Client
+    ) async throws -> Components.Schemas.ScanResponse {
+        typealias Part = Operations.ScanFridge.Input.Body.MultipartFormPayload
+        let parts =
+            photos.map { Part.image(.init(payload: .init(body: HTTPBody($0.bytes)), filename: $0.filename)) }
+            + [Part.mode(.init(payload: .init(body: HTTPBody(mode.rawValue))))]
+        switch try await client.scanFridge(body: .multipartForm(.init(parts))) {
         case .ok(let ok): return try ok.body.json
         case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
         case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
