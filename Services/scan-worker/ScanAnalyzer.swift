@@ -9,7 +9,8 @@ import Logging
 import NIOCore
 import Tracing
 
-/// Turns one (already cleaned, base64-encoded) JPEG into a validated ``ScanResponse`` by asking the model, absorbing what goes
+/// Turns a scan's (already cleaned, base64-encoded) photos into a validated ``ScanResponse``, guarded against the user's
+/// allergies and diets (``DietGuard``), by asking the model, absorbing what goes
 /// wrong with real calls: transient failures are retried under ``RetryPolicy``; a route that keeps failing, has no
 /// quota left or whose circuit breaker is open gives way to the next route (`LLM_MODELS`); an unusable answer (a
 /// refusal, a cut-off, not JSON, or JSON that breaks the contract) gets one repair attempt; nothing outlives the

@@ -8,14 +8,16 @@ import Testing
 struct ModelCodingTests {
     private let midnight = Date(timeIntervalSince1970: 1_770_681_600)  // 2026-02-10T00:00:00Z
 
-    @Test("ScanResponse decodes the literal fixture and encodes back to the same JSON")
+    @Test("ScanResponse decodes the literal fixture and encodes back to the same JSON, with the members added since")
     func scanResponseRoundTrip() throws {
         let data = try fixture("valid-scan-response.json")
         let response = try KiwiJSON.decoder().decode(ScanResponse.self, from: data)
         #expect(response.recipes[0].difficulty == .easy)
         #expect(response.recipes[0].ingredients[1].substitution == "A splash of olive oil")
         let encoded = try KiwiJSON.encoder().encode(response)
-        #expect(canonical(try StrictJSONParser().parse(encoded)) == canonical(try StrictJSONParser().parse(data)))
+        guard case .object(var expected) = try StrictJSONParser().parse(data) else { throw CancellationError() }
+        (expected["withheldRecipes"], expected["mode"]) = (.array([]), .string("fridge"))
+        #expect(canonical(try StrictJSONParser().parse(encoded)) == canonical(.object(expected)))
     }
 
     @Test("an answer recorded before profiles and dish scans decodes as a fridge answer with nothing withheld")
