@@ -19,6 +19,7 @@ public struct DietGuard: Sendable {
     public struct Violation: Sendable, Hashable {
         /// What the recipe says: the ingredient's name, or the lexicon term found in a step or the recipe's name.
         public var ingredient: String
+        /// The group's name as a user reads it ("tree nuts").
         public var group: String
         public var rule: Rule
         /// Where it was found, for the model: "ingredient 2", "step 3", "the name".
@@ -34,6 +35,7 @@ public struct DietGuard: Sendable {
         public var violations: [Violation]
         /// Only in advice: the substitutions (by ingredient position) and the tip that must not be shown.
         public var substitutions: [Int: Violation]
+        /// In the make-it-faster tip, if there.
         public var tip: Violation?
 
         var isOnlyAdvice: Bool { violations.isEmpty }
@@ -57,10 +59,10 @@ public struct DietGuard: Sendable {
         }
     }
 
-    /// The ids of the groups `text` names (an ingredient's name, for example), in lexicon order of `groups`.
-    public func groups(in text: String, among groups: [IngredientLexicon.Group]? = nil) -> [String] {
+    /// The ids of the groups `text` names (an ingredient's name, for example), in alphabetical order.
+    public func groups(in text: String) -> [String] {
         let words = IngredientWords(text)
-        return (groups ?? lexicon.groups.values.sorted { $0.id < $1.id }).filter { $0.term(in: words) != nil }.map(\.id)
+        return lexicon.groups.values.sorted { $0.id < $1.id }.filter { $0.term(in: words) != nil }.map(\.id)
     }
 
     /// Every recipe of `answer` that breaks `profile`, with what breaks it; empty when all are safe.
@@ -79,6 +81,7 @@ public struct DietGuard: Sendable {
         func finding(in recipe: some GuardedRecipe, index: Int?) -> Finding? {
             var found: [Violation] = []
             if let broken = violation(in: recipe.name, place: "its name") { found.append(broken) }
+            if let broken = violation(in: recipe.summary, place: "its summary") { found.append(broken) }
             for (position, name) in recipe.ingredientNames.enumerated() {
                 if let broken = violation(in: name, ingredient: name, place: "ingredient \(position + 1)") { found.append(broken) }
             }
@@ -174,6 +177,9 @@ public struct DietGuard: Sendable {
 /// A recipe the guard checks: a fridge answer's recipe, or a dish's.
 public protocol GuardedRecipe {
     var name: String { get }
+    /// The one or two sentences shown under the name.
+    var summary: String { get }
+    /// The names of its ingredients, in order.
     var ingredientNames: [String] { get }
     var steps: [String] { get }
     /// Each ingredient's substitution, by the ingredient's position; nil where there is none.

@@ -84,8 +84,9 @@ public struct LexiconError: Error, CustomStringConvertible {
 
 extension IngredientLexicon.Group {
     /// The first term of this group `text` names, not counting words of a name that is not of the group, nor a term
-    /// a free marker stands right before (up to three words before it, none of them "and", "or", "with" or "plus":
-    /// "gluten-free whole wheat pasta") or right after ("pasta, gluten-free"). Nil when the text is free of the group.
+    /// a free marker stands right before (up to three words before it, with no punctuation between and none of the
+    /// words "and", "or", "with" or "plus": "gluten-free whole wheat pasta") or right after ("pasta, gluten-free").
+    /// Nil when the text is free of the group.
     func term(in text: IngredientWords) -> String? {
         let markers = freeMarkers.flatMap(text.occurrences(of:))
         let ignored = Set((notContaining.flatMap(text.occurrences(of:)) + markers).flatMap { $0 })
@@ -95,8 +96,9 @@ extension IngredientLexicon.Group {
                     if marker.upperBound <= found.lowerBound {
                         let between = text.words[marker.upperBound..<found.lowerBound]
                         return between.count <= 3 && !between.contains(where: Self.separators.contains)
+                            && !(marker.upperBound...found.lowerBound).contains(where: text.breaks.contains)
                     }
-                    return marker.lowerBound >= found.upperBound && marker.lowerBound - found.upperBound <= 1
+                    return marker.lowerBound == found.upperBound
                 }
                 if !freed { return term.words.joined(separator: " ") }
             }

@@ -78,6 +78,14 @@ struct DietGuardTests {
         #expect(findings.first?.violations.map(\.place) == ["step 2"])
     }
 
+    @Test("a summary that names an allergen breaks the recipe")
+    func checksSummary() {
+        var topped = recipe("Green beans", ingredients: [("green beans", nil)])
+        topped.summary = "Green beans topped with toasted pine nuts."
+        let findings = dietGuard.findings(in: ScanResponse(ingredients: [], recipes: [topped]), for: KitchenProfile(allergies: [.treeNuts]))
+        #expect(findings.first?.violations.map(\.place) == ["its summary"])
+    }
+
     @Test("a substitution that breaks the profile is removed and the recipe kept")
     func removesSubstitution() {
         let advised = ScanResponse(

@@ -125,10 +125,25 @@ struct IngredientGroupsTests {
         #expect(dietGuard.groups(in: "lactose-free milk").contains("milk"))
     }
 
-    @Test("a free marker frees only the name it stands in, not the next one after \"and\"")
-    func freeMarkerEndsAtAnd() {
-        #expect(dietGuard.groups(in: "gluten-free bread and soy sauce").contains("gluten"))
+    @Test("a free marker up to three words before the name frees it")
+    func freeMarkerBeforeName() {
         #expect(!dietGuard.groups(in: "gluten-free whole wheat pasta").contains("gluten"))
+    }
+
+    /// Texts that name a group beside a free marker that does not free it: an alternative, a list, another word.
+    static let notFreed: [(String, String)] = [
+        ("butter or vegan butter", "milk"),
+        ("milk (or dairy-free milk)", "milk"),
+        ("gluten-free pasta, bread", "gluten"),
+        ("halal beef, bacon", "pork"),
+        ("Season the bacon with kosher salt", "pork"),
+        ("Sprinkle kosher salt over the bacon", "pork"),
+        ("gluten-free bread and soy sauce", "gluten"),
+    ]
+
+    @Test("a free marker frees only the name it stands in: not across punctuation, \"or\", \"and\", or another word", arguments: notFreed)
+    func freeMarkerStaysInItsName(text: String, group: String) {
+        #expect(dietGuard.groups(in: text).contains(group), "\(text)")
     }
 
     @Test("plurals and case do not matter: COOKIES, anchovies and tomatoes match their singular entries")
