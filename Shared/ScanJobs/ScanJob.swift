@@ -52,7 +52,7 @@ public struct ScanJob: Sendable, Hashable {
         public static let deadline = "x-kiwi-deadline"
         public static let requestID = "x-request-id"
         public static let userKey = "x-kiwi-user-key"
-        /// The profile as JSON (a kilobyte at most: the profile's rules bound it).
+        /// The profile as JSON (a few kilobytes at most: the profile's rules bound it).
         public static let profile = "x-kiwi-profile"
         /// With several photos, the size of each in bytes, comma-separated, in the body's order.
         public static let photoSizes = "x-kiwi-photo-sizes"
@@ -60,7 +60,7 @@ public struct ScanJob: Sendable, Hashable {
         public static let mode = "x-kiwi-mode"
     }
 
-    /// The job's content type: the body is a JPEG.
+    /// The job's content type: the body is a JPEG, or several one after the other (``Header/photoSizes``).
     public static let contentType = "image/jpeg"
 
     /// The pseudonymous key of a user: 32 hex digits of a SHA-256 over the user id. Stable, so OpenAI's abuse
@@ -109,9 +109,10 @@ public struct ScanJob: Sendable, Hashable {
         let body = message.body
         var photos = [body]
         if let sizes = properties.headers[Header.photoSizes] {
+            // Each size is bounded before they are summed: a header is untrusted input.
             let counts = sizes.split(separator: ",").compactMap { Int($0) }
             guard counts.count == sizes.split(separator: ",").count, (1...ScanPhoto.maximumCount).contains(counts.count),
-                counts.allSatisfy({ $0 > 0 }), counts.reduce(0, +) == body.count
+                counts.allSatisfy({ (1...ScanPhoto.maximumSize).contains($0) }), counts.reduce(0, +) == body.count
             else {
                 throw ScanJobDecodingError("the job's \(Header.photoSizes) header does not divide its body into photos")
             }
