@@ -50,9 +50,10 @@ struct ScanCoordinator: Sendable {
         let now = Date()
         let started = ContinuousClock.now
         let day = policy.day(of: now)
-        // Read while the usage is, so that it costs no extra round trip.
-        async let profile = profiles.profile(of: session.userID)
+        // Read while the usage is, so that it costs no extra round trip; a store that is down is a 503 before the upload.
+        async let reading = profiles.profile(of: session.userID)
         if let refusal = policy.refusal(after: try await ledger.usage(of: session.quotaKey, on: day)) { throw refused(refusal, at: now) }
+        let profile = try await reading
         let uploadStarted = ContinuousClock.now
         guard let upload = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
             throw APIError(
@@ -94,7 +95,7 @@ struct ScanCoordinator: Sendable {
                     deadline: deadline,
                     requestID: context.requestID,
                     userKey: userKey,
-                    profile: try await profile
+                    profile: profile
                 )
             )
         } catch {
