@@ -153,7 +153,7 @@ struct ScanAnalyzer: Sendable {
             case .failure(let unusable):
                 logger.warning("unusable model answer", metadata: ["round": "\(round)", "problem": "\(unusable.kind)"])
                 repair = ScanPrompt.Repair(previousAnswer: unusable.answer, problem: unusable.problem)
-                if round == 1 { metrics.repairs.increment() }
+                if round < rounds { metrics.repairs.increment() }
                 failure = ScanFailure(.invalidModelResponse, "The model's answer could not be used: \(unusable.kind).")
             }
         }
