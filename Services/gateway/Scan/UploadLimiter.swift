@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Bounds how many scan uploads one gateway reads at once. Each holds up to 2 MiB (several copies on its way to
-/// the queue), and the quota check before the upload stops only users with no scans left: without a bound, many
+/// Bounds how many scan uploads one gateway reads at once. Each holds up to 8 MiB of photos (about twice that while
+/// it is read), and the quota check before the upload stops only users with no scans left: without a bound, many
 /// simultaneous uploads could exhaust the gateway's memory. Beyond it a scan is refused at once (503) rather than
 /// queued, so a client retries instead of holding a connection.
 final class UploadLimiter: Sendable {
