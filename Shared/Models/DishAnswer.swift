@@ -2,8 +2,11 @@ import Foundation
 
 /// What a dish scan (`mode=dish`) found: the cooked dish in the photo and one detailed recipe to cook it at home.
 public struct DishAnswer: Codable, Hashable, Sendable, Identifiable {
+    /// Assigned by the server, never by the model.
     public var id: UUID
+    /// What the dish is called ("Shakshuka").
     public var name: String
+    /// Where it comes from ("Middle Eastern").
     public var cuisine: String
     /// How sure the model is that it named the dish right, from 0 to 1.
     public var confidence: Double

@@ -25,9 +25,7 @@ public enum DishAnswerContract {
     }
 
     private static func dish(withIDs: Bool) -> JSONShape {
-        func object(_ properties: [JSONProperty]) -> JSONShape {
-            .object((withIDs ? [JSONProperty("id", .uuid)] : []) + properties)
-        }
+        func object(_ properties: [JSONProperty]) -> JSONShape { .entity(properties, withID: withIDs) }
         let ingredient = object([JSONProperty("name", .string(length: 1...100)), JSONProperty("quantity", .string(length: 1...50))])
         let recipe = object([
             JSONProperty("name", .string(length: 1...200)),

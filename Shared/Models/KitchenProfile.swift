@@ -20,11 +20,15 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         case celery, mustard, sesame, sulphites, lupin, molluscs
     }
 
+    /// The diets the user follows; each but low-carb is checked on every answer.
     public var diets: [Diet]
+    /// The allergen groups the user must avoid; checked on every answer.
     public var allergies: [Allergen]
     /// Short ingredient names, lower-cased, that the user would rather not cook with.
     public var dislikes: [String]
+    /// The longest a recipe may take, 5 to 120 minutes; nil for no limit.
     public var maxCookTimeMinutes: Int?
+    /// How many people to cook for, 1 to 12; nil when unsaid.
     public var servings: Int?
 
     public init(diets: [Diet] = [], allergies: [Allergen] = [], dislikes: [String] = [], maxCookTimeMinutes: Int? = nil, servings: Int? = nil) {
@@ -61,8 +65,9 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
     /// A profile that asks for nothing.
     public var isEmpty: Bool { self == KitchenProfile() }
 
-    /// The most dislikes a profile keeps, and the longest one.
+    /// The most dislikes a profile keeps.
     public static let maximumDislikes = 20
+    /// How long one dislike may be, in characters.
     public static let dislikeLength = 1...40
 
     /// The document's rules: every member optional (a missing list is empty, a missing number unset), nothing else

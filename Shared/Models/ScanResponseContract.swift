@@ -2,10 +2,11 @@ import Foundation
 
 /// The rules of a scan answer (DESIGN.md §2), and the validators and JSON Schema built from them.
 ///
-/// There are two shapes with the same rules. ``scanResponse`` is what clients receive: every ingredient,
-/// recipe and recipe ingredient has a UUID `id`, and the server adds `appliedProfile` and `withheldRecipes`. ``modelAnswer`` is what the model writes: the same without
-/// the ids, which the server assigns — they are never trusted from the model, and asking it for some 114
-/// UUIDs would spend about half of its output tokens on them.
+/// There are two shapes with the same rules. ``scanResponse`` is what clients receive: every ingredient, recipe and
+/// recipe ingredient has a UUID `id`, and the server adds `appliedProfile`, `withheldRecipes`, `mode` and, for a dish
+/// scan, `dish` (``DishAnswerContract``). ``modelAnswer`` is what the model writes for a fridge scan: the same without
+/// the ids, which the server assigns — they are never trusted from the model, and asking it for some 114 UUIDs would
+/// spend about half of its output tokens on them.
 public enum ScanResponseContract {
     /// A scan response as clients receive it, with server-assigned ids.
     public static let scanResponse = shape(withIDs: true)
@@ -30,9 +31,7 @@ public enum ScanResponseContract {
     }
 
     private static func shape(withIDs: Bool) -> JSONShape {
-        func object(_ properties: [JSONProperty]) -> JSONShape {
-            .object((withIDs ? [JSONProperty("id", .uuid)] : []) + properties)
-        }
+        func object(_ properties: [JSONProperty]) -> JSONShape { .entity(properties, withID: withIDs) }
         let ingredient = object([
             JSONProperty("name", .string(length: 1...100)),
             JSONProperty("category", .string(length: 1...50)),
@@ -94,6 +93,14 @@ public enum ScanResponseContract {
         } catch {
             throw ScanResponseValidationError(violations: [JSONViolation(path: "$", message: "does not decode: \(error)")])
         }
+    }
+}
+
+extension JSONShape {
+    /// An object of the contract: with a server-assigned UUID `id` first in the shape clients receive, without one in
+    /// the shape the model writes.
+    static func entity(_ properties: [JSONProperty], withID: Bool) -> JSONShape {
+        .object((withID ? [JSONProperty("id", .uuid)] : []) + properties)
     }
 }
 
