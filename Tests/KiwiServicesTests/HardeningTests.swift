@@ -48,8 +48,10 @@ struct HardeningTests {
                 #expect(try answer.json()["error"] as? String == "invalid_image")
                 #expect((try answer.json()["message"] as? String)?.contains("2 MiB") == true)
             }
+            // Up to 8 MiB + 64 KiB is read (five photos may come in one upload), in a buffer that grows by doubling, and
+            // copied once; the 50 MiB bodies are never read past that.
             let growth = ProcessUsage(pid: gateway).peakRSSBytes - peakBefore
-            #expect(growth < 16 << 20, "the gateway's peak RSS grew by \(growth >> 20) MiB")
+            #expect(growth < 40 << 20, "the gateway's peak RSS grew by \(growth >> 20) MiB")
             #expect(try await rig.send(.GET, "/v1/quota", token: token).json()["remaining"] as? Int == 4)
         }
     }
