@@ -11,6 +11,11 @@ import FoundationNetworking
 final class ServiceProcess: Sendable {
     private let process: Process
     private let output: Pipe
+    /// What the process wrote so far. The pipe is read as the process writes: a service that logs more than a pipe
+    /// holds (64 KiB) would otherwise block on its next log line.
+    private let captured = Mutex(Data())
+    /// Signalled once the pipe reached its end (the process and its children closed it).
+    private let drained = DispatchSemaphore(value: 0)
     /// The exit status once known, and whoever waits for it.
     private struct ExitState {
         var status: Int32?
@@ -43,6 +48,13 @@ final class ServiceProcess: Sendable {
             waiter?.resume(returning: status)
         }
         try process.run()
+        let reader = output.fileHandleForReading
+        DispatchQueue.global().async { [self] in
+            while case let chunk = reader.availableData, !chunk.isEmpty {
+                captured.withLock { $0.append(chunk) }
+            }
+            drained.signal()
+        }
     }
 
     /// The folder holding the executables: the one this test binary was built into.
@@ -86,9 +98,10 @@ final class ServiceProcess: Sendable {
         }
     }
 
-    /// Everything the process wrote to standard output and error; call after it exited.
+    /// What the process wrote to standard output and error so far: everything, once it exited.
     func capturedOutput() -> String {
-        String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        if exitState.withLock({ $0.status }) != nil { _ = drained.wait(timeout: .now() + 5) }
+        return String(decoding: captured.withLock { $0 }, as: UTF8.self)
     }
 
     /// Polls `GET url` until it answers, for at most `timeout`; returns the status code, or nil.
