@@ -333,6 +333,8 @@ let package = Package(
             dependencies: [
                 "KiwiConcurrency", "KiwiDatabase", "KiwiJPEG", "KiwiModels",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
