@@ -29,7 +29,7 @@ struct AuthConfiguration: ServiceConfiguration {
         var reader = EnvironmentReader(environment: environment)
         basics = ServiceBasics(reading: &reader, defaultPort: 8081, defaultMetricsPort: 9102)
         let database = reader.required("DATABASE_URL", secret: true, parse: PostgresClient.Configuration.init(url:))
-        let amqp = reader.required("AMQP_URL", secret: true) { url in try AMQPSettings(url: url, connectionName: Self.serviceName) }
+        let amqp = reader.amqp(connectionName: Self.serviceName)
         let internalAPIToken = reader.internalAPIToken()
         let quotaKeySecret = reader.required("QUOTA_KEY_SECRET", secret: true) { value in
             let secret = value.trimmingCharacters(in: .whitespacesAndNewlines)

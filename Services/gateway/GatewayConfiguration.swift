@@ -40,7 +40,7 @@ struct GatewayConfiguration: ServiceConfiguration {
         var reader = EnvironmentReader(environment: environment)
         basics = ServiceBasics(reading: &reader, defaultPort: 8080, defaultMetricsPort: 9101)
         let database = reader.required("DATABASE_URL", secret: true, parse: PostgresClient.Configuration.init(url:))
-        let amqp = reader.required("AMQP_URL", secret: true) { url in try AMQPSettings(url: url, connectionName: Self.serviceName) }
+        let amqp = reader.amqp(connectionName: Self.serviceName)
         let authServiceURL = reader.requiredHTTPURL("AUTH_SERVICE_URL")
         let internalAPIToken = reader.internalAPIToken()
         scanDailyLimit = reader.int("SCAN_DAILY_LIMIT", default: 4, in: 1...1000)

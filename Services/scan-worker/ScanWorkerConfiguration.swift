@@ -39,7 +39,7 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
         var reader = EnvironmentReader(environment: environment)
         basics = ServiceBasics(reading: &reader, defaultPort: 8082, defaultMetricsPort: 9103)
         let database = reader.required("DATABASE_URL", secret: true, parse: PostgresClient.Configuration.init(url:))
-        let amqp = reader.required("AMQP_URL", secret: true) { url in try AMQPSettings(url: url, connectionName: Self.serviceName) }
+        let amqp = reader.amqp(connectionName: Self.serviceName)
         let openAIAPIKey = reader.required("OPENAI_API_KEY", secret: true)
         let openAIBaseURL = reader.httpURL("OPENAI_BASE_URL", default: Self.openAIBaseURL)
         let openAIModel = reader.string("OPENAI_MODEL", default: "gpt-4o")

@@ -68,6 +68,14 @@ extension EnvironmentReader {
         }
     }
 
+    /// `AMQP_URL` and `AMQP_HEARTBEAT_SECONDS` (2–60, default 10): how the service reaches RabbitMQ, named
+    /// `connectionName` there. A link that goes silent without a FIN is noticed by the heartbeats, after two to three
+    /// intervals on either side (docs/operations.md, "Noticing a silent network").
+    public mutating func amqp(connectionName: String) -> AMQPSettings? {
+        let heartbeat = int("AMQP_HEARTBEAT_SECONDS", default: 10, in: 2...60)
+        return required("AMQP_URL", secret: true) { url in try AMQPSettings(url: url, heartbeatSeconds: heartbeat, connectionName: connectionName) }
+    }
+
     /// `SCAN_JOB_QUEUE`, the job queue gateway and workers share: ``KiwiTopology/scanJobQueue`` unless a deployment
     /// keeps workers apart on a shared broker, as benchmarks and tests do.
     public mutating func jobQueue() -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiConfiguration
+import KiwiMessaging
 import KiwiServiceSupport
 import Testing
 
@@ -30,6 +31,16 @@ struct ConfigurationTests {
     )
     func tracingSwitch(_ environment: [String: String], _ enabled: Bool) {
         #expect(TracingBootstrap.isEnabled(in: environment) == enabled)
+    }
+
+    @Test("every service sends AMQP heartbeats every 10 s unless AMQP_HEARTBEAT_SECONDS says otherwise, from 2 to 60")
+    func amqpHeartbeat() throws {
+        #expect(try GatewayConfiguration(environment: complete).amqp.heartbeatSeconds == 10)
+        #expect(try AuthConfiguration(environment: complete).amqp.heartbeatSeconds == 10)
+        #expect(try ScanWorkerConfiguration(environment: complete.merging(["AMQP_HEARTBEAT_SECONDS": "4"]) { $1 }).amqp.heartbeatSeconds == 4)
+        #expect(throws: ConfigurationError.self) {
+            try ScanWorkerConfiguration(environment: complete.merging(["AMQP_HEARTBEAT_SECONDS": "1"]) { $1 })
+        }
     }
 
     @Test("the gateway applies the documented defaults")
