@@ -87,6 +87,31 @@ struct AppleSigningKeysTests {
         }
     }
 
+    @Test("a key server that takes the request and never answers is given up after the fetch timeout: unavailable, not hung", .timeLimit(.minutes(1)))
+    func frozenKeyServer() async throws {
+        let old = try DevelopmentAppleKey.generate(keyID: "old")
+        let rotated = try DevelopmentAppleKey.generate(keyID: "rotated")
+        let server = JWKSServer(try old.jwks())
+        try await server.serving { url in
+            let keys = AppleSigningKeys(
+                source: HTTPJWKSSource(url: url, timeout: .milliseconds(500)),
+                minimumRefreshInterval: .milliseconds(100),
+                logger: logger
+            )
+            _ = try await verifier(keys).verify(try await token(old))
+            server.setFrozen(true)
+            try await Task.sleep(for: .milliseconds(150))
+            await #expect {
+                try await verifier(keys).verify(try await token(rotated))
+            } throws: { error in
+                if case AppleTokenError.keysUnavailable = error { true } else { false }
+            }
+            #expect(server.requests == 2)
+            // Keys already cached keep working while the server hangs.
+            _ = try await verifier(keys).verify(try await token(old))
+        }
+    }
+
     @Test("a key set without any usable key never replaces a good cache")
     func emptyKeySetKeepsCache() async throws {
         let key = try DevelopmentAppleKey.generate(keyID: "kept")

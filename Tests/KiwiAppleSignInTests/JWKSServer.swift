@@ -9,15 +9,20 @@ import Synchronization
 /// A real HTTP server publishing a key set the way Apple does, whose keys a test can change, and which
 /// counts how often it was asked.
 final class JWKSServer: Sendable {
-    private let state: Mutex<(jwks: JWKS, requests: Int, failing: Bool)>
+    private let state: Mutex<(jwks: JWKS, requests: Int, failing: Bool, frozen: Bool)>
 
     init(_ jwks: JWKS) {
-        state = Mutex((jwks, 0, false))
+        state = Mutex((jwks, 0, false, false))
     }
 
     /// While failing, the server answers 503, as an outage of Apple's would.
     func setFailing(_ failing: Bool) {
         state.withLock { $0.failing = failing }
+    }
+
+    /// While frozen, the server takes each request and never answers it, as a hung server or a silent link would.
+    func setFrozen(_ frozen: Bool) {
+        state.withLock { $0.frozen = frozen }
     }
 
     var requests: Int { state.withLock { $0.requests } }
@@ -30,10 +35,11 @@ final class JWKSServer: Sendable {
     func serving<Result: Sendable>(_ body: @Sendable (URL) async throws -> Result) async throws -> Result {
         let router = Router()
         router.get("/auth/keys") { _, _ -> Response in
-            let (jwks, failing) = self.state.withLock { state in
+            let (jwks, failing, frozen) = self.state.withLock { state in
                 state.requests += 1
-                return (state.jwks, state.failing)
+                return (state.jwks, state.failing, state.frozen)
             }
+            if frozen { try await Task.sleep(for: .seconds(3600)) }
             if failing { return Response(status: .serviceUnavailable) }
             let data = try JSONEncoder().encode(jwks)
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
