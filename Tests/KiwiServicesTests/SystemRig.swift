@@ -44,6 +44,7 @@ struct SystemRig: Sendable {
         behaviour: StubBehaviour = StubBehaviour(),
         environment overrides: [String: String] = [:],
         gatewayEnvironment: [String: String] = [:],
+        workerEnvironment: [String: String] = [:],
         gateways: Int = 1,
         worker: Bool = true,
         _ body: @Sendable (SystemRig) async throws -> Result
@@ -63,7 +64,12 @@ struct SystemRig: Sendable {
             defer { for process in processes.values { process.send(SIGTERM) } }
             // Auth starts first, so the others are given its address.
             for (executable, name) in services {
-                let own = executable == "kiwi-gateway" ? environment.merging(gatewayEnvironment) { _, new in new } : environment
+                let own =
+                    switch executable {
+                    case "kiwi-gateway": environment.merging(gatewayEnvironment) { _, new in new }
+                    case "kiwi-scan-worker": environment.merging(workerEnvironment) { _, new in new }
+                    default: environment
+                    }
                 let (process, port, metricsPort) = try await start(executable, name: name, environment: own)
                 processes[name] = process
                 servers[name] = URL(string: "http://127.0.0.1:\(port)")!
