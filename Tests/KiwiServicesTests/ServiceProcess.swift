@@ -48,13 +48,17 @@ final class ServiceProcess: Sendable {
             waiter?.resume(returning: status)
         }
         try process.run()
+        // A thread of its own, blocked in read(2) for the process's whole life: on a global dispatch queue, a few such
+        // readers would take every thread of its small pool, and with it the tasks Swift concurrency runs there.
         let reader = output.fileHandleForReading
-        DispatchQueue.global().async { [self] in
+        let thread = Thread { [self] in
             while case let chunk = reader.availableData, !chunk.isEmpty {
                 captured.withLock { $0.append(chunk) }
             }
             drained.signal()
         }
+        thread.name = "output of \(executable.lastPathComponent)"
+        thread.start()
     }
 
     /// The folder holding the executables: the one this test binary was built into.

@@ -28,12 +28,15 @@ public func runProgram(
     let output = Mutex(Data())
     let (ended, end) = AsyncStream.makeStream(of: Void.self)
     let reader = stdout.fileHandleForReading
-    DispatchQueue.global().async {
+    // A thread, not a global dispatch queue: readers blocked there would take threads from the small pool that also
+    // runs Swift concurrency's tasks.
+    Thread {
         while case let chunk = reader.availableData, !chunk.isEmpty {
             output.withLock { $0.append(chunk) }
         }
         end.finish()
     }
+    .start()
     let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
     process.terminationHandler = { finished in
         exited.yield(finished.terminationStatus)
