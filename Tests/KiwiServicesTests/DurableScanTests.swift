@@ -40,9 +40,10 @@ struct DurableScanTests {
     )
     func killedGatewayLosesNothing() async throws {
         try await SystemRig.run(
-            // Long enough that all 20 are reserved before the first is answered, on a busy machine too.
-            behaviour: StubBehaviour(latencyMilliseconds: 15_000),
-            environment: ["SCAN_TIMEOUT_SECONDS": "60", "WORKER_CONCURRENCY": "20"],
+            // Long enough that all 20 are reserved before the first is answered, on a machine the whole suite keeps
+            // busy too (15 s was not, once).
+            behaviour: StubBehaviour(latencyMilliseconds: 30_000),
+            environment: ["SCAN_TIMEOUT_SECONDS": "90", "WORKER_CONCURRENCY": "20"],
             gatewayEnvironment: ["SCAN_DAILY_LIMIT": "20"],
             gateways: 2
         ) { rig in
