@@ -82,8 +82,8 @@ struct ScanWorkerTests {
         }
         #expect(result.failureCode == .scanTimeout)
         // Recorded 250 ms before the deadline; the stub would hold the call for an hour. The slack is for a machine
-        // whose two cores the whole suite shares.
-        #expect(lateness < 30)
+        // whose two cores the whole suite shares: in its first minute every test waits tens of seconds (48 s, once).
+        #expect(lateness < 120)
     }
 
     @Test("a transient failure is retried and the scan succeeds", arguments: [StubFault.serverError, .rateLimit, .connectionReset, .offSchema])
