@@ -37,7 +37,10 @@ struct ChatCompletionsController: Sendable {
             return Self.errorResponse(error)
         }
         let behaviour = state.takeBehaviour(scope: request.headers[.clientRequestID], model: checked.parameters.model)
-        let digest = Array(SHA256.hash(data: Array(checked.images.map(\.bytes).joined())))
+        // The hash of all the images one after the other, without copying them into one buffer first.
+        var hasher = SHA256()
+        for image in checked.images { hasher.update(data: image.bytes) }
+        let digest = Array(hasher.finalize())
         state.record(record(of: checked, digest: digest, fault: behaviour.fault))
         var rateLimitHeaders = HTTPFields()
         if let limit = behaviour.requestsPerMinute {
