@@ -16,7 +16,7 @@ struct IngredientWords: Sendable, Hashable {
         var breaks: Set<Int> = []
         var current = String.UnicodeScalarView()
         for scalar in folded.unicodeScalars {
-            if CharacterSet.alphanumerics.contains(scalar) {
+            if Self.wordCharacters.contains(scalar) {
                 current.append(scalar)
                 continue
             }
@@ -32,6 +32,8 @@ struct IngredientWords: Sendable, Hashable {
     }
 
     private static let separatingPunctuation = CharacterSet(charactersIn: ",;()/.:")
+    /// Read once: `alphanumerics` is a computed property, a new set value each time it is read.
+    private static let wordCharacters = CharacterSet.alphanumerics
 
     /// Where `phrase` (a lexicon entry: singular words) occurs as consecutive whole words, each word in the singular
     /// or a regular plural, with no separating punctuation between them ("beef, bacon" is not "beef bacon").
