@@ -20,35 +20,34 @@ public final class FaultProxy: Sendable {
 
     /// The port clients connect to instead of the server's.
     public let port: Int
-    private let fault = Mutex(Fault.none)
+    private let link: LinkState
     private let channel: any Channel
 
-    private init(port: Int, channel: any Channel) {
+    private init(port: Int, link: LinkState, channel: any Channel) {
         self.port = port
+        self.link = link
         self.channel = channel
     }
 
     /// Starts a proxy to `host:port`; stop it with ``stop()``.
     public static func start(forwardingTo host: String, port targetPort: Int) async throws -> FaultProxy {
-        let state = FaultState()
+        let link = LinkState()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { client in
                 ClientBootstrap(group: client.eventLoop).connect(host: host, port: targetPort).flatMapThrowing { server in
-                    try server.pipeline.syncOperations.addHandler(Relay(to: client, passes: { state.passes(.towardClient) }))
-                    try client.pipeline.syncOperations.addHandler(Relay(to: server, passes: { state.passes(.towardServer) }))
+                    try server.pipeline.syncOperations.addHandler(Relay(to: client, passes: { link.passes(.towardClient) }))
+                    try client.pipeline.syncOperations.addHandler(Relay(to: server, passes: { link.passes(.towardServer) }))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
             .get()
-        let proxy = FaultProxy(port: channel.localAddress?.port ?? 0, channel: channel)
-        state.proxy.withLock { $0 = proxy }
-        return proxy
+        return FaultProxy(port: channel.localAddress?.port ?? 0, link: link, channel: channel)
     }
 
     /// Applies `fault` to every connection, open or new.
     public func set(_ fault: Fault) {
-        self.fault.withLock { $0 = fault }
+        link.fault.withLock { $0 = fault }
     }
 
     /// Stops accepting connections; open ones close when either side closes them.
@@ -56,26 +55,23 @@ public final class FaultProxy: Sendable {
         try? await channel.close()
     }
 
-    fileprivate enum Direction {
+}
+
+/// The fault every relay of one proxy obeys.
+private final class LinkState: Sendable {
+    enum Direction {
         case towardServer, towardClient
     }
 
-    fileprivate func passes(_ direction: Direction) -> Bool {
+    let fault = Mutex(FaultProxy.Fault.none)
+
+    func passes(_ direction: Direction) -> Bool {
         switch (fault.withLock { $0 }, direction) {
         case (.none, _): true
         case (.silent, _): false
         case (.silentTowardServer, .towardClient), (.silentTowardClient, .towardServer): true
         case (.silentTowardServer, .towardServer), (.silentTowardClient, .towardClient): false
         }
-    }
-}
-
-/// The proxy as its relays see it: set once the listening channel is bound (no connection can come before).
-private final class FaultState: Sendable {
-    let proxy = Mutex<FaultProxy?>(nil)
-
-    func passes(_ direction: FaultProxy.Direction) -> Bool {
-        proxy.withLock { $0 }?.passes(direction) ?? true
     }
 }
 
