@@ -1,11 +1,14 @@
 # Kiwi's local workflow. Every target is safe to run twice; see README.md.
-.PHONY: run test up down restart worker logs status build format clean bench bench-messaging bench-worker
+.PHONY: run test drill up down restart worker logs status build format clean bench bench-messaging bench-worker
 
 run:    ## build and run the whole system in the foreground; Ctrl-C stops it
 	@deploy/local/run.sh
 
 test:   ## run every test against a real PostgreSQL and RabbitMQ
 	@deploy/local/test.sh
+
+drill:  ## partition drills across network namespaces, one host per service, links cut, slowed and frozen (root only; docs/operations.md)
+	@deploy/local/drill.sh
 
 up:     ## start the whole system in the background
 	@deploy/local/install-packages.sh

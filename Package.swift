@@ -484,7 +484,8 @@ let package = Package(
             name: "KiwiServicesTests",
             dependencies: [
                 "KiwiDevelopment",
-                "KiwiAPIClient", "KiwiAppleSignIn", "KiwiAuth", "KiwiConfiguration", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG",
+                "KiwiAPIClient", "KiwiAppleSignIn", "KiwiAuth", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiGateway",
+                "KiwiInternalAPI", "KiwiJPEG",
                 "KiwiBenchmarking", "KiwiLLMStub", "KiwiLoadTest", "KiwiModels", "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport",
                 "KiwiTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),

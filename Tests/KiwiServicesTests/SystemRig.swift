@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import KiwiAppleSignIn
+import KiwiConcurrency
 import KiwiDatabase
 import KiwiDevelopment
 import KiwiInternalAPI
@@ -130,13 +131,33 @@ struct SystemRig: Sendable {
         to gateway: URL? = nil,
         headers: [(String, String)] = []
     ) async throws -> Exchange {
-        var request = HTTPClientRequest(url: (gateway ?? self.gateway).absoluteString + path)
+        try await Self.exchange(
+            method,
+            (gateway ?? self.gateway).absoluteString + path,
+            token: token,
+            contentType: contentType,
+            body: body,
+            headers: headers
+        )
+    }
+
+    /// One HTTP exchange with `url`, given up after `timeout`.
+    static func exchange(
+        _ method: HTTPMethod,
+        _ url: String,
+        token: String? = nil,
+        contentType: String? = nil,
+        body: [UInt8]? = nil,
+        headers: [(String, String)] = [],
+        timeout: Duration = .seconds(30)
+    ) async throws -> Exchange {
+        var request = HTTPClientRequest(url: url)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
         let data = Data(try await response.body.collect(upTo: 4 << 20).readableBytesView)
         return Exchange(status: Int(response.status.code), headers: response.headers, body: data)
     }
@@ -155,10 +176,24 @@ struct SystemRig: Sendable {
 
     /// Signs in through the gateway as the Apple identity `subject` (a fresh one unless given) and returns the session token.
     func signIn(email: String? = "cook@example.com", subject: String = "001234.\(UUID().uuidString.lowercased()).0042") async throws -> String {
-        let identity = try await Self.key.mint(
-            AppleIdentityClaims(audience: Self.audience, expires: Date() + 600, issuedAt: Date(), subject: subject, email: email)
+        try await Self.signIn(at: gateway, email: email, subject: subject)
+    }
+
+    /// Signs in through the gateway at `gateway` as a fresh Apple identity, or `subject`, and returns the session token.
+    static func signIn(
+        at gateway: URL,
+        email: String? = "cook@example.com",
+        subject: String = "001234.\(UUID().uuidString.lowercased()).0042"
+    ) async throws -> String {
+        let identity = try await key.mint(
+            AppleIdentityClaims(audience: audience, expires: Date() + 600, issuedAt: Date(), subject: subject, email: email)
         )
-        let answer = try await send(.POST, "/v1/auth/apple", contentType: "application/json", body: Array("{\"identityToken\":\"\(identity)\"}".utf8))
+        let answer = try await exchange(
+            .POST,
+            gateway.absoluteString + "/v1/auth/apple",
+            contentType: "application/json",
+            body: Array("{\"identityToken\":\"\(identity)\"}".utf8)
+        )
         try #require(answer.status == 200, "sign-in answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
         return try #require(try answer.json()["sessionToken"] as? String)
     }

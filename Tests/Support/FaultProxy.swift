@@ -1,10 +1,11 @@
+import KiwiConcurrency
 import NIOCore
 import NIOPosix
 import Synchronization
 
-/// A TCP proxy on a free loopback port in front of one server, whose link a test can cut without closing it: a
-/// silent partition, as a frozen node, a changed firewall or a NAT that lost its state make one. Bytes are dropped,
-/// never answered with a FIN or RST, so only timeouts and heartbeats can notice.
+/// A Toxiproxy-style TCP proxy in front of one server, whose link a test degrades while it carries traffic: cut
+/// silently (no FIN, no RST: as a frozen node, a changed firewall or a NAT that lost its state cut one), slowed, made
+/// flaky, or capped in bandwidth. It is for the faults this machine's kernel cannot make (it has no `netem` qdisc).
 public final class FaultProxy: Sendable {
     /// What the link does now.
     public enum Fault: Sendable, Hashable {
@@ -16,6 +17,13 @@ public final class FaultProxy: Sendable {
         case silentTowardServer
         /// What the server sends is dropped; the client's bytes still arrive.
         case silentTowardClient
+        /// Every chunk arrives after a delay uniform in `mean ± jitter`, in order.
+        case latency(mean: Duration, jitter: Duration)
+        /// Each chunk, with probability `probability`, either stalls its connection for `stall` or resets it (RST),
+        /// one or the other at even odds.
+        case flaky(probability: Double, stall: Duration)
+        /// Each direction of each connection carries at most `bytesPerSecond`.
+        case bandwidth(bytesPerSecond: Int)
     }
 
     /// The port clients connect to instead of the server's.
@@ -29,18 +37,18 @@ public final class FaultProxy: Sendable {
         self.channel = channel
     }
 
-    /// Starts a proxy to `host:port`; stop it with ``stop()``.
-    public static func start(forwardingTo host: String, port targetPort: Int) async throws -> FaultProxy {
+    /// Starts a proxy to `host:port`, listening on a free port of `address`; stop it with ``stop()``.
+    public static func start(forwardingTo host: String, port targetPort: Int, listeningOn address: String = "127.0.0.1") async throws -> FaultProxy {
         let link = LinkState()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { client in
                 ClientBootstrap(group: client.eventLoop).connect(host: host, port: targetPort).flatMapThrowing { server in
-                    try server.pipeline.syncOperations.addHandler(Relay(to: client, passes: { link.passes(.towardClient) }))
-                    try client.pipeline.syncOperations.addHandler(Relay(to: server, passes: { link.passes(.towardServer) }))
+                    try server.pipeline.syncOperations.addHandler(Relay(to: client, link: link, direction: .towardClient))
+                    try client.pipeline.syncOperations.addHandler(Relay(to: server, link: link, direction: .towardServer))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0)
+            .bind(host: address, port: 0)
             .get()
         return FaultProxy(port: channel.localAddress?.port ?? 0, link: link, channel: channel)
     }
@@ -54,7 +62,6 @@ public final class FaultProxy: Sendable {
     public func stop() async {
         try? await channel.close()
     }
-
 }
 
 /// The fault every relay of one proxy obeys.
@@ -63,33 +70,78 @@ private final class LinkState: Sendable {
         case towardServer, towardClient
     }
 
+    /// What becomes of one chunk.
+    enum Fate {
+        case drop
+        /// Delivered once everything before it was, and not before `delay` from now.
+        case deliver(after: Duration)
+        /// The connection is reset.
+        case reset
+    }
+
     let fault = Mutex(FaultProxy.Fault.none)
 
-    func passes(_ direction: Direction) -> Bool {
+    func fate(ofChunkOf bytes: Int, going direction: Direction) -> Fate {
         switch (fault.withLock { $0 }, direction) {
-        case (.none, _): true
-        case (.silent, _): false
-        case (.silentTowardServer, .towardClient), (.silentTowardClient, .towardServer): true
-        case (.silentTowardServer, .towardServer), (.silentTowardClient, .towardClient): false
+        case (.none, _), (.silentTowardServer, .towardClient), (.silentTowardClient, .towardServer):
+            return .deliver(after: .zero)
+        case (.silent, _), (.silentTowardServer, .towardServer), (.silentTowardClient, .towardClient):
+            return .drop
+        case (.latency(let mean, let jitter), _):
+            return .deliver(after: mean + jitter * Double.random(in: -1...1))
+        case (.flaky(let probability, let stall), _):
+            guard Double.random(in: 0..<1) < probability else { return .deliver(after: .zero) }
+            return Bool.random() ? .deliver(after: stall) : .reset
+        case (.bandwidth(let bytesPerSecond), _):
+            return .deliver(after: .seconds(Double(bytes) / Double(max(bytesPerSecond, 1))))
         }
     }
 }
 
-/// Copies what one side reads to the other side, or drops it while the link is cut; a side that closes closes both.
+/// Copies what one side reads to the other side as its link's fault decides: at once, later but in order, never, or by
+/// resetting both; a side that closes closes both.
 private final class Relay: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
 
     private let partner: any Channel
-    private let passes: @Sendable () -> Bool
+    private let link: LinkState
+    private let direction: LinkState.Direction
+    /// When the last chunk scheduled goes out: a later chunk never overtakes it.
+    private let lastDelivery = Mutex(NIODeadline.distantPast)
 
-    init(to partner: any Channel, passes: @escaping @Sendable () -> Bool) {
+    init(to partner: any Channel, link: LinkState, direction: LinkState.Direction) {
         self.partner = partner
-        self.passes = passes
+        self.link = link
+        self.direction = direction
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let bytes = unwrapInboundIn(data)
-        if passes() { partner.writeAndFlush(bytes, promise: nil) }
+        switch link.fate(ofChunkOf: bytes.readableBytes, going: direction) {
+        case .drop:
+            return
+        case .reset:
+            Self.reset(partner)
+            Self.reset(context.channel)
+        case .deliver(let delay):
+            let now = NIODeadline.now()
+            let due = lastDelivery.withLock { last in
+                last = max(last, now + .nanoseconds(delay.nanoseconds))
+                return last
+            }
+            if due <= now {
+                partner.writeAndFlush(bytes, promise: nil)
+            } else {
+                let partner = self.partner
+                context.eventLoop.scheduleTask(deadline: due) { partner.writeAndFlush(bytes, promise: nil) }
+            }
+        }
+    }
+
+    /// Closes `channel` with an RST instead of a FIN.
+    private static func reset(_ channel: any Channel) {
+        guard let socket = channel as? any SocketOptionProvider else { return channel.close(promise: nil) }
+        socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

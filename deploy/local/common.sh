@@ -3,7 +3,10 @@
 # RabbitMQ already running on the machine never collides with the local stack.
 
 KIWI_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-KIWI_RUN="$KIWI_ROOT/.run"
+# Where local data, logs and the test tools live; `make drill` gives its own PostgreSQL and RabbitMQ another.
+KIWI_RUN="${KIWI_RUN:-$KIWI_ROOT/.run}"
+# The address PostgreSQL and RabbitMQ listen on: loopback, except on the hosts of `make drill`.
+KIWI_INFRA_ADDRESS="${KIWI_INFRA_ADDRESS:-127.0.0.1}"
 
 KIWI_POSTGRES_PORT="${KIWI_POSTGRES_PORT:-55432}"
 KIWI_AMQP_PORT="${KIWI_AMQP_PORT:-55672}"
@@ -12,8 +15,8 @@ KIWI_EPMD_PORT="${KIWI_EPMD_PORT:-54369}"
 KIWI_RABBITMQ_METRICS_PORT="${KIWI_RABBITMQ_METRICS_PORT:-55692}"
 KIWI_PROMETHEUS_PORT="${KIWI_PROMETHEUS_PORT:-9190}"
 
-KIWI_DATABASE_URL="postgres://kiwi:kiwi@127.0.0.1:$KIWI_POSTGRES_PORT/kiwi?sslmode=disable"
-KIWI_AMQP_URL="amqp://kiwi:kiwi@127.0.0.1:$KIWI_AMQP_PORT/%2F"
+KIWI_DATABASE_URL="postgres://kiwi:kiwi@$KIWI_INFRA_ADDRESS:$KIWI_POSTGRES_PORT/kiwi?sslmode=disable"
+KIWI_AMQP_URL="amqp://kiwi:kiwi@$KIWI_INFRA_ADDRESS:$KIWI_AMQP_PORT/%2F"
 
 log() { printf 'kiwi: %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
@@ -40,13 +43,13 @@ service_dir() {
 
 # The folder where a service keeps its data. It is under .run/ unless we are root and the
 # service user cannot reach the checkout (a clone under /root, say); then it is under
-# /var/tmp, in a folder named after the checkout so two checkouts never share one.
+# /var/tmp, in a folder named after KIWI_RUN so two checkouts (or a checkout and its drill) never share one.
 data_root() {
     local user="$1"
     if ! is_root || runuser -u "$user" -- test -x "$KIWI_ROOT" 2>/dev/null; then
         echo "$KIWI_RUN"
     else
-        echo "/var/tmp/kiwi-$(printf '%s' "$KIWI_ROOT" | sha256sum | cut -c1-12)"
+        echo "/var/tmp/kiwi-$(printf '%s' "$KIWI_RUN" | sha256sum | cut -c1-12)"
     fi
 }
 
@@ -57,7 +60,7 @@ pid_matches() {
     [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$pattern"
 }
 
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+port_open() { (exec 3<>"/dev/tcp/$KIWI_INFRA_ADDRESS/$1") 2>/dev/null; }
 
 # Starts whichever of the named components (postgres, rabbitmq) is not running yet, remembering which,
 # so that stop_started_infrastructure stops only what this run started and reuses what was there.

@@ -21,7 +21,7 @@ postgres_running() { [ -f "$(pg_base)/data/PG_VERSION" ] && pg_ctl_as status >/d
 
 postgres_up() {
     local base; base="$(pg_base)"
-    if postgres_running; then log "PostgreSQL already running on 127.0.0.1:$KIWI_POSTGRES_PORT"; return; fi
+    if postgres_running; then log "PostgreSQL already running on $KIWI_INFRA_ADDRESS:$KIWI_POSTGRES_PORT"; return; fi
     service_dir postgres "$base"
     if [ ! -f "$base/data/PG_VERSION" ]; then
         log "creating the PostgreSQL cluster in $base/data"
@@ -33,18 +33,22 @@ postgres_up() {
             || { cat "$base/initdb.log" >&2; die "initdb failed"; }
         cat >>"$base/data/postgresql.conf" <<CONF
 port = $KIWI_POSTGRES_PORT
-listen_addresses = '127.0.0.1'
+listen_addresses = '$KIWI_INFRA_ADDRESS'
 unix_socket_directories = '$base'
 max_connections = 300
 CONF
+        # Other hosts may connect when KIWI_INFRA_CLIENTS names their network (the drill's hosts do).
+        if [ -n "${KIWI_INFRA_CLIENTS:-}" ]; then
+            echo "host all all $KIWI_INFRA_CLIENTS scram-sha-256" >>"$base/data/pg_hba.conf"
+        fi
     fi
     # A postmaster.pid left by a killed server is detected and replaced by PostgreSQL itself.
     pg_ctl_as -l "$base/server.log" -w -t 60 start >/dev/null || { tail -n 20 "$base/server.log" >&2; die "PostgreSQL did not start"; }
-    if ! PGPASSWORD=kiwi psql -h 127.0.0.1 -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres -tAc \
+    if ! PGPASSWORD=kiwi psql -h "$KIWI_INFRA_ADDRESS" -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres -tAc \
         "select 1 from pg_database where datname = 'kiwi'" | grep -q 1; then
-        PGPASSWORD=kiwi psql -q -h 127.0.0.1 -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres -c 'create database kiwi'
+        PGPASSWORD=kiwi psql -q -h "$KIWI_INFRA_ADDRESS" -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres -c 'create database kiwi'
     fi
-    log "PostgreSQL ready on 127.0.0.1:$KIWI_POSTGRES_PORT"
+    log "PostgreSQL ready on $KIWI_INFRA_ADDRESS:$KIWI_POSTGRES_PORT"
 }
 
 postgres_down() {
@@ -67,7 +71,7 @@ rmq() {
     "${launcher[@]}" env -C "$base" \
         HOME="$base/home" \
         RABBITMQ_NODENAME=kiwi@localhost \
-        RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
+        RABBITMQ_NODE_IP_ADDRESS="$KIWI_INFRA_ADDRESS" \
         RABBITMQ_NODE_PORT="$KIWI_AMQP_PORT" \
         RABBITMQ_DIST_PORT="$KIWI_AMQP_DIST_PORT" \
         ERL_EPMD_PORT="$KIWI_EPMD_PORT" \
@@ -89,7 +93,7 @@ rabbitmq_running() {
 
 rabbitmq_up() {
     local base; base="$(rmq_base)"
-    if rabbitmqctl_ok; then log "RabbitMQ already running on 127.0.0.1:$KIWI_AMQP_PORT"; return; fi
+    if rabbitmqctl_ok; then log "RabbitMQ already running on $KIWI_INFRA_ADDRESS:$KIWI_AMQP_PORT"; return; fi
     [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || die "RabbitMQ is not installed (run deploy/local/install-packages.sh)"
     mkdir -p "$base/home" "$base/mnesia" "$base/log"
     rm -f "$base/rabbitmq.pid"
@@ -97,8 +101,8 @@ rabbitmq_up() {
     # rabbitmq_prometheus serves the queues' depth and consumers to the local Prometheus (deploy/local/prometheus.sh).
     echo '[rabbitmq_prometheus].' > "$base/enabled_plugins"
     cat > "$base/rabbitmq.conf" <<CONF
-listeners.tcp.default = 127.0.0.1:$KIWI_AMQP_PORT
-prometheus.tcp.ip = 127.0.0.1
+listeners.tcp.default = $KIWI_INFRA_ADDRESS:$KIWI_AMQP_PORT
+prometheus.tcp.ip = $KIWI_INFRA_ADDRESS
 prometheus.tcp.port = $KIWI_RABBITMQ_METRICS_PORT
 default_user = kiwi
 default_pass = kiwi
@@ -117,7 +121,7 @@ CONF
         if [ $SECONDS -ge $deadline ]; then tail -n 30 "$base/server.log" >&2; die "RabbitMQ did not start"; fi
         sleep 1
     done
-    log "RabbitMQ ready on 127.0.0.1:$KIWI_AMQP_PORT"
+    log "RabbitMQ ready on $KIWI_INFRA_ADDRESS:$KIWI_AMQP_PORT"
 }
 
 rabbitmqctl_ok() { rabbitmq_running && rmq rabbitmqctl -q await_startup --timeout 5 >/dev/null 2>&1; }

@@ -1,0 +1,191 @@
+import Foundation
+import KiwiDatabase
+import KiwiDevelopment
+import KiwiInternalAPI
+import KiwiTestSupport
+import NIOHTTP1
+import PostgresNIO
+import Testing
+
+/// The load of a partition drill and its checker, in the vocabulary of Jepsen: the client starts scans as a mobile app
+/// does (an `Idempotency-Key` each, retried on another gateway when one fails), and the checker then judges every
+/// scan it started from the database the services share.
+struct DrillClient: Sendable {
+    /// The gateways the app's requests go to, in turn, as through a load balancer.
+    let gateways: [URL]
+    /// How long the app waits for one answer before it tries again.
+    var requestTimeout: Duration = .seconds(10)
+
+    /// What became of one scan the client started.
+    struct Outcome: Sendable {
+        var key: String
+        var token: String
+        var scanID: String?
+        var status: String?
+        var finishedAt: ContinuousClock.Instant?
+    }
+
+    /// Starts a scan with `key` through `POST /v1/scans`, retrying with the same key (on the next gateway) while no
+    /// gateway takes it, then reads it until it is final or `deadline` passes.
+    func scan(_ photo: [UInt8], key: String, token: String, until deadline: ContinuousClock.Instant) async -> Outcome {
+        var outcome = Outcome(key: key, token: token)
+        let upload = MultipartUpload.make(photo)
+        var attempt = Int.random(in: 0..<gateways.count)
+        while ContinuousClock.now < deadline {
+            let gateway = gateways[attempt % gateways.count].absoluteString
+            attempt += 1
+            do {
+                if outcome.scanID == nil {
+                    let started = try await SystemRig.exchange(
+                        .POST,
+                        gateway + "/v1/scans",
+                        token: token,
+                        contentType: upload.contentType,
+                        body: upload.body,
+                        headers: [("Idempotency-Key", key)],
+                        timeout: requestTimeout
+                    )
+                    guard [200, 202].contains(started.status) else {
+                        try await Task.sleep(for: .milliseconds(500))
+                        continue
+                    }
+                    outcome.scanID = try started.json()["id"] as? String
+                }
+                let read = try await SystemRig.exchange(.GET, gateway + "/v1/scans/\(outcome.scanID ?? "")", token: token, timeout: requestTimeout)
+                let status = try read.json()["status"] as? String
+                outcome.status = status
+                if status == "succeeded" || status == "failed" {
+                    outcome.finishedAt = .now
+                    return outcome
+                }
+            } catch {
+                // A dropped connection or an answer too slow: the app tries again with the same key.
+            }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+        return outcome
+    }
+
+    /// When a drill's fault was applied and healed.
+    struct FaultWindow: Sendable {
+        var applied: ContinuousClock.Instant
+        var healed: ContinuousClock.Instant
+    }
+
+    /// Starts `count` scans, one every `spacing`, as the people behind `tokens` in turn, each pursued until `deadline`;
+    /// `apply` runs `faultAfter` from the start and `heal` `lasting` after it. Returns every scan's outcome and the
+    /// fault's window.
+    func run(
+        scans count: Int,
+        spacing: Duration,
+        tokens: [String],
+        until deadline: ContinuousClock.Instant,
+        faultAfter: Duration,
+        lasting: Duration,
+        apply: @escaping @Sendable () async throws -> Void,
+        heal: @escaping @Sendable () async throws -> Void
+    ) async throws -> (outcomes: [Outcome], window: FaultWindow) {
+        let window = Locked<FaultWindow?>(nil)
+        let outcomes = try await withThrowingTaskGroup(of: Outcome?.self) { group in
+            group.addTask {
+                try await Task.sleep(for: faultAfter)
+                let applied = ContinuousClock.now
+                try await apply()
+                try await Task.sleep(for: lasting)
+                try await heal()
+                window.withLock { $0 = FaultWindow(applied: applied, healed: .now) }
+                return nil
+            }
+            for index in 0..<count {
+                let token = tokens[index % tokens.count]
+                let photo = SyntheticJPEG.make(size: 8 * 1024, seed: 300 + UInt64(index))
+                group.addTask {
+                    try await Task.sleep(for: spacing * index)
+                    return await scan(photo, key: "drill-\(index)", token: token, until: deadline)
+                }
+            }
+            return try await group.reduce(into: [Outcome]()) { if let outcome = $1 { $0.append(outcome) } }
+        }
+        return (outcomes, try #require(window.withLock { $0 }))
+    }
+
+    /// Scans used today by the person behind each token, as `GET /v1/quota` reports them (`limit - remaining`).
+    func charges(of tokens: [String]) async throws -> Int {
+        var charged = 0
+        for token in tokens {
+            let quota = try await SystemRig.exchange(.GET, gateways[0].absoluteString + "/v1/quota", token: token).json()
+            charged += ((quota["limit"] as? Int) ?? 0) - ((quota["remaining"] as? Int) ?? 0)
+        }
+        return charged
+    }
+}
+
+/// A checker's judgement of every scan a drill's client started.
+struct DrillVerdict: Sendable, CustomStringConvertible {
+    var started = 0
+    var succeeded = 0
+    var failed = 0
+    var charged = 0
+    /// Keys of scans charged whose result is not retrievable and whose charge was not refunded.
+    var lost: [String] = []
+    /// Keys with two scans, or `charged - succeeded` when more was charged than answered.
+    var duplicated: [String] = []
+    /// Scans of the drill's users that no key of the client started.
+    var unexpected: [UUID] = []
+    /// Keys the client never saw final: neither a result nor a failure before its deadline.
+    var unfinished: [String] = []
+    /// From healing to the first scan the client saw finish.
+    var firstFinishAfterHealing: Duration?
+
+    /// Judges `outcomes` against the scans of the people behind `tokens` in the database at `databaseURL`; `charged`
+    /// is what their quotas say they used.
+    init(outcomes: [DrillClient.Outcome], tokens: [String], charged: Int, healedAt: ContinuousClock.Instant, databaseURL: String) async throws {
+        let rows: [(id: UUID, key: String?, state: String, hasResult: Bool)] = try await withClient(
+            try PostgresClient.Configuration(url: databaseURL)
+        ) { client in
+            var rows: [(id: UUID, key: String?, state: String, hasResult: Bool)] = []
+            for token in tokens {
+                let query = try await client.query(
+                    """
+                    SELECT s.id, s.idempotency_key, s.state, s.result IS NOT NULL FROM scans s
+                    JOIN sessions ON sessions.user_id = s.user_id WHERE sessions.token_hash = \(SessionTokenDigest.sha256(token))
+                    """
+                )
+                for try await (id, key, state, hasResult) in query.decode((UUID, String?, String, Bool).self) {
+                    rows.append((id, key, state, hasResult))
+                }
+            }
+            return rows
+        }
+        let byKey = Dictionary(grouping: rows, by: { $0.key ?? "" })
+        let keys = Set(outcomes.map(\.key))
+        started = outcomes.count
+        succeeded = rows.filter { $0.state == "succeeded" }.count
+        failed = rows.filter { $0.state == "failed" }.count
+        self.charged = charged
+        for outcome in outcomes {
+            let scans = byKey[outcome.key] ?? []
+            let answered = scans.contains { $0.state == "succeeded" && $0.hasResult }
+            let refunded = !scans.isEmpty && scans.allSatisfy { $0.state == "failed" }
+            if !answered && !refunded && !scans.isEmpty { lost.append(outcome.key) }
+            if scans.count > 1 { duplicated.append(outcome.key) }
+            if outcome.finishedAt == nil { unfinished.append(outcome.key) }
+        }
+        if charged > succeeded { duplicated.append("\(charged - succeeded) charges more than answers") }
+        unexpected = rows.filter { !keys.contains($0.key ?? "") }.map(\.id)
+        firstFinishAfterHealing = outcomes.compactMap(\.finishedAt).filter { $0 >= healedAt }.min().map { $0 - healedAt }
+    }
+
+    /// Nothing lost, duplicated or unexpected, every scan final, and exactly the answers charged.
+    var isClean: Bool {
+        lost.isEmpty && duplicated.isEmpty && unexpected.isEmpty && unfinished.isEmpty && charged == succeeded
+    }
+
+    var description: String {
+        """
+        scans started \(started), succeeded \(succeeded), failed \(failed), charged \(charged); \
+        lost \(lost.count), duplicated \(duplicated.count), unexpected \(unexpected.count), unfinished \(unfinished.count); \
+        first finish after healing: \(firstFinishAfterHealing.map { "\($0)" } ?? "none")
+        """
+    }
+}

@@ -1,0 +1,379 @@
+import Foundation
+import KiwiTestSupport
+import NIOHTTP1
+import Testing
+
+/// The hosts `make drill` made (deploy/local/drill.sh): one network namespace each, on a private bridge, with
+/// PostgreSQL and RabbitMQ already running on theirs. The drill's tests run on the `client` host.
+struct DrillHosts: Sendable {
+    /// Each host's address, by name: postgres, rabbitmq, auth, gateway-1, gateway-2, worker-1, worker-2, stub, client.
+    let addresses: [String: String]
+    let namespacePrefix: String
+    let rabbitMQPIDFile: String
+    let amqpPort: Int
+    /// Where each drill appends its row of the table `make drill` prints.
+    let results: URL
+
+    /// The hosts of this run of `make drill`, or nil when the tests run some other way.
+    static let current: DrillHosts? = {
+        let environment = ProcessInfo.processInfo.environment
+        guard let list = environment["KIWI_DRILL_HOSTS"], let prefix = environment["KIWI_DRILL_NAMESPACE_PREFIX"],
+            let pidFile = environment["KIWI_DRILL_RABBITMQ_PID_FILE"], let results = environment["KIWI_DRILL_RESULTS"],
+            let amqpPort = environment["KIWI_DRILL_AMQP_PORT"].flatMap(Int.init)
+        else { return nil }
+        let pairs = list.split(separator: " ").compactMap { entry -> (String, String)? in
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        }
+        return DrillHosts(
+            addresses: Dictionary(pairs) { first, _ in first },
+            namespacePrefix: prefix,
+            rabbitMQPIDFile: pidFile,
+            amqpPort: amqpPort,
+            results: URL(fileURLWithPath: results)
+        )
+    }()
+
+    func address(_ host: String) throws -> String {
+        try #require(addresses[host], "no drill host \(host)")
+    }
+
+    /// The command line that runs `arguments` on `host`.
+    func onHost(_ host: String, _ arguments: [String]) -> [String] {
+        ["ip", "netns", "exec", namespacePrefix + host] + arguments
+    }
+
+    /// Runs a command on `host` and requires it to succeed.
+    func run(on host: String, _ arguments: String...) async throws {
+        let result = try await runProgram("/usr/bin/env", onHost(host, arguments), includingStandardError: true)
+        try #require(result.status == 0, "\(arguments.joined(separator: " ")) on \(host): \(result.output)")
+    }
+
+    /// Drops, silently, every packet `host` receives from `peer`: one direction of a partition.
+    func drop(on host: String, from peer: String) async throws {
+        try await run(on: host, "iptables", "-A", "INPUT", "-s", try address(peer), "-j", "DROP")
+    }
+
+    /// A silent partition between `host` and `peer`, both directions.
+    func cut(_ host: String, from peer: String) async throws {
+        try await drop(on: host, from: peer)
+        try await drop(on: peer, from: host)
+    }
+
+    /// Removes every firewall rule on every host.
+    func healAll() async throws {
+        for host in addresses.keys { try await run(on: host, "iptables", "-F") }
+    }
+
+    /// Sends `signal` to the RabbitMQ node's Erlang VM.
+    func signalBroker(_ signal: Int32) throws {
+        let text = try String(contentsOfFile: rabbitMQPIDFile, encoding: .utf8)
+        let pid = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), "no pid in \(rabbitMQPIDFile)")
+        try #require(kill(pid, signal) == 0, "cannot signal RabbitMQ (pid \(pid))")
+    }
+
+    /// Appends one drill's row to the table `make drill` prints: the verdict, when a service first reported itself
+    /// unready after the fault began (`noticed`), and when all were ready again after it healed (`ready`).
+    func record(_ fault: String, seconds: Duration, _ verdict: DrillVerdict, noticed: Duration?, ready: Duration?) throws {
+        func text(_ duration: Duration?) -> String { duration.map { String(format: "%.1f s", $0.seconds) } ?? "–" }
+        let row =
+            [
+                fault, "\(Int(seconds.seconds)) s", "\(verdict.started)", "\(verdict.succeeded)", "\(verdict.failed)",
+                "\(verdict.charged)", "\(verdict.lost.count)", "\(verdict.duplicated.count)", "\(verdict.unexpected.count)",
+                "\(verdict.unfinished.count)", text(verdict.firstFinishAfterHealing), text(noticed), text(ready),
+            ].joined(separator: "\t") + "\n"
+        let handle = try FileHandle(forWritingTo: results)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(row.utf8))
+    }
+}
+
+/// Kiwi spread over the drill's hosts: auth, two gateways and two scan workers from this build, each on its own host,
+/// the OpenAI stub on another, against the drill's PostgreSQL and RabbitMQ.
+struct NetworkRig: Sendable {
+    let hosts: DrillHosts
+    let gateways: [URL]
+    /// The processes by host name.
+    let processes: [String: ServiceProcess]
+
+    /// Every Kiwi service's base URL (auth, workers, gateways), for their `/health/ready`.
+    var services: [URL] {
+        ["auth", "worker-1", "worker-2", "gateway-1", "gateway-2"].compactMap { host in
+            hosts.addresses[host].flatMap { URL(string: "http://\($0):\(Self.servicePort)") }
+        }
+    }
+
+    /// Each service's port on its own host.
+    static let servicePort = 8080
+    static let stubPort = 8089
+    /// The scan deadline the drill runs with: short, so that a fault outlasting it is cheap to stage.
+    static let scanTimeoutSeconds = 30
+
+    /// Starts every service, with the broker reached at `amqpURL` (the broker itself unless a proxy is in the link),
+    /// and runs `body`; stops them all afterwards.
+    static func run<Result: Sendable>(
+        on hosts: DrillHosts,
+        amqpURL: String? = nil,
+        _ body: @Sendable (NetworkRig) async throws -> Result
+    ) async throws -> Result {
+        try await hosts.healAll()
+        var environment = try serviceEnvironment(port: servicePort).merging([
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/sbin:/usr/bin:/sbin:/bin",
+            "METRICS_PORT": "9090",
+            "LOG_LEVEL": "warning",
+            "APPLE_JWKS_FILE": SystemRig.jwksFile, "APPLE_CLIENT_ID": SystemRig.audience,
+            "AUTH_SERVICE_URL": "http://\(try hosts.address("auth")):\(servicePort)",
+            "OPENAI_BASE_URL": "http://\(try hosts.address("stub")):\(stubPort)/v1",
+            "SCAN_JOB_QUEUE": "kiwi.drill.\(UUID().uuidString.lowercased())",
+            "SCAN_TIMEOUT_SECONDS": String(scanTimeoutSeconds), "SCAN_DAILY_LIMIT": "1000", "WORKER_CONCURRENCY": "8",
+        ]) { _, new in new }
+        if let amqpURL { environment["AMQP_URL"] = amqpURL }
+        // `KIWI_DRILL_SET_<NAME>=<value> make drill` tries a setting on every service before it is changed for real.
+        for (name, value) in ProcessInfo.processInfo.environment where name.hasPrefix("KIWI_DRILL_SET_") {
+            environment[String(name.dropFirst("KIWI_DRILL_SET_".count))] = value
+        }
+        var processes: [String: ServiceProcess] = [:]
+        defer { for process in processes.values { process.send(SIGKILL) } }
+        let stubAddress = try hosts.address("stub")
+        processes["stub"] = try await start(
+            "kiwi-llm-stub",
+            on: "stub",
+            arguments: ["--host", stubAddress, "--port", String(stubPort), "--latency-ms", "2000", "--jitter-ms", "1000"],
+            environment: environment,
+            health: URL(string: "http://\(stubAddress):\(stubPort)/health")!,
+            hosts: hosts
+        )
+        let services = [
+            ("auth", "kiwi-auth"), ("worker-1", "kiwi-scan-worker"), ("worker-2", "kiwi-scan-worker"),
+            ("gateway-1", "kiwi-gateway"), ("gateway-2", "kiwi-gateway"),
+        ]
+        for (host, executable) in services {
+            let address = try hosts.address(host)
+            processes[host] = try await start(
+                executable,
+                on: host,
+                environment: environment,
+                health: URL(string: "http://\(address):\(servicePort)/health")!,
+                hosts: hosts
+            )
+        }
+        let gateways = try ["gateway-1", "gateway-2"].map { URL(string: "http://\(try hosts.address($0)):\(servicePort)")! }
+        let result = try await body(NetworkRig(hosts: hosts, gateways: gateways, processes: processes))
+        try await hosts.healAll()
+        for process in processes.values {
+            process.send(SIGCONT)
+            process.send(SIGTERM)
+            _ = await process.waitForExit()
+        }
+        return result
+    }
+
+    /// Starts `executable` from this build on `host` and waits until `health` answers 200.
+    private static func start(
+        _ executable: String,
+        on host: String,
+        arguments: [String] = [],
+        environment: [String: String],
+        health: URL,
+        hosts: DrillHosts
+    ) async throws -> ServiceProcess {
+        let path = ServiceProcess.buildDirectory.appending(path: executable).path
+        let process = try ServiceProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: hosts.onHost(host, [path] + arguments),
+            environment: environment
+        )
+        let status = await process.waitUntilServing(health)
+        try #require(status == 200, "\(executable) on \(host) did not start: \(process.capturedOutput().suffix(2000))")
+        return process
+    }
+}
+
+/// Polls every service's `GET /health/ready` four times a second, noting when each answered `ready` or not (a
+/// service that does not answer within a second, frozen or cut off, is not ready).
+final class ReadinessWatch: Sendable {
+    let services: [URL]
+    /// Each round's time and whether every service was ready.
+    private let rounds = Locked<[(at: ContinuousClock.Instant, allReady: Bool)]>([])
+
+    init(services: [URL]) {
+        self.services = services
+    }
+
+    func watch() async {
+        while !Task.isCancelled {
+            let at = ContinuousClock.now
+            let allReady = await withTaskGroup(of: Bool.self) { group in
+                for service in services {
+                    group.addTask {
+                        let answer = try? await SystemRig.exchange(.GET, service.absoluteString + "/health/ready", timeout: .seconds(1))
+                        return (try? answer?.json()["status"] as? String) == "ready"
+                    }
+                }
+                return await group.allSatisfy { $0 }
+            }
+            rounds.withLock { $0.append((at, allReady)) }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+    }
+
+    /// From the fault's start to the first round with a service not ready, and from healing to the first round
+    /// after which every service stayed ready.
+    func times(around window: DrillClient.FaultWindow) -> (noticed: Duration?, ready: Duration?) {
+        let rounds = rounds.withLock { $0 }
+        let noticed = rounds.first { $0.at >= window.applied && !$0.allReady }.map { $0.at - window.applied }
+        let afterHealing = rounds.filter { $0.at >= window.healed }
+        let lastUnready = afterHealing.lastIndex { !$0.allReady }
+        let ready: Duration? =
+            switch lastUnready {
+            case nil: afterHealing.first.map { $0.at - window.healed }
+            case let index? where index + 1 < afterHealing.count: afterHealing[index + 1].at - window.healed
+            default: nil
+            }
+        return (noticed, ready)
+    }
+}
+
+/// Issue 19's drills across hosts (`make drill`, root only): a fault is applied while a bounded load of scans runs,
+/// each scan started with an `Idempotency-Key` and retried as a mobile app would, and a checker then judges every scan
+/// the client started (``DrillVerdict``). Each drill appends a row to the table `make drill` prints.
+@Suite("Network drills", .serialized, .enabled(if: DrillHosts.current != nil, "run by make drill"), .timeLimit(.minutes(6)))
+struct NetworkDrillTests {
+    let hosts = DrillHosts.current!
+    /// How long each fault lasts: more than two of the services' 10 s heartbeats, so that both ends notice.
+    let faultDuration = Duration.seconds(ProcessInfo.processInfo.environment["KIWI_DRILL_FAULT_SECONDS"].flatMap(Int.init) ?? 25)
+    /// Scans the client starts during each drill, one a second from before the fault to after it.
+    let scans = ProcessInfo.processInfo.environment["KIWI_DRILL_SCANS"].flatMap(Int.init) ?? 40
+
+    /// Runs one drill: `apply` 5 s into the load, `heal` once the fault has lasted `lasting` (else `faultDuration`);
+    /// then the checker.
+    func drill(
+        _ fault: String,
+        on rig: NetworkRig,
+        lasting: Duration? = nil,
+        apply: @escaping @Sendable () async throws -> Void,
+        heal: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        var tokens: [String] = []
+        for index in 0..<4 { tokens.append(try await SystemRig.signIn(at: rig.gateways[index % 2])) }
+        let client = DrillClient(gateways: rig.gateways)
+        let faultDuration = lasting ?? faultDuration
+        let spacing = (faultDuration + .seconds(15)) / scans
+        // Every scan is final by its deadline (plus the sweeper's grace) once the fault heals.
+        let deadline = ContinuousClock.now + .seconds(5) + faultDuration + spacing * scans + .seconds(NetworkRig.scanTimeoutSeconds * 3)
+        let readiness = ReadinessWatch(services: rig.services)
+        let watching = Task { await readiness.watch() }
+        defer { watching.cancel() }
+        let (outcomes, window) = try await client.run(
+            scans: scans,
+            spacing: spacing,
+            tokens: tokens,
+            until: deadline,
+            faultAfter: .seconds(5),
+            lasting: faultDuration,
+            apply: apply,
+            heal: heal
+        )
+        let verdict = try await DrillVerdict(
+            outcomes: outcomes,
+            tokens: tokens,
+            charged: try await client.charges(of: tokens),
+            healedAt: window.healed,
+            databaseURL: try testDatabaseURL()
+        )
+        watching.cancel()
+        let (noticed, ready) = readiness.times(around: window)
+        print(
+            "network drill: \(fault) for \(window.healed - window.applied): \(verdict); "
+                + "a service unready after \(noticed.map { "\($0)" } ?? "never"), all ready \(ready.map { "\($0)" } ?? "never") after healing"
+        )
+        try hosts.record(fault, seconds: window.healed - window.applied, verdict, noticed: noticed, ready: ready)
+        #expect(verdict.lost.isEmpty, "lost: \(verdict.lost)")
+        #expect(verdict.duplicated.isEmpty, "duplicated: \(verdict.duplicated)")
+        #expect(verdict.unexpected.isEmpty, "unexpected: \(verdict.unexpected)")
+        #expect(verdict.unfinished.isEmpty, "never final: \(verdict.unfinished)")
+        #expect(verdict.charged == verdict.succeeded, "charged \(verdict.charged) for \(verdict.succeeded) answers")
+    }
+
+    /// A drill of a silent partition made by `cut`, healed by removing every firewall rule.
+    func partition(_ fault: String, _ cut: @escaping @Sendable (DrillHosts) async throws -> Void) async throws {
+        let hosts = hosts
+        try await NetworkRig.run(on: hosts) { rig in
+            try await drill(fault, on: rig, apply: { try await cut(hosts) }, heal: { try await hosts.healAll() })
+        }
+    }
+
+    /// A drill of `fault` on the brokers' link: every gateway and worker reaches RabbitMQ through a ``FaultProxy`` on
+    /// the client host.
+    func degradedBrokerLink(_ name: String, _ fault: FaultProxy.Fault) async throws {
+        let client = try hosts.address("client")
+        let proxy = try await FaultProxy.start(forwardingTo: try hosts.address("rabbitmq"), port: hosts.amqpPort, listeningOn: client)
+        try await NetworkRig.run(on: hosts, amqpURL: "amqp://kiwi:kiwi@\(client):\(proxy.port)/%2F") { rig in
+            try await drill(name, on: rig, apply: { proxy.set(fault) }, heal: { proxy.set(.none) })
+        }
+        await proxy.stop()
+    }
+
+    @Test("worker ↔ RabbitMQ silent both ways")
+    func workerBrokerPartition() async throws {
+        try await partition("worker-1 ↔ RabbitMQ silent") { try await $0.cut("worker-1", from: "rabbitmq") }
+    }
+
+    @Test("worker → RabbitMQ silent, RabbitMQ → worker open")
+    func workerBrokerOneWay() async throws {
+        try await partition("worker-1 → RabbitMQ silent") { try await $0.drop(on: "rabbitmq", from: "worker-1") }
+    }
+
+    @Test("gateway ↔ RabbitMQ silent both ways")
+    func gatewayBrokerPartition() async throws {
+        try await partition("gateway-1 ↔ RabbitMQ silent") { try await $0.cut("gateway-1", from: "rabbitmq") }
+    }
+
+    @Test("gateway ↔ PostgreSQL silent both ways")
+    func gatewayDatabasePartition() async throws {
+        try await partition("gateway-1 ↔ PostgreSQL silent") { try await $0.cut("gateway-1", from: "postgres") }
+    }
+
+    @Test("auth ↔ PostgreSQL silent both ways")
+    func authDatabasePartition() async throws {
+        try await partition("auth ↔ PostgreSQL silent") { try await $0.cut("auth", from: "postgres") }
+    }
+
+    @Test("the brokers' link 200 ms ± 50 ms slow")
+    func brokerLinkLatency() async throws {
+        try await degradedBrokerLink("broker link +200±50 ms", .latency(mean: .milliseconds(200), jitter: .milliseconds(50)))
+    }
+
+    @Test("the brokers' link stalling or resetting 5 % of its chunks")
+    func brokerLinkFlaky() async throws {
+        try await degradedBrokerLink("broker link 5 % stall/reset", .flaky(probability: 0.05, stall: .seconds(2)))
+    }
+
+    @Test("the brokers' link capped at 32 KiB/s each way")
+    func brokerLinkBandwidth() async throws {
+        try await degradedBrokerLink("broker link 32 KiB/s", .bandwidth(bytesPerSecond: 32 * 1024))
+    }
+
+    @Test("RabbitMQ frozen (SIGSTOP) for more than two heartbeat intervals")
+    func brokerFrozen() async throws {
+        let hosts = hosts
+        try await NetworkRig.run(on: hosts) { rig in
+            try await drill("RabbitMQ frozen", on: rig, apply: { try hosts.signalBroker(SIGSTOP) }, heal: { try hosts.signalBroker(SIGCONT) })
+        }
+    }
+
+    @Test("a worker frozen (SIGSTOP) mid-call past the scans' deadline")
+    func workerFrozen() async throws {
+        try await NetworkRig.run(on: hosts) { rig in
+            let worker = try #require(rig.processes["worker-1"])
+            try await drill(
+                "worker-1 frozen",
+                on: rig,
+                lasting: .seconds(NetworkRig.scanTimeoutSeconds + 5),
+                apply: { worker.send(SIGSTOP) },
+                heal: { worker.send(SIGCONT) }
+            )
+        }
+    }
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# `make drill`: Kiwi across several hosts on one machine, its links cut, slowed and frozen while scans run
+# (docs/operations.md, "Partition drills"). Root only: it makes network namespaces.
+#
+# Each host is a network namespace, `kiwi-drill-<host>`, joined to the others by a veth pair on a bridge that lives in
+# a namespace of its own (`kiwi-drill-net`), so nothing is added to or changed in the machine's own network. PostgreSQL
+# and RabbitMQ get fresh data under .run/drill/. The drill tests (NetworkDrillTests) run on the client host and start
+# the services, each on its own host, from the binaries `make test` builds. Everything is torn down when the drill ends,
+# however it ends.
+#   usage: drill.sh [swift test arguments, e.g. --filter brokerFrozen]
+#          drill.sh up     (only make the hosts, with PostgreSQL and RabbitMQ, and leave them for exploring)
+#          drill.sh down   (tear down what is left)
+set -euo pipefail
+here="$(dirname "${BASH_SOURCE[0]}")"
+source "$here/common.sh"
+
+prefix=kiwi-drill-
+bridge_namespace="${prefix}net"
+subnet=10.211.0
+hosts=(postgres:10 rabbitmq:11 auth:12 gateway-1:21 gateway-2:22 worker-1:31 worker-2:32 stub:40 client:50)
+drill_run="$KIWI_RUN/drill"
+
+address_of() {
+    local entry
+    for entry in "${hosts[@]}"; do [ "${entry%%:*}" = "$1" ] && { echo "$subnet.${entry#*:}"; return; }; done
+    die "no drill host $1"
+}
+
+# Runs a command on a drill host.
+on() { local host="$1"; shift; ip netns exec "$prefix$host" "$@"; }
+
+# Runs infra.sh on the host of `component`, with the drill's data and the host's address.
+infra_on() {
+    local component="$1" command="$2"
+    on "$component" env KIWI_RUN="$drill_run" KIWI_INFRA_ADDRESS="$(address_of "$component")" \
+        KIWI_INFRA_CLIENTS="$subnet.0/24" "$here/infra.sh" "$command" "$component"
+}
+
+# Kills whatever still runs on the drill's hosts and deletes them; safe to run when nothing is there.
+down() {
+    local namespace pids
+    # PostgreSQL and RabbitMQ are stopped in order first, when their hosts are still there.
+    for component in postgres rabbitmq; do
+        if ip netns list | grep -q "^$prefix$component\b"; then infra_on "$component" down >/dev/null 2>&1 || true; fi
+    done
+    for namespace in $(ip netns list | awk '{print $1}' | grep "^$prefix" || true); do
+        pids="$(ip netns pids "$namespace" || true)"
+        if [ -n "$pids" ]; then kill -9 $pids 2>/dev/null || true; fi
+        ip netns delete "$namespace"
+    done
+}
+
+up() {
+    local entry host address
+    ip netns add "$bridge_namespace"
+    ip netns exec "$bridge_namespace" ip link add kiwi-drill type bridge
+    ip netns exec "$bridge_namespace" ip link set kiwi-drill up
+    for entry in "${hosts[@]}"; do
+        host="${entry%%:*}"; address="$subnet.${entry#*:}"
+        ip netns add "$prefix$host"
+        ip netns exec "$bridge_namespace" ip link add "v-$host" type veth peer name eth0 netns "$prefix$host"
+        ip netns exec "$bridge_namespace" ip link set "v-$host" master kiwi-drill up
+        on "$host" ip addr add "$address/24" dev eth0
+        on "$host" ip link set eth0 up
+        on "$host" ip link set lo up
+    done
+    rm -rf "$drill_run" "$(KIWI_RUN="$drill_run" data_root postgres)" "$(KIWI_RUN="$drill_run" data_root rabbitmq)"
+    infra_on postgres up
+    infra_on rabbitmq up
+}
+
+if ! is_root; then
+    log "make drill needs root: it makes network namespaces and firewall rules. Skipped."
+    exit 0
+fi
+case "${1:-}" in
+    down) down; exit 0 ;;
+    up) "$here/install-packages.sh" iproute2 iptables; down; up; exit 0 ;;
+esac
+
+"$here/install-packages.sh" iproute2 iptables
+cd "$KIWI_ROOT"
+swift build --build-tests
+trap down EXIT
+trap 'exit 130' INT TERM
+down
+up
+mkdir -p "$drill_run"
+results="$drill_run/results.tsv"
+printf 'fault\tlasted\tstarted\tsucceeded\tfailed\tcharged\tlost\tduplicated\tunexpected\tunfinished\tfirst finish after healing\tunready after\tall ready after healing\n' > "$results"
+host_list=""
+for entry in "${hosts[@]}"; do host_list+="${entry%%:*}=$subnet.${entry#*:} "; done
+status=0
+# `env` passes on what the caller set too: KIWI_DRILL_FAULT_SECONDS, KIWI_DRILL_SCANS, KIWI_DRILL_SET_<SETTING>.
+on client env KIWI_TEST_DATABASE_URL="postgres://kiwi:kiwi@$(address_of postgres):$KIWI_POSTGRES_PORT/kiwi?sslmode=disable" \
+    KIWI_TEST_AMQP_URL="amqp://kiwi:kiwi@$(address_of rabbitmq):$KIWI_AMQP_PORT/%2F" KIWI_DRILL_HOSTS="$host_list" KIWI_DRILL_NAMESPACE_PREFIX="$prefix" KIWI_DRILL_RESULTS="$results" \
+    KIWI_DRILL_RABBITMQ_PID_FILE="$(KIWI_RUN="$drill_run" data_root rabbitmq)/rabbitmq/rabbitmq.pid" \
+    KIWI_DRILL_AMQP_PORT="$KIWI_AMQP_PORT" \
+    timeout --kill-after=10 2400 swift test --skip-build --filter NetworkDrillTests "$@" || status=$?
+echo
+echo "Partition drills (lost and duplicated must be 0; see docs/operations.md):"
+column -t -s $'\t' "$results" 2>/dev/null || cat "$results"
+exit "$status"
