@@ -10,6 +10,8 @@ struct DrillHosts: Sendable {
     let addresses: [String: String]
     let namespacePrefix: String
     let rabbitMQPIDFile: String
+    /// The drill's data folder (`KIWI_RUN` of its PostgreSQL and RabbitMQ).
+    let dataFolder: String
     let amqpPort: Int
     /// Where each drill appends its row of the table `make drill` prints.
     let results: URL
@@ -19,7 +21,7 @@ struct DrillHosts: Sendable {
         let environment = ProcessInfo.processInfo.environment
         guard let list = environment["KIWI_DRILL_HOSTS"], let prefix = environment["KIWI_DRILL_NAMESPACE_PREFIX"],
             let pidFile = environment["KIWI_DRILL_RABBITMQ_PID_FILE"], let results = environment["KIWI_DRILL_RESULTS"],
-            let amqpPort = environment["KIWI_DRILL_AMQP_PORT"].flatMap(Int.init)
+            let amqpPort = environment["KIWI_DRILL_AMQP_PORT"].flatMap(Int.init), let dataFolder = environment["KIWI_DRILL_RUN"]
         else { return nil }
         let pairs = list.split(separator: " ").compactMap { entry -> (String, String)? in
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
@@ -29,6 +31,7 @@ struct DrillHosts: Sendable {
             addresses: Dictionary(pairs) { first, _ in first },
             namespacePrefix: prefix,
             rabbitMQPIDFile: pidFile,
+            dataFolder: dataFolder,
             amqpPort: amqpPort,
             results: URL(fileURLWithPath: results)
         )
@@ -70,6 +73,20 @@ struct DrillHosts: Sendable {
         let text = try String(contentsOfFile: rabbitMQPIDFile, encoding: .utf8)
         let pid = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), "no pid in \(rabbitMQPIDFile)")
         try #require(kill(pid, signal) == 0, "cannot signal RabbitMQ (pid \(pid))")
+    }
+
+    /// Raises or clears a memory alarm on the drill's RabbitMQ (`infra.sh memory-alarm`): it then blocks publishers.
+    func brokerMemoryAlarm(_ on: Bool) async throws {
+        let script = ServiceProcess.checkout.appending(path: "deploy/local/infra.sh").path
+        try await run(
+            on: "rabbitmq",
+            "env",
+            "KIWI_RUN=\(dataFolder)",
+            "KIWI_INFRA_ADDRESS=\(try address("rabbitmq"))",
+            script,
+            "memory-alarm",
+            on ? "on" : "off"
+        )
     }
 
     /// Appends one drill's row to the table `make drill` prints: the verdict, when a service first reported itself
@@ -360,6 +377,19 @@ struct NetworkDrillTests {
         let hosts = hosts
         try await NetworkRig.run(on: hosts) { rig in
             try await drill("RabbitMQ frozen", on: rig, apply: { try hosts.signalBroker(SIGSTOP) }, heal: { try hosts.signalBroker(SIGCONT) })
+        }
+    }
+
+    @Test("RabbitMQ blocking every publisher (connection.blocked, a memory alarm)")
+    func brokerBlocksPublishers() async throws {
+        let hosts = hosts
+        try await NetworkRig.run(on: hosts) { rig in
+            try await drill(
+                "RabbitMQ blocking publishers",
+                on: rig,
+                apply: { try await hosts.brokerMemoryAlarm(true) },
+                heal: { try await hosts.brokerMemoryAlarm(false) }
+            )
         }
     }
 

@@ -7,7 +7,7 @@
 # and RabbitMQ get fresh data under .run/drill/. The drill tests (NetworkDrillTests) run on the client host and start
 # the services, each on its own host, from the binaries `make test` builds. Everything is torn down when the drill ends,
 # however it ends.
-#   usage: drill.sh [swift test arguments, e.g. --filter brokerFrozen]
+#   usage: drill.sh [DRILL]  (all drills, or those whose test name matches DRILL, e.g. brokerFrozen)
 #          drill.sh up     (only make the hosts, with PostgreSQL and RabbitMQ, and leave them for exploring)
 #          drill.sh down   (tear down what is left)
 set -euo pipefail
@@ -95,8 +95,8 @@ status=0
 on client env KIWI_TEST_DATABASE_URL="postgres://kiwi:kiwi@$(address_of postgres):$KIWI_POSTGRES_PORT/kiwi?sslmode=disable" \
     KIWI_TEST_AMQP_URL="amqp://kiwi:kiwi@$(address_of rabbitmq):$KIWI_AMQP_PORT/%2F" KIWI_DRILL_HOSTS="$host_list" KIWI_DRILL_NAMESPACE_PREFIX="$prefix" KIWI_DRILL_RESULTS="$results" \
     KIWI_DRILL_RABBITMQ_PID_FILE="$(KIWI_RUN="$drill_run" data_root rabbitmq)/rabbitmq/rabbitmq.pid" \
-    KIWI_DRILL_AMQP_PORT="$KIWI_AMQP_PORT" \
-    timeout --kill-after=10 2400 swift test --skip-build --filter NetworkDrillTests "$@" || status=$?
+    KIWI_DRILL_AMQP_PORT="$KIWI_AMQP_PORT" KIWI_DRILL_RUN="$drill_run" \
+    timeout --kill-after=10 2400 swift test --skip-build --filter "NetworkDrillTests/${1:-}" || status=$?
 echo
 echo "Partition drills (lost and duplicated must be 0; see docs/operations.md):"
 column -t -s $'\t' "$results" 2>/dev/null || cat "$results"

@@ -3,6 +3,7 @@
 # with its data under .run/.   usage: infra.sh up|down|status [postgres] [rabbitmq]
 #                               infra.sh clean (stop both and delete their data)
 #                               infra.sh close-connections NAME-PATTERN
+#                               infra.sh memory-alarm on|off
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -172,6 +173,16 @@ rabbitmq_close_connections() {
     return 1
 }
 
+# Raises (on) or clears (off) a memory alarm: the broker then blocks every publishing connection (connection.blocked),
+# as it does when memory runs short. Used by the partition drills, on the drill's own broker.
+rabbitmq_memory_alarm() {
+    case "$1" in
+        on)  rmq rabbitmqctl -q set_vm_memory_high_watermark absolute 1MB >/dev/null ;;
+        off) rmq rabbitmqctl -q set_vm_memory_high_watermark 0.4 >/dev/null ;;
+        *)   die "usage: infra.sh memory-alarm on|off" ;;
+    esac
+}
+
 # MARK: main
 
 if [ "${1:-}" = "clean" ]; then
@@ -189,6 +200,11 @@ fi
 if [ "${1:-}" = "close-connections" ]; then
     [ -n "${2:-}" ] || die "usage: infra.sh close-connections NAME-PATTERN"
     rabbitmq_close_connections "$2"
+    exit 0
+fi
+
+if [ "${1:-}" = "memory-alarm" ]; then
+    rabbitmq_memory_alarm "${2:-}"
     exit 0
 fi
 
