@@ -27,10 +27,17 @@ protocol AccountActions: Sendable {
 protocol ScanBackend: Sendable {
     /// Hands a scan's job to the workers: returns once the broker has taken it, or throws. The job, photo and all, is
     /// handed over, not kept while the worker and the model take their time; the worker records the outcome on the
-    /// scan's record.
+    /// scan's record. Throws ``ScanNotSent`` when the job certainly never left this gateway.
     func submit(_ job: consuming ScanJob) async throws
     /// Tells every gateway replica (this one too) that a scan changed state. Best effort.
     func announce(_ event: ScanEvent) async
+}
+
+/// A scan job that certainly never reached the broker (no connection, or publishing blocked by a resource alarm), as
+/// opposed to one whose fate is unknown (the connection dropped before the broker confirmed it).
+struct ScanNotSent: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { reason }
 }
 
 /// An answer of the auth service passed through to the client (its status and body).

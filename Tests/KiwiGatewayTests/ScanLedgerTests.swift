@@ -308,6 +308,32 @@ struct ScanLedgerTests {
         #expect(remaining)
     }
 
+    @Test("releasing a scan whose job never left fails it while queued, refunds it and frees its key; a started scan is untouched")
+    func release() async throws {
+        let (released, used, retried) = try await withLedgerDatabase { _, ledger, worker in
+            let person = newQuotaKey()
+            let user = UUID()
+            var scans: [ScanRecord] = []
+            for key in ["never-sent", "running"] {
+                guard case .reserved(let scan) = try await ledger.reserve(newScan(person, user: user, key: key), policy: QuotaPolicy(limit: 4))
+                else { throw CancellationError() }
+                scans.append(scan)
+            }
+            _ = try await worker.start(scans[1].id)
+            let released = [
+                try await ledger.release(scans[0].id, code: .llmUnavailable), try await ledger.release(scans[1].id, code: .llmUnavailable),
+            ]
+            let used = try await ledger.usage(of: person, on: day).scans
+            guard case .reserved = try await ledger.reserve(newScan(person, user: user, key: "never-sent"), policy: QuotaPolicy(limit: 4)) else {
+                return (released, used, false)
+            }
+            return (released, used, true)
+        }
+        #expect(released == [true, false])
+        #expect(used == 1)
+        #expect(retried, "the same key starts a new scan")
+    }
+
     @Test("the gauges count scans by state and find the oldest queued one")
     func gauges() async throws {
         let (counts, oldest) = try await withLedgerDatabase { client, ledger, worker in

@@ -297,9 +297,9 @@ struct ScanRouterTests {
         #expect(try await gateway.usedToday(by: quotaKey) == 0)
     }
 
-    @Test("a job the broker does not take is 503 scan_unavailable, and refunded")
-    func jobRefused() async throws {
-        let gateway = FakeGateway(workers: .refuse(AMQPError.notConnected))
+    @Test("a job whose fate is unknown (the connection dropped before the broker confirmed it) is 503 scan_unavailable, failed and refunded")
+    func jobLost() async throws {
+        let gateway = FakeGateway(workers: .refuse(AMQPError.connectionLost("reset")))
         let (token, _, quotaKey) = gateway.signIn()
         try await gateway.test { client async throws in
             let answer = try await client.scan(testPhoto, token: token)
@@ -308,6 +308,22 @@ struct ScanRouterTests {
         }
         #expect(gateway.ledger.records.map(\.state) == [.failed])
         #expect(try await gateway.usedToday(by: quotaKey) == 0)
+    }
+
+    @Test("a job that never left the gateway is 503 scan_unavailable, failed and refunded, and its key starts a new scan")
+    func jobNotSent() async throws {
+        let gateway = FakeGateway(workers: .refuse(ScanNotSent(reason: "not connected to RabbitMQ")))
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "k"])
+            #expect(answer.status == .serviceUnavailable)
+            #expect(answer.errorCode == "scan_unavailable")
+            gateway.scans.set(.answer(.ok(ScanResponse(ingredients: [], recipes: [])), modelTime: nil))
+            let retried = try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "k"])
+            #expect(retried.status == .ok)
+        }
+        #expect(gateway.ledger.records.map(\.state).sorted { $0.rawValue < $1.rawValue } == [.failed, .succeeded])
+        #expect(try await gateway.usedToday(by: quotaKey) == 1)
     }
 
     @Test("a scan no worker answers by its deadline is 504 scan_timeout, failed, announced and refunded")

@@ -52,6 +52,11 @@ struct DrillClient: Sendable {
                     outcome.scanID = try started.json()["id"] as? String
                 }
                 let read = try await SystemRig.exchange(.GET, gateway + "/v1/scans/\(outcome.scanID ?? "")", token: token, timeout: requestTimeout)
+                if read.status == 404 {
+                    // Gone: the app starts it again with its key.
+                    outcome.scanID = nil
+                    continue
+                }
                 let status = try read.json()["status"] as? String
                 outcome.status = status
                 if status == "succeeded" || status == "failed" {
@@ -123,14 +128,17 @@ struct DrillClient: Sendable {
 /// A checker's judgement of every scan a drill's client started.
 struct DrillVerdict: Sendable, CustomStringConvertible {
     var started = 0
+    /// Scans answered.
     var succeeded = 0
+    /// Scans the client saw fail (refunded).
     var failed = 0
     var charged = 0
     /// Keys of scans charged whose result is not retrievable and whose charge was not refunded.
     var lost: [String] = []
     /// Keys with two scans, or `charged - succeeded` when more was charged than answered.
     var duplicated: [String] = []
-    /// Scans of the drill's users that no key of the client started.
+    /// Results, for the drill's users, of scans that no key of the client started. (A scan whose job never left its
+    /// gateway fails and gives its key up for the retry: such a failure, keyless, is expected.)
     var unexpected: [UUID] = []
     /// Keys the client never saw final: neither a result nor a failure before its deadline.
     var unfinished: [String] = []
@@ -161,7 +169,7 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
         let keys = Set(outcomes.map(\.key))
         started = outcomes.count
         succeeded = rows.filter { $0.state == "succeeded" }.count
-        failed = rows.filter { $0.state == "failed" }.count
+        failed = outcomes.filter { $0.status == "failed" }.count
         self.charged = charged
         for outcome in outcomes {
             let scans = byKey[outcome.key] ?? []
@@ -172,7 +180,7 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
             if outcome.finishedAt == nil { unfinished.append(outcome.key) }
         }
         if charged > succeeded { duplicated.append("\(charged - succeeded) charges more than answers") }
-        unexpected = rows.filter { !keys.contains($0.key ?? "") }.map(\.id)
+        unexpected = rows.filter { $0.state != "failed" && !keys.contains($0.key ?? "") }.map(\.id)
         firstFinishAfterHealing = outcomes.compactMap(\.finishedAt).filter { $0 >= healedAt }.min().map { $0 - healedAt }
     }
 

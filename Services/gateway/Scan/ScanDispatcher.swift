@@ -23,7 +23,13 @@ struct ScanDispatcher: ScanBackend {
             span.attributes["messaging.destination.name"] = jobQueue
             span.attributes["kiwi.scan.id"] = scanID
             ServiceContext.propagate(into: &message.properties.headers, using: MessageHeadersInjector())
-            try await publisher.publish(message, routingKey: jobQueue)
+            do {
+                try await publisher.publish(message, routingKey: jobQueue)
+            } catch AMQPError.notConnected {
+                throw ScanNotSent(reason: "\(AMQPError.notConnected)")
+            } catch AMQPError.blocked {
+                throw ScanNotSent(reason: "\(AMQPError.blocked)")
+            }
         }
     }
 

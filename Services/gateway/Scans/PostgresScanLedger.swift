@@ -77,6 +77,23 @@ struct PostgresScanLedger: ScanLedger {
         try await transitions.fail(id, ScanFailure(code, ""))
     }
 
+    func release(_ id: UUID, code: ScanFailure.Code) async throws -> Bool {
+        try await withStatementDeadline("scan ledger release", timeout: timeout) {
+            let rows = try await client.query(
+                """
+                UPDATE scans SET state = 'failed', error_code = \(code.rawValue), idempotency_key = NULL, updated_at = now()
+                WHERE id = \(id) AND state = 'queued' RETURNING \(unescaped: ScanEndMetrics.ageColumn)
+                """,
+                logger: logger
+            )
+            for try await age in rows.decode(Double.self) {
+                ScanEndMetrics.ended(code.rawValue, afterSeconds: age)
+                return true
+            }
+            return false
+        }
+    }
+
     /// Many replicas sweep at once without doing the same work twice: each takes the overdue rows no other holds.
     func failOverdue(grace: Duration) async throws -> [UUID] {
         try await withStatementDeadline("scan ledger sweep", timeout: timeout) {

@@ -100,7 +100,9 @@ struct ScanCoordinator: Sendable {
             )
         } catch {
             context.logger.warning("could not hand the scan to the workers", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])
-            _ = await fail(scan, .llmUnavailable, context: context)
+            // A job that never left frees its key, so that the client's retry, on a replica that reaches the broker,
+            // starts the scan afresh; one whose fate is unknown may yet reach a worker, and keeps it.
+            _ = await fail(scan, .llmUnavailable, releasingKey: error is ScanNotSent, context: context)
             throw ScanOutcome.apiError(for: ScanFailure(.llmUnavailable, ""))
         }
         metrics.scanStarted(gatewayTime: ContinuousClock.now - started - uploadTime)
@@ -134,11 +136,12 @@ struct ScanCoordinator: Sendable {
     /// Fails an open scan with `code`, trying three times over about a second, and tells every replica. Returns the
     /// scan as it is then: when it was final already (a worker answered just in time), that outcome stands. If every
     /// try fails, the scan stays open and the sweeper fails it after its deadline, so it is refunded all the same.
-    func fail(_ scan: ScanRecord, _ code: ScanFailure.Code, context: GatewayRequestContext) async -> ScanRecord {
+    /// `releasingKey`: the scan's job never left, so its idempotency key is freed too (``ScanLedger/release(_:code:)``).
+    func fail(_ scan: ScanRecord, _ code: ScanFailure.Code, releasingKey: Bool = false, context: GatewayRequestContext) async -> ScanRecord {
         for wait in [Duration.zero, .milliseconds(200), .milliseconds(800)] {
             try? await Task.sleep(for: wait)
             do {
-                if try await ledger.fail(scan.id, code: code) {
+                if try await releasingKey ? ledger.release(scan.id, code: code) : ledger.fail(scan.id, code: code) {
                     context.logger.info("scan refunded", metadata: ["scanId": "\(scan.id)", "reason": .string(code.rawValue)])
                     metrics.refunded(true)
                     await backend.announce(ScanEvent(scanID: scan.id, state: .failed))

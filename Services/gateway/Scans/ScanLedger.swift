@@ -69,6 +69,10 @@ protocol ScanLedger: Sendable {
     func reserve(_ scan: QueuedScan, policy: QuotaPolicy) async throws -> ScanReservation
     /// Fails an open scan, which gives its charge back. False when it was no longer open.
     func fail(_ id: UUID, code: ScanFailure.Code) async throws -> Bool
+    /// Fails, like ``fail(_:code:)``, a scan still `queued` whose job certainly never reached the workers
+    /// (``ScanNotSent``), and frees its idempotency key: the client's retry with the same key starts the scan afresh.
+    /// False when it was no longer queued.
+    func release(_ id: UUID, code: ScanFailure.Code) async throws -> Bool
     /// The scan `id` of user `userID`; nil for another user's, or none.
     func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord?
     /// A page of at most `limit` of the user's scans, newest first, starting after `cursor`.

@@ -48,6 +48,11 @@ final class FakeScanBackend: ScanBackend {
     /// The events the gateway announced.
     var announced: [ScanEvent] { state.withLock { $0.announced } }
 
+    /// What happens to the jobs from now on.
+    func set(_ outcome: Outcome) {
+        state.withLock { $0.outcome = outcome }
+    }
+
     func submit(_ job: consuming ScanJob) async throws {
         let job = copy job
         let outcome = state.withLock { state in

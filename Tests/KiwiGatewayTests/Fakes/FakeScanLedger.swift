@@ -14,7 +14,7 @@ final class FakeScanLedger: ScanLedger {
         var record: ScanRecord
         let quotaKey: Data
         let day: String
-        let idempotencyKey: String?
+        var idempotencyKey: String?
     }
 
     private struct State {
@@ -108,6 +108,16 @@ final class FakeScanLedger: ScanLedger {
 
     func fail(_ id: UUID, code: ScanFailure.Code) async throws -> Bool {
         try transition(id) { ScanRecord(copying: $0, state: .failed, errorCode: code) }
+    }
+
+    func release(_ id: UUID, code: ScanFailure.Code) async throws -> Bool {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            guard let stored = state.scans[id], stored.record.state == .queued else { return false }
+            state.scans[id]?.record = ScanRecord(copying: stored.record, state: .failed, errorCode: code)
+            state.scans[id]?.idempotencyKey = nil
+            return true
+        }
     }
 
     func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord? {
