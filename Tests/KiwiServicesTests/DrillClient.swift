@@ -78,8 +78,8 @@ struct DrillClient: Sendable {
     }
 
     /// Starts `count` scans, one every `spacing`, as the people behind `tokens` in turn, each pursued until `deadline`;
-    /// `apply` runs `faultAfter` from the start and `heal` `lasting` after it. Returns every scan's outcome and the
-    /// fault's window.
+    /// `apply` runs `faultAfter` from the start and `heal` `lasting` after it. Returns the checker's verdict on every
+    /// scan, judged from the test database, and the fault's window.
     func run(
         scans count: Int,
         spacing: Duration,
@@ -89,7 +89,7 @@ struct DrillClient: Sendable {
         lasting: Duration,
         apply: @escaping @Sendable () async throws -> Void,
         heal: @escaping @Sendable () async throws -> Void
-    ) async throws -> (outcomes: [Outcome], window: FaultWindow) {
+    ) async throws -> (verdict: DrillVerdict, window: FaultWindow) {
         let window = Locked<FaultWindow?>(nil)
         let outcomes = try await withThrowingTaskGroup(of: Outcome?.self) { group in
             group.addTask {
@@ -111,7 +111,15 @@ struct DrillClient: Sendable {
             }
             return try await group.reduce(into: [Outcome]()) { if let outcome = $1 { $0.append(outcome) } }
         }
-        return (outcomes, try #require(window.withLock { $0 }))
+        let faultWindow = try #require(window.withLock { $0 })
+        let verdict = try await DrillVerdict(
+            outcomes: outcomes,
+            tokens: tokens,
+            charged: try await charges(of: tokens),
+            healedAt: faultWindow.healed,
+            databaseURL: try testDatabaseURL()
+        )
+        return (verdict, faultWindow)
     }
 
     /// Scans used today by the person behind each token, as `GET /v1/quota` reports them (`limit - remaining`).

@@ -282,7 +282,7 @@ struct NetworkDrillTests {
         let readiness = ReadinessWatch(services: rig.services)
         let watching = Task { await readiness.watch() }
         defer { watching.cancel() }
-        let (outcomes, window) = try await client.run(
+        let (verdict, window) = try await client.run(
             scans: scans,
             spacing: spacing,
             tokens: tokens,
@@ -291,13 +291,6 @@ struct NetworkDrillTests {
             lasting: faultDuration,
             apply: apply,
             heal: heal
-        )
-        let verdict = try await DrillVerdict(
-            outcomes: outcomes,
-            tokens: tokens,
-            charged: try await client.charges(of: tokens),
-            healedAt: window.healed,
-            databaseURL: try testDatabaseURL()
         )
         watching.cancel()
         let (noticed, ready) = readiness.times(around: window)

@@ -30,7 +30,7 @@ struct PartitionDrillTests {
             for _ in 0..<6 { tokens.append(try await rig.signIn()) }
             let deadline = ContinuousClock.now + .seconds(120)
             let client = DrillClient(gateways: rig.gateways, requestTimeout: .seconds(30))
-            let (outcomes, window) = try await client.run(
+            let (verdict, window) = try await client.run(
                 scans: 24,
                 spacing: .milliseconds(250),
                 tokens: tokens,
@@ -39,13 +39,6 @@ struct PartitionDrillTests {
                 lasting: .seconds(8),
                 apply: { proxy.set(.silent) },
                 heal: { proxy.set(.none) }
-            )
-            let verdict = try await DrillVerdict(
-                outcomes: outcomes,
-                tokens: tokens,
-                charged: try await client.charges(of: tokens),
-                healedAt: window.healed,
-                databaseURL: try testDatabaseURL()
             )
             print("partition drill: worker ↔ RabbitMQ, silent both ways for \(window.healed - window.applied): \(verdict)")
             #expect(verdict.isClean, "\(verdict): lost \(verdict.lost), duplicated \(verdict.duplicated), unfinished \(verdict.unfinished)")
