@@ -1,6 +1,9 @@
 import Foundation
+import KiwiDatabase
+import KiwiDevelopment
 import KiwiTestSupport
 import NIOHTTP1
+import PostgresNIO
 import Testing
 
 /// The hosts `make drill` made (deploy/local/drill.sh): one network namespace each, on a private bridge, with
@@ -383,6 +386,51 @@ struct NetworkDrillTests {
                 apply: { try await hosts.brokerMemoryAlarm(true) },
                 heal: { try await hosts.brokerMemoryAlarm(false) }
             )
+        }
+    }
+
+    @Test(
+        "while RabbitMQ blocks publishers (connection.blocked), a scan is refused 503 with its key freed, and the keyed retry after the alarm is answered"
+    )
+    func blockedPublisherRefusesAndFreesTheKey() async throws {
+        let hosts = hosts
+        try await NetworkRig.run(on: hosts) { rig in
+            let token = try await SystemRig.signIn(at: rig.gateways[0])
+            let upload = MultipartUpload.make(SyntheticJPEG.make(size: 8 * 1024, seed: 77))
+            func scan(key: String, timeout: Duration) async -> SystemRig.Exchange? {
+                try? await SystemRig.exchange(
+                    .POST,
+                    rig.gateways[0].absoluteString + "/v1/scan",
+                    token: token,
+                    contentType: upload.contentType,
+                    body: upload.body,
+                    headers: [("Idempotency-Key", key)],
+                    timeout: timeout
+                )
+            }
+            try await hosts.brokerMemoryAlarm(true)
+            // The broker tells each publisher with connection.blocked; until a gateway has heard it, its publish waits.
+            var refusedKey: String?
+            for attempt in 0..<12 where refusedKey == nil {
+                let key = "blocked-\(attempt)"
+                if let answer = await scan(key: key, timeout: .seconds(5)), answer.status == 503 { refusedKey = key }
+            }
+            try await hosts.brokerMemoryAlarm(false)
+            let key = try #require(refusedKey, "no scan was refused while the broker blocked publishers")
+            var retried = await scan(key: key, timeout: .seconds(60))
+            for _ in 0..<10 where retried?.status != 200 {
+                try await Task.sleep(for: .seconds(1))
+                retried = await scan(key: key, timeout: .seconds(60))
+            }
+            #expect(retried?.status == 200)
+            let states = try await withClient(try PostgresClient.Configuration(url: try testDatabaseURL())) { client in
+                var states: [String] = []
+                for try await state in try await client.query("SELECT state FROM scans WHERE idempotency_key = \(key)").decode(String.self) {
+                    states.append(state)
+                }
+                return states
+            }
+            #expect(states == ["succeeded"], "the refused scan gave its key up; the retry's scan holds it")
         }
     }
 
