@@ -150,8 +150,8 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
     var unexpected: [UUID] = []
     /// Keys the client never saw final: neither a result nor a failure before its deadline.
     var unfinished: [String] = []
-    /// From healing to the first scan the client saw finish.
-    var firstFinishAfterHealing: Duration?
+    /// From healing to the first scan the client saw succeed.
+    var firstSuccessAfterHealing: Duration?
 
     /// Judges `outcomes` against the scans of the people behind `tokens` in the database at `databaseURL`; `charged`
     /// is what their quotas say they used.
@@ -189,7 +189,8 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
         }
         if charged > succeeded { duplicated.append("\(charged - succeeded) charges more than answers") }
         unexpected = rows.filter { $0.state != "failed" && !keys.contains($0.key ?? "") }.map(\.id)
-        firstFinishAfterHealing = outcomes.compactMap(\.finishedAt).filter { $0 >= healedAt }.min().map { $0 - healedAt }
+        firstSuccessAfterHealing = outcomes.filter { $0.status == "succeeded" }.compactMap(\.finishedAt).filter { $0 >= healedAt }.min()
+            .map { $0 - healedAt }
     }
 
     /// Nothing lost, duplicated or unexpected, every scan final, and exactly the answers charged.
@@ -201,7 +202,7 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
         """
         scans started \(started), succeeded \(succeeded), failed \(failed), charged \(charged); \
         lost \(lost.count), duplicated \(duplicated.count), unexpected \(unexpected.count), unfinished \(unfinished.count); \
-        first finish after healing: \(firstFinishAfterHealing.map { "\($0)" } ?? "none")
+        first success after healing: \(firstSuccessAfterHealing.map { "\($0)" } ?? "none")
         """
     }
 }

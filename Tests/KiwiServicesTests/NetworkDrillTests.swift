@@ -100,7 +100,7 @@ struct DrillHosts: Sendable {
             [
                 fault, "\(Int(seconds.seconds)) s", "\(verdict.started)", "\(verdict.succeeded)", "\(verdict.failed)",
                 "\(verdict.charged)", "\(verdict.lost.count)", "\(verdict.duplicated.count)", "\(verdict.unexpected.count)",
-                "\(verdict.unfinished.count)", text(verdict.firstFinishAfterHealing), text(noticed), text(ready),
+                "\(verdict.unfinished.count)", text(verdict.firstSuccessAfterHealing), text(noticed), text(ready),
             ].joined(separator: "\t") + "\n"
         let handle = try FileHandle(forWritingTo: results)
         defer { try? handle.close() }
@@ -343,14 +343,29 @@ struct NetworkDrillTests {
         try await partition("gateway-1 ↔ RabbitMQ silent") { try await $0.cut("gateway-1", from: "rabbitmq") }
     }
 
+    @Test("gateway → RabbitMQ silent, RabbitMQ → gateway open")
+    func gatewayBrokerOneWay() async throws {
+        try await partition("gateway-1 → RabbitMQ silent") { try await $0.drop(on: "rabbitmq", from: "gateway-1") }
+    }
+
     @Test("gateway ↔ PostgreSQL silent both ways")
     func gatewayDatabasePartition() async throws {
         try await partition("gateway-1 ↔ PostgreSQL silent") { try await $0.cut("gateway-1", from: "postgres") }
     }
 
+    @Test("gateway → PostgreSQL silent, PostgreSQL → gateway open")
+    func gatewayDatabaseOneWay() async throws {
+        try await partition("gateway-1 → PostgreSQL silent") { try await $0.drop(on: "postgres", from: "gateway-1") }
+    }
+
     @Test("auth ↔ PostgreSQL silent both ways")
     func authDatabasePartition() async throws {
         try await partition("auth ↔ PostgreSQL silent") { try await $0.cut("auth", from: "postgres") }
+    }
+
+    @Test("auth → PostgreSQL silent, PostgreSQL → auth open")
+    func authDatabaseOneWay() async throws {
+        try await partition("auth → PostgreSQL silent") { try await $0.drop(on: "postgres", from: "auth") }
     }
 
     @Test("the brokers' link 200 ms ± 50 ms slow")
@@ -438,11 +453,20 @@ struct NetworkDrillTests {
     func workerFrozen() async throws {
         try await NetworkRig.run(on: hosts) { rig in
             let worker = try #require(rig.processes["worker-1"])
+            let metrics = "http://\(try hosts.address("worker-1")):9090/metrics"
             try await drill(
-                "worker-1 frozen",
+                "worker-1 frozen mid-call",
                 on: rig,
                 lasting: .seconds(NetworkRig.scanTimeoutSeconds + 5),
-                apply: { worker.send(SIGSTOP) },
+                apply: {
+                    // Frozen while it holds a job (its model call takes 1–3 s), for up to 10 s of looking.
+                    for _ in 0..<40 {
+                        let text = try? await SystemRig.exchange(.GET, metrics, timeout: .seconds(2)).body
+                        if PrometheusText(String(decoding: text ?? Data(), as: UTF8.self)).value("kiwi_worker_jobs_in_flight") > 0 { break }
+                        try await Task.sleep(for: .milliseconds(250))
+                    }
+                    worker.send(SIGSTOP)
+                },
                 heal: { worker.send(SIGCONT) }
             )
         }
