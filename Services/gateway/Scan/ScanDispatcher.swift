@@ -25,10 +25,8 @@ struct ScanDispatcher: ScanBackend {
             ServiceContext.propagate(into: &message.properties.headers, using: MessageHeadersInjector())
             do {
                 try await publisher.publish(message, routingKey: jobQueue)
-            } catch AMQPError.notConnected {
-                throw ScanNotSent(reason: "\(AMQPError.notConnected)")
-            } catch AMQPError.blocked {
-                throw ScanNotSent(reason: "\(AMQPError.blocked)")
+            } catch let error as AMQPError where error == .notConnected || error == .blocked {
+                throw ScanNotSent(reason: "\(error)")
             }
         }
     }
