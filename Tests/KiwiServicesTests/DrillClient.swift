@@ -193,9 +193,16 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
             .map { $0 - healedAt }
     }
 
-    /// Nothing lost, duplicated or unexpected, every scan final, and exactly the answers charged.
-    var isClean: Bool {
-        lost.isEmpty && duplicated.isEmpty && unexpected.isEmpty && unfinished.isEmpty && charged == succeeded
+    /// What fails a drill: anything lost, duplicated or unexpected, a scan never final, or charges that differ from
+    /// answers. Empty when the drill passed.
+    var problems: [String] {
+        var problems: [String] = []
+        if !lost.isEmpty { problems.append("lost: \(lost)") }
+        if !duplicated.isEmpty { problems.append("duplicated: \(duplicated)") }
+        if !unexpected.isEmpty { problems.append("unexpected: \(unexpected)") }
+        if !unfinished.isEmpty { problems.append("never final: \(unfinished)") }
+        if charged != succeeded { problems.append("charged \(charged) for \(succeeded) answers") }
+        return problems
     }
 
     var description: String {
