@@ -7,9 +7,10 @@ public struct ProcessUsage: Sendable, Hashable {
     /// `VmHWM`: the most memory the process has held resident since it started.
     public var peakRSSBytes: Int
 
-    /// The usage of process `pid` now.
-    public init(pid: Int32) {
-        cpuSeconds = Self.cpuSeconds(pid: pid)
+    /// The usage of process `pid` now. `includingChildren`: its CPU time counts its descendants' too, living and
+    /// exited (a PostgreSQL postmaster's backends, the Erlang VM's helpers); the peak memory stays its own.
+    public init(pid: Int32, includingChildren: Bool = false) {
+        cpuSeconds = includingChildren ? Self.treeCPUSeconds(root: pid) : Self.cpuSeconds(pid: pid)
         peakRSSBytes = Self.peakRSS(pid: pid)
     }
 
@@ -23,11 +24,39 @@ public struct ProcessUsage: Sendable, Hashable {
     }
 
     private static func cpuSeconds(pid: Int32) -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else { return 0 }
+        guard let fields = statFields(pid: pid) else { return 0 }
+        return seconds(fields[11...12])  // utime and stime: fields 14 and 15 of proc_pid_stat(5)
+    }
+
+    /// The CPU time of `root` and every living descendant, each with its waited-for children's (cutime and cstime):
+    /// a child that exits between two readings moves into its parent's share, so differences stay right.
+    private static func treeCPUSeconds(root: Int32) -> Double {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        var children: [Int32: [Int32]] = [:]
+        var stats: [Int32: [Substring]] = [:]
+        for pid in entries.compactMap(Int32.init) {
+            guard let fields = statFields(pid: pid), let parent = Int32(fields[1]) else { continue }
+            children[parent, default: []].append(pid)
+            stats[pid] = fields
+        }
+        var total = 0.0
+        var pending = [root]
+        while let pid = pending.popLast() {
+            if let fields = stats[pid] { total += seconds(fields[11...14]) }  // utime, stime, cutime, cstime
+            pending += children[pid] ?? []
+        }
+        return total
+    }
+
+    /// The fields of `/proc/PID/stat` after the command name: state first, so field N of proc_pid_stat(5) is at N - 3.
+    private static func statFields(pid: Int32) -> [Substring]? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: end)...].split(separator: " ")
-        guard fields.count > 12 else { return 0 }
-        let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)  // utime and stime: fields 14 and 15 of stat(5)
-        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+        return fields.count > 14 ? fields : nil
+    }
+
+    private static func seconds(_ ticks: ArraySlice<Substring>) -> Double {
+        ticks.reduce(0) { $0 + (Double($1) ?? 0) } / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     private static func peakRSS(pid: Int32) -> Int {

@@ -32,6 +32,19 @@ struct BenchmarkingTests {
         #expect(after.peakRSSBytes > 1 << 20)
     }
 
+    @Test("a process's children's CPU time counts when asked, after they have exited too")
+    func childrenCount() throws {
+        let pid = getpid()
+        let (ownBefore, treeBefore) = (ProcessUsage(pid: pid), ProcessUsage(pid: pid, includingChildren: true))
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sh")
+        child.arguments = ["-c", "i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done"]
+        try child.run()
+        child.waitUntilExit()
+        let (ownAfter, treeAfter) = (ProcessUsage(pid: pid), ProcessUsage(pid: pid, includingChildren: true))
+        #expect(treeAfter.cpuSeconds - treeBefore.cpuSeconds > ownAfter.cpuSeconds - ownBefore.cpuSeconds + 0.05)
+    }
+
     @Test("a process that does not exist uses nothing")
     func missingProcess() {
         #expect(ProcessUsage(pid: Int32.max) == ProcessUsage(pid: Int32.max - 1))

@@ -14,10 +14,14 @@ struct LoadReport: Encodable {
     struct ProcessRow: Encodable {
         var name: String
         var pid: Int32
-        /// CPU seconds (user + system) used during the measured window.
+        /// Whether it is one of Kiwi's own processes (a service, the broker, the database) rather than the stub.
+        var kiwi: Bool
+        /// CPU seconds (user + system, children included) used during the measured window.
         var cpuSeconds: Double
         /// The most memory the process has held resident since it started.
         var peakRSSMiB: Double
+        /// Percent of one core used over a few seconds once the load was over (nil: not measured).
+        var idleCPUPercent: Double?
     }
 
     var mode: String
@@ -33,6 +37,7 @@ struct LoadReport: Encodable {
     var succeeded: Int
     /// Scans finished within the measured window (however early they started), per second: all, and the successful ones.
     var scansPerSecond: Double
+    var scansFinishedInWindow: Int
     var successfulScansPerSecond: Double
     /// Latency of every measured scan, in milliseconds.
     var latencyMs: LatencySummary
@@ -40,6 +45,8 @@ struct LoadReport: Encodable {
     var gatewayAddedMs: LatencySummary
     var errors: [ErrorRow]
     var processes: [ProcessRow]
+    /// Kiwi's own CPU milliseconds per scan finished in the window: its processes' CPU over the window, all together.
+    var kiwiCPUMsPerScan: Double
 
     init(
         mode: String,
@@ -59,8 +66,10 @@ struct LoadReport: Encodable {
         (self.users, self.signInFailures, self.processes) = (users, signInFailures, processes)
         scans = outcomes.count
         succeeded = outcomes.filter(\.succeeded).count
+        scansFinishedInWindow = finishedInWindow.all
         scansPerSecond = Double(finishedInWindow.all) / durationSeconds
         successfulScansPerSecond = Double(finishedInWindow.succeeded) / durationSeconds
+        kiwiCPUMsPerScan = Self.msPerScan(processes.filter(\.kiwi).reduce(0) { $0 + $1.cpuSeconds }, finished: finishedInWindow.all)
         latencyMs = LatencySummary(outcomes.map(\.latency))
         gatewayAddedMs = LatencySummary(outcomes.compactMap { outcome in outcome.succeeded ? outcome.modelTime.map { outcome.latency - $0 } : nil })
         errors = Dictionary(grouping: outcomes.filter { !$0.succeeded }) { "\($0.status.map(String.init) ?? "none") \($0.code ?? "")" }
@@ -92,11 +101,24 @@ struct LoadReport: Encodable {
             if signInFailures > 0 { lines.append("| — | sign-in failed | \(signInFailures) |") }
         }
         if !processes.isEmpty {
-            lines += ["", "| process | pid | CPU s (measured window) | peak RSS MiB |", "|---|---|---|---|"]
-            lines += processes.map { "| \($0.name) | \($0.pid) | \(format($0.cpuSeconds)) | \(format($0.peakRSSMiB)) |" }
+            func perScan(_ value: Double) -> String { String(format: "%.2f", value) }
+            func idle(_ percent: Double?) -> String { percent.map { String(format: "%.2f", $0) } ?? "—" }
+            lines += [
+                "",
+                "| process | pid | CPU s (window) | CPU ms per scan | peak RSS MiB | idle CPU % of a core |",
+                "|---|---|---|---|---|---|",
+            ]
+            lines += processes.map { row in
+                "| \(row.kiwi ? row.name : "(\(row.name), not Kiwi)") | \(row.pid) | \(format(row.cpuSeconds)) | "
+                    + "\(perScan(Self.msPerScan(row.cpuSeconds, finished: scansFinishedInWindow))) | \(format(row.peakRSSMiB)) | \(idle(row.idleCPUPercent)) |"
+            }
+            let kiwiSeconds = processes.filter(\.kiwi).reduce(0) { $0 + $1.cpuSeconds }
+            lines.append("| **Kiwi's own, all together** | | \(format(kiwiSeconds)) | **\(perScan(kiwiCPUMsPerScan))** | | |")
         }
         return lines.joined(separator: "\n")
     }
 
     private func format(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    private static func msPerScan(_ cpuSeconds: Double, finished: Int) -> Double { finished > 0 ? cpuSeconds * 1000 / Double(finished) : 0 }
 }

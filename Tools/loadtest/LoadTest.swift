@@ -31,8 +31,15 @@ struct LoadTest: AsyncParsableCommand {
     @Option(help: "Bytes of each generated JPEG photo.") var imageSize = 256 * 1024
     @Option(help: "The folder of the development Apple key (kiwi dev-keys --key-directory).") var keyDirectory = ".run/dev-apple"
     @Option(help: "The identity tokens' audience: one of the auth service's APPLE_CLIENT_ID values.") var audience = "app.kiwi.ios"
-    @Option(name: .customLong("process"), help: "A process to report, as NAME=PID; repeat it. Default: every Kiwi service found in /proc.")
+    @Option(
+        name: .customLong("process"),
+        help: "A process of Kiwi's own to report, as NAME=PID (its children included); repeat it. Default: every Kiwi service found in /proc."
+    )
     var processes: [String] = []
+    @Option(name: .customLong("outside"), help: "A process to report but not count as Kiwi's own (the OpenAI stub), as NAME=PID; repeat it.")
+    var outsideProcesses: [String] = []
+    @Option(help: "Seconds after the last scan ends to look whether the processes are idle (their CPU over the next 5 s); 0 skips it.")
+    var idleAfter = 10.0
     @Option(help: "Seconds one scan may take before it counts as failed (client_timeout).") var requestTimeout = 150
     @Flag(help: "Scan through the async API (POST /v1/scans, then the scan's event stream) instead of POST /v1/scan.")
     var async = false
@@ -48,6 +55,7 @@ struct LoadTest: AsyncParsableCommand {
         guard (1024...(2 << 20)).contains(imageSize) else {
             throw ValidationError("--image-size must be from 1024 to 2097152 bytes (the API's limit).")
         }
+        guard idleAfter >= 0 else { throw ValidationError("--idle-after must not be negative.") }
         _ = try reportedProcesses()
     }
 
@@ -86,11 +94,12 @@ struct LoadTest: AsyncParsableCommand {
         let recorder = Recorder(measuringFrom: measuringFrom, until: stopAt)
         let progress = Task { await ProgressLine(recorder: recorder, start: start, measuringFrom: measuringFrom, stopAt: stopAt).run() }
         // CPU is counted over the measured window; the snapshots are taken on schedule while the load runs.
+        @Sendable func readings() -> [ProcessUsage] { watched.map { ProcessUsage(pid: $0.pid, includingChildren: true) } }
         let usage = Task { () -> (before: [ProcessUsage], after: [ProcessUsage]) in
             try? await Task.sleep(until: measuringFrom, clock: .continuous)
-            let before = watched.map { ProcessUsage(pid: $0.pid) }
+            let before = readings()
             try? await Task.sleep(until: stopAt, clock: .continuous)
-            return (before, watched.map { ProcessUsage(pid: $0.pid) })
+            return (before, readings())
         }
 
         @Sendable func scanOnce(_ index: Int) async {
@@ -136,6 +145,17 @@ struct LoadTest: AsyncParsableCommand {
         progress.cancel()
         await progress.value
         let (before, after) = await usage.value
+        // Idle means idle: once the load is over, a service should stop using the CPU (no timers left ticking).
+        var idle: [Double?] = watched.map { _ in nil }
+        if idleAfter > 0 {
+            FileHandle.standardError.write(
+                Data("load over; idle CPU is read \(format(idleAfter)) s from now, for \(format(Self.idleWindow)) s\n".utf8)
+            )
+            try? await Task.sleep(for: .milliseconds(idleAfter * 1000))
+            let idleBefore = readings()
+            try? await Task.sleep(for: .milliseconds(Self.idleWindow * 1000))
+            idle = zip(idleBefore, readings()).map { 100 * ($1.cpuSeconds - $0.cpuSeconds) / Self.idleWindow }
+        }
         return LoadReport(
             mode: (concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s") + (async ? ", async API" : ""),
             durationSeconds: duration,
@@ -146,29 +166,38 @@ struct LoadTest: AsyncParsableCommand {
             signInFailures: recorder.counts.signInFailures,
             outcomes: recorder.measured,
             finishedInWindow: recorder.finishedInWindow,
-            processes: zip(watched, zip(before, after)).map { process, usage in
+            processes: watched.indices.map { index in
                 LoadReport.ProcessRow(
-                    name: process.name,
-                    pid: process.pid,
-                    cpuSeconds: usage.1.cpuSeconds - usage.0.cpuSeconds,
-                    peakRSSMiB: Double(usage.1.peakRSSBytes) / 1_048_576
+                    name: watched[index].name,
+                    pid: watched[index].pid,
+                    kiwi: watched[index].kiwi,
+                    cpuSeconds: after[index].cpuSeconds - before[index].cpuSeconds,
+                    peakRSSMiB: Double(after[index].peakRSSBytes) / 1_048_576,
+                    idleCPUPercent: idle[index]
                 )
             }
         )
     }
 
-    /// The processes to report: as given with --process, or every Kiwi service running on this machine.
-    private func reportedProcesses() throws -> [(name: String, pid: Int32)] {
-        guard processes.isEmpty else {
-            return try processes.map { text in
-                let parts = text.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, let pid = Int32(parts[1]) else { throw ValidationError("--process takes NAME=PID, not \(text).") }
-                return (String(parts[0]), pid)
-            }
+    /// How long the idle reading lasts, in seconds.
+    static let idleWindow = 5.0
+
+    /// The processes to report: as given with --process and --outside, or every Kiwi service running on this machine
+    /// (and the OpenAI stub, as outside).
+    private func reportedProcesses() throws -> [(name: String, pid: Int32, kiwi: Bool)] {
+        func parse(_ text: String, kiwi: Bool) throws -> (name: String, pid: Int32, kiwi: Bool) {
+            let parts = text.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let pid = Int32(parts[1]) else { throw ValidationError("--process and --outside take NAME=PID, not \(text).") }
+            return (String(parts[0]), pid, kiwi)
+        }
+        guard processes.isEmpty && outsideProcesses.isEmpty else {
+            return try processes.map { try parse($0, kiwi: true) } + outsideProcesses.map { try parse($0, kiwi: false) }
         }
         return ["kiwi-gateway", "kiwi-auth", "kiwi-scan-worker", "kiwi-llm-stub"].flatMap { name in
             let pids = ProcessUsage.processes(named: name)
-            return pids.enumerated().map { index, pid in (pids.count > 1 ? "\(name) #\(index + 1)" : name, pid) }
+            return pids.enumerated().map { index, pid in (pids.count > 1 ? "\(name) #\(index + 1)" : name, pid, name != "kiwi-llm-stub") }
         }
     }
+
+    private func format(_ value: Double) -> String { String(format: "%.0f", value) }
 }

@@ -4,6 +4,9 @@
 # on ports of its own (18080-18089 and 18101-18110 for workers, metrics 19101-19102 and 19201-19210), so a `make run`
 # stack can stay up meanwhile.
 #   bench.sh [A] [B] [C] [D]   the scenarios to run (default: all). Tables on stdout; JSON and logs in .run/bench/.
+#   KIWI_BENCH_SERVICES=DIR    run the gateway, auth and scan workers from DIR instead (another build's release
+#                              binaries), to compare two builds leg by leg on the same machine and load generator.
+#   KIWI_BENCH_SECONDS=S       measure A, B and C for S seconds instead of 60.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 source "$here/common.sh"
@@ -35,7 +38,9 @@ pids=()
 start() {
     local name="$1" label="$2"
     shift 2
-    "$KIWI_BIN/$name" "$@" >>"$BENCH_RUN/logs/$label.log" 2>&1 &
+    local bin="$KIWI_BIN"
+    case "$name" in kiwi-gateway|kiwi-auth|kiwi-scan-worker) bin="${KIWI_BENCH_SERVICES:-$KIWI_BIN}" ;; esac
+    "$bin/$name" "$@" >>"$BENCH_RUN/logs/$label.log" 2>&1 &
     labels+=("$label")
     pids+=("$!")
 }
@@ -74,8 +79,13 @@ scenario() {
             start kiwi-scan-worker "kiwi-scan-worker-$worker"
     done
     for port in 18089 18081 18080 $(seq 18101 $((18100 + workers))); do wait_healthy "$port"; done
-    local processes=() index
-    for index in "${!labels[@]}"; do processes+=(--process "${labels[$index]}=${pids[$index]}"); done
+    # Kiwi's own CPU counts every service, the broker and the database (all their processes); the stub is outside.
+    local processes=() index server
+    for index in "${!labels[@]}"; do
+        if [ "${labels[$index]}" = stub ]; then processes+=(--outside "stub=${pids[$index]}")
+        else processes+=(--process "${labels[$index]}=${pids[$index]}"); fi
+    done
+    for server in $("$here/infra.sh" pids); do processes+=(--process "$server"); done
     "$KIWI_BIN/kiwi-loadtest" --gateway http://127.0.0.1:18080 --key-directory "$KIWI_RUN/dev-apple" \
         --json "$BENCH_RUN/$id.json" "${processes[@]}" "$@"
     stop_all
@@ -85,9 +95,9 @@ selected=("$@")
 [ ${#selected[@]} -gt 0 ] || selected=(A B C D)
 for id in "${selected[@]}"; do
     case "$id" in
-        A) scenario A "throughput" 0 0 1 64 -- --concurrency 64 --warmup 5 --duration 60 --image-size 262144 ;;
-        B) scenario B "gateway overhead" 2000 0 1 64 -- --concurrency 32 --ramp-up 2 --warmup 5 --duration 60 --image-size 262144 ;;
-        C) scenario C "many in flight" 20000 5000 2 1024 -- --concurrency 2000 --ramp-up 20 --warmup 30 --duration 60 --image-size 262144 ;;
+        A) scenario A "throughput" 0 0 1 64 -- --concurrency 64 --warmup 5 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144 ;;
+        B) scenario B "gateway overhead" 2000 0 1 64 -- --concurrency 32 --ramp-up 2 --warmup 5 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144 ;;
+        C) scenario C "many in flight" 20000 5000 2 1024 -- --concurrency 2000 --ramp-up 20 --warmup 30 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144 ;;
         # 10,000 scans held by one gateway at once through the async API (each client follows its scan's events);
         # the report's peak RSS of kiwi-gateway is the figure to hold under 1 GiB. 20 scans a day per user: a
         # person's reservations queue on their own lock, and a few users with 1,000 each would make thousands of

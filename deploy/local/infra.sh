@@ -4,6 +4,7 @@
 #                               infra.sh clean (stop both and delete their data)
 #                               infra.sh close-connections NAME-PATTERN
 #                               infra.sh memory-alarm on|off
+#                               infra.sh pids (NAME=PID of each running server, for the load test's CPU figures)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -205,6 +206,13 @@ fi
 
 if [ "${1:-}" = "memory-alarm" ]; then
     rabbitmq_memory_alarm "${2:-}"
+    exit 0
+fi
+
+if [ "${1:-}" = "pids" ]; then
+    # The postmaster (its backends are its children) and RabbitMQ's Erlang VM.
+    if postgres_running; then echo "postgresql=$(head -n 1 "$(pg_base)/data/postmaster.pid")"; fi
+    if rabbitmq_running; then echo "rabbitmq=$(cat "$(rmq_base)/rabbitmq.pid")"; fi
     exit 0
 fi
 
