@@ -23,10 +23,7 @@ public func withDeadline<Result: Sendable>(
                     outcome.finish(.failure(error))
                 }
             }
-            let timer = Task {
-                try? await Task.sleep(until: deadline)
-                outcome.finish(.failure(DeadlineExceededError()))
-            }
+            let timer = TimerWheel.shared.schedule(at: deadline) { outcome.finish(.failure(DeadlineExceededError())) }
             outcome.onFinish {
                 work.cancel()
                 timer.cancel()

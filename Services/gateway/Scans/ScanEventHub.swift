@@ -1,4 +1,5 @@
 import Foundation
+import KiwiConcurrency
 import KiwiMessaging
 import KiwiScans
 import Logging
@@ -48,17 +49,19 @@ final class ScanWatch: Sendable {
         case idle
         /// News came while nobody was waiting: the next wait returns at once.
         case woken
-        case waiting(CheckedContinuation<Void, Never>)
+        /// A wait, numbered so that a late timeout of an earlier wait cannot end it.
+        case waiting(CheckedContinuation<Bool, Never>, wait: UInt64)
     }
 
     private let state = Mutex(State.idle)
+    private let waits = Atomic<UInt64>(0)
 
     fileprivate init() {}
 
     fileprivate func wake() {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+        let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
             switch state {
-            case .waiting(let continuation):
+            case .waiting(let continuation, _):
                 state = .idle
                 return continuation
             case .idle, .woken:
@@ -66,43 +69,42 @@ final class ScanWatch: Sendable {
                 return nil
             }
         }
-        waiter?.resume()
+        waiter?.resume(returning: true)
+    }
+
+    private func timeOut(_ wait: UInt64) {
+        let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
+            guard case .waiting(let continuation, wait) = state else { return nil }
+            state = .idle
+            return continuation
+        }
+        waiter?.resume(returning: false)
     }
 
     /// Waits for news of the scan since the last call: true when it came, false after `timeout` without any. Returns
-    /// at once when the task is cancelled.
+    /// at once when the task is cancelled. The timeout is a ``TimerWheel`` timer, gone as soon as news comes.
     func next(within timeout: Duration) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await self.untilWoken()
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let news = await group.next() ?? false
-            group.cancelAll()
-            return news
-        }
-    }
-
-    private func untilWoken() async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let wait = waits.add(1, ordering: .relaxed).newValue
+        let timer = Mutex<TimerWheel.Timer?>(nil)
+        let news = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let now = state.withLock { state -> Bool in
                     if case .woken = state {
                         state = .idle
                         return true
                     }
-                    state = .waiting(continuation)
+                    state = .waiting(continuation, wait: wait)
                     return false
                 }
-                if now { continuation.resume() }
+                if now { return continuation.resume(returning: true) }
+                let scheduled = TimerWheel.shared.schedule(at: .now + timeout) { [self] in timeOut(wait) }
+                timer.withLock { $0 = scheduled }
             }
         } onCancel: {
             wake()
         }
+        timer.withLock { $0 }?.cancel()
+        return news
     }
 }
 

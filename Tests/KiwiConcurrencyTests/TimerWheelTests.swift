@@ -1,0 +1,74 @@
+import KiwiConcurrency
+import Synchronization
+import Testing
+
+@Suite("Timer wheel")
+struct TimerWheelTests {
+    let wheel = TimerWheel(tick: .milliseconds(10))
+
+    /// Waits (up to a minute, for a busy machine) until `condition` holds.
+    func eventually(_ condition: () -> Bool) async throws {
+        let giveUp = ContinuousClock.now + .seconds(60)
+        while !condition(), ContinuousClock.now < giveUp { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test("a scheduled action runs once its deadline has passed")
+    func actionRunsAfterDeadline() async throws {
+        let deadline = ContinuousClock.now + .milliseconds(50)
+        let ranAt = Mutex<ContinuousClock.Instant?>(nil)
+        _ = wheel.schedule(at: deadline) { ranAt.withLock { $0 = .now } }
+        try await eventually { ranAt.withLock { $0 } != nil }
+        let time = try #require(ranAt.withLock { $0 })
+        #expect(time >= deadline)
+    }
+
+    @Test("an action whose deadline has passed runs at once, without starting the driver")
+    func pastDeadlineRunsAtOnce() {
+        let ran = Mutex(false)
+        _ = wheel.schedule(at: .now - .seconds(1)) { ran.withLock { $0 = true } }
+        #expect(ran.withLock { $0 })
+        #expect(!wheel.isDriving)
+    }
+
+    @Test("a cancelled timer is forgotten at once and never runs")
+    func cancelledTimerNeverRuns() async throws {
+        let ran = Mutex(false)
+        let timer = wheel.schedule(at: .now + .milliseconds(30)) { ran.withLock { $0 = true } }
+        #expect(timer.cancel())
+        #expect(wheel.pendingTimers == 0)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!ran.withLock { $0 })
+    }
+
+    @Test("cancelling a timer that has run reports that it ran")
+    func cancelAfterRunReportsFalse() {
+        let timer = wheel.schedule(at: .now - .seconds(1)) {}
+        #expect(!timer.cancel())
+    }
+
+    @Test("the driving task stops once no timer is pending, even when the cancelled ones were due much later")
+    func driverStopsWhenNothingIsPending() async throws {
+        let timers = (0..<1000).map { _ in wheel.schedule(at: .now + .seconds(90)) {} }
+        #expect(wheel.isDriving)
+        for timer in timers { timer.cancel() }
+        try await eventually { !wheel.isDriving }
+        #expect(!wheel.isDriving)
+    }
+
+    @Test("a sleep ends when its deadline passes")
+    func sleepEnds() async throws {
+        let deadline = ContinuousClock.now + .milliseconds(30)
+        try await wheel.sleep(until: deadline)
+        #expect(ContinuousClock.now >= deadline)
+    }
+
+    @Test("cancelling a sleeping task throws CancellationError at once and leaves no timer")
+    func cancelledSleepThrows() async throws {
+        let wheel = self.wheel
+        let sleeper = Task { try await wheel.sleep(until: .now + .seconds(120)) }
+        try await eventually { wheel.pendingTimers == 1 }
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(wheel.pendingTimers == 0)
+    }
+}
