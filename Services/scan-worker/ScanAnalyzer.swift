@@ -71,7 +71,7 @@ struct ScanAnalyzer: Sendable {
     /// - Parameter requestID: The scan's request id, sent to OpenAI as `X-Client-Request-Id` so that a call can be
     ///   traced there (and the development stub can scope a fault to one test's requests).
     func analyze(
-        images: [ScanPrompt.EncodedImage],
+        images: [ScanPrompt.Photo],
         mode: ScanMode = .fridge,
         profile: KitchenProfile? = nil,
         userKey: String,
@@ -98,7 +98,7 @@ struct ScanAnalyzer: Sendable {
 
     /// What every model call of one scan asks about.
     private struct Request {
-        var images: [ScanPrompt.EncodedImage]
+        var images: [ScanPrompt.Photo]
         var mode: ScanMode
         var profile: KitchenProfile?
         var userKey: String

@@ -238,16 +238,16 @@ final class ScanJobProcessor: Service, Sendable {
         span.attributes["kiwi.scan.outcome"] = outcome
     }
 
-    /// The job's photos, each cleaned of metadata and base64-encoded for the model; or the first that is not a JPEG,
-    /// and why. The job gives its copies up, so that while the model thinks (seconds, for hundreds of jobs at once) the
-    /// worker holds each photo once, encoded.
-    private static func takePhotos(from job: inout ScanJob) -> Result<[ScanPrompt.EncodedImage], ScanFailure> {
+    /// The job's photos, each cleaned of metadata for the model; or the first that is not a JPEG, and why. The job
+    /// gives its copies up, so that while the model thinks (seconds, for hundreds of jobs at once) the worker holds
+    /// each photo once.
+    private static func takePhotos(from job: inout ScanJob) -> Result<[ScanPrompt.Photo], ScanFailure> {
         let photos = job.photos
         job.photos = []
-        var encoded: [ScanPrompt.EncodedImage] = []
+        var encoded: [ScanPrompt.Photo] = []
         for (index, photo) in photos.enumerated() {
             do {
-                encoded.append(ScanPrompt.EncodedImage(jpeg: try JPEGImage(parsing: photo).strippingMetadata()))
+                encoded.append(ScanPrompt.Photo(jpeg: try JPEGImage(parsing: photo).strippingMetadata()))
             } catch {
                 let which = photos.count == 1 ? "The photo" : "Photo \(index + 1)"
                 return .failure(ScanFailure(.invalidImage, "\(which) is not a valid JPEG: \(error.reason)."))
@@ -258,12 +258,12 @@ final class ScanJobProcessor: Service, Sendable {
 
     /// Asks the model about the cleaned photos; the photos themselves are never logged.
     private func answer(
-        _ photos: Result<[ScanPrompt.EncodedImage], ScanFailure>,
+        _ photos: Result<[ScanPrompt.Photo], ScanFailure>,
         for job: ScanJob,
         deadline: ContinuousClock.Instant,
         logger: Logger
     ) async -> (ScanJobResult, ScanAnalyzer.Analysis?) {
-        let images: [ScanPrompt.EncodedImage]
+        let images: [ScanPrompt.Photo]
         switch photos {
         case .success(let encoded): images = encoded
         case .failure(let failure): return (.error(failure), nil)

@@ -134,6 +134,8 @@ public struct JPEGImage: Sendable {
     /// else is the original bytes in their order: with metadata only before the first scan (as cameras write it),
     /// the bytes from the first start-of-scan marker to the end-of-image marker are untouched.
     public func strippingMetadata() -> [UInt8] {
+        // Nothing to strip (most uploads, once the app has cleaned them): the same bytes, shared rather than copied.
+        if keptRanges.reduce(0, { $0 + $1.count }) == bytes.count { return bytes }
         var stripped: [UInt8] = []
         stripped.reserveCapacity(end)
         for range in keptRanges { stripped.append(contentsOf: bytes[range]) }
