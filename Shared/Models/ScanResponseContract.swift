@@ -86,10 +86,10 @@ public enum ScanResponseContract {
         return value
     }
 
-    /// A checked value as `Value`.
+    /// A checked value as `Value`, decoded from the parsed tree rather than from its text written out again.
     static func decode<Value: Decodable>(_ value: JSONValue, as type: Value.Type = ScanResponse.self) throws(ScanResponseValidationError) -> Value {
         do {
-            return try KiwiJSON.decoder().decode(Value.self, from: Data(value.serialized().utf8))
+            return try JSONValueDecoder().decode(Value.self, from: value)
         } catch {
             throw ScanResponseValidationError(violations: [JSONViolation(path: "$", message: "does not decode: \(error)")])
         }
