@@ -66,17 +66,8 @@ public struct ScanTransitions: Sendable {
     /// Marks an open scan `running` (again, after a redelivery).
     public func start(_ id: UUID) async throws -> ScanStart {
         try await withStatementDeadline("scan start", timeout: timeout) {
-            let rows = try await client.query(
-                """
-                WITH started AS (
-                    UPDATE scans SET state = 'running', updated_at = now() WHERE id = \(id) AND state IN ('queued', 'running')
-                    RETURNING state
-                )
-                SELECT state FROM started UNION ALL SELECT state FROM scans WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM started)
-                """,
-                logger: logger
-            )
-            for try await state in rows.decode(String.self) {
+            let rows = try await client.execute(StartScanStatement(id: id), logger: logger)
+            for try await state in rows {
                 let state = ScanState(rawValue: state) ?? .failed
                 return state == .running ? .started : .finished(state)
             }
@@ -110,32 +101,14 @@ public struct ScanTransitions: Sendable {
     ) async throws
         -> Bool
     {
-        let (tokens, cost) = (usage?.tokens.total ?? 0, usage?.costNanos ?? 0)
         let outcome = failure?.code.rawValue ?? ScanEndMetrics.succeeded
         return try await withStatementDeadline("scan \(state == .succeeded ? "succeed" : "fail")", timeout: timeout) {
-            let rows = try await client.query(
-                """
-                WITH everyone AS (
-                    INSERT INTO model_spend (spend_date, cost_nanousd, tokens)
-                    SELECT (now() AT TIME ZONE 'UTC')::date, \(cost), \(tokens) WHERE \(tokens) > 0
-                    ON CONFLICT (spend_date) DO UPDATE
-                    SET cost_nanousd = model_spend.cost_nanousd + EXCLUDED.cost_nanousd, tokens = model_spend.tokens + EXCLUDED.tokens
-                ), person AS (
-                    INSERT INTO scan_usage (quota_key, scan_date, scan_count, tokens)
-                    SELECT quota_key, scan_date, 0, \(tokens) FROM scans WHERE id = \(id) AND \(tokens) > 0
-                    ON CONFLICT (quota_key, scan_date) DO UPDATE SET tokens = scan_usage.tokens + EXCLUDED.tokens
-                )
-                UPDATE scans SET state = \(state.rawValue), result = \(json)::jsonb, error_code = \(failure?.code.rawValue),
-                    error_message = \(failure?.message), retry_after_seconds = \(failure?.retryAfterSeconds),
-                    model = \(usage?.model), route = \(usage?.route), prompt_tokens = \(usage?.tokens.promptTokens),
-                    cached_prompt_tokens = \(usage?.tokens.cachedPromptTokens), completion_tokens = \(usage?.tokens.completionTokens),
-                    cost_nanousd = \(usage?.costNanos), attempts = \(usage?.attempts), model_ms = \(usage?.milliseconds), updated_at = now()
-                WHERE id = \(id) AND state IN ('queued', 'running') RETURNING \(unescaped: ScanEndMetrics.ageColumn)
-                """,
+            let rows = try await client.execute(
+                EndScanStatement(id: id, state: state, result: json, failure: failure, usage: usage),
                 logger: logger
             )
             var changed = false
-            for try await age in rows.decode(Double.self) {
+            for try await age in rows {
                 ScanEndMetrics.ended(outcome, afterSeconds: age)
                 changed = true
             }
@@ -143,24 +116,136 @@ public struct ScanTransitions: Sendable {
         }
     }
 
-    /// Inserts a `queued` scan: the reservation's own statement, run on the caller's connection (the gateway's
-    /// reservation transaction; tools and tests that stand in for it).
-    public static func insertQueued(
+    /// Inserts a `queued` scan and returns the `Returning` columns of it: the reservation's own statement, run on the
+    /// caller's connection (the gateway's reservation transaction; tools and tests that stand in for it).
+    public static func insertQueued<Returning: ScanColumns>(
         _ scan: QueuedScan,
-        returning columns: String,
+        returning: Returning.Type,
         on connection: PostgresConnection,
         logger: Logger
-    ) async throws -> PostgresRowSequence {
-        try await connection.query(
-            """
-            INSERT INTO scans (id, user_id, quota_key, scan_date, state, idempotency_key, photo_sha256, deadline)
-            VALUES (\(scan.id), \(scan.userID), \(scan.quotaKey), \(scan.day)::date, 'queued', \(scan.idempotencyKey),
-                    \(scan.photoSHA256), \(scan.deadline))
-            RETURNING \(unescaped: columns)
-            """,
-            logger: logger
-        )
+    ) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, PostgresRow> {
+        try await connection.execute(InsertQueuedScanStatement<Returning>(scan: scan), logger: logger)
     }
+}
+
+/// Columns of the `scans` table that a statement returns, as SQL (`id`, `state`, …).
+public protocol ScanColumns {
+    static var sql: String { get }
+}
+
+/// Just the scan's id.
+public enum ScanIDColumn: ScanColumns {
+    public static let sql = "id"
+}
+
+// MARK: - The statements of every scan, prepared once per connection
+
+// Every scan runs these: as prepared statements PostgreSQL parses and plans each once per connection instead of once
+// per scan (docs/operations.md, "Load testing").
+
+private struct InsertQueuedScanStatement<Returning: ScanColumns>: PostgresPreparedStatement {
+    static var sql: String {
+        """
+        INSERT INTO scans (id, user_id, quota_key, scan_date, state, idempotency_key, photo_sha256, deadline)
+        VALUES ($1, $2, $3, $4::date, 'queued', $5, $6, $7)
+        RETURNING \(Returning.sql)
+        """
+    }
+    // Stated, because a null idempotency key says nothing of its type.
+    static var bindingDataTypes: [PostgresDataType] { [.uuid, .uuid, .bytea, .text, .text, .bytea, .timestamptz] }
+    typealias Row = PostgresRow
+
+    let scan: QueuedScan
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(scan.id)
+        bindings.append(scan.userID)
+        try bindings.append(scan.quotaKey)
+        bindings.append(scan.day)
+        bindings.append(scan.idempotencyKey)
+        try bindings.append(scan.photoSHA256)
+        bindings.append(scan.deadline)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) -> Row { row }
+}
+
+/// Marks an open scan `running`; returns its state either way (none when there is no such scan).
+private struct StartScanStatement: PostgresPreparedStatement {
+    static let sql = """
+        WITH started AS (
+            UPDATE scans SET state = 'running', updated_at = now() WHERE id = $1 AND state IN ('queued', 'running')
+            RETURNING state
+        )
+        SELECT state FROM started UNION ALL SELECT state FROM scans WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM started)
+        """
+    typealias Row = String
+
+    let id: UUID
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(id)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(String.self) }
+}
+
+/// ``ScanTransitions``' end of a scan: its final state and what the model cost, in one statement.
+private struct EndScanStatement: PostgresPreparedStatement {
+    static let sql = """
+        WITH everyone AS (
+            INSERT INTO model_spend (spend_date, cost_nanousd, tokens)
+            SELECT (now() AT TIME ZONE 'UTC')::date, $1, $2 WHERE $2 > 0
+            ON CONFLICT (spend_date) DO UPDATE
+            SET cost_nanousd = model_spend.cost_nanousd + EXCLUDED.cost_nanousd, tokens = model_spend.tokens + EXCLUDED.tokens
+        ), person AS (
+            INSERT INTO scan_usage (quota_key, scan_date, scan_count, tokens)
+            SELECT quota_key, scan_date, 0, $2 FROM scans WHERE id = $3 AND $2 > 0
+            ON CONFLICT (quota_key, scan_date) DO UPDATE SET tokens = scan_usage.tokens + EXCLUDED.tokens
+        )
+        UPDATE scans SET state = $4, result = $5::jsonb, error_code = $6, error_message = $7, retry_after_seconds = $8,
+            model = $9, route = $10, prompt_tokens = $11, cached_prompt_tokens = $12, completion_tokens = $13,
+            cost_nanousd = $14, attempts = $15, model_ms = $16, updated_at = now()
+        WHERE id = $3 AND state IN ('queued', 'running') RETURNING \(ScanEndMetrics.ageColumn)
+        """
+    // Stated, because most of them may be null, which says nothing of their types.
+    static let bindingDataTypes: [PostgresDataType] = [
+        .int8, .int8, .uuid, .text, .text, .text, .text, .int8, .text, .text, .int8, .int8, .int8, .int8, .int8, .int8,
+    ]
+    typealias Row = Double
+
+    let id: UUID
+    let state: ScanState
+    let result: String?
+    let failure: ScanFailure?
+    let usage: ModelUsage?
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(usage?.costNanos ?? 0)
+        bindings.append(usage?.tokens.total ?? 0)
+        bindings.append(id)
+        bindings.append(state.rawValue)
+        bindings.append(result)
+        bindings.append(failure?.code.rawValue)
+        bindings.append(failure?.message)
+        bindings.append(failure?.retryAfterSeconds)
+        bindings.append(usage?.model)
+        bindings.append(usage?.route)
+        bindings.append(usage?.tokens.promptTokens)
+        bindings.append(usage?.tokens.cachedPromptTokens)
+        bindings.append(usage?.tokens.completionTokens)
+        bindings.append(usage?.costNanos)
+        bindings.append(usage?.attempts)
+        bindings.append(usage?.milliseconds)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Double.self) }
 }
 
 /// `kiwi_scan_duration_seconds{outcome}`: every scan that reached a final state, from its creation to that state,

@@ -130,7 +130,7 @@ struct WorkerRig: Sendable {
             deadline: deadline
         )
         try await postgres.withConnection { connection in
-            for try await _ in try await ScanTransitions.insertQueued(scan, returning: "id", on: connection, logger: testLogger) {}
+            for try await _ in try await ScanTransitions.insertQueued(scan, returning: ScanIDColumn.self, on: connection, logger: testLogger) {}
         }
         return ScanJob(scanID: scan.id, photos: [jpeg], deadline: deadline, requestID: "req-\(UUID().uuidString.prefix(8))", userKey: testUserKey)
     }

@@ -148,7 +148,8 @@ func run(size: Int, concurrency: Int, postgres: PostgresClient) async throws -> 
             )
             let ok = await outcomes.wait(for: reserved.id, timeout: .seconds(120)) {
                 try await postgres.withConnection { connection in
-                    for try await _ in try await ScanTransitions.insertQueued(reserved, returning: "id", on: connection, logger: logger) {}
+                    for try await _ in try await ScanTransitions.insertQueued(reserved, returning: ScanIDColumn.self, on: connection, logger: logger)
+                    {}
                 }
                 let job = ScanJob(scanID: reserved.id, photos: [photos[index % photos.count]], deadline: deadline, requestID: nil, userKey: "bench")
                 try await publisher.publish(job.message(), routingKey: queue)

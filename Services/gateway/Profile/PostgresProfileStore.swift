@@ -13,8 +13,7 @@ struct PostgresProfileStore: ProfileStore {
 
     func profile(of userID: UUID) async throws -> KitchenProfile? {
         try await withStatementDeadline("profile read", timeout: timeout) {
-            let rows = try await client.query("SELECT profile::text FROM profiles WHERE user_id = \(userID)", logger: logger)
-            for try await json in rows.decode(String.self) {
+            for try await json in try await client.execute(ProfileStatement(userID: userID), logger: logger) {
                 return try KiwiJSON.decoder().decode(KitchenProfile.self, from: Data(json.utf8))
             }
             return nil
@@ -39,4 +38,21 @@ struct PostgresProfileStore: ProfileStore {
             try await client.execute("DELETE FROM profiles WHERE user_id = \(userID)", logger: logger)
         }
     }
+}
+
+/// A person's profile as JSON, which every scan reads: prepared once per connection, as the scans' statements are
+/// (``ScanTransitions``).
+private struct ProfileStatement: PostgresPreparedStatement {
+    static let sql = "SELECT profile::text FROM profiles WHERE user_id = $1"
+    typealias Row = String
+
+    let userID: UUID
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(userID)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(String.self) }
 }

@@ -15,7 +15,7 @@ struct PostgresScanLedger: ScanLedger {
     /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
     var timeout = Duration.seconds(5)
 
-    private static let columns =
+    fileprivate static let columns =
         "id, user_id, state, error_code, COALESCE(error_message, ''), photo_sha256, deadline, created_at, result::text, model_ms, retry_after_seconds"
 
     private var transitions: ScanTransitions {
@@ -31,17 +31,7 @@ struct PostgresScanLedger: ScanLedger {
     }
 
     private static func usage(of quotaKey: Data, on day: String, connection: PostgresConnection, logger: Logger) async throws -> DailyUsage {
-        let rows = try await connection.query(
-            """
-            SELECT (SELECT count(*) FROM scans WHERE quota_key = \(quotaKey) AND scan_date = \(day)::date AND state <> 'failed')
-                    + COALESCE(usage.scan_count, 0),
-                COALESCE(usage.tokens, 0), COALESCE((SELECT cost_nanousd FROM model_spend WHERE spend_date = \(day)::date), 0)
-            FROM (SELECT 1) AS one
-            LEFT JOIN scan_usage AS usage ON usage.quota_key = \(quotaKey) AND usage.scan_date = \(day)::date
-            """,
-            logger: logger
-        )
-        for try await (scans, tokens, spend) in rows.decode((Int, Int, Int64).self) {
+        for try await (scans, tokens, spend) in try await connection.execute(DailyUsageStatement(quotaKey: quotaKey, day: day), logger: logger) {
             return DailyUsage(scans: scans, tokens: tokens, everyonesSpendNanos: spend)
         }
         return DailyUsage()
@@ -66,7 +56,7 @@ struct PostgresScanLedger: ScanLedger {
                 }
                 let usage = try await Self.usage(of: scan.quotaKey, on: scan.day, connection: connection, logger: logger)
                 if let refusal = policy.refusal(after: usage) { return .refused(refusal) }
-                let inserted = try await ScanTransitions.insertQueued(scan, returning: Self.columns, on: connection, logger: logger)
+                let inserted = try await ScanTransitions.insertQueued(scan, returning: LedgerColumns.self, on: connection, logger: logger)
                 guard let record = try await Self.records(inserted).first else { throw PostgresRowMissing() }
                 return .reserved(record)
             }
@@ -141,11 +131,7 @@ struct PostgresScanLedger: ScanLedger {
 
     func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord? {
         try await withStatementDeadline("scan ledger find", timeout: timeout) {
-            let rows = try await client.query(
-                "SELECT \(unescaped: Self.columns) FROM scans WHERE id = \(id) AND user_id = \(userID)",
-                logger: logger
-            )
-            return try await Self.records(rows).first
+            try await Self.records(try await client.execute(ScanOfUserStatement(id: id, userID: userID), logger: logger)).first
         }
     }
 
@@ -245,7 +231,7 @@ struct PostgresScanLedger: ScanLedger {
         quotaKey.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
     }
 
-    private static func records(_ rows: PostgresRowSequence) async throws -> [ScanRecord] {
+    private static func records(_ rows: some AsyncSequence<PostgresRow, any Error>) async throws -> [ScanRecord] {
         var records: [ScanRecord] = []
         for try await row in rows { records.append(try record(row)) }
         return records
@@ -269,4 +255,53 @@ struct PostgresScanLedger: ScanLedger {
             retryAfterSeconds: try columns[10].decode(Int?.self)
         )
     }
+}
+
+// MARK: - The statements of every scan, prepared once per connection (see ``ScanTransitions``)
+
+/// The columns a ``ScanRecord`` is read from.
+private enum LedgerColumns: ScanColumns {
+    static let sql = PostgresScanLedger.columns
+}
+
+/// A person's scans and tokens of `day`, and everyone's spend of it: what ``QuotaPolicy`` decides from.
+private struct DailyUsageStatement: PostgresPreparedStatement {
+    static let sql = """
+        SELECT (SELECT count(*) FROM scans WHERE quota_key = $1 AND scan_date = $2::date AND state <> 'failed')
+                + COALESCE(usage.scan_count, 0),
+            COALESCE(usage.tokens, 0), COALESCE((SELECT cost_nanousd FROM model_spend WHERE spend_date = $2::date), 0)
+        FROM (SELECT 1) AS one
+        LEFT JOIN scan_usage AS usage ON usage.quota_key = $1 AND usage.scan_date = $2::date
+        """
+    typealias Row = (Int, Int, Int64)
+
+    let quotaKey: Data
+    let day: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        try bindings.append(quotaKey)
+        bindings.append(day)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
+
+/// One scan of one person.
+private struct ScanOfUserStatement: PostgresPreparedStatement {
+    static let sql = "SELECT \(PostgresScanLedger.columns) FROM scans WHERE id = $1 AND user_id = $2"
+    typealias Row = PostgresRow
+
+    let id: UUID
+    let userID: UUID
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(id)
+        bindings.append(userID)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { row }
 }
