@@ -87,6 +87,22 @@ struct LLMStubTests {
         #expect(usage.promptTokens > 85 && usage.completionTokens > 0 && usage.totalTokens == usage.promptTokens + usage.completionTokens)
     }
 
+    @Test("asked to, the stub saves the first valid request's body exactly, and no later one")
+    func savesTheFirstRequest() async throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "kiwi-stub-sample-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let first = requestBody(jpeg: SyntheticJPEG.make(size: 2048, seed: 1))
+        let statuses = try await withLLMStub(savingFirstRequestTo: file.path) { baseURL, _ in
+            [
+                try await post(Array("{}".utf8), to: baseURL).status,
+                try await post(first, to: baseURL).status,
+                try await post(requestBody(jpeg: SyntheticJPEG.make(size: 2048, seed: 2)), to: baseURL).status,
+            ]
+        }
+        #expect(statuses == [400, 200, 200])
+        #expect(Array(try Data(contentsOf: file)) == first)
+    }
+
     @Test("the same photo always gets the same answer, and different photos get different ones")
     func answersAreDeterministicAndVaried() throws {
         func content(_ seed: UInt64) throws -> String {

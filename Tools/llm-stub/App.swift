@@ -22,6 +22,7 @@ struct StubCommand: AsyncParsableCommand {
     @Option(help: "Serve the fault to this many requests only, then answer normally.") var faultCount: Int?
     @Option(help: "What rate-limit faults ask clients to wait, in seconds.") var retryAfterSeconds = 1.0
     @Option(help: "Accept only this API key (default: any non-empty bearer token).") var apiKey: String?
+    @Option(help: "Write the body of the first valid request to this file (the peer benchmark replays it).") var saveRequest: String?
 
     func run() async throws {
         LoggingSystem.bootstrap { _ in
@@ -37,7 +38,7 @@ struct StubCommand: AsyncParsableCommand {
             retryAfterSeconds: retryAfterSeconds
         )
         let logger = Logger(label: "kiwi-llm-stub")
-        let app = buildStubApplication(host: host, port: port, state: StubState(behaviour: behaviour), expectedAPIKey: apiKey, logger: logger)
+        let app = buildStubApplication(host: host, port: port, state: StubState(behaviour: behaviour, savingFirstRequestTo: saveRequest), expectedAPIKey: apiKey, logger: logger)
         try await app.runService()
     }
 }

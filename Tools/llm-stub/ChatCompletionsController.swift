@@ -36,6 +36,7 @@ struct ChatCompletionsController: Sendable {
             state.recordInvalid()
             return Self.errorResponse(error)
         }
+        try state.sample(body)
         let behaviour = state.takeBehaviour(scope: request.headers[.clientRequestID], model: checked.parameters.model)
         // The hash of all the images one after the other, without copying them into one buffer first.
         var hasher = SHA256()

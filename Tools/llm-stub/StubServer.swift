@@ -7,9 +7,10 @@ import Logging
 func withLLMStub<Result: Sendable>(
     behaviour: StubBehaviour = StubBehaviour(),
     expectedAPIKey: String? = nil,
+    savingFirstRequestTo sampleFile: String? = nil,
     _ body: @Sendable (_ baseURL: URL, _ state: StubState) async throws -> Result
 ) async throws -> Result {
-    let state = StubState(behaviour: behaviour)
+    let state = StubState(behaviour: behaviour, savingFirstRequestTo: sampleFile)
     let (ports, port) = AsyncStream.makeStream(of: Int.self)
     var logger = Logger(label: "kiwi-llm-stub")
     logger.logLevel = .critical  // cancelling the server at the end of a test logs errors that mean nothing

@@ -1,3 +1,5 @@
+import Foundation
+import NIOCore
 import Synchronization
 
 /// How the stub behaves now; changed at start-up by flags and at run time through `PUT /admin/behaviour`.
@@ -88,8 +90,19 @@ final class StubState: Sendable {
     /// The current rate-limit window: when it started and the requests counted in it.
     private let window = Mutex<(start: ContinuousClock.Instant, requests: Int)>((.now, 0))
 
-    init(behaviour: StubBehaviour) {
+    /// Where the first valid request's body is written, once (`--save-request`); nil once written, or never asked.
+    private let sampleFile: Mutex<String?>
+
+    init(behaviour: StubBehaviour, savingFirstRequestTo sampleFile: String? = nil) {
         statistics = Mutex(StubStatistics(behaviour: behaviour))
+        self.sampleFile = Mutex(sampleFile)
+    }
+
+    /// Writes `body` to the sample file if no request was written there yet: the request a Kiwi worker really sent,
+    /// which the peer benchmark (`make bench-peer`) replays through another proxy.
+    func sample(_ body: ByteBuffer) throws {
+        guard let path = sampleFile.withLock({ $0.take() }) else { return }
+        try Data(body.readableBytesView).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     var snapshot: StubStatistics { statistics.withLock { $0 } }

@@ -74,7 +74,8 @@ scenario() {
     shift 7
     printf '\n## %s — %s (stub latency %s ms ± %s ms, %s scan worker(s) × WORKER_CONCURRENCY=%s)\n\n' \
         "$id" "$title" "$latency" "$jitter" "$workers" "$concurrency"
-    start kiwi-llm-stub stub --port 18089 --latency-ms "$latency" --jitter-ms "$jitter"
+    # The stub keeps the first request a worker sends, for the peer benchmark to replay (bench-peer.sh).
+    start kiwi-llm-stub stub --port 18089 --latency-ms "$latency" --jitter-ms "$jitter" --save-request "$BENCH_RUN/$id-request.json"
     PORT=18081 METRICS_PORT=19102 start kiwi-auth kiwi-auth
     PORT=18080 METRICS_PORT=19101 start kiwi-gateway kiwi-gateway
     for worker in $(seq 1 "$workers"); do
