@@ -4,6 +4,7 @@
 #                               infra.sh clean (stop both and delete their data)
 #                               infra.sh close-connections NAME-PATTERN
 #                               infra.sh memory-alarm on|off
+#                               infra.sh delete-queues PREFIX (every queue whose name starts with PREFIX)
 #                               infra.sh pids (NAME=PID of each running server, for the load test's CPU figures)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -176,6 +177,18 @@ rabbitmq_close_connections() {
 
 # Raises (on) or clears (off) a memory alarm: the broker then blocks every publishing connection (connection.blocked),
 # as it does when memory runs short. Used by the partition drills, on the drill's own broker.
+# Deletes every queue whose name starts with PREFIX, in one call: the suite's rigs declare queues of their own
+# (kiwi.test.…), which would otherwise pile up in a broker that outlives the run, each an idle Erlang process.
+rabbitmq_delete_queues() {
+    local prefix="$1"
+    case "$prefix" in "" | *[!A-Za-z0-9._-]*) die "delete-queues: the prefix may hold only letters, digits, '.', '_' and '-'" ;; esac
+    rmq rabbitmqctl -q eval "
+        Prefix = <<\"$prefix\">>,
+        length([catch rabbit_amqqueue:delete(Queue, false, false, <<\"kiwi-test-suite\">>)
+                || Queue <- rabbit_amqqueue:list(),
+                   binary:longest_common_prefix([element(4, amqqueue:get_name(Queue)), Prefix]) =:= byte_size(Prefix)])."
+}
+
 rabbitmq_memory_alarm() {
     case "$1" in
         on)  rmq rabbitmqctl -q set_vm_memory_high_watermark absolute 1MB >/dev/null ;;
@@ -201,6 +214,12 @@ fi
 if [ "${1:-}" = "close-connections" ]; then
     [ -n "${2:-}" ] || die "usage: infra.sh close-connections NAME-PATTERN"
     rabbitmq_close_connections "$2"
+    exit 0
+fi
+
+if [ "${1:-}" = "delete-queues" ]; then
+    [ -n "${2:-}" ] || die "usage: infra.sh delete-queues PREFIX"
+    rabbitmq_delete_queues "$2"
     exit 0
 fi
 
