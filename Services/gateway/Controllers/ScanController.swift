@@ -51,7 +51,9 @@ struct ScanController: Sendable {
         case .new:
             // The request stops waiting at the deadline; a scan still open then is failed, unless a worker's
             // answer lands first.
-            guard var final = try await scans.follow(scan.id, of: scan.userID, until: scan.deadlineInstant) else { throw ScanOutcome.gone }
+            guard var final = try await scans.follow(scan.id, of: scan.userID, until: scan.deadlineInstant, known: started.known) else {
+                throw ScanOutcome.gone
+            }
             if final.state.isOpen { final = await scans.fail(final, .scanTimeout, context: context) }
             return try answer(final)
         case .repeated:

@@ -29,15 +29,21 @@ struct ScanCoordinator: Sendable {
     /// How long a follower waits for news before reading the scan's record again anyway.
     static let recheckInterval = Duration.seconds(10)
 
-    /// A scan a request started, or found again by its `Idempotency-Key`.
+    /// A scan a request started, with a watch on it from before its job was published; or one found again by its
+    /// `Idempotency-Key`.
     enum Started: Sendable {
-        case new(ScanRecord)
+        case new(ScanRecord, ScanWatchRegistration)
         case repeated(ScanRecord)
 
         var scan: ScanRecord {
             switch self {
-            case .new(let scan), .repeated(let scan): scan
+            case .new(let scan, _), .repeated(let scan): scan
             }
+        }
+
+        /// For ``ScanCoordinator/follow(_:of:until:onRead:onQuiet:)``: a new scan needs no first read.
+        var known: (record: ScanRecord, registration: ScanWatchRegistration)? {
+            if case .new(let scan, let registration) = self { (scan, registration) } else { nil }
         }
     }
 
@@ -86,6 +92,8 @@ struct ScanCoordinator: Sendable {
         case .reserved(let reserved): scan = reserved
         }
         let userKey = ScanJob.userKey(forUserID: session.userID.uuidString.lowercased())
+        // Watched before its job leaves, so whoever follows the scan starts from this record without reading it again.
+        let registration = events.register(scan.id)
         do {
             try await backend.submit(
                 ScanJob(
@@ -106,30 +114,39 @@ struct ScanCoordinator: Sendable {
             throw ScanOutcome.apiError(for: ScanFailure(.llmUnavailable, ""))
         }
         metrics.scanStarted(gatewayTime: ContinuousClock.now - started - uploadTime)
-        return .new(scan)
+        return .new(scan, registration)
     }
 
     /// Follows scan `id` of `userID` until it is final or `deadline` passes (never, without one): `onRead` sees the
     /// record each time it is read, `onQuiet` runs after each ``recheckInterval`` without news. Returns the scan as
-    /// last read; nil once it is gone (deleted, with its account or by `DELETE /v1/scans/{id}`).
+    /// last read; nil once it is gone (deleted, with its account or by `DELETE /v1/scans/{id}`). `known`: a scan
+    /// this request just started (``Started/known``), whose record it has and whose watch is in place already.
     func follow(
         _ id: UUID,
         of userID: UUID,
         until deadline: ContinuousClock.Instant? = nil,
+        known: (record: ScanRecord, registration: ScanWatchRegistration)? = nil,
         onRead: (ScanRecord) async throws -> Void = { _ in },
         onQuiet: () async throws -> Void = {}
     ) async throws -> ScanRecord? {
-        try await events.watching(id) { watch in
-            while true {
-                guard let current = try await ledger.scan(id, of: userID) else { return nil }
-                try await onRead(current)
-                let now = ContinuousClock.now
-                if !current.state.isOpen { return current }
-                if let deadline, now >= deadline { return current }
-                let news = await watch.next(within: deadline.map { min(Self.recheckInterval, $0 - now) } ?? Self.recheckInterval)
-                try Task.checkCancellation()
-                if !news { try await onQuiet() }
+        let registration = known?.registration ?? events.register(id)
+        defer { withExtendedLifetime(registration) {} }  // the watch stays in place until the following ends
+        var unread = known?.record
+        while true {
+            let current: ScanRecord
+            if let known = unread {
+                (current, unread) = (known, nil)
+            } else {
+                guard let read = try await ledger.scan(id, of: userID) else { return nil }
+                current = read
             }
+            try await onRead(current)
+            let now = ContinuousClock.now
+            if !current.state.isOpen { return current }
+            if let deadline, now >= deadline { return current }
+            let news = await registration.watch.next(within: deadline.map { min(Self.recheckInterval, $0 - now) } ?? Self.recheckInterval)
+            try Task.checkCancellation()
+            if !news { try await onQuiet() }
         }
     }
 

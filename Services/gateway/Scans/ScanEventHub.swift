@@ -14,19 +14,19 @@ final class ScanEventHub: Sendable {
 
     init() {}
 
-    /// Runs `body` with a watch on scan `id`. The watch is in place before `body` reads the scan's record, so news
-    /// that arrives in between is not missed.
-    func watching<Value: Sendable>(_ id: UUID, _ body: (ScanWatch) async throws -> Value) async throws -> Value {
-        let watch = ScanWatch()
-        let key = ObjectIdentifier(watch)
-        watches.withLock { $0[id, default: [:]][key] = watch }
-        defer {
-            watches.withLock { watches in
-                watches[id]?[key] = nil
-                if watches[id]?.isEmpty == true { watches[id] = nil }
-            }
+    /// A watch on scan `id` that stays until the registration is released. A follower registers before it reads the
+    /// scan's record, and a new scan is registered before its job is published, so news in between is not missed.
+    func register(_ id: UUID) -> ScanWatchRegistration {
+        let registration = ScanWatchRegistration(id: id, hub: self)
+        watches.withLock { $0[id, default: [:]][ObjectIdentifier(registration.watch)] = registration.watch }
+        return registration
+    }
+
+    fileprivate func remove(_ watch: ScanWatch, of id: UUID) {
+        watches.withLock { watches in
+            watches[id]?[ObjectIdentifier(watch)] = nil
+            if watches[id]?.isEmpty == true { watches[id] = nil }
         }
-        return try await body(watch)
     }
 
     /// News of scan `id`: wakes its watches.
@@ -41,6 +41,22 @@ final class ScanEventHub: Sendable {
 
     /// How many scans are watched: a gauge of waiting requests and open event streams.
     var watchedScans: Int { watches.withLock { $0.count } }
+}
+
+/// A watch on a scan, removed from its hub when this is released.
+final class ScanWatchRegistration: Sendable {
+    let id: UUID
+    let watch = ScanWatch()
+    private let hub: ScanEventHub
+
+    fileprivate init(id: UUID, hub: ScanEventHub) {
+        self.id = id
+        self.hub = hub
+    }
+
+    deinit {
+        hub.remove(watch, of: id)
+    }
 }
 
 /// One waiter's watch on a scan: ``next(within:)`` returns once the scan had news since the last call.
