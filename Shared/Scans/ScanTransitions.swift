@@ -138,10 +138,7 @@ public enum ScanIDColumn: ScanColumns {
     public static let sql = "id"
 }
 
-// MARK: - The statements of every scan, prepared once per connection
-
-// Every scan runs these: as prepared statements PostgreSQL parses and plans each once per connection instead of once
-// per scan (docs/operations.md, "Load testing").
+// MARK: - The statements of every scan, prepared once per connection (KiwiDatabase's PreparedStatements)
 
 private struct InsertQueuedScanStatement<Returning: ScanColumns>: PostgresPreparedStatement {
     static var sql: String {
@@ -168,12 +165,10 @@ private struct InsertQueuedScanStatement<Returning: ScanColumns>: PostgresPrepar
         bindings.append(scan.deadline)
         return bindings
     }
-
-    func decodeRow(_ row: PostgresRow) -> Row { row }
 }
 
 /// Marks an open scan `running`; returns its state either way (none when there is no such scan).
-private struct StartScanStatement: PostgresPreparedStatement {
+private struct StartScanStatement: PreparedStatementByID {
     static let sql = """
         WITH started AS (
             UPDATE scans SET state = 'running', updated_at = now() WHERE id = $1 AND state IN ('queued', 'running')
@@ -184,14 +179,6 @@ private struct StartScanStatement: PostgresPreparedStatement {
     typealias Row = String
 
     let id: UUID
-
-    func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings()
-        bindings.append(id)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(String.self) }
 }
 
 /// ``ScanTransitions``' end of a scan: its final state and what the model cost, in one statement.
@@ -244,8 +231,6 @@ private struct EndScanStatement: PostgresPreparedStatement {
         bindings.append(usage?.milliseconds)
         return bindings
     }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Double.self) }
 }
 
 /// `kiwi_scan_duration_seconds{outcome}`: every scan that reached a final state, from its creation to that state,

@@ -13,7 +13,7 @@ struct PostgresProfileStore: ProfileStore {
 
     func profile(of userID: UUID) async throws -> KitchenProfile? {
         try await withStatementDeadline("profile read", timeout: timeout) {
-            for try await json in try await client.execute(ProfileStatement(userID: userID), logger: logger) {
+            for try await json in try await client.execute(ProfileStatement(id: userID), logger: logger) {
                 return try KiwiJSON.decoder().decode(KitchenProfile.self, from: Data(json.utf8))
             }
             return nil
@@ -40,19 +40,11 @@ struct PostgresProfileStore: ProfileStore {
     }
 }
 
-/// A person's profile as JSON, which every scan reads: prepared once per connection, as the scans' statements are
-/// (``ScanTransitions``).
-private struct ProfileStatement: PostgresPreparedStatement {
+/// A person's profile as JSON, which every scan reads: prepared, as the scans' statements are.
+private struct ProfileStatement: PreparedStatementByID {
     static let sql = "SELECT profile::text FROM profiles WHERE user_id = $1"
     typealias Row = String
 
-    let userID: UUID
-
-    func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings()
-        bindings.append(userID)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(String.self) }
+    /// The person's.
+    let id: UUID
 }

@@ -302,6 +302,4 @@ private struct ScanOfUserStatement: PostgresPreparedStatement {
         bindings.append(userID)
         return bindings
     }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row { row }
 }
