@@ -38,7 +38,13 @@ struct StubCommand: AsyncParsableCommand {
             retryAfterSeconds: retryAfterSeconds
         )
         let logger = Logger(label: "kiwi-llm-stub")
-        let app = buildStubApplication(host: host, port: port, state: StubState(behaviour: behaviour, savingFirstRequestTo: saveRequest), expectedAPIKey: apiKey, logger: logger)
+        let app = buildStubApplication(
+            host: host,
+            port: port,
+            state: StubState(behaviour: behaviour, savingFirstRequestTo: saveRequest),
+            expectedAPIKey: apiKey,
+            logger: logger
+        )
         try await app.runService()
     }
 }
