@@ -298,7 +298,8 @@ struct ScanAnalyzer: Sendable {
                 logger.info("retrying OpenAI call", metadata: ["reason": "\(failure.summary)", "waitMs": "\(wait.milliseconds)"])
                 metrics.retrying(after: failure.metricsLabel)
                 do {
-                    try await Task.sleep(for: wait)
+                    // A wheel's timer: a scan cancelled while it waits leaves no timer behind.
+                    try await TimerWheel.shared.sleep(until: .now + wait)
                 } catch {
                     return .ended(ScanFailure(.llmUnavailable, "The scan was cancelled."))
                 }

@@ -70,7 +70,7 @@ final class ScanJobProcessor: Service, Sendable {
                             running -= 1
                         } else {
                             let lifts = intake.liftsAt ?? .now + .milliseconds(100)
-                            try? await cancelWhenGracefulShutdown { try await Task.sleep(until: lifts) }
+                            try? await cancelWhenGracefulShutdown { try await TimerWheel.shared.sleep(until: lifts) }
                             if Task.isShuttingDownGracefully { break deliveries }
                         }
                     }

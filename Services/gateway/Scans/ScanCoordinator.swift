@@ -41,7 +41,7 @@ struct ScanCoordinator: Sendable {
             }
         }
 
-        /// For ``ScanCoordinator/follow(_:of:until:onRead:onQuiet:)``: a new scan needs no first read.
+        /// For ``ScanCoordinator/follow(_:of:until:known:onRead:onQuiet:)``: a new scan needs no first read.
         var known: (record: ScanRecord, registration: ScanWatchRegistration)? {
             if case .new(let scan, let registration) = self { (scan, registration) } else { nil }
         }
