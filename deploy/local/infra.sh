@@ -175,8 +175,6 @@ rabbitmq_close_connections() {
     return 1
 }
 
-# Raises (on) or clears (off) a memory alarm: the broker then blocks every publishing connection (connection.blocked),
-# as it does when memory runs short. Used by the partition drills, on the drill's own broker.
 # Deletes every queue whose name starts with PREFIX, in one call: the suite's rigs declare queues of their own
 # (kiwi.test.…), which would otherwise pile up in a broker that outlives the run, each an idle Erlang process.
 rabbitmq_delete_queues() {
@@ -189,6 +187,8 @@ rabbitmq_delete_queues() {
                    binary:longest_common_prefix([element(4, amqqueue:get_name(Queue)), Prefix]) =:= byte_size(Prefix)])."
 }
 
+# Raises (on) or clears (off) a memory alarm: the broker then blocks every publishing connection (connection.blocked),
+# as it does when memory runs short. Used by the partition drills, on the drill's own broker.
 rabbitmq_memory_alarm() {
     case "$1" in
         on)  rmq rabbitmqctl -q set_vm_memory_high_watermark absolute 1MB >/dev/null ;;
