@@ -9,7 +9,7 @@ import Logging
 import NIOCore
 import Tracing
 
-/// Turns a scan's (already cleaned, base64-encoded) photos into a validated ``ScanResponse``, guarded against the user's
+/// Turns a scan's (already cleaned) photos into a validated ``ScanResponse``, guarded against the user's
 /// allergies and diets (``DietGuard``), by asking the model, absorbing what goes
 /// wrong with real calls: transient failures are retried under ``RetryPolicy``; a route that keeps failing, has no
 /// quota left or whose circuit breaker is open gives way to the next route (`LLM_MODELS`); an unusable answer (a

@@ -244,16 +244,16 @@ final class ScanJobProcessor: Service, Sendable {
     private static func takePhotos(from job: inout ScanJob) -> Result<[ScanPrompt.Photo], ScanFailure> {
         let photos = job.photos
         job.photos = []
-        var encoded: [ScanPrompt.Photo] = []
+        var cleaned: [ScanPrompt.Photo] = []
         for (index, photo) in photos.enumerated() {
             do {
-                encoded.append(ScanPrompt.Photo(jpeg: try JPEGImage(parsing: photo).strippingMetadata()))
+                cleaned.append(ScanPrompt.Photo(jpeg: try JPEGImage(parsing: photo).strippingMetadata()))
             } catch {
                 let which = photos.count == 1 ? "The photo" : "Photo \(index + 1)"
                 return .failure(ScanFailure(.invalidImage, "\(which) is not a valid JPEG: \(error.reason)."))
             }
         }
-        return .success(encoded)
+        return .success(cleaned)
     }
 
     /// Asks the model about the cleaned photos; the photos themselves are never logged.
@@ -265,7 +265,7 @@ final class ScanJobProcessor: Service, Sendable {
     ) async -> (ScanJobResult, ScanAnalyzer.Analysis?) {
         let images: [ScanPrompt.Photo]
         switch photos {
-        case .success(let encoded): images = encoded
+        case .success(let cleaned): images = cleaned
         case .failure(let failure): return (.error(failure), nil)
         }
         let analysis = await analyzer.analyze(

@@ -52,8 +52,8 @@ struct ScanPrompt: Sendable {
         var problem: String
     }
 
-    /// A cleaned photo for the model. It is kept as its JPEG (a third smaller than its base64, for the seconds the model
-    /// thinks) and encoded straight into each request body, with no copy in between.
+    /// A cleaned photo for the model. It is kept as its JPEG (a quarter smaller than its base64, for the seconds the
+    /// model thinks) and encoded straight into each request body, with no copy in between.
     struct Photo: Sendable {
         let jpeg: [UInt8]
 
