@@ -417,7 +417,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KiwiConcurrencyTests",
-            dependencies: ["KiwiConcurrency"],
+            dependencies: ["KiwiConcurrency", "KiwiTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

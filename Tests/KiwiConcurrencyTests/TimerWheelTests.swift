@@ -1,16 +1,11 @@
 import KiwiConcurrency
+import KiwiTestSupport
 import Synchronization
 import Testing
 
 @Suite("Timer wheel")
 struct TimerWheelTests {
     let wheel = TimerWheel(tick: .milliseconds(10))
-
-    /// Waits (up to a minute, for a busy machine) until `condition` holds.
-    func eventually(_ condition: () -> Bool) async throws {
-        let giveUp = ContinuousClock.now + .seconds(60)
-        while !condition(), ContinuousClock.now < giveUp { try await Task.sleep(for: .milliseconds(10)) }
-    }
 
     @Test("a scheduled action runs once its deadline has passed")
     func actionRunsAfterDeadline() async throws {

@@ -231,12 +231,3 @@ extension ScanJobResult {
         return nil
     }
 }
-
-/// Waits until `condition` holds, checking every 20 ms for at most `timeout` (generous: the whole suite shares two cores).
-func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        try #require(ContinuousClock.now < deadline, "condition not met within \(timeout)")
-        try await Task.sleep(for: .milliseconds(20))
-    }
-}

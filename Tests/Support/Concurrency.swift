@@ -1,6 +1,7 @@
 import Foundation
 @_exported import KiwiConcurrency
 import Synchronization
+import Testing
 
 /// A value that concurrent test tasks share.
 public final class Locked<Value: Sendable>: Sendable {
@@ -21,5 +22,14 @@ public final class Locked<Value: Sendable>: Sendable {
 public func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// Waits until `condition` holds, checking every 20 ms for at most `timeout` (generous: the whole suite shares two cores).
+public func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        try #require(ContinuousClock.now < deadline, "condition not met within \(timeout)")
+        try await Task.sleep(for: .milliseconds(20))
     }
 }
