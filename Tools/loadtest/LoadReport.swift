@@ -45,7 +45,9 @@ struct LoadReport: Encodable {
     var gatewayAddedMs: LatencySummary
     var errors: [ErrorRow]
     var processes: [ProcessRow]
-    /// Kiwi's own CPU milliseconds per scan finished in the window: its processes' CPU over the window, all together.
+    /// CPU seconds of Kiwi's own processes over the window, all together.
+    var kiwiCPUSeconds: Double
+    /// Kiwi's own CPU milliseconds per scan finished in the window.
     var kiwiCPUMsPerScan: Double
 
     init(
@@ -69,12 +71,13 @@ struct LoadReport: Encodable {
         scansFinishedInWindow = finishedInWindow.all
         scansPerSecond = Double(finishedInWindow.all) / durationSeconds
         successfulScansPerSecond = Double(finishedInWindow.succeeded) / durationSeconds
-        kiwiCPUMsPerScan = Self.msPerScan(processes.filter(\.kiwi).reduce(0) { $0 + $1.cpuSeconds }, finished: finishedInWindow.all)
         latencyMs = LatencySummary(outcomes.map(\.latency))
         gatewayAddedMs = LatencySummary(outcomes.compactMap { outcome in outcome.succeeded ? outcome.modelTime.map { outcome.latency - $0 } : nil })
         errors = Dictionary(grouping: outcomes.filter { !$0.succeeded }) { "\($0.status.map(String.init) ?? "none") \($0.code ?? "")" }
             .map { _, failures in ErrorRow(status: failures[0].status, code: failures[0].code ?? "unknown", count: failures.count) }
             .sorted { $0.count > $1.count }
+        kiwiCPUSeconds = processes.filter(\.kiwi).reduce(0) { $0 + $1.cpuSeconds }
+        kiwiCPUMsPerScan = Self.msPerScan(kiwiCPUSeconds, finished: finishedInWindow.all)
     }
 
     /// The report as Markdown tables.
@@ -112,8 +115,7 @@ struct LoadReport: Encodable {
                 "| \(row.kiwi ? row.name : "(\(row.name), not Kiwi)") | \(row.pid) | \(format(row.cpuSeconds)) | "
                     + "\(perScan(Self.msPerScan(row.cpuSeconds, finished: scansFinishedInWindow))) | \(format(row.peakRSSMiB)) | \(idle(row.idleCPUPercent)) |"
             }
-            let kiwiSeconds = processes.filter(\.kiwi).reduce(0) { $0 + $1.cpuSeconds }
-            lines.append("| **Kiwi's own, all together** | | \(format(kiwiSeconds)) | **\(perScan(kiwiCPUMsPerScan))** | | |")
+            lines.append("| **Kiwi's own, all together** | | \(format(kiwiCPUSeconds)) | **\(perScan(kiwiCPUMsPerScan))** | | |")
         }
         return lines.joined(separator: "\n")
     }
