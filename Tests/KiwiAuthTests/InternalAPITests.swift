@@ -76,7 +76,7 @@ struct InternalAPITests {
                 )
                 #expect(revoke.status == .noContent)
                 #expect(try await client.introspect(session.sessionToken).status == .unauthorized)
-                #expect(try await events.first { $0 == .session(tokenHash: SessionTokenDigest.hex(session.sessionToken)) } != nil)
+                #expect(await events.first { $0 == .session(tokenHash: SessionTokenDigest.hex(session.sessionToken)) } != nil)
             }
         }
     }
@@ -106,7 +106,7 @@ struct InternalAPITests {
                     return total
                 }
                 #expect(remaining == 0)
-                #expect(try await events.first { $0 == .user(userID) } != nil)
+                #expect(await events.first { $0 == .user(userID) } != nil)
             }
         }
     }
