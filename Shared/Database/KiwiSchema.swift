@@ -7,7 +7,9 @@ public enum KiwiSchema {
     /// The auth service's migrations, oldest first.
     public static let auth: [Migration] = [usersAndSessions, retireScanQuota]
     /// The gateway's migrations, oldest first.
-    public static let gateway: [Migration] = [scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles]
+    public static let gateway: [Migration] = [
+        scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
+    ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
 
@@ -210,6 +212,69 @@ public enum KiwiSchema {
                     updated_at timestamptz NOT NULL DEFAULT now()
                 )
                 """
+            ]
+        )
+
+    /// A scan's reservation in one statement (docs/architecture.md, "A scan's round trips"): `kiwi_reserve_scan` takes
+    /// the person's advisory lock, replays an earlier scan of the same idempotency key, reads the day's usage
+    /// (`kiwi_daily_usage`) and inserts the queued scan, or refuses it, where the gateway used five round trips. Being
+    /// `VOLATILE` in READ COMMITTED, each statement after the lock reads a fresh snapshot, so it sees every reservation
+    /// committed before the lock was granted, as the transaction it replaces did.
+    static let reservationFunction =
+        Migration(
+            version: 10,
+            name: "reserve a scan in one statement",
+            statements: [
+                """
+                CREATE FUNCTION kiwi_daily_usage(p_quota_key bytea, p_day date)
+                RETURNS TABLE (used_scans bigint, used_tokens bigint, everyones_spend bigint)
+                LANGUAGE sql STABLE AS $$
+                    SELECT (SELECT count(*) FROM scans WHERE quota_key = p_quota_key AND scan_date = p_day AND state <> 'failed')
+                            + COALESCE(usage.scan_count, 0),
+                        COALESCE(usage.tokens, 0), COALESCE((SELECT cost_nanousd FROM model_spend WHERE spend_date = p_day), 0)
+                    FROM (SELECT 1) AS one
+                    LEFT JOIN scan_usage AS usage ON usage.quota_key = p_quota_key AND usage.scan_date = p_day
+                $$
+                """,
+                // outcome: 'replay' (an earlier scan of the key, usage NULL), 'refused' (the usage, no scan) or
+                // 'reserved' (the usage before it, and the new scan). A NULL limit is no limit.
+                """
+                CREATE FUNCTION kiwi_reserve_scan(
+                    p_id uuid, p_user_id uuid, p_quota_key bytea, p_day date, p_idempotency_key text, p_photo_sha256 bytea,
+                    p_deadline timestamptz, p_lock bigint, p_scan_limit bigint, p_token_limit bigint, p_budget_nanos bigint
+                )
+                RETURNS TABLE (
+                    r_id uuid, r_user_id uuid, r_state text, r_error_code text, r_error_message text, r_photo_sha256 bytea,
+                    r_deadline timestamptz, r_created_at timestamptz, r_result text, r_model_ms integer,
+                    r_retry_after_seconds integer, outcome text, used_scans bigint, used_tokens bigint, everyones_spend bigint
+                )
+                LANGUAGE plpgsql VOLATILE AS $$
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(p_lock);
+                    IF p_idempotency_key IS NOT NULL THEN
+                        RETURN QUERY
+                            SELECT s.id, s.user_id, s.state, s.error_code, COALESCE(s.error_message, ''), s.photo_sha256, s.deadline,
+                                s.created_at, s.result::text, s.model_ms, s.retry_after_seconds, 'replay'::text,
+                                NULL::bigint, NULL::bigint, NULL::bigint
+                            FROM scans AS s WHERE s.user_id = p_user_id AND s.idempotency_key = p_idempotency_key;
+                        IF FOUND THEN RETURN; END IF;
+                    END IF;
+                    SELECT d.used_scans, d.used_tokens, d.everyones_spend INTO used_scans, used_tokens, everyones_spend
+                    FROM kiwi_daily_usage(p_quota_key, p_day) AS d;
+                    IF used_scans >= p_scan_limit OR used_tokens >= p_token_limit OR everyones_spend >= p_budget_nanos THEN
+                        outcome := 'refused';
+                        RETURN NEXT;
+                        RETURN;
+                    END IF;
+                    RETURN QUERY
+                        INSERT INTO scans AS s (id, user_id, quota_key, scan_date, state, idempotency_key, photo_sha256, deadline)
+                        VALUES (p_id, p_user_id, p_quota_key, p_day, 'queued', p_idempotency_key, p_photo_sha256, p_deadline)
+                        RETURNING s.id, s.user_id, s.state, s.error_code, COALESCE(s.error_message, ''), s.photo_sha256, s.deadline,
+                            s.created_at, s.result::text, s.model_ms, s.retry_after_seconds, 'reserved'::text,
+                            used_scans, used_tokens, everyones_spend;
+                END
+                $$
+                """,
             ]
         )
 

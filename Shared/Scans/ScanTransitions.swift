@@ -116,56 +116,20 @@ public struct ScanTransitions: Sendable {
         }
     }
 
-    /// Inserts a `queued` scan and returns the `Returning` columns of it: the reservation's own statement, run on the
-    /// caller's connection (the gateway's reservation transaction; tools and tests that stand in for it).
-    public static func insertQueued<Returning: ScanColumns>(
-        _ scan: QueuedScan,
-        returning: Returning.Type,
-        on connection: PostgresConnection,
-        logger: Logger
-    ) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, PostgresRow> {
-        try await connection.execute(InsertQueuedScanStatement<Returning>(scan: scan), logger: logger)
+    /// Inserts a `queued` scan, with no quota: for tools and tests that stand in for a gateway's reservation
+    /// (`kiwi_reserve_scan`, KiwiSchema).
+    public func insertQueued(_ scan: QueuedScan) async throws {
+        try await client.execute(
+            """
+            INSERT INTO scans (id, user_id, quota_key, scan_date, state, idempotency_key, photo_sha256, deadline)
+            VALUES (\(scan.id), \(scan.userID), \(scan.quotaKey), \(scan.day)::date, 'queued', \(scan.idempotencyKey), \(scan.photoSHA256), \(scan.deadline))
+            """,
+            logger: logger
+        )
     }
-}
-
-/// Columns of the `scans` table that a statement returns, as SQL (`id`, `state`, …).
-public protocol ScanColumns {
-    static var sql: String { get }
-}
-
-/// Just the scan's id.
-public enum ScanIDColumn: ScanColumns {
-    public static let sql = "id"
 }
 
 // MARK: - The statements of every scan, prepared once per connection (KiwiDatabase's PreparedStatements)
-
-private struct InsertQueuedScanStatement<Returning: ScanColumns>: PostgresPreparedStatement {
-    static var sql: String {
-        """
-        INSERT INTO scans (id, user_id, quota_key, scan_date, state, idempotency_key, photo_sha256, deadline)
-        VALUES ($1, $2, $3, $4::date, 'queued', $5, $6, $7)
-        RETURNING \(Returning.sql)
-        """
-    }
-    // Stated, because a null idempotency key says nothing of its type.
-    static var bindingDataTypes: [PostgresDataType] { [.uuid, .uuid, .bytea, .text, .text, .bytea, .timestamptz] }
-    typealias Row = PostgresRow
-
-    let scan: QueuedScan
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings()
-        bindings.append(scan.id)
-        bindings.append(scan.userID)
-        try bindings.append(scan.quotaKey)
-        bindings.append(scan.day)
-        bindings.append(scan.idempotencyKey)
-        try bindings.append(scan.photoSHA256)
-        bindings.append(scan.deadline)
-        return bindings
-    }
-}
 
 /// Marks an open scan `running`; returns its state either way (none when there is no such scan).
 private struct StartScanStatement: PreparedStatementByID {

@@ -129,9 +129,7 @@ struct WorkerRig: Sendable {
             photoSHA256: Data(repeating: 1, count: 32),
             deadline: deadline
         )
-        try await postgres.withConnection { connection in
-            for try await _ in try await ScanTransitions.insertQueued(scan, returning: ScanIDColumn.self, on: connection, logger: testLogger) {}
-        }
+        try await ScanTransitions(client: postgres, logger: testLogger).insertQueued(scan)
         return ScanJob(scanID: scan.id, photos: [jpeg], deadline: deadline, requestID: "req-\(UUID().uuidString.prefix(8))", userKey: testUserKey)
     }
 

@@ -147,10 +147,7 @@ func run(size: Int, concurrency: Int, postgres: PostgresClient) async throws -> 
                 deadline: deadline
             )
             let ok = await outcomes.wait(for: reserved.id, timeout: .seconds(120)) {
-                try await postgres.withConnection { connection in
-                    for try await _ in try await ScanTransitions.insertQueued(reserved, returning: ScanIDColumn.self, on: connection, logger: logger)
-                    {}
-                }
+                try await ScanTransitions(client: postgres, logger: logger).insertQueued(reserved)
                 let job = ScanJob(scanID: reserved.id, photos: [photos[index % photos.count]], deadline: deadline, requestID: nil, userKey: "bench")
                 try await publisher.publish(job.message(), routingKey: queue)
             }

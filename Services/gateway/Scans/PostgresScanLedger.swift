@@ -26,40 +26,45 @@ struct PostgresScanLedger: ScanLedger {
 
     func usage(of quotaKey: Data, on day: String) async throws -> DailyUsage {
         try await withStatementDeadline("scan ledger used", timeout: timeout) {
-            try await client.withConnection { try await Self.usage(of: quotaKey, on: day, connection: $0, logger: logger) }
+            for try await (scans, tokens, spend) in try await client.execute(DailyUsageStatement(quotaKey: quotaKey, day: day), logger: logger) {
+                return DailyUsage(scans: scans, tokens: tokens, everyonesSpendNanos: spend)
+            }
+            return DailyUsage()
         }
     }
 
-    private static func usage(of quotaKey: Data, on day: String, connection: PostgresConnection, logger: Logger) async throws -> DailyUsage {
-        for try await (scans, tokens, spend) in try await connection.execute(DailyUsageStatement(quotaKey: quotaKey, day: day), logger: logger) {
-            return DailyUsage(scans: scans, tokens: tokens, everyonesSpendNanos: spend)
-        }
-        return DailyUsage()
-    }
-
-    /// One transaction under a lock per person (`pg_advisory_xact_lock` on the quota key): the idempotency key is
-    /// looked up, the day's usage read, and the new scan inserted, with no other reservation of the same person in
-    /// between. 1,000 simultaneous attempts of one person still grant exactly the limit. Everyone's spend is read
-    /// without a lock: the budget is checked before each reservation, not held by it (docs/architecture.md, "Spend and model routes").
+    /// One statement, `kiwi_reserve_scan` (KiwiSchema, version 10), under a lock per person (`pg_advisory_xact_lock` on
+    /// the quota key): the idempotency key is looked up, the day's usage read, and the new scan inserted, with no other
+    /// reservation of the same person in between. 1,000 simultaneous attempts of one person still grant exactly the
+    /// limit. Everyone's spend is read without a lock: the budget is checked before each reservation, not held by it
+    /// (docs/architecture.md, "Spend and model routes").
     func reserve(_ scan: QueuedScan, policy: QuotaPolicy) async throws -> ScanReservation {
         try await withStatementDeadline("scan ledger reserve", timeout: timeout) {
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey(scan.quotaKey)))", logger: logger)
-                if let key = scan.idempotencyKey {
-                    let earlier = try await connection.query(
-                        "SELECT \(unescaped: Self.columns) FROM scans WHERE user_id = \(scan.userID) AND idempotency_key = \(key)",
-                        logger: logger
-                    )
-                    if let record = try await Self.records(earlier).first {
-                        return record.photoSHA256 == scan.photoSHA256 ? .replay(record) : .keyReused
-                    }
-                }
-                let usage = try await Self.usage(of: scan.quotaKey, on: scan.day, connection: connection, logger: logger)
-                if let refusal = policy.refusal(after: usage) { return .refused(refusal) }
-                let inserted = try await ScanTransitions.insertQueued(scan, returning: LedgerColumns.self, on: connection, logger: logger)
-                guard let record = try await Self.records(inserted).first else { throw PostgresRowMissing() }
-                return .reserved(record)
+            let statement = ReserveScanStatement(scan: scan, lockKey: Self.lockKey(scan.quotaKey), policy: policy)
+            for try await row in try await client.execute(statement, logger: logger) {
+                return try Self.reservation(row, of: scan, policy: policy)
             }
+            throw PostgresRowMissing()
+        }
+    }
+
+    /// What `kiwi_reserve_scan` decided: its row is a scan's ``columns``, then the outcome and the usage it read.
+    private static func reservation(_ row: PostgresRow, of scan: QueuedScan, policy: QuotaPolicy) throws -> ScanReservation {
+        let columns = row.makeRandomAccess()
+        switch try columns[11].decode(String.self) {
+        case "replay":
+            let record = try record(row)
+            return record.photoSHA256 == scan.photoSHA256 ? .replay(record) : .keyReused
+        case "reserved":
+            return .reserved(try record(row))
+        case let outcome:
+            let usage = DailyUsage(
+                scans: try columns[12].decode(Int.self),
+                tokens: try columns[13].decode(Int.self),
+                everyonesSpendNanos: try columns[14].decode(Int64.self)
+            )
+            guard outcome == "refused", let refusal = policy.refusal(after: usage) else { throw ReservationOutcomeUnknown(outcome: outcome) }
+            return .refused(refusal)
         }
     }
 
@@ -259,20 +264,9 @@ struct PostgresScanLedger: ScanLedger {
 
 // MARK: - The statements of every scan, prepared once per connection (see ``ScanTransitions``)
 
-/// The columns a ``ScanRecord`` is read from.
-private enum LedgerColumns: ScanColumns {
-    static let sql = PostgresScanLedger.columns
-}
-
 /// A person's scans and tokens of `day`, and everyone's spend of it: what ``QuotaPolicy`` decides from.
 private struct DailyUsageStatement: PostgresPreparedStatement {
-    static let sql = """
-        SELECT (SELECT count(*) FROM scans WHERE quota_key = $1 AND scan_date = $2::date AND state <> 'failed')
-                + COALESCE(usage.scan_count, 0),
-            COALESCE(usage.tokens, 0), COALESCE((SELECT cost_nanousd FROM model_spend WHERE spend_date = $2::date), 0)
-        FROM (SELECT 1) AS one
-        LEFT JOIN scan_usage AS usage ON usage.quota_key = $1 AND usage.scan_date = $2::date
-        """
+    static let sql = "SELECT used_scans, used_tokens, everyones_spend FROM kiwi_daily_usage($1, $2::date)"
     typealias Row = (Int, Int, Int64)
 
     let quotaKey: Data
@@ -286,6 +280,44 @@ private struct DailyUsageStatement: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
+
+/// ``PostgresScanLedger/reserve(_:policy:)``: `kiwi_reserve_scan`'s row, led by a scan's columns as
+/// ``PostgresScanLedger/columns`` names them. A limit the policy does not set is NULL, no limit.
+private struct ReserveScanStatement: PostgresPreparedStatement {
+    static let sql = """
+        SELECT r_id, r_user_id, r_state, r_error_code, r_error_message, r_photo_sha256, r_deadline, r_created_at, r_result,
+            r_model_ms, r_retry_after_seconds, outcome, used_scans, used_tokens, everyones_spend
+        FROM kiwi_reserve_scan($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10, $11)
+        """
+    // Stated, because the idempotency key and the limits may be null, which says nothing of their types.
+    static let bindingDataTypes: [PostgresDataType] = [.uuid, .uuid, .bytea, .text, .text, .bytea, .timestamptz, .int8, .int8, .int8, .int8]
+    typealias Row = PostgresRow
+
+    let scan: QueuedScan
+    let lockKey: Int64
+    let policy: QuotaPolicy
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(scan.id)
+        bindings.append(scan.userID)
+        try bindings.append(scan.quotaKey)
+        bindings.append(scan.day)
+        bindings.append(scan.idempotencyKey)
+        try bindings.append(scan.photoSHA256)
+        bindings.append(scan.deadline)
+        bindings.append(lockKey)
+        bindings.append(policy.limit)
+        bindings.append(policy.tokenLimit)
+        bindings.append(policy.dailyBudgetNanos)
+        return bindings
+    }
+}
+
+/// `kiwi_reserve_scan` answered with an outcome this gateway does not know, or refused a scan its policy would allow.
+private struct ReservationOutcomeUnknown: Error {
+    let outcome: String
 }
 
 /// One scan of one person.
