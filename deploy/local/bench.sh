@@ -7,6 +7,7 @@
 #   KIWI_BENCH_SERVICES=DIR    run the gateway, auth and scan workers from DIR instead (another build's release
 #                              binaries), to compare two builds leg by leg on the same machine and load generator.
 #   KIWI_BENCH_SECONDS=S       measure A, B and C for S seconds instead of 60.
+#   KIWI_BENCH_DATABASE_URL=U  the services' DATABASE_URL (e.g. through a proxy that adds network latency).
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 source "$here/common.sh"
@@ -25,6 +26,7 @@ mkdir -p "$BENCH_RUN/logs"
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 65536 2>/dev/null || log "could not raise the open-file limit ($(ulimit -n)); scenario C may fail"
 
 local_environment
+export DATABASE_URL="${KIWI_BENCH_DATABASE_URL:-$DATABASE_URL}"
 export AUTH_SERVICE_URL="http://127.0.0.1:18081"
 export OPENAI_BASE_URL="http://127.0.0.1:18089/v1"
 # Load-test users scan more than 4 times a day, but like people, not like one account scanning from every lane at once:
