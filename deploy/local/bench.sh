@@ -3,11 +3,12 @@
 # Each scenario (docs/operations.md) runs on fresh processes — the OpenAI stub, auth, one gateway and its scan workers —
 # on ports of its own (18080-18089 and 18101-18110 for workers, metrics 19101-19102 and 19201-19210), so a `make run`
 # stack can stay up meanwhile.
-#   bench.sh [A] [B] [C] [D]   the scenarios to run (default: all). Tables on stdout; JSON and logs in .run/bench/.
+#   bench.sh [A] [B] [C] [D]   the scenarios to run (default: all). Tables on stdout; JSON, the services' metrics at
+#                              the end of each scenario (ID-SERVICE.prom) and their logs in .run/bench/.
 #   KIWI_BENCH_SERVICES=DIR    run the gateway, auth and scan workers from DIR instead (another build's release
 #                              binaries), to compare two builds leg by leg on the same machine and load generator.
 #   KIWI_BENCH_SECONDS=S       measure A, B and C for S seconds instead of 60.
-#   KIWI_BENCH_DATABASE_URL=U  the services' DATABASE_URL (e.g. through a proxy that adds network latency).
+#   KIWI_BENCH_DATABASE_URL=U  the services' DATABASE_URL, e.g. through tcp-relay.py: a network hop to PostgreSQL.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 source "$here/common.sh"
@@ -94,6 +95,12 @@ scenario() {
     for server in $("$here/infra.sh" pids); do processes+=(--process "$server"); done
     "$KIWI_BIN/kiwi-loadtest" --gateway http://127.0.0.1:18080 --key-directory "$KIWI_RUN/dev-apple" \
         --json "$BENCH_RUN/$id.json" "${processes[@]}" "$@"
+    # The services' metrics as the scenario left them: their histograms say where a scan's time went.
+    curl -fs --max-time 5 http://127.0.0.1:19101/metrics >"$BENCH_RUN/$id-gateway.prom" || log "could not read the gateway's metrics"
+    for worker in $(seq 1 "$workers"); do
+        curl -fs --max-time 5 "http://127.0.0.1:$((19200 + worker))/metrics" >"$BENCH_RUN/$id-scan-worker-$worker.prom" ||
+            log "could not read scan worker $worker's metrics"
+    done
     stop_all
 }
 
