@@ -5,8 +5,7 @@ import PostgresNIO
 extension PostgresClient.Configuration {
     /// Reads `postgres://user:password@host:port/database?sslmode=…` (the form of `DATABASE_URL`).
     /// User and password are percent-decoded. `sslmode` is `disable`, `prefer` (the default), `require`,
-    /// `verify-ca` or `verify-full`, with libpq's meanings. Idle connections close, and the pool's timers end, 10 s
-    /// after a connection's last use.
+    /// `verify-ca` or `verify-full`, with libpq's meanings.
     public init(url text: String) throws(DatabaseURLError) {
         guard let components = URLComponents(string: text), let scheme = components.scheme,
             scheme == "postgres" || scheme == "postgresql"
@@ -44,12 +43,6 @@ extension PostgresClient.Configuration {
             database: database.isEmpty ? nil : database,
             tls: tls
         )
-        // The pool arms a keep-alive and an idle timer whenever a connection goes back idle. The next lease cancels
-        // them, but a cancelled `Task.sleep` still fires at its deadline, so with the defaults (30 s, 60 s) a busy
-        // service went on spending 3-4 % of a core for up to a minute after its load. With 10 s that is over 10 s
-        // after the load; connections opened for a burst close 10 s after their last use (docs/operations.md §6).
-        options.connectionIdleTimeout = .seconds(10)
-        options.keepAliveBehavior = Options.KeepAliveBehavior(frequency: .seconds(10))
     }
 }
 
