@@ -35,7 +35,7 @@ struct LoadTestTests {
                 arguments: [
                     // Measured after a warm-up: on a machine busy with the rest of the suite, the first scans of a fresh
                     // process can take seconds, and a window they all straddle would measure nothing.
-                    "--gateway", rig.gateway.absoluteString, "--concurrency", "4", "--warmup", "2", "--duration", "5", "--image-size", "65536",
+                    "--gateway", rig.gateway.absoluteString, "--concurrency", "4", "--warmup", "5", "--duration", "5", "--image-size", "65536",
                     "--key-directory", keys.path, "--json", report.path,
                 ] + processes,
                 environment: [:]
