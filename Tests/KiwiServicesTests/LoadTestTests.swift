@@ -27,6 +27,9 @@ struct LoadTestTests {
         defer { try? FileManager.default.removeItem(at: keys) }
 
         try await SystemRig.run(behaviour: StubBehaviour(latencyMilliseconds: 100)) { rig in
+            // The load starts on a rig that has answered a scan: every service up, connected and consuming.
+            let first = try await rig.scan(SyntheticJPEG.make(size: 16 * 1024, seed: 103), token: try await rig.signIn())
+            try #require(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))")
             let processes = try ["kiwi-gateway-0", "kiwi-scan-worker"].flatMap { name in
                 ["--process", "\(name)=\(try #require(rig.processes[name]).pid)"]
             }
