@@ -5,7 +5,8 @@ import PostgresNIO
 extension PostgresClient.Configuration {
     /// Reads `postgres://user:password@host:port/database?sslmode=…` (the form of `DATABASE_URL`).
     /// User and password are percent-decoded. `sslmode` is `disable`, `prefer` (the default), `require`,
-    /// `verify-ca` or `verify-full`, with libpq's meanings.
+    /// `verify-ca` or `verify-full`, with libpq's meanings. Idle connections close, and the pool's timers end, 10 s
+    /// after a connection's last use; idle connections are not pinged.
     public init(url text: String) throws(DatabaseURLError) {
         guard let components = URLComponents(string: text), let scheme = components.scheme,
             scheme == "postgres" || scheme == "postgresql"
@@ -43,6 +44,15 @@ extension PostgresClient.Configuration {
             database: database.isEmpty ? nil : database,
             tls: tls
         )
+        // The pool arms an idle timer (and a keep-alive one) whenever a connection goes back idle. The next lease
+        // cancels them, but a cancelled `Task.sleep` still fires at its deadline, so with the defaults (close after
+        // 60 s, ping after 30 s) a busy service went on spending 3-4 % of a core for up to a minute after its load.
+        // Closing after 10 s ends that 10 s after the load; connections opened for a burst close 10 s after their last
+        // use (docs/operations.md §6). No keep-alive: a connection idle for at most 10 s needs no ping, and a ping as
+        // often as the idle close fired together with it and left PostgresNIO 1.33's pool unable to shut down
+        // (PostgresPoolShutdownTests).
+        options.connectionIdleTimeout = .seconds(10)
+        options.keepAliveBehavior = nil
     }
 }
 

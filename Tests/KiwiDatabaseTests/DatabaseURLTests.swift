@@ -19,6 +19,13 @@ struct DatabaseURLTests {
         #expect(throws: Never.self) { try PostgresClient.Configuration(url: "postgres://u@db.internal/kiwi?sslmode=\(mode)") }
     }
 
+    @Test("the pool closes an idle connection, and ends its timers, 10 s after the connection's last use, without pinging it")
+    func shortPoolTimers() throws {
+        let options = try PostgresClient.Configuration(url: "postgres://u@db.internal/kiwi").options
+        #expect(options.connectionIdleTimeout == .seconds(10))
+        #expect(options.keepAliveBehavior == nil)
+    }
+
     @Test("refuses URLs it cannot use", arguments: ["mysql://u@h/db", "postgres:///db", "postgres://h/db", "postgres://u@h/db?sslmode=allow"])
     func refusesUnusable(_ url: String) {
         #expect(throws: DatabaseURLError.self) { try PostgresClient.Configuration(url: url) }
