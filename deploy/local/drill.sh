@@ -7,7 +7,8 @@
 # and RabbitMQ get fresh data under .run/drill/. The drill tests (NetworkDrillTests) run on the client host and start
 # the services, each on its own host, from the binaries `make test` builds. Everything is torn down when the drill ends,
 # however it ends.
-#   usage: drill.sh [DRILL]  (all drills, or those whose test name matches DRILL, e.g. brokerFrozen)
+#   usage: drill.sh [DRILL]  (all drills, or those whose test name DRILL, a regular expression, matches from its start:
+#                            brokerFrozen, '.*Database'; a DRILL that matches none fails)
 #          drill.sh up     (only make the hosts, with PostgreSQL and RabbitMQ, and leave them for exploring)
 #          drill.sh down   (tear down what is left)
 set -euo pipefail
@@ -104,7 +105,13 @@ on client env KIWI_TEST_DATABASE_URL="postgres://kiwi:kiwi@$(address_of postgres
     KIWI_TEST_AMQP_URL="amqp://kiwi:kiwi@$(address_of rabbitmq):$KIWI_AMQP_PORT/%2F" KIWI_DRILL_HOSTS="$host_list" KIWI_DRILL_NAMESPACE_PREFIX="$prefix" KIWI_DRILL_RESULTS="$results" \
     KIWI_DRILL_RABBITMQ_PID_FILE="$(KIWI_RUN="$drill_run" data_root rabbitmq)/rabbitmq/rabbitmq.pid" \
     KIWI_DRILL_AMQP_PORT="$KIWI_AMQP_PORT" KIWI_DRILL_RUN="$drill_run" \
-    timeout --kill-after=10 2400 swift test --skip-build --filter "NetworkDrillTests/${1:-}" || status=$?
+    timeout --kill-after=10 2400 swift test --skip-build --filter "NetworkDrillTests/${1:-}" 2>&1 | tee "$drill_run/tests.log" ||
+    status=$?
+# A filter that matches no drill would otherwise pass, having checked nothing.
+if [ "$status" = 0 ] && grep -q "Test run with 0 tests" "$drill_run/tests.log"; then
+    log "make drill: no drill matches '${1:-}' (a regular expression after NetworkDrillTests/, e.g. '.*Database')."
+    status=1
+fi
 echo
 echo "Partition drills (lost and duplicated must be 0; see docs/operations.md):"
 column -t -s $'\t' "$results" 2>/dev/null || cat "$results"
