@@ -356,6 +356,26 @@ struct ScanRouterTests {
         }
     }
 
+    @Test("a waiting scan reads its record once, for the outcome, and not when a worker starts it")
+    func noReadWhenStarted() async throws {
+        let gateway = FakeGateway(workers: .hold, scanTimeout: .seconds(3600))
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let worker = Task {
+                while gateway.scans.scanIDs.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+                let before = gateway.ledger.reads
+                gateway.scans.start(gateway.scans.scanIDs[0])
+                try await Task.sleep(for: .milliseconds(100))
+                gateway.scans.answer(gateway.scans.scanIDs[0], with: .ok(ScanResponse(ingredients: [], recipes: [])))
+                return before
+            }
+            let answer = try await client.scan(testPhoto, token: token)
+            let before = try await worker.value
+            #expect(answer.status == .ok)
+            #expect(gateway.ledger.reads - before == 1)
+        }
+    }
+
     @Test("a quota store that cannot be used makes a scan 503 service_unavailable")
     func quotaStoreDown() async throws {
         let gateway = FakeGateway()

@@ -94,6 +94,7 @@ struct ScansController: Sendable {
             _ = try await scans.follow(
                 scan.id,
                 of: scan.userID,
+                everyState: true,
                 onRead: { current in
                     let path = current.state.path
                     while sent < path.count {

@@ -121,11 +121,14 @@ struct ScanCoordinator: Sendable {
     /// record each time it is read, `onQuiet` runs after each ``recheckInterval`` without news. Returns the scan as
     /// last read; nil once it is gone (deleted, with its account or by `DELETE /v1/scans/{id}`). `known`: a scan
     /// this request just started (``Started/known``), whose record it has and whose watch is in place already.
+    /// `everyState`: the follower shows the scan's progress, and reads it on news that it is still open
+    /// (``ScanNews/stillOpen``, a worker started it); others wait for the outcome only, and do not.
     func follow(
         _ id: UUID,
         of userID: UUID,
         until deadline: ContinuousClock.Instant? = nil,
         known: (record: ScanRecord, registration: ScanWatchRegistration)? = nil,
+        everyState: Bool = false,
         onRead: (ScanRecord) async throws -> Void = { _ in },
         onQuiet: () async throws -> Void = {}
     ) async throws -> ScanRecord? {
@@ -141,12 +144,17 @@ struct ScanCoordinator: Sendable {
                 current = read
             }
             try await onRead(current)
-            let now = ContinuousClock.now
             if !current.state.isOpen { return current }
-            if let deadline, now >= deadline { return current }
-            let news = await registration.watch.next(within: deadline.map { min(Self.recheckInterval, $0 - now) } ?? Self.recheckInterval)
-            try Task.checkCancellation()
-            if !news { try await onQuiet() }
+            // Waits for news worth a read: a quiet spell or any news for a follower of every state; for the others,
+            // a quiet spell or news that may be the outcome.
+            var news: ScanNews
+            repeat {
+                let now = ContinuousClock.now
+                if let deadline, now >= deadline { return current }
+                news = await registration.watch.next(within: deadline.map { min(Self.recheckInterval, $0 - now) } ?? Self.recheckInterval)
+                try Task.checkCancellation()
+                if news == .quiet { try await onQuiet() }
+            } while news == .stillOpen && !everyState
         }
     }
 

@@ -8,7 +8,7 @@ import Synchronization
 
 /// Wakes whoever in this gateway waits for a scan (a blocking `POST /v1/scan`, `Prefer: wait`, an event stream)
 /// when news of it arrives (``ScanEventListener``). Waiters read the scan's record when woken; the news itself
-/// carries nothing they trust.
+/// carries nothing they trust, but says whether it is worth a read (``ScanNews``).
 final class ScanEventHub: Sendable {
     private let watches = Mutex<[UUID: [ObjectIdentifier: ScanWatch]]>([:])
 
@@ -29,14 +29,15 @@ final class ScanEventHub: Sendable {
         }
     }
 
-    /// News of scan `id`: wakes its watches.
-    func announce(_ id: UUID) {
-        for watch in watches.withLock({ $0[id].map { Array($0.values) } ?? [] }) { watch.wake() }
+    /// News of a scan: wakes its watches.
+    func announce(_ event: ScanEvent) {
+        let news: ScanNews = event.state.isOpen ? .stillOpen : .changed
+        for watch in watches.withLock({ $0[event.scanID].map { Array($0.values) } ?? [] }) { watch.wake(news) }
     }
 
     /// Wakes every watch: news may have been lost (the subscription was down), so everyone looks again.
     func wakeAll() {
-        for watch in watches.withLock({ $0.values.flatMap(\.values) }) { watch.wake() }
+        for watch in watches.withLock({ $0.values.flatMap(\.values) }) { watch.wake(.changed) }
     }
 
     /// How many scans are watched: a gauge of waiting requests and open event streams.
@@ -59,14 +60,25 @@ final class ScanWatchRegistration: Sendable {
     }
 }
 
+/// What a follower of a scan heard while it waited (``ScanWatch/next(within:)``), least to most.
+enum ScanNews: Comparable, Sendable {
+    /// Nothing, for the whole wait.
+    case quiet
+    /// Only that the scan is still open (a worker started it): a follower that waits for the outcome alone need not
+    /// read the record for it. The news of the outcome comes after it, from the same worker.
+    case stillOpen
+    /// That the scan may have changed in any way: news of a final state, or news that may have been lost.
+    case changed
+}
+
 /// One waiter's watch on a scan: ``next(within:)`` returns once the scan had news since the last call.
 final class ScanWatch: Sendable {
     private enum State {
         case idle
-        /// News came while nobody was waiting: the next wait returns at once.
-        case woken
+        /// News came while nobody was waiting: the next wait returns it at once.
+        case woken(ScanNews)
         /// A wait, numbered so that a late timeout of an earlier wait cannot end it.
-        case waiting(CheckedContinuation<Bool, Never>, wait: UInt64)
+        case waiting(CheckedContinuation<ScanNews, Never>, wait: UInt64)
     }
 
     private let state = Mutex(State.idle)
@@ -74,50 +86,54 @@ final class ScanWatch: Sendable {
 
     fileprivate init() {}
 
-    fileprivate func wake() {
-        let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
+    /// News that came together is kept as the most telling of it.
+    fileprivate func wake(_ news: ScanNews) {
+        let waiter: CheckedContinuation<ScanNews, Never>? = state.withLock { state in
             switch state {
             case .waiting(let continuation, _):
                 state = .idle
                 return continuation
-            case .idle, .woken:
-                state = .woken
+            case .idle:
+                state = .woken(news)
+                return nil
+            case .woken(let earlier):
+                state = .woken(max(earlier, news))
                 return nil
             }
         }
-        waiter?.resume(returning: true)
+        waiter?.resume(returning: news)
     }
 
     private func timeOut(_ wait: UInt64) {
-        let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
+        let waiter: CheckedContinuation<ScanNews, Never>? = state.withLock { state in
             guard case .waiting(let continuation, wait) = state else { return nil }
             state = .idle
             return continuation
         }
-        waiter?.resume(returning: false)
+        waiter?.resume(returning: .quiet)
     }
 
-    /// Waits for news of the scan since the last call: true when it came, false after `timeout` without any. Returns
-    /// at once when the task is cancelled. The timeout is a ``TimerWheel`` timer, gone as soon as news comes.
-    func next(within timeout: Duration) async -> Bool {
+    /// Waits for news of the scan since the last call: what came, or ``ScanNews/quiet`` after `timeout` without any.
+    /// Returns at once when the task is cancelled. The timeout is a ``TimerWheel`` timer, gone as soon as news comes.
+    func next(within timeout: Duration) async -> ScanNews {
         let wait = waits.add(1, ordering: .relaxed).newValue
         let timer = Mutex<TimerWheel.Timer?>(nil)
         let news = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if case .woken = state {
+            await withCheckedContinuation { (continuation: CheckedContinuation<ScanNews, Never>) in
+                let earlier = state.withLock { state -> ScanNews? in
+                    if case .woken(let news) = state {
                         state = .idle
-                        return true
+                        return news
                     }
                     state = .waiting(continuation, wait: wait)
-                    return false
+                    return nil
                 }
-                if now { return continuation.resume(returning: true) }
+                if let earlier { return continuation.resume(returning: earlier) }
                 let scheduled = TimerWheel.shared.schedule(at: .now + timeout) { [self] in timeOut(wait) }
                 timer.withLock { $0 = scheduled }
             }
         } onCancel: {
-            wake()
+            wake(.changed)
         }
         timer.withLock { $0 }?.cancel()
         return news
@@ -139,7 +155,7 @@ struct ScanEventListener: Service {
                     logger.warning("ignoring a scan event message that does not decode")
                     continue
                 }
-                hub.announce(event.scanID)
+                hub.announce(event)
             }
         }
     }

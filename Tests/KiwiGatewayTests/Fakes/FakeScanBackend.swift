@@ -69,16 +69,20 @@ final class FakeScanBackend: ScanBackend {
 
     func announce(_ event: ScanEvent) async {
         state.withLock { $0.announced.append(event) }
-        events.announce(event.scanID)
+        events.announce(event)
     }
 
     /// A worker takes scan `id`: it is `running` now.
     func start(_ id: UUID) {
-        if ledger.start(id) { events.announce(id) }
+        if ledger.start(id) { events.announce(ScanEvent(scanID: id, state: .running)) }
     }
 
     /// A worker records `result` for scan `id`, as the real one does (only on an open scan).
     func answer(_ id: UUID, with result: ScanJobResult, modelTime: Duration? = nil) {
-        if ledger.finish(id, with: result, modelTime: modelTime) { events.announce(id) }
+        guard ledger.finish(id, with: result, modelTime: modelTime) else { return }
+        switch result {
+        case .ok: events.announce(ScanEvent(scanID: id, state: .succeeded))
+        case .error: events.announce(ScanEvent(scanID: id, state: .failed))
+        }
     }
 }
