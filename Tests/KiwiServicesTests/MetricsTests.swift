@@ -22,6 +22,17 @@ struct MetricsTests {
         return PrometheusText(String(buffer: try await response.body.collect(upTo: 4 << 20)))
     }
 
+    /// The worker's metrics once it has no job in flight. It counts a job when it has acknowledged it, after
+    /// announcing its outcome, so the client may have its answer first.
+    func settledWorkerMetrics(_ rig: SystemRig) async throws -> PrometheusText {
+        var metrics = PrometheusText("")
+        try await eventually {
+            metrics = try await scrape(rig.metrics["kiwi-scan-worker"])
+            return metrics.value("kiwi_worker_jobs_in_flight") == 0
+        }
+        return metrics
+    }
+
     /// Signs in, scans once (the day's only scan), is refused a second, and asks for the quota with the same token.
     func traffic(_ rig: SystemRig) async throws {
         let token = try await rig.signIn()
@@ -88,7 +99,7 @@ struct MetricsTests {
     func workerCounters() async throws {
         try await SystemRig.run(gatewayEnvironment: ["SCAN_DAILY_LIMIT": "1"]) { rig in
             try await traffic(rig)
-            let metrics = try await scrape(rig.metrics["kiwi-scan-worker"])
+            let metrics = try await settledWorkerMetrics(rig)
             #expect(metrics.value("kiwi_worker_jobs_total", ["outcome": "ok"]) == 1)
             #expect(metrics.value("kiwi_worker_job_duration_seconds_count", ["outcome": "ok"]) == 1)
             #expect(metrics.value("kiwi_worker_jobs_in_flight") == 0)
@@ -123,7 +134,7 @@ struct MetricsTests {
             #expect(try await rig.scan(photo, token: token).status == 502)
             let gateway = try await scrape(rig.metrics["kiwi-gateway-0"])
             #expect(gateway.value("kiwi_gateway_scans_total", ["outcome": "invalid_model_response"]) == 1)
-            let worker = try await scrape(rig.metrics["kiwi-scan-worker"])
+            let worker = try await settledWorkerMetrics(rig)
             #expect(worker.value("kiwi_worker_jobs_total", ["outcome": "invalid_model_response"]) == 1)
             #expect(worker.value("kiwi_llm_repairs_total") == 1)
         }

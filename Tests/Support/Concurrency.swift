@@ -26,9 +26,9 @@ public func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws ->
 }
 
 /// Waits until `condition` holds, checking every 20 ms for at most `timeout` (generous: the whole suite shares two cores).
-public func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws {
+public func eventually(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
-    while !condition() {
+    while try await !condition() {
         try #require(ContinuousClock.now < deadline, "condition not met within \(timeout)")
         try await Task.sleep(for: .milliseconds(20))
     }
