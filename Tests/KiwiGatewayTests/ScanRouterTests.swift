@@ -346,10 +346,7 @@ struct ScanRouterTests {
         let gateway = FakeGateway(workers: .hold, scanTimeout: .seconds(3600))
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
-            let worker = Task {
-                while gateway.scans.scanIDs.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-                gateway.scans.answer(gateway.scans.scanIDs[0], with: .ok(ScanResponse(ingredients: [], recipes: [])))
-            }
+            let worker = Task { gateway.scans.answer(try await firstJob(of: gateway), with: Self.noFood) }
             let answer = try await client.scan(testPhoto, token: token)
             try await worker.value
             #expect(answer.status == .ok)
@@ -362,11 +359,11 @@ struct ScanRouterTests {
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
             let worker = Task {
-                while gateway.scans.scanIDs.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+                let id = try await firstJob(of: gateway)
                 let before = gateway.ledger.reads
-                gateway.scans.start(gateway.scans.scanIDs[0])
+                gateway.scans.start(id)
                 try await Task.sleep(for: .milliseconds(100))
-                gateway.scans.answer(gateway.scans.scanIDs[0], with: .ok(ScanResponse(ingredients: [], recipes: [])))
+                gateway.scans.answer(id, with: Self.noFood)
                 return before
             }
             let answer = try await client.scan(testPhoto, token: token)
@@ -374,6 +371,15 @@ struct ScanRouterTests {
             #expect(answer.status == .ok)
             #expect(gateway.ledger.reads - before == 1)
         }
+    }
+
+    /// A worker's answer for a photo with no food in it.
+    static let noFood = ScanJobResult.ok(ScanResponse(ingredients: [], recipes: []))
+
+    /// The id of the first scan whose job the held workers received, once there is one.
+    func firstJob(of gateway: FakeGateway) async throws -> UUID {
+        while gateway.scans.scanIDs.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        return gateway.scans.scanIDs[0]
     }
 
     @Test("a quota store that cannot be used makes a scan 503 service_unavailable")
