@@ -51,15 +51,17 @@ struct GatewayMetrics: Sendable {
     /// `kiwi_gateway_scans_watched`: scans this replica's requests and event streams are waiting for.
     let watchedScans = Gauge(label: "kiwi_gateway_scans_watched")
 
-    /// `kiwi_scans{state}`: the scans the ledger holds in each state (every replica reports the same numbers), and
+    /// `kiwi_scans{state}`: the scans the ledger holds `queued` and `running` (every replica reports the same numbers), and
     /// `kiwi_scans_queue_age_seconds`: how long the oldest scan still `queued` has waited for a worker (0 when none).
     /// Read from the ledger every 15 seconds, with this replica's `kiwi_gateway_scans_watched`.
     func ledgerGauges(ledger: any ScanLedger, hub: ScanEventHub, logger: Logger) -> PeriodicTask {
         let queueAge = Gauge(label: "kiwi_scans_queue_age_seconds")
         return PeriodicTask("report scans by state", every: .seconds(15), logger: logger) {
             watchedScans.record(hub.watchedScans)
-            let counts = try await ledger.countByState()
-            for state in ScanState.allCases { Gauge(label: "kiwi_scans", dimensions: [("state", state.rawValue)]).record(counts[state] ?? 0) }
+            let counts = try await ledger.countOpenByState()
+            for state in ScanState.allCases where state.isOpen {
+                Gauge(label: "kiwi_scans", dimensions: [("state", state.rawValue)]).record(counts[state] ?? 0)
+            }
             let oldest = try await ledger.oldestQueued()
             queueAge.record(oldest.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
         }

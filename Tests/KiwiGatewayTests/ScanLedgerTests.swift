@@ -334,20 +334,21 @@ struct ScanLedgerTests {
         #expect(retried, "the same key starts a new scan")
     }
 
-    @Test("the gauges count scans by state and find the oldest queued one")
+    @Test("the gauges count the open scans by state, not the final ones, and find the oldest queued one")
     func gauges() async throws {
         let (counts, oldest) = try await withLedgerDatabase { client, ledger, worker in
             let person = newQuotaKey()
             var ids: [UUID] = []
-            for _ in 0..<3 {
+            for _ in 0..<4 {
                 guard case .reserved(let scan) = try await ledger.reserve(newScan(person), policy: QuotaPolicy(limit: 4)) else {
                     throw CancellationError()
                 }
                 ids.append(scan.id)
             }
             _ = try await worker.start(ids[0])
+            _ = try await ledger.fail(ids[3], code: .llmUnavailable)
             try await client.execute("UPDATE scans SET created_at = '2026-11-22 08:00:00+00' WHERE id = \(ids[1])", logger: testLogger)
-            return (try await ledger.countByState(), try await ledger.oldestQueued())
+            return (try await ledger.countOpenByState(), try await ledger.oldestQueued())
         }
         #expect(counts == [.running: 1, .queued: 2])
         #expect(oldest == ISO8601DateFormatter().date(from: "2026-11-22T08:00:00Z"))

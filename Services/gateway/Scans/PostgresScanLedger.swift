@@ -208,12 +208,12 @@ struct PostgresScanLedger: ScanLedger {
         }
     }
 
-    func countByState() async throws -> [ScanState: Int] {
+    /// Through the `scans_open` partial index: the open scans only, however many final ones the table keeps.
+    func countOpenByState() async throws -> [ScanState: Int] {
         try await withStatementDeadline("scan ledger count", timeout: timeout) {
             var counts: [ScanState: Int] = [:]
-            for try await (state, count) in try await client.query("SELECT state, count(*) FROM scans GROUP BY state", logger: logger)
-                .decode((String, Int).self)
-            {
+            let query: PostgresQuery = "SELECT state, count(*) FROM scans WHERE state IN ('queued', 'running') GROUP BY state"
+            for try await (state, count) in try await client.query(query, logger: logger).decode((String, Int).self) {
                 if let state = ScanState(rawValue: state) { counts[state] = count }
             }
             return counts

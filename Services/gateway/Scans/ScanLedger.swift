@@ -82,8 +82,9 @@ protocol ScanLedger: Sendable {
     /// Fails, with `scan_timeout`, open scans whose deadline passed more than `grace` ago: their gateway and worker
     /// are gone. Returns their ids.
     func failOverdue(grace: Duration) async throws -> [UUID]
-    /// How many scans are in each state, for the scans-by-state gauge.
-    func countByState() async throws -> [ScanState: Int]
+    /// How many scans are `queued` and how many `running`, for the open-scans gauge. Final scans are not counted:
+    /// they are most of the table, and counting them would read all of it.
+    func countOpenByState() async throws -> [ScanState: Int]
     /// When the oldest scan still `queued` was created; nil when none is.
     func oldestQueued() async throws -> Date?
     /// Deletes the user's scans. The day's charges stay with the person (`quotaKey`), so that deleting the account

@@ -166,8 +166,10 @@ final class FakeScanLedger: ScanLedger {
         return failed
     }
 
-    func countByState() async throws -> [ScanState: Int] {
-        state.withLock { state in Dictionary(grouping: state.scans.values, by: \.record.state).mapValues(\.count) }
+    func countOpenByState() async throws -> [ScanState: Int] {
+        state.withLock { state in
+            Dictionary(grouping: state.scans.values.filter(\.record.state.isOpen), by: \.record.state).mapValues(\.count)
+        }
     }
 
     func oldestQueued() async throws -> Date? {
