@@ -26,7 +26,7 @@ struct MetricsTests {
     /// announcing its outcome, so the client may have its answer first.
     func settledWorkerMetrics(_ rig: SystemRig) async throws -> PrometheusText {
         var metrics = PrometheusText("")
-        try await eventually {
+        try await eventually(every: .milliseconds(100)) {
             metrics = try await scrape(rig.metrics["kiwi-scan-worker"])
             return metrics.value("kiwi_worker_jobs_in_flight") == 0
         }
@@ -74,7 +74,7 @@ struct MetricsTests {
             #expect(try await rig.send(.POST, "/v1/scans", token: token, contentType: upload.contentType, body: upload.body).status == 202)
             // The database is shared with other tests: their open scans count too.
             var metrics = PrometheusText("")
-            try await eventually(timeout: .seconds(40)) {
+            try await eventually(timeout: .seconds(40), every: .milliseconds(500)) {
                 metrics = try await scrape(rig.metrics["kiwi-gateway-0"])
                 return metrics.value("kiwi_scans", ["state": "queued"]) >= 1
             }

@@ -25,11 +25,17 @@ public func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws ->
     }
 }
 
-/// Waits until `condition` holds, checking every 20 ms for at most `timeout` (generous: the whole suite shares two cores).
-public func eventually(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws {
+/// Waits until `condition` holds, checking `every` 20 ms (by default) for at most `timeout` (generous: the whole suite
+/// shares two cores). A condition that costs more than a glance, such as scraping a service's metrics, is checked less
+/// often, so as not to take CPU from the tests running beside it.
+public func eventually(
+    timeout: Duration = .seconds(30),
+    every interval: Duration = .milliseconds(20),
+    _ condition: () async throws -> Bool
+) async throws {
     let deadline = ContinuousClock.now + timeout
     while try await !condition() {
         try #require(ContinuousClock.now < deadline, "condition not met within \(timeout)")
-        try await Task.sleep(for: .milliseconds(20))
+        try await Task.sleep(for: interval)
     }
 }
