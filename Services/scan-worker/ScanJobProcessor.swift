@@ -301,12 +301,4 @@ extension ScanJobResult {
         case .error(let failure): failure.code.rawValue
         }
     }
-
-    /// The state the scan ends in.
-    var state: ScanState {
-        switch self {
-        case .ok: .succeeded
-        case .error: .failed
-        }
-    }
 }

@@ -1,3 +1,5 @@
+import KiwiScanJobs
+
 /// Where a scan is in its life (docs/architecture.md, "A scan's life"). `queued` and `running` are open;
 /// `succeeded` and `failed` are final, and a scan never leaves a final state. Every scan that is not `failed` counts
 /// against its person's day.
@@ -15,6 +17,16 @@ public enum ScanState: String, Sendable, Hashable, Codable, CaseIterable {
         case .running: [.queued, .running]
         case .succeeded: [.queued, .running, .succeeded]
         case .failed: [.queued, .running, .failed]
+        }
+    }
+}
+
+extension ScanJobResult {
+    /// The state a scan with this outcome ends in.
+    public var state: ScanState {
+        switch self {
+        case .ok: .succeeded
+        case .error: .failed
         }
     }
 }

@@ -22,15 +22,25 @@ struct MetricsTests {
         return PrometheusText(String(buffer: try await response.body.collect(upTo: 4 << 20)))
     }
 
+    /// The metrics at `endpoint` once `condition` holds of them, scraped `every` so often for at most `timeout`.
+    func scrape(
+        _ endpoint: URL?,
+        every interval: Duration,
+        timeout: Duration = .seconds(30),
+        until condition: (PrometheusText) -> Bool
+    ) async throws -> PrometheusText {
+        var metrics = PrometheusText("")
+        try await eventually(timeout: timeout, every: interval) {
+            metrics = try await scrape(endpoint)
+            return condition(metrics)
+        }
+        return metrics
+    }
+
     /// The worker's metrics once it has no job in flight. It counts a job when it has acknowledged it, after
     /// announcing its outcome, so the client may have its answer first.
     func settledWorkerMetrics(_ rig: SystemRig) async throws -> PrometheusText {
-        var metrics = PrometheusText("")
-        try await eventually(every: .milliseconds(100)) {
-            metrics = try await scrape(rig.metrics["kiwi-scan-worker"])
-            return metrics.value("kiwi_worker_jobs_in_flight") == 0
-        }
-        return metrics
+        try await scrape(rig.metrics["kiwi-scan-worker"], every: .milliseconds(100)) { $0.value("kiwi_worker_jobs_in_flight") == 0 }
     }
 
     /// Signs in, scans once (the day's only scan), is refused a second, and asks for the quota with the same token.
@@ -73,10 +83,8 @@ struct MetricsTests {
             let upload = MultipartUpload.make(photo)
             #expect(try await rig.send(.POST, "/v1/scans", token: token, contentType: upload.contentType, body: upload.body).status == 202)
             // The database is shared with other tests: their open scans count too.
-            var metrics = PrometheusText("")
-            try await eventually(timeout: .seconds(40), every: .milliseconds(500)) {
-                metrics = try await scrape(rig.metrics["kiwi-gateway-0"])
-                return metrics.value("kiwi_scans", ["state": "queued"]) >= 1
+            let metrics = try await scrape(rig.metrics["kiwi-gateway-0"], every: .milliseconds(500), timeout: .seconds(40)) {
+                $0.value("kiwi_scans", ["state": "queued"]) >= 1
             }
             #expect(metrics.value("kiwi_scans_queue_age_seconds") > 0)
             #expect(metrics.value("kiwi_gateway_scans_watched") == 0)

@@ -79,10 +79,6 @@ final class FakeScanBackend: ScanBackend {
 
     /// A worker records `result` for scan `id`, as the real one does (only on an open scan).
     func answer(_ id: UUID, with result: ScanJobResult, modelTime: Duration? = nil) {
-        guard ledger.finish(id, with: result, modelTime: modelTime) else { return }
-        switch result {
-        case .ok: events.announce(ScanEvent(scanID: id, state: .succeeded))
-        case .error: events.announce(ScanEvent(scanID: id, state: .failed))
-        }
+        if ledger.finish(id, with: result, modelTime: modelTime) { events.announce(ScanEvent(scanID: id, state: result.state)) }
     }
 }
