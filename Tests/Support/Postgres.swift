@@ -20,27 +20,18 @@ public func withClient<Result: Sendable>(
     }
 }
 
-/// Creates an empty database of its own for one test, hands out its configuration, and drops it afterwards.
+/// Creates an empty database of its own for one test and hands out its configuration. The database is left behind:
+/// `make test` drops every `kiwi_test_…` database before and after the run (`infra.sh drop-databases`). Dropping it
+/// here would stall the whole suite: PostgreSQL ends every `DROP DATABASE` with an immediate checkpoint, which
+/// flushes and fsyncs every dirty page of the cluster while the other tests' commits wait for the disk. In one run two
+/// dozen such checkpoints ran back to back as the end-to-end tests started, the first 6.5 s long, and their scans
+/// took 6–8 s.
 public func withTemporaryDatabase<Result: Sendable>(_ body: @Sendable (PostgresClient.Configuration) async throws -> Result) async throws -> Result {
-    let admin = try PostgresClient.Configuration(url: try testDatabaseURL())
-    let name = "kiwi_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-    try await withClient(admin) { client in
+    var configuration = try PostgresClient.Configuration(url: try testDatabaseURL())
+    let name = "kiwi_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    try await withClient(configuration) { client in
         try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
     }
-    var configuration = admin
     configuration.database = name
-    do {
-        let result = try await body(configuration)
-        try await dropDatabase(name, admin: admin)
-        return result
-    } catch {
-        try? await dropDatabase(name, admin: admin)
-        throw error
-    }
-}
-
-private func dropDatabase(_ name: String, admin: PostgresClient.Configuration) async throws {
-    try await withClient(admin) { client in
-        try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
-    }
+    return try await body(configuration)
 }

@@ -5,6 +5,7 @@
 #                               infra.sh close-connections NAME-PATTERN
 #                               infra.sh memory-alarm on|off
 #                               infra.sh delete-queues PREFIX (every queue whose name starts with PREFIX)
+#                               infra.sh drop-databases PREFIX (every database whose name starts with PREFIX)
 #                               infra.sh pids (NAME=PID of each running server, for the load test's CPU figures)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -56,6 +57,18 @@ CONF
 
 postgres_down() {
     if postgres_running; then pg_ctl_as -m fast -w -t 60 stop >/dev/null; log "PostgreSQL stopped"; fi
+}
+
+# Drops every database whose name starts with PREFIX: the suite's temporary databases (kiwi_test_…), which it leaves
+# behind because each DROP DATABASE forces an immediate checkpoint of the whole cluster (Tests/Support/Postgres.swift).
+postgres_drop_databases() {
+    local prefix="$1" name
+    case "$prefix" in "" | *[!a-z0-9_]*) die "drop-databases: the prefix may hold only lower-case letters, digits and '_'" ;; esac
+    for name in $(PGPASSWORD=kiwi psql -h "$KIWI_INFRA_ADDRESS" -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres -tAc \
+        "select datname from pg_database where starts_with(datname, '$prefix')"); do
+        PGPASSWORD=kiwi psql -q -h "$KIWI_INFRA_ADDRESS" -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres \
+            -c "drop database if exists \"$name\" with (force)"
+    done
 }
 
 # MARK: RabbitMQ
@@ -220,6 +233,12 @@ fi
 if [ "${1:-}" = "delete-queues" ]; then
     [ -n "${2:-}" ] || die "usage: infra.sh delete-queues PREFIX"
     rabbitmq_delete_queues "$2"
+    exit 0
+fi
+
+if [ "${1:-}" = "drop-databases" ]; then
+    [ -n "${2:-}" ] || die "usage: infra.sh drop-databases PREFIX"
+    postgres_drop_databases "$2"
     exit 0
 fi
 

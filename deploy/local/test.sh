@@ -27,6 +27,9 @@ export KIWI_TEST_RABBITMQ_METRICS_URL="http://127.0.0.1:$KIWI_RABBITMQ_METRICS_P
 cd "$KIWI_ROOT"
 # Build every product first: the service tests run the real executables.
 swift build --build-tests
+# The temporary databases the tests create are dropped between runs, not during one: each drop forces a checkpoint
+# that stalls every other test's commits (Tests/Support/Postgres.swift). These are an earlier run's leftovers.
+"$KIWI_ROOT/deploy/local/infra.sh" drop-databases kiwi_test_
 # A watchdog: the suite takes minutes; a test that hangs (one that ignores its time limit's cancellation) would keep
 # the run, and CI, waiting for ever. After 20 minutes the run is stopped, naming the tests that never finished.
 output="$KIWI_RUN/test-output.log"
@@ -34,6 +37,7 @@ status=0
 timeout --kill-after=10 1200 swift test --skip-build "$@" 2>&1 | tee "$output" || status=$?
 # The rigs' job queues (kiwi.test.…) outlive their tests in a broker that outlives the run; gone, they cost it nothing.
 "$KIWI_ROOT/deploy/local/infra.sh" delete-queues kiwi.test. >/dev/null || log "could not delete the suite's queues (kiwi.test.…)"
+"$KIWI_ROOT/deploy/local/infra.sh" drop-databases kiwi_test_ || log "could not drop the suite's databases (kiwi_test_…)"
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     echo "kiwi: the test run did not finish in 20 minutes; tests that started and never finished:" >&2
     sed -n 's/^◇ Test "\(.*\)" started\.$/\1/p' "$output" | sort > "$output.started"
