@@ -58,11 +58,12 @@ struct GatewayMetrics: Sendable {
         let queueAge = Gauge(label: "kiwi_scans_queue_age_seconds")
         return PeriodicTask("report scans by state", every: .seconds(15), logger: logger) {
             watchedScans.record(hub.watchedScans)
+            // Both read before either is recorded, so that a scrape does not see new counts with an old queue age.
             let counts = try await ledger.countOpenByState()
+            let oldest = try await ledger.oldestQueued()
             for state in ScanState.allCases where state.isOpen {
                 Gauge(label: "kiwi_scans", dimensions: [("state", state.rawValue)]).record(counts[state] ?? 0)
             }
-            let oldest = try await ledger.oldestQueued()
             queueAge.record(oldest.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
         }
     }
