@@ -378,7 +378,7 @@ struct ScanRouterTests {
 
     /// The id of the first scan whose job the held workers received, once there is one.
     func firstJob(of gateway: FakeGateway) async throws -> UUID {
-        while gateway.scans.scanIDs.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try await eventually { !gateway.scans.scanIDs.isEmpty }
         return gateway.scans.scanIDs[0]
     }
 
