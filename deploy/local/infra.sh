@@ -62,13 +62,12 @@ postgres_down() {
 # Drops every database whose name starts with PREFIX: the suite's temporary databases (kiwi_test_…), which it leaves
 # behind because each DROP DATABASE forces an immediate checkpoint of the whole cluster (Tests/Support/Postgres.swift).
 postgres_drop_databases() {
-    local prefix="$1" name
+    local prefix="$1"
     case "$prefix" in "" | *[!a-z0-9_]*) die "drop-databases: the prefix may hold only lower-case letters, digits and '_'" ;; esac
-    for name in $(PGPASSWORD=kiwi psql -h "$KIWI_INFRA_ADDRESS" -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres -tAc \
-        "select datname from pg_database where starts_with(datname, '$prefix')"); do
-        PGPASSWORD=kiwi psql -q -h "$KIWI_INFRA_ADDRESS" -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres \
-            -c "drop database if exists \"$name\" with (force)"
-    done
+    # One psql: \gexec runs each generated DROP on its own (DROP DATABASE cannot run inside a transaction).
+    PGPASSWORD=kiwi psql -q -v ON_ERROR_STOP=1 -h "$KIWI_INFRA_ADDRESS" -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres >/dev/null <<SQL
+select format('drop database if exists %I with (force)', datname) from pg_database where starts_with(datname, '$prefix') \gexec
+SQL
 }
 
 # MARK: RabbitMQ
