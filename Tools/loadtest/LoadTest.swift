@@ -16,7 +16,8 @@ struct LoadTest: AsyncParsableCommand {
         discussion: """
             Users sign in with development identity tokens, signed with the key `kiwi dev-keys` made (the auth service \
             must trust it: KIWI_ENV=development and APPLE_JWKS_FILE, as `make run` sets), each for as many scans as its \
-            daily quota allows. Give --concurrency (closed loop: each finished scan starts the next) or --rate (open \
+            daily quota allows; successive scans take turns over --people users, so that the scans in flight are many \
+            people's, as in real life. Give --concurrency (closed loop: each finished scan starts the next) or --rate (open \
             loop: scans start on schedule, however many are in flight). The gateway-added latency is each successful \
             scan's latency minus the model's time, which the gateway reports in its Server-Timing header.
             """
@@ -28,6 +29,8 @@ struct LoadTest: AsyncParsableCommand {
     @Option(help: "Seconds of measured load.") var duration = 60.0
     @Option(help: "Seconds of load before measuring starts; scans started then are not reported.") var warmup = 0.0
     @Option(help: "Seconds over which the closed loop's scans start, evenly (within the warm-up, to measure steady state).") var rampUp = 0.0
+    @Option(help: "People scanning at once: successive scans take turns over this many users. Default: --concurrency, or 64 with --rate.")
+    var people: Int?
     @Option(help: "Bytes of each generated JPEG photo.") var imageSize = 256 * 1024
     @Option(help: "The folder of the development Apple key (kiwi dev-keys --key-directory).") var keyDirectory = ".run/dev-apple"
     @Option(help: "The identity tokens' audience: one of the auth service's APPLE_CLIENT_ID values.") var audience = "app.kiwi.ios"
@@ -49,6 +52,7 @@ struct LoadTest: AsyncParsableCommand {
         guard (concurrency == nil) != (rate == nil) else { throw ValidationError("Give exactly one of --concurrency and --rate.") }
         if let concurrency, !(1...20_000).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 20000.") }
         if let rate, !(rate > 0 && rate <= 10_000) { throw ValidationError("--rate must be above 0 and at most 10000 per second.") }
+        if let people, !(1...20_000).contains(people) { throw ValidationError("--people must be from 1 to 20000.") }
         guard duration > 0, warmup >= 0, rampUp >= 0 else {
             throw ValidationError("--duration must be positive; --warmup and --ramp-up not negative.")
         }
@@ -83,7 +87,7 @@ struct LoadTest: AsyncParsableCommand {
     }
 
     private func load(http: HTTPClient, key: DevelopmentAppleKey) async throws -> LoadReport {
-        let users = UserPool(gateway: gateway, client: http, key: key, audience: audience)
+        let users = UserPool(gateway: gateway, client: http, key: key, audience: audience, people: people ?? concurrency ?? 64)
         try await users.prepare()
         let scans = ScanClient(gateway: gateway, client: http, imageSize: imageSize, timeout: .seconds(Int64(requestTimeout)), async: async)
         let watched = try reportedProcesses()

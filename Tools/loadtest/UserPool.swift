@@ -5,56 +5,69 @@ import KiwiDevelopment
 import NIOCore
 import NIOHTTP1
 
-/// Hands out session tokens of load-test users, each for as many scans as the gateway lets it make today, and
-/// signs a new user in (with a development identity token, through the gateway) when the current one is used up.
-/// Concurrent callers share one sign-in.
+/// Hands out session tokens of load-test users, each for as many scans as the gateway lets it make today. Successive
+/// scans take turns over `people` users, as many people scan at once in real life; a user whose scans are used up is
+/// replaced by a new one (signed in with a development identity token, through the gateway). Concurrent callers of one
+/// turn share its sign-in.
 actor UserPool {
+    private typealias User = (token: String, scansLeft: Int)
+
     private let gateway: String
     private let client: HTTPClient
     private let key: DevelopmentAppleKey
     private let audience: String
-    private var current: (token: String, scansLeft: Int)?
-    private var signingIn: Task<(token: String, scansLeft: Int), any Error>?
+    private var turns: [User?]
+    private var signingIn: [Task<User, any Error>?]
+    private var nextTurn = 0
     /// Users signed in so far.
     private(set) var users = 0
 
-    init(gateway: String, client: HTTPClient, key: DevelopmentAppleKey, audience: String) {
+    init(gateway: String, client: HTTPClient, key: DevelopmentAppleKey, audience: String, people: Int) {
+        precondition(people > 0, "a user pool needs at least one person")
         self.gateway = gateway
         self.client = client
         self.key = key
         self.audience = audience
+        self.turns = Array(repeating: nil, count: people)
+        self.signingIn = Array(repeating: nil, count: people)
     }
 
     /// Signs the first user in, so that a gateway or auth service that refuses development sign-ins stops the
     /// load test before it starts.
     func prepare() async throws {
-        let token = try await token()
-        current = (token, (current?.scansLeft ?? 0) + 1)
+        try await signIn(turn: 0)
     }
 
-    /// A session token with a scan left today.
+    /// A session token with a scan left today: the next turn's user.
     func token() async throws -> String {
+        let turn = nextTurn
+        nextTurn = (nextTurn + 1) % turns.count
         while true {
-            if let user = current, user.scansLeft > 0 {
-                current = (user.token, user.scansLeft - 1)
+            if let user = turns[turn], user.scansLeft > 0 {
+                turns[turn] = (user.token, user.scansLeft - 1)
                 return user.token
             }
-            let pending =
-                signingIn
-                ?? Task { [gateway, client, key, audience] in
-                    try await Self.newUser(gateway: gateway, client: client, key: key, audience: audience)
-                }
-            signingIn = pending
-            do {
-                let user = try await pending.value
-                if signingIn == pending {
-                    (current, signingIn) = (user, nil)
-                    users += 1
-                }
-            } catch {
-                if signingIn == pending { signingIn = nil }
-                throw error
+            try await signIn(turn: turn)
+        }
+    }
+
+    /// Gives a turn a new user, or waits for the sign-in already under way for it.
+    private func signIn(turn: Int) async throws {
+        let pending =
+            signingIn[turn]
+            ?? Task { [gateway, client, key, audience] in
+                try await Self.newUser(gateway: gateway, client: client, key: key, audience: audience)
             }
+        signingIn[turn] = pending
+        do {
+            let user = try await pending.value
+            if signingIn[turn] == pending {
+                (turns[turn], signingIn[turn]) = (user, nil)
+                users += 1
+            }
+        } catch {
+            if signingIn[turn] == pending { signingIn[turn] = nil }
+            throw error
         }
     }
 
