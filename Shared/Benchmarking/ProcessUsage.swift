@@ -25,12 +25,25 @@ public struct ProcessUsage: Sendable, Hashable {
 
     private static func cpuSeconds(pid: Int32) -> Double {
         guard let fields = statFields(pid: pid) else { return 0 }
-        return seconds(fields[11...12])  // utime and stime: fields 14 and 15 of proc_pid_stat(5)
+        return seconds(ticks(fields[11...12]))  // utime and stime: fields 14 and 15 of proc_pid_stat(5)
     }
 
     /// The CPU time of `root` and every living descendant, each with its waited-for children's (cutime and cstime):
-    /// a child that exits between two readings moves into its parent's share, so differences stay right.
+    /// a child that exits between two readings moves into its parent's share, so differences stay right. A child
+    /// reaped while the tree is being read would count in neither share, or in both; such a reading is taken again.
     private static func treeCPUSeconds(root: Int32) -> Double {
+        var reading = treeReading(root: root)
+        var attempts = 1
+        while attempts < 10, !reading.parents.allSatisfy({ reapedChildrenTicks(pid: $0.key) == $0.value }) {
+            reading = treeReading(root: root)
+            attempts += 1
+        }
+        return seconds(reading.ticks)
+    }
+
+    /// One pass over `/proc`: the tree's CPU time in clock ticks, and the reaped children's share of each process in
+    /// it that has children, to check that none was reaped meanwhile.
+    private static func treeReading(root: Int32) -> (ticks: Int, parents: [Int32: Int]) {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         var children: [Int32: [Int32]] = [:]
         var stats: [Int32: [Substring]] = [:]
@@ -39,13 +52,23 @@ public struct ProcessUsage: Sendable, Hashable {
             children[parent, default: []].append(pid)
             stats[pid] = fields
         }
-        var total = 0.0
+        var total = 0
+        var parents: [Int32: Int] = [:]
         var pending = [root]
         while let pid = pending.popLast() {
-            if let fields = stats[pid] { total += seconds(fields[11...14]) }  // utime, stime, cutime, cstime
-            pending += children[pid] ?? []
+            guard let fields = stats[pid] else { continue }
+            total += ticks(fields[11...14])  // utime, stime, cutime, cstime
+            if let own = children[pid] {
+                parents[pid] = ticks(fields[13...14])
+                pending += own
+            }
         }
-        return total
+        return (total, parents)
+    }
+
+    /// cutime and cstime: the CPU ticks of the children `pid` has waited for; nil when it is gone.
+    private static func reapedChildrenTicks(pid: Int32) -> Int? {
+        statFields(pid: pid).map { ticks($0[13...14]) }
     }
 
     /// The fields of `/proc/PID/stat` after the command name: state first, so field N of proc_pid_stat(5) is at N - 3.
@@ -55,8 +78,12 @@ public struct ProcessUsage: Sendable, Hashable {
         return fields.count > 14 ? fields : nil
     }
 
-    private static func seconds(_ ticks: ArraySlice<Substring>) -> Double {
-        ticks.reduce(0) { $0 + (Double($1) ?? 0) } / Double(sysconf(Int32(_SC_CLK_TCK)))
+    private static func ticks(_ fields: ArraySlice<Substring>) -> Int {
+        fields.reduce(0) { $0 + (Int($1) ?? 0) }
+    }
+
+    private static func seconds(_ ticks: Int) -> Double {
+        Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     private static func peakRSS(pid: Int32) -> Int {

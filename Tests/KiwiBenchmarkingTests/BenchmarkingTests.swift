@@ -45,6 +45,26 @@ struct BenchmarkingTests {
         #expect(treeAfter.cpuSeconds - treeBefore.cpuSeconds > ownAfter.cpuSeconds - ownBefore.cpuSeconds + 0.05)
     }
 
+    @Test("a process tree's CPU time never goes backwards while its children come and go")
+    func treeReadingsAreConsistent() throws {
+        // A shell that keeps starting short busy children and reaping them, as a postmaster does its backends. Idle
+        // children started first put many processes between its pid and the busy ones', as between a postmaster's
+        // and its newest backends', so that reading the tree takes long enough for a child to be reaped meanwhile.
+        let parent = Process()
+        parent.executableURL = URL(fileURLWithPath: "/bin/sh")
+        parent.arguments = [
+            "-c", "for n in $(seq 300); do sleep 4 & done; while :; do sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done'; done",
+        ]
+        try parent.run()
+        defer { parent.terminate() }
+        var readings: [Double] = []
+        let deadline = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < deadline { readings.append(ProcessUsage(pid: parent.processIdentifier, includingChildren: true).cpuSeconds) }
+        let backwards = zip(readings, readings.dropFirst()).filter { $1 < $0 }
+        #expect(readings.last ?? 0 > 0.1)
+        #expect(backwards.isEmpty, "\(backwards.count) of \(readings.count) readings went backwards")
+    }
+
     @Test("a process that does not exist uses nothing")
     func missingProcess() {
         #expect(ProcessUsage(pid: Int32.max) == ProcessUsage(pid: Int32.max - 1))
