@@ -9,6 +9,7 @@ public enum KiwiSchema {
     /// The gateway's migrations, oldest first.
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
+        modelSpendParts,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -273,6 +274,47 @@ public enum KiwiSchema {
                             s.created_at, s.result::text, s.model_ms, s.retry_after_seconds, 'reserved'::text,
                             used_scans, used_tokens, everyones_spend;
                 END
+                $$
+                """,
+            ]
+        )
+
+    /// Everyone's spend of a day in 16 parts (docs/architecture.md, "Spend and model routes"): a scan's end adds its
+    /// cost to the part its id picks, so that workers ending scans at once no longer queue on one row's lock until
+    /// each commits. `model_spend` stays, for workers of an earlier release during a rollout; `daily_model_spend` sums
+    /// both, and `kiwi_daily_usage` reads it.
+    static let modelSpendParts =
+        Migration(
+            version: 11,
+            name: "spread everyone's spend over parts",
+            statements: [
+                """
+                CREATE TABLE model_spend_parts (
+                    spend_date date NOT NULL,
+                    part smallint NOT NULL CHECK (part BETWEEN 0 AND 15),
+                    cost_nanousd bigint NOT NULL CHECK (cost_nanousd >= 0),
+                    tokens bigint NOT NULL CHECK (tokens >= 0),
+                    PRIMARY KEY (spend_date, part)
+                )
+                """,
+                """
+                CREATE VIEW daily_model_spend AS
+                    SELECT spend_date, sum(cost_nanousd)::bigint AS cost_nanousd, sum(tokens)::bigint AS tokens
+                    FROM (
+                        SELECT spend_date, cost_nanousd, tokens FROM model_spend
+                        UNION ALL SELECT spend_date, cost_nanousd, tokens FROM model_spend_parts
+                    ) AS parts
+                    GROUP BY spend_date
+                """,
+                """
+                CREATE OR REPLACE FUNCTION kiwi_daily_usage(p_quota_key bytea, p_day date)
+                RETURNS TABLE (used_scans bigint, used_tokens bigint, everyones_spend bigint)
+                LANGUAGE sql STABLE AS $$
+                    SELECT (SELECT count(*) FROM scans WHERE quota_key = p_quota_key AND scan_date = p_day AND state <> 'failed')
+                            + COALESCE(usage.scan_count, 0),
+                        COALESCE(usage.tokens, 0), COALESCE((SELECT cost_nanousd FROM daily_model_spend WHERE spend_date = p_day), 0)
+                    FROM (SELECT 1) AS one
+                    LEFT JOIN scan_usage AS usage ON usage.quota_key = p_quota_key AND usage.scan_date = p_day
                 $$
                 """,
             ]

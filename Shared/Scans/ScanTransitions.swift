@@ -90,7 +90,7 @@ public struct ScanTransitions: Sendable {
 
     /// Moves an open scan to its final `state`, and counts what the model cost whatever becomes of the scan (the
     /// tokens were spent even when another worker answered first or the account is gone): today's (UTC) spend of
-    /// everyone in `model_spend`, and the person's tokens of the scan's day in `scan_usage`. One statement, so that
+    /// everyone in `model_spend_parts` (the part of the day its id picks), and the person's tokens of the scan's day in `scan_usage`. One statement, so that
     /// a worker killed in between cannot record an outcome without its cost, or a cost twice.
     private func end(
         _ id: UUID,
@@ -149,10 +149,10 @@ private struct StartScanStatement: PreparedStatementByID {
 private struct EndScanStatement: PostgresPreparedStatement {
     static let sql = """
         WITH everyone AS (
-            INSERT INTO model_spend (spend_date, cost_nanousd, tokens)
-            SELECT (now() AT TIME ZONE 'UTC')::date, $1, $2 WHERE $2 > 0
-            ON CONFLICT (spend_date) DO UPDATE
-            SET cost_nanousd = model_spend.cost_nanousd + EXCLUDED.cost_nanousd, tokens = model_spend.tokens + EXCLUDED.tokens
+            INSERT INTO model_spend_parts AS spend (spend_date, part, cost_nanousd, tokens)
+            SELECT (now() AT TIME ZONE 'UTC')::date, get_byte(uuid_send($3), 15) % 16, $1, $2 WHERE $2 > 0
+            ON CONFLICT (spend_date, part) DO UPDATE
+            SET cost_nanousd = spend.cost_nanousd + EXCLUDED.cost_nanousd, tokens = spend.tokens + EXCLUDED.tokens
         ), person AS (
             INSERT INTO scan_usage (quota_key, scan_date, scan_count, tokens)
             SELECT quota_key, scan_date, 0, $2 FROM scans WHERE id = $3 AND $2 > 0

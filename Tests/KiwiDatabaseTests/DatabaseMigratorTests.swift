@@ -40,10 +40,9 @@ struct DatabaseMigratorTests {
                     try await DatabaseMigrator(migrations: owner == "auth" ? KiwiSchema.auth : KiwiSchema.gateway).migrate(client, logger: logger)
                     seen.append(try await tables(client))
                 }
-                #expect(
-                    seen[0] == (order[0] == "auth" ? ["users", "sessions"] : ["scan_usage", "scans", "saved_recipes", "model_spend", "profiles"])
-                )
-                #expect(seen[1] == ["users", "sessions", "scan_usage", "scans", "saved_recipes", "model_spend", "profiles"])
+                let gatewayTables: Set = ["scan_usage", "scans", "saved_recipes", "model_spend", "profiles", "model_spend_parts"]
+                #expect(seen[0] == (order[0] == "auth" ? ["users", "sessions"] : gatewayTables))
+                #expect(seen[1] == gatewayTables.union(["users", "sessions"]))
                 #expect(try await recordedVersions(client) == KiwiSchema.migrations.map(\.version))
             }
         }

@@ -144,6 +144,37 @@ struct ScanLedgerTests {
         #expect(record?.modelTime == .milliseconds(2500))
     }
 
+    @Test("everyone's spend of the day adds up every scan's cost over the day's parts, and what an earlier release's worker counted")
+    func everyonesSpendAddsUp() async throws {
+        let usage = ModelUsage(
+            model: "gpt-4o-2024-08-06",
+            route: "gpt-4o",
+            tokens: TokenUsage(promptTokens: 900, completionTokens: 300),
+            costNanos: 1_000,
+            attempts: 1,
+            modelTime: .milliseconds(100)
+        )
+        let (spend, parts) = try await withLedgerDatabase { client, ledger, worker in
+            let today = try await client.query("SELECT (now() AT TIME ZONE 'UTC')::date::text").decode(String.self).first { _ in true } ?? ""
+            for _ in 0..<20 {
+                guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey(), day: today), policy: QuotaPolicy(limit: 4)) else {
+                    throw CancellationError()
+                }
+                _ = try await worker.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: usage)
+            }
+            // A worker from before the parts adds to the day's single row.
+            try await client.execute(
+                "INSERT INTO model_spend (spend_date, cost_nanousd, tokens) VALUES (\(today)::date, 5000, 10)",
+                logger: testLogger
+            )
+            let parts = try await client.query("SELECT count(*) FROM model_spend_parts WHERE spend_date = \(today)::date")
+                .decode(Int.self).first { _ in true }
+            return (try await ledger.usage(of: newQuotaKey(), on: today).everyonesSpendNanos, parts ?? 0)
+        }
+        #expect(spend == 20 * 1_000 + 5_000)
+        #expect(parts > 1)
+    }
+
     @Test("the same idempotency key and photo find the earlier scan without a second charge; another photo is refused")
     func idempotencyKeys() async throws {
         let (first, again, otherPhoto, otherUser, used) = try await withLedgerDatabase { _, ledger, _ in

@@ -162,7 +162,7 @@ struct ScanWorkerTests {
                 """
                 SELECT model, route, attempts, model_ms, prompt_tokens, cached_prompt_tokens, completion_tokens, cost_nanousd,
                     (SELECT tokens FROM scan_usage WHERE scan_usage.quota_key = scans.quota_key AND scan_usage.scan_date = scans.scan_date),
-                    (SELECT cost_nanousd FROM model_spend WHERE spend_date = (now() AT TIME ZONE 'UTC')::date)
+                    (SELECT cost_nanousd FROM daily_model_spend WHERE spend_date = (now() AT TIME ZONE 'UTC')::date)
                 FROM scans WHERE id = \(job.scanID)
                 """,
                 logger: testLogger

@@ -170,15 +170,24 @@ struct SpendControlTests {
                 try await withClient(configuration) { database in
                     @Sendable func spent() async throws -> Int64 {
                         let rows = try await database.query(
-                            "SELECT cost_nanousd FROM model_spend WHERE spend_date = (now() AT TIME ZONE 'UTC')::date"
+                            "SELECT cost_nanousd FROM daily_model_spend WHERE spend_date = (now() AT TIME ZONE 'UTC')::date"
                         )
                         for try await cost in rows.decode(Int64.self) { return cost }
                         return 0
                     }
                     @Sendable func setSpent(_ nanos: Int64) async throws {
+                        let logger = Logger(label: "test.spend")
                         try await database.execute(
-                            "UPDATE model_spend SET cost_nanousd = \(nanos) WHERE spend_date = (now() AT TIME ZONE 'UTC')::date",
-                            logger: Logger(label: "test.spend")
+                            "UPDATE model_spend_parts SET cost_nanousd = 0 WHERE spend_date = (now() AT TIME ZONE 'UTC')::date",
+                            logger: logger
+                        )
+                        try await database.execute(
+                            """
+                            INSERT INTO model_spend_parts (spend_date, part, cost_nanousd, tokens)
+                            VALUES ((now() AT TIME ZONE 'UTC')::date, 0, \(nanos), 0)
+                            ON CONFLICT (spend_date, part) DO UPDATE SET cost_nanousd = EXCLUDED.cost_nanousd
+                            """,
+                            logger: logger
                         )
                     }
                     let token = try await rig.signIn()
