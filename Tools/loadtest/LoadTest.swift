@@ -87,7 +87,9 @@ struct LoadTest: AsyncParsableCommand {
     }
 
     private func load(http: HTTPClient, key: DevelopmentAppleKey) async throws -> LoadReport {
-        let users = UserPool(gateway: gateway, client: http, key: key, audience: audience, people: people ?? concurrency ?? 64)
+        let people = self.people ?? concurrency ?? 64
+        FileHandle.standardError.write(Data("signing \(people) people in\n".utf8))
+        let users = UserPool(gateway: gateway, client: http, key: key, audience: audience, people: people)
         try await users.prepare()
         let scans = ScanClient(gateway: gateway, client: http, imageSize: imageSize, timeout: .seconds(Int64(requestTimeout)), async: async)
         let watched = try reportedProcesses()

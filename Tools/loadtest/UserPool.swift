@@ -32,10 +32,18 @@ actor UserPool {
         self.signingIn = Array(repeating: nil, count: people)
     }
 
-    /// Signs the first user in, so that a gateway or auth service that refuses development sign-ins stops the
-    /// load test before it starts.
-    func prepare() async throws {
+    /// Signs every turn's first user in before the load starts, as people have signed in before they scan: the first
+    /// alone, so that a gateway or auth service that refuses development sign-ins stops the load test at once, then
+    /// the others, `parallel` at a time.
+    func prepare(parallel: Int = 32) async throws {
         try await signIn(turn: 0)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for turn in 1..<turns.count {
+                if turn > parallel { try await group.next() }
+                group.addTask { try await self.signIn(turn: turn) }
+            }
+            try await group.waitForAll()
+        }
     }
 
     /// A session token with a scan left today: the next turn's user.
