@@ -85,6 +85,9 @@ struct ScansController: Sendable {
     /// and one that has seen the end gets 204, which tells `EventSource` to stop. A comment every
     /// ``ScanCoordinator/recheckInterval`` without news keeps idle proxies from closing the stream.
     @Sendable func events(request: Request, context: GatewayRequestContext) async throws -> Response {
+        // Watched before it is read, so that the stream starts from this reading without missing news in between.
+        guard let id = Self.scanID(context) else { throw Self.notFound }
+        let registration = scans.events.register(id)
         let scan = try await ownScan(context)
         let seen = request.headers[.lastEventID].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
         if !scan.state.isOpen && seen >= scan.state.path.count { return Response(status: .noContent) }
@@ -94,6 +97,7 @@ struct ScansController: Sendable {
             _ = try await scans.follow(
                 scan.id,
                 of: scan.userID,
+                known: (scan, registration),
                 everyState: true,
                 onRead: { current in
                     let path = current.state.path

@@ -119,8 +119,9 @@ struct ScanCoordinator: Sendable {
 
     /// Follows scan `id` of `userID` until it is final or `deadline` passes (never, without one): `onRead` sees the
     /// record each time it is read, `onQuiet` runs after each ``recheckInterval`` without news. Returns the scan as
-    /// last read; nil once it is gone (deleted, with its account or by `DELETE /v1/scans/{id}`). `known`: a scan
-    /// this request just started (``Started/known``), whose record it has and whose watch is in place already.
+    /// last read; nil once it is gone (deleted, with its account or by `DELETE /v1/scans/{id}`). `known`: the scan's
+    /// record as this request has it already (it started the scan, ``Started/known``, or read it), with a watch
+    /// registered before that record was read.
     /// `everyState`: the follower shows the scan's progress, and reads it on news that it is still open
     /// (``ScanNews/stillOpen``, a worker started it); others wait for the outcome only, and do not.
     func follow(
