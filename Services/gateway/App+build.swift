@@ -140,7 +140,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         backend: dependencies.scans,
         events: dependencies.scanEvents,
         policy: dependencies.policy,
-        uploads: UploadLimiter(capacity: dependencies.uploadSlots),
+        starts: ScanStartLimiter(capacity: dependencies.scanStartSlots),
         metrics: metrics,
         timeout: dependencies.scanTimeout
     )

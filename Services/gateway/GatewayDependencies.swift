@@ -74,6 +74,6 @@ struct GatewayDependencies: Sendable {
     /// `GET /health/ready`'s checks: those that make the gateway unready, and those that only make it degraded.
     var readinessChecks: [String: @Sendable () async -> Bool]
     var optionalReadinessChecks: [String: @Sendable () async -> Bool] = [:]
-    /// How many photos may be read at once (``UploadLimiter``).
-    var uploadSlots = 64
+    /// How many scans may be starting at once (``ScanStartLimiter``).
+    var scanStartSlots = 64
 }

@@ -27,6 +27,7 @@ final class FakeGateway: Sendable {
     /// Trusts a checked session for an hour: a test stalled on a busy machine must not see it expire.
     let cache = SessionCache(timeToLive: .seconds(3600))
     let policy: QuotaPolicy
+    let scanStartSlots: Int
     private let revocationsReceived = Atomic(true)
     private let readiness: [String: @Sendable () async -> Bool]
     private let optionalReadiness: [String: @Sendable () async -> Bool]
@@ -37,6 +38,7 @@ final class FakeGateway: Sendable {
         scanTimeout: Duration = .seconds(10),
         sharePageLimit: RateLimit = RateLimit(burst: 60, perSecond: 1),
         policy: QuotaPolicy = QuotaPolicy(limit: 4),
+        scanStartSlots: Int = 64,
         readiness: [String: @Sendable () async -> Bool] = [:],
         optionalReadiness: [String: @Sendable () async -> Bool] = [:]
     ) {
@@ -44,6 +46,7 @@ final class FakeGateway: Sendable {
         self.scanTimeout = scanTimeout
         self.sharePageLimit = sharePageLimit
         self.policy = policy
+        self.scanStartSlots = scanStartSlots
         self.readiness = readiness
         self.optionalReadiness = optionalReadiness
     }
@@ -68,7 +71,8 @@ final class FakeGateway: Sendable {
             sessionCache: cache,
             sessionCachingAllowed: { [self] in revocationsReceived.load(ordering: .relaxed) },
             readinessChecks: readiness,
-            optionalReadinessChecks: optionalReadiness
+            optionalReadinessChecks: optionalReadiness,
+            scanStartSlots: scanStartSlots
         )
     }
 

@@ -111,6 +111,26 @@ struct ScansRouterTests {
         #expect(gateway.scans.photos.isEmpty)
     }
 
+    @Test("a scan started while every start slot is taken is refused at once with 503 and Retry-After, and not counted")
+    func createBeyondTheStartSlots() async throws {
+        let (confirmation, confirm) = AsyncStream.makeStream(of: Void.self)
+        let gateway = FakeGateway(workers: .stall(until: confirmation), scanStartSlots: 1)
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            async let first = client.scan(testPhoto, token: token, path: "/v1/scans")
+            // The first start holds the only slot until the broker confirms its job.
+            try await eventually { gateway.scans.scanIDs.count == 1 }
+            let refused = try await client.scan(testPhoto, token: token, path: "/v1/scans")
+            #expect(refused.status == .serviceUnavailable)
+            #expect(refused.errorCode == "scan_unavailable")
+            #expect(refused.headers[.retryAfter] == "1")
+            confirm.yield()
+            #expect(try await first.status == .accepted)
+        }
+        #expect(gateway.scans.scanIDs.count == 1)
+        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+    }
+
     @Test("GET /v1/scans lists the user's own scans newest first, a page at a time, until there is no next cursor")
     func list() async throws {
         let gateway = FakeGateway(workers: .hold)

@@ -21,7 +21,7 @@ struct ScanCoordinator: Sendable {
     let backend: any ScanBackend
     let events: ScanEventHub
     let policy: QuotaPolicy
-    let uploads: UploadLimiter
+    let starts: ScanStartLimiter
     let metrics: GatewayMetrics
     /// How long a scan may take (`SCAN_TIMEOUT_SECONDS`): its deadline.
     let timeout: Duration
@@ -49,10 +49,30 @@ struct ScanCoordinator: Sendable {
 
     /// Reserves a scan for the request's photo and hands its job to the workers; or finds the scan the same
     /// `Idempotency-Key` started. Throws the API's error for a spent allowance (429), a bad photo or key (400/422),
-    /// a store that is down (503), or a job the broker would not take (503, and the scan refunded).
+    /// too many scans starting on this gateway (503 with `Retry-After`), a store that is down (503), or a job the
+    /// broker would not take (503, and the scan refunded).
     func start(_ request: Request, context: GatewayRequestContext) async throws -> Started {
         let session = try context.authenticatedSession
         let idempotencyKey = try IdempotencyKey.of(request)
+        guard let started = try await starts.withSlot({ try await start(request, of: session, idempotencyKey: idempotencyKey, context: context) })
+        else {
+            throw APIError(
+                .serviceUnavailable,
+                .scanUnavailable,
+                "Too many scans are starting right now; please try again in a moment.",
+                headers: [.retryAfter: "1"]
+            )
+        }
+        return started
+    }
+
+    /// ``start(_:context:)`` in one of this gateway's start slots.
+    private func start(
+        _ request: Request,
+        of session: AuthenticatedSession,
+        idempotencyKey: String?,
+        context: GatewayRequestContext
+    ) async throws -> Started {
         let now = Date()
         let started = ContinuousClock.now
         let day = policy.day(of: now)
@@ -61,14 +81,7 @@ struct ScanCoordinator: Sendable {
         if let refusal = policy.refusal(after: try await ledger.usage(of: session.quotaKey, on: day)) { throw refused(refusal, at: now) }
         let profile = try await reading
         let uploadStarted = ContinuousClock.now
-        guard let upload = try await uploads.withSlot({ try await ImageUpload.read(from: request, context: context) }) else {
-            throw APIError(
-                .serviceUnavailable,
-                .scanUnavailable,
-                "Too many photos are being uploaded right now; please try again in a moment.",
-                headers: [.retryAfter: "1"]
-            )
-        }
+        let upload = try await ImageUpload.read(from: request, context: context)
         let uploadTime = ContinuousClock.now - uploadStarted
         let deadline = now.addingTimeInterval(timeout.seconds)
         let reservation = try await ledger.reserve(

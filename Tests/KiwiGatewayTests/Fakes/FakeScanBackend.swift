@@ -17,6 +17,8 @@ final class FakeScanBackend: ScanBackend {
         case refuse(any Error & Sendable)
         /// The job waits on the queue until the test answers it (``answer(_:with:)``).
         case hold
+        /// The broker confirms the job only once `confirmation` yields; then it waits on the queue as with ``hold``.
+        case stall(until: AsyncStream<Void>)
     }
 
     private struct State {
@@ -64,6 +66,7 @@ final class FakeScanBackend: ScanBackend {
         case .answer(let result, let modelTime): answer(job.scanID, with: result, modelTime: modelTime)
         case .refuse(let error): throw error
         case .hold: break
+        case .stall(let confirmation): for await _ in confirmation { break }
         }
     }
 

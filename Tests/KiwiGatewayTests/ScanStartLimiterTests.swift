@@ -2,11 +2,11 @@ import Testing
 
 @testable import KiwiGateway
 
-@Suite("Upload limiter")
-struct UploadLimiterTests {
-    @Test("beyond its capacity a limiter refuses at once, and a finished upload frees its slot")
-    func boundsConcurrentUploads() async throws {
-        let limiter = UploadLimiter(capacity: 1)
+@Suite("Scan start limiter")
+struct ScanStartLimiterTests {
+    @Test("beyond its capacity a limiter refuses at once, and a finished start frees its slot")
+    func boundsConcurrentStarts() async throws {
+        let limiter = ScanStartLimiter(capacity: 1)
         let (entered, release) = AsyncStream.makeStream(of: Void.self)
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
         let holder = Task {
