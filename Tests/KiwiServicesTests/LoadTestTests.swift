@@ -2,6 +2,7 @@ import Foundation
 import KiwiAppleSignIn
 import KiwiDevelopment
 import KiwiTestSupport
+import NIOHTTP1
 import Testing
 
 @testable import KiwiLLMStub
@@ -16,6 +17,15 @@ struct LoadTestTests {
         #expect(ScanClient.modelTime(inServerTiming: "db;dur=3, llm;desc=\"model\";dur=12") == .milliseconds(12))
         #expect(ScanClient.modelTime(inServerTiming: "llm") == nil)
         #expect(ScanClient.modelTime(inServerTiming: "llm;dur=-1") == nil)
+    }
+
+    @Test("Retry-After in whole seconds is how long a refused lane waits; a date or nonsense is not read")
+    func readsRetryAfter() {
+        #expect(ScanClient.retryAfter(["Retry-After": "1"]) == .seconds(1))
+        #expect(ScanClient.retryAfter(["Retry-After": " 30 "]) == .seconds(30))
+        #expect(ScanClient.retryAfter(["Retry-After": "Wed, 21 Oct 2026 07:28:00 GMT"]) == nil)
+        #expect(ScanClient.retryAfter(["Retry-After": "-1"]) == nil)
+        #expect(ScanClient.retryAfter([:]) == nil)
     }
 
     @Test("a short closed-loop run signs users in as their quota runs out, succeeds on every scan and reports it as JSON")

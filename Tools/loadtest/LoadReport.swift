@@ -32,6 +32,8 @@ struct LoadReport: Encodable {
     /// Users signed in for the test, and sign-ins that failed.
     var users: Int
     var signInFailures: Int
+    /// Scan starts the gateway refused with `Retry-After` in the measured window (``ScanOutcome/refused``).
+    var refused: Int
     /// Scans started in the measured window (and finished, in it or after).
     var scans: Int
     var succeeded: Int
@@ -58,6 +60,7 @@ struct LoadReport: Encodable {
         gateway: String,
         users: Int,
         signInFailures: Int,
+        refused: Int,
         outcomes: [ScanOutcome],
         finishedInWindow: (all: Int, succeeded: Int),
         processes: [ProcessRow]
@@ -65,7 +68,7 @@ struct LoadReport: Encodable {
         (self.mode, self.durationSeconds, self.warmupSeconds, self.imageBytes, self.gateway) = (
             mode, durationSeconds, warmupSeconds, imageBytes, gateway
         )
-        (self.users, self.signInFailures, self.processes) = (users, signInFailures, processes)
+        (self.users, self.signInFailures, self.refused, self.processes) = (users, signInFailures, refused, processes)
         scans = outcomes.count
         succeeded = outcomes.filter(\.succeeded).count
         scansFinishedInWindow = finishedInWindow.all
@@ -98,6 +101,12 @@ struct LoadReport: Encodable {
             "|---|---|---|---|",
             "| \(ms(gatewayAddedMs.p50)) | \(ms(gatewayAddedMs.p90)) | \(ms(gatewayAddedMs.p99)) | \(ms(gatewayAddedMs.max)) |",
         ]
+        if refused > 0 {
+            lines += [
+                "",
+                "\(refused) scan starts refused with `Retry-After` in the window, not counted as scans; each lane waited as told, then tried again.",
+            ]
+        }
         if !errors.isEmpty || signInFailures > 0 {
             lines += ["", "| status | code | count |", "|---|---|---|"]
             lines += errors.map { "| \($0.status.map(String.init) ?? "—") | \($0.code) | \($0.count) |" }

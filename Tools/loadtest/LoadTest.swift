@@ -17,7 +17,8 @@ struct LoadTest: AsyncParsableCommand {
             Users sign in with development identity tokens, signed with the key `kiwi dev-keys` made (the auth service \
             must trust it: KIWI_ENV=development and APPLE_JWKS_FILE, as `make run` sets), each for as many scans as its \
             daily quota allows; successive scans take turns over --people users, so that the scans in flight are many \
-            people's, as in real life. Give --concurrency (closed loop: each finished scan starts the next) or --rate (open \
+            people's, as in real life. Give --concurrency (closed loop: each finished scan starts the next; after an error \
+            with Retry-After a lane waits as a client should, and longer after each refusal in a row) or --rate (open \
             loop: scans start on schedule, however many are in flight). The gateway-added latency is each successful \
             scan's latency minus the model's time, which the gateway reports in its Server-Timing header.
             """
@@ -108,17 +109,21 @@ struct LoadTest: AsyncParsableCommand {
             return (before, readings())
         }
 
-        @Sendable func scanOnce(_ index: Int) async {
+        /// One scan as `person` (by default the next turn's user), recorded with the token it used; nil when no user
+        /// could be signed in for it.
+        @Sendable func scanOnce(_ index: Int, as person: String? = nil) async -> (outcome: ScanOutcome, token: String)? {
             let token: String
             do {
-                token = try await users.token()
+                if let person { token = person } else { token = try await users.token() }
             } catch {
                 recorder.signInFailed()
                 try? await Task.sleep(for: .milliseconds(200))
-                return
+                return nil
             }
             recorder.started()
-            recorder.finished(await scans.scan(token: token, index: index))
+            let outcome = await scans.scan(token: token, index: index)
+            recorder.finished(outcome)
+            return (outcome, token)
         }
 
         if let concurrency {
@@ -128,9 +133,16 @@ struct LoadTest: AsyncParsableCommand {
                     group.addTask {
                         try? await Task.sleep(until: start + .milliseconds(rampUp * 1000 * Double(lane) / Double(concurrency)), clock: .continuous)
                         var index = lane
+                        // A refused person tries again (a refusal takes none of their scans); others take turns.
+                        var refused: (token: String, times: Int)?
                         while ContinuousClock.now < stopAt {
-                            await scanOnce(index)
+                            let scan = await scanOnce(index, as: refused?.token)
                             index += concurrency
+                            refused = scan.flatMap { $0.outcome.refused ? ($0.token, (refused?.times ?? 0) + 1) : nil }
+                            if let wait = scan?.outcome.retryAfter {
+                                let backoff = Self.backoff(after: wait, refusals: refused?.times ?? 0)
+                                try? await Task.sleep(until: min(.now + backoff, stopAt), clock: .continuous)
+                            }
                         }
                     }
                 }
@@ -142,7 +154,7 @@ struct LoadTest: AsyncParsableCommand {
                 while next < stopAt {
                     try? await Task.sleep(until: next, clock: .continuous)
                     let current = index
-                    group.addTask { await scanOnce(current) }
+                    group.addTask { _ = await scanOnce(current) }
                     index += 1
                     next += .milliseconds(1000 / rate)
                 }
@@ -170,6 +182,7 @@ struct LoadTest: AsyncParsableCommand {
             gateway: gateway,
             users: await users.users,
             signInFailures: recorder.counts.signInFailures,
+            refused: recorder.measuredRefusals,
             outcomes: recorder.measured,
             finishedInWindow: recorder.finishedInWindow,
             processes: watched.indices.map { index in
@@ -183,6 +196,14 @@ struct LoadTest: AsyncParsableCommand {
                 )
             }
         )
+    }
+
+    /// How long a lane waits after the gateway said `Retry-After: wait`, as a client should (docs/errors.md): no sooner
+    /// than asked, longer after each of `refusals` refusals in a row (doubling from 1 s up to 32 s), and spread over
+    /// up to twice that, so that lanes refused together do not all come back together.
+    static func backoff(after wait: Duration, refusals: Int) -> Duration {
+        let doubling = refusals > 0 ? Duration.seconds(1 << min(refusals - 1, 5)) : .zero
+        return max(wait, doubling) * Double.random(in: 1...2)
     }
 
     /// How long the idle reading lasts, in seconds.

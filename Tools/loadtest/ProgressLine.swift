@@ -28,7 +28,8 @@ struct ProgressLine: Sendable {
                     counts.inFlight,
                     counts.finished,
                     counts.failed
-                ) + (counts.signInFailures > 0 ? "  sign-in failures \(counts.signInFailures)" : "")
+                ) + (counts.refused > 0 ? "  refused \(counts.refused)" : "")
+                + (counts.signInFailures > 0 ? "  sign-in failures \(counts.signInFailures)" : "")
             previous = counts.finished
             if interactive {
                 FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))

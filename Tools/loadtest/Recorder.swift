@@ -8,6 +8,9 @@ final class Recorder: Sendable {
         var finished = 0
         var failed = 0
         var signInFailures = 0
+        var refused = 0
+        /// Scans refused once measuring began.
+        var measuredRefusals = 0
         /// Scans started once measuring began, for the report.
         var measured: [ScanOutcome] = []
         /// Scans that finished inside the measured window, however early they started: the throughput.
@@ -30,9 +33,16 @@ final class Recorder: Sendable {
         state.withLock { $0.inFlight += 1 }
     }
 
+    /// A scan that ended: finished, failed, or refused before it started (``ScanOutcome/refused``, which is counted
+    /// apart from the scans).
     func finished(_ outcome: ScanOutcome) {
         state.withLock { state in
             state.inFlight -= 1
+            if outcome.refused {
+                state.refused += 1
+                if outcome.started >= measuringFrom { state.measuredRefusals += 1 }
+                return
+            }
             state.finished += 1
             if !outcome.succeeded { state.failed += 1 }
             if outcome.started >= measuringFrom { state.measured.append(outcome) }
@@ -48,9 +58,14 @@ final class Recorder: Sendable {
         state.withLock { $0.signInFailures += 1 }
     }
 
-    /// Scans in flight, finished and failed so far (warm-up included), and failed sign-ins.
-    var counts: (inFlight: Int, finished: Int, failed: Int, signInFailures: Int) {
-        state.withLock { ($0.inFlight, $0.finished, $0.failed, $0.signInFailures) }
+    /// Scans in flight, finished, failed and refused so far (warm-up included), and failed sign-ins.
+    var counts: (inFlight: Int, finished: Int, failed: Int, refused: Int, signInFailures: Int) {
+        state.withLock { ($0.inFlight, $0.finished, $0.failed, $0.refused, $0.signInFailures) }
+    }
+
+    /// Scans refused since measuring began.
+    var measuredRefusals: Int {
+        state.withLock { $0.measuredRefusals }
     }
 
     /// Every scan started after warm-up, finished.

@@ -15,6 +15,12 @@ struct ScanOutcome: Sendable {
     var code: String?
     /// The model's time as the gateway reported it (`Server-Timing: llm;dur=…`).
     var modelTime: Duration?
+    /// How long the gateway asked the client to wait before trying again (`Retry-After` on an error).
+    var retryAfter: Duration?
+    /// Whether the gateway refused to start the scan and said when to try again: a 503 or 429 with `Retry-After` to
+    /// `POST /v1/scans`, which starts nothing it refuses. (`POST /v1/scan` answers a scan the model failed in the same
+    /// way, so there it counts as a failure.)
+    var refused = false
 
     var succeeded: Bool { status == 200 }
 }
@@ -61,7 +67,8 @@ struct ScanClient: Sendable {
                 latency: .now - started,
                 status: status,
                 code: status == 200 ? nil : Self.errorCode(in: body) ?? "http_\(status)",
-                modelTime: response.headers.first(name: "Server-Timing").flatMap(Self.modelTime(inServerTiming:))
+                modelTime: response.headers.first(name: "Server-Timing").flatMap(Self.modelTime(inServerTiming:)),
+                retryAfter: status == 200 ? nil : Self.retryAfter(response.headers)
             )
         } catch let error as HTTPClientError where error == .deadlineExceeded {
             return ScanOutcome(started: started, latency: .now - started, code: "client_timeout")
@@ -71,7 +78,9 @@ struct ScanClient: Sendable {
     }
 
     /// `POST /v1/scans`, then `GET /v1/scans/{id}/events` until the `result` or `error` event, which ends the stream.
-    /// A success counts as 200; a failed scan as its error's code. The model's time is not reported on this path.
+    /// A success counts as 200; a failed scan as its error's code. A stream refused with 503 is opened again after
+    /// its `Retry-After` (1 s without one) until the deadline, as a client following its scan would: the scan goes on
+    /// without it. The model's time is not reported on this path.
     private func asyncScan(token: String, index: Int) async -> ScanOutcome {
         let request = upload(to: "/v1/scans", token: token, index: index)
         let started = ContinuousClock.now
@@ -81,11 +90,24 @@ struct ScanClient: Sendable {
             let body = try await created.body.collect(upTo: 1 << 20)
             let status = Int(created.status.code)
             guard status == 202 || status == 200, let location = created.headers.first(name: "Location") else {
-                return ScanOutcome(started: started, latency: .now - started, status: status, code: Self.errorCode(in: body) ?? "http_\(status)")
+                let retryAfter = Self.retryAfter(created.headers)
+                return ScanOutcome(
+                    started: started,
+                    latency: .now - started,
+                    status: status,
+                    code: Self.errorCode(in: body) ?? "http_\(status)",
+                    retryAfter: retryAfter,
+                    refused: retryAfter != nil && (status == 503 || status == 429)
+                )
             }
             var events = HTTPClientRequest(url: "\(gateway)\(location)/events")
             events.headers.add(name: "Authorization", value: "Bearer \(token)")
-            let stream = try await client.execute(events, deadline: deadline)
+            var stream = try await client.execute(events, deadline: deadline)
+            while stream.status == .serviceUnavailable {
+                _ = try await stream.body.collect(upTo: 1 << 20)
+                try await Task.sleep(for: Self.retryAfter(stream.headers) ?? .seconds(1))
+                stream = try await client.execute(events, deadline: deadline)
+            }
             let text = String(buffer: try await stream.body.collect(upTo: 4 << 20))
             let latency = ContinuousClock.now - started
             if text.contains("event: result\n") { return ScanOutcome(started: started, latency: latency, status: 200) }
@@ -123,6 +145,11 @@ struct ScanClient: Sendable {
     static func errorCode(in body: ByteBuffer) -> String? {
         struct ErrorBody: Decodable { var error: String }
         return try? JSONDecoder().decode(ErrorBody.self, from: Data(body.readableBytesView)).error
+    }
+
+    /// `Retry-After` in whole seconds (the form the gateway sends), or nil.
+    static func retryAfter(_ headers: HTTPHeaders) -> Duration? {
+        headers.first(name: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? .seconds($0) : nil }
     }
 
     /// The `dur` of the `llm` metric in a `Server-Timing` header, e.g. `llm;dur=2003.5`.
