@@ -52,7 +52,7 @@ struct AuthenticationRouterTests {
         }
     }
 
-    @Test("an auth service that cannot be asked makes a request 503 auth_unavailable, never 401")
+    @Test("an auth service that cannot be asked makes a request 503 auth_unavailable with Retry-After, never 401")
     func authServiceDown() async throws {
         let gateway = FakeGateway()
         let (token, _, _) = gateway.signIn()
@@ -61,6 +61,7 @@ struct AuthenticationRouterTests {
             let answer = try await client.execute(.get, "/v1/quota", token: token)
             #expect(answer.status == .serviceUnavailable)
             #expect(answer.errorCode == "auth_unavailable")
+            #expect(answer.headers[.retryAfter] == "1")
         }
     }
 

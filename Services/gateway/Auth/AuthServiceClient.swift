@@ -19,11 +19,12 @@ struct AuthServiceUnavailable: Error, CustomStringConvertible {
     /// What clients are told when signing in or checking a session cannot be done.
     static let signInMessage = "Signing in is unavailable right now; please try again shortly."
 
-    /// The API's one answer to it, 503 `auth_unavailable` saying what is unavailable (`message`), after logging
-    /// `logMessage` with the reason.
+    /// The API's one answer to it, 503 `auth_unavailable` saying what is unavailable (`message`) with
+    /// `Retry-After: 1`, after logging `logMessage` with the reason. Clients told when to come back, and backing off
+    /// when told again, give an overloaded auth service room instead of asking again at once.
     func answer(_ message: String = signInMessage, logging logMessage: String, logger: Logger) -> APIError {
         logger.error("\(logMessage)", metadata: ["reason": "\(description)"])
-        return APIError(.serviceUnavailable, .authUnavailable, message)
+        return APIError(.serviceUnavailable, .authUnavailable, message, headers: [.retryAfter: "1"])
     }
 }
 
