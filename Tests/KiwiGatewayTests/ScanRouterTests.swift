@@ -382,7 +382,7 @@ struct ScanRouterTests {
         return gateway.scans.scanIDs[0]
     }
 
-    @Test("a quota store that cannot be used makes a scan 503 service_unavailable")
+    @Test("a quota store that cannot be used makes a scan 503 service_unavailable with Retry-After")
     func quotaStoreDown() async throws {
         let gateway = FakeGateway()
         let (token, _, _) = gateway.signIn()
@@ -391,6 +391,7 @@ struct ScanRouterTests {
             let answer = try await client.scan(testPhoto, token: token)
             #expect(answer.status == .serviceUnavailable)
             #expect(answer.errorCode == "service_unavailable")
+            #expect(answer.headers[.retryAfter] == "1")
         }
         #expect(gateway.scans.photos.isEmpty)
     }
