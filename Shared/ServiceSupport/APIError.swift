@@ -32,6 +32,12 @@ public struct APIError: HTTPResponseError, Sendable {
         APIError(.unauthorized, .unauthorized, message, headers: [.wwwAuthenticate: bearerChallenge(error: bearerError)])
     }
 
+    /// 503 `code` with `Retry-After: 1`: the request cannot be taken right now (the service is overloaded, or what it
+    /// needs is out of reach), and a client comes back after a second, longer when refused again (docs/errors.md).
+    public static func unavailableForAMoment(_ code: APIErrorCode, _ message: String) -> APIError {
+        APIError(.serviceUnavailable, code, message, headers: [.retryAfter: "1"])
+    }
+
     /// `Bearer realm="kiwi"`, with `error="…"` when given.
     public static func bearerChallenge(error: String? = nil) -> String {
         #"Bearer realm="kiwi""# + (error.map { #", error="\#($0)""# } ?? "")

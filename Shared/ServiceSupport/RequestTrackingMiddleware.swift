@@ -123,7 +123,7 @@ public struct RequestTrackingMiddleware<Context: TrackedRequestContext>: RouterM
         if error is PSQLError || error is DatabaseUnavailable {
             context.logger.error("PostgreSQL is unavailable", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             return json(
-                APIError(.serviceUnavailable, .serviceUnavailable, "Kiwi is briefly unavailable; please try again.", headers: [.retryAfter: "1"]),
+                .unavailableForAMoment(.serviceUnavailable, "Kiwi is briefly unavailable; please try again."),
                 request: request,
                 context: context
             )

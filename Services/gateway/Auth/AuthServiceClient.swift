@@ -24,7 +24,7 @@ struct AuthServiceUnavailable: Error, CustomStringConvertible {
     /// when told again, give an overloaded auth service room instead of asking again at once.
     func answer(_ message: String = signInMessage, logging logMessage: String, logger: Logger) -> APIError {
         logger.error("\(logMessage)", metadata: ["reason": "\(description)"])
-        return APIError(.serviceUnavailable, .authUnavailable, message, headers: [.retryAfter: "1"])
+        return .unavailableForAMoment(.authUnavailable, message)
     }
 }
 

@@ -56,12 +56,7 @@ struct ScanCoordinator: Sendable {
         let idempotencyKey = try IdempotencyKey.of(request)
         guard let started = try await starts.withSlot({ try await start(request, of: session, idempotencyKey: idempotencyKey, context: context) })
         else {
-            throw APIError(
-                .serviceUnavailable,
-                .scanUnavailable,
-                "Too many scans are starting right now; please try again in a moment.",
-                headers: [.retryAfter: "1"]
-            )
+            throw APIError.unavailableForAMoment(.scanUnavailable, "Too many scans are starting right now; please try again in a moment.")
         }
         return started
     }
