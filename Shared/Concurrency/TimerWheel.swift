@@ -2,11 +2,13 @@ import Synchronization
 
 /// Timers that are forgotten the moment they are cancelled. On Linux a cancelled `Task.sleep` keeps its dispatch timer
 /// until the original deadline, so a service that cancels thousands of long timeouts (every statement's deadline, every
-/// waiting scan's) keeps waking up for minutes after the load has stopped. Here one driving task ticks every ``tick``
-/// while any timer is pending and stops when none is; scheduling and cancelling are O(1). A timer fires up to one tick
-/// late.
+/// waiting scan's) keeps waking up for minutes after the load has stopped. Here deadlines are rounded up to a ``tick``
+/// and kept in buckets; one alarm, a `Task.sleep` that is never cancelled, wakes the wheel at the earliest tick that
+/// still has a pending timer, and none is set while no timer is pending. An alarm passed over (an earlier timer came,
+/// or every timer was cancelled) still wakes the wheel once at its time, and is ignored. Scheduling and cancelling are
+/// O(log n) at most. A timer fires up to one tick late.
 public final class TimerWheel: Sendable {
-    /// The process's wheel, ticking every 10 ms while a timer is pending.
+    /// The process's wheel, with 10 ms ticks.
     public static let shared = TimerWheel(tick: .milliseconds(10))
 
     /// A scheduled action; ``cancel()`` forgets it unless it has run.
@@ -17,21 +19,98 @@ public final class TimerWheel: Sendable {
         /// Forgets the action. Returns false when it has run (or is running) already.
         @discardableResult
         public func cancel() -> Bool {
-            wheel.state.withLock { $0.actions.removeValue(forKey: id) } != nil
+            wheel.state.withLock { $0.cancel(id) }
         }
     }
 
-    private struct State {
-        var actions: [UInt64: @Sendable () -> Void] = [:]
-        /// Timer ids by the tick they fire at; ids of cancelled timers are skipped when their tick comes.
-        var buckets: [Int64: [UInt64]] = [:]
-        /// The last tick whose timers were fired.
-        var firedThrough: Int64 = 0
-        var nextID: UInt64 = 0
-        var driving = false
+    /// The timers due at one tick; ids of cancelled ones are skipped when it comes.
+    private struct Bucket {
+        var ids: [UInt64] = []
+        var pending = 0
     }
 
-    /// How often the driving task looks for due timers, and so how late a timer may fire.
+    private struct State {
+        var actions: [UInt64: (tick: Int64, action: @Sendable () -> Void)] = [:]
+        var buckets: [Int64: Bucket] = [:]
+        /// The buckets' ticks, a binary min-heap: its first element is the earliest.
+        var ticks: [Int64] = []
+        var nextID: UInt64 = 0
+        /// The tick the current alarm rings at; nil while no timer is pending.
+        var alarmTick: Int64?
+        /// Tells the current alarm from those passed over.
+        var alarmGeneration: UInt64 = 0
+        var wakeUps = 0
+
+        /// Sets the alarm for `tick`; returns it for the caller to start outside the lock.
+        mutating func setAlarm(_ tick: Int64) -> (tick: Int64, generation: UInt64) {
+            alarmGeneration &+= 1
+            alarmTick = tick
+            return (tick, alarmGeneration)
+        }
+
+        mutating func add(_ id: UInt64, at tick: Int64, _ action: @escaping @Sendable () -> Void) {
+            actions[id] = (tick, action)
+            if buckets[tick] == nil {
+                buckets[tick] = Bucket()
+                pushTick(tick)
+            }
+            buckets[tick]!.ids.append(id)
+            buckets[tick]!.pending += 1
+        }
+
+        mutating func cancel(_ id: UInt64) -> Bool {
+            guard let (tick, _) = actions.removeValue(forKey: id) else { return false }
+            buckets[tick]?.pending -= 1
+            if actions.isEmpty {
+                // Nothing is pending: forget the buckets, and the alarm rings for nothing.
+                buckets.removeAll()
+                ticks.removeAll()
+                alarmTick = nil
+            }
+            return true
+        }
+
+        /// Removes the actions due at or before `tick`, and drops the emptied buckets at the front.
+        mutating func takeActions(dueThrough tick: Int64) -> [@Sendable () -> Void] {
+            var due: [@Sendable () -> Void] = []
+            while let earliest = ticks.first, earliest <= tick || buckets[earliest]?.pending == 0 {
+                popTick()
+                for id in buckets.removeValue(forKey: earliest)?.ids ?? [] {
+                    if let (_, action) = actions.removeValue(forKey: id) { due.append(action) }
+                }
+            }
+            return due
+        }
+
+        private mutating func pushTick(_ tick: Int64) {
+            ticks.append(tick)
+            var child = ticks.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard ticks[child] < ticks[parent] else { break }
+                ticks.swapAt(child, parent)
+                child = parent
+            }
+        }
+
+        private mutating func popTick() {
+            ticks.swapAt(0, ticks.count - 1)
+            ticks.removeLast()
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var smallest = parent
+                if left < ticks.count, ticks[left] < ticks[smallest] { smallest = left }
+                if right < ticks.count, ticks[right] < ticks[smallest] { smallest = right }
+                guard smallest != parent else { return }
+                ticks.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+    }
+
+    /// How finely deadlines are kept, and so how late a timer may fire.
     public let tick: Duration
     private let origin = ContinuousClock.now
     private let state = Mutex(State())
@@ -43,28 +122,28 @@ public final class TimerWheel: Sendable {
     /// Timers scheduled and neither run nor cancelled.
     public var pendingTimers: Int { state.withLock { $0.actions.count } }
 
-    /// Whether the driving task is running: only while a timer is pending.
-    public var isDriving: Bool { state.withLock { $0.driving } }
+    /// Whether an alarm is set: only while a timer is pending.
+    public var isArmed: Bool { state.withLock { $0.alarmTick != nil } }
+
+    /// How many times an alarm has woken the wheel, those passed over included: what the wheel costs while idle.
+    public var wakeUps: Int { state.withLock { $0.wakeUps } }
 
     /// Runs `action` once `deadline` has passed (at once, on the caller's thread, if it has), unless the returned timer
     /// is cancelled first. `action` runs on the wheel's task: it must be quick and must not block.
     public func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> Timer {
-        let (id, due, startDriving) = state.withLock { state -> (UInt64, Bool, Bool) in
+        let tick = tickIndex(deadline, roundingUp: true)
+        let (id, due, alarm) = state.withLock { state -> (UInt64, Bool, (tick: Int64, generation: UInt64)?) in
             state.nextID &+= 1
             let id = state.nextID
-            let firedThrough = state.driving ? state.firedThrough : tickIndex(ContinuousClock.now, roundingUp: false)
-            let tick = tickIndex(deadline, roundingUp: true)
-            guard tick > firedThrough else { return (id, true, false) }
-            let startDriving = !state.driving
-            if startDriving { (state.driving, state.firedThrough) = (true, firedThrough) }
-            state.actions[id] = action
-            state.buckets[tick, default: []].append(id)
-            return (id, false, startDriving)
+            guard tick > tickIndex(ContinuousClock.now, roundingUp: false) else { return (id, true, nil) }
+            state.add(id, at: tick, action)
+            if let alarmTick = state.alarmTick, alarmTick <= tick { return (id, false, nil) }
+            return (id, false, state.setAlarm(tick))
         }
         if due {
             action()
-        } else if startDriving {
-            Task.detached { await self.drive() }
+        } else if let alarm {
+            startAlarm(alarm)
         }
         return Timer(id: id, wheel: self)
     }
@@ -85,29 +164,24 @@ public final class TimerWheel: Sendable {
         }
     }
 
-    private func drive() async {
-        while true {
-            try? await Task.sleep(for: tick)  // never cancelled, so it leaves nothing behind
-            let (due, idle) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
-                let now = tickIndex(ContinuousClock.now, roundingUp: false)
-                var due: [@Sendable () -> Void] = []
-                if now > state.firedThrough {
-                    for tick in (state.firedThrough + 1)...now {
-                        for id in state.buckets.removeValue(forKey: tick) ?? [] {
-                            if let action = state.actions.removeValue(forKey: id) { due.append(action) }
-                        }
-                    }
-                    state.firedThrough = now
+    /// Sleeps until the alarm's tick, then runs what is due and sets the next alarm, unless it was passed over.
+    private func startAlarm(_ alarm: (tick: Int64, generation: UInt64)) {
+        let ringsAt = origin + tick * Int(alarm.tick)
+        Task.detached {
+            try? await Task.sleep(until: ringsAt, clock: .continuous)  // never cancelled, so it leaves nothing behind
+            let (due, next) = self.state.withLock { state -> ([@Sendable () -> Void], (tick: Int64, generation: UInt64)?) in
+                state.wakeUps += 1
+                guard state.alarmGeneration == alarm.generation else { return ([], nil) }
+                let now = max(alarm.tick, self.tickIndex(ContinuousClock.now, roundingUp: false))
+                let due = state.takeActions(dueThrough: now)
+                guard let earliest = state.ticks.first else {
+                    state.alarmTick = nil
+                    return (due, nil)
                 }
-                if state.actions.isEmpty {
-                    state.buckets.removeAll()
-                    state.driving = false
-                    return (due, true)
-                }
-                return (due, false)
+                return (due, state.setAlarm(earliest))
             }
+            if let next { self.startAlarm(next) }
             for action in due { action() }
-            if idle { return }
         }
     }
 

@@ -17,12 +17,12 @@ struct TimerWheelTests {
         #expect(time >= deadline)
     }
 
-    @Test("an action whose deadline has passed runs at once, without starting the driver")
+    @Test("an action whose deadline has passed runs at once, without setting an alarm")
     func pastDeadlineRunsAtOnce() {
         let ran = Mutex(false)
         _ = wheel.schedule(at: .now - .seconds(1)) { ran.withLock { $0 = true } }
         #expect(ran.withLock { $0 })
-        #expect(!wheel.isDriving)
+        #expect(!wheel.isArmed)
     }
 
     @Test("a cancelled timer is forgotten at once and never runs")
@@ -41,13 +41,45 @@ struct TimerWheelTests {
         #expect(!timer.cancel())
     }
 
-    @Test("the driving task stops once no timer is pending, even when the cancelled ones were due much later")
-    func driverStopsWhenNothingIsPending() async throws {
+    @Test("no alarm is set once no timer is pending, even when the cancelled ones were due much later")
+    func alarmIsDroppedWhenNothingIsPending() {
         let timers = (0..<1000).map { _ in wheel.schedule(at: .now + .seconds(90)) {} }
-        #expect(wheel.isDriving)
+        #expect(wheel.isArmed)
         for timer in timers { timer.cancel() }
-        try await eventually { !wheel.isDriving }
-        #expect(!wheel.isDriving)
+        #expect(!wheel.isArmed)
+    }
+
+    @Test("a timer due before the alarm still runs")
+    func earlierTimerRuns() async throws {
+        let later = wheel.schedule(at: .now + .seconds(60)) {}
+        let deadline = ContinuousClock.now + .milliseconds(30)
+        let ranAt = Mutex<ContinuousClock.Instant?>(nil)
+        _ = wheel.schedule(at: deadline) { ranAt.withLock { $0 = .now } }
+        try await eventually { ranAt.withLock { $0 } != nil }
+        #expect(try #require(ranAt.withLock { $0 }) >= deadline)
+        #expect(wheel.isArmed)
+        later.cancel()
+    }
+
+    @Test("the wheel wakes once for a timer many ticks away, not on every tick")
+    func wakesOnlyWhenATimerIsDue() async throws {
+        let ran = Mutex(false)
+        _ = wheel.schedule(at: .now + .milliseconds(200)) { ran.withLock { $0 = true } }
+        try await eventually { ran.withLock { $0 } }
+        #expect(wheel.wakeUps == 1)
+        #expect(!wheel.isArmed)
+    }
+
+    @Test("cancelled timers do not wake the wheel")
+    func cancelledTimersDoNotWake() async throws {
+        let ran = Mutex(0)
+        let start = ContinuousClock.now
+        _ = wheel.schedule(at: start + .milliseconds(1000)) { ran.withLock { $0 += 1 } }
+        let cancelled = (1...5).map { wheel.schedule(at: start + .milliseconds(1000 + 100 * $0)) {} }
+        _ = wheel.schedule(at: start + .milliseconds(1600)) { ran.withLock { $0 += 1 } }
+        for timer in cancelled { timer.cancel() }
+        try await eventually { ran.withLock { $0 } == 2 }
+        #expect(wheel.wakeUps == 2)
     }
 
     @Test("a sleep ends when its deadline passes")
