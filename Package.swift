@@ -24,6 +24,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Already in the graph (swift-nio, Hummingbird and PostgresNIO use its DequeModule); the timer wheel orders its
+        // ticks with its HeapModule, a small module of its own.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-crypto", "4.5.2"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
@@ -209,6 +212,7 @@ let package = Package(
         ),
         .target(
             name: "KiwiConcurrency",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")],
             path: "Shared/Concurrency",
             swiftSettings: swiftSettings
         ),

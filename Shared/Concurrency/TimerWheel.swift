@@ -1,3 +1,4 @@
+import HeapModule
 import Synchronization
 
 /// Timers that are forgotten the moment they are cancelled. On Linux a cancelled `Task.sleep` keeps its dispatch timer
@@ -32,8 +33,8 @@ public final class TimerWheel: Sendable {
     private struct State {
         var actions: [UInt64: (tick: Int64, action: @Sendable () -> Void)] = [:]
         var buckets: [Int64: Bucket] = [:]
-        /// The buckets' ticks, a binary min-heap: its first element is the earliest.
-        var ticks: [Int64] = []
+        /// The buckets' ticks, earliest first.
+        var ticks = Heap<Int64>()
         var nextID: UInt64 = 0
         /// The tick the current alarm rings at; nil while no timer is pending.
         var alarmTick: Int64?
@@ -52,7 +53,7 @@ public final class TimerWheel: Sendable {
             actions[id] = (tick, action)
             if buckets[tick] == nil {
                 buckets[tick] = Bucket()
-                pushTick(tick)
+                ticks.insert(tick)
             }
             buckets[tick]!.ids.append(id)
             buckets[tick]!.pending += 1
@@ -64,7 +65,7 @@ public final class TimerWheel: Sendable {
             if actions.isEmpty {
                 // Nothing is pending: forget the buckets, and the alarm rings for nothing.
                 buckets.removeAll()
-                ticks.removeAll()
+                ticks = Heap()
                 alarmTick = nil
             }
             return true
@@ -73,40 +74,13 @@ public final class TimerWheel: Sendable {
         /// Removes the actions due at or before `tick`, and drops the emptied buckets at the front.
         mutating func takeActions(dueThrough tick: Int64) -> [@Sendable () -> Void] {
             var due: [@Sendable () -> Void] = []
-            while let earliest = ticks.first, earliest <= tick || buckets[earliest]?.pending == 0 {
-                popTick()
+            while let earliest = ticks.min, earliest <= tick || buckets[earliest]?.pending == 0 {
+                ticks.removeMin()
                 for id in buckets.removeValue(forKey: earliest)?.ids ?? [] {
                     if let (_, action) = actions.removeValue(forKey: id) { due.append(action) }
                 }
             }
             return due
-        }
-
-        private mutating func pushTick(_ tick: Int64) {
-            ticks.append(tick)
-            var child = ticks.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard ticks[child] < ticks[parent] else { break }
-                ticks.swapAt(child, parent)
-                child = parent
-            }
-        }
-
-        private mutating func popTick() {
-            ticks.swapAt(0, ticks.count - 1)
-            ticks.removeLast()
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                let right = left + 1
-                var smallest = parent
-                if left < ticks.count, ticks[left] < ticks[smallest] { smallest = left }
-                if right < ticks.count, ticks[right] < ticks[smallest] { smallest = right }
-                guard smallest != parent else { return }
-                ticks.swapAt(parent, smallest)
-                parent = smallest
-            }
         }
     }
 
@@ -174,7 +148,7 @@ public final class TimerWheel: Sendable {
                 guard state.alarmGeneration == alarm.generation else { return ([], nil) }
                 let now = max(alarm.tick, self.tickIndex(ContinuousClock.now, roundingUp: false))
                 let due = state.takeActions(dueThrough: now)
-                guard let earliest = state.ticks.first else {
+                guard let earliest = state.ticks.min else {
                     state.alarmTick = nil
                     return (due, nil)
                 }
