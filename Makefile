@@ -1,5 +1,5 @@
 # Kiwi's local workflow. Every target is safe to run twice; see README.md.
-.PHONY: run test drill up down restart worker logs status build format clean bench bench-messaging bench-worker bench-peer
+.PHONY: run test drill up down restart worker logs status build format clean bench bench-messaging bench-worker bench-peer bench-floors
 
 run:    ## build and run the whole system in the foreground; Ctrl-C stops it
 	@deploy/local/run.sh
@@ -51,6 +51,9 @@ bench-messaging: ## benchmark RabbitMQ confirmed publishing and consuming (relea
 
 bench-worker: ## benchmark scan jobs through a real scan worker and the OpenAI stub (release build)
 	@deploy/local/bench-worker.sh
+
+bench-floors: ## what PostgreSQL and RabbitMQ alone cost for a scan's statements and messages (release build)
+	@deploy/local/bench-floors.sh
 
 bench-peer:  ## LiteLLM's proxy forwarding the same scan request to the same stub, 1 and 2 workers (installs LiteLLM into .run/bench-peer/venv)
 	@deploy/local/bench-peer.sh

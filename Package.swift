@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "kiwi", targets: ["KiwiCLI"]),
         .executable(name: "kiwi-llm-stub", targets: ["KiwiLLMStub"]),
         .executable(name: "kiwi-messaging-bench", targets: ["KiwiMessagingBench"]),
+        .executable(name: "kiwi-floor-bench", targets: ["KiwiFloorBench"]),
         .executable(name: "kiwi-scan-worker-bench", targets: ["KiwiScanWorkerBench"]),
         .executable(name: "kiwi-loadtest", targets: ["KiwiLoadTest"]),
         .library(name: "KiwiModels", targets: ["KiwiModels"]),
@@ -164,6 +165,17 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tools/messaging-bench",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "KiwiFloorBench",
+            dependencies: [
+                "KiwiDevelopment",
+                "KiwiBenchmarking", "KiwiDatabase", "KiwiMessaging",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tools/floor-bench",
             swiftSettings: swiftSettings
         ),
 

@@ -1,0 +1,224 @@
+import Foundation
+import KiwiBenchmarking
+import KiwiDatabase
+import KiwiDevelopment
+import KiwiMessaging
+import Logging
+import PostgresNIO
+
+// kiwi-floor-bench: what PostgreSQL and RabbitMQ cost when asked for no more than a scan asks of them, through Kiwi's
+// own clients but without Kiwi's work — trivial statements in place of a scan's, and a scan's messages with nobody
+// doing anything with them. Kiwi's CPU per scan (`make bench`) cannot go below these figures without asking the two
+// servers for less. Reads the servers' CPU from /proc (POSTGRES_PID, RABBITMQ_PID: `infra.sh pids`), so run it against
+// a stack nothing else is using. Prints a table; asserts nothing.
+
+let environment = ProcessInfo.processInfo.environment
+func setting(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+func pid(_ name: String) throws -> Int32 {
+    guard let text = setting(name), let pid = Int32(text) else { throw BenchError("\(name) must be the server's process id") }
+    return pid
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+let databaseURL = setting("DATABASE_URL") ?? "postgres://kiwi:kiwi@127.0.0.1:55432/kiwi?sslmode=disable"
+let amqpURL = setting("AMQP_URL") ?? "amqp://kiwi:kiwi@127.0.0.1:55672/%2F"
+let seconds = Double(setting("FLOOR_SECONDS") ?? "20") ?? 20
+/// Scenario A's rate on the 2-core machine the figures were first taken on: a server's CPU per message depends on
+/// the rate, since at a lower one each wake-up serves fewer messages.
+let scansPerSecond = Double(setting("FLOOR_SCANS_PER_SECOND") ?? "220") ?? 220
+let logger: Logger = {
+    var logger = Logger(label: "kiwi-floor-bench")
+    logger.logLevel = .warning
+    return logger
+}()
+
+/// CPU seconds the process tree `pid` spends while `body` runs, with what `body` returns.
+func cpuSeconds<Value>(of pid: Int32, _ body: () async throws -> Value) async rethrows -> (Double, Value) {
+    let before = ProcessUsage(pid: pid, includingChildren: true).cpuSeconds
+    let value = try await body()
+    return (ProcessUsage(pid: pid, includingChildren: true).cpuSeconds - before, value)
+}
+
+func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+
+// MARK: - PostgreSQL
+
+/// A statement of one `int8` binding that answers one `int8`.
+protocol OneNumberStatement: PostgresPreparedStatement where Row == Int64 {
+    var number: Int64 { get }
+}
+
+extension OneNumberStatement {
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(number)
+        return bindings
+    }
+}
+
+/// A read that touches no table: what any statement costs (the protocol, a snapshot, the executor).
+struct ReadStatement: OneNumberStatement {
+    static let sql = "SELECT $1::int8"
+    let number: Int64
+}
+
+/// A write of one row, committed on its own: what any statement that changes something costs (and its WAL flush).
+struct WriteStatement: OneNumberStatement {
+    static let sql = "UPDATE kiwi_floor_bench SET n = n + 1 WHERE id = $1 RETURNING n"
+    let number: Int64
+}
+
+/// Runs the statements `statement(n)` gives from `lanes` lanes for `seconds`, each lane waiting for its answer before
+/// the next; the number run.
+func run<Statement: OneNumberStatement>(
+    lanes: Int,
+    on client: PostgresClient,
+    _ statement: @escaping @Sendable (Int) -> Statement
+) async throws -> Int {
+    let end = ContinuousClock.now + .seconds(seconds)
+    return try await withThrowingTaskGroup(of: Int.self) { group in
+        for lane in 0..<lanes {
+            group.addTask {
+                var count = 0
+                while ContinuousClock.now < end {
+                    for try await _ in try await client.execute(statement(lane + lanes * count), logger: logger) {}
+                    count += 1
+                }
+                return count
+            }
+        }
+        return try await group.reduce(0, +)
+    }
+}
+
+/// PostgreSQL's CPU ms per read and per write of 16 lanes, and how many of each it ran a second.
+func postgresFloor(serverPID: Int32) async throws -> (read: Double, write: Double, readsPerSecond: Double, writesPerSecond: Double) {
+    let client = PostgresClient(configuration: try PostgresClient.Configuration(url: databaseURL), backgroundLogger: logger)
+    return try await whileRunning([client]) {
+        let rows = 10_000
+        try await client.execute("DROP TABLE IF EXISTS kiwi_floor_bench", logger: logger)
+        try await client.execute("CREATE TABLE kiwi_floor_bench (id int8 PRIMARY KEY, n int8 NOT NULL)", logger: logger)
+        try await client.execute("INSERT INTO kiwi_floor_bench SELECT g, 0 FROM generate_series(0, \(rows - 1)) AS g", logger: logger)
+        let lanes = 16
+        let (readCPU, reads) = try await cpuSeconds(of: serverPID) {
+            try await run(lanes: lanes, on: client) { ReadStatement(number: Int64($0)) }
+        }
+        let (writeCPU, writes) = try await cpuSeconds(of: serverPID) {
+            try await run(lanes: lanes, on: client) { WriteStatement(number: Int64($0 % rows)) }
+        }
+        try await client.execute("DROP TABLE kiwi_floor_bench", logger: logger)
+        return (readCPU * 1000 / Double(reads), writeCPU * 1000 / Double(writes), Double(reads) / seconds, Double(writes) / seconds)
+    }
+}
+
+/// A scan's statements (docs/architecture.md, "A scan's round trips"): the gateway's usage, profile and final read,
+/// and the three that write: the reservation, `running`, the outcome.
+enum ScanStatements {
+    static let reads = 3
+    static let writes = 3
+}
+
+// MARK: - RabbitMQ
+
+/// A scan's messages at `scansPerSecond`: the gateway's job (a 256 KiB photo and its envelope; transient, with an
+/// expiration, confirmed) into a durable queue; a worker takes each with a manual acknowledgement, announces two
+/// events to a fan-out exchange (each confirmed before the next, as a worker does) and acknowledges the job; a gateway
+/// receives the events from its exclusive queue, auto-acknowledged. Returns the broker's CPU ms per scan and the scans.
+func rabbitMQFloor(serverPID: Int32) async throws -> (perScan: Double, scans: Int) {
+    let queue = "kiwi.floor-bench.jobs"
+    let exchange = "kiwi.floor-bench.events"
+    let events = "kiwi.floor-bench.events.gateway"
+    let jobs = AMQPTopology(queues: [AMQPQueue(name: queue, autoDelete: true)])
+    // The exclusive queue is declared only by the connection that consumes it; RabbitMQ refuses it to any other.
+    let eventExchange = AMQPTopology(exchanges: [AMQPExchange(name: exchange, kind: .fanout)])
+    let eventQueue = AMQPTopology(
+        exchanges: eventExchange.exchanges,
+        queues: [AMQPQueue(name: events, durable: false, exclusive: true, autoDelete: true)],
+        bindings: [AMQPBinding(queue: events, exchange: exchange)]
+    )
+    func settings(_ role: String) throws -> AMQPSettings { try AMQPSettings(url: amqpURL, connectionName: "kiwi-floor-bench \(role)") }
+    let gateway = AMQPPublisher(settings: try settings("gateway"), topology: jobs, logger: logger)
+    let worker = AMQPConsumer(settings: try settings("worker"), queue: queue, prefetch: 64, topology: jobs, logger: logger)
+    let announcer = AMQPPublisher(settings: try settings("worker events"), topology: eventExchange, logger: logger)
+    let listener = AMQPConsumer(
+        settings: try settings("gateway events"),
+        queue: events,
+        prefetch: 0,
+        autoAck: true,
+        topology: eventQueue,
+        logger: logger
+    )
+    let scans = Int(seconds * scansPerSecond)
+    let job = AMQPMessage(
+        body: [UInt8](repeating: 0x4B, count: 262_500),
+        properties: AMQPProperties(contentType: "application/octet-stream", expiration: .seconds(90), persistent: false)
+    )
+    let event = AMQPMessage(
+        body: Array(#"{"scanId":"4b6f1c0e-1111-4a4a-9999-000000000000","state":"running"}"#.utf8),
+        properties: AMQPProperties(contentType: "application/json", persistent: false)
+    )
+    return try await whileRunning([gateway, worker, announcer, listener]) {
+        for link in [gateway, announcer] { await link.waitUntilConnected() }
+        for link in [worker, listener] { await link.waitUntilConnected() }
+        let (cpu, _) = try await cpuSeconds(of: serverPID) {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask {
+                    try await withThrowingDiscardingTaskGroup { deliveries in
+                        var taken = 0
+                        for await delivery in worker.deliveries {
+                            deliveries.addTask {
+                                for _ in 0..<2 { try await announcer.publish(event, exchange: exchange, routingKey: "", mandatory: false) }
+                                try await delivery.ack()
+                            }
+                            taken += 1
+                            if taken == scans { break }
+                        }
+                    }
+                }
+                group.addTask {
+                    var heard = 0
+                    for await _ in listener.deliveries {
+                        heard += 1
+                        if heard == 2 * scans { break }
+                    }
+                }
+                let start = ContinuousClock.now
+                for index in 0..<scans {
+                    try await Task.sleep(until: start + .seconds(Double(index) / scansPerSecond))
+                    group.addTask { try await gateway.publish(job, routingKey: queue) }
+                }
+            }
+        }
+        return (cpu * 1000 / Double(scans), scans)
+    }
+}
+
+// MARK: - The table
+
+do {
+    let postgres = try pid("POSTGRES_PID")
+    let rabbitMQ = try pid("RABBITMQ_PID")
+    print("kiwi-floor-bench: \(ProcessInfo.processInfo.activeProcessorCount) CPUs, \(format(seconds, 0)) s a leg; the servers' own CPU")
+    print("")
+    let floor = try await postgresFloor(serverPID: postgres)
+    let perScan = Double(ScanStatements.reads) * floor.read + Double(ScanStatements.writes) * floor.write
+    print("| PostgreSQL, 16 lanes, prepared | per second | CPU ms each |")
+    print("|---|---|---|")
+    print("| a read of nothing (`SELECT $1`) | \(format(floor.readsPerSecond, 0)) | \(format(floor.read, 3)) |")
+    print("| a one-row `UPDATE`, committed | \(format(floor.writesPerSecond, 0)) | \(format(floor.write, 3)) |")
+    print("| a scan's \(ScanStatements.reads) reads and \(ScanStatements.writes) writes | | \(format(perScan, 3)) |")
+    print("")
+    let broker = try await rabbitMQFloor(serverPID: rabbitMQ)
+    print("| RabbitMQ, a scan's messages | scans | scans/s | CPU ms per scan |")
+    print("|---|---|---|---|")
+    print(
+        "| 256 KiB job confirmed, delivered, acked; 2 events confirmed, fanned out, delivered | \(broker.scans) | \(format(scansPerSecond, 0)) | \(format(broker.perScan, 3)) |"
+    )
+} catch {
+    FileHandle.standardError.write(Data("kiwi-floor-bench: \(error)\n".utf8))
+    exit(1)
+}
