@@ -171,7 +171,7 @@ let package = Package(
             name: "KiwiFloorBench",
             dependencies: [
                 "KiwiDevelopment",
-                "KiwiBenchmarking", "KiwiDatabase", "KiwiMessaging",
+                "KiwiBenchmarking", "KiwiDatabase", "KiwiMessaging", "KiwiScanJobs", "KiwiScans",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],

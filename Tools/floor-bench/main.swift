@@ -3,6 +3,8 @@ import KiwiBenchmarking
 import KiwiDatabase
 import KiwiDevelopment
 import KiwiMessaging
+import KiwiScanJobs
+import KiwiScans
 import Logging
 import PostgresNIO
 
@@ -124,21 +126,23 @@ enum ScanStatements {
 
 // MARK: - RabbitMQ
 
-/// A scan's messages at `scansPerSecond`: the gateway's job (a 256 KiB photo and its envelope; transient, with an
-/// expiration, confirmed) into a durable queue; a worker takes each with a manual acknowledgement, announces two
-/// events to a fan-out exchange (each confirmed before the next, as a worker does) and acknowledges the job; a gateway
-/// receives the events from its exclusive queue, auto-acknowledged. Returns the broker's CPU ms per scan and the scans.
+/// A scan's messages at `scansPerSecond`, as Kiwi builds them, on queues and an exchange of the bench's own: the
+/// gateway's job (``ScanJob`` with a 256 KiB photo, confirmed) into a job queue declared as the real one
+/// (``KiwiTopology/scanJobs(queue:)``); a worker takes each with a manual acknowledgement, announces two
+/// ``ScanEvent``s to a fan-out exchange (each confirmed before the next, as a worker does) and acknowledges the job; a
+/// gateway receives the events from its exclusive queue, auto-acknowledged. Returns the broker's CPU ms per scan and
+/// the scans.
 func rabbitMQFloor(serverPID: Int32) async throws -> (perScan: Double, scans: Int) {
     let queue = "kiwi.floor-bench.jobs"
     let exchange = "kiwi.floor-bench.events"
-    let events = "kiwi.floor-bench.events.gateway"
-    let jobs = AMQPTopology(queues: [AMQPQueue(name: queue, autoDelete: true)])
+    let eventsQueue = "kiwi.floor-bench.events.gateway"
+    let jobs = KiwiTopology.scanJobs(queue: queue)
     // The exclusive queue is declared only by the connection that consumes it; RabbitMQ refuses it to any other.
     let eventExchange = AMQPTopology(exchanges: [AMQPExchange(name: exchange, kind: .fanout)])
     let eventQueue = AMQPTopology(
         exchanges: eventExchange.exchanges,
-        queues: [AMQPQueue(name: events, durable: false, exclusive: true, autoDelete: true)],
-        bindings: [AMQPBinding(queue: events, exchange: exchange)]
+        queues: [AMQPQueue(name: eventsQueue, durable: false, exclusive: true, autoDelete: true)],
+        bindings: [AMQPBinding(queue: eventsQueue, exchange: exchange)]
     )
     func settings(_ role: String) throws -> AMQPSettings { try AMQPSettings(url: amqpURL, connectionName: "kiwi-floor-bench \(role)") }
     let gateway = AMQPPublisher(settings: try settings("gateway"), topology: jobs, logger: logger)
@@ -146,21 +150,22 @@ func rabbitMQFloor(serverPID: Int32) async throws -> (perScan: Double, scans: In
     let announcer = AMQPPublisher(settings: try settings("worker events"), topology: eventExchange, logger: logger)
     let listener = AMQPConsumer(
         settings: try settings("gateway events"),
-        queue: events,
+        queue: eventsQueue,
         prefetch: 0,
         autoAck: true,
         topology: eventQueue,
         logger: logger
     )
     let scans = Int(seconds * scansPerSecond)
-    let job = AMQPMessage(
-        body: [UInt8](repeating: 0x4B, count: 262_500),
-        properties: AMQPProperties(contentType: "application/octet-stream", expiration: .seconds(90), persistent: false)
-    )
-    let event = AMQPMessage(
-        body: Array(#"{"scanId":"4b6f1c0e-1111-4a4a-9999-000000000000","state":"running"}"#.utf8),
-        properties: AMQPProperties(contentType: "application/json", persistent: false)
-    )
+    let scanID = UUID()
+    let job = ScanJob(
+        scanID: scanID,
+        photos: [SyntheticJPEG.make(size: 256 * 1024, seed: 1)],
+        deadline: Date().addingTimeInterval(90),
+        requestID: nil,
+        userKey: "floor-bench"
+    ).message()
+    let events = [ScanEvent(scanID: scanID, state: .running).message, ScanEvent(scanID: scanID, state: .succeeded).message]
     return try await whileRunning([gateway, worker, announcer, listener]) {
         for link in [gateway, announcer] { await link.waitUntilConnected() }
         for link in [worker, listener] { await link.waitUntilConnected() }
@@ -171,7 +176,7 @@ func rabbitMQFloor(serverPID: Int32) async throws -> (perScan: Double, scans: In
                         var taken = 0
                         for await delivery in worker.deliveries {
                             deliveries.addTask {
-                                for _ in 0..<2 { try await announcer.publish(event, exchange: exchange, routingKey: "", mandatory: false) }
+                                for event in events { try await announcer.publish(event, exchange: exchange, routingKey: "", mandatory: false) }
                                 try await delivery.ack()
                             }
                             taken += 1
@@ -183,7 +188,7 @@ func rabbitMQFloor(serverPID: Int32) async throws -> (perScan: Double, scans: In
                     var heard = 0
                     for await _ in listener.deliveries {
                         heard += 1
-                        if heard == 2 * scans { break }
+                        if heard == events.count * scans { break }
                     }
                 }
                 let start = ContinuousClock.now
