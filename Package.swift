@@ -149,7 +149,8 @@ let package = Package(
             name: "KiwiScanWorkerBench",
             dependencies: [
                 "KiwiDevelopment",
-                "KiwiBenchmarking", "KiwiConcurrency", "KiwiDatabase", "KiwiJPEG", "KiwiMessaging", "KiwiScanJobs", "KiwiScans",
+                "KiwiBenchmarking", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiJPEG", "KiwiMessaging", "KiwiScanJobs",
+                "KiwiScans",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -160,7 +161,7 @@ let package = Package(
             name: "KiwiMessagingBench",
             dependencies: [
                 "KiwiDevelopment",
-                "KiwiConcurrency", "KiwiMessaging",
+                "KiwiConcurrency", "KiwiConfiguration", "KiwiMessaging",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -171,7 +172,7 @@ let package = Package(
             name: "KiwiFloorBench",
             dependencies: [
                 "KiwiDevelopment",
-                "KiwiBenchmarking", "KiwiDatabase", "KiwiMessaging", "KiwiScanJobs", "KiwiScans",
+                "KiwiBenchmarking", "KiwiConfiguration", "KiwiDatabase", "KiwiMessaging", "KiwiScanJobs", "KiwiScans",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiBenchmarking
+import KiwiConfiguration
 import KiwiDatabase
 import KiwiDevelopment
 import KiwiMessaging
@@ -14,24 +15,27 @@ import PostgresNIO
 // servers for less. Reads the servers' CPU from /proc (POSTGRES_PID, RABBITMQ_PID: `infra.sh pids`), so run it against
 // a stack nothing else is using. Prints a table; asserts nothing.
 
-let environment = ProcessInfo.processInfo.environment
-func setting(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-func pid(_ name: String) throws -> Int32 {
-    guard let text = setting(name), let pid = Int32(text) else { throw BenchError("\(name) must be the server's process id") }
+var environment = EnvironmentReader()
+let databaseURL = environment.string("DATABASE_URL", default: LocalStack.databaseURL)
+let amqpURL = environment.string("AMQP_URL", default: LocalStack.amqpURL)
+/// A leg's length, in seconds.
+let seconds = environment.value("FLOOR_SECONDS", default: 20, parse: positiveNumber)
+/// Scenario A's rate on the 2-core machine the figures were first taken on: a server's CPU per message depends on
+/// the rate, since at a lower one each wake-up serves fewer messages.
+let scansPerSecond = environment.value("FLOOR_SCANS_PER_SECOND", default: 220, parse: positiveNumber)
+let postgresPID = environment.required("POSTGRES_PID", parse: processID)
+let rabbitMQPID = environment.required("RABBITMQ_PID", parse: processID)
+
+func positiveNumber(_ text: String) throws -> Double {
+    guard let number = Double(text), number > 0 else { throw ConfigurationError.Reason("must be a number above 0") }
+    return number
+}
+
+func processID(_ text: String) throws -> Int32 {
+    guard let pid = Int32(text), pid > 0 else { throw ConfigurationError.Reason("must be the server's process id") }
     return pid
 }
 
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-let databaseURL = setting("DATABASE_URL") ?? "postgres://kiwi:kiwi@127.0.0.1:55432/kiwi?sslmode=disable"
-let amqpURL = setting("AMQP_URL") ?? "amqp://kiwi:kiwi@127.0.0.1:55672/%2F"
-let seconds = Double(setting("FLOOR_SECONDS") ?? "20") ?? 20
-/// Scenario A's rate on the 2-core machine the figures were first taken on: a server's CPU per message depends on
-/// the rate, since at a lower one each wake-up serves fewer messages.
-let scansPerSecond = Double(setting("FLOOR_SCANS_PER_SECOND") ?? "220") ?? 220
 let logger: Logger = {
     var logger = Logger(label: "kiwi-floor-bench")
     logger.logLevel = .warning
@@ -205,8 +209,7 @@ func rabbitMQFloor(serverPID: Int32) async throws -> (perScan: Double, scans: In
 // MARK: - The table
 
 do {
-    let postgres = try pid("POSTGRES_PID")
-    let rabbitMQ = try pid("RABBITMQ_PID")
+    let (postgres, rabbitMQ) = try environment.finish(postgresPID, rabbitMQPID)
     print("kiwi-floor-bench: \(ProcessInfo.processInfo.activeProcessorCount) CPUs, \(format(seconds, 0)) s a leg; the servers' own CPU")
     print("")
     let floor = try await postgresFloor(serverPID: postgres)

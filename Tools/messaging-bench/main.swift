@@ -1,5 +1,6 @@
 import Foundation
 import KiwiConcurrency
+import KiwiConfiguration
 import KiwiDevelopment
 import KiwiMessaging
 import Logging
@@ -7,7 +8,7 @@ import ServiceLifecycle
 
 // kiwi-messaging-bench: throughput of confirmed publishing and consuming against the RabbitMQ at AMQP_URL (default: the local stack). Prints a table; asserts nothing.
 
-let url = ProcessInfo.processInfo.environment["AMQP_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "amqp://kiwi:kiwi@127.0.0.1:55672/%2F"
+let url = EnvironmentReader().string("AMQP_URL", default: LocalStack.amqpURL)
 let logger: Logger = {
     var logger = Logger(label: "kiwi-messaging-bench")
     logger.logLevel = .warning

@@ -2,6 +2,7 @@ import Foundation
 import FoundationNetworking
 import KiwiBenchmarking
 import KiwiConcurrency
+import KiwiConfiguration
 import KiwiDatabase
 import KiwiDevelopment
 import KiwiJPEG
@@ -19,8 +20,8 @@ import Synchronization
 // records it before). Asserts nothing.
 
 let environment = ProcessInfo.processInfo.environment
-let amqpURL = environment["AMQP_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "amqp://kiwi:kiwi@127.0.0.1:55672/%2F"
-let databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "postgres://kiwi:kiwi@127.0.0.1:55432/kiwi?sslmode=disable"
+let amqpURL = EnvironmentReader().string("AMQP_URL", default: LocalStack.amqpURL)
+let databaseURL = EnvironmentReader().string("DATABASE_URL", default: LocalStack.databaseURL)
 /// The user every bench scan belongs to; its scans are deleted after each row.
 let benchUser = UUID()
 let jobsPerRun = environment["BENCH_JOBS"].flatMap(Int.init) ?? 2000
