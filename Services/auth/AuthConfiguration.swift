@@ -7,7 +7,7 @@ import KiwiServiceSupport
 import Logging
 import PostgresNIO
 
-/// Everything the auth service reads from its environment (DESIGN.md §7).
+/// Everything the auth service reads from its environment (docs/operations.md, "1. Configuration").
 struct AuthConfiguration: ServiceConfiguration {
     static let serviceName = "kiwi-auth"
     static let appleJWKSURL = URL(string: "https://appleid.apple.com/auth/keys")!

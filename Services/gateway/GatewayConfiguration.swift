@@ -6,7 +6,7 @@ import KiwiServiceSupport
 import Logging
 import PostgresNIO
 
-/// Everything the gateway reads from its environment (DESIGN.md §7).
+/// Everything the gateway reads from its environment (docs/operations.md, "1. Configuration").
 struct GatewayConfiguration: ServiceConfiguration {
     static let serviceName = "kiwi-gateway"
 

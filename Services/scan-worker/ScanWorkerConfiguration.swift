@@ -7,7 +7,7 @@ import KiwiServiceSupport
 import Logging
 import PostgresNIO
 
-/// Everything the scan worker reads from its environment (DESIGN.md §7).
+/// Everything the scan worker reads from its environment (docs/operations.md, "1. Configuration").
 struct ScanWorkerConfiguration: ServiceConfiguration {
     static let serviceName = "kiwi-scan-worker"
     static let openAIBaseURL = URL(string: "https://api.openai.com/v1")!

@@ -2,7 +2,7 @@ import Foundation
 import JWTKit
 import KiwiModels
 
-/// Verifies Sign in with Apple identity tokens (DESIGN.md §4): RS256 only, the key chosen by `kid` from
+/// Verifies Sign in with Apple identity tokens (docs/architecture.md, "3. The auth flow"): RS256 only, the key chosen by `kid` from
 /// Apple's published keys, issuer `https://appleid.apple.com`, audience one of the app's client ids, and
 /// expiry and issue time within a small leeway. The key source and the clock are dependencies, so the
 /// verifier can be tested at a fixed instant against recorded tokens.

@@ -1,6 +1,6 @@
-/// Kiwi's PostgreSQL schema (DESIGN.md §5), as the migrations that build it. Each table has one owner, the only
-/// service that migrates it (DESIGN.md §4): the auth service `users` and `sessions`, the gateway `scan_usage` and `scans`
-/// (whose outcome columns the scan worker writes, docs/architecture.md).
+/// Kiwi's PostgreSQL schema (docs/architecture.md, "1. System overview"), as the migrations that build it. Each table
+/// has one owner, the only service that migrates it (docs/architecture.md, "Data and migrations"): the auth service
+/// `users` and `sessions`, the gateway `scan_usage` and `scans` (whose outcome columns the scan worker writes).
 /// Versions are unique across owners and recorded in one `schema_migrations` table. Append; never edit a migration
 /// that has shipped.
 public enum KiwiSchema {
@@ -75,7 +75,7 @@ public enum KiwiSchema {
             ]
         )
 
-    /// One row per scan (docs/architecture.md, "The scan ledger"): its state, the SHA-256 of its photo (never the
+    /// One row per scan (docs/architecture.md, "4. The quota strategy"): its state, the SHA-256 of its photo (never the
     /// photo), its idempotency key and, once it succeeded, its validated answer. A person's usage of a day is their
     /// scans that are not `failed`, plus what `scan_usage` now keeps: charges from before the ledger, and those of
     /// deleted accounts (keyed by the person, so signing up again does not reset the day). No foreign key to `users`:

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import KiwiModels
 
-/// The auth service's internal HTTP API, which only the gateway calls (DESIGN.md §4). Every request
+/// The auth service's internal HTTP API, which only the gateway calls (docs/architecture.md, "3. The auth flow"). Every request
 /// carries `Authorization: Bearer <INTERNAL_API_TOKEN>`; without it, or with a wrong one, the answer is 403.
 public enum InternalAPI {
     /// `POST` a ``SessionTokenBody``: 200 ``SessionIntrospection``, or 401 when the token is unknown, expired or revoked.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How identifying values may appear in logs (DESIGN.md §8).
+/// How identifying values may appear in logs (docs/architecture.md, "5. Privacy guarantees").
 public enum LogRedaction {
     /// A user id shortened to its first 8 characters: enough to follow one user through the logs, not to name them.
     public static func userID(_ id: UUID) -> String {

@@ -81,7 +81,7 @@ public struct AMQPTopology: Hashable, Sendable {
     }
 }
 
-/// The names and shapes of Kiwi's own exchanges and queues (DESIGN.md §3–§4).
+/// The names and shapes of Kiwi's own exchanges and queues (docs/architecture.md, "1. System overview").
 public enum KiwiTopology {
     /// Scan jobs, consumed by every scan worker. Durable, so jobs survive a broker restart while it lasts;
     /// the messages themselves are never persistent.

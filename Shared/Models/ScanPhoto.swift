@@ -1,4 +1,4 @@
-/// The rules a scan's photos must meet (DESIGN.md §2, and several photos per scan since issue 16): the gateway
+/// The rules a scan's photos must meet (docs/architecture.md, "2. The scan data flow", step 4): the gateway
 /// enforces them, and the CLI checks them before it uploads, so that a user learns what to do without a round trip.
 public enum ScanPhoto {
     /// The largest photo, in bytes: 2 MiB.

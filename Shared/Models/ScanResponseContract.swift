@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rules of a scan answer (DESIGN.md §2), and the validators and JSON Schema built from them.
+/// The rules of a scan answer (docs/architecture.md, "The scan answer contract"), and the validators and JSON Schema built from them.
 ///
 /// There are two shapes with the same rules. ``scanResponse`` is what clients receive: every ingredient, recipe and
 /// recipe ingredient has a UUID `id`, and the server adds `appliedProfile`, `withheldRecipes`, `mode` and, for a dish

@@ -4,7 +4,7 @@ import KiwiMessaging
 import KiwiModels
 
 /// The photos of one scan to turn into recipes: what the gateway publishes to ``KiwiTopology/scanJobQueue`` and a
-/// scan worker consumes (DESIGN.md §3).
+/// scan worker consumes (docs/architecture.md, "2. The scan data flow", step 6).
 ///
 /// On the queue the body is the raw JPEG (no base64), or the JPEGs one after the other with their sizes in a header,
 /// and everything else travels in properties and headers.

@@ -9,7 +9,7 @@ public enum ScanJobResult: Sendable, Hashable {
 
 /// Why a scan produced no recipes.
 public struct ScanFailure: Sendable, Hashable, Codable, Error {
-    /// What went wrong, as the gateway maps it to a status (DESIGN.md §3).
+    /// What went wrong, as the gateway maps it to a status (docs/architecture.md, "6. Failure semantics").
     public enum Code: String, Sendable, Hashable, Codable {
         /// The model's answers (the first and the repair) broke the contract.
         case invalidModelResponse = "invalid_model_response"

@@ -1,6 +1,6 @@
 import KiwiScanJobs
 
-/// Where a scan is in its life (docs/architecture.md, "A scan's life"). `queued` and `running` are open;
+/// Where a scan is in its life (docs/architecture.md, "4. The quota strategy"). `queued` and `running` are open;
 /// `succeeded` and `failed` are final, and a scan never leaves a final state. Every scan that is not `failed` counts
 /// against its person's day.
 public enum ScanState: String, Sendable, Hashable, Codable, CaseIterable {

@@ -46,7 +46,7 @@ public enum ScanStart: Sendable, Hashable {
 }
 
 /// The state changes of a scan's record in the `scans` table that both the gateway and the scan worker make
-/// (docs/architecture.md, "A scan's life"). Each is a compare-and-set on the state: a scan leaves `queued` or
+/// (docs/architecture.md, "4. The quota strategy"). Each is a compare-and-set on the state: a scan leaves `queued` or
 /// `running` once, so a refund (becoming `failed`) happens at most once and a late answer changes nothing.
 public struct ScanTransitions: Sendable {
     public let client: PostgresClient

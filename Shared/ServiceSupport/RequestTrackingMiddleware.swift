@@ -46,7 +46,7 @@ public struct TrackedBasicRequestContext: TrackedRequestContext {
 /// The outermost middleware of every service's router. It gives every request an id (`X-Request-Id`, the client's if
 /// well-formed), turns every error into the API's JSON error shape (404 for unknown paths, 405 with `Allow` for a known
 /// path and the wrong method, 503 `service_unavailable` when PostgreSQL cannot be used, 500 for anything unexpected),
-/// and writes one access-log line per request (DESIGN.md §8).
+/// and writes one access-log line per request (docs/architecture.md, "Logs").
 public struct RequestTrackingMiddleware<Context: TrackedRequestContext>: RouterMiddleware {
     /// The methods each path answers, for 405 and `Allow`.
     let routes: [String: [HTTPRequest.Method]]

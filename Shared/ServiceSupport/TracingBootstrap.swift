@@ -3,7 +3,7 @@ import Logging
 import OTel
 import ServiceLifecycle
 
-/// Distributed tracing for a service (DESIGN.md §8): W3C trace context in, spans out over OTLP/HTTP.
+/// Distributed tracing for a service (docs/architecture.md, "Traces"): W3C trace context in, spans out over OTLP/HTTP.
 ///
 /// Off unless `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set: then the process keeps
 /// swift-distributed-tracing's no-op tracer, which makes no spans, propagates nothing and costs nothing. When on, the

@@ -41,7 +41,8 @@ private func recipeIngredients(_ count: Int) -> JSONValue {
 private func steps(_ count: Int) -> JSONValue { .array(Array(repeating: .string("Stir."), count: count)) }
 private func number(_ text: String) -> JSONValue { .number(JSONNumber(text: text, value: Double(text)!)) }
 
-/// Every rule of DESIGN.md §2, each with a passing and a failing case.
+/// Every rule of the scan answer contract (docs/architecture.md, "The scan answer contract"), each with a passing and a
+/// failing case.
 let ruleCases: [RuleCase] = [
     .pass("ingredients: 0 to 30 items", "ingredients", ingredients(30)),
     .fail("ingredients: 0 to 30 items", "ingredients", ingredients(31)),

@@ -15,7 +15,7 @@ struct ScanPromptTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])
     }
 
-    @Test("the system prompt is DESIGN.md §6, verbatim")
+    @Test("the system prompt is the one docs/architecture.md gives, verbatim")
     func systemPromptIsVerbatim() throws {
         #expect(ScanPrompt.systemPrompt == String(decoding: try fixture("system-prompt.txt"), as: UTF8.self))
     }

@@ -6,7 +6,8 @@ import KiwiTestSupport
 import NIOHTTP1
 import Testing
 
-/// Privacy (DESIGN.md §8): what the services write to their logs never identifies a user or carries their photo.
+/// Privacy (docs/architecture.md, "5. Privacy guarantees"): what the services write to their logs never identifies a
+/// user or carries their photo.
 @Suite("Log hygiene", .serialized, .timeLimit(.minutes(3)))
 struct LogHygieneTests {
     /// A photo with location metadata, as phones take them.

@@ -3,7 +3,7 @@ import KiwiDevelopment
 import KiwiTestSupport
 import Testing
 
-/// Distributed tracing (DESIGN.md §8): one scan is one trace across the three services, and their logs join it.
+/// Distributed tracing (docs/architecture.md, "Traces"): one scan is one trace across the three services, and their logs join it.
 @Suite("Distributed tracing", .serialized, .timeLimit(.minutes(3)))
 struct TracingTests {
     /// Runs a sign-in and one scan through the three services exporting to a local receiver, and returns the spans

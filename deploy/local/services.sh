@@ -24,7 +24,7 @@ port_of() {
     esac
 }
 
-# Prometheus text (GET /metrics), each service on a port of its own (DESIGN.md §7).
+# Prometheus text (GET /metrics), each service on a port of its own (docs/architecture.md, "Metrics").
 metrics_port_of() {
     case "$1" in
         kiwi-gateway) echo 9101 ;;

@@ -28,7 +28,7 @@ struct AuthServiceUnavailable: Error, CustomStringConvertible {
     }
 }
 
-/// The gateway's calls to the auth service: its internal API (DESIGN.md §4), and the public sign-in it forwards.
+/// The gateway's calls to the auth service: its internal API (docs/architecture.md, "3. The auth flow"), and the public sign-in it forwards.
 struct AuthServiceClient: SessionIntrospector, AccountActions {
     let httpClient: HTTPClient
     let baseURL: URL

@@ -8,7 +8,7 @@ import KiwiServiceSupport
 import Logging
 import NIOCore
 
-/// The scan as a resource (docs/architecture.md, "A scan's life"): `POST /v1/scans` starts one and answers at once
+/// The scan as a resource (docs/architecture.md, "Scans as resources"): `POST /v1/scans` starts one and answers at once
 /// (202) or, with `Prefer: wait=N`, once it is final within N seconds; `GET /v1/scans/{id}` shows it,
 /// `GET /v1/scans/{id}/events` streams its progress, `GET /v1/scans` lists the user's scans, and
 /// `DELETE /v1/scans/{id}` cancels or deletes one. Another user's scan is 404, like one that never was.

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The daily allowances, renewed at midnight UTC: `limit` scans per person (DESIGN.md §2); optionally a cap on the
-/// model tokens one person spends (`LLM_USER_DAILY_TOKENS`), and a budget for what everyone's scans cost
-/// (`LLM_DAILY_BUDGET_USD`; docs/architecture.md, "Spend and model routes").
+/// The daily allowances, renewed at midnight UTC: `limit` scans per person (docs/architecture.md, "4. The quota strategy");
+/// optionally a cap on the model tokens one person spends (`LLM_USER_DAILY_TOKENS`), and a budget for what everyone's
+/// scans cost (`LLM_DAILY_BUDGET_USD`; docs/architecture.md, "Spend and model routes").
 struct QuotaPolicy: Sendable {
     let limit: Int
     /// The most model tokens (prompt and completion) one person's scans may spend a day; nil: no cap.

@@ -24,7 +24,7 @@ struct ScanUpload: Sendable {
 
 /// The photos of a `POST /v1/scan` or `POST /v1/scans`: `multipart/form-data` with the field `image` once or up to
 /// ``ScanPhoto/maximumCount`` times, each a JPEG of 1 byte to 2 MiB starting `FF D8 FF`, at most 8 MiB together
-/// (DESIGN.md §2, issue 16); and an optional field `mode`, `fridge` (the default) or `dish`. A photo's refusal is 400
+/// (docs/architecture.md, "2. The scan data flow", step 4); and an optional field `mode`, `fridge` (the default) or `dish`. A photo's refusal is 400
 /// `invalid_image` with a message naming the rule and, among several, the photo; a bad `mode` is 400 `bad_request`.
 enum ImageUpload {
     /// Room for the multipart envelopes around the largest photos. A body beyond it is refused as soon as the bytes

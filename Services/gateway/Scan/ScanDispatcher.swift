@@ -7,7 +7,7 @@ import ServiceContextModule
 import Tracing
 
 /// Sends scan jobs to the workers on the job queue (publisher-confirmed), and scan events to every gateway on the
-/// scan event exchange (docs/architecture.md, "A scan's life").
+/// scan event exchange (docs/architecture.md, "2. The scan data flow").
 struct ScanDispatcher: ScanBackend {
     let publisher: AMQPPublisher
     let jobQueue: String

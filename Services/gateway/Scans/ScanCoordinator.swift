@@ -9,7 +9,7 @@ import KiwiScans
 import KiwiServiceSupport
 import Logging
 
-/// Starts scans and follows them, for every scan route (docs/architecture.md, "A scan's life"): the quota first (a
+/// Starts scans and follows them, for every scan route (docs/architecture.md, "2. The scan data flow"): the quota first (a
 /// 429 before the photo is read), then the photo, then the scan reserved in the ledger (atomically, or found again
 /// by its `Idempotency-Key`) and its job handed to the workers, who record its outcome. Anyone may then follow the
 /// scan's record: woken by news of it (``ScanEventHub``), and looking again every ``recheckInterval`` in case news

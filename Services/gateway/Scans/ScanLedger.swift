@@ -53,7 +53,7 @@ struct ScanPage: Sendable {
     var next: PageCursor?
 }
 
-/// The scan ledger (docs/architecture.md, "The scan ledger"): one record per scan, the one source of a person's
+/// The scan ledger (docs/architecture.md, "4. The quota strategy"): one record per scan, the one source of a person's
 /// daily usage. Real: ``PostgresScanLedger`` (the `scans` table); fake: `FakeScanLedger`.
 ///
 /// Every state change is a compare-and-set on the state, so a refund (a scan becoming `failed`) happens at most once,

@@ -2,9 +2,9 @@ import Foundation
 import KiwiModels
 import NIOCore
 
-/// The Chat Completions request that asks gpt-4o about one fridge photo (DESIGN.md §3 and §6).
+/// The Chat Completions request that asks gpt-4o about one fridge photo (docs/architecture.md, "2. The scan data flow", step 12).
 struct ScanPrompt: Sendable {
-    /// DESIGN.md §6, verbatim.
+    /// The fridge scan's instructions, verbatim as docs/architecture.md gives them ("The system prompt").
     static let systemPrompt = """
         You are Kiwi, a cooking assistant. You will receive an image of the inside of a refrigerator.
 
