@@ -12,8 +12,8 @@ import Logging
 import ServiceLifecycle
 import Tracing
 
-/// Takes scan jobs off the queue and writes each one's outcome on its scan's record (docs/architecture.md, "2. The
-/// scan data flow"): the scan is marked `running`, the model asked, and the answer (or the failure) recorded, each step
+/// Takes scan jobs off the queue and writes each one's outcome on its scan's record (docs/architecture.md,
+/// "2. The scan data flow"): the scan is marked `running`, the model asked, and the answer (or the failure) recorded, each step
 /// announced to the gateways (``ScanEventAnnouncer``). A job is acknowledged only once its outcome is recorded; a
 /// worker that dies before that leaves the job to be redelivered to another one. A job whose scan is already final
 /// (another worker answered it, the sweeper or its gateway failed it) or gone (cancelled, its account deleted) is
