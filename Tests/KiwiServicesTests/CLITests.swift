@@ -42,6 +42,20 @@ struct CLITests {
         }
 
         var sessionFile: URL { home.appending(path: "config/kiwi/session.json") }
+
+        /// The names of a scan's recipes, in its answer's order, as `kiwi scan --resume --json` gives them.
+        func recipeNames(ofScan id: String) async throws -> [String] {
+            let followed = try await run(["scan", "--resume", id, "--json"])
+            let answer = try #require(try JSONSerialization.jsonObject(with: Data(followed.output.utf8)) as? [String: Any], "\(followed.output)")
+            return try #require((answer["recipes"] as? [[String: Any]])?.compactMap { $0["name"] as? String })
+        }
+
+        /// A session for `server` written as `kiwi login` writes it, without asking any server.
+        func signIn(to server: URL) throws {
+            try FileManager.default.createDirectory(at: sessionFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let session = ["server": server.absoluteString, "sessionToken": "not-a-real-token", "expiresAt": "2099-01-01T00:00:00Z"]
+            try JSONEncoder().encode(session).write(to: sessionFile)
+        }
     }
 
     @Test("login --dev, quota, scan, quota decreased, delete-account; then commands say to sign in and exit non-zero")
@@ -112,7 +126,7 @@ struct CLITests {
 
             let save = try await cli.run(["save", scanID, recipeID])
             #expect(save.status == 0, "\(save.output)")
-            let savedID = try #require(save.output.split(separator: " ").last.map { String($0.dropLast(2)) })
+            let savedID = try #require(Self.savedID(save.output))
             #expect(save.output.hasPrefix("Saved \(name) as "))
             let listed = try await cli.run(["recipes", "--query", String(name.prefix(4))])
             #expect(listed.output.hasPrefix("\(savedID)  \(name)"), "\(listed.output)")
@@ -211,6 +225,106 @@ struct CLITests {
         )
         let identity = try await verifier.verify(token.output.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(identity.subject == "001.elsewhere.0001")
+    }
+
+    @Test("scan numbers its recipes [1], [2]… and ends with the command that saves one, naming the scan")
+    func numberedRecipes() async throws {
+        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 54))
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let scan = try await cli.run(["scan", photo.path])
+            #expect(scan.status == 0, "\(scan.output)")
+            let scanID = try #require(try await cli.run(["scans"]).output.split(separator: " ").first.map(String.init))
+            let names = try await cli.recipeNames(ofScan: scanID)
+            for (number, name) in names.enumerated() { #expect(scan.output.contains("\n[\(number + 1)] \(name) — "), "\(scan.output)") }
+            #expect(!scan.output.contains("[\(names.count + 1)] "))
+            #expect(scan.output.hasSuffix("Save one: kiwi save \(scanID) <number>\n"), "\(scan.output)")
+        }
+    }
+
+    @Test("save SCAN N keeps the scan's Nth recipe")
+    func saveByNumber() async throws {
+        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 55))
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            #expect(try await cli.run(["scan", photo.path, "--blocking"]).status == 0)
+            let scanID = try #require(try await cli.run(["scans"]).output.split(separator: " ").first.map(String.init))
+            let names = try await cli.recipeNames(ofScan: scanID)
+            try #require(names.count >= 2, "the stub answers two to four recipes")
+            let save = try await cli.run(["save", scanID, "2"])
+            #expect(save.status == 0, "\(save.output)")
+            #expect(save.output.hasPrefix("Saved \(names[1]) as "), "\(save.output)")
+        }
+    }
+
+    @Test("save refuses a recipe number past the scan's recipes with their range and exit status 64, and keeps nothing")
+    func saveNumberOutOfRange() async throws {
+        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 56))
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            #expect(try await cli.run(["scan", photo.path, "--blocking"]).status == 0)
+            let scanID = try #require(try await cli.run(["scans"]).output.split(separator: " ").first.map(String.init))
+            let count = try await cli.recipeNames(ofScan: scanID).count
+            let save = try await cli.run(["save", scanID, "\(count + 1)"])
+            #expect(save.status == 64, "\(save.output)")
+            #expect(save.output.contains("RECIPE must be a recipe number from the scan (1–\(count)) or a recipe id (a UUID)"), "\(save.output)")
+            #expect(try await cli.run(["recipes"]).output.hasPrefix("Your recipe box is empty."))
+        }
+    }
+
+    @Test("share takes the id that recipes lists, and prints a working link")
+    func shareByListedID() async throws {
+        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 57))
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            #expect(try await cli.run(["scan", photo.path, "--blocking"]).status == 0)
+            let scanID = try #require(try await cli.run(["scans"]).output.split(separator: " ").first.map(String.init))
+            #expect(try await cli.run(["save", scanID, "1"]).status == 0)
+            let listed = try await cli.run(["recipes"])
+            #expect(listed.output.contains("Share one: kiwi share <id>"), "\(listed.output)")
+            let savedID = try #require(listed.output.split(separator: " ").first.map(String.init))
+            let shared = try await cli.run(["share", savedID])
+            #expect(shared.status == 0, "\(shared.output)")
+            let link = try #require(shared.output.split(separator: "\n").first.flatMap { URL(string: String($0)) })
+            #expect(try await rig.send(.GET, link.path).status == 200)
+        }
+    }
+
+    /// Malformed arguments, with what the refusal says to pass instead.
+    static let malformedArguments: [(arguments: [String], says: String)] = [
+        (["save", "6f1c0a3e-8a6b-4f5e-9a3e-2b9d5b0c7d11", "spinach-omelette"], "RECIPE must be a recipe number from the scan"),
+        (["save", "6f1c0a3e-8a6b-4f5e-9a3e-2b9d5b0c7d11", "0"], "RECIPE must be a recipe number from the scan"),
+        (["save", "1", "1"], "SCAN must be a scan id (a UUID), as `kiwi scans` lists them"),
+        (["share", "2"], "ID must be a saved recipe's id (a UUID), as `kiwi recipes` lists them; '2' is not one. A number is not taken"),
+        (["share", "omelette", "--withdraw"], "ID must be a saved recipe's id (a UUID)"),
+        (["export", "6f1c0a3e"], "ID must be a saved recipe's id (a UUID)"),
+        (["scan", "--resume", "yesterday"], "--resume must be a scan id (a UUID)"),
+    ]
+
+    @Test(
+        "a malformed id or recipe number is refused before any request: exit status 64 and what to pass, not a connection error",
+        arguments: malformedArguments
+    )
+    func malformedIDRefusedLocally(arguments: [String], says: String) async throws {
+        // Signed in to a closed port: a command that sent its request would fail to connect (the well-formed case shows it).
+        let cli = try CLI(server: URL(string: "http://127.0.0.1:1")!)
+        try cli.signIn(to: cli.server)
+        let wellFormed = try await cli.run(["share", "6f1c0a3e-8a6b-4f5e-9a3e-2b9d5b0c7d11"])
+        #expect(wellFormed.status == 1 && wellFormed.output.contains("Could not reach Kiwi"), "\(wellFormed.output)")
+
+        let refused = try await cli.run(arguments)
+        #expect(refused.status == 64, "\(refused.output)")
+        #expect(refused.output.contains(says), "\(refused.output)")
+        #expect(!refused.output.contains("Could not reach Kiwi"))
+    }
+
+    /// The id in `kiwi save`'s first line, `Saved NAME as ID.`
+    static func savedID(_ output: String) -> String? {
+        output.split(separator: "\n").first.flatMap { $0.split(separator: " ").last.map { String($0.dropLast()) } }
     }
 
     /// Writes `bytes` to a temporary file.

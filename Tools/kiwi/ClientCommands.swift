@@ -28,11 +28,18 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
         try await body()
     } catch let error as CLIError {
         FileHandle.standardError.write(Data("kiwi: \(error.description)\n".utf8))
-        throw ExitCode(1)
+        throw ExitCode(error.status)
     } catch let error as ClientError {
         FileHandle.standardError.write(Data("kiwi: Could not reach Kiwi at \(error.baseURL): \(error.underlyingError.localizedDescription)\n".utf8))
         throw ExitCode(1)
     }
+}
+
+/// What to do next, for a person: on standard error, so that standard output keeps only the answer (`kiwi recipes | cut
+/// -d' ' -f1` gives ids), after whatever the command has printed so far.
+func hint(_ text: String) {
+    fflush(nil)  // every output stream: standard output, whose answer comes first
+    FileHandle.standardError.write(Data("\(text)\n".utf8))
 }
 
 /// The client for the saved session; a sentence when there is none.

@@ -3,22 +3,54 @@ import Foundation
 import KiwiAPIClient
 import OpenAPIRuntime
 
-/// `kiwi save SCAN RECIPE`: keeps a recipe of a scan in the recipe box.
+/// `kiwi save SCAN RECIPE`: keeps a recipe of a scan in the recipe box. RECIPE is the number `kiwi scan` printed
+/// before it, or its id; a number is looked up in the scan (`GET /v1/scans/{id}`) and the recipe saved by its id.
 struct Save: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Keep a recipe of one of your scans in your recipe box.",
-        discussion: "SCAN is a scan id (`kiwi scans`); RECIPE is the id of one of its recipes (`kiwi scan --json`)."
+        discussion: "SCAN is a scan id, as `kiwi scan` and `kiwi scans` print it. RECIPE is the recipe's number in the scan's "
+            + "answer ([1], [2]… in `kiwi scan`), or the recipe's id (`kiwi scan --json`)."
     )
 
+    /// RECIPE: a recipe's number in the scan's answer, from 1, or the recipe's id.
+    enum Choice {
+        case number(Int)
+        case id(String)
+
+        init(_ text: String) throws {
+            if let number = Int(text), number >= 1 {
+                self = .number(number)
+            } else if let id = UUID(uuidString: text) {
+                self = .id(id.uuidString.lowercased())
+            } else {
+                throw ValidationError(
+                    "RECIPE must be a recipe number from the scan (1, 2, …, as `kiwi scan` numbers them) or a recipe id (a UUID); "
+                        + "'\(text)' is neither. Run `kiwi scan --resume SCAN` to see them."
+                )
+            }
+        }
+    }
+
     @OptionGroup var server: ServerOptions
-    @Argument(help: "The scan's id.") var scan: String
-    @Argument(help: "The recipe's id.") var recipe: String
+    @Argument(help: .init("The scan's id (`kiwi scans`).", valueName: "SCAN")) var scan: String
+    @Argument(help: .init("The recipe's number in the scan's answer, or its id.", valueName: "RECIPE")) var recipe: String
+
+    func validate() throws {
+        _ = try IDArgument.scan(scan)
+        _ = try Choice(recipe)
+    }
 
     func run() async throws {
         try await runReportingErrors {
             let (client, _) = try signedInClient(server)
+            let scanID = try IDArgument.scan(scan)
+            let recipeID =
+                switch try Choice(recipe) {
+                case .id(let id): id
+                case .number(let number): try await Self.recipeID(number: number, of: scanID, client: client)
+                }
             let saved: Components.Schemas.SavedRecipe
-            switch try await client.saveRecipe(body: .json(.init(scanId: scan, recipeId: recipe))) {
+            switch try await client.saveRecipe(body: .json(.init(scanId: scanID, recipeId: recipeID))) {
             case .created(let created): saved = try created.body.json
             case .ok(let earlier):
                 saved = try earlier.body.json
@@ -32,7 +64,37 @@ struct Save: AsyncParsableCommand {
             case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
             }
             print("Saved \(saved.recipe.name) as \(saved.id).")
+            hint("Share it: kiwi share \(saved.id); export it: kiwi export \(saved.id)")
         }
+    }
+
+    /// The id of the scan's `number`th recipe; a number past its recipes is refused as a usage error, before anything is
+    /// saved.
+    static func recipeID(number: Int, of scanID: String, client: Client) async throws -> String {
+        let scan: Components.Schemas.Scan
+        switch try await client.getScan(path: .init(id: scanID)) {
+        case .ok(let ok): scan = try ok.body.json
+        case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
+        case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
+        case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+        case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
+        case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+        }
+        switch scan.status {
+        case .queued, .running: throw CLIError("Scan \(scanID) has not finished; follow it with `kiwi scan --resume \(scanID)`.")
+        case .failed: throw CLIError("Scan \(scanID) failed; it has no recipes to save.")
+        case .succeeded: break
+        }
+        guard let recipes = scan.result?.recipes else { throw CLIError("Scan \(scanID)'s result is no longer kept; its recipes cannot be saved.") }
+        guard !recipes.isEmpty else { throw CLIError("Scan \(scanID) has no recipes to save.") }
+        guard number <= recipes.count else {
+            let range = recipes.count == 1 ? "1" : "1–\(recipes.count)"
+            throw CLIError(
+                "RECIPE must be a recipe number from the scan (\(range)) or a recipe id (a UUID); run `kiwi scan --resume \(scanID)` to see them.",
+                status: ExitCode.validationFailure.rawValue
+            )
+        }
+        return recipes[number - 1].id
     }
 }
 
@@ -57,13 +119,16 @@ struct Recipes: AsyncParsableCommand {
             case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
             }
             guard !page.recipes.isEmpty else {
-                print(query == nil ? "Your recipe box is empty. Keep a recipe with `kiwi save SCAN RECIPE`." : "No saved recipe matches.")
+                print(query == nil ? "Your recipe box is empty." : "No saved recipe matches.")
+                if query == nil { hint("Keep a recipe of a scan: kiwi save <scan-id> <number>") }
                 return
             }
             for saved in page.recipes {
                 let rating = saved.rating.map { "  " + String(repeating: "★", count: $0) } ?? ""
                 print("\(saved.id)  \(saved.recipe.name) (\(saved.recipe.cookTimeMinutes) min)\(rating)")
             }
+            if page.nextCursor != nil { hint("More recipes are kept than these; --limit lists up to 100, --query narrows them.") }
+            hint("Share one: kiwi share <id>; export one: kiwi export <id>")
         }
     }
 }
@@ -73,12 +138,17 @@ struct Share: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Share a saved recipe as a public page and print its link.")
 
     @OptionGroup var server: ServerOptions
-    @Argument(help: "The saved recipe's id (`kiwi recipes`).") var id: String
+    @Argument(help: .init("The saved recipe's id (`kiwi recipes`).", valueName: "ID")) var id: String
     @Flag(help: "Take the page down instead: its link stops working.") var withdraw = false
+
+    func validate() throws {
+        _ = try IDArgument.savedRecipe(id)
+    }
 
     func run() async throws {
         try await runReportingErrors {
             let (client, _) = try signedInClient(server)
+            let id = try IDArgument.savedRecipe(self.id)
             if withdraw {
                 switch try await client.unshareRecipe(path: .init(id: id)) {
                 case .noContent: print("The page is withdrawn; its link no longer works.")
@@ -117,12 +187,17 @@ struct Export: AsyncParsableCommand {
     }
 
     @OptionGroup var server: ServerOptions
-    @Argument(help: "The saved recipe's id (`kiwi recipes`).") var id: String
+    @Argument(help: .init("The saved recipe's id (`kiwi recipes`).", valueName: "ID")) var id: String
     @Option(help: "jsonld or text.") var format = Format.jsonld
+
+    func validate() throws {
+        _ = try IDArgument.savedRecipe(id)
+    }
 
     func run() async throws {
         try await runReportingErrors {
             let (client, _) = try signedInClient(server)
+            let id = try IDArgument.savedRecipe(self.id)
             let accept: Operations.GetRecipe.AcceptableContentType = format == .jsonld ? .applicationLdJson : .plainText
             let body: HTTPBody
             switch try await client.getRecipe(path: .init(id: id), headers: .init(accept: [.init(contentType: accept)])) {

@@ -28,6 +28,7 @@ struct Scan: AsyncParsableCommand {
         guard photos.isEmpty != (resume == nil) else { throw ValidationError("Give photos to scan, or --resume with a scan id.") }
         guard photos.count <= ScanPhoto.maximumCount else { throw ValidationError("A scan takes at most \(ScanPhoto.maximumCount) photos.") }
         guard !(blocking && resume != nil) else { throw ValidationError("--blocking starts a scan; it cannot be used with --resume.") }
+        if let resume { _ = try IDArgument.scan(resume, named: "--resume") }
     }
 
     func run() async throws {
@@ -35,30 +36,39 @@ struct Scan: AsyncParsableCommand {
             let (client, _, session) = try signedInSession(server)
             // JSON is for programs: no progress lines beside it.
             let progress = json ? nil : ProgressLine()
-            let response: Components.Schemas.ScanResponse
-            if let resume {
-                guard let id = UUID(uuidString: resume) else { throw CLIError("\(resume) is not a scan id.") }
-                response = try await ScanFollower(session: session, progress: progress).result(of: id.uuidString.lowercased())
-            } else {
-                let upload = try photos.map { (bytes: try PhotoFile.read($0), filename: URL(fileURLWithPath: $0).lastPathComponent) }
-                let total = upload.reduce(0) { $0 + $1.bytes.count }
-                guard total <= ScanPhoto.maximumTotalSize else {
-                    throw CLIError(
-                        "These photos are \(total / 1_048_576) MiB together; Kiwi takes at most 8 MiB per scan. Send fewer or smaller ones."
-                    )
-                }
-                let mode: ScanMode = dish ? .dish : .fridge
-                response =
-                    blocking
-                    ? try await Self.blockingScan(upload, mode: mode, client: client)
-                    : try await Self.asyncScan(upload, mode: mode, client: client, session: session, progress: progress)
+            let (response, id) = try await answer(client: client, session: session, progress: progress)
+            guard !json else {
+                print(String(decoding: try JSONEncoder.iso8601.encode(response), as: UTF8.self))
+                return
             }
-            print(json ? String(decoding: try JSONEncoder.iso8601.encode(response), as: UTF8.self) : ScanPrinter.text(response))
+            print(ScanPrinter.text(response))
+            if !response.recipes.isEmpty { hint("Save one: kiwi save \(id) <number>") }
         }
     }
 
+    /// The answer of the scan followed or started, and the scan's id.
+    private func answer(
+        client: Client,
+        session: SessionStore.Saved,
+        progress: ProgressLine?
+    ) async throws -> (Components.Schemas.ScanResponse, String) {
+        if let resume {
+            let id = try IDArgument.scan(resume, named: "--resume")
+            return (try await ScanFollower(session: session, progress: progress).result(of: id), id)
+        }
+        let upload = try photos.map { (bytes: try PhotoFile.read($0), filename: URL(fileURLWithPath: $0).lastPathComponent) }
+        let total = upload.reduce(0) { $0 + $1.bytes.count }
+        guard total <= ScanPhoto.maximumTotalSize else {
+            throw CLIError("These photos are \(total / 1_048_576) MiB together; Kiwi takes at most 8 MiB per scan. Send fewer or smaller ones.")
+        }
+        let mode: ScanMode = dish ? .dish : .fridge
+        return blocking
+            ? try await Self.blockingScan(upload, mode: mode, client: client)
+            : try await Self.asyncScan(upload, mode: mode, client: client, session: session, progress: progress)
+    }
+
     /// `POST /v1/scans` (retried under one `Idempotency-Key` if the connection drops: the same scan, charged once),
-    /// then its events.
+    /// then its events; the answer and the scan's id.
     static func asyncScan(
         _ photos: [(bytes: [UInt8], filename: String)],
         mode: ScanMode,
@@ -66,7 +76,7 @@ struct Scan: AsyncParsableCommand {
         session: SessionStore.Saved,
         progress: ProgressLine?
     ) async throws
-        -> Components.Schemas.ScanResponse
+        -> (Components.Schemas.ScanResponse, String)
     {
         let key = UUID().uuidString.lowercased()
         var scan: Components.Schemas.Scan?
@@ -95,21 +105,21 @@ struct Scan: AsyncParsableCommand {
             }
         }
         guard let scan else { throw CLIError("Kiwi did not answer.") }
-        return try await ScanFollower(session: session, progress: progress).result(of: scan.id, startedAs: scan)
+        return (try await ScanFollower(session: session, progress: progress).result(of: scan.id, startedAs: scan), scan.id)
     }
 
-    /// `POST /v1/scan`: one request that waits for the answer.
+    /// `POST /v1/scan`: one request that waits for the answer; the answer and the scan's id (from its `Location`).
     static func blockingScan(
         _ photos: [(bytes: [UInt8], filename: String)],
         mode: ScanMode,
         client: Client
-    ) async throws -> Components.Schemas.ScanResponse {
+    ) async throws -> (Components.Schemas.ScanResponse, String) {
         typealias Part = Operations.ScanFridge.Input.Body.MultipartFormPayload
         let parts =
             photos.map { Part.image(.init(payload: .init(body: HTTPBody($0.bytes)), filename: $0.filename)) }
             + [Part.mode(.init(payload: .init(body: HTTPBody(mode.rawValue))))]
         switch try await client.scanFridge(body: .multipartForm(.init(parts))) {
-        case .ok(let ok): return try ok.body.json
+        case .ok(let ok): return (try ok.body.json, String(ok.headers.location.split(separator: "/").last ?? ""))
         case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
         case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
         case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
@@ -220,10 +230,20 @@ struct Scans: AsyncParsableCommand {
             }
             for scan in page.scans {
                 let when = scan.createdAt.formatted(date: .abbreviated, time: .shortened)
-                let outcome = scan.result.map { "\($0.recipes.count) recipes" } ?? scan.error.map { $0.error } ?? ""
-                print("\(scan.id)  \(scan.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(when)  \(outcome)")
+                print("\(scan.id)  \(scan.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(when)  \(Self.outcome(scan))")
             }
+            if page.nextCursor != nil { hint("More scans are kept than these; --limit lists up to 100.") }
+            hint("See one again: kiwi scan --resume <id>; keep one of its recipes: kiwi save <id> <number>")
         }
+    }
+
+    /// What a scan came to, in a few words.
+    static func outcome(_ scan: Components.Schemas.Scan) -> String {
+        if let result = scan.result {
+            if result.mode == .dish { return result.dish.map { "dish: \($0.name)" } ?? "no dish found" }
+            return result.recipes.count == 1 ? "1 recipe" : "\(result.recipes.count) recipes"
+        }
+        return scan.error?.error ?? ""
     }
 }
 

@@ -1,6 +1,7 @@
 import KiwiAPIClient
 
-/// A scan answer as text for a terminal.
+/// A scan answer as text for a terminal. A fridge scan's recipes are numbered `[1]`, `[2]`…, in the answer's order: the
+/// number `kiwi save SCAN N` takes.
 enum ScanPrinter {
     static func text(_ response: Components.Schemas.ScanResponse) -> String {
         if response.mode == .dish { return dishText(response) }
@@ -11,9 +12,9 @@ enum ScanPrinter {
         for ingredient in response.ingredients {
             lines.append("  • \(ingredient.name) (\(ingredient.category), \(Int((ingredient.confidence * 100).rounded())) % sure)")
         }
-        for recipe in response.recipes {
+        for (number, recipe) in response.recipes.enumerated() {
             lines.append("")
-            lines.append("\(recipe.name) — \(recipe.cookTimeMinutes) min, \(recipe.difficulty.rawValue)")
+            lines.append("[\(number + 1)] \(recipe.name) — \(recipe.cookTimeMinutes) min, \(recipe.difficulty.rawValue)")
             lines.append("  \(recipe.summary)")
             for ingredient in recipe.ingredients {
                 let missing = ingredient.isDetected ? "" : " (not in the photo\(ingredient.substitution.map { "; or use \($0)" } ?? ""))"

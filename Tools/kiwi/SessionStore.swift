@@ -64,11 +64,14 @@ extension JSONEncoder {
     }
 }
 
-/// A failure told to the user as a sentence; the command exits with status 1.
+/// A failure told to the user as a sentence; the command exits with `status`: 1, or 64 (`EX_USAGE`) for an argument
+/// found wrong only once the server was asked (a recipe number past the scan's recipes).
 struct CLIError: Error, CustomStringConvertible {
     let description: String
+    let status: Int32
 
-    init(_ description: String) {
+    init(_ description: String, status: Int32 = 1) {
         self.description = description
+        self.status = status
     }
 }
