@@ -385,6 +385,7 @@ let package = Package(
                 "KiwiDevelopment",
                 "KiwiConcurrency", "KiwiDatabase", "KiwiServiceSupport", "KiwiTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
