@@ -20,15 +20,26 @@ struct DrillClient: Sendable {
     struct Outcome: Sendable {
         var key: String
         var token: String
+        /// When the client first sent it.
+        var sentAt: ContinuousClock.Instant
         var scanID: String?
         var status: String?
+        /// When the client saw it final (succeeded or failed); nil when it never did.
         var finishedAt: ContinuousClock.Instant?
+
+        /// Whether the client saw it answered.
+        var succeeded: Bool { status == "succeeded" }
+
+        /// Whether the scan lived wholly outside `window`: sent after healing, or seen final before the fault.
+        func isOutside(_ window: FaultWindow) -> Bool {
+            sentAt >= window.healed || finishedAt.map { $0 < window.applied } == true
+        }
     }
 
     /// Starts a scan with `key` through `POST /v1/scans`, retrying with the same key (on the next gateway) while no
     /// gateway takes it, then reads it until it is final or `deadline` passes.
     func scan(_ photo: [UInt8], key: String, token: String, until deadline: ContinuousClock.Instant) async -> Outcome {
-        var outcome = Outcome(key: key, token: token)
+        var outcome = Outcome(key: key, token: token, sentAt: .now)
         let upload = MultipartUpload.make(photo)
         var attempt = Int.random(in: 0..<gateways.count)
         while ContinuousClock.now < deadline {
@@ -116,7 +127,7 @@ struct DrillClient: Sendable {
             outcomes: outcomes,
             tokens: tokens,
             charged: try await charges(of: tokens),
-            healedAt: faultWindow.healed,
+            window: faultWindow,
             databaseURL: try testDatabaseURL()
         )
         return (verdict, faultWindow)
@@ -135,6 +146,13 @@ struct DrillClient: Sendable {
 
 /// A checker's judgement of every scan a drill's client started.
 struct DrillVerdict: Sendable, CustomStringConvertible {
+    /// The least share of the scans that lived wholly outside the fault window that the client must see answered: a
+    /// fault may cost the scans it touched, not the others.
+    static let leastAnsweredShareOutsideFault = 0.95
+    /// How soon after healing the client must see a scan succeed: the drills' recovery times and the reasoning behind
+    /// this bound are in docs/operations.md, "Partition drills" (*The checker*).
+    static let firstSuccessAfterHealingBound = Duration.seconds(15)
+
     var started = 0
     /// Scans answered.
     var succeeded = 0
@@ -152,10 +170,20 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
     var unfinished: [String] = []
     /// From healing to the first scan the client saw succeed.
     var firstSuccessAfterHealing: Duration?
+    /// Scans that lived wholly outside the fault window (``DrillClient/Outcome/isOutside(_:)``).
+    var outsideFault = 0
+    /// Those of them the client saw answered.
+    var answeredOutsideFault = 0
 
-    /// Judges `outcomes` against the scans of the people behind `tokens` in the database at `databaseURL`; `charged`
-    /// is what their quotas say they used.
-    init(outcomes: [DrillClient.Outcome], tokens: [String], charged: Int, healedAt: ContinuousClock.Instant, databaseURL: String) async throws {
+    /// Judges `outcomes`, sent around the fault's `window`, against the scans of the people behind `tokens` in the
+    /// database at `databaseURL`; `charged` is what their quotas say they used.
+    init(
+        outcomes: [DrillClient.Outcome],
+        tokens: [String],
+        charged: Int,
+        window: DrillClient.FaultWindow,
+        databaseURL: String
+    ) async throws {
         let rows: [(id: UUID, key: String?, state: String, hasResult: Bool)] = try await withClient(
             try PostgresClient.Configuration(url: databaseURL)
         ) { client in
@@ -189,12 +217,16 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
         }
         if charged > succeeded { duplicated.append("\(charged - succeeded) charges more than answers") }
         unexpected = rows.filter { $0.state != "failed" && !keys.contains($0.key ?? "") }.map(\.id)
-        firstSuccessAfterHealing = outcomes.filter { $0.status == "succeeded" }.compactMap(\.finishedAt).filter { $0 >= healedAt }.min()
-            .map { $0 - healedAt }
+        firstSuccessAfterHealing = outcomes.filter(\.succeeded).compactMap(\.finishedAt).filter { $0 >= window.healed }.min()
+            .map { $0 - window.healed }
+        let outside = outcomes.filter { $0.isOutside(window) }
+        outsideFault = outside.count
+        answeredOutsideFault = outside.filter(\.succeeded).count
     }
 
-    /// What fails a drill: anything lost, duplicated or unexpected, a scan never final, or charges that differ from
-    /// answers. Empty when the drill passed.
+    /// What fails a drill: anything lost, duplicated or unexpected, a scan never final, charges that differ from
+    /// answers, too few scans answered outside the fault (or none outside it to judge), or no success soon after
+    /// healing. Empty when the drill passed.
     var problems: [String] {
         var problems: [String] = []
         if !lost.isEmpty { problems.append("lost: \(lost)") }
@@ -202,6 +234,19 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
         if !unexpected.isEmpty { problems.append("unexpected: \(unexpected)") }
         if !unfinished.isEmpty { problems.append("never final: \(unfinished)") }
         if charged != succeeded { problems.append("charged \(charged) for \(succeeded) answers") }
+        if outsideFault == 0 {
+            problems.append("no scan lived outside the fault window: the load must start before the fault and go on after healing")
+        } else if Double(answeredOutsideFault) < Self.leastAnsweredShareOutsideFault * Double(outsideFault) {
+            problems.append(
+                "\(answeredOutsideFault) of \(outsideFault) scans outside the fault answered, under \(Self.leastAnsweredShareOutsideFault)"
+            )
+        }
+        switch firstSuccessAfterHealing {
+        case nil: problems.append("no scan succeeded after healing")
+        case let wait? where wait > Self.firstSuccessAfterHealingBound:
+            problems.append("the first success came \(wait) after healing, past \(Self.firstSuccessAfterHealingBound)")
+        default: break
+        }
         return problems
     }
 
@@ -209,7 +254,7 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
         """
         scans started \(started), succeeded \(succeeded), failed \(failed), charged \(charged); \
         lost \(lost.count), duplicated \(duplicated.count), unexpected \(unexpected.count), unfinished \(unfinished.count); \
-        first success after healing: \(firstSuccessAfterHealing.map { "\($0)" } ?? "none")
+        answered outside the fault \(answeredOutsideFault) of \(outsideFault); first success after healing: \(firstSuccessAfterHealing.map { "\($0)" } ?? "none")
         """
     }
 }

@@ -100,7 +100,8 @@ struct DrillHosts: Sendable {
             [
                 fault, "\(Int(seconds.seconds)) s", "\(verdict.started)", "\(verdict.succeeded)", "\(verdict.failed)",
                 "\(verdict.charged)", "\(verdict.lost.count)", "\(verdict.duplicated.count)", "\(verdict.unexpected.count)",
-                "\(verdict.unfinished.count)", text(verdict.firstSuccessAfterHealing), text(noticed), text(ready),
+                "\(verdict.unfinished.count)", "\(verdict.answeredOutsideFault) of \(verdict.outsideFault)",
+                text(verdict.firstSuccessAfterHealing), text(noticed), text(ready),
             ].joined(separator: "\t") + "\n"
         let handle = try FileHandle(forWritingTo: results)
         defer { try? handle.close() }
@@ -457,8 +458,10 @@ struct NetworkDrillTests {
                 on: rig,
                 lasting: .seconds(NetworkRig.scanTimeoutSeconds + 5),
                 apply: {
-                    // Frozen while it holds a job (its model call takes 1–3 s), for up to 10 s of looking.
-                    for _ in 0..<40 {
+                    // Frozen while it holds a job (its model call takes 1–3 s), for up to 5 s of looking: the load goes on
+                    // 15 s after the fault's planned end, so scans are still sent after healing.
+                    let lookUntil = ContinuousClock.now + .seconds(5)
+                    while ContinuousClock.now < lookUntil {
                         let text = try? await SystemRig.exchange(.GET, metrics, timeout: .seconds(2)).body
                         if PrometheusText(String(decoding: text ?? Data(), as: UTF8.self)).value("kiwi_worker_jobs_in_flight") > 0 { break }
                         try await Task.sleep(for: .milliseconds(250))
