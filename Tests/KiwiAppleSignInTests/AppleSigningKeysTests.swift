@@ -131,6 +131,7 @@ struct AppleSigningKeysTests {
             try await Task.sleep(for: .milliseconds(150))
             let stranger = try DevelopmentAppleKey.generate(keyID: "stranger")
             await #expect(throws: AppleTokenError.self) { try await verifier(keys).verify(try await token(stranger)) }
+            #expect(server.requests == 2, "the empty key set was never fetched")
             #expect(try await verifier(keys).verify(try await token(key)).subject == "s-1")
         }
     }

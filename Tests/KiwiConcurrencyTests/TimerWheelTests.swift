@@ -31,7 +31,10 @@ struct TimerWheelTests {
         let timer = wheel.schedule(at: .now + .milliseconds(30)) { ran.withLock { $0 = true } }
         #expect(timer.cancel())
         #expect(wheel.pendingTimers == 0)
-        try await Task.sleep(for: .milliseconds(100))
+        // A timer due after the cancelled one: once it has run, the wheel has passed the cancelled one's deadline.
+        let laterRan = Mutex(false)
+        _ = wheel.schedule(at: .now + .milliseconds(60)) { laterRan.withLock { $0 = true } }
+        try await eventually { laterRan.withLock { $0 } }
         #expect(!ran.withLock { $0 })
     }
 

@@ -125,12 +125,37 @@ struct GatewayAPITests {
         }
     }
 
-    @Test("deleting the account removes the user's rows and the token stops working on another gateway within a second")
+    /// The rows of `user` in each table of the schema that holds a user's data: `users` by its id, and every table with a
+    /// `user_id` column, found in the catalogue so that a table added later is counted too.
+    func rowsOfUser(_ user: UUID, rig: SystemRig) async throws -> [String: Int] {
+        try await rig.database { client in
+            var columns = ["users": "id"]
+            let tables = try await client.query(
+                "SELECT table_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'user_id'"
+            )
+            for try await table in tables.decode(String.self) { columns[table] = "user_id" }
+            var rows: [String: Int] = [:]
+            for (table, column) in columns {
+                let counted = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) WHERE \(column) = '\(user.uuidString)'"))
+                for try await count in counted.decode(Int.self) { rows[table] = count }
+            }
+            return rows
+        }
+    }
+
+    @Test("deleting the account removes the user's rows from every table, and the token stops working on another gateway within a second")
     func accountDeletion() async throws {
         try await SystemRig.run(gateways: 2) { rig in
             let token = try await rig.signIn()
             let user = try await rig.userID(of: token)
-            #expect(try await rig.scan(photo, token: token).status == 200)
+            // A row in every table that holds a user's data: a session, a scan, a saved recipe and a profile.
+            let scan = try await rig.finishedScan(photo, token: token)
+            #expect(try await rig.saveRecipe(try #require(scan.result?.recipes.first), of: scan, token: token).status == 201)
+            let profile = Array(#"{"servings": 2}"#.utf8)
+            #expect(try await rig.send(.PUT, "/v1/profile", token: token, contentType: "application/json", body: profile).status == 200)
+            let before = try await rowsOfUser(user, rig: rig)
+            #expect(Set(["users", "sessions", "scans", "saved_recipes", "profiles"]).isSubset(of: before.keys), "\(before)")
+            #expect(before.values.allSatisfy { $0 > 0 }, "a table the test left empty proves nothing: \(before)")
             // The second gateway has the session cached.
             #expect(try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).status == 200)
             #expect(try await rig.send(.DELETE, "/v1/account", token: token).status == 200)
@@ -140,15 +165,8 @@ struct GatewayAPITests {
                 status = try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).status
             } while status != 401 && ContinuousClock.now < deadline
             #expect(status == 401)
-            let rows = try await rig.database { client in
-                var total = 0
-                for table in ["users WHERE id", "sessions WHERE user_id", "scans WHERE user_id"] {
-                    let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) = '\(user.uuidString)'"))
-                    for try await count in rows.decode(Int.self) { total += count }
-                }
-                return total
-            }
-            #expect(rows == 0)
+            let after = try await rowsOfUser(user, rig: rig)
+            #expect(Set(after.keys) == Set(before.keys) && after.values.allSatisfy { $0 == 0 }, "\(after)")
         }
     }
 
