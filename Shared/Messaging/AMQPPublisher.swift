@@ -80,7 +80,13 @@ public final class AMQPPublisher: Service, Sendable {
 
     /// How many consumers the existing queue `queue` has now (a passive `queue.declare` on this connection).
     public func consumerCount(of queue: String) async throws -> Int {
-        try await link.perform { channel throws(AMQPError) in try channel.consumerCount(of: queue) }
+        try await link.perform { channel throws(AMQPError) in try channel.counts(of: queue).consumers }
+    }
+
+    /// How many messages the existing queue `queue` holds ready for delivery now (a passive `queue.declare` on this
+    /// connection): once no consumer holds any unacknowledged, every message it holds.
+    public func readyMessageCount(of queue: String) async throws -> Int {
+        try await link.perform { channel throws(AMQPError) in try channel.counts(of: queue).readyMessages }
     }
 
     /// Runs the connection until graceful shutdown; in-flight publishes then fail with ``AMQPError/shutDown``.

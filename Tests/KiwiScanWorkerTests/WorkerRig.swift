@@ -188,26 +188,10 @@ struct WorkerRig: Sendable {
         announced.withLock { $0.filter { $0.scanID == scanID }.map(\.state) }
     }
 
-    /// How many messages `queue` holds: consumed (and requeued) for `window`, with no worker running.
-    func messages(in queue: String, window: Duration = .milliseconds(500)) async throws -> Int {
-        let consumer = AMQPConsumer(
-            settings: try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-inspector"),
-            queue: queue,
-            prefetch: 100,
-            logger: testLogger
-        )
-        return try await whileRunning([consumer]) {
-            let seen = Locked(0)
-            let counting = Task {
-                for await delivery in consumer.deliveries {
-                    seen.withLock { $0 += 1 }
-                    try? await delivery.nack(requeue: true)
-                }
-            }
-            try await Task.sleep(for: window)
-            counting.cancel()
-            return seen.withLock { $0 }
-        }
+    /// How many messages `queue` holds, as the broker counts them (a passive declare): all of them once no worker runs,
+    /// for the broker then holds none delivered and unacknowledged.
+    func messages(in queue: String) async throws -> Int {
+        try await publisher.readyMessageCount(of: queue)
     }
 
     /// A worker for this rig's queue, stub and database, for tests that start, stop or kill workers themselves.

@@ -124,14 +124,15 @@ final class AMQPChannel {
         }
     }
 
-    /// How many consumers `queue` has, from a passive `queue.declare`. The queue must exist: the broker answers a
-    /// passive declare of a missing queue by closing the channel.
-    func consumerCount(of queue: String) throws(AMQPError) -> Int {
+    /// How many consumers `queue` has, and how many of its messages are ready for delivery (not those delivered and
+    /// not yet acknowledged), from a passive `queue.declare`. The queue must exist: the broker answers a passive
+    /// declare of a missing queue by closing the channel.
+    func counts(of queue: String) throws(AMQPError) -> (consumers: Int, readyMessages: Int) {
         let arena = CArena()
         let declared = amqp_queue_declare(state, number, arena.bytes(queue), 1, 0, 0, 0, amqp_empty_table)
         try checkReply("queue.declare (passive) \(queue)")
         guard let declared else { throw .library(operation: "queue.declare (passive) \(queue)", status: 0, text: "no declare-ok") }
-        return Int(declared.pointee.consumer_count)
+        return (Int(declared.pointee.consumer_count), Int(declared.pointee.message_count))
     }
 
     /// Puts the channel in publisher-confirm mode: the broker acks (or nacks) every message, numbered from 1.
