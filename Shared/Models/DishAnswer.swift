@@ -41,6 +41,8 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
     public var steps: [String]
     /// A way to save time; `null` on the wire when the model has none.
     public var makeItFasterTip: String?
+    /// The allergen groups it contains, as for a fridge recipe (``Recipe/allergens``).
+    public var allergens: [KitchenProfile.Allergen]?
 
     public init(
         id: UUID,
@@ -51,7 +53,8 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
         servings: Int,
         ingredients: [QuantifiedIngredient],
         steps: [String],
-        makeItFasterTip: String?
+        makeItFasterTip: String?,
+        allergens: [KitchenProfile.Allergen]? = nil
     ) {
         self.id = id
         self.name = name
@@ -62,9 +65,11 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
         self.ingredients = ingredients
         self.steps = steps
         self.makeItFasterTip = makeItFasterTip
+        self.allergens = allergens
     }
 
-    /// Writes `makeItFasterTip` as an explicit `null` rather than leaving it out: the contract lists every field.
+    /// Writes `makeItFasterTip` as an explicit `null` rather than leaving it out: the contract lists every field;
+    /// `allergens` is left out when unknown.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -76,6 +81,7 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
         try container.encode(ingredients, forKey: .ingredients)
         try container.encode(steps, forKey: .steps)
         try container.encode(makeItFasterTip, forKey: .makeItFasterTip)
+        try container.encodeIfPresent(allergens, forKey: .allergens)
     }
 }
 

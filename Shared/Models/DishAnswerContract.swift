@@ -36,6 +36,7 @@ public enum DishAnswerContract {
             JSONProperty("ingredients", .array(of: ingredient, count: 1...40)),
             JSONProperty("steps", .array(of: .string(length: 1...500), count: 5...20)),
             JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
+            ScanResponseContract.allergensProperty(withIDs: withIDs),
         ])
         return object([
             JSONProperty("name", .string(length: 1...100)),

@@ -104,6 +104,10 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
     public var steps: [String]
     /// A way to save time; `null` on the wire when the model has none.
     public var makeItFasterTip: String?
+    /// The allergen groups it contains, by id in alphabetical order: in a model's answer what the model declares; in a
+    /// response, what the model declares together with what the allergen guard finds in the recipe. Absent from
+    /// recipes answered before allergens were declared: unknown, not none.
+    public var allergens: [KitchenProfile.Allergen]?
 
     public init(
         id: UUID,
@@ -113,7 +117,8 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         difficulty: Difficulty,
         ingredients: [RecipeIngredient],
         steps: [String],
-        makeItFasterTip: String?
+        makeItFasterTip: String?,
+        allergens: [KitchenProfile.Allergen]? = nil
     ) {
         self.id = id
         self.name = name
@@ -123,9 +128,11 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         self.ingredients = ingredients
         self.steps = steps
         self.makeItFasterTip = makeItFasterTip
+        self.allergens = allergens
     }
 
     /// Writes `makeItFasterTip` as an explicit `null` rather than leaving it out: the contract lists every field.
+    /// `allergens` is left out when unknown, as the API leaves out every member added later that a recipe lacks.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -136,6 +143,7 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         try container.encode(ingredients, forKey: .ingredients)
         try container.encode(steps, forKey: .steps)
         try container.encode(makeItFasterTip, forKey: .makeItFasterTip)
+        try container.encodeIfPresent(allergens, forKey: .allergens)
     }
 }
 

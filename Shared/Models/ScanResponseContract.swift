@@ -50,6 +50,7 @@ public enum ScanResponseContract {
             JSONProperty("ingredients", .array(of: recipeIngredient, count: 1...20)),
             JSONProperty("steps", .array(of: .string(length: 1...500), count: 1...15)),
             JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
+            allergensProperty(withIDs: withIDs),
         ])
         let answer = [
             JSONProperty("ingredients", .array(of: ingredient, count: 0...30)),
@@ -66,6 +67,14 @@ public enum ScanResponseContract {
                 JSONProperty("dish", DishAnswerContract.clientDish, required: false),
             ]
         )
+    }
+
+    /// A recipe's `allergens`: the EU-14 groups it contains. The model must declare them (an answer without them breaks
+    /// the contract, as it could not be written under strict Structured Outputs); clients may meet recipes answered
+    /// before they were declared, without them.
+    static func allergensProperty(withIDs: Bool) -> JSONProperty {
+        let groups = KitchenProfile.Allergen.allCases.map(\.rawValue)
+        return JSONProperty("allergens", .array(of: .oneOf(groups), count: 0...groups.count), required: !withIDs)
     }
 
     /// `data` parsed strictly and checked against `shape`; with `idShape`, any `id` it declares removed first.

@@ -96,6 +96,12 @@ let ruleCases: [RuleCase] = [
     .pass("substitution: up to 200 characters", "recipes.0.ingredients.0.substitution", text(200)),
     .fail("substitution: up to 200 characters", "recipes.0.ingredients.0.substitution", text(201)),
 
+    .pass("allergens: any of the 14 EU groups", "recipes.0.allergens", .array(KitchenProfile.Allergen.allCases.map { .string($0.rawValue) })),
+    .pass("allergens: none", "recipes.0.allergens", .array([])),
+    .fail("allergens: only the 14 EU groups", "recipes.0.allergens.1", "nuts"),
+    .fail("allergens: at most 14 items", "recipes.0.allergens", .array(Array(repeating: "milk", count: 15))),
+    .fail("allergens: a list", "recipes.0.allergens", "milk"),
+
     .fail("required fields present", "recipes.0.summary", nil),
     .fail("required fields present", "ingredients.0.confidence", nil),
     .fail("unknown fields rejected", "recipes.0.calories", .number(JSONNumber(250))),

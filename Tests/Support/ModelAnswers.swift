@@ -2,16 +2,25 @@ import KiwiModels
 
 /// Answers a test dictates to the OpenAI stub (`StubBehaviour.answers`): the model's JSON, as it writes it (no ids).
 public enum ModelAnswers {
-    /// A recipe of a dictated answer: its name and ingredients (each with its substitution, if any).
+    /// A recipe of a dictated answer: its name and ingredients (each with its substitution, if any), and the allergens
+    /// the model declares for it (none unless the test says).
     public struct Dish: Sendable {
         public var name: String
         public var ingredients: [(name: String, substitution: String?)]
         public var steps: [String]
+        public var allergens: [KitchenProfile.Allergen]
 
-        public init(_ name: String, ingredients: [String], substitutions: [String: String] = [:], steps: [String] = ["Cook everything together."]) {
+        public init(
+            _ name: String,
+            ingredients: [String],
+            substitutions: [String: String] = [:],
+            steps: [String] = ["Cook everything together."],
+            allergens: [KitchenProfile.Allergen] = []
+        ) {
             self.name = name
             self.ingredients = ingredients.map { ($0, substitutions[$0]) }
             self.steps = steps
+            self.allergens = allergens
         }
     }
 
@@ -36,6 +45,7 @@ public enum ModelAnswers {
                     ),
                     "steps": .array(dish.steps.map(JSONValue.string)),
                     "makeItFasterTip": .null,
+                    "allergens": .array(dish.allergens.map { .string($0.rawValue) }),
                 ])
             )
         }

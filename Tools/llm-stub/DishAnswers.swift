@@ -15,6 +15,8 @@ enum DishAnswers {
         var ingredients: [(String, String)]
         var steps: [String]
         var tip: String?
+        /// Declared truthfully, as the prompt asks (fish sauce brings fish).
+        var allergens: [KitchenProfile.Allergen]
     }
 
     /// A valid model answer (no ids, as the schema asks) for photos with this SHA-256 digest.
@@ -41,6 +43,7 @@ enum DishAnswers {
                 "difficulty": .string(dish.difficulty), "servings": .number(JSONNumber(dish.servings)),
                 "ingredients": .array(dish.ingredients.map { object(["name": .string($0.0), "quantity": .string($0.1)]) }),
                 "steps": .array(dish.steps.map(JSONValue.string)), "makeItFasterTip": dish.tip.map(JSONValue.string) ?? .null,
+                "allergens": .array(dish.allergens.map { .string($0.rawValue) }),
             ]),
         ])
     }
@@ -67,7 +70,8 @@ enum DishAnswers {
                 "Add the garlic, cumin and paprika and stir for a minute.", "Pour in the tomatoes and simmer for 10 minutes until thick.",
                 "Make four hollows, crack an egg into each, cover and cook for 6 minutes.", "Scatter the parsley and serve from the pan.",
             ],
-            tip: "Use a jar of good tomato sauce and skip the simmering."
+            tip: "Use a jar of good tomato sauce and skip the simmering.",
+            allergens: [.eggs]
         ),
         Dish(
             name: "Pad Thai",
@@ -82,11 +86,12 @@ enum DishAnswers {
                 ("brown sugar", "1 tbsp"), ("bean sprouts", "100 g"), ("spring onions", "3"), ("roasted peanuts", "40 g"), ("lime", "1"),
             ],
             steps: [
-                "Soak the noodles in hot water for 8 minutes and drain.", "Whisk the tamarind, fish sauce and sugar together.",
+                "Soak the rice noodles in hot water for 8 minutes and drain.", "Whisk the tamarind, fish sauce and sugar together.",
                 "Fry the tofu in a hot wok until golden.", "Push it aside, scramble the eggs, then add the noodles and the sauce.",
                 "Toss in the sprouts and spring onions for a minute.", "Serve with the peanuts and lime wedges.",
             ],
-            tip: "Buy pre-cooked noodles and fried tofu."
+            tip: "Buy pre-cooked noodles and fried tofu.",
+            allergens: [.eggs, .fish, .peanuts, .soybeans]
         ),
         Dish(
             name: "Margherita pizza",
@@ -105,7 +110,8 @@ enum DishAnswers {
                 "Spread the passata, season and tear over the mozzarella.", "Slide it onto the hot tray and bake for 8 to 10 minutes.",
                 "Finish with basil and a drizzle of oil.",
             ],
-            tip: "Use a ready-made base."
+            tip: "Use a ready-made base.",
+            allergens: [.gluten, .milk]
         ),
     ]
 }

@@ -12,6 +12,9 @@ enum FridgeAnswers {
         var ingredients: [(String, Bool, String?)]
         var steps: [String]
         var tip: String?
+        /// Declared truthfully, as the prompt asks: every group an ingredient or a step brings, hidden ones included
+        /// (soy sauce brings gluten too).
+        var allergens: [KitchenProfile.Allergen]
     }
 
     struct Fridge {
@@ -64,6 +67,7 @@ enum FridgeAnswers {
                 }
             ),
             "steps": .array(recipe.steps.map(JSONValue.string)), "makeItFasterTip": recipe.tip.map(JSONValue.string) ?? .null,
+            "allergens": .array(recipe.allergens.map { .string($0.rawValue) }),
         ])
     }
 
@@ -88,7 +92,8 @@ enum FridgeAnswers {
                         "Whisk the eggs with a pinch of salt.", "Wilt the spinach in a buttered pan for a minute.",
                         "Pour in the eggs, add the cheese, fold and serve.",
                     ],
-                    tip: "Use pre-grated cheese and a small pan so the eggs set faster."
+                    tip: "Use pre-grated cheese and a small pan so the eggs set faster.",
+                    allergens: [.eggs, .milk]
                 ),
                 Recipe(
                     name: "Blistered tomato scramble",
@@ -100,7 +105,8 @@ enum FridgeAnswers {
                         "Halve the tomatoes and sear them cut side down.", "Whisk eggs with a splash of milk.",
                         "Scramble the eggs gently over the tomatoes and season.",
                     ],
-                    tip: "Skip halving: crush whole tomatoes with a fork in the pan."
+                    tip: "Skip halving: crush whole tomatoes with a fork in the pan.",
+                    allergens: [.eggs, .milk]
                 ),
                 Recipe(
                     name: "Cheesy spinach quesadilla",
@@ -111,7 +117,8 @@ enum FridgeAnswers {
                     steps: [
                         "Scatter cheese and spinach over half a tortilla.", "Fold and toast in a dry pan, 2 minutes a side.", "Cut into wedges.",
                     ],
-                    tip: "Press with a second pan to toast both sides at once."
+                    tip: "Press with a second pan to toast both sides at once.",
+                    allergens: [.gluten, .milk]
                 ),
             ]
         ),
@@ -134,7 +141,8 @@ enum FridgeAnswers {
                         "Dice the chicken small and stir-fry until cooked.", "Add diced pepper for two minutes.",
                         "Add rice and soy sauce and fry until hot.",
                     ],
-                    tip: "Cut the chicken into thin strips: it cooks in half the time."
+                    tip: "Cut the chicken into thin strips: it cooks in half the time.",
+                    allergens: [.eggs, .gluten, .soybeans]
                 ),
                 Recipe(
                     name: "Lemon yogurt chicken skewers",
@@ -145,7 +153,8 @@ enum FridgeAnswers {
                         ("Chicken breast", true, nil), ("Greek yogurt", true, nil), ("Lemon", true, nil), ("Garlic", false, "Garlic powder"),
                     ],
                     steps: ["Mix yogurt, lemon juice, salt and garlic.", "Coat chicken cubes for 10 minutes.", "Sear in a hot pan until charred."],
-                    tip: "Skip the skewers and sear the cubes loose."
+                    tip: "Skip the skewers and sear the cubes loose.",
+                    allergens: [.milk]
                 ),
                 Recipe(
                     name: "Pepper and chicken rice bowl",
@@ -156,7 +165,8 @@ enum FridgeAnswers {
                         ("Cooked rice", true, nil), ("Chicken breast", true, nil), ("Bell pepper", true, nil), ("Greek yogurt", true, nil),
                     ],
                     steps: ["Sear sliced chicken and peppers.", "Warm the rice.", "Top the rice and drizzle yogurt thinned with lemon."],
-                    tip: nil
+                    tip: nil,
+                    allergens: [.milk]
                 ),
                 Recipe(
                     name: "Soy-glazed peppers",
@@ -165,7 +175,8 @@ enum FridgeAnswers {
                     difficulty: "easy",
                     ingredients: [("Bell pepper", true, nil), ("Soy sauce", true, nil), ("Honey", false, "Sugar")],
                     steps: ["Slice the pepper.", "Stir-fry hot for three minutes, add soy and honey, toss."],
-                    tip: "Buy pre-sliced peppers."
+                    tip: "Buy pre-sliced peppers.",
+                    allergens: [.gluten, .soybeans]
                 ),
             ]
         ),
@@ -188,7 +199,8 @@ enum FridgeAnswers {
                         "Press and cube the tofu, then fry until golden.", "Add broccoli florets and a splash of water; cover 3 minutes.",
                         "Stir in peanut butter loosened with soy sauce and hot water.",
                     ],
-                    tip: "Tear the tofu instead of cubing it: more crisp edges, no knife."
+                    tip: "Tear the tofu instead of cubing it: more crisp edges, no knife.",
+                    allergens: [.gluten, .peanuts, .soybeans]
                 ),
                 Recipe(
                     name: "Orange-glazed carrots",
@@ -197,7 +209,8 @@ enum FridgeAnswers {
                     difficulty: "easy",
                     ingredients: [("Carrots", true, nil), ("Orange juice", true, nil), ("Butter", false, "Olive oil")],
                     steps: ["Slice carrots into coins.", "Simmer in orange juice with butter until the juice reduces to a glaze."],
-                    tip: "Use baby carrots whole."
+                    tip: "Use baby carrots whole.",
+                    allergens: [.milk]
                 ),
             ]
         ),
@@ -217,7 +230,8 @@ enum FridgeAnswers {
                         "Boil the pasta.", "Crisp chopped bacon, then add zucchini ribbons for two minutes.",
                         "Toss with pasta, a splash of pasta water and parmesan.",
                     ],
-                    tip: "Use a peeler for the zucchini: ribbons cook in a minute."
+                    tip: "Use a peeler for the zucchini: ribbons cook in a minute.",
+                    allergens: [.gluten, .milk]
                 ),
                 Recipe(
                     name: "Creamy mustard pasta",
@@ -226,7 +240,8 @@ enum FridgeAnswers {
                     difficulty: "easy",
                     ingredients: [("Pasta", true, nil), ("Cream", true, nil), ("Mustard", true, nil), ("Parmesan", true, nil)],
                     steps: ["Boil the pasta.", "Warm cream with a spoon of mustard.", "Toss with pasta and parmesan."],
-                    tip: "Cook small pasta shapes: they are ready in 6–8 minutes."
+                    tip: "Cook small pasta shapes: they are ready in 6–8 minutes.",
+                    allergens: [.gluten, .milk, .mustard]
                 ),
                 Recipe(
                     name: "Apple and parmesan salad",
@@ -235,7 +250,8 @@ enum FridgeAnswers {
                     difficulty: "easy",
                     ingredients: [("Apples", true, nil), ("Parmesan", true, nil), ("Mustard", true, nil), ("Olive oil", false, "Any neutral oil")],
                     steps: ["Slice the apple thinly.", "Shave parmesan over it.", "Whisk mustard with oil and drizzle."],
-                    tip: nil
+                    tip: nil,
+                    allergens: [.milk, .mustard]
                 ),
             ]
         ),
