@@ -451,7 +451,7 @@ let package = Package(
         .testTarget(
             name: "KiwiLLMStubTests",
             dependencies: [
-                "KiwiDevelopment",
+                "KiwiDevelopment", "KiwiDietGuard",
                 "KiwiJPEG", "KiwiLLMStub", "KiwiModels", "KiwiOpenAI", "KiwiTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -10,7 +10,7 @@ import NIOCore
 import Tracing
 
 /// Turns a scan's (already cleaned) photos into a validated ``ScanResponse``, guarded against the user's
-/// allergies and diets (``DietGuard``), by asking the model, absorbing what goes
+/// allergies and diets and each recipe labelled with its allergens (``DietGuard``), by asking the model, absorbing what goes
 /// wrong with real calls: transient failures are retried under ``RetryPolicy``; a route that keeps failing, has no
 /// quota left or whose circuit breaker is open gives way to the next route (`LLM_MODELS`); an unusable answer (a
 /// refusal, a cut-off, not JSON, or JSON that breaks the contract) gets one repair attempt; nothing outlives the
@@ -85,13 +85,12 @@ struct ScanAnalyzer: Sendable {
         case .failure(let failure):
             analysis.result = .failure(failure)
         case .success(let answer):
-            guard let profile, !profile.isEmpty else {
-                analysis.result = .success(answer.response)
-                break
+            var response = answer.response
+            if let profile, !profile.isEmpty {
+                response = await guarded(answer, request: request, profile: profile, analysis: &analysis, logger: logger)
+                response.appliedProfile = profile
             }
-            var guarded = await guarded(answer, request: request, profile: profile, analysis: &analysis, logger: logger)
-            guarded.appliedProfile = profile
-            analysis.result = .success(guarded)
+            analysis.result = .success(dietGuard.labelled(response))
         }
         return analysis
     }

@@ -1,9 +1,10 @@
 import KiwiModels
 
 /// Checks the model's recipes against a user's allergies and diets on the server, instead of trusting the prompt
-/// (docs/architecture.md, "The allergen and diet guard"). A recipe violates the profile when its name, an
-/// ingredient or a step names something of a group the profile excludes; a substitution or the "make it faster" tip
-/// that does is a violation of that advice only.
+/// (docs/architecture.md, "The allergen and diet guard"). Two independent lines of defence: a recipe violates the
+/// profile when its name, summary, an ingredient or a step names something of a group the profile excludes (the
+/// lexicon), or when the model declares an allergen of such a group (its `allergens`); a substitution or the "make it
+/// faster" tip that names one is a violation of that advice only.
 public struct DietGuard: Sendable {
     /// Why a group is excluded: the user's allergy, or one of their diets.
     public enum Rule: Sendable, Hashable {
@@ -15,15 +16,21 @@ public struct DietGuard: Sendable {
         }
     }
 
-    /// Something a recipe names that the profile excludes.
+    /// Something a recipe names, or declares, that the profile excludes.
     public struct Violation: Sendable, Hashable {
-        /// What the recipe says: the ingredient's name, or the lexicon term found in a step or the recipe's name.
+        /// What the recipe says: the ingredient's name, the lexicon term found in a step or the recipe's name, or for
+        /// a declared allergen the group's name.
         public var ingredient: String
         /// The group's name as a user reads it ("tree nuts").
         public var group: String
         public var rule: Rule
-        /// Where it was found, for the model: "ingredient 2", "step 3", "the name".
+        /// Where it was found, for the model: "ingredient 2", "step 3", "its name", ``declaration``.
         public var place: String
+
+        /// The place of an allergen the model declared in the recipe's `allergens`.
+        public static let declaration = "the allergens it declares"
+
+        var isDeclared: Bool { place == Self.declaration }
     }
 
     /// What the guard found in one recipe.
@@ -65,7 +72,34 @@ public struct DietGuard: Sendable {
         return lexicon.groups.values.sorted { $0.id < $1.id }.filter { $0.term(in: words) != nil }.map(\.id)
     }
 
-    /// Every recipe of `answer` that breaks `profile`, with what breaks it; empty when all are safe.
+    /// The allergen groups `recipe` contains, in alphabetical order of their ids: those the model declares and those
+    /// the lexicon finds in the recipe itself (its name, summary, ingredients' names and steps: the text whose match
+    /// would withhold it; advice is not part of the dish). A recipe the guard keeps for a profile is never labelled
+    /// with one of the profile's allergies.
+    public func allergens(of recipe: some GuardedRecipe) -> [KitchenProfile.Allergen] {
+        var found = Set(recipe.allergens ?? [])
+        for text in [recipe.name, recipe.summary] + recipe.ingredientNames + recipe.steps {
+            let words = IngredientWords(text)
+            for allergen in KitchenProfile.Allergen.allCases where !found.contains(allergen) {
+                if lexicon.groups[allergen.rawValue]?.term(in: words) != nil { found.insert(allergen) }
+            }
+        }
+        return found.sorted { $0.rawValue < $1.rawValue }
+    }
+
+    /// `answer` with each recipe's `allergens`, the dish's recipe's included, as clients receive them
+    /// (``allergens(of:)``): an app can label every recipe, whatever the profile.
+    public func labelled(_ answer: ScanResponse) -> ScanResponse {
+        var labelled = answer
+        for index in labelled.recipes.indices { labelled.recipes[index].allergens = allergens(of: labelled.recipes[index]) }
+        if let recipe = labelled.dish?.recipe { labelled.dish?.recipe?.allergens = allergens(of: recipe) }
+        return labelled
+    }
+
+    /// Every recipe of `answer` that breaks `profile`, with what breaks it; empty when all are safe. A recipe breaks it
+    /// when its text names a group the profile excludes, or when the model declares an allergen of such a group: each
+    /// source alone is enough, so a recipe the lexicon misses is still caught by the model's own declaration, and the
+    /// other way round. A declared group the text also names is reported once, where the text names it.
     public func findings(in answer: ScanResponse, for profile: KitchenProfile) -> [Finding] {
         let rules = rules(for: profile)
         guard !rules.isEmpty else { return [] }
@@ -87,6 +121,11 @@ public struct DietGuard: Sendable {
             }
             for (position, step) in recipe.steps.enumerated() {
                 if let broken = violation(in: step, place: "step \(position + 1)") { found.append(broken) }
+            }
+            let named = Set(found.map(\.group))
+            let declared = Set((recipe.allergens ?? []).map(\.rawValue))
+            for (group, rule) in rules where declared.contains(group.id) && !named.contains(group.name) {
+                found.append(Violation(ingredient: group.name, group: group.name, rule: rule, place: Violation.declaration))
             }
             var substitutions: [Int: Violation] = [:]
             for (position, substitution) in recipe.substitutions.enumerated() {
@@ -122,29 +161,37 @@ public struct DietGuard: Sendable {
         return guarded
     }
 
-    /// What the model is told in a repair: which ingredient broke which rule, where.
+    /// What the model is told in a repair: which ingredient broke which rule, where, or which declared allergen did.
     public func repairProblem(_ findings: [Finding]) -> String {
         let described = findings.flatMap { finding in
             let recipe = "\(finding.index.map { "recipe \($0 + 1)" } ?? "the dish's recipe") (\"\(finding.recipeName)\")"
             let violations = finding.violations + finding.substitutions.sorted { $0.key < $1.key }.map(\.value) + [finding.tip].compactMap { $0 }
-            return violations.map { "\(recipe) uses \"\($0.ingredient)\" in \($0.place), which \(Self.clause($0))" }
+            return violations.map { violation in
+                violation.isDeclared
+                    ? "\(recipe) declares \(violation.group) among its allergens, \(Self.declaredClause(violation))"
+                    : "\(recipe) uses \"\(violation.ingredient)\" in \(violation.place), which \(Self.clause(violation))"
+            }
         }
         return described.joined(separator: "; ")
             + ". Replace those ingredients, or the recipes, with ones the household can eat, and suggest no substitution or tip that uses them"
     }
 
     /// Why a recipe was withheld, in words a user understands: "It uses basil pesto, which contains tree nuts." One
-    /// sentence per group, at most two, an ingredient preferred to the name or a step that names the same group.
+    /// sentence per group, at most two, an ingredient preferred to the name or a step that names the same group; a
+    /// group only the model declared reads "It contains fish." (or "It contains fish, which is not vegetarian.").
     static func reason(_ violations: [Violation]) -> String {
         let ingredientsFirst = violations.filter { $0.place.hasPrefix("ingredient") } + violations.filter { !$0.place.hasPrefix("ingredient") }
         var groups: Set<String> = []
         var sentences: [String] = []
         for violation in ingredientsFirst where groups.insert(violation.group).inserted {
             let ingredient = violation.ingredient.lowercased()
-            sentences.append(
-                IngredientWords(ingredient) == IngredientWords(violation.group) && !violation.rule.isDiet
-                    ? "It contains \(violation.group)." : "It uses \(ingredient), which \(userClause(violation))."
-            )
+            if violation.isDeclared, case .diet = violation.rule {
+                sentences.append("It contains \(violation.group), which \(userClause(violation)).")
+            } else if IngredientWords(ingredient) == IngredientWords(violation.group) && !violation.rule.isDiet {
+                sentences.append("It contains \(violation.group).")
+            } else {
+                sentences.append("It uses \(ingredient), which \(userClause(violation)).")
+            }
         }
         return sentences.prefix(2).joined(separator: " ")
     }
@@ -157,9 +204,13 @@ public struct DietGuard: Sendable {
     }
 
     private static func clause(_ violation: Violation) -> String {
+        "contains \(violation.group), " + declaredClause(violation)
+    }
+
+    private static func declaredClause(_ violation: Violation) -> String {
         switch violation.rule {
-        case .allergy: "contains \(violation.group), and the household is allergic to \(violation.group)"
-        case .diet(let diet): "contains \(violation.group), which a \(label(diet)) diet excludes"
+        case .allergy: "and the household is allergic to \(violation.group)"
+        case .diet(let diet): "which a \(label(diet)) diet excludes"
         }
     }
 
@@ -185,6 +236,8 @@ public protocol GuardedRecipe {
     /// Each ingredient's substitution, by the ingredient's position; nil where there is none.
     var substitutions: [String?] { get }
     var makeItFasterTip: String? { get }
+    /// The allergen groups the model declares it contains; nil for a recipe answered before they were declared.
+    var allergens: [KitchenProfile.Allergen]? { get }
 }
 
 extension Recipe: GuardedRecipe {

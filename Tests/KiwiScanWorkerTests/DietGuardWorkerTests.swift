@@ -80,4 +80,33 @@ struct DietGuardWorkerTests {
         #expect(response.recipes.map(\.name) == ["Tomato salad"])
         #expect(response.withheldRecipes.map(\.name) == ["Pasta with pesto"])
     }
+
+    @Test("without a profile each recipe still carries its allergens: what the model declares with what the lexicon finds")
+    func allergensLabelEveryRecipe() async throws {
+        let declared = ModelAnswers.Dish("Pasta with pesto", ingredients: ["spaghetti", "basil pesto"], allergens: [.sesame])
+        let (response, _) = try await scan(profile: nil, answers: [ModelAnswers.fridge([declared])])
+        let allergens = try #require(response.recipes.first?.allergens)
+        #expect(allergens.contains(.sesame) && allergens.contains(.treeNuts))
+        #expect(allergens == allergens.sorted { $0.rawValue < $1.rawValue })
+    }
+
+    @Test("a recipe whose declared allergens name the profile's allergy is withheld after one repair, though the lexicon finds nothing")
+    func declarationWithholds() async throws {
+        let fishy = ModelAnswers.Dish("Tomato salad", ingredients: ["tomatoes", "olive oil"], allergens: [.fish])
+        let (response, received) = try await scan(profile: KitchenProfile(allergies: [.fish]), answers: [ModelAnswers.fridge([fishy, lemonPasta])])
+        #expect(received.count == 2)
+        #expect(try #require(received.last?.parameters.userTexts.last).contains("declares fish among its allergens"))
+        #expect(response.recipes.map(\.name) == ["Lemon pasta"])
+        #expect(response.withheldRecipes == [WithheldRecipe(name: "Tomato salad", reason: "It contains fish.")])
+    }
+
+    @Test("an answer that leaves out a recipe's allergens breaks the schema and gets the repair any such answer gets")
+    func answerWithoutAllergensIsRepaired() async throws {
+        var undeclared = try StrictJSONParser().parse(ModelAnswers.fridge([salad]))
+        undeclared.set(["recipes", "0", "allergens"], to: nil)
+        let (response, received) = try await scan(profile: nil, answers: [undeclared.serialized(), ModelAnswers.fridge([lemonPasta])])
+        #expect(received.count == 2)
+        #expect(try #require(received.last?.parameters.userTexts.last).contains("$.recipes[0].allergens: required field is missing"))
+        #expect(response.recipes.map(\.name) == ["Lemon pasta"])
+    }
 }

@@ -1,0 +1,48 @@
+import Foundation
+import KiwiDietGuard
+import KiwiModels
+import Testing
+
+@testable import KiwiLLMStub
+
+/// The stub's canned answers are what a good model writes: valid, and truthful about each recipe's allergens.
+@Suite("kiwi-llm-stub canned answers")
+struct CannedAnswersTests {
+    let dietGuard = DietGuard()
+
+    /// A photo digest that picks canned answer `index` with all of its recipes.
+    func digest(picking index: Int) -> [UInt8] {
+        [UInt8(index), 2] + Array(repeating: 0, count: 30)
+    }
+
+    /// The allergen groups the lexicon finds in `recipe`'s ingredients that it does not declare. Ingredients only: the
+    /// lexicon reads a dish's name and its steps cautiously ("Pad Thai" may hold shrimp), and the label adds what it finds
+    /// there anyway.
+    func undeclared(in recipe: some GuardedRecipe) -> Set<KitchenProfile.Allergen> {
+        Set(recipe.ingredientNames.flatMap(dietGuard.groups(in:)).compactMap(KitchenProfile.Allergen.init(rawValue:)))
+            .subtracting(recipe.allergens ?? [])
+    }
+
+    @Test(
+        "every canned fridge recipe passes the contract and declares every allergen the lexicon finds in its ingredients",
+        arguments: FridgeAnswers.fridges.indices
+    )
+    func fridgeRecipesDeclareTheirAllergens(_ index: Int) throws {
+        let answer = FridgeAnswers.answer(forDigest: digest(picking: index)).serialized()
+        let response = try ScanResponseContract.validateModelAnswer(Data(answer.utf8))
+        #expect(response.recipes.count == FridgeAnswers.fridges[index].recipes.count)
+        for recipe in response.recipes {
+            #expect(undeclared(in: recipe).isEmpty, "\(recipe.name)")
+        }
+    }
+
+    @Test(
+        "every canned dish recipe passes the contract and declares every allergen the lexicon finds in its ingredients",
+        arguments: DishAnswers.dishes.indices
+    )
+    func dishRecipesDeclareTheirAllergens(_ index: Int) throws {
+        let answer = DishAnswers.answer(forDigest: digest(picking: index)).serialized()
+        let recipe = try #require(try DishAnswerContract.validateModelAnswer(Data(answer.utf8)).dish?.recipe)
+        #expect(undeclared(in: recipe).isEmpty, "\(recipe.name)")
+    }
+}
