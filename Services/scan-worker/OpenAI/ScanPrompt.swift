@@ -15,6 +15,7 @@ struct ScanPrompt: Sendable {
         and low effort. You may include 1-2 ingredients per recipe that are common pantry staples even if not visible.
         3. For each recipe, list the ingredients (marking which were detected in the image), include a substitution suggestion \
         for any missing ingredient, provide clear numbered steps, and include a "make it faster" tip.
+        4. \(Self.allergenTask("each recipe"))
 
         Rules:
         - Only respond with cooking-related content.
@@ -34,6 +35,7 @@ struct ScanPrompt: Sendable {
         1. Identify the dish: its name, its cuisine, and your confidence (0.0 to 1.0) that you named it correctly.
         2. Write one detailed recipe to cook it at home: ingredients with quantities, 5 to 20 clear steps, the total time \
         in minutes, its difficulty (easy, medium or hard), the servings it makes, and a "make it faster" tip.
+        3. \(Self.allergenTask("the recipe"))
 
         Rules:
         - Only respond with cooking-related content.
@@ -43,6 +45,14 @@ struct ScanPrompt: Sendable {
 
         Respond ONLY with valid JSON matching the provided schema.
         """
+
+    /// The task of declaring `recipe`'s allergens (the schema's `allergens`), which the guard reads as a second opinion
+    /// beside its lexicon: every group, hidden ones included, since a group left out could reach a reader allergic to it.
+    private static func allergenTask(_ recipe: String) -> String {
+        "For \(recipe), list in \"allergens\" every one of the 14 EU allergen groups it contains, through any ingredient or "
+            + "anything a step adds, including those hidden in prepared foods (soy sauce: soybeans and gluten; pesto: tree nuts "
+            + "and milk; Worcestershire sauce: fish); an empty list only when it contains none."
+    }
 
     /// A second chance after an answer that could not be used: the model sees what it answered and why that failed.
     struct Repair: Sendable {
