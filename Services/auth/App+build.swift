@@ -21,6 +21,7 @@ func buildApplication(configuration: AuthConfiguration, logger: Logger) async th
     let router = Router(context: TrackedBasicRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: HTTPMetricsMiddleware())
     router.add(middleware: RequestTrackingMiddleware(routes: AuthRoutes.allowedMethods))
+    router.add(middleware: StorableTextMiddleware())
     router.addHealthRoute()
     // RabbitMQ is not a readiness dependency: revocation announcements are best-effort (a gateway that misses them
     // stops caching sessions), and an auth service taken out of rotation would stop every sign-in and session check.

@@ -120,6 +120,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: HTTPMetricsMiddleware())
     router.add(middleware: RequestTrackingMiddleware(routes: GatewayRoutes.allowedMethods))
+    router.add(middleware: StorableTextMiddleware())
     router.addHealthRoute()
     APIDocumentController().addRoutes(to: router)
     router.addReadinessRoute(checks: dependencies.readinessChecks, optional: dependencies.optionalReadinessChecks)

@@ -1,16 +1,16 @@
 import Foundation
 import Hummingbird
-import KiwiModels
 import KiwiServiceSupport
 
 /// Where a page of a user's list (scans, saved recipes) starts: after the item created at `createdAt` (in
-/// microseconds since 1970, as PostgreSQL keeps it) with `id`. Sent to clients as an opaque string.
+/// microseconds since 1970, as PostgreSQL keeps it) with `id`. Sent to clients as a string they need not read, in a
+/// form the API description states exactly (`<microseconds>.<id>`), so that every string of that form is a cursor.
 struct PageCursor: Sendable, Hashable {
     let createdAtMicroseconds: Int64
     let id: UUID
 
-    /// The cursor as the lists hand it out: base64url of `<microseconds>.<id>`.
-    var token: String { Data("\(createdAtMicroseconds).\(id.uuidString.lowercased())".utf8).base64URLEncodedString }
+    /// The cursor as the lists hand it out: `<microseconds>.<id>`.
+    var token: String { "\(createdAtMicroseconds).\(id.uuidString.lowercased())" }
 
     init(createdAtMicroseconds: Int64, id: UUID) {
         self.createdAtMicroseconds = createdAtMicroseconds
@@ -32,17 +32,20 @@ struct PageCursor: Sendable, Hashable {
         return (found.prefix(limit).map(\.item), next)
     }
 
-    /// Reads a cursor a client sent back; nil for anything else.
+    /// Reads a cursor a client sent back: 1 to 18 digits, a dot and a UUID, as `openapi.yaml`'s pattern says; nil for
+    /// anything else.
     init?(token: String) {
-        guard let data = Data(base64URLEncoded: token), let text = String(data: data, encoding: .utf8) else { return nil }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let micros = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else { return nil }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...18).contains(parts[0].utf8.count), parts[0].utf8.allSatisfy({ (48...57).contains($0) }),
+            let micros = Int64(parts[0]), let id = UUID(uuidString: String(parts[1]))
+        else { return nil }
         self.init(createdAtMicroseconds: micros, id: id)
     }
 }
 
 /// The page a list request asks for: `limit` (1 to ``largest``, ``standard`` when absent) and `cursor` (a
-/// `nextCursor` of an earlier page). Anything else is a 400 that says what is allowed.
+/// `nextCursor` of an earlier page; empty, like none, for the first page, so that a client may send back an absent
+/// `nextCursor` as it is). Anything else is a 400 that says what is allowed.
 struct PageRequest: Sendable {
     static let standard = 20
     static let largest = 100
@@ -59,7 +62,7 @@ struct PageRequest: Sendable {
             limit = asked
         }
         self.limit = limit
-        guard let token = query["cursor"] else {
+        guard let token = query["cursor"], !token.isEmpty else {
             cursor = nil
             return
         }

@@ -24,7 +24,7 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
     public var diets: [Diet]
     /// The allergen groups the user must avoid; checked on every answer.
     public var allergies: [Allergen]
-    /// Short ingredient names, lower-cased, that the user would rather not cook with.
+    /// Short ingredient names, lower-cased, each once, that the user would rather not cook with.
     public var dislikes: [String]
     /// The longest a recipe may take, 5 to 120 minutes; nil for no limit.
     public var maxCookTimeMinutes: Int?
@@ -80,15 +80,27 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         JSONProperty("servings", .nullable(.integer(1...12)), required: false),
     ])
 
-    /// Reads a profile document as a client sends it, checking every rule: the shape, no value listed twice, and
-    /// dislikes that are plain ingredient names (they go into the model's prompt, so anything that reads like an
-    /// instruction is refused). Dislikes are kept lower-cased and trimmed. Throws every broken rule with its path.
+    /// Reads a profile document as a client sends it, checking every rule: the shape, no diet or allergy listed twice,
+    /// and dislikes that are plain ingredient names (they go into the model's prompt, so anything that reads like an
+    /// instruction is refused). Dislikes are kept lower-cased and trimmed of spaces, each once (the first of those that
+    /// are the same once so written). Throws every broken rule with its path. `openapi.yaml` states each rule, the
+    /// dislikes' as a pattern.
     public static func validate(_ data: Data) throws(KitchenProfileValidationError) -> KitchenProfile {
-        let value: JSONValue
+        var value: JSONValue
         do {
             value = try StrictJSONParser().parse(data)
         } catch {
             throw KitchenProfileValidationError(violations: [JSONViolation(path: "$", message: "not valid JSON: \(error)")])
+        }
+        // A whole number written with a fraction or an exponent (`3.0`, `3e0`) is an integer to JSON Schema, which
+        // `openapi.yaml` is read by, so it is one here too (the model's answers are held to the stricter rule).
+        if case .object(var members) = value {
+            for name in ["maxCookTimeMinutes", "servings"] {
+                if case .number(let number)? = members[name], !number.isInteger, let whole = Int(exactly: number.value) {
+                    members[name] = .number(JSONNumber(whole))
+                }
+            }
+            value = .object(members)
         }
         var violations = shape.violations(of: value)
         guard violations.isEmpty, case .object(let object) = value else { throw KitchenProfileValidationError(violations: violations) }
@@ -100,7 +112,14 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
             guard case .number(let number)? = object[name] else { return nil }
             return Int(exactly: number.value)
         }
-        let dislikes = strings("dislikes").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        // The shape counts characters as a person sees them; JSON Schema's `maxLength` counts Unicode scalars, and a
+        // dislike must keep within both (a letter with a combining accent is one character and two scalars).
+        for (index, dislike) in strings("dislikes").enumerated() where !dislikeLength.contains(dislike.unicodeScalars.count) {
+            let message =
+                "must be \(dislikeLength.lowerBound) to \(dislikeLength.upperBound) Unicode scalars long, found \(dislike.unicodeScalars.count)"
+            violations.append(JSONViolation(path: "$.dislikes[\(index)]", message: message))
+        }
+        let dislikes = strings("dislikes").map { $0.trimmingCharacters(in: [" "]).lowercased() }
         for (index, dislike) in dislikes.enumerated() {
             if let problem = Self.problem(withDislike: dislike) {
                 violations.append(JSONViolation(path: "$.dislikes[\(index)]", message: problem))
@@ -109,12 +128,12 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         for name in ["diets", "allergies"] {
             violations += duplicates(in: strings(name), at: "$.\(name)")
         }
-        violations += duplicates(in: dislikes, at: "$.dislikes")
         guard violations.isEmpty else { throw KitchenProfileValidationError(violations: violations) }
+        var seen: Set<String> = []
         return KitchenProfile(
             diets: strings("diets").compactMap(Diet.init(rawValue:)),
             allergies: strings("allergies").compactMap(Allergen.init(rawValue:)),
-            dislikes: dislikes,
+            dislikes: dislikes.filter { seen.insert($0).inserted },
             maxCookTimeMinutes: integer("maxCookTimeMinutes"),
             servings: integer("servings")
         )

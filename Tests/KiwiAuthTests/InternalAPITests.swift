@@ -51,6 +51,15 @@ struct InternalAPITests {
         }
     }
 
+    @Test("a session token with U+0000 is refused with 400, as text no service stores")
+    func tokenWithNULIsRefused() async throws {
+        try await AuthHarness.withService { client in
+            let response = try await client.introspect(#"no-such\u0000token"#)
+            #expect(response.status == .badRequest)
+            #expect(response.errorBody?.error == .badRequest)
+        }
+    }
+
     @Test("an expired session does not introspect")
     func expiredSession() async throws {
         try await AuthHarness.withService { client in

@@ -53,9 +53,10 @@ struct SignInTests {
     }
 
     @Test(
-        "a malformed body or a token over 16 KiB is refused with 400",
+        "a malformed body, a token over 16 KiB or one with U+0000 is refused with 400",
         arguments: [
             "not json", #"{"token":"x"}"#, #"{"identityToken":"\#(String(repeating: "a", count: 16 * 1024 + 1))"}"#,
+            #"{"identityToken":"abc.def\u0000.ghi"}"#,
         ]
     )
     func badRequests(_ body: String) async throws {

@@ -50,10 +50,38 @@ struct KitchenProfileTests {
         #expect(violations(#"{"allergies": ["nuts"]}"#).first?.hasPrefix("$.allergies[0]: must be one of gluten") == true)
     }
 
-    @Test("a value listed twice is refused")
+    @Test("a diet or allergy listed twice is refused")
     func refusesDuplicates() {
         #expect(violations(#"{"allergies": ["milk", "milk"]}"#) == [#"$.allergies[1]: lists "milk" twice"#])
-        #expect(violations(#"{"dislikes": ["Olives", "olives"]}"#) == [#"$.dislikes[1]: lists "olives" twice"#])
+        #expect(violations(#"{"diets": ["vegan", "vegan"]}"#) == [#"$.diets[1]: lists "vegan" twice"#])
+    }
+
+    @Test("a whole number written with a fraction or an exponent is read as the integer it is, as JSON Schema reads it")
+    func wholeNumbersWithFractions() throws {
+        let profile = try KitchenProfile.validate(Data(#"{"servings": 3.0, "maxCookTimeMinutes": 2e1}"#.utf8))
+        #expect(profile.servings == 3 && profile.maxCookTimeMinutes == 20)
+        #expect(violations(#"{"servings": 2.5}"#) == ["$.servings: must be an integer, found 2.5"])
+    }
+
+    @Test("dislikes that are the same once trimmed and lower-cased are kept once, as first listed")
+    func keepsDislikesOnce() throws {
+        let profile = try KitchenProfile.validate(Data(#"{"dislikes": ["Olives", "capers", " olives "]}"#.utf8))
+        #expect(profile.dislikes == ["olives", "capers"])
+    }
+
+    @Test("a dislike's length is also counted in Unicode scalars, as JSON Schema's maxLength counts it")
+    func countsDislikeLengthInScalars() {
+        // 40 letters, each with a combining acute accent: 40 characters to Swift, 80 to JSON Schema.
+        let accented = String(repeating: "e\u{301}", count: 40)
+        #expect(violations(#"{"dislikes": ["\#(accented)"]}"#) == ["$.dislikes[0]: must be 1 to 40 Unicode scalars long, found 80"])
+    }
+
+    @Test("only spaces are trimmed from a dislike; a tab is refused like any character that is not in a name")
+    func trimsOnlySpaces() {
+        #expect(
+            violations(#"{"dislikes": ["olives\t"]}"#)
+                == ["$.dislikes[0]: must be a plain ingredient name: letters, spaces, hyphens and apostrophes only"]
+        )
     }
 
     @Test("more than 20 dislikes are refused")

@@ -18,9 +18,9 @@ struct RecipesController: Sendable {
 
     /// How many recipes one user may keep.
     static let capacity = 500
-    /// The longest note, in characters.
+    /// The longest note, in characters (Unicode scalars, as JSON Schema's `maxLength` counts them).
     static let longestNote = 1000
-    /// The longest `?q=`, in characters.
+    /// The longest `?q=`, in characters (Unicode scalars), surrounding spaces included.
     static let longestQuery = 100
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
@@ -79,10 +79,10 @@ struct RecipesController: Sendable {
         let session = try context.authenticatedSession
         let query = request.uri.queryParameters
         let page = try PageRequest(query)
-        let search = query["q"].map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-        if let search, search.count > Self.longestQuery {
+        if let asked = query["q"], asked.unicodeScalars.count > Self.longestQuery {
             throw APIError.badRequest("q may be at most \(Self.longestQuery) characters.")
         }
+        let search = query["q"].map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         let found = try await recipes.recipes(of: session.userID, matching: search, after: page.cursor, limit: page.limit)
         return try Response.json(SavedRecipeList(recipes: found.recipes, nextCursor: found.next?.token))
     }
@@ -121,7 +121,7 @@ struct RecipesController: Sendable {
         let session = try context.authenticatedSession
         guard let id = Self.recipeID(context) else { throw Self.notFound }
         let patch: SavedRecipePatch = try await Self.body(of: request, example: #"{"note": "…", "rating": 4}"#)
-        if case .set(let note) = patch.changes.note, note.count > Self.longestNote {
+        if case .set(let note) = patch.changes.note, note.unicodeScalars.count > Self.longestNote {
             throw APIError.badRequest("note may be at most \(Self.longestNote) characters.")
         }
         if case .set(let rating) = patch.changes.rating, !(1...5).contains(rating) {
