@@ -8,15 +8,19 @@ source "$here/common.sh"
 # The formatter first: it takes seconds, and a tree it would change fails before anything is started or built.
 "$here/format.sh" lint
 
-# Test-only tools: headless Chromium for the share page, and recipe-scrapers (what Mealie and Tandoor import with) in
-# a virtualenv of our own under .run/, never the system Python's packages.
+# Test-only tools: headless Chromium for the share page, and in a virtualenv of our own under .run/ (never the system
+# Python's packages) recipe-scrapers (what Mealie and Tandoor import with) and schemathesis (the API description fuzzed
+# against the running system). Installed once, and again only when a pinned version changes.
 "$here/install-packages.sh" chromium python3-venv
 venv="$KIWI_RUN/test-venv"
-if ! "$venv/bin/python" -c 'import recipe_scrapers' 2>/dev/null; then
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "recipe-scrapers==15.13.0"
+test_packages=("recipe-scrapers==15.13.0" "schemathesis==4.32.5")
+pinned='import sys; from importlib.metadata import version; sys.exit(any(version(n) != v for n, v in (p.split("==") for p in sys.argv[1:])))'
+if ! "$venv/bin/python" -c "$pinned" "${test_packages[@]}" 2>/dev/null; then
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "${test_packages[@]}"
 fi
 export KIWI_TEST_PYTHON="$venv/bin/python"
+export KIWI_TEST_SCHEMATHESIS="$venv/bin/schemathesis"
 export KIWI_TEST_CHROMIUM="$(command -v chromium)"
 
 use_local_infrastructure postgres rabbitmq
