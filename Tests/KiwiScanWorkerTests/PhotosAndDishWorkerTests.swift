@@ -69,9 +69,9 @@ struct PhotosAndDishWorkerTests {
         #expect(response.mode == .dish && response.dish == nil)
     }
 
-    @Test("a dish answer that breaks its schema gets one repair, then fails invalid_model_response")
-    func offSchemaDish() async throws {
-        let (result, received) = try await scan([photos[0]], mode: .dish, behaviour: StubBehaviour(fault: .offSchema))
+    @Test("a dish answer longer than its contract allows gets one repair, then fails invalid_model_response")
+    func overLengthDish() async throws {
+        let (result, received) = try await scan([photos[0]], mode: .dish, behaviour: StubBehaviour(fault: .overLength))
         #expect(result.failureCode == .invalidModelResponse)
         #expect(received.count == 2)
     }

@@ -51,11 +51,12 @@ struct ScanWorkerTests {
     }
 
     /// How each fault of the stub ends, and how many HTTP attempts the worker makes (first + 2 retries, or first + repair).
+    /// The two `nonStrict` faults are what only a model route without strict Structured Outputs writes.
     static let faultOutcomes: [(StubFault, ScanFailure.Code?, Int)] = [
         (.rateLimit, .llmUnavailable, 3), (.insufficientQuota, .llmUnavailable, 1), (.serverError, .llmUnavailable, 3),
-        (.unavailable, .llmUnavailable, 3), (.connectionReset, .llmUnavailable, 3), (.nonJSON, .invalidModelResponse, 2),
-        (.offSchema, .invalidModelResponse, 2), (.refusal, .invalidModelResponse, 2), (.truncated, .invalidModelResponse, 2),
-        (.noFood, nil, 1),
+        (.unavailable, .llmUnavailable, 3), (.connectionReset, .llmUnavailable, 3), (.overLength, .invalidModelResponse, 2),
+        (.contentFilter, .invalidModelResponse, 2), (.refusal, .invalidModelResponse, 2), (.truncated, .invalidModelResponse, 2),
+        (.noFood, nil, 1), (.nonStrictProse, .invalidModelResponse, 2), (.nonStrictOffSchema, .invalidModelResponse, 2),
     ]
 
     @Test("each persistent fault ends in its documented result after the documented number of attempts", arguments: faultOutcomes)
@@ -86,7 +87,10 @@ struct ScanWorkerTests {
         #expect(lateness < 120)
     }
 
-    @Test("a transient failure is retried and the scan succeeds", arguments: [StubFault.serverError, .rateLimit, .connectionReset, .offSchema])
+    @Test(
+        "a transient failure is retried, or an unusable answer repaired, and the scan succeeds",
+        arguments: [StubFault.serverError, .rateLimit, .connectionReset, .overLength, .contentFilter, .refusal]
+    )
     func recoversFromOneFailure(_ fault: StubFault) async throws {
         let (result, requests) = try await WorkerRig.run(behaviour: StubBehaviour(fault: fault, faultCount: 1, retryAfterSeconds: 0.2)) { rig in
             (try await rig.scan(photo), rig.stub.snapshot.requests)

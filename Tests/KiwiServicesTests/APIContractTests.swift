@@ -76,7 +76,7 @@ struct APIContractTests {
             try await scan(token, png)
             try await scan(nil, upload)
             // The model's failures, scoped to this test's own requests through the request id the worker forwards.
-            for (fault, requestID) in [(StubFault.offSchema, "contract-502"), (.insufficientQuota, "contract-503"), (.slow, "contract-504")] {
+            for (fault, requestID) in [(StubFault.overLength, "contract-502"), (.insufficientQuota, "contract-503"), (.slow, "contract-504")] {
                 rig.stub.setBehaviour(StubBehaviour(fault: fault), scope: requestID)
                 try await scan(token, upload, requestID: requestID)
             }

@@ -38,9 +38,9 @@ struct EndToEndTests {
         }
     }
 
-    @Test("a failed scan (the model answers prose twice) is 502 and leaves the quota unchanged")
+    @Test("a failed scan (the content filter stops the model's answer twice) is 502 and leaves the quota unchanged")
     func failedScanIsRefunded() async throws {
-        try await SystemRig.run(behaviour: StubBehaviour(fault: .nonJSON)) { rig in
+        try await SystemRig.run(behaviour: StubBehaviour(fault: .contentFilter)) { rig in
             let token = try await rig.signIn()
             let scan = try await rig.scan(photo, token: token)
             #expect(scan.status == 502)

@@ -83,9 +83,9 @@ struct GatewayAPITests {
     }
 
     @Test(
-        "off-schema answers are 502 and a stub slower than SCAN_TIMEOUT_SECONDS is 504; neither costs a scan",
+        "answers longer than the contract allows are 502 and a stub slower than SCAN_TIMEOUT_SECONDS is 504; neither costs a scan",
         arguments: [
-            (StubFault.offSchema, 502, "invalid_model_response"), (StubFault.slow, 504, "scan_timeout"),
+            (StubFault.overLength, 502, "invalid_model_response"), (StubFault.slow, 504, "scan_timeout"),
         ]
     )
     func failuresAreRefunded(_ fault: StubFault, _ status: Int, _ code: String) async throws {

@@ -140,7 +140,7 @@ struct MetricsTests {
 
     @Test("a scan the model cannot answer usefully is counted by its outcome on both sides, with its repair")
     func failedScanCounted() async throws {
-        try await SystemRig.run(behaviour: StubBehaviour(fault: .nonJSON)) { rig in
+        try await SystemRig.run(behaviour: StubBehaviour(fault: .refusal)) { rig in
             let token = try await rig.signIn()
             #expect(try await rig.scan(photo, token: token).status == 502)
             let gateway = try await scrape(rig.metrics["kiwi-gateway-0"])

@@ -63,9 +63,9 @@ struct PhotosAndDishEndToEndTests {
         }
     }
 
-    @Test("a dish answer off its schema is 502 invalid_model_response after its repair, and the scan is refunded")
-    func offSchemaDish() async throws {
-        try await SystemRig.run(behaviour: StubBehaviour(fault: .offSchema)) { rig in
+    @Test("a dish answer longer than its contract allows is 502 invalid_model_response after its repair, and the scan is refunded")
+    func overLengthDish() async throws {
+        try await SystemRig.run(behaviour: StubBehaviour(fault: .overLength)) { rig in
             let token = try await rig.signIn()
             let answer = try await upload([photos[0]], mode: "dish", token: token, rig: rig)
             #expect(answer.status == 502)

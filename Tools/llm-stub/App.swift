@@ -10,8 +10,8 @@ struct StubCommand: AsyncParsableCommand {
         commandName: "kiwi-llm-stub",
         abstract: "Serve an OpenAI-compatible POST /v1/chat/completions with deterministic fridge answers and injectable faults.",
         discussion: "Faults: \(StubFault.allCases.map(\.rawValue).joined(separator: ", ")). Change behaviour at run time with "
-            + "PUT /admin/behaviour {\"fault\":\"rate-limit\",\"faultCount\":2,\"latencyMilliseconds\":0,\"jitterMilliseconds\":0,"
-            + "\"retryAfterSeconds\":1}; read statistics with GET /admin/state."
+            + "PUT /admin/behaviour {\"fault\":\"rate-limit\",\"faultCount\":2} (fields left out take their start-up values); "
+            + "read statistics with GET /admin/state."
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
@@ -20,6 +20,7 @@ struct StubCommand: AsyncParsableCommand {
     @Option(help: "Latency jitter in milliseconds: each latency is uniform in mean ± jitter.") var jitterMs = 0
     @Option(help: "The fault to serve.") var fault: StubFault = .none
     @Option(help: "Serve the fault to this many requests only, then answer normally.") var faultCount: Int?
+    @Option(help: "Answer this many requests normally before the fault starts.") var faultAfter: Int?
     @Option(help: "What rate-limit faults ask clients to wait, in seconds.") var retryAfterSeconds = 1.0
     @Option(help: "Accept only this API key (default: any non-empty bearer token).") var apiKey: String?
     @Option(help: "Write the body of the first valid request to this file (the peer benchmark replays it).") var saveRequest: String?
@@ -33,6 +34,7 @@ struct StubCommand: AsyncParsableCommand {
         let behaviour = StubBehaviour(
             fault: fault,
             faultCount: faultCount,
+            faultAfter: faultAfter,
             latencyMilliseconds: latencyMs,
             jitterMilliseconds: jitterMs,
             retryAfterSeconds: retryAfterSeconds

@@ -61,15 +61,7 @@ struct ChatCompletionsController: Sendable {
 
         switch behaviour.fault {
         case .rateLimit:
-            return Self.rateLimited(
-                model: checked.parameters.model,
-                on: "tokens",
-                "tokens per min (TPM): Limit 30000, Used 30000, Requested 890. Please try again in \(behaviour.retryAfterSeconds)s.",
-                headers: [
-                    .retryAfter: String(Int(behaviour.retryAfterSeconds.rounded(.up))),
-                    .retryAfterMilliseconds: String(Int(behaviour.retryAfterSeconds * 1000)),
-                ]
-            )
+            return Self.tokensRateLimited(checked, wait: .milliseconds(Int64(behaviour.retryAfterSeconds * 1000)), requestHeaders: rateLimitHeaders)
         case .insufficientQuota:
             return Self.errorResponse(
                 OpenAIError(
@@ -155,10 +147,16 @@ struct ChatCompletionsController: Sendable {
         let message: ChatCompletion.Message
         var finishReason = "stop"
         switch fault {
-        case .nonJSON: message = .init(content: FridgeAnswers.prose, refusal: nil)
-        case .offSchema:
+        case .nonStrictProse: message = .init(content: FridgeAnswers.prose, refusal: nil)
+        case .nonStrictOffSchema:
             let offSchema = request.isDish ? DishAnswers.offSchema(forDigest: digest) : FridgeAnswers.offSchema(forDigest: digest)
             message = .init(content: offSchema.serialized(), refusal: nil)
+        case .overLength:
+            let photoAnswer = request.isDish ? DishAnswers.answer(forDigest: digest) : FridgeAnswers.answer(forDigest: digest)
+            message = .init(content: OverLengthAnswer.lengthening(photoAnswer).serialized(), refusal: nil)
+        case .contentFilter:
+            message = .init(content: String(answer.prefix(answer.count / 3)), refusal: nil)
+            finishReason = "content_filter"
         case .refusal: message = .init(content: nil, refusal: "I'm very sorry, but I can't assist with that.")
         case .truncated:
             message = .init(content: String(answer.prefix(answer.count / 2)), refusal: nil)
@@ -203,6 +201,43 @@ struct ChatCompletionsController: Sendable {
         return .milliseconds(max(0, behaviour.latencyMilliseconds + jitter))
     }
 
+    /// The organisation's tokens per minute in a `rate-limit` fault's 429, as in OpenAI's recorded message.
+    static let tokensPerMinute = 30000
+
+    /// OpenAI's 429 for the organisation's tokens-per-minute limit, reached by `request`'s estimate (its prompt and its
+    /// `max_completion_tokens`): no tokens left until `wait` is over, said in the message, in `retry-after`(`-ms`) and in
+    /// the `x-ratelimit-*-tokens` headers, beside the requests' headers (`requestHeaders`, or a limit far from reached).
+    static func tokensRateLimited(_ request: CheckedRequest, wait: Duration, requestHeaders: HTTPFields) -> Response {
+        let requested = promptTokens(for: request) + (request.parameters.maxCompletionTokens ?? 4096)
+        var headers: HTTPFields = [
+            .retryAfter: String(Int((wait / .seconds(1)).rounded(.up))),
+            .retryAfterMilliseconds: String(wait.milliseconds),
+            .rateLimitLimitTokens: String(tokensPerMinute),
+            .rateLimitRemainingTokens: "0",
+            .rateLimitResetTokens: goDuration(wait),
+        ]
+        let farFromLimit: HTTPFields = [.rateLimitLimitRequests: "5000", .rateLimitRemainingRequests: "4999", .rateLimitResetRequests: "12ms"]
+        headers.append(contentsOf: requestHeaders.isEmpty ? farFromLimit : requestHeaders)
+        return rateLimited(
+            model: request.parameters.model,
+            on: "tokens",
+            "tokens per min (TPM): Limit \(tokensPerMinute), Used \(tokensPerMinute), Requested \(requested). Please try again in "
+                + "\(goDuration(wait)). Visit https://platform.openai.com/account/rate-limits to learn more.",
+            headers: headers
+        )
+    }
+
+    /// A duration as Go prints it, which is how OpenAI writes its resets and waits: `200ms`, `1.78s`, `6m0s`, `2h0m0s`.
+    static func goDuration(_ duration: Duration) -> String {
+        let milliseconds = max(0, Int((duration / .milliseconds(1)).rounded()))
+        guard milliseconds > 0 else { return "0s" }
+        guard milliseconds >= 1000 else { return "\(milliseconds)ms" }
+        let seconds = String(format: "%g", Double(milliseconds % 60000) / 1000) + "s"
+        guard milliseconds >= 60000 else { return seconds }
+        let minutes = milliseconds / 60000
+        return minutes >= 60 ? "\(minutes / 60)h\(minutes % 60)m" + seconds : "\(minutes)m" + seconds
+    }
+
     /// OpenAI's 429 `rate_limit_exceeded` for the organisation's `kind` limit (`requests` or `tokens`), worded as
     /// OpenAI words it, with `headers`.
     static func rateLimited(model: String, on kind: String, _ limit: String, headers: HTTPFields) -> Response {
@@ -240,6 +275,10 @@ extension HTTPField.Name {
     static let rateLimitLimitRequests = Self("x-ratelimit-limit-requests")!
     static let rateLimitRemainingRequests = Self("x-ratelimit-remaining-requests")!
     static let rateLimitResetRequests = Self("x-ratelimit-reset-requests")!
+    /// The same for the organisation's tokens per minute.
+    static let rateLimitLimitTokens = Self("x-ratelimit-limit-tokens")!
+    static let rateLimitRemainingTokens = Self("x-ratelimit-remaining-tokens")!
+    static let rateLimitResetTokens = Self("x-ratelimit-reset-tokens")!
     /// The caller's own id for a request, which OpenAI keeps for tracing; the stub scopes behaviours by it.
     static let clientRequestID = Self(OpenAIHeader.clientRequestID)!
 }

@@ -2,11 +2,15 @@ import Foundation
 import NIOCore
 import Synchronization
 
-/// How the stub behaves now; changed at start-up by flags and at run time through `PUT /admin/behaviour`.
+/// How the stub behaves now; changed at start-up by flags and at run time through `PUT /admin/behaviour`, whose body
+/// may leave out any field (see ``init(from:)``).
 struct StubBehaviour: Codable, Sendable, Hashable {
     var fault: StubFault = .none
     /// How many requests the fault applies to before the stub answers normally again; nil means until changed.
     var faultCount: Int?
+    /// How many requests are answered normally before the fault starts, each taking one of ``answers``: a fault
+    /// part-way through a scan's calls, such as a refusal of the repair a first answer needed. nil: at once.
+    var faultAfter: Int?
     /// Mean simulated model latency.
     var latencyMilliseconds = 0
     /// Each latency is drawn uniformly from mean ± jitter.
@@ -24,9 +28,47 @@ struct StubBehaviour: Codable, Sendable, Hashable {
 }
 
 extension StubBehaviour {
-    /// The behaviour for one request; a limited fault has one request fewer left, and ends after its last.
+    /// The `JSONDecoder.userInfo` key of the behaviour that supplies the fields a decoded body leaves out.
+    static let defaultsKey = CodingUserInfoKey(rawValue: "kiwi.llm-stub.defaults")!
+
+    /// Decodes a behaviour from a body that may leave out any field: each takes its value from the behaviour under
+    /// ``defaultsKey`` in the decoder's `userInfo` (the stub's start-up behaviour, so `KIWI_STUB_LATENCY_MS` survives a
+    /// fault set for a drill), else the built-in default; never from the behaviour the body replaces. A member the
+    /// behaviour does not have is refused, so that a misspelt field is not silently left at its default.
+    init(from decoder: any Decoder) throws {
+        let unknown = try decoder.container(keyedBy: AnyCodingKey.self).allKeys.map(\.stringValue).filter { CodingKeys(stringValue: $0) == nil }
+        guard unknown.isEmpty else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: [], debugDescription: "Unknown behaviour field: \(unknown.sorted().joined(separator: ", ")).")
+            )
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var behaviour = decoder.userInfo[Self.defaultsKey] as? StubBehaviour ?? StubBehaviour()
+        func read<Value: Decodable>(_ key: CodingKeys, _ field: WritableKeyPath<StubBehaviour, Value>) throws {
+            if container.contains(key) { behaviour[keyPath: field] = try container.decode(Value.self, forKey: key) }
+        }
+        try read(.fault, \.fault)
+        try read(.faultCount, \.faultCount)
+        try read(.faultAfter, \.faultAfter)
+        try read(.latencyMilliseconds, \.latencyMilliseconds)
+        try read(.jitterMilliseconds, \.jitterMilliseconds)
+        try read(.retryAfterSeconds, \.retryAfterSeconds)
+        try read(.cachedPromptTokens, \.cachedPromptTokens)
+        try read(.requestsPerMinute, \.requestsPerMinute)
+        try read(.answers, \.answers)
+        self = behaviour
+    }
+
+    /// The behaviour for one request; a fault waiting for its start lets one more request through, and a limited
+    /// fault has one request fewer left, and ends after its last.
     fileprivate mutating func take() -> StubBehaviour {
-        let current = self
+        var current = self
+        if fault != .none, let before = faultAfter, before > 0 {
+            current.fault = .none
+            faultAfter = before > 1 ? before - 1 : nil
+            if let answers, answers.count > 1 { self.answers = Array(answers.dropFirst()) }
+            return current
+        }
         if fault == .none, let answers, answers.count > 1 { self.answers = Array(answers.dropFirst()) }
         if fault != .none, let remaining = faultCount {
             if remaining <= 1 {
@@ -37,6 +79,20 @@ extension StubBehaviour {
             }
         }
         return current
+    }
+}
+
+/// Any member name of a JSON object.
+private struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+        nil
     }
 }
 
@@ -86,6 +142,8 @@ struct StubStatistics: Codable, Sendable, Hashable {
 /// The stub's mutable state, shared by its handlers.
 final class StubState: Sendable {
     static let recentLimit = 200
+    /// The behaviour the stub started with: what a `PUT /admin/behaviour` body's missing fields take.
+    let defaults: StubBehaviour
     private let statistics: Mutex<StubStatistics>
     /// The current rate-limit window: when it started and the requests counted in it.
     private let window = Mutex<(start: ContinuousClock.Instant, requests: Int)>((.now, 0))
@@ -94,6 +152,7 @@ final class StubState: Sendable {
     private let sampleFile: Mutex<String?>
 
     init(behaviour: StubBehaviour, savingFirstRequestTo sampleFile: String? = nil) {
+        defaults = behaviour
         statistics = Mutex(StubStatistics(behaviour: behaviour))
         self.sampleFile = Mutex(sampleFile)
     }
