@@ -333,6 +333,10 @@ struct ScanAnalyzer: Sendable {
         if choice.finishReason == "length" {
             return .failure(UnusableAnswer(kind: "cut off at the token limit", problem: "it was cut off before the JSON was complete"))
         }
+        // OpenAI's filter stops an answer part-way; what it kept, complete JSON or not, is not the model's answer.
+        if choice.finishReason == "content_filter" {
+            return .failure(UnusableAnswer(kind: "stopped by the content filter", problem: "it was stopped by the content filter"))
+        }
         guard let content = choice.message.content, !content.isEmpty else {
             return .failure(UnusableAnswer(kind: "empty", problem: "it was empty"))
         }
