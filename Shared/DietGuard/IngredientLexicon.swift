@@ -85,8 +85,9 @@ public struct LexiconError: Error, CustomStringConvertible {
 extension IngredientLexicon.Group {
     /// The first term of this group `text` names, not counting words of a name that is not of the group, nor a term
     /// a free marker stands right before (up to three words before it, with no punctuation between and none of the
-    /// words "and", "or", "with" or "plus": "gluten-free whole wheat pasta") or right after ("pasta, gluten-free").
-    /// Nil when the text is free of the group.
+    /// words "and", "or", "with" or "plus": "gluten-free whole wheat pasta") or right after when the marker ends the
+    /// name ("pasta, gluten-free", "pasta (gluten-free) and rice"). A marker followed by words of the next name belongs
+    /// to that name: "butter, dairy-free yoghurt" still names butter. Nil when the text is free of the group.
     func term(in text: IngredientWords) -> String? {
         let markers = freeMarkers.flatMap(text.occurrences(of:))
         let ignored = Set((notContaining.flatMap(text.occurrences(of:)) + markers).flatMap { $0 })
@@ -98,7 +99,7 @@ extension IngredientLexicon.Group {
                         return between.count <= 3 && !between.contains(where: Self.separators.contains)
                             && !(marker.upperBound...found.lowerBound).contains(where: text.breaks.contains)
                     }
-                    return marker.lowerBound == found.upperBound
+                    return marker.lowerBound == found.upperBound && Self.endsName(at: marker.upperBound, in: text)
                 }
                 if !freed { return term.words.joined(separator: " ") }
             }
@@ -108,4 +109,9 @@ extension IngredientLexicon.Group {
 
     /// Words that end the name a free marker stands before.
     private static let separators: Set<String> = ["and", "or", "with", "plus"]
+
+    /// Whether a name ends before the word at `position`: the text ends, punctuation or a separating word follows.
+    private static func endsName(at position: Int, in text: IngredientWords) -> Bool {
+        position == text.words.count || text.breaks.contains(position) || separators.contains(text.words[position])
+    }
 }

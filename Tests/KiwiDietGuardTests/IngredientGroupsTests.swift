@@ -90,6 +90,8 @@ struct IngredientGroupsTests {
         ("eggplants", ["eggs"]),
         ("gluten-free pasta", ["gluten"]),
         ("pasta (gluten-free)", ["gluten"]),
+        ("spaghetti, gluten-free", ["gluten"]),
+        ("pasta (gluten-free) and rice", ["gluten"]),
         ("dairy-free yogurt", ["milk"]),
         ("nutmeg", ["tree_nuts"]),
         ("water chestnuts", ["tree_nuts"]),
@@ -139,6 +141,8 @@ struct IngredientGroupsTests {
         ("Season the bacon with kosher salt", "pork"),
         ("Sprinkle kosher salt over the bacon", "pork"),
         ("gluten-free bread and soy sauce", "gluten"),
+        ("butter, dairy-free yoghurt", "milk"),
+        ("Toss the pasta, gluten-free breadcrumbs and parsley", "gluten"),
     ]
 
     @Test("a free marker frees only the name it stands in: not across punctuation, \"or\", \"and\", or another word", arguments: notFreed)
