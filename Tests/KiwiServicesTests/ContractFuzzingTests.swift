@@ -20,6 +20,10 @@ struct ContractFuzzingTests {
         let schemathesis = try testTool("KIWI_TEST_SCHEMATHESIS")
         let scripts = ServiceProcess.checkout.appending(path: "Tests/Scripts").path
         let photo = ServiceProcess.checkout.appending(path: "docs/sample-fridge.jpg").path
+        // Schemathesis keeps a cache of what it found in its working directory: one of its own, gone afterwards.
+        let directory = FileManager.default.temporaryDirectory.appending(path: "kiwi-schemathesis-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
         try await SystemRig.run { rig in
             let token = try await rig.signIn(email: "fuzzer@example.com")
             let run = try await runProgram(
@@ -39,6 +43,7 @@ struct ContractFuzzingTests {
                     // strings have none. The router tests send NUL everywhere it can go.
                     "--generation-allow-x00", "false", "--generation-database", "none", "--no-color",
                 ],
+                in: directory,
                 includingStandardError: true,
                 timeout: Self.timeLimit
             )
