@@ -217,18 +217,18 @@ final class ScanJobProcessor: Service, Sendable {
         logger: Logger,
         _ body: () async throws -> Value
     ) async -> Value? {
-        var wait = Duration.milliseconds(100)
+        var backoff = Backoff()
         while true {
             do {
                 return try await body()
             } catch {
+                let wait = backoff.nextWait()
                 guard ContinuousClock.now + wait < deadline, !Task.isCancelled else {
                     logger.error("could not \(action) before the deadline; the sweeper will fail the scan", metadata: ["error": "\(error)"])
                     return nil
                 }
                 logger.warning("could not \(action); retrying", metadata: ["error": "\(error)", "retryInMs": "\(wait.milliseconds)"])
                 try? await Task.sleep(for: wait)
-                wait = min(wait * 2, .seconds(2))
             }
         }
     }
