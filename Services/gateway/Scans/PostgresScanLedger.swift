@@ -140,6 +140,16 @@ struct PostgresScanLedger: ScanLedger {
         }
     }
 
+    func scan(idempotencyKey key: String, of userID: UUID) async throws -> ScanRecord? {
+        try await withStatementDeadline("scan ledger find key", timeout: timeout) {
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM scans WHERE user_id = \(userID) AND idempotency_key = \(key)",
+                logger: logger
+            )
+            return try await Self.records(rows).first
+        }
+    }
+
     /// The day's charges move to `scan_usage`, keyed by the person, in the transaction that deletes the scans.
     func deleteScans(of userID: UUID, quotaKey: Data, today: String) async throws {
         try await withStatementDeadline("scan ledger delete user", timeout: timeout) {

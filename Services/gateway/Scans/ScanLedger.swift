@@ -75,6 +75,8 @@ protocol ScanLedger: Sendable {
     func release(_ id: UUID, code: ScanFailure.Code) async throws -> Bool
     /// The scan `id` of user `userID`; nil for another user's, or none.
     func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord?
+    /// The scan user `userID` started with idempotency key `key`; nil when none holds it.
+    func scan(idempotencyKey key: String, of userID: UUID) async throws -> ScanRecord?
     /// A page of at most `limit` of the user's scans, newest first, starting after `cursor`.
     func scans(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> ScanPage
     /// Cancels a scan no worker has started, or deletes a final one (``ScanDeletion``).

@@ -27,6 +27,7 @@ final class FakeScanLedger: ScanLedger {
         var spend: [String: Int64] = [:]
         var failure: (any Error & Sendable)?
         var reads = 0
+        var failedReads = 0
     }
 
     private let state = Mutex(State())
@@ -51,6 +52,9 @@ final class FakeScanLedger: ScanLedger {
 
     /// How many times a scan was read by id: a test waits on it to know a follower has looked.
     var reads: Int { state.withLock { $0.reads } }
+
+    /// How many reads of a scan by id failed with the error set by ``fail(with:)``.
+    var failedReads: Int { state.withLock { $0.failedReads } }
 
     /// Every scan, in no order.
     var records: [ScanRecord] { state.withLock { $0.scans.values.map(\.record) } }
@@ -122,9 +126,19 @@ final class FakeScanLedger: ScanLedger {
 
     func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord? {
         try state.withLock { state in
-            if let failure = state.failure { throw failure }
+            if let failure = state.failure {
+                state.failedReads += 1
+                throw failure
+            }
             state.reads += 1
             return state.scans[id].flatMap { $0.record.userID == userID ? $0.record : nil }
+        }
+    }
+
+    func scan(idempotencyKey key: String, of userID: UUID) async throws -> ScanRecord? {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            return state.scans.values.first { $0.record.userID == userID && $0.idempotencyKey == key }?.record
         }
     }
 
