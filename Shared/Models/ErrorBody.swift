@@ -49,16 +49,21 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let serviceUnavailable: APIErrorCode = "service_unavailable"
 }
 
-/// Every error the API returns: `{"error": "<code>", "message": "<human text>"}`, plus `resetsAt` on a 429.
+/// Every error the API returns: `{"error": "<code>", "message": "<human text>"}`, plus `resetsAt` on a 429 and
+/// `scanId` on a server error about a scan that was started.
 public struct ErrorBody: Codable, Hashable, Sendable {
     public var error: APIErrorCode
     public var message: String
     /// When the daily quota refills; present only with `rate_limit_exceeded`.
     public var resetsAt: Date?
+    /// The scan a 5xx of a scan route is about, when one was reserved: its outcome is at `/v1/scans/{scanId}`
+    /// (also the response's `Location`), so a client that lost the answer fetches it instead of paying again.
+    public var scanId: UUID?
 
-    public init(error: APIErrorCode, message: String, resetsAt: Date? = nil) {
+    public init(error: APIErrorCode, message: String, resetsAt: Date? = nil, scanId: UUID? = nil) {
         self.error = error
         self.message = message
         self.resetsAt = resetsAt
+        self.scanId = scanId
     }
 }

@@ -170,6 +170,21 @@ struct ScanRouterTests {
         #expect(try await gateway.usedToday(by: quotaKey) == 0)
     }
 
+    @Test("a keyed retry of the day's last scan gets that scan's answer, while a new scan is refused before its upload")
+    func keyedRetryOfTheLastScan() async throws {
+        let gateway = FakeGateway()
+        let (token, _, quotaKey) = gateway.signIn()
+        gateway.setUsedToday(3, by: quotaKey)
+        try await gateway.test { client async throws in
+            #expect(try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "last"]).status == .ok)
+            #expect(try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "last"]).status == .ok)
+            #expect(try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "another"]).status == .tooManyRequests)
+            #expect(try await client.scan(testPhoto, token: token).status == .tooManyRequests)
+        }
+        #expect(gateway.scans.photos.count == 1)
+        #expect(try await gateway.usedToday(by: quotaKey) == 4)
+    }
+
     @Test("an Idempotency-Key that is not 1 to 255 visible characters is 400", arguments: ["", "has space", String(repeating: "k", count: 256)])
     func malformedIdempotencyKey(_ key: String) async throws {
         let gateway = FakeGateway()
@@ -350,6 +365,54 @@ struct ScanRouterTests {
             let answer = try await client.scan(testPhoto, token: token)
             try await worker.value
             #expect(answer.status == .ok)
+        }
+    }
+
+    @Test("a waiting scan outlives its store out of reach: the request keeps waiting, and answers the outcome once it is back")
+    func waitOutlivesStoreOutage() async throws {
+        let gateway = FakeGateway(workers: .hold, scanTimeout: .seconds(3600))
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let worker = Task {
+                let id = try await firstJob(of: gateway)
+                gateway.ledger.fail(with: DatabaseUnavailable(description: "restarting"))
+                // News while the store is out of reach: the request reads, and cannot.
+                await gateway.scans.announce(ScanEvent(scanID: id, state: .succeeded))
+                try await eventually { gateway.ledger.failedReads > 0 }
+                gateway.ledger.fail(with: nil)
+                gateway.scans.answer(id, with: Self.noFood)
+            }
+            let answer = try await client.scan(testPhoto, token: token)
+            try await worker.value
+            #expect(answer.status == .ok)
+        }
+        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+    }
+
+    @Test("a server error about a started scan names the scan in its body and its resource as Location")
+    func serverErrorNamesTheScan() async throws {
+        let gateway = FakeGateway(workers: .answer(.error(ScanFailure(.invalidModelResponse, "")), modelTime: nil))
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token)
+            let scan = try #require(gateway.ledger.records.first)
+            #expect(answer.status == .badGateway)
+            #expect(answer.headers[.location] == "/v1/scans/\(scan.id.uuidString.lowercased())")
+            #expect(try answer.json()["scanId"] as? String == scan.id.uuidString.lowercased())
+        }
+    }
+
+    @Test("a job the broker refused is 503 naming the failed scan, whose resource shows the same error")
+    func refusedJobNamesTheScan() async throws {
+        let gateway = FakeGateway(workers: .refuse(ScanNotSent(reason: "not connected to RabbitMQ")))
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token)
+            #expect(answer.status == .serviceUnavailable)
+            let location = try #require(answer.headers[.location])
+            let resource = try await client.execute(.get, location, token: token).json()
+            #expect(resource["status"] as? String == "failed")
+            #expect((resource["error"] as? [String: Any])?["error"] as? String == "scan_unavailable")
         }
     }
 

@@ -136,6 +136,72 @@ struct DurableScanTests {
         }
     }
 
+    @Test(
+        "a keyed retry of a person's last scan of the day, whose gateway was killed mid-scan, gets that scan's answer from another gateway, not 429"
+    )
+    func keyedRetryOfTheLastScanIsAnswered() async throws {
+        try await SystemRig.run(behaviour: StubBehaviour(latencyMilliseconds: 4_000), environment: ["SCAN_TIMEOUT_SECONDS": "60"], gateways: 2) {
+            rig in
+            let token = try await rig.signIn()
+            let user = try await rig.userID(of: token)
+            try await rig.setUsed(3, token: token)
+            let upload = MultipartUpload.make(photo)
+            let headers = [("Idempotency-Key", "last-\(UUID().uuidString)")]
+            @Sendable func scan(on gateway: URL) async throws -> SystemRig.Exchange {
+                try await rig.send(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body, to: gateway, headers: headers)
+            }
+            let client = Task { try? await scan(on: rig.gateways[0]) }
+            try await eventually(every: .milliseconds(250)) { try await states(of: user, rig: rig) == ["running"] }
+            rig.processes["kiwi-gateway-0"]!.send(SIGKILL)
+            _ = await client.value
+            let retried = try await scan(on: rig.gateways[1])
+            #expect(retried.status == 200, "\(String(decoding: retried.body, as: UTF8.self))")
+            #expect(try retried.json()["recipes"] is [Any])
+            #expect(try await states(of: user, rig: rig) == ["succeeded"])
+            #expect(try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).json()["remaining"] as? Int == 0)
+            #expect(rig.stub.snapshot.requests == 1, "one model call")
+        }
+    }
+
+    @Test("blocking scans outlive PostgreSQL out of reach for 20 s, twice their recheck: every client gets its answer, charged once")
+    func blockingScansOutliveADatabaseBlip() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["KIWI_TEST_DATABASE_URL"], "run the tests with `make test`")
+        let database = try #require(URLComponents(string: url))
+        let proxy = try await FaultProxy.start(forwardingTo: try #require(database.host), port: database.port ?? 5432)
+        var proxied = database
+        proxied.port = proxy.port
+        let throughProxy = ["DATABASE_URL": try #require(proxied.string)]
+        try await SystemRig.run(
+            behaviour: StubBehaviour(latencyMilliseconds: 2_000),
+            environment: ["SCAN_TIMEOUT_SECONDS": "60"],
+            gatewayEnvironment: throughProxy,
+            workerEnvironment: throughProxy
+        ) { rig in
+            let token = try await rig.signIn()
+            let user = try await rig.userID(of: token)
+            let upload = MultipartUpload.make(photo)
+            let clients = Task {
+                await withTaskGroup(of: Int.self, returning: [Int].self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            (try? await rig.send(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body).status) ?? 0
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            try await eventually(every: .milliseconds(250)) { try await states(of: user, rig: rig) == Array(repeating: "running", count: 4) }
+            // Twice a waiting request's recheck (10 s), so that every waiting request reads while it is out of reach.
+            proxy.set(.silent)
+            try await Task.sleep(for: .seconds(20))
+            proxy.set(.none)
+            #expect(await clients.value == [200, 200, 200, 200])
+            #expect(try await states(of: user, rig: rig) == Array(repeating: "succeeded", count: 4))
+            #expect(try await rig.send(.GET, "/v1/quota", token: token).json()["remaining"] as? Int == 0)
+        }
+        await proxy.stop()
+    }
+
     @Test("scans whose gateway and worker are both killed are failed and refunded by another replica's sweeper after the deadline")
     func sweptWhenEveryoneIsGone() async throws {
         try await SystemRig.run(behaviour: StubBehaviour(fault: .slow), environment: ["SCAN_TIMEOUT_SECONDS": "15"], gateways: 2) { rig in

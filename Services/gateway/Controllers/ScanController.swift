@@ -47,21 +47,39 @@ struct ScanController: Sendable {
         metrics.scansInFlight.increment()
         defer { metrics.scansInFlight.decrement() }
         let scan = started.scan
+        do {
+            return try answer(try await outcome(of: started, context: context))
+        } catch let error as APIError {
+            throw error.about(scan)
+        } catch let error where !(error is CancellationError) {
+            // The store never answered while the scan could still end: its outcome is not known here, so the client
+            // is sent to it rather than told to scan again.
+            context.logger.warning("could not learn a scan's outcome", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])
+            throw ScanOutcome.unknown.about(scan)
+        }
+    }
+
+    /// The started scan once it is final. A new scan still open at its deadline is failed, unless a worker's answer
+    /// lands first; while the store is out of reach the failure is tried again until the worker could no longer record
+    /// an answer either (the sweeper's grace), so that the client is never told the scan was not counted when it was.
+    private func outcome(of started: ScanCoordinator.Started, context: GatewayRequestContext) async throws -> ScanRecord {
+        let scan = started.scan
         switch started {
         case .new:
-            // The request stops waiting at the deadline; a scan still open then is failed, unless a worker's
-            // answer lands first.
-            guard var final = try await scans.follow(scan.id, of: scan.userID, until: scan.deadlineInstant, known: started.known) else {
+            guard let final = try await scans.follow(scan.id, of: scan.userID, until: scan.deadlineInstant, known: started.known) else {
                 throw ScanOutcome.gone
             }
-            if final.state.isOpen { final = await scans.fail(final, .scanTimeout, context: context) }
-            return try answer(final)
+            guard final.state.isOpen else { return final }
+            guard let failed = await scans.fail(final, .scanTimeout, until: scan.deadlineInstant + ScanSweeper.grace, context: context) else {
+                throw ScanOutcome.unknown
+            }
+            return failed
         case .repeated:
             // Another request's scan: its own request, worker or the sweeper ends it, by its deadline and the grace.
             let giveUp = scan.deadlineInstant + ScanSweeper.grace
             guard let final = try await scans.follow(scan.id, of: scan.userID, until: giveUp) else { throw ScanOutcome.gone }
             guard !final.state.isOpen else { throw ScanOutcome.apiError(for: ScanFailure(.scanTimeout, "")) }
-            return try answer(final)
+            return final
         }
     }
 
@@ -93,6 +111,13 @@ enum ScanOutcome {
     /// The scan was deleted while its request waited (with its account, or by `DELETE /v1/scans/{id}`).
     static let gone = APIError(.notFound, .notFound, "There is no such scan; it was deleted.")
 
+    /// The store did not answer while the scan could still end: the scan goes on, and its outcome is at its
+    /// `Location` once Kiwi is back. Not "try again": a scan started again would be charged again.
+    static let unknown = APIError.unavailableForAMoment(
+        .serviceUnavailable,
+        "Kiwi is briefly unavailable; your scan goes on. Fetch its answer from the Location given; do not start it again."
+    )
+
     /// `Retry-After` of a scan the model could not answer when the worker knew no better: about one circuit
     /// breaker's cool-down.
     static let defaultRetryAfterSeconds = 30
@@ -113,6 +138,18 @@ enum ScanOutcome {
         case .invalidImage:
             APIError(.badRequest, .invalidImage, failure.message.isEmpty ? "The photo could not be read; please take another one." : failure.message)
         }
+    }
+}
+
+extension APIError {
+    /// This error, about `scan`: a server error (5xx) names the scan in its body and the scan's resource as its
+    /// `Location`, where the client finds the scan's outcome; a client error is the request's own and stays as it is.
+    func about(_ scan: ScanRecord) -> APIError {
+        guard status.code >= 500 else { return self }
+        var (body, headers) = (self.body, self.headers)
+        body.scanId = scan.id
+        headers[.location] = scan.location
+        return APIError(status, body: body, headers: headers)
     }
 }
 

@@ -43,7 +43,8 @@ struct ScansController: Sendable {
         var headers: HTTPFields = [.location: scan.location]
         if let wait = Self.preferredWait(request.headers[values: .prefer]) {
             headers[.preferenceApplied] = "wait=\(wait)"
-            scan = try await scans.follow(scan.id, of: scan.userID, until: .now + .seconds(wait), known: started.known) ?? scan
+            // A store out of reach for the whole wait leaves the scan as started: 202, with its resource to fetch.
+            scan = (try? await scans.follow(scan.id, of: scan.userID, until: .now + .seconds(wait), known: started.known)) ?? scan
         }
         return try Response.json(scan.resource, status: scan.state.isOpen ? .accepted : .ok, headers: headers)
     }

@@ -73,7 +73,11 @@ struct ScanCoordinator: Sendable {
         let day = policy.day(of: now)
         // Read while the usage is, so that it costs no extra round trip; a store that is down is a 503 before the upload.
         async let reading = profiles.profile(of: session.userID)
-        if let refusal = policy.refusal(after: try await ledger.usage(of: session.quotaKey, on: day)) { throw refused(refusal, at: now) }
+        if let refusal = policy.refusal(after: try await ledger.usage(of: session.quotaKey, on: day)),
+            try await !startedBefore(idempotencyKey, by: session.userID)
+        {
+            throw refused(refusal, at: now)
+        }
         let profile = try await reading
         let uploadStarted = ContinuousClock.now
         let upload = try await ImageUpload.read(from: request, context: context)
@@ -118,11 +122,19 @@ struct ScanCoordinator: Sendable {
             context.logger.warning("could not hand the scan to the workers", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])
             // A job that never left frees its key, so that the client's retry, on a replica that reaches the broker,
             // starts the scan afresh; one whose fate is unknown may yet reach a worker, and keeps it.
-            _ = await fail(scan, .llmUnavailable, releasingKey: error is ScanNotSent, context: context)
-            throw ScanOutcome.apiError(for: ScanFailure(.llmUnavailable, ""))
+            _ = await fail(scan, .llmUnavailable, releasingKey: error is ScanNotSent, until: .now + Self.briefRetries, context: context)
+            throw ScanOutcome.apiError(for: ScanFailure(.llmUnavailable, "")).about(scan)
         }
         metrics.scanStarted(gatewayTime: ContinuousClock.now - started - uploadTime)
         return .new(scan, registration)
+    }
+
+    /// Whether `key` names a scan the user already started. Its retry is answered with that scan (its answer, its
+    /// 202 or its failure), so the quota that scan counts in never refuses it; any other request meets the quota
+    /// before its upload.
+    private func startedBefore(_ key: String?, by userID: UUID) async throws -> Bool {
+        guard let key else { return false }
+        return try await ledger.scan(idempotencyKey: key, of: userID) != nil
     }
 
     /// Follows scan `id` of `userID` until it is final or `deadline` passes (never, without one): `onRead` sees the
@@ -130,6 +142,9 @@ struct ScanCoordinator: Sendable {
     /// last read; nil once it is gone (deleted, with its account or by `DELETE /v1/scans/{id}`). `known`: the scan's
     /// record as this request has it already (it started the scan, ``Started/known``, or read it), with a watch
     /// registered before that record was read.
+    /// A store out of reach does not end the following, since the scan goes on without it: the record is read again
+    /// after a ``Backoff``, or at once on news of the scan, until `deadline` (without one, the scan's own deadline and
+    /// the sweeper's grace); the record last read is returned then, or the store's error if none was.
     /// `everyState`: the follower shows the scan's progress, and reads it on news that it is still open
     /// (``ScanNews/stillOpen``, a worker started it); others wait for the outcome only, and do not.
     func follow(
@@ -144,14 +159,29 @@ struct ScanCoordinator: Sendable {
         let registration = known?.registration ?? events.register(id)
         defer { withExtendedLifetime(registration) {} }  // the watch stays in place until the following ends
         var unread = known?.record
+        var last = known?.record
+        var backoff = Backoff()
         while true {
             let current: ScanRecord
             if let known = unread {
                 (current, unread) = (known, nil)
             } else {
-                guard let read = try await ledger.scan(id, of: userID) else { return nil }
-                current = read
+                do {
+                    guard let read = try await ledger.scan(id, of: userID) else { return nil }
+                    current = read
+                    backoff = Backoff()
+                } catch let error where !(error is CancellationError) {
+                    let wait = backoff.nextWait()
+                    guard let giveUp = deadline ?? last.map({ $0.deadlineInstant + ScanSweeper.grace }), .now + wait < giveUp else {
+                        if let last { return last }
+                        throw error
+                    }
+                    _ = await registration.watch.next(within: wait)
+                    try Task.checkCancellation()
+                    continue
+                }
             }
+            last = current
             try await onRead(current)
             if !current.state.isOpen { return current }
             // Waits for news worth a read: a quiet spell or any news for a follower of every state; for the others,
@@ -167,13 +197,26 @@ struct ScanCoordinator: Sendable {
         }
     }
 
-    /// Fails an open scan with `code`, trying three times over about a second, and tells every replica. Returns the
-    /// scan as it is then: when it was final already (a worker answered just in time), that outcome stands. If every
-    /// try fails, the scan stays open and the sweeper fails it after its deadline, so it is refunded all the same.
-    /// `releasingKey`: the scan's job never left, so its idempotency key is freed too (``ScanLedger/release(_:code:)``).
-    func fail(_ scan: ScanRecord, _ code: ScanFailure.Code, releasingKey: Bool = false, context: GatewayRequestContext) async -> ScanRecord {
-        for wait in [Duration.zero, .milliseconds(200), .milliseconds(800)] {
+    /// How long a request tries to record a failure the client is waiting to be told (a job the broker refused).
+    static let briefRetries = Duration.seconds(1)
+
+    /// Fails an open scan with `code`, trying again after a ``Backoff`` until `giveUp`, and tells every replica.
+    /// Returns the scan as it is then: when it was final already (a worker answered just in time), that outcome
+    /// stands. Nil if every try failed: the scan stays open and the sweeper fails it after its deadline and grace, so
+    /// it is refunded all the same. `releasingKey`: the scan's job never left, so its idempotency key is freed too
+    /// (``ScanLedger/release(_:code:)``).
+    func fail(
+        _ scan: ScanRecord,
+        _ code: ScanFailure.Code,
+        releasingKey: Bool = false,
+        until giveUp: ContinuousClock.Instant,
+        context: GatewayRequestContext
+    ) async -> ScanRecord? {
+        var backoff = Backoff()
+        var wait = Duration.zero
+        while ContinuousClock.now + wait < giveUp, !Task.isCancelled {
             try? await Task.sleep(for: wait)
+            wait = backoff.nextWait()
             do {
                 if try await releasingKey ? ledger.release(scan.id, code: code) : ledger.fail(scan.id, code: code) {
                     context.logger.info("scan refunded", metadata: ["scanId": "\(scan.id)", "reason": .string(code.rawValue)])
@@ -188,7 +231,7 @@ struct ScanCoordinator: Sendable {
         }
         context.logger.error("gave up recording a scan's failure; the sweeper will fail it", metadata: ["scanId": "\(scan.id)"])
         metrics.refunded(false)
-        return ScanRecord(copying: scan, state: .failed, errorCode: code)
+        return nil
     }
 
     /// A person out of scans or tokens gets 429 with `resetsAt`; everyone, once the day's budget is spent, 503
