@@ -11,11 +11,13 @@ public struct IngredientLexicon: Sendable {
         /// As a user reads it: "tree nuts".
         public let name: String
         /// Names of ingredients that are, or are made with, this group.
-        let terms: [IngredientWords]
+        let terms: PhraseIndex
         /// Names that contain a term but are not of this group ("coconut milk" for milk): their words never count.
-        let notContaining: [IngredientWords]
+        let notContaining: PhraseIndex
         /// Words that make the name they stand in free of the group ("gluten free", "dairy free", "vegan").
-        let freeMarkers: [IngredientWords]
+        let freeMarkers: PhraseIndex
+        /// How the whole lexicon reads compounds and derived forms.
+        let forms: WordForms
     }
 
     /// The groups by id.
@@ -35,15 +37,22 @@ public struct IngredientLexicon: Sendable {
     /// Reads a lexicon, checking that it names a group for every allergen and for every group a diet excludes.
     public init(json: Data) throws {
         let file = try JSONDecoder().decode(File.self, from: json)
+        let entries = file.groups.flatMap { $0.terms + $0.notContaining + $0.freeMarkers } + (file.wholeWords ?? []) + (file.compoundParts ?? [])
+        let forms = WordForms(
+            entries: entries,
+            notDerived: Set(file.notDerived ?? []),
+            notParts: Set(file.notCompoundParts ?? [])
+        )
         var groups: [String: Group] = [:]
         for group in file.groups {
             guard groups[group.id] == nil else { throw LexiconError("group \(group.id) is listed twice") }
             groups[group.id] = Group(
                 id: group.id,
                 name: group.name,
-                terms: group.terms.map(IngredientWords.init),
-                notContaining: group.notContaining.map(IngredientWords.init),
-                freeMarkers: group.freeMarkers.map(IngredientWords.init)
+                terms: PhraseIndex(group.terms),
+                notContaining: PhraseIndex(group.notContaining),
+                freeMarkers: PhraseIndex(group.freeMarkers),
+                forms: forms
             )
         }
         var diets: [KitchenProfile.Diet: [String]] = [:]
@@ -70,6 +79,14 @@ public struct IngredientLexicon: Sendable {
         }
         var groups: [Group]
         var diets: [String: [String]]
+        /// Words never split as compounds, so that they stay the false friends they are ("nutmeg", "buttercup").
+        var wholeWords: [String]?
+        /// Words besides the lexicon's own that a one-word compound may be made of ("fried" in "shrimpfried").
+        var compoundParts: [String]?
+        /// Words that look like derived forms of a term but are not ("minced", "scalloped").
+        var notDerived: [String]?
+        /// Lexicon words that never stand as part of a compound ("ling").
+        var notCompoundParts: [String]?
     }
 }
 
@@ -87,24 +104,25 @@ extension IngredientLexicon.Group {
     /// a free marker stands right before (up to three words before it, with no punctuation between and none of the
     /// words "and", "or", "with" or "plus": "gluten-free whole wheat pasta") or right after when the marker ends the
     /// name ("pasta, gluten-free", "pasta (gluten-free) and rice"). A marker followed by words of the next name belongs
-    /// to that name: "butter, dairy-free yoghurt" still names butter. Nil when the text is free of the group.
+    /// to that name: "butter, dairy-free yoghurt" still names butter. One-word compounds are read as their words and
+    /// derived forms as the word they come from (``WordForms``). Nil when the text is free of the group.
     func term(in text: IngredientWords) -> String? {
-        let markers = freeMarkers.flatMap(text.occurrences(of:))
-        let ignored = Set((notContaining.flatMap(text.occurrences(of:)) + markers).flatMap { $0 })
-        for term in terms {
-            for found in text.occurrences(of: term) where !found.contains(where: ignored.contains) {
-                let freed = markers.contains { marker in
-                    if marker.upperBound <= found.lowerBound {
-                        let between = text.words[marker.upperBound..<found.lowerBound]
+        let reading = LexiconReading(text, forms: forms)
+        let text = reading.text
+        let markers = freeMarkers.occurrences(in: reading, derived: false).map { $0.words }
+        let ignored = Set((notContaining.occurrences(in: reading, derived: true).map { $0.words } + markers).flatMap { $0 })
+        let named = terms.occurrences(in: reading, derived: true).filter { found in
+            !found.words.contains(where: ignored.contains)
+                && !markers.contains { marker in
+                    if marker.upperBound <= found.words.lowerBound {
+                        let between = text.words[marker.upperBound..<found.words.lowerBound]
                         return between.count <= 3 && !between.contains(where: Self.separators.contains)
-                            && !(marker.upperBound...found.lowerBound).contains(where: text.breaks.contains)
+                            && !(marker.upperBound...found.words.lowerBound).contains(where: text.breaks.contains)
                     }
-                    return marker.lowerBound == found.upperBound && Self.endsName(at: marker.upperBound, in: text)
+                    return marker.lowerBound == found.words.upperBound && Self.endsName(at: marker.upperBound, in: text)
                 }
-                if !freed { return term.words.joined(separator: " ") }
-            }
         }
-        return nil
+        return named.map { $0.entry }.min().map { terms.phrases[$0].words.joined(separator: " ") }
     }
 
     /// Words that end the name a free marker stands before.

@@ -150,6 +150,63 @@ struct IngredientGroupsTests {
         #expect(dietGuard.groups(in: text).contains(group), "\(text)")
     }
 
+    /// One-word compounds and the group they must be found in.
+    static let compounds: [(String, String)] = [
+        ("Toss with peanutbutter and lime", "peanuts"),
+        ("shrimpfried rice", "crustaceans"),
+        ("Brush with eggwash", "eggs"),
+        ("a spoon of sourcream", "milk"),
+        ("soysauce", "soybeans"),
+        ("almondflour", "tree_nuts"),
+    ]
+
+    @Test("a one-word compound is read as the lexicon's words it is made of", arguments: compounds)
+    func splitsCompounds(text: String, group: String) {
+        #expect(dietGuard.groups(in: text).contains(group), "\(text)")
+    }
+
+    /// Derived forms of a term and the group they must be found in.
+    static let derived: [(String, String)] = [
+        ("Stir in the creamed spinach", "milk"),
+        ("a buttery sauce", "milk"),
+        ("buttered leeks", "milk"),
+        ("something cheesy", "milk"),
+        ("eggy bread", "eggs"),
+        ("on a floured surface", "gluten"),
+        ("Brown the butter until nutty", "tree_nuts"),
+        ("until creamier", "milk"),
+        ("soured cream", "milk"),
+    ]
+
+    @Test("a regular derived form of a term names the term's group", arguments: derived)
+    func matchesDerivedForms(text: String, group: String) {
+        #expect(dietGuard.groups(in: text).contains(group), "\(text)")
+    }
+
+    /// Words that only look like a compound or a derived form of a term, and the group they must stay free of.
+    static let lookalikes: [(String, String)] = [
+        ("coconutmilk", "milk"),
+        ("butternutsquash", "tree_nuts"),
+        ("peanutbutter", "milk"),
+        ("dairyfree yoghurt", "milk"),
+        ("buttercup squash", "milk"),
+        ("butterhead lettuce", "milk"),
+        ("breadfruit", "gluten"),
+        ("Butterfly the chicken", "milk"),
+        ("Mince the garlic, then add the minced ginger", "meat"),
+        ("scalloped edges", "molluscs"),
+        ("floury potatoes", "gluten"),
+        ("seedlings", "fish"),
+        ("tamales", "alcohol"),
+        ("hammered copper pan", "pork"),
+        ("Scatter on toasted sesame seeds", "gluten"),
+    ]
+
+    @Test("words that only look like a compound or a derived form of a term stay free of its group", arguments: lookalikes)
+    func keepsLookalikesFree(text: String, group: String) {
+        #expect(!dietGuard.groups(in: text).contains(group), "\(text)")
+    }
+
     @Test("plurals and case do not matter: COOKIES, anchovies and tomatoes match their singular entries")
     func matchesPluralsAndCase() {
         #expect(dietGuard.groups(in: "COOKIES").contains("gluten"))
