@@ -176,6 +176,7 @@ struct IngredientGroupsTests {
         ("Brown the butter until nutty", "tree_nuts"),
         ("until creamier", "milk"),
         ("soured cream", "milk"),
+        ("crumbed chicken", "gluten"),
     ]
 
     @Test("a regular derived form of a term names the term's group", arguments: derived)
@@ -199,6 +200,7 @@ struct IngredientGroupsTests {
         ("seedlings", "fish"),
         ("tamales", "alcohol"),
         ("hammered copper pan", "pork"),
+        ("beefsteak tomatoes", "meat"),
         ("Scatter on toasted sesame seeds", "gluten"),
     ]
 
