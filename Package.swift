@@ -367,6 +367,7 @@ let package = Package(
         .testTarget(
             name: "KiwiDietGuardTests",
             dependencies: ["KiwiDietGuard", "KiwiModels"],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
