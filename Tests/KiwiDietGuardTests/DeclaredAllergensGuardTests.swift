@@ -17,17 +17,7 @@ struct DeclaredAllergensGuardTests {
         tip: String? = nil,
         allergens: [KitchenProfile.Allergen]
     ) -> Recipe {
-        Recipe(
-            id: UUID(),
-            name: name,
-            summary: "Quick.",
-            cookTimeMinutes: 10,
-            difficulty: .easy,
-            ingredients: ingredients.map { RecipeIngredient(id: UUID(), name: $0.0, isDetected: true, substitution: $0.1) },
-            steps: steps,
-            makeItFasterTip: tip,
-            allergens: allergens
-        )
+        Recipe.fixture(name, ingredients: ingredients, steps: steps, tip: tip, allergens: allergens)
     }
 
     func guarded(_ recipe: Recipe, for profile: KitchenProfile) -> ScanResponse {

@@ -8,22 +8,8 @@ import Testing
 struct DietGuardTests {
     let dietGuard = DietGuard()
 
-    func recipe(
-        _ name: String,
-        ingredients: [(String, String?)],
-        steps: [String] = ["Cook it."],
-        tip: String? = nil
-    ) -> Recipe {
-        Recipe(
-            id: UUID(),
-            name: name,
-            summary: "Quick.",
-            cookTimeMinutes: 10,
-            difficulty: .easy,
-            ingredients: ingredients.map { RecipeIngredient(id: UUID(), name: $0.0, isDetected: true, substitution: $0.1) },
-            steps: steps,
-            makeItFasterTip: tip
-        )
+    func recipe(_ name: String, ingredients: [(String, String?)], steps: [String] = ["Cook it."], tip: String? = nil) -> Recipe {
+        Recipe.fixture(name, ingredients: ingredients, steps: steps, tip: tip)
     }
 
     var answer: ScanResponse {
