@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KiwiConcurrency
+import KiwiDatabase
 import KiwiModels
 import KiwiScanJobs
 import KiwiScans
@@ -51,7 +52,7 @@ struct ScanController: Sendable {
             return try answer(try await outcome(of: started, context: context))
         } catch let error as APIError {
             throw error.about(scan)
-        } catch let error where !(error is CancellationError) {
+        } catch let error where DatabaseFailure(error) == .outage {
             // The store never answered while the scan could still end: its outcome is not known here, so the client
             // is sent to it rather than told to scan again.
             context.logger.warning("could not learn a scan's outcome", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])

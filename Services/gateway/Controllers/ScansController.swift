@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KiwiDatabase
 import KiwiModels
 import KiwiScans
 import KiwiServiceSupport
@@ -43,8 +44,12 @@ struct ScansController: Sendable {
         var headers: HTTPFields = [.location: scan.location]
         if let wait = Self.preferredWait(request.headers[values: .prefer]) {
             headers[.preferenceApplied] = "wait=\(wait)"
-            // A store out of reach for the whole wait leaves the scan as started: 202, with its resource to fetch.
-            scan = (try? await scans.follow(scan.id, of: scan.userID, until: .now + .seconds(wait), known: started.known)) ?? scan
+            do {
+                scan = try await scans.follow(scan.id, of: scan.userID, until: .now + .seconds(wait), known: started.known) ?? scan
+            } catch let error where DatabaseFailure(error) == .outage {
+                // A store out of reach for the whole wait leaves the scan as started: 202, with its resource to fetch.
+                context.logger.warning("could not read a scan while its request waited", metadata: ["scanId": "\(scan.id)"])
+            }
         }
         return try Response.json(scan.resource, status: scan.state.isOpen ? .accepted : .ok, headers: headers)
     }

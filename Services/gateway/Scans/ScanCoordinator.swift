@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import KiwiConcurrency
+import KiwiDatabase
 import KiwiModels
 import KiwiScanJobs
 import KiwiScans
@@ -170,7 +171,7 @@ struct ScanCoordinator: Sendable {
                     guard let read = try await ledger.scan(id, of: userID) else { return nil }
                     current = read
                     backoff = Backoff()
-                } catch let error where !(error is CancellationError) {
+                } catch let error where DatabaseFailure(error) == .outage {
                     let wait = backoff.nextWait()
                     guard let giveUp = deadline ?? last.map({ $0.deadlineInstant + ScanSweeper.grace }), .now + wait < giveUp else {
                         if let last { return last }
