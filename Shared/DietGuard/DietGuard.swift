@@ -68,8 +68,8 @@ public struct DietGuard: Sendable {
 
     /// The ids of the groups `text` names (an ingredient's name, for example), in alphabetical order.
     public func groups(in text: String) -> [String] {
-        let words = IngredientWords(text)
-        return lexicon.groups.values.sorted { $0.id < $1.id }.filter { $0.term(in: words) != nil }.map(\.id)
+        let reading = lexicon.reading(text)
+        return lexicon.groups.values.sorted { $0.id < $1.id }.filter { $0.term(in: reading) != nil }.map(\.id)
     }
 
     /// The allergen groups `recipe` contains, in alphabetical order of their ids: those the model declares and those
@@ -79,9 +79,9 @@ public struct DietGuard: Sendable {
     public func allergens(of recipe: some GuardedRecipe) -> [KitchenProfile.Allergen] {
         var found = Set(recipe.allergens ?? [])
         for text in [recipe.name, recipe.summary] + recipe.ingredientNames + recipe.steps {
-            let words = IngredientWords(text)
+            let reading = lexicon.reading(text)
             for allergen in KitchenProfile.Allergen.allCases where !found.contains(allergen) {
-                if lexicon.groups[allergen.rawValue]?.term(in: words) != nil { found.insert(allergen) }
+                if lexicon.groups[allergen.rawValue]?.term(in: reading) != nil { found.insert(allergen) }
             }
         }
         return found.sorted { $0.rawValue < $1.rawValue }
@@ -104,9 +104,9 @@ public struct DietGuard: Sendable {
         let rules = rules(for: profile)
         guard !rules.isEmpty else { return [] }
         func violation(in text: String, ingredient: String? = nil, place: String) -> Violation? {
-            let words = IngredientWords(text)
+            let reading = lexicon.reading(text)
             for (group, rule) in rules {
-                if let term = group.term(in: words) {
+                if let term = group.term(in: reading) {
                     return Violation(ingredient: ingredient ?? term, group: group.name, rule: rule, place: place)
                 }
             }

@@ -16,12 +16,12 @@ public struct IngredientLexicon: Sendable {
         let notContaining: PhraseIndex
         /// Words that make the name they stand in free of the group ("gluten free", "dairy free", "vegan").
         let freeMarkers: PhraseIndex
-        /// How the whole lexicon reads compounds and derived forms.
-        let forms: WordForms
     }
 
     /// The groups by id.
     public let groups: [String: Group]
+    /// How the whole lexicon reads compounds and derived forms.
+    let forms: WordForms
     /// The groups each diet excludes.
     let diets: [KitchenProfile.Diet: [String]]
 
@@ -51,8 +51,7 @@ public struct IngredientLexicon: Sendable {
                 name: group.name,
                 terms: PhraseIndex(group.terms),
                 notContaining: PhraseIndex(group.notContaining),
-                freeMarkers: PhraseIndex(group.freeMarkers),
-                forms: forms
+                freeMarkers: PhraseIndex(group.freeMarkers)
             )
         }
         var diets: [KitchenProfile.Diet: [String]] = [:]
@@ -67,6 +66,12 @@ public struct IngredientLexicon: Sendable {
         guard missing.isEmpty else { throw LexiconError("nothing defines \(missing.joined(separator: ", "))") }
         self.groups = groups
         self.diets = diets
+        self.forms = forms
+    }
+
+    /// `text` read as every group reads it, compounds split and each word's forms worked out once for all of them.
+    func reading(_ text: String) -> LexiconReading {
+        LexiconReading(IngredientWords(text), forms: forms)
     }
 
     private struct File: Decodable {
@@ -106,8 +111,7 @@ extension IngredientLexicon.Group {
     /// name ("pasta, gluten-free", "pasta (gluten-free) and rice"). A marker followed by words of the next name belongs
     /// to that name: "butter, dairy-free yoghurt" still names butter. One-word compounds are read as their words and
     /// derived forms as the word they come from (``WordForms``). Nil when the text is free of the group.
-    func term(in text: IngredientWords) -> String? {
-        let reading = LexiconReading(text, forms: forms)
+    func term(in reading: LexiconReading) -> String? {
         let text = reading.text
         let markers = freeMarkers.occurrences(in: reading, derived: false).map { $0.words }
         let ignored = Set((notContaining.occurrences(in: reading, derived: true).map { $0.words } + markers).flatMap { $0 })
