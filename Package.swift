@@ -7,6 +7,71 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// MARK: Products of other packages, named once
+
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
+let configuration: Target.Dependency = .product(name: "Configuration", package: "swift-configuration")
+let coreMetrics: Target.Dependency = .product(name: "CoreMetrics", package: "swift-metrics")
+let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+let cryptoExtras: Target.Dependency = .product(name: "_CryptoExtras", package: "swift-crypto")
+let heapModule: Target.Dependency = .product(name: "HeapModule", package: "swift-collections")
+let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
+let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
+let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
+let instrumentation: Target.Dependency = .product(name: "Instrumentation", package: "swift-distributed-tracing")
+let jwtKit: Target.Dependency = .product(name: "JWTKit", package: "jwt-kit")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
+let nioHTTP1: Target.Dependency = .product(name: "NIOHTTP1", package: "swift-nio")
+let nioHTTPTypes: Target.Dependency = .product(name: "NIOHTTPTypes", package: "swift-nio-extras")
+let nioPosix: Target.Dependency = .product(name: "NIOPosix", package: "swift-nio")
+let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
+let openAPIRuntime: Target.Dependency = .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")
+let openAPIURLSession: Target.Dependency = .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession")
+let otel: Target.Dependency = .product(name: "OTel", package: "swift-otel")
+let postgresNIO: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
+let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
+let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let tracing: Target.Dependency = .product(name: "Tracing", package: "swift-distributed-tracing")
+let unixSignals: Target.Dependency = .product(name: "UnixSignals", package: "swift-service-lifecycle")
+let yams: Target.Dependency = .product(name: "Yams", package: "Yams")
+
+// MARK: Kinds of target, each with its folder and the shared settings
+
+/// A service that runs in production, in `Services/<folder>`.
+func service(_ name: String, folder: String, dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, path: "Services/\(folder)", swiftSettings: swiftSettings)
+}
+
+/// A development tool (the CLI, the OpenAI stub, the load test, the benches) in `Tools/<folder>`; no service depends on one.
+func tool(_ name: String, folder: String, dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, path: "Tools/\(folder)", swiftSettings: swiftSettings)
+}
+
+/// A library the services and tools share, in `Shared/<folder>`.
+func library(
+    _ name: String,
+    folder: String,
+    dependencies: [Target.Dependency] = [],
+    resources: [Resource]? = nil,
+    plugins: [Target.PluginUsage]? = nil
+) -> Target {
+    .target(
+        name: name,
+        dependencies: dependencies,
+        path: "Shared/\(folder)",
+        resources: resources,
+        swiftSettings: swiftSettings,
+        plugins: plugins
+    )
+}
+
+/// A test suite in `Tests/<name>`.
+func tests(_ name: String, dependencies: [Target.Dependency], resources: [Resource]? = nil) -> Target {
+    .testTarget(name: name, dependencies: dependencies, resources: resources, swiftSettings: swiftSettings)
+}
+
 let package = Package(
     name: "kiwi",
     platforms: [.macOS(.v15), .iOS(.v17)],
@@ -54,471 +119,206 @@ let package = Package(
     ],
     targets: [
         // MARK: Services
-        .executableTarget(
-            name: "KiwiGateway",
+        service(
+            "KiwiGateway",
+            folder: "gateway",
             dependencies: [
                 "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging",
                 "KiwiModels", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTracing",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ],
-            path: "Services/gateway",
-            swiftSettings: swiftSettings
+                asyncHTTPClient, coreMetrics, httpTypes, hummingbird, nioCore, nioHTTP1, postgresNIO, serviceLifecycle, tracing,
+            ]
         ),
-        .executableTarget(
-            name: "KiwiScanWorker",
+        service(
+            "KiwiScanWorker",
+            folder: "scan-worker",
             dependencies: [
                 "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLogging", "KiwiMessaging",
                 "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTracing",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ],
-            path: "Services/scan-worker",
-            swiftSettings: swiftSettings
+                asyncHTTPClient, coreMetrics, hummingbird, nioCore, nioHTTP1, serviceLifecycle, tracing,
+            ]
         ),
-        .executableTarget(
-            name: "KiwiAuth",
+        service(
+            "KiwiAuth",
+            folder: "auth",
             dependencies: [
                 "KiwiAppleSignIn", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging", "KiwiModels",
                 "KiwiServiceSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Services/auth",
-            swiftSettings: swiftSettings
+                crypto, hummingbird, postgresNIO, serviceLifecycle,
+            ]
         ),
 
         // MARK: Tools
-        .executableTarget(
-            name: "KiwiCLI",
+        tool(
+            "KiwiCLI",
+            folder: "kiwi",
             dependencies: [
-                "KiwiDevelopment", "KiwiModels",
-                "KiwiAPIClient", "KiwiAppleSignIn",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "KiwiDevelopment", "KiwiModels", "KiwiAPIClient", "KiwiAppleSignIn", argumentParser,
                 // The scan event stream, which URLSession on Linux would only hand over once it has ended.
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            ],
-            path: "Tools/kiwi",
-            swiftSettings: swiftSettings
+                asyncHTTPClient,
+                openAPIRuntime,
+            ]
         ),
-        .executableTarget(
-            name: "KiwiLLMStub",
+        tool(
+            "KiwiLLMStub",
+            folder: "llm-stub",
             dependencies: [
                 "KiwiConcurrency", "KiwiJPEG", "KiwiLogging", "KiwiModels", "KiwiOpenAI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            path: "Tools/llm-stub",
-            swiftSettings: swiftSettings
+                argumentParser, crypto, httpTypes, hummingbird, logging, nioCore, nioHTTPTypes, nioPosix,
+            ]
         ),
-        .executableTarget(
-            name: "KiwiLoadTest",
+        tool(
+            "KiwiLoadTest",
+            folder: "loadtest",
             dependencies: [
-                "KiwiDevelopment",
-                "KiwiAppleSignIn", "KiwiBenchmarking", "KiwiConcurrency", "KiwiJPEG",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            path: "Tools/loadtest",
-            swiftSettings: swiftSettings
+                "KiwiDevelopment", "KiwiAppleSignIn", "KiwiBenchmarking", "KiwiConcurrency", "KiwiJPEG",
+                argumentParser, asyncHTTPClient, nioCore, nioHTTP1,
+            ]
         ),
-        .executableTarget(
-            name: "KiwiScanWorkerBench",
+        tool(
+            "KiwiScanWorkerBench",
+            folder: "scan-worker-bench",
             dependencies: [
-                "KiwiDevelopment",
-                "KiwiBenchmarking", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiJPEG", "KiwiMessaging", "KiwiScanJobs",
-                "KiwiScans",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            path: "Tools/scan-worker-bench",
-            swiftSettings: swiftSettings
+                "KiwiDevelopment", "KiwiBenchmarking", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiJPEG", "KiwiMessaging",
+                "KiwiScanJobs", "KiwiScans",
+                logging, postgresNIO,
+            ]
         ),
-        .executableTarget(
-            name: "KiwiMessagingBench",
-            dependencies: [
-                "KiwiDevelopment",
-                "KiwiConcurrency", "KiwiConfiguration", "KiwiMessaging",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Tools/messaging-bench",
-            swiftSettings: swiftSettings
+        tool(
+            "KiwiMessagingBench",
+            folder: "messaging-bench",
+            dependencies: ["KiwiDevelopment", "KiwiConcurrency", "KiwiConfiguration", "KiwiMessaging", logging, serviceLifecycle]
         ),
-        .executableTarget(
-            name: "KiwiFloorBench",
+        tool(
+            "KiwiFloorBench",
+            folder: "floor-bench",
             dependencies: [
-                "KiwiDevelopment",
-                "KiwiBenchmarking", "KiwiConfiguration", "KiwiDatabase", "KiwiMessaging", "KiwiScanJobs", "KiwiScans",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            path: "Tools/floor-bench",
-            swiftSettings: swiftSettings
+                "KiwiDevelopment", "KiwiBenchmarking", "KiwiConfiguration", "KiwiDatabase", "KiwiMessaging", "KiwiScanJobs", "KiwiScans",
+                logging, postgresNIO,
+            ]
         ),
 
         // MARK: Shared libraries
-        .target(name: "KiwiModels", path: "Shared/Models", swiftSettings: swiftSettings),
-        .target(name: "KiwiJPEG", path: "Shared/JPEG", swiftSettings: swiftSettings),
+        library("KiwiModels", folder: "Models"),
+        library("KiwiJPEG", folder: "JPEG"),
         // What only development tools and tests use: synthetic photos, the stand-in for Apple's signing key, running
         // services around a body. No service depends on it.
-        .target(
-            name: "KiwiDevelopment",
-            dependencies: [
-                "KiwiModels",
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ],
-            path: "Shared/Development",
-            swiftSettings: swiftSettings
-        ),
-        .target(name: "KiwiBenchmarking", dependencies: ["KiwiConcurrency"], path: "Shared/Benchmarking", swiftSettings: swiftSettings),
-        .target(
-            name: "KiwiAPIClient",
-            dependencies: [
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-            ],
-            path: "Shared/APIClient",
-            swiftSettings: swiftSettings,
+        library("KiwiDevelopment", folder: "Development", dependencies: ["KiwiModels", jwtKit, serviceLifecycle, cryptoExtras]),
+        library("KiwiBenchmarking", folder: "Benchmarking", dependencies: ["KiwiConcurrency"]),
+        library(
+            "KiwiAPIClient",
+            folder: "APIClient",
+            dependencies: [httpTypes, openAPIRuntime, openAPIURLSession],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
-        .target(name: "KiwiOpenAI", path: "Shared/OpenAI", swiftSettings: swiftSettings),
-        .target(
-            name: "KiwiDietGuard",
-            dependencies: ["KiwiModels"],
-            path: "Shared/DietGuard",
-            resources: [.embedInCode("ingredient-lexicon.json")],
-            swiftSettings: swiftSettings
+        library("KiwiOpenAI", folder: "OpenAI"),
+        library("KiwiDietGuard", folder: "DietGuard", dependencies: ["KiwiModels"], resources: [.embedInCode("ingredient-lexicon.json")]),
+        library("KiwiAPIDocument", folder: "APIDocument", dependencies: ["KiwiModels", crypto, yams], resources: [.embedInCode("openapi.yaml")]),
+        library("KiwiConcurrency", folder: "Concurrency", dependencies: [heapModule]),
+        library("KiwiScanJobs", folder: "ScanJobs", dependencies: ["KiwiConcurrency", "KiwiMessaging", "KiwiModels", crypto]),
+        library(
+            "KiwiScans",
+            folder: "Scans",
+            dependencies: ["KiwiDatabase", "KiwiMessaging", "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", coreMetrics, logging, postgresNIO]
         ),
-        .target(
-            name: "KiwiAPIDocument",
-            dependencies: ["KiwiModels", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")],
-            path: "Shared/APIDocument",
-            resources: [.embedInCode("openapi.yaml")],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "KiwiConcurrency",
-            dependencies: [.product(name: "HeapModule", package: "swift-collections")],
-            path: "Shared/Concurrency",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "KiwiScanJobs",
-            dependencies: ["KiwiConcurrency", "KiwiMessaging", "KiwiModels", .product(name: "Crypto", package: "swift-crypto")],
-            path: "Shared/ScanJobs",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "KiwiScans",
-            dependencies: [
-                "KiwiDatabase", "KiwiMessaging", "KiwiModels", "KiwiOpenAI", "KiwiScanJobs",
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            path: "Shared/Scans",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "KiwiInternalAPI",
-            dependencies: ["KiwiModels", .product(name: "Crypto", package: "swift-crypto")],
-            path: "Shared/InternalAPI",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "KiwiConfiguration",
-            dependencies: [.product(name: "Configuration", package: "swift-configuration")],
-            path: "Shared/Configuration",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "KiwiLogging",
-            dependencies: ["KiwiModels", .product(name: "Logging", package: "swift-log")],
-            path: "Shared/Logging",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "KiwiDatabase",
-            dependencies: [
-                "KiwiConcurrency",
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ],
-            path: "Shared/Database",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "KiwiServiceSupport",
+        library("KiwiInternalAPI", folder: "InternalAPI", dependencies: ["KiwiModels", crypto]),
+        library("KiwiConfiguration", folder: "Configuration", dependencies: [configuration]),
+        library("KiwiLogging", folder: "Logging", dependencies: ["KiwiModels", logging]),
+        library("KiwiDatabase", folder: "Database", dependencies: ["KiwiConcurrency", coreMetrics, logging, nioSSL, postgresNIO, tracing]),
+        library(
+            "KiwiServiceSupport",
+            folder: "ServiceSupport",
             dependencies: [
                 "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiTracing",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "OTel", package: "swift-otel"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ],
-            path: "Shared/ServiceSupport",
-            swiftSettings: swiftSettings
+                asyncHTTPClient, coreMetrics, httpTypes, hummingbird, instrumentation, logging, otel, tracing, nioCore, nioHTTP1,
+                nioHTTPTypes, postgresNIO, prometheus, serviceLifecycle, unixSignals,
+            ]
         ),
-        .target(
-            name: "KiwiAppleSignIn",
-            dependencies: [
-                "KiwiConcurrency", "KiwiModels",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ],
-            path: "Shared/AppleSignIn",
-            swiftSettings: swiftSettings
+        library(
+            "KiwiAppleSignIn",
+            folder: "AppleSignIn",
+            dependencies: ["KiwiConcurrency", "KiwiModels", asyncHTTPClient, coreMetrics, jwtKit, logging, nioCore, nioHTTP1, cryptoExtras]
         ),
-        .target(
-            name: "KiwiMessaging",
-            dependencies: [
-                "CRabbitMQ", "KiwiConcurrency",
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Shared/Messaging",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "KiwiTracing",
-            dependencies: [
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ],
-            path: "Shared/Tracing",
-            swiftSettings: swiftSettings
-        ),
-        .systemLibrary(
-            name: "CRabbitMQ",
-            path: "Shared/CRabbitMQ",
-            pkgConfig: "librabbitmq",
-            providers: [.apt(["librabbitmq-dev"])]
-        ),
+        library("KiwiMessaging", folder: "Messaging", dependencies: ["CRabbitMQ", "KiwiConcurrency", coreMetrics, logging, serviceLifecycle]),
+        library("KiwiTracing", folder: "Tracing", dependencies: [httpTypes, instrumentation, nioHTTP1, tracing]),
+        .systemLibrary(name: "CRabbitMQ", path: "Shared/CRabbitMQ", pkgConfig: "librabbitmq", providers: [.apt(["librabbitmq-dev"])]),
 
         // MARK: Tests
         .target(
             name: "KiwiTestSupport",
-            dependencies: [
-                "KiwiConcurrency", "KiwiDatabase", "KiwiJPEG", "KiwiModels",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
+            dependencies: ["KiwiConcurrency", "KiwiDatabase", "KiwiJPEG", "KiwiModels", logging, nioCore, nioPosix, postgresNIO, serviceLifecycle],
             path: "Tests/Support",
             swiftSettings: swiftSettings
         ),
-        .testTarget(
-            name: "KiwiModelsTests",
-            dependencies: ["KiwiModels", "KiwiTestSupport"],
-            resources: [.copy("Fixtures")],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KiwiDietGuardTests",
-            dependencies: ["KiwiDietGuard", "KiwiModels"],
-            resources: [.copy("Fixtures")],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KiwiConfigurationTests",
-            dependencies: ["KiwiConfiguration"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KiwiLoggingTests",
-            dependencies: ["KiwiLogging", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KiwiDatabaseTests",
+        tests("KiwiModelsTests", dependencies: ["KiwiModels", "KiwiTestSupport"], resources: [.copy("Fixtures")]),
+        tests("KiwiDietGuardTests", dependencies: ["KiwiDietGuard", "KiwiModels"], resources: [.copy("Fixtures")]),
+        tests("KiwiConfigurationTests", dependencies: ["KiwiConfiguration"]),
+        tests("KiwiLoggingTests", dependencies: ["KiwiLogging", logging]),
+        tests(
+            "KiwiDatabaseTests",
             dependencies: [
-                "KiwiDevelopment",
-                "KiwiConcurrency", "KiwiDatabase", "KiwiServiceSupport", "KiwiTestSupport",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            swiftSettings: swiftSettings
+                "KiwiDevelopment", "KiwiConcurrency", "KiwiDatabase", "KiwiServiceSupport", "KiwiTestSupport", logging, nioSSL, postgresNIO,
+            ]
         ),
-        .testTarget(
-            name: "KiwiAuthTests",
+        tests(
+            "KiwiAuthTests",
             dependencies: [
-                "KiwiDevelopment",
-                "KiwiAppleSignIn", "KiwiAuth", "KiwiDatabase", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels", "KiwiTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            swiftSettings: swiftSettings
+                "KiwiDevelopment", "KiwiAppleSignIn", "KiwiAuth", "KiwiDatabase", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels",
+                "KiwiTestSupport",
+                crypto, httpTypes, hummingbird, hummingbirdTesting, logging, nioCore, postgresNIO,
+            ]
         ),
-        .testTarget(
-            name: "KiwiAppleSignInTests",
+        tests(
+            "KiwiAppleSignInTests",
+            dependencies: ["KiwiDevelopment", "KiwiAppleSignIn", "KiwiModels", hummingbird, nioCore, jwtKit, logging, cryptoExtras]
+        ),
+        tests(
+            "KiwiMessagingTests",
+            dependencies: ["KiwiDevelopment", "KiwiMessaging", "KiwiServiceSupport", "KiwiTestSupport", logging, serviceLifecycle]
+        ),
+        tests("KiwiBenchmarkingTests", dependencies: ["KiwiBenchmarking"]),
+        tests("KiwiConcurrencyTests", dependencies: ["KiwiConcurrency", "KiwiTestSupport"]),
+        tests("KiwiJPEGTests", dependencies: ["KiwiDevelopment", "KiwiJPEG", "KiwiTestSupport"]),
+        tests("KiwiScanJobsTests", dependencies: ["KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiScans"]),
+        tests(
+            "KiwiLLMStubTests",
             dependencies: [
-                "KiwiDevelopment",
-                "KiwiAppleSignIn", "KiwiModels",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "KiwiDevelopment", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiModels", "KiwiOpenAI", "KiwiTestSupport",
+                asyncHTTPClient, crypto, nioCore, nioHTTP1,
             ],
-            swiftSettings: swiftSettings
+            resources: [.copy("Fixtures")]
         ),
-        .testTarget(
-            name: "KiwiMessagingTests",
+        tests(
+            "KiwiScanWorkerTests",
             dependencies: [
-                "KiwiDevelopment",
-                "KiwiMessaging", "KiwiServiceSupport", "KiwiTestSupport",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "KiwiDevelopment", "KiwiDatabase", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels", "KiwiOpenAI", "KiwiScanJobs",
+                "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
+                asyncHTTPClient, crypto, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle,
             ],
-            swiftSettings: swiftSettings
+            resources: [.copy("Fixtures")]
         ),
-        .testTarget(
-            name: "KiwiBenchmarkingTests",
-            dependencies: ["KiwiBenchmarking"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KiwiConcurrencyTests",
-            dependencies: ["KiwiConcurrency", "KiwiTestSupport"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KiwiJPEGTests",
-            dependencies: ["KiwiDevelopment", "KiwiJPEG", "KiwiTestSupport"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KiwiScanJobsTests",
-            dependencies: ["KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiScans"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KiwiLLMStubTests",
-            dependencies: [
-                "KiwiDevelopment", "KiwiDietGuard",
-                "KiwiJPEG", "KiwiLLMStub", "KiwiModels", "KiwiOpenAI", "KiwiTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            resources: [.copy("Fixtures")],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KiwiScanWorkerTests",
-            dependencies: [
-                "KiwiDevelopment",
-                "KiwiDatabase", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans",
-                "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            resources: [.copy("Fixtures")],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KiwiDeploymentTests",
+        tests(
+            "KiwiDeploymentTests",
             dependencies: [
                 "KiwiAuth", "KiwiConfiguration", "KiwiGateway", "KiwiMessaging", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
-                .product(name: "Yams", package: "Yams"),
-            ],
-            swiftSettings: swiftSettings
+                yams,
+            ]
         ),
-        .testTarget(
-            name: "KiwiGatewayTests",
+        tests(
+            "KiwiGatewayTests",
             dependencies: [
                 "KiwiConcurrency", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
                 "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTestSupport",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            swiftSettings: swiftSettings
+                httpTypes, hummingbird, hummingbirdTesting, logging, nioCore, postgresNIO,
+            ]
         ),
-        .testTarget(
-            name: "KiwiServicesTests",
+        tests(
+            "KiwiServicesTests",
             dependencies: [
-                "KiwiDevelopment",
-                "KiwiAPIClient", "KiwiAppleSignIn", "KiwiAuth", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiGateway",
-                "KiwiInternalAPI", "KiwiJPEG",
-                "KiwiBenchmarking", "KiwiLLMStub", "KiwiLoadTest", "KiwiModels", "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport",
-                "KiwiTestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            swiftSettings: swiftSettings
+                "KiwiDevelopment", "KiwiAPIClient", "KiwiAppleSignIn", "KiwiAuth", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase",
+                "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG", "KiwiBenchmarking", "KiwiLLMStub", "KiwiLoadTest", "KiwiModels", "KiwiScans",
+                "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
+                hummingbird, hummingbirdTesting, openAPIRuntime, asyncHTTPClient, nioCore, logging, nioHTTP1, postgresNIO,
+            ]
         ),
     ]
 )
