@@ -141,11 +141,11 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         backend: dependencies.scans,
         events: dependencies.scanEvents,
         policy: dependencies.policy,
-        starts: ScanStartLimiter(capacity: dependencies.scanStartSlots),
+        startLimiter: ScanStartLimiter(capacity: dependencies.scanStartSlots),
         metrics: metrics,
         timeout: dependencies.scanTimeout
     )
-    ScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
+    BlockingScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans, ledger: dependencies.ledger, metrics: metrics).addRoutes(to: signedIn)
     RecipesController(recipes: dependencies.recipes, ledger: dependencies.ledger, publicBaseURL: dependencies.publicBaseURL)
         .addRoutes(to: signedIn)

@@ -164,7 +164,7 @@ final class ScanJobProcessor: Service, Sendable {
         }
         let recorded = await record(result, usage: usage, of: job.scanID, until: recordingDeadline, logger: logger)
         await settle("ack", logger: logger) { try await delivery.ack() }
-        let outcome = recorded ? result.outcome : "superseded"
+        let outcome = recorded ? result.metricsLabel : "superseded"
         end(outcome, startedAt: started, span: span)
 
         var metadata: Logger.Metadata = [
@@ -178,7 +178,7 @@ final class ScanJobProcessor: Service, Sendable {
             metadata["costUSD"] = "\(Double(analysis.costNanos) / 1e9)"
             metadata["llmMs"] = "\(analysis.processingTime.milliseconds)"
             if let route = analysis.route { metadata["route"] = .string(route) }
-            metrics.spent(analysis.spending, outcome: result.outcome)
+            metrics.spent(analysis.spending, outcome: result.metricsLabel)
         }
         logger.info("scan job answered", metadata: metadata)
     }
@@ -187,7 +187,7 @@ final class ScanJobProcessor: Service, Sendable {
     /// answered it first, or it was failed meanwhile) or the database stayed out of reach: then this answer is dropped.
     @discardableResult
     private func record(
-        _ result: ScanJobResult,
+        _ result: ScanOutcome,
         usage: ModelUsage?,
         of scanID: UUID,
         until deadline: ContinuousClock.Instant,
@@ -262,7 +262,7 @@ final class ScanJobProcessor: Service, Sendable {
         for job: ScanJob,
         deadline: ContinuousClock.Instant,
         logger: Logger
-    ) async -> (ScanJobResult, ScanAnalyzer.Analysis?) {
+    ) async -> (ScanOutcome, ScanAnalyzer.Analysis?) {
         let images: [ScanPrompt.Photo]
         switch photos {
         case .success(let cleaned): images = cleaned
@@ -293,9 +293,9 @@ final class ScanJobProcessor: Service, Sendable {
     }
 }
 
-extension ScanJobResult {
-    /// `ok` or the failure code, for logs and metrics.
-    var outcome: String {
+extension ScanOutcome {
+    /// `ok` or the failure code: the `outcome` of logs and metrics.
+    var metricsLabel: String {
         switch self {
         case .ok: "ok"
         case .error(let failure): failure.code.rawValue

@@ -21,7 +21,7 @@ public enum ScanState: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
-extension ScanJobResult {
+extension ScanOutcome {
     /// The state a scan with this outcome ends in.
     public var state: ScanState {
         switch self {

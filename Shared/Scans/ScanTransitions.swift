@@ -35,8 +35,8 @@ public struct ModelUsage: Sendable, Hashable {
     }
 }
 
-/// What a worker found when it came to start a scan.
-public enum ScanStart: Sendable, Hashable {
+/// What a worker found when it claimed a scan to run it (``ScanTransitions/start(_:)``).
+public enum ScanClaim: Sendable, Hashable {
     /// The scan is `running` now: call the model.
     case started
     /// The scan is final already (answered by another worker, swept, or failed by its gateway): nothing to do.
@@ -64,7 +64,7 @@ public struct ScanTransitions: Sendable {
     }
 
     /// Marks an open scan `running` (again, after a redelivery).
-    public func start(_ id: UUID) async throws -> ScanStart {
+    public func start(_ id: UUID) async throws -> ScanClaim {
         try await withStatementDeadline("scan start", timeout: timeout) {
             let rows = try await client.execute(StartScanStatement(id: id), logger: logger)
             for try await state in rows {

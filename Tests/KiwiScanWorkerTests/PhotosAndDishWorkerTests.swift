@@ -20,7 +20,7 @@ struct PhotosAndDishWorkerTests {
         mode: ScanMode,
         profile: KitchenProfile? = nil,
         behaviour: StubBehaviour = StubBehaviour()
-    ) async throws -> (ScanJobResult, [ReceivedRequest]) {
+    ) async throws -> (ScanOutcome, [ReceivedRequest]) {
         try await WorkerRig.run(behaviour: behaviour) { rig in
             var job = try await rig.reserve([])
             (job.photos, job.mode, job.profile) = (photos, mode, profile)

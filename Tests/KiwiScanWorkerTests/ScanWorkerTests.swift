@@ -272,7 +272,7 @@ struct ScanWorkerTests {
     func jobsRunConcurrently() async throws {
         let (results, maxInFlight, elapsed) = try await WorkerRig.run(behaviour: StubBehaviour(latencyMilliseconds: 6000), concurrency: 64) { rig in
             let started = ContinuousClock.now
-            let results = try await withThrowingTaskGroup(of: ScanJobResult.self) { group in
+            let results = try await withThrowingTaskGroup(of: ScanOutcome.self) { group in
                 // A deadline well past the latency: on a machine the whole suite keeps busy, 64 jobs take a while to queue.
                 for seed in 0..<64 {
                     group.addTask { try await rig.scan(SyntheticJPEG.make(size: 4096, seed: UInt64(seed)), deadlineIn: .seconds(60)) }

@@ -139,14 +139,14 @@ struct WorkerRig: Sendable {
     }
 
     /// Reserves a scan, sends its job as the gateway does, and waits until a worker recorded its outcome.
-    func scan(_ jpeg: [UInt8], deadlineIn timeout: Duration = .seconds(20)) async throws -> ScanJobResult {
+    func scan(_ jpeg: [UInt8], deadlineIn timeout: Duration = .seconds(20)) async throws -> ScanOutcome {
         let job = try await reserve(jpeg, deadlineIn: timeout)
         try await submit(job)
         return try await outcome(of: job.scanID, within: timeout + .seconds(5))
     }
 
     /// The scan's record: its state, and its result or failure.
-    func record(of scanID: UUID) async throws -> (state: ScanState, result: ScanJobResult?) {
+    func record(of scanID: UUID) async throws -> (state: ScanState, result: ScanOutcome?) {
         let rows = try await postgres.query(
             "SELECT state, result::text, error_code, COALESCE(error_message, '') FROM scans WHERE id = \(scanID)",
             logger: testLogger
@@ -174,7 +174,7 @@ struct WorkerRig: Sendable {
     }
 
     /// Waits until the scan is final and returns its outcome.
-    func outcome(of scanID: UUID, within timeout: Duration) async throws -> ScanJobResult {
+    func outcome(of scanID: UUID, within timeout: Duration) async throws -> ScanOutcome {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let result = try await record(of: scanID).result { return result }
@@ -206,7 +206,7 @@ struct WorkerRig: Sendable {
 /// The scan has no record.
 struct ScanMissing: Error {}
 
-extension ScanJobResult {
+extension ScanOutcome {
     /// The failure code, or nil for a success.
     var failureCode: ScanFailure.Code? {
         if case .error(let failure) = self { return failure.code }

@@ -22,7 +22,7 @@ struct ScanCoordinator: Sendable {
     let backend: any ScanBackend
     let events: ScanEventHub
     let policy: QuotaPolicy
-    let starts: ScanStartLimiter
+    let startLimiter: ScanStartLimiter
     let metrics: GatewayMetrics
     /// How long a scan may take (`SCAN_TIMEOUT_SECONDS`): its deadline.
     let timeout: Duration
@@ -32,7 +32,7 @@ struct ScanCoordinator: Sendable {
 
     /// A scan a request started, with a watch on it from before its job was published; or one found again by its
     /// `Idempotency-Key`.
-    enum Started: Sendable {
+    enum StartedScan: Sendable {
         case new(ScanRecord, ScanWatchRegistration)
         case repeated(ScanRecord)
 
@@ -52,10 +52,10 @@ struct ScanCoordinator: Sendable {
     /// `Idempotency-Key` started. Throws the API's error for a spent allowance (429), a bad photo or key (400/422),
     /// too many scans starting on this gateway (503 with `Retry-After`), a store that is down (503), or a job the
     /// broker would not take (503, and the scan refunded).
-    func start(_ request: Request, context: GatewayRequestContext) async throws -> Started {
+    func start(_ request: Request, context: GatewayRequestContext) async throws -> StartedScan {
         let session = try context.authenticatedSession
         let idempotencyKey = try IdempotencyKey.of(request)
-        guard let started = try await starts.withSlot({ try await start(request, of: session, idempotencyKey: idempotencyKey, context: context) })
+        guard let started = try await startLimiter.withSlot({ try await start(request, of: session, idempotencyKey: idempotencyKey, context: context) })
         else {
             throw APIError.unavailableForAMoment(.scanUnavailable, "Too many scans are starting right now; please try again in a moment.")
         }
@@ -68,7 +68,7 @@ struct ScanCoordinator: Sendable {
         of session: AuthenticatedSession,
         idempotencyKey: String?,
         context: GatewayRequestContext
-    ) async throws -> Started {
+    ) async throws -> StartedScan {
         let now = Date()
         let started = ContinuousClock.now
         let day = policy.day(of: now)
@@ -124,7 +124,7 @@ struct ScanCoordinator: Sendable {
             // A job that never left frees its key, so that the client's retry, on a replica that reaches the broker,
             // starts the scan afresh; one whose fate is unknown may yet reach a worker, and keeps it.
             _ = await fail(scan, .llmUnavailable, releasingKey: error is ScanNotSent, until: .now + Self.briefRetries, context: context)
-            throw ScanOutcome.apiError(for: ScanFailure(.llmUnavailable, "")).about(scan)
+            throw ScanAPIErrors.apiError(for: ScanFailure(.llmUnavailable, "")).about(scan)
         }
         metrics.scanStarted(gatewayTime: ContinuousClock.now - started - uploadTime)
         return .new(scan, registration)
@@ -141,7 +141,7 @@ struct ScanCoordinator: Sendable {
     /// Follows scan `id` of `userID` until it is final or `deadline` passes (never, without one): `onRead` sees the
     /// record each time it is read, `onQuiet` runs after each ``recheckInterval`` without news. Returns the scan as
     /// last read; nil once it is gone (deleted, with its account or by `DELETE /v1/scans/{id}`). `known`: the scan's
-    /// record as this request has it already (it started the scan, ``Started/known``, or read it), with a watch
+    /// record as this request has it already (it started the scan, ``StartedScan/known``, or read it), with a watch
     /// registered before that record was read.
     /// A store out of reach does not end the following, since the scan goes on without it: the record is read again
     /// after a ``Backoff``, or at once on news of the scan, until `deadline` (without one, the scan's own deadline and

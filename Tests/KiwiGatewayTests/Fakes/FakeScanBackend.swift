@@ -12,7 +12,7 @@ final class FakeScanBackend: ScanBackend {
     /// What happens to a job.
     enum Outcome: Sendable {
         /// A worker records this result (and the model's time) at once.
-        case answer(ScanJobResult, modelTime: Duration?)
+        case answer(ScanOutcome, modelTime: Duration?)
         /// The broker does not take the job.
         case refuse(any Error & Sendable)
         /// The job waits on the queue until the test answers it (``answer(_:with:)``).
@@ -81,7 +81,7 @@ final class FakeScanBackend: ScanBackend {
     }
 
     /// A worker records `result` for scan `id`, as the real one does (only on an open scan).
-    func answer(_ id: UUID, with result: ScanJobResult, modelTime: Duration? = nil) {
+    func answer(_ id: UUID, with result: ScanOutcome, modelTime: Duration? = nil) {
         if ledger.finish(id, with: result, modelTime: modelTime) { events.announce(ScanEvent(scanID: id, state: result.state)) }
     }
 }

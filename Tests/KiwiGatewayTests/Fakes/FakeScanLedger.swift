@@ -96,7 +96,7 @@ final class FakeScanLedger: ScanLedger {
     }
 
     /// What a worker does with its answer: an open scan becomes final. False for any other.
-    func finish(_ id: UUID, with result: ScanJobResult, modelTime: Duration?) -> Bool {
+    func finish(_ id: UUID, with result: ScanOutcome, modelTime: Duration?) -> Bool {
         (try? transition(id) { record in
             var final: ScanRecord
             switch result {

@@ -2,7 +2,7 @@ import Foundation
 import KiwiModels
 
 /// How a scan ended: its validated answer, or why there is none.
-public enum ScanJobResult: Sendable, Hashable {
+public enum ScanOutcome: Sendable, Hashable {
     case ok(ScanResponse)
     case error(ScanFailure)
 }

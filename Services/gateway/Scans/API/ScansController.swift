@@ -33,7 +33,7 @@ struct ScansController: Sendable {
     /// was sent and the scan ended within N seconds (`Preference-Applied` says the wait was honoured). A repeated
     /// `Idempotency-Key` answers the earlier scan in the same way.
     @Sendable func create(request: Request, context: GatewayRequestContext) async throws -> Response {
-        let started: ScanCoordinator.Started
+        let started: ScanCoordinator.StartedScan
         do {
             started = try await scans.start(request, context: context)
         } catch let error as APIError where error.body.error == .rateLimitExceeded {

@@ -15,8 +15,8 @@ import Testing
 @testable import KiwiGateway
 
 /// `POST /v1/scan` and `GET /v1/quota`, in-process on fakes: quota answers, upload rules and how failures map.
-@Suite("Gateway router: scans and quota")
-struct ScanRouterTests {
+@Suite("Gateway router: blocking scans and quota")
+struct BlockingScanRouterTests {
     @Test("GET /v1/quota reports the scans left today, the limit, and the next midnight UTC")
     func quotaReport() async throws {
         let gateway = FakeGateway()
@@ -210,7 +210,7 @@ struct ScanRouterTests {
             ("a bad second photo", MultipartUpload.make(photos: [testPhoto, [0x89, 0x50, 0x4E, 0x47]]), "Photo 2 must be a JPEG"),
             (
                 "8 MiB + 1 byte in all",
-                MultipartUpload.make(photos: ScanRouterTests.photos(totalling: ScanPhoto.maximumTotalSize + 1)),
+                MultipartUpload.make(photos: BlockingScanRouterTests.photos(totalling: ScanPhoto.maximumTotalSize + 1)),
                 "at most 8 MiB together; these are 8388609 bytes"
             ),
         ]
@@ -437,7 +437,7 @@ struct ScanRouterTests {
     }
 
     /// A worker's answer for a photo with no food in it.
-    static let noFood = ScanJobResult.ok(ScanResponse(ingredients: [], recipes: []))
+    static let noFood = ScanOutcome.ok(ScanResponse(ingredients: [], recipes: []))
 
     /// The id of the first scan whose job the held workers received, once there is one.
     func firstJob(of gateway: FakeGateway) async throws -> UUID {

@@ -1,0 +1,54 @@
+import HTTPTypes
+import Hummingbird
+import KiwiModels
+import KiwiScanJobs
+import KiwiServiceSupport
+
+/// The API's errors about scans: a scan's failure as the error its client gets, and the errors of a scan its request
+/// lost sight of.
+enum ScanAPIErrors {
+    /// The scan was deleted while its request waited (with its account, or by `DELETE /v1/scans/{id}`).
+    static let gone = APIError(.notFound, .notFound, "There is no such scan; it was deleted.")
+
+    /// The store did not answer while the scan could still end: the scan goes on, and its outcome is at its
+    /// `Location` once Kiwi is back. Not "try again": a scan started again would be charged again.
+    static let unknown = APIError.unavailableForAMoment(
+        .serviceUnavailable,
+        "Kiwi is briefly unavailable; your scan goes on. Fetch its answer from the Location given; do not start it again."
+    )
+
+    /// `Retry-After` of a scan the model could not answer when the worker knew no better: about one circuit
+    /// breaker's cool-down.
+    static let defaultRetryAfterSeconds = 30
+
+    /// The error a client gets for a scan that failed with `failure`.
+    static func apiError(for failure: ScanFailure) -> APIError {
+        switch failure.code {
+        case .invalidModelResponse:
+            APIError(.badGateway, .invalidModelResponse, "We couldn't read recipes from this photo; your scan was not counted. Please try again.")
+        case .llmUnavailable:
+            APIError(
+                .serviceUnavailable,
+                .scanUnavailable,
+                "Scanning is unavailable right now; your scan was not counted. Please try again later.",
+                headers: [.retryAfter: String(failure.retryAfterSeconds ?? defaultRetryAfterSeconds)]
+            )
+        case .scanTimeout:
+            APIError(.gatewayTimeout, .scanTimeout, "The scan took too long; your scan was not counted. Please try again.")
+        case .invalidImage:
+            APIError(.badRequest, .invalidImage, failure.message.isEmpty ? "The photo could not be read; please take another one." : failure.message)
+        }
+    }
+}
+
+extension APIError {
+    /// This error, about `scan`: a server error (5xx) names the scan in its body and the scan's resource as its
+    /// `Location`, where the client finds the scan's outcome; a client error is the request's own and stays as it is.
+    func about(_ scan: ScanRecord) -> APIError {
+        guard status.code >= 500 else { return self }
+        var (body, headers) = (self.body, self.headers)
+        body.scanId = scan.id
+        headers[.location] = scan.location
+        return APIError(status, body: body, headers: headers)
+    }
+}
