@@ -52,7 +52,7 @@ public struct ScanTransitions: Sendable {
     public let client: PostgresClient
     public let logger: Logger
     /// The longest one statement may take before it fails with ``DatabaseUnavailable``.
-    public var timeout = Duration.seconds(5)
+    public var timeout = StatementTimeout.default
 
     /// How long after its deadline an open scan is failed by the gateways' sweeper: until then its own gateway or
     /// worker may still record the outcome.

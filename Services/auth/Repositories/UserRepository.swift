@@ -8,28 +8,34 @@ import PostgresNIO
 struct PostgresUserRepository: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
+    var timeout = StatementTimeout.default
 
     /// The user with this Apple `sub`, created if new; `email`, when given, replaces the stored one.
     /// One statement: concurrent first sign-ins of the same `sub` meet in the unique index, and every one
     /// of them gets the same row back.
     func upsert(appleUserID: String, email: String?) async throws -> UUID {
-        let rows = try await client.query(
-            """
-            INSERT INTO users (apple_user_id, email) VALUES (\(appleUserID), \(email))
-            ON CONFLICT (apple_user_id) DO UPDATE
-                SET email = COALESCE(EXCLUDED.email, users.email), updated_at = now()
-            RETURNING id
-            """,
-            logger: logger
-        )
-        for try await id in rows.decode(UUID.self) { return id }
-        throw PostgresRowMissing()
+        try await withStatementDeadline("user upsert", timeout: timeout) {
+            let rows = try await client.query(
+                """
+                INSERT INTO users (apple_user_id, email) VALUES (\(appleUserID), \(email))
+                ON CONFLICT (apple_user_id) DO UPDATE
+                    SET email = COALESCE(EXCLUDED.email, users.email), updated_at = now()
+                RETURNING id
+                """,
+                logger: logger
+            )
+            for try await id in rows.decode(UUID.self) { return id }
+            throw PostgresRowMissing()
+        }
     }
 
     /// Deletes the user; their sessions go with them. Returns whether the user existed.
     func delete(_ id: UUID) async throws -> Bool {
-        let rows = try await client.query("DELETE FROM users WHERE id = \(id) RETURNING id", logger: logger)
-        for try await _ in rows.decode(UUID.self) { return true }
-        return false
+        try await withStatementDeadline("user delete", timeout: timeout) {
+            let rows = try await client.query("DELETE FROM users WHERE id = \(id) RETURNING id", logger: logger)
+            for try await _ in rows.decode(UUID.self) { return true }
+            return false
+        }
     }
 }

@@ -9,7 +9,7 @@ struct PostgresProfileStore: ProfileStore {
     let client: PostgresClient
     let logger: Logger
     /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
-    var timeout = Duration.seconds(5)
+    var timeout = StatementTimeout.default
 
     func profile(of userID: UUID) async throws -> KitchenProfile? {
         try await withStatementDeadline("profile read", timeout: timeout) {

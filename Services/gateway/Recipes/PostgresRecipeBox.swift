@@ -10,7 +10,7 @@ struct PostgresRecipeBox: RecipeBox {
     let client: PostgresClient
     let logger: Logger
     /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
-    var timeout = Duration.seconds(5)
+    var timeout = StatementTimeout.default
 
     private static let columns = "id, scan_id, created_at, recipe::text, detected_ingredients::text, note, rating"
 

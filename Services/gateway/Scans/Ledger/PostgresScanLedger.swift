@@ -13,7 +13,7 @@ struct PostgresScanLedger: ScanLedger {
     let client: PostgresClient
     let logger: Logger
     /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
-    var timeout = Duration.seconds(5)
+    var timeout = StatementTimeout.default
 
     fileprivate static let columns =
         "id, user_id, state, error_code, COALESCE(error_message, ''), photo_sha256, deadline, created_at, result::text, model_ms, retry_after_seconds"
