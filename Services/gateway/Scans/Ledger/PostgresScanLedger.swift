@@ -73,43 +73,11 @@ struct PostgresScanLedger: ScanLedger {
     }
 
     func release(_ id: UUID, code: ScanFailure.Code) async throws -> Bool {
-        try await withStatementDeadline("scan ledger release", timeout: timeout) {
-            let rows = try await client.query(
-                """
-                UPDATE scans SET state = 'failed', error_code = \(code.rawValue), idempotency_key = NULL, updated_at = now()
-                WHERE id = \(id) AND state = 'queued' RETURNING \(unescaped: ScanEndMetrics.ageColumn)
-                """,
-                logger: logger
-            )
-            for try await age in rows.decode(Double.self) {
-                ScanEndMetrics.ended(code.rawValue, afterSeconds: age)
-                return true
-            }
-            return false
-        }
+        try await transitions.release(id, ScanFailure(code, ""))
     }
 
-    /// Many replicas sweep at once without doing the same work twice: each takes the overdue rows no other holds.
     func failOverdue(grace: Duration) async throws -> [UUID] {
-        try await withStatementDeadline("scan ledger sweep", timeout: timeout) {
-            let rows = try await client.query(
-                """
-                WITH overdue AS (
-                    SELECT id FROM scans WHERE state IN ('queued', 'running') AND deadline < now() - make_interval(secs => \(grace.seconds))
-                    ORDER BY deadline LIMIT 1000 FOR UPDATE SKIP LOCKED
-                )
-                UPDATE scans SET state = 'failed', error_code = \(ScanFailure.Code.scanTimeout.rawValue), updated_at = now()
-                FROM overdue WHERE scans.id = overdue.id RETURNING scans.id, \(unescaped: ScanEndMetrics.ageColumn)
-                """,
-                logger: logger
-            )
-            var ids: [UUID] = []
-            for try await (id, age) in rows.decode((UUID, Double).self) {
-                ScanEndMetrics.ended(ScanFailure.Code.scanTimeout.rawValue, afterSeconds: age)
-                ids.append(id)
-            }
-            return ids
-        }
+        try await transitions.failOverdue(grace: grace)
     }
 
     /// Pages by `(created_at, id)` in microseconds, the precision PostgreSQL keeps, so no scan is skipped or repeated

@@ -1,0 +1,104 @@
+import Foundation
+import KiwiDatabase
+import KiwiOpenAI
+import KiwiScanJobs
+import PostgresNIO
+
+// The compare-and-sets of ``ScanTransitions``, prepared once per connection (KiwiDatabase's PreparedStatements).
+
+/// Marks an open scan `running`; returns its state either way (none when there is no such scan).
+struct StartScanStatement: PreparedStatementByID {
+    static let sql = """
+        WITH started AS (
+            UPDATE scans SET state = 'running', updated_at = now() WHERE id = $1 AND state IN ('queued', 'running')
+            RETURNING state
+        )
+        SELECT state FROM started UNION ALL SELECT state FROM scans WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM started)
+        """
+    typealias Row = String
+
+    let id: UUID
+}
+
+/// The end of one scan: its final state and what the model cost, in one statement. Releasing (`$17`) ends a scan
+/// only while it is `queued`, and frees its idempotency key.
+struct EndScanStatement: PostgresPreparedStatement {
+    static let sql = """
+        WITH everyone AS (
+            INSERT INTO model_spend_parts AS spend (spend_date, part, cost_nanousd, tokens)
+            SELECT (now() AT TIME ZONE 'UTC')::date, get_byte(uuid_send($3), 15) % 16, $1, $2 WHERE $2 > 0
+            ON CONFLICT (spend_date, part) DO UPDATE
+            SET cost_nanousd = spend.cost_nanousd + EXCLUDED.cost_nanousd, tokens = spend.tokens + EXCLUDED.tokens
+        ), person AS (
+            INSERT INTO scan_usage (quota_key, scan_date, scan_count, tokens)
+            SELECT quota_key, scan_date, 0, $2 FROM scans WHERE id = $3 AND $2 > 0
+            ON CONFLICT (quota_key, scan_date) DO UPDATE SET tokens = scan_usage.tokens + EXCLUDED.tokens
+        )
+        UPDATE scans SET state = $4, result = $5::jsonb, error_code = $6, error_message = $7, retry_after_seconds = $8,
+            model = $9, route = $10, prompt_tokens = $11, cached_prompt_tokens = $12, completion_tokens = $13,
+            cost_nanousd = $14, attempts = $15, model_ms = $16,
+            idempotency_key = CASE WHEN $17 THEN NULL ELSE idempotency_key END, updated_at = now()
+        WHERE id = $3 AND state IN ('queued', 'running') AND (state = 'queued' OR NOT $17)
+        RETURNING \(ScanEndMetrics.ageColumn)
+        """
+    // Stated, because most of them may be null, which says nothing of their types.
+    static let bindingDataTypes: [PostgresDataType] = [
+        .int8, .int8, .uuid, .text, .text, .text, .text, .int8, .text, .text, .int8, .int8, .int8, .int8, .int8, .int8, .bool,
+    ]
+    typealias Row = Double
+
+    let id: UUID
+    let state: ScanState
+    let result: String?
+    let failure: ScanFailure?
+    let usage: ModelUsage?
+    let releasingKey: Bool
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(usage?.costNanos ?? 0)
+        bindings.append(usage?.tokens.total ?? 0)
+        bindings.append(id)
+        bindings.append(state.rawValue)
+        bindings.append(result)
+        bindings.append(failure?.code.rawValue)
+        bindings.append(failure?.message)
+        bindings.append(failure?.retryAfterSeconds)
+        bindings.append(usage?.model)
+        bindings.append(usage?.route)
+        bindings.append(usage?.tokens.promptTokens)
+        bindings.append(usage?.tokens.cachedPromptTokens)
+        bindings.append(usage?.tokens.completionTokens)
+        bindings.append(usage?.costNanos)
+        bindings.append(usage?.attempts)
+        bindings.append(usage?.milliseconds)
+        bindings.append(releasingKey)
+        return bindings
+    }
+}
+
+/// Fails with `scan_timeout` up to 1,000 open scans whose deadline passed more than `grace` ago, skipping the rows
+/// another replica's sweep holds; returns each one's id and age.
+struct SweepScansStatement: PostgresPreparedStatement {
+    static let sql = """
+        WITH overdue AS (
+            SELECT id FROM scans WHERE state IN ('queued', 'running') AND deadline < now() - make_interval(secs => $1)
+            ORDER BY deadline LIMIT 1000 FOR UPDATE SKIP LOCKED
+        )
+        UPDATE scans SET state = 'failed', error_code = $2, updated_at = now()
+        FROM overdue WHERE scans.id = overdue.id RETURNING scans.id, \(ScanEndMetrics.ageColumn)
+        """
+    static let bindingDataTypes: [PostgresDataType] = [.float8, .text]
+    typealias Row = (UUID, Double)
+
+    let grace: Duration
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(grace / .seconds(1))
+        bindings.append(ScanFailure.Code.scanTimeout.rawValue)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
