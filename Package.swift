@@ -210,7 +210,7 @@ let package = Package(
             dependencies: [httpTypes, openAPIRuntime, openAPIURLSession],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
-        library("KiwiOpenAI", folder: "OpenAI"),
+        library("KiwiOpenAI", folder: "OpenAI", dependencies: ["KiwiModels"]),
         library("KiwiDietGuard", folder: "DietGuard", dependencies: ["KiwiModels"], resources: [.embedInCode("ingredient-lexicon.json")]),
         library("KiwiAPIDocument", folder: "APIDocument", dependencies: ["KiwiModels", crypto, yams], resources: [.embedInCode("openapi.yaml")]),
         library("KiwiConcurrency", folder: "Concurrency", dependencies: [heapModule]),
@@ -218,7 +218,7 @@ let package = Package(
         library(
             "KiwiScans",
             folder: "Scans",
-            dependencies: ["KiwiDatabase", "KiwiMessaging", "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", coreMetrics, logging, postgresNIO]
+            dependencies: ["KiwiDatabase", "KiwiMessaging", "KiwiModels", "KiwiScanJobs", coreMetrics, logging, postgresNIO]
         ),
         library("KiwiInternalAPI", folder: "InternalAPI", dependencies: ["KiwiModels", crypto]),
         library("KiwiConfiguration", folder: "Configuration", dependencies: [configuration]),

@@ -4,6 +4,7 @@ import KiwiConcurrency
 import KiwiJPEG
 import KiwiLogging
 import KiwiMessaging
+import KiwiModels
 import KiwiOpenAI
 import KiwiScanJobs
 import KiwiScans

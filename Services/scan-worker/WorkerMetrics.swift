@@ -1,5 +1,6 @@
 import CoreMetrics
 import KiwiConcurrency
+import KiwiModels
 import KiwiOpenAI
 import KiwiServiceSupport
 

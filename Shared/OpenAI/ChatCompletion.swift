@@ -1,3 +1,5 @@
+import KiwiModels
+
 /// The parts of an OpenAI `chat.completion` object that Kiwi reads (the client) and writes (the stub).
 /// Field names are the wire names; unknown fields are ignored when decoding, as OpenAI adds fields over time.
 public struct ChatCompletion: Codable, Hashable, Sendable {

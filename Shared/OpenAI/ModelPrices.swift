@@ -1,29 +1,5 @@
 import Foundation
-
-/// What one completion's `usage` counted: the prompt (of which `cachedPromptTokens` were served from OpenAI's prompt
-/// cache, billed at the cached rate) and the completion.
-public struct TokenUsage: Sendable, Hashable {
-    public var promptTokens: Int
-    public var cachedPromptTokens: Int
-    public var completionTokens: Int
-
-    public init(promptTokens: Int = 0, cachedPromptTokens: Int = 0, completionTokens: Int = 0) {
-        self.promptTokens = promptTokens
-        self.cachedPromptTokens = min(cachedPromptTokens, promptTokens)
-        self.completionTokens = completionTokens
-    }
-
-    /// Prompt and completion tokens together: what a user's daily token cap counts.
-    public var total: Int { promptTokens + completionTokens }
-
-    public static func + (left: TokenUsage, right: TokenUsage) -> TokenUsage {
-        TokenUsage(
-            promptTokens: left.promptTokens + right.promptTokens,
-            cachedPromptTokens: left.cachedPromptTokens + right.cachedPromptTokens,
-            completionTokens: left.completionTokens + right.completionTokens
-        )
-    }
-}
+import KiwiModels
 
 /// One model's prices, kept as nano-dollars per token (US dollars per million tokens × 1,000), so that every cost is
 /// an exact integer and sums across replicas add up to the cent.

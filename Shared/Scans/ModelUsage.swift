@@ -1,4 +1,4 @@
-import KiwiOpenAI
+import KiwiModels
 
 /// What the model cost for one scan, as the worker records it on the scan.
 public struct ModelUsage: Sendable, Hashable {
@@ -8,7 +8,7 @@ public struct ModelUsage: Sendable, Hashable {
     public var route: String?
     /// The tokens of every completion received for the scan, repairs and answers that failed validation included.
     public var tokens: TokenUsage
-    /// What those tokens cost, in nano-dollars (``ModelPrices``).
+    /// What those tokens cost, in nano-dollars (the worker's model prices, KiwiOpenAI's `ModelPrices`).
     public var costNanos: Int64
     /// HTTP attempts made, retries and the repair included.
     public var attempts: Int

@@ -1,6 +1,6 @@
 import Foundation
 import KiwiDatabase
-import KiwiOpenAI
+import KiwiModels
 import KiwiScanJobs
 import PostgresNIO
 

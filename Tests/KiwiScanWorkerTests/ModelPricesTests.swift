@@ -1,4 +1,5 @@
 import Foundation
+import KiwiModels
 import KiwiOpenAI
 import Testing
 
