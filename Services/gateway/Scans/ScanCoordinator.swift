@@ -257,22 +257,3 @@ struct ScanCoordinator: Sendable {
         }
     }
 }
-
-extension ScanRecord {
-    /// This record in another state.
-    init(copying record: ScanRecord, state: ScanState, errorCode: ScanFailure.Code?, result: ScanResponse? = nil) {
-        self.init(
-            id: record.id,
-            userID: record.userID,
-            state: state,
-            errorCode: errorCode,
-            photoSHA256: record.photoSHA256,
-            deadline: record.deadline,
-            createdAt: record.createdAt,
-            result: result
-        )
-    }
-
-    /// The instant of the deadline on this process's clock.
-    var deadlineInstant: ContinuousClock.Instant { .now + .seconds(deadline.timeIntervalSinceNow) }
-}

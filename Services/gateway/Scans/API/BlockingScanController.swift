@@ -107,37 +107,6 @@ struct BlockingScanController: Sendable {
     }
 }
 
-extension ScanRecord {
-    /// The path of the scan's resource.
-    var location: String { "/v1/scans/\(id.uuidString.lowercased())" }
-
-    /// The scan as the API shows it.
-    var resource: ScanResource {
-        ScanResource(
-            id: id,
-            status: state.rawValue,
-            createdAt: createdAt,
-            result: state == .succeeded ? result : nil,
-            error: failure.map { ScanAPIErrors.apiError(for: $0).body }
-        )
-    }
-
-    /// Why a failed scan failed; nil for any other.
-    var failure: ScanFailure? {
-        state == .failed ? ScanFailure(errorCode ?? .llmUnavailable, errorMessage, retryAfterSeconds: retryAfterSeconds) : nil
-    }
-
-    /// The outcome of a final scan; nil while it is open. A success whose result the retention period cleared reads
-    /// as a failure to read recipes, since there is nothing to show.
-    var outcome: ScanOutcome? {
-        switch state {
-        case .queued, .running: nil
-        case .succeeded: result.map { .ok($0) } ?? .error(ScanFailure(.invalidModelResponse, ""))
-        case .failed: failure.map { .error($0) }
-        }
-    }
-}
-
 extension HTTPField.Name {
     static let serverTiming = Self("Server-Timing")!
 }

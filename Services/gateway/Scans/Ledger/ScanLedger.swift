@@ -3,25 +3,6 @@ import KiwiModels
 import KiwiScanJobs
 import KiwiScans
 
-/// One scan as the ledger keeps it: never the photo, only its SHA-256.
-struct ScanRecord: Sendable, Hashable {
-    let id: UUID
-    let userID: UUID
-    let state: ScanState
-    /// Why a `failed` scan failed, and the sentence for the client the worker gave with it (may be empty).
-    let errorCode: ScanFailure.Code?
-    var errorMessage = ""
-    let photoSHA256: Data
-    let deadline: Date
-    let createdAt: Date
-    /// The validated answer of a `succeeded` scan, until the retention period clears it.
-    let result: ScanResponse?
-    /// The model's own time on the scan, once a worker asked it.
-    var modelTime: Duration?
-    /// For `llm_unavailable`: when the worker said trying again may help, in seconds.
-    var retryAfterSeconds: Int?
-}
-
 /// What reserving a scan came to.
 enum ScanReservation: Sendable, Hashable {
     /// A new scan, `queued` and charged.
