@@ -152,7 +152,7 @@ let package = Package(
             "KiwiCLI",
             folder: "kiwi",
             dependencies: [
-                "KiwiDevelopment", "KiwiModels", "KiwiAPIClient", "KiwiAppleSignIn", argumentParser,
+                "KiwiDevelopment", "KiwiModels", "KiwiAPIClient", "KiwiAppleSignIn", "KiwiConcurrency", argumentParser,
                 // The scan event stream, which URLSession on Linux would only hand over once it has ended.
                 asyncHTTPClient,
                 openAPIRuntime,
@@ -192,8 +192,8 @@ let package = Package(
             "KiwiFloorBench",
             folder: "floor-bench",
             dependencies: [
-                "KiwiDevelopment", "KiwiBenchmarking", "KiwiConfiguration", "KiwiDatabase", "KiwiMessaging", "KiwiScanJobs", "KiwiScans",
-                logging, postgresNIO,
+                "KiwiDevelopment", "KiwiBenchmarking", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiMessaging", "KiwiScanJobs",
+                "KiwiScans", logging, postgresNIO,
             ]
         ),
 

@@ -47,7 +47,7 @@ public struct DatabaseMigrator: Sendable {
             where acquired {
                 return
             }
-            try await Task.sleep(for: .milliseconds(100))
+            try await sleep(for: .milliseconds(100))
         }
     }
 

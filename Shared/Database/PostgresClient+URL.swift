@@ -45,8 +45,9 @@ extension PostgresClient.Configuration {
             tls: tls
         )
         // The pool arms an idle timer (and a keep-alive one) whenever a connection goes back idle. The next lease
-        // cancels them, but a cancelled `Task.sleep` still fires at its deadline, so with the defaults (close after
-        // 60 s, ping after 30 s) a busy service went on spending 3-4 % of a core for up to a minute after its load.
+        // cancels them, but on Linux a task's sleep still fires at its deadline when cancelled (the reason for
+        // `TimerWheel`), so with the defaults (close after 60 s, ping after 30 s) a busy service went on spending
+        // 3-4 % of a core for up to a minute after its load.
         // Closing after 10 s ends that 10 s after the load; connections opened for a burst close 10 s after their last
         // use (docs/operations.md §6). No keep-alive: a connection idle for at most 10 s needs no ping, and a ping as
         // often as the idle close fired together with it and left PostgresNIO 1.33's pool unable to shut down

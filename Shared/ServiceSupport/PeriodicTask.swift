@@ -1,3 +1,4 @@
+import KiwiConcurrency
 import Logging
 import ServiceLifecycle
 
@@ -21,7 +22,7 @@ public struct PeriodicTask: Service {
         do {
             try await cancelWhenGracefulShutdown {
                 while true {
-                    try await Task.sleep(for: interval)
+                    try await sleep(for: interval)
                     do {
                         try await work()
                     } catch is CancellationError {

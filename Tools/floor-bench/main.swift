@@ -1,5 +1,6 @@
 import Foundation
 import KiwiBenchmarking
+import KiwiConcurrency
 import KiwiConfiguration
 import KiwiDatabase
 import KiwiDevelopment
@@ -197,7 +198,7 @@ func rabbitMQFloor(serverPID: Int32) async throws -> (perScan: Double, scans: In
                 }
                 let start = ContinuousClock.now
                 for index in 0..<scans {
-                    try await Task.sleep(until: start + .seconds(Double(index) / scansPerSecond))
+                    try await sleep(until: start + .seconds(Double(index) / scansPerSecond))
                     group.addTask { try await gateway.publish(job, routingKey: queue) }
                 }
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import KiwiAPIClient
+import KiwiConcurrency
 import KiwiModels
 import NIOCore
 import NIOHTTP1
@@ -101,7 +102,7 @@ struct Scan: AsyncParsableCommand {
                 break
             } catch let error as ClientError where attempt < 3 {
                 progress?.note("The connection dropped (\(error.underlyingError.localizedDescription)); sending the photos again.")
-                try await Task.sleep(for: .seconds(1))
+                try await sleep(for: .seconds(1))
             }
         }
         guard let scan else { throw CLIError("Kiwi did not answer.") }
@@ -188,7 +189,7 @@ struct ScanFollower {
                     throw CLIError("Lost the connection to Kiwi: \(error). Resume with `kiwi scan --resume \(id)`.")
                 }
                 progress?.note("The connection dropped; picking the scan up again.")
-                try await Task.sleep(for: .seconds(1))
+                try await sleep(for: .seconds(1))
             }
         }
     }

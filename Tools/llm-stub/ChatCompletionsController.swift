@@ -103,7 +103,7 @@ struct ChatCompletionsController: Sendable {
             break
         }
 
-        try await Task.sleep(for: Self.latency(behaviour))
+        try await sleep(for: Self.latency(behaviour))
         let completion = Self.completion(
             for: checked,
             digest: digest,

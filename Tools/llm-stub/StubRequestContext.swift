@@ -1,4 +1,5 @@
 import Hummingbird
+import KiwiConcurrency
 import NIOCore
 import NIOPosix
 
@@ -21,7 +22,7 @@ struct StubRequestContext: RequestContext {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline {
             guard channel.isActive else { throw CancellationError() }
-            try await Task.sleep(for: min(.milliseconds(100), deadline - .now))
+            try await sleep(for: min(.milliseconds(100), deadline - .now))
         }
     }
 

@@ -103,9 +103,9 @@ struct LoadTest: AsyncParsableCommand {
         // CPU is counted over the measured window; the snapshots are taken on schedule while the load runs.
         @Sendable func readings() -> [ProcessUsage] { watched.map { ProcessUsage(pid: $0.pid, includingChildren: true) } }
         let usage = Task { () -> (before: [ProcessUsage], after: [ProcessUsage]) in
-            try? await Task.sleep(until: measuringFrom, clock: .continuous)
+            try? await sleep(until: measuringFrom)
             let before = readings()
-            try? await Task.sleep(until: stopAt, clock: .continuous)
+            try? await sleep(until: stopAt)
             return (before, readings())
         }
 
@@ -117,7 +117,7 @@ struct LoadTest: AsyncParsableCommand {
                 if let person { token = person } else { token = try await users.token() }
             } catch {
                 recorder.signInFailed()
-                try? await Task.sleep(for: .milliseconds(200))
+                try? await sleep(for: .milliseconds(200))
                 return nil
             }
             recorder.started()
@@ -131,7 +131,7 @@ struct LoadTest: AsyncParsableCommand {
             await withDiscardingTaskGroup { group in
                 for lane in 0..<concurrency {
                     group.addTask {
-                        try? await Task.sleep(until: start + .milliseconds(rampUp * 1000 * Double(lane) / Double(concurrency)), clock: .continuous)
+                        try? await sleep(until: start + .milliseconds(rampUp * 1000 * Double(lane) / Double(concurrency)))
                         var index = lane
                         // A refused person tries again (a refusal takes none of their scans); others take turns.
                         var refused: (token: String, times: Int)?
@@ -141,7 +141,7 @@ struct LoadTest: AsyncParsableCommand {
                             refused = scan.flatMap { $0.outcome.refused ? ($0.token, (refused?.times ?? 0) + 1) : nil }
                             if let wait = scan?.outcome.retryAfter {
                                 let backoff = Self.backoff(after: wait, refusals: refused?.times ?? 0)
-                                try? await Task.sleep(until: min(.now + backoff, stopAt), clock: .continuous)
+                                try? await sleep(until: min(.now + backoff, stopAt))
                             }
                         }
                     }
@@ -152,7 +152,7 @@ struct LoadTest: AsyncParsableCommand {
                 var index = 0
                 var next = start
                 while next < stopAt {
-                    try? await Task.sleep(until: next, clock: .continuous)
+                    try? await sleep(until: next)
                     let current = index
                     group.addTask { _ = await scanOnce(current) }
                     index += 1
@@ -169,9 +169,9 @@ struct LoadTest: AsyncParsableCommand {
             FileHandle.standardError.write(
                 Data("load over; idle CPU is read \(format(idleAfter)) s from now, for \(format(Self.idleWindow)) s\n".utf8)
             )
-            try? await Task.sleep(for: .milliseconds(idleAfter * 1000))
+            try? await sleep(for: .milliseconds(idleAfter * 1000))
             let idleBefore = readings()
-            try? await Task.sleep(for: .milliseconds(Self.idleWindow * 1000))
+            try? await sleep(for: .milliseconds(Self.idleWindow * 1000))
             idle = zip(idleBefore, readings()).map { 100 * ($1.cpuSeconds - $0.cpuSeconds) / Self.idleWindow }
         }
         return LoadReport(
@@ -202,9 +202,12 @@ struct LoadTest: AsyncParsableCommand {
     /// than asked, longer after each of `refusals` refusals in a row (doubling from 1 s up to 32 s), and spread over
     /// up to twice that, so that lanes refused together do not all come back together.
     static func backoff(after wait: Duration, refusals: Int) -> Duration {
-        let doubling = refusals > 0 ? Duration.seconds(1 << min(refusals - 1, 5)) : .zero
+        let doubling = refusals > 0 ? refusalWaits.wait(afterRetries: refusals - 1) : .zero
         return max(wait, doubling) * Double.random(in: 1...2)
     }
+
+    /// The waits that grow with each refusal in a row.
+    private static let refusalWaits = RetrySchedule.doubling(from: .seconds(1), upTo: .seconds(32))
 
     /// How long the idle reading lasts, in seconds.
     static let idleWindow = 5.0

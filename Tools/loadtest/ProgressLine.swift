@@ -1,4 +1,5 @@
 import Foundation
+import KiwiConcurrency
 
 /// The live one-line display on standard error: elapsed time, phase, scans finished per second over the last second,
 /// scans in flight, finished and failed. On a terminal the line redraws in place; elsewhere (CI, a log) it is
@@ -14,7 +15,7 @@ struct ProgressLine: Sendable {
         var previous = 0
         var tick = 0
         while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(1))
+            try? await sleep(for: .seconds(1))
             tick += 1
             let counts = recorder.counts
             let now = ContinuousClock.now

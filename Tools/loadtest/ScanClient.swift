@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import KiwiConcurrency
 import KiwiDevelopment
 import KiwiJPEG
 import NIOCore
@@ -105,7 +106,7 @@ struct ScanClient: Sendable {
             var stream = try await client.execute(events, deadline: deadline)
             while stream.status == .serviceUnavailable {
                 _ = try await stream.body.collect(upTo: 1 << 20)
-                try await Task.sleep(for: Self.retryAfter(stream.headers) ?? .seconds(1))
+                try await sleep(for: Self.retryAfter(stream.headers) ?? .seconds(1))
                 stream = try await client.execute(events, deadline: deadline)
             }
             let text = String(buffer: try await stream.body.collect(upTo: 4 << 20))

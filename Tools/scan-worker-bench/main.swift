@@ -67,7 +67,7 @@ func waitHealthy(port: Int) async throws {
         {
             return
         }
-        try await Task.sleep(for: .milliseconds(100))
+        try await sleep(for: .milliseconds(100))
     }
     throw CancellationError()
 }
@@ -90,7 +90,7 @@ final class Outcomes: Sendable {
     /// Whether scan `id` succeeded, once announced final; false after `timeout` without news.
     func wait(for id: UUID, timeout: Duration, after start: @escaping @Sendable () async throws -> Void) async -> Bool {
         let timer = Task {
-            try await Task.sleep(for: timeout)
+            try await sleep(for: timeout)
             self.settle(id, succeeded: false)
         }
         defer { timer.cancel() }
