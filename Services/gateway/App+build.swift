@@ -53,17 +53,14 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         tokenLimit: configuration.userDailyTokens,
         dailyBudgetNanos: configuration.dailyBudgetNanos
     )
-    let dispatcher = ScanDispatcher(
-        publisher: publisher,
-        jobQueue: configuration.jobQueue,
-        events: ScanEventAnnouncer(publisher: publisher, logger: logger)
-    )
+    let announcer = ScanEventAnnouncer(publisher: publisher, logger: logger)
     let metrics = GatewayMetrics()
     let router = buildRouter(
         dependencies: GatewayDependencies(
             sessions: authService,
             accounts: authService,
-            scans: dispatcher,
+            jobQueue: AMQPScanJobQueue(publisher: publisher, queue: configuration.jobQueue),
+            announcer: announcer,
             ledger: ledger,
             recipes: recipes,
             profiles: profiles,
@@ -98,7 +95,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             RevocationListener(consumer: revocations, cache: cache, logger: logger),
             ScanEventListener(consumer: scanEvents, hub: hub, logger: logger),
             // Every replica runs these; the sweeper skips rows another holds, and the purge's deletes are idempotent.
-            ScanSweeper.task(ledger: ledger, scans: dispatcher, metrics: metrics, logger: logger),
+            ScanSweeper.task(ledger: ledger, announcer: announcer, metrics: metrics, logger: logger),
             metrics.ledgerGauges(ledger: ledger, hub: hub, logger: logger),
             PeriodicTask("purge scans past their retention", every: .seconds(3600), logger: logger) {
                 let purged = try await ledger.purge(olderThan: configuration.scanRetention, today: policy.day(of: Date()))
@@ -138,7 +135,8 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     let scans = ScanCoordinator(
         ledger: dependencies.ledger,
         profiles: dependencies.profiles,
-        backend: dependencies.scans,
+        jobQueue: dependencies.jobQueue,
+        announcer: dependencies.announcer,
         events: dependencies.scanEvents,
         policy: dependencies.policy,
         startLimiter: ScanStartLimiter(capacity: dependencies.scanStartSlots),

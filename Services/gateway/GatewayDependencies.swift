@@ -1,7 +1,5 @@
 import Foundation
 import KiwiInternalAPI
-import KiwiScanJobs
-import KiwiScans
 import NIOCore
 
 /// Who a bearer token belongs to. Real: ``AuthServiceClient`` (the auth service's introspection endpoint);
@@ -22,24 +20,6 @@ protocol AccountActions: Sendable {
     func deleteUser(_ id: UUID, requestID: String) async throws(AuthServiceUnavailable)
 }
 
-/// The scan workers, as the gateway reaches them. Real: ``ScanDispatcher`` (jobs on RabbitMQ's job queue, news on
-/// the scan event exchange); fake: `FakeScanBackend`.
-protocol ScanBackend: Sendable {
-    /// Hands a scan's job to the workers: returns once the broker has taken it, or throws. The job, photo and all, is
-    /// handed over, not kept while the worker and the model take their time; the worker records the outcome on the
-    /// scan's record. Throws ``ScanNotSent`` when the job certainly never left this gateway.
-    func submit(_ job: consuming ScanJob) async throws
-    /// Tells every gateway replica (this one too) that a scan changed state. Best effort.
-    func announce(_ event: ScanEvent) async
-}
-
-/// A scan job that certainly never reached the broker (no connection, or publishing blocked by a resource alarm), as
-/// opposed to one whose fate is unknown (the connection dropped before the broker confirmed it).
-struct ScanNotSent: Error, CustomStringConvertible {
-    var reason: String
-    var description: String { reason }
-}
-
 /// An answer of the auth service passed through to the client (its status and body).
 struct ForwardedResponse: Sendable {
     var status: Int
@@ -51,7 +31,10 @@ struct ForwardedResponse: Sendable {
 struct GatewayDependencies: Sendable {
     var sessions: any SessionIntrospector
     var accounts: any AccountActions
-    var scans: any ScanBackend
+    /// Where scan jobs wait for the workers (``ScanJobQueue``): real ``AMQPScanJobQueue``, fake `FakeScanJobQueue`.
+    var jobQueue: any ScanJobQueue
+    /// News of scans for every replica (``ScanAnnouncer``): real ``ScanEventAnnouncer``, fake `FakeScanAnnouncer`.
+    var announcer: any ScanAnnouncer
     /// Every scan and its state, and so each person's daily usage (``ScanLedger``): real ``PostgresScanLedger``, fake
     /// `FakeScanLedger`.
     var ledger: any ScanLedger

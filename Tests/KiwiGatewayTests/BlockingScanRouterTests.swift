@@ -51,7 +51,7 @@ struct BlockingScanRouterTests {
             // Counted down from when the gateway answered, between the two readings (a midnight may pass in between).
             #expect((shortest...longest).contains(retryAfter) || shortest > longest)
         }
-        #expect(gateway.scans.photos.isEmpty)
+        #expect(gateway.workers.photos.isEmpty)
     }
 
     @Test("a successful scan answers the workers' result with the model's time as Server-Timing")
@@ -65,8 +65,8 @@ struct BlockingScanRouterTests {
             #expect(try KiwiJSON.decoder().decode(ScanResponse.self, from: Data(answer.body.readableBytesView)) == result)
             #expect(answer.headers[.serverTiming] == "llm;dur=1234.0")
         }
-        #expect(gateway.scans.photos == [testPhoto])
-        #expect(gateway.scans.requestIDs == ["scan-1"])
+        #expect(gateway.workers.photos == [testPhoto])
+        #expect(gateway.workers.requestIDs == ["scan-1"])
     }
 
     @Test("a successful scan is recorded with its result and uses one of the day's scans")
@@ -138,7 +138,7 @@ struct BlockingScanRouterTests {
             let answers = try [first, again].map { try KiwiJSON.decoder().decode(ScanResponse.self, from: Data($0.body.readableBytesView)) }
             #expect(answers[0] == answers[1])
         }
-        #expect(gateway.scans.photos.count == 1)
+        #expect(gateway.workers.photos.count == 1)
         #expect(try await gateway.usedToday(by: quotaKey) == 1)
     }
 
@@ -152,7 +152,7 @@ struct BlockingScanRouterTests {
             #expect(other.status == .unprocessableContent)
             #expect(other.errorCode == "idempotency_key_reused")
         }
-        #expect(gateway.scans.photos.count == 1)
+        #expect(gateway.workers.photos.count == 1)
     }
 
     @Test("a retry of a failed scan with its Idempotency-Key gets the same failure, and nothing is charged")
@@ -166,7 +166,7 @@ struct BlockingScanRouterTests {
                 #expect(answer.errorCode == "scan_unavailable")
             }
         }
-        #expect(gateway.scans.photos.count == 1)
+        #expect(gateway.workers.photos.count == 1)
         #expect(try await gateway.usedToday(by: quotaKey) == 0)
     }
 
@@ -181,7 +181,7 @@ struct BlockingScanRouterTests {
             #expect(try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "another"]).status == .tooManyRequests)
             #expect(try await client.scan(testPhoto, token: token).status == .tooManyRequests)
         }
-        #expect(gateway.scans.photos.count == 1)
+        #expect(gateway.workers.photos.count == 1)
         #expect(try await gateway.usedToday(by: quotaKey) == 4)
     }
 
@@ -193,7 +193,7 @@ struct BlockingScanRouterTests {
             let answer = try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: key])
             #expect(answer.status == .badRequest)
         }
-        #expect(gateway.scans.photos.isEmpty)
+        #expect(gateway.workers.photos.isEmpty)
     }
 
     @Test(
@@ -224,7 +224,7 @@ struct BlockingScanRouterTests {
             #expect(answer.errorCode == "invalid_image", "\(why)")
             #expect((try answer.json()["message"] as? String)?.contains(rule) == true, "\(why)")
         }
-        #expect(gateway.scans.photos.isEmpty)
+        #expect(gateway.workers.photos.isEmpty)
         #expect(try await gateway.usedToday(by: quotaKey) == 0)
     }
 
@@ -245,8 +245,8 @@ struct BlockingScanRouterTests {
             let upload = MultipartUpload.make(photos: photos)
             #expect(try await client.upload(upload.body, contentType: upload.contentType, token: token).status == .ok)
         }
-        #expect(gateway.scans.photos == photos)
-        #expect(gateway.scans.modes == [.fridge])
+        #expect(gateway.workers.photos == photos)
+        #expect(gateway.workers.modes == [.fridge])
         #expect(try await gateway.usedToday(by: quotaKey) == 1)
     }
 
@@ -272,7 +272,7 @@ struct BlockingScanRouterTests {
             #expect(refused.status == .badRequest)
             #expect(refused.errorCode == "bad_request")
         }
-        #expect(gateway.scans.modes == [.dish])
+        #expect(gateway.workers.modes == [.dish])
         #expect(try await gateway.usedToday(by: quotaKey) == 1)
     }
 
@@ -333,7 +333,7 @@ struct BlockingScanRouterTests {
             let answer = try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "k"])
             #expect(answer.status == .serviceUnavailable)
             #expect(answer.errorCode == "scan_unavailable")
-            gateway.scans.set(.answer(.ok(ScanResponse(ingredients: [], recipes: [])), modelTime: nil))
+            gateway.workers.set(.answer(.ok(ScanResponse(ingredients: [], recipes: [])), modelTime: nil))
             let retried = try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "k"])
             #expect(retried.status == .ok)
         }
@@ -352,7 +352,7 @@ struct BlockingScanRouterTests {
         }
         let scan = try #require(gateway.ledger.records.first)
         #expect(scan.state == .failed && scan.errorCode == .scanTimeout)
-        #expect(gateway.scans.announced == [ScanEvent(scanID: scan.id, state: .failed)])
+        #expect(gateway.announcer.announced == [ScanEvent(scanID: scan.id, state: .failed)])
         #expect(try await gateway.usedToday(by: quotaKey) == 0)
     }
 
@@ -361,7 +361,7 @@ struct BlockingScanRouterTests {
         let gateway = FakeGateway(workers: .hold, scanTimeout: .seconds(3600))
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
-            let worker = Task { gateway.scans.answer(try await firstJob(of: gateway), with: Self.noFood) }
+            let worker = Task { gateway.workers.answer(try await firstJob(of: gateway), with: Self.noFood) }
             let answer = try await client.scan(testPhoto, token: token)
             try await worker.value
             #expect(answer.status == .ok)
@@ -377,10 +377,10 @@ struct BlockingScanRouterTests {
                 let id = try await firstJob(of: gateway)
                 gateway.ledger.fail(with: DatabaseUnavailable(description: "restarting"))
                 // News while the store is out of reach: the request reads, and cannot.
-                await gateway.scans.announce(ScanEvent(scanID: id, state: .succeeded))
+                await gateway.announcer.announce(ScanEvent(scanID: id, state: .succeeded))
                 try await eventually { gateway.ledger.failedReads > 0 }
                 gateway.ledger.fail(with: nil)
-                gateway.scans.answer(id, with: Self.noFood)
+                gateway.workers.answer(id, with: Self.noFood)
             }
             let answer = try await client.scan(testPhoto, token: token)
             try await worker.value
@@ -424,9 +424,9 @@ struct BlockingScanRouterTests {
             let worker = Task {
                 let id = try await firstJob(of: gateway)
                 let before = gateway.ledger.reads
-                gateway.scans.start(id)
+                gateway.workers.start(id)
                 try await Task.sleep(for: .milliseconds(100))
-                gateway.scans.answer(id, with: Self.noFood)
+                gateway.workers.answer(id, with: Self.noFood)
                 return before
             }
             let answer = try await client.scan(testPhoto, token: token)
@@ -441,8 +441,8 @@ struct BlockingScanRouterTests {
 
     /// The id of the first scan whose job the held workers received, once there is one.
     func firstJob(of gateway: FakeGateway) async throws -> UUID {
-        try await eventually { !gateway.scans.scanIDs.isEmpty }
-        return gateway.scans.scanIDs[0]
+        try await eventually { !gateway.workers.scanIDs.isEmpty }
+        return gateway.workers.scanIDs[0]
     }
 
     @Test("a quota store that cannot be used makes a scan 503 service_unavailable with Retry-After")
@@ -456,6 +456,6 @@ struct BlockingScanRouterTests {
             #expect(answer.errorCode == "service_unavailable")
             #expect(answer.headers[.retryAfter] == "1")
         }
-        #expect(gateway.scans.photos.isEmpty)
+        #expect(gateway.workers.photos.isEmpty)
     }
 }

@@ -21,7 +21,8 @@ final class FakeGateway: Sendable {
     let recipes = FakeRecipeBox()
     let profiles = FakeProfileStore()
     let events = ScanEventHub()
-    let scans: FakeScanBackend
+    let workers: FakeScanJobQueue
+    let announcer: FakeScanAnnouncer
     let scanTimeout: Duration
     let sharePageLimit: RateLimit
     /// Trusts a checked session for an hour: a test stalled on a busy machine must not see it expire.
@@ -34,7 +35,7 @@ final class FakeGateway: Sendable {
 
     /// - Parameter workers: what becomes of every scan job: by default an empty answer at once.
     init(
-        workers: FakeScanBackend.Outcome = .answer(.ok(ScanResponse(ingredients: [], recipes: [])), modelTime: nil),
+        workers: FakeScanJobQueue.Fate = .answer(.ok(ScanResponse(ingredients: [], recipes: [])), modelTime: nil),
         scanTimeout: Duration = .seconds(10),
         sharePageLimit: RateLimit = RateLimit(burst: 60, perSecond: 1),
         policy: QuotaPolicy = QuotaPolicy(limit: 4),
@@ -42,7 +43,8 @@ final class FakeGateway: Sendable {
         readiness: [String: @Sendable () async -> Bool] = [:],
         optionalReadiness: [String: @Sendable () async -> Bool] = [:]
     ) {
-        self.scans = FakeScanBackend(workers, ledger: ledger, events: events)
+        self.workers = FakeScanJobQueue(workers, ledger: ledger, events: events)
+        self.announcer = FakeScanAnnouncer(events: events)
         self.scanTimeout = scanTimeout
         self.sharePageLimit = sharePageLimit
         self.policy = policy
@@ -60,7 +62,8 @@ final class FakeGateway: Sendable {
         GatewayDependencies(
             sessions: sessions,
             accounts: accounts,
-            scans: scans,
+            jobQueue: workers,
+            announcer: announcer,
             ledger: ledger,
             recipes: recipes,
             profiles: profiles,

@@ -74,7 +74,7 @@ struct ProfileRouterTests {
             try await gateway.profiles.save(KitchenProfile(diets: [.vegan]), for: session.userId)
             #expect(try await client.scan(testPhoto, token: token).status == .ok)
         }
-        #expect(gateway.scans.profiles == [nil, KitchenProfile(diets: [.vegan])])
+        #expect(gateway.workers.profiles == [nil, KitchenProfile(diets: [.vegan])])
     }
 
     @Test("deleting the account deletes the profile")

@@ -31,7 +31,7 @@ struct ScansRouterTests {
             #expect(scan.status == "queued")
             #expect(answer.headers[.location] == "/v1/scans/\(scan.id.uuidString.lowercased())")
             #expect(answer.headers[.preferenceApplied] == nil)
-            #expect(gateway.scans.scanIDs == [scan.id])
+            #expect(gateway.workers.scanIDs == [scan.id])
         }
         #expect(try await gateway.usedToday(by: quotaKey) == 1)
     }
@@ -94,7 +94,7 @@ struct ScansRouterTests {
             let again = try resource(try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "a"], path: "/v1/scans"))
             #expect(first.id == again.id)
         }
-        #expect(gateway.scans.scanIDs.count == 1)
+        #expect(gateway.workers.scanIDs.count == 1)
         #expect(try await gateway.usedToday(by: quotaKey) == 1)
     }
 
@@ -108,7 +108,7 @@ struct ScansRouterTests {
             #expect(answer.status == .tooManyRequests)
             #expect(answer.errorCode == "rate_limit_exceeded")
         }
-        #expect(gateway.scans.photos.isEmpty)
+        #expect(gateway.workers.photos.isEmpty)
     }
 
     @Test("a scan started while every start slot is taken is refused at once with 503 and Retry-After, and not counted")
@@ -119,7 +119,7 @@ struct ScansRouterTests {
         try await gateway.test { client async throws in
             async let first = client.scan(testPhoto, token: token, path: "/v1/scans")
             // The first start holds the only slot until the broker confirms its job.
-            try await eventually { gateway.scans.scanIDs.count == 1 }
+            try await eventually { gateway.workers.scanIDs.count == 1 }
             let refused = try await client.scan(testPhoto, token: token, path: "/v1/scans")
             #expect(refused.status == .serviceUnavailable)
             #expect(refused.errorCode == "scan_unavailable")
@@ -127,7 +127,7 @@ struct ScansRouterTests {
             confirm.yield()
             #expect(try await first.status == .accepted)
         }
-        #expect(gateway.scans.scanIDs.count == 1)
+        #expect(gateway.workers.scanIDs.count == 1)
         #expect(try await gateway.usedToday(by: quotaKey) == 1)
     }
 
@@ -180,7 +180,7 @@ struct ScansRouterTests {
             let scan = try resource(try await client.scan(testPhoto, token: token, path: "/v1/scans"))
             #expect(try await client.execute(.delete, "/v1/scans/\(scan.id)", token: token).status == .noContent)
             #expect(try await client.execute(.get, "/v1/scans/\(scan.id)", token: token).status == .notFound)
-            #expect(gateway.scans.announced == [ScanEvent(scanID: scan.id, state: .failed)])
+            #expect(gateway.announcer.announced == [ScanEvent(scanID: scan.id, state: .failed)])
         }
         #expect(try await gateway.usedToday(by: quotaKey) == 0)
     }
@@ -191,11 +191,11 @@ struct ScansRouterTests {
         let (token, _, quotaKey) = gateway.signIn()
         try await gateway.test { client async throws in
             let scan = try resource(try await client.scan(testPhoto, token: token, path: "/v1/scans"))
-            gateway.scans.start(scan.id)
+            gateway.workers.start(scan.id)
             let running = try await client.execute(.delete, "/v1/scans/\(scan.id)", token: token)
             #expect(running.status == .conflict)
             #expect(running.errorCode == "scan_in_progress")
-            gateway.scans.answer(scan.id, with: .ok(Self.empty))
+            gateway.workers.answer(scan.id, with: .ok(Self.empty))
             #expect(try await client.execute(.delete, "/v1/scans/\(scan.id)", token: token).status == .noContent)
         }
         #expect(gateway.ledger.records.isEmpty)
@@ -236,9 +236,9 @@ struct ScansRouterTests {
                 // The stream has read the scan (its check and its first look) before the worker starts it, and
                 // looked again before the worker answers: each step is seen.
                 while gateway.ledger.reads < before + 2 || gateway.events.watchedScans == 0 { try await Task.sleep(for: .milliseconds(5)) }
-                gateway.scans.start(scan.id)
+                gateway.workers.start(scan.id)
                 while gateway.ledger.reads < before + 3 { try await Task.sleep(for: .milliseconds(5)) }
-                gateway.scans.answer(scan.id, with: .ok(Self.empty))
+                gateway.workers.answer(scan.id, with: .ok(Self.empty))
             }
             let stream = try await client.execute(.get, "/v1/scans/\(scan.id)/events", token: token)
             try await worker.value

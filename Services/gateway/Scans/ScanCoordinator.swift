@@ -19,7 +19,8 @@ struct ScanCoordinator: Sendable {
     let ledger: any ScanLedger
     /// The profile each scan is made for, read as the scan starts.
     let profiles: any ProfileStore
-    let backend: any ScanBackend
+    let jobQueue: any ScanJobQueue
+    let announcer: any ScanAnnouncer
     let events: ScanEventHub
     let policy: QuotaPolicy
     let startLimiter: ScanStartLimiter
@@ -108,7 +109,7 @@ struct ScanCoordinator: Sendable {
         // Watched before its job leaves, so whoever follows the scan starts from this record without reading it again.
         let registration = events.register(scan.id)
         do {
-            try await backend.submit(
+            try await jobQueue.submit(
                 ScanJob(
                     scanID: scan.id,
                     photos: upload.photos,
@@ -222,7 +223,7 @@ struct ScanCoordinator: Sendable {
                 if try await releasingKey ? ledger.release(scan.id, code: code) : ledger.fail(scan.id, code: code) {
                     context.logger.info("scan refunded", metadata: ["scanId": "\(scan.id)", "reason": .string(code.rawValue)])
                     metrics.refunded(true)
-                    await backend.announce(ScanEvent(scanID: scan.id, state: .failed))
+                    await announcer.announce(ScanEvent(scanID: scan.id, state: .failed))
                     return ScanRecord(copying: scan, state: .failed, errorCode: code)
                 }
                 return try await ledger.scan(scan.id, of: scan.userID) ?? scan

@@ -78,7 +78,7 @@ struct ScansController: Sendable {
             throw APIError(.conflict, .scanInProgress, "The scan is being analysed and can't be cancelled; delete it once it has finished.")
         case .cancelled:
             context.logger.info("scan cancelled before a worker took it; refunded", metadata: ["scanId": "\(id)"])
-            await scans.backend.announce(ScanEvent(scanID: id, state: .failed))
+            await scans.announcer.announce(ScanEvent(scanID: id, state: .failed))
         case .deleted:
             context.logger.info("scan deleted", metadata: ["scanId": "\(id)"])
         }

@@ -13,8 +13,8 @@ enum ScanSweeper {
     /// How often each replica sweeps.
     static let interval = Duration.seconds(10)
 
-    /// The periodic task that sweeps `ledger` and announces each scan it failed through `scans`.
-    static func task(ledger: any ScanLedger, scans: any ScanBackend, metrics: GatewayMetrics, logger: Logger) -> PeriodicTask {
+    /// The periodic task that sweeps `ledger` and announces each scan it failed through `announcer`.
+    static func task(ledger: any ScanLedger, announcer: any ScanAnnouncer, metrics: GatewayMetrics, logger: Logger) -> PeriodicTask {
         PeriodicTask("fail overdue scans", every: interval, logger: logger) {
             let failed: [UUID]
             do {
@@ -27,7 +27,7 @@ enum ScanSweeper {
             guard !failed.isEmpty else { return }
             metrics.sweptScans.increment(by: failed.count)
             logger.warning("failed overdue scans; nobody recorded their outcome", metadata: ["count": "\(failed.count)"])
-            for id in failed { await scans.announce(ScanEvent(scanID: id, state: .failed)) }
+            for id in failed { await announcer.announce(ScanEvent(scanID: id, state: .failed)) }
         }
     }
 }

@@ -6,11 +6,11 @@ import Synchronization
 
 @testable import KiwiGateway
 
-/// The broker and the scan workers behind it: each job is answered at once with one programmed outcome, written on
-/// the fake ledger as a worker writes it on the real one, and announced; or left for the test to answer.
-final class FakeScanBackend: ScanBackend {
-    /// What happens to a job.
-    enum Outcome: Sendable {
+/// The job queue and the scan workers behind it: each job is answered at once as programmed, written on the fake
+/// ledger as a worker writes it on the real one, and announced; or left for the test to answer.
+final class FakeScanJobQueue: ScanJobQueue {
+    /// What becomes of a job.
+    enum Fate: Sendable {
         /// A worker records this result (and the model's time) at once.
         case answer(ScanOutcome, modelTime: Duration?)
         /// The broker does not take the job.
@@ -22,17 +22,16 @@ final class FakeScanBackend: ScanBackend {
     }
 
     private struct State {
-        var outcome: Outcome
+        var fate: Fate
         var jobs: [ScanJob] = []
-        var announced: [ScanEvent] = []
     }
 
     private let state: Mutex<State>
     private let ledger: FakeScanLedger
     private let events: ScanEventHub
 
-    init(_ outcome: Outcome, ledger: FakeScanLedger, events: ScanEventHub) {
-        state = Mutex(State(outcome: outcome))
+    init(_ fate: Fate, ledger: FakeScanLedger, events: ScanEventHub) {
+        state = Mutex(State(fate: fate))
         self.ledger = ledger
         self.events = events
     }
@@ -47,32 +46,25 @@ final class FakeScanBackend: ScanBackend {
     var requestIDs: [String] { state.withLock { $0.jobs.compactMap(\.requestID) } }
     /// The scan ids of the jobs received, in order.
     var scanIDs: [UUID] { state.withLock { $0.jobs.map(\.scanID) } }
-    /// The events the gateway announced.
-    var announced: [ScanEvent] { state.withLock { $0.announced } }
 
-    /// What happens to the jobs from now on.
-    func set(_ outcome: Outcome) {
-        state.withLock { $0.outcome = outcome }
+    /// What becomes of the jobs from now on.
+    func set(_ fate: Fate) {
+        state.withLock { $0.fate = fate }
     }
 
     func submit(_ job: consuming ScanJob) async throws {
         let job = copy job
-        let outcome = state.withLock { state in
-            if case .refuse = state.outcome { return state.outcome }
+        let fate = state.withLock { state in
+            if case .refuse = state.fate { return state.fate }
             state.jobs.append(job)
-            return state.outcome
+            return state.fate
         }
-        switch outcome {
+        switch fate {
         case .answer(let result, let modelTime): answer(job.scanID, with: result, modelTime: modelTime)
         case .refuse(let error): throw error
         case .hold: break
         case .stall(let confirmation): for await _ in confirmation { break }
         }
-    }
-
-    func announce(_ event: ScanEvent) async {
-        state.withLock { $0.announced.append(event) }
-        events.announce(event)
     }
 
     /// A worker takes scan `id`: it is `running` now.
