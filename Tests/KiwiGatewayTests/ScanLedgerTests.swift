@@ -1,35 +1,81 @@
 import Foundation
 import KiwiDatabase
 import KiwiModels
-import KiwiOpenAI
 import KiwiScanJobs
 import KiwiScans
 import KiwiTestSupport
-import Logging
 import PostgresNIO
 import Testing
 
 @testable import KiwiGateway
 
-let testLogger: Logger = {
-    var logger = Logger(label: "test.gateway")
-    logger.logLevel = .warning
-    return logger
-}()
+/// A scan ledger as a case drives it: the port itself, what a scan worker does to the scans, and what a test does
+/// to them directly.
+protocol LedgerRig: Sendable {
+    var ledger: any ScanLedger { get }
+    /// A worker takes the scan (``ScanTransitions/start(_:)``).
+    func start(_ id: UUID) async throws -> ScanClaim
+    /// A worker records the scan's answer (``ScanTransitions/succeed(_:result:usage:)``).
+    func succeed(_ id: UUID, result: ScanResponse, usage: ModelUsage?) async throws -> Bool
+    /// A worker fails the scan (``ScanTransitions/fail(_:_:usage:)``).
+    func fail(_ id: UUID, _ reason: ScanFailure, usage: ModelUsage?) async throws -> Bool
+    /// Moves the creation time of scans `ids` to `date`, as if they had been reserved then.
+    func setCreated(_ ids: [UUID], at date: Date) async throws
+    /// How many scans of `userID` are kept, in any state.
+    func storedScans(of userID: UUID) async throws -> Int
+}
 
-/// Runs `body` with a migrated database of its own, a scan ledger on it, and the transitions a worker makes.
-func withLedgerDatabase<Result: Sendable>(
-    _ body: @Sendable (PostgresClient, PostgresScanLedger, ScanTransitions) async throws -> Result
-) async throws -> Result {
-    try await withTemporaryDatabase { configuration in
-        try await withClient(configuration) { client in
-            _ = try await DatabaseMigrator().migrate(client, logger: testLogger)
-            // Generous: 1,000 reservations of one person queue on one lock on this 2-core machine.
-            return try await body(
-                client,
-                PostgresScanLedger(client: client, logger: testLogger, timeout: .seconds(60)),
-                ScanTransitions(client: client, logger: testLogger)
-            )
+extension FakeScanLedger: LedgerRig {
+    var ledger: any ScanLedger { self }
+
+    func storedScans(of userID: UUID) -> Int {
+        records.filter { $0.userID == userID }.count
+    }
+}
+
+/// ``PostgresScanLedger`` and a worker's ``ScanTransitions`` on one database.
+struct PostgresLedgerRig: LedgerRig {
+    let client: PostgresClient
+
+    // Generous: 1,000 reservations of one person queue on one lock on this 2-core machine.
+    var ledger: any ScanLedger { PostgresScanLedger(client: client, logger: testLogger, timeout: .seconds(60)) }
+
+    var transitions: ScanTransitions { ScanTransitions(client: client, logger: testLogger) }
+
+    func start(_ id: UUID) async throws -> ScanClaim {
+        try await transitions.start(id)
+    }
+
+    func succeed(_ id: UUID, result: ScanResponse, usage: ModelUsage?) async throws -> Bool {
+        try await transitions.succeed(id, result: result, usage: usage)
+    }
+
+    func fail(_ id: UUID, _ reason: ScanFailure, usage: ModelUsage?) async throws -> Bool {
+        try await transitions.fail(id, reason, usage: usage)
+    }
+
+    func setCreated(_ ids: [UUID], at date: Date) async throws {
+        try await client.execute("UPDATE scans SET created_at = \(date) WHERE id = ANY(\(ids))", logger: testLogger)
+    }
+
+    func storedScans(of userID: UUID) async throws -> Int {
+        let rows = try await client.query("SELECT count(*) FROM scans WHERE user_id = \(userID)", logger: testLogger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+}
+
+/// Runs `body` with a scan ledger of `kind` of its own.
+func withLedger<Result: Sendable>(_ kind: StoreKind, _ body: @Sendable (any ScanLedger, any LedgerRig) async throws -> Result) async throws -> Result
+{
+    switch kind {
+    case .fake:
+        let fake = FakeScanLedger()
+        return try await body(fake, fake)
+    case .postgres:
+        return try await withMigratedDatabase { client in
+            let rig = PostgresLedgerRig(client: client)
+            return try await body(rig.ledger, rig)
         }
     }
 }
@@ -39,28 +85,49 @@ func newQuotaKey() -> Data {
     Data((0..<32).map { _ in UInt8.random(in: 0...255) })
 }
 
-/// The scan ledger against the real PostgreSQL: reservations, the state machine's compare-and-set, the sweeper,
-/// account deletion and retention.
-@Suite("Scan ledger in PostgreSQL", .timeLimit(.minutes(2)))
+/// A scan of `quotaKey`'s user on `day`, due `deadline` seconds from now.
+func newScan(
+    _ quotaKey: Data,
+    user: UUID = UUID(),
+    day: String = ScanLedgerTests.day,
+    key: String? = nil,
+    photo: UInt8 = 1,
+    deadline: Double = 90
+)
+    -> QueuedScan
+{
+    QueuedScan(
+        userID: user,
+        quotaKey: quotaKey,
+        day: day,
+        idempotencyKey: key,
+        photoSHA256: Data(repeating: photo, count: 32),
+        deadline: Date().addingTimeInterval(deadline)
+    )
+}
+
+/// What a worker's model call cost.
+func modelUsage(costNanos: Int64, modelTime: Duration) -> ModelUsage {
+    ModelUsage(
+        model: "gpt-4o-2024-08-06",
+        route: "gpt-4o",
+        tokens: TokenUsage(promptTokens: 900, completionTokens: 300),
+        costNanos: costNanos,
+        attempts: 1,
+        modelTime: modelTime
+    )
+}
+
+/// The scan ledger, each case against ``FakeScanLedger`` and against ``PostgresScanLedger``: reservations, the state
+/// machine's compare-and-set, the sweeper, account deletion and retention.
+@Suite("Scan ledger, fake and PostgreSQL", .timeLimit(.minutes(2)))
 struct ScanLedgerTests {
-    let day = "2026-11-22"
+    static let day = "2026-11-22"
+    var day: String { Self.day }
 
-    /// A scan of `quotaKey`'s user on `day`, due `deadline` seconds from now.
-    func newScan(_ quotaKey: Data, user: UUID = UUID(), day: String? = nil, key: String? = nil, photo: UInt8 = 1, deadline: Double = 90) -> QueuedScan
-    {
-        QueuedScan(
-            userID: user,
-            quotaKey: quotaKey,
-            day: day ?? self.day,
-            idempotencyKey: key,
-            photoSHA256: Data(repeating: photo, count: 32),
-            deadline: Date().addingTimeInterval(deadline)
-        )
-    }
-
-    @Test("scans are reserved up to the limit, then refused")
-    func reservesUpToLimit() async throws {
-        let (outcomes, used) = try await withLedgerDatabase { _, ledger, _ in
+    @Test("scans are reserved up to the limit, then refused", arguments: StoreKind.allCases)
+    func reservesUpToLimit(_ kind: StoreKind) async throws {
+        let (outcomes, used) = try await withLedger(kind) { ledger, _ in
             let person = newQuotaKey()
             var outcomes: [Bool] = []
             for _ in 0..<5 {
@@ -76,9 +143,9 @@ struct ScanLedgerTests {
         #expect(used == 4)
     }
 
-    @Test("1,000 simultaneous reservations of one person grant exactly the limit")
-    func concurrentReservations() async throws {
-        let (granted, used) = try await withLedgerDatabase { _, ledger, _ in
+    @Test("1,000 simultaneous reservations of one person grant exactly the limit", arguments: StoreKind.allCases)
+    func concurrentReservations(_ kind: StoreKind) async throws {
+        let (granted, used) = try await withLedger(kind) { ledger, _ in
             let person = newQuotaKey()
             let user = UUID()
             let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -96,16 +163,16 @@ struct ScanLedgerTests {
         #expect(used == 4)
     }
 
-    @Test("a failed scan is refunded once: failing it again, or a worker's late answer, changes nothing")
-    func failIsFinal() async throws {
-        let (changes, used, state) = try await withLedgerDatabase { _, ledger, worker in
+    @Test("a failed scan is refunded once: failing it again, or a worker's late answer, changes nothing", arguments: StoreKind.allCases)
+    func failIsFinal(_ kind: StoreKind) async throws {
+        let (changes, used, state) = try await withLedger(kind) { ledger, rig in
             let person = newQuotaKey()
             guard case .reserved(let scan) = try await ledger.reserve(newScan(person), policy: QuotaPolicy(limit: 4)) else {
                 throw CancellationError()
             }
             let changes = [
                 try await ledger.fail(scan.id, code: .llmUnavailable), try await ledger.fail(scan.id, code: .scanTimeout),
-                try await worker.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: nil),
+                try await rig.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: nil),
             ]
             let record = try await ledger.scan(scan.id, of: scan.userID)
             return (changes, try await ledger.usage(of: person, on: day).scans, record.map { "\($0.state) \($0.errorCode?.rawValue ?? "")" })
@@ -115,24 +182,20 @@ struct ScanLedgerTests {
         #expect(state == "failed llm_unavailable")
     }
 
-    @Test("a succeeded scan keeps its result, model time and charge: a second worker's answer or a failure changes nothing")
-    func succeedIsFinal() async throws {
+    @Test(
+        "a succeeded scan keeps its result, model time and charge: a second worker's answer or a failure changes nothing",
+        arguments: StoreKind.allCases
+    )
+    func succeedIsFinal(_ kind: StoreKind) async throws {
         let answer = ScanResponse(ingredients: [], recipes: [])
-        let usage = ModelUsage(
-            model: "gpt-4o-2024-08-06",
-            route: "gpt-4o",
-            tokens: TokenUsage(promptTokens: 900, completionTokens: 300),
-            costNanos: 5_250_000,
-            attempts: 1,
-            modelTime: .milliseconds(2500)
-        )
-        let (changes, used, record) = try await withLedgerDatabase { _, ledger, worker in
+        let usage = modelUsage(costNanos: 5_250_000, modelTime: .milliseconds(2500))
+        let (changes, used, record) = try await withLedger(kind) { ledger, rig in
             let person = newQuotaKey()
             guard case .reserved(let scan) = try await ledger.reserve(newScan(person), policy: QuotaPolicy(limit: 4)) else {
                 throw CancellationError()
             }
             let changes = [
-                try await worker.succeed(scan.id, result: answer, usage: usage), try await worker.succeed(scan.id, result: answer, usage: usage),
+                try await rig.succeed(scan.id, result: answer, usage: usage), try await rig.succeed(scan.id, result: answer, usage: usage),
                 try await ledger.fail(scan.id, code: .scanTimeout),
             ]
             return (changes, try await ledger.usage(of: person, on: day).scans, try await ledger.scan(scan.id, of: scan.userID))
@@ -144,40 +207,44 @@ struct ScanLedgerTests {
         #expect(record?.modelTime == .milliseconds(2500))
     }
 
-    @Test("everyone's spend of the day adds up every scan's cost over the day's parts, and what an earlier release's worker counted")
-    func everyonesSpendAddsUp() async throws {
-        let usage = ModelUsage(
-            model: "gpt-4o-2024-08-06",
-            route: "gpt-4o",
-            tokens: TokenUsage(promptTokens: 900, completionTokens: 300),
-            costNanos: 1_000,
-            attempts: 1,
-            modelTime: .milliseconds(100)
-        )
-        let (spend, parts) = try await withLedgerDatabase { client, ledger, worker in
-            let today = try await client.query("SELECT (now() AT TIME ZONE 'UTC')::date::text").decode(String.self).first { _ in true } ?? ""
-            for _ in 0..<20 {
-                guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey(), day: today), policy: QuotaPolicy(limit: 4)) else {
-                    throw CancellationError()
-                }
-                _ = try await worker.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: usage)
+    @Test("a worker's failure keeps its sentence for the client and when trying again may help", arguments: StoreKind.allCases)
+    func workerFailureKeepsItsWords(_ kind: StoreKind) async throws {
+        let record = try await withLedger(kind) { ledger, rig in
+            guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey()), policy: QuotaPolicy(limit: 4)) else {
+                throw CancellationError()
             }
-            // A worker from before the parts adds to the day's single row.
-            try await client.execute(
-                "INSERT INTO model_spend (spend_date, cost_nanousd, tokens) VALUES (\(today)::date, 5000, 10)",
-                logger: testLogger
-            )
-            let parts = try await client.query("SELECT count(*) FROM model_spend_parts WHERE spend_date = \(today)::date")
-                .decode(Int.self).first { _ in true }
-            return (try await ledger.usage(of: newQuotaKey(), on: today).everyonesSpendNanos, parts ?? 0)
+            _ = try await rig.fail(scan.id, ScanFailure(.llmUnavailable, "The model is busy.", retryAfterSeconds: 30), usage: nil)
+            return try await ledger.scan(scan.id, of: scan.userID)
         }
-        #expect(spend == 20 * 1_000 + 5_000)
-        #expect(parts > 1)
+        #expect(record?.errorCode == .llmUnavailable)
+        #expect(record?.errorMessage == "The model is busy.")
+        #expect(record?.retryAfterSeconds == 30)
     }
 
-    @Test("the same idempotency key and photo find the earlier scan without a second charge; another photo is refused")
-    func idempotencyKeys() async throws {
-        let (first, again, otherPhoto, otherUser, used) = try await withLedgerDatabase { _, ledger, _ in
+    @Test(
+        "what the model cost counts even when the scan had ended: tokens on the person's scan day, the cost on everyone's day",
+        arguments: StoreKind.allCases
+    )
+    func modelCostCounts(_ kind: StoreKind) async throws {
+        let usage = modelUsage(costNanos: 1_000, modelTime: .milliseconds(100))
+        let today = QuotaPolicy.utcDay(of: Date())
+        let (tokens, spend) = try await withLedger(kind) { ledger, rig in
+            let person = newQuotaKey()
+            guard case .reserved(let scan) = try await ledger.reserve(newScan(person), policy: QuotaPolicy(limit: 4)) else {
+                throw CancellationError()
+            }
+            _ = try await rig.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: usage)
+            _ = try await rig.fail(scan.id, ScanFailure(.llmUnavailable, ""), usage: usage)
+            _ = try await rig.succeed(UUID(), result: ScanResponse(ingredients: [], recipes: []), usage: usage)
+            return (try await ledger.usage(of: person, on: day).tokens, try await ledger.usage(of: newQuotaKey(), on: today).everyonesSpendNanos)
+        }
+        #expect(tokens == 2 * 1_200)
+        #expect(spend == 3 * 1_000)
+    }
+
+    @Test("the same idempotency key and photo find the earlier scan without a second charge; another photo is refused", arguments: StoreKind.allCases)
+    func idempotencyKeys(_ kind: StoreKind) async throws {
+        let (first, again, otherPhoto, otherUser, used) = try await withLedger(kind) { ledger, _ in
             let person = newQuotaKey()
             let user = UUID()
             let first = try await ledger.reserve(newScan(person, user: user, key: "k-1"), policy: QuotaPolicy(limit: 4))
@@ -196,9 +263,25 @@ struct ScanLedgerTests {
         #expect(used == 1)
     }
 
-    @Test("another user's scan is not found")
-    func scansArePerUser() async throws {
-        let found = try await withLedgerDatabase { _, ledger, _ in
+    @Test("a scan is found by its idempotency key for its own user only, and not once released", arguments: StoreKind.allCases)
+    func findsByIdempotencyKey(_ kind: StoreKind) async throws {
+        let (own, others, released) = try await withLedger(kind) { ledger, _ in
+            let user = UUID()
+            guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey(), user: user, key: "k-1"), policy: QuotaPolicy(limit: 4))
+            else { throw CancellationError() }
+            let own = try await ledger.scan(idempotencyKey: "k-1", of: user)
+            let others = try await ledger.scan(idempotencyKey: "k-1", of: UUID())
+            _ = try await ledger.release(scan.id, code: .llmUnavailable)
+            return (own == scan, others, try await ledger.scan(idempotencyKey: "k-1", of: user))
+        }
+        #expect(own)
+        #expect(others == nil)
+        #expect(released == nil)
+    }
+
+    @Test("another user's scan is not found", arguments: StoreKind.allCases)
+    func scansArePerUser(_ kind: StoreKind) async throws {
+        let found = try await withLedger(kind) { ledger, _ in
             guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey()), policy: QuotaPolicy(limit: 4)) else {
                 throw CancellationError()
             }
@@ -207,9 +290,9 @@ struct ScanLedgerTests {
         #expect(found == [true, false])
     }
 
-    @Test("the sweeper fails open scans past their deadline and grace with scan_timeout, and no others")
-    func sweeper() async throws {
-        let (failed, states, used) = try await withLedgerDatabase { _, ledger, worker in
+    @Test("the sweeper fails open scans past their deadline and grace with scan_timeout, and no others", arguments: StoreKind.allCases)
+    func sweeper(_ kind: StoreKind) async throws {
+        let (failed, states, used) = try await withLedger(kind) { ledger, rig in
             let person = newQuotaKey()
             let user = UUID()
             var ids: [UUID] = []
@@ -218,7 +301,7 @@ struct ScanLedgerTests {
                 guard case .reserved(let reserved) = try await ledger.reserve(scan, policy: QuotaPolicy(limit: 4)) else { throw CancellationError() }
                 ids.append(reserved.id)
             }
-            _ = try await worker.succeed(ids[1], result: ScanResponse(ingredients: [], recipes: []), usage: nil)
+            _ = try await rig.succeed(ids[1], result: ScanResponse(ingredients: [], recipes: []), usage: nil)
             let failed = try await ledger.failOverdue(grace: .seconds(30))
             var states: [String] = []
             for id in ids {
@@ -232,9 +315,9 @@ struct ScanLedgerTests {
         #expect(used == 3)
     }
 
-    @Test("deleting a user's scans removes every row and keeps the day's charges with the person")
-    func deletion() async throws {
-        let (rows, used) = try await withLedgerDatabase { client, ledger, _ in
+    @Test("deleting a user's scans removes every row and keeps the day's charges with the person", arguments: StoreKind.allCases)
+    func deletion(_ kind: StoreKind) async throws {
+        let (rows, used) = try await withLedger(kind) { ledger, rig in
             let person = newQuotaKey()
             let user = UUID()
             for _ in 0..<2 { _ = try await ledger.reserve(newScan(person, user: user), policy: QuotaPolicy(limit: 4)) }
@@ -243,24 +326,24 @@ struct ScanLedgerTests {
             }
             _ = try await ledger.fail(failed.id, code: .llmUnavailable)
             try await ledger.deleteScans(of: user, quotaKey: person, today: day)
-            var rows = 0
-            for try await count in try await client.query("SELECT count(*) FROM scans WHERE user_id = \(user)", logger: testLogger).decode(Int.self) {
-                rows = count
-            }
-            return (rows, try await ledger.usage(of: person, on: day).scans)
+            return (try await rig.storedScans(of: user), try await ledger.usage(of: person, on: day).scans)
         }
         #expect(rows == 0)
         #expect(used == 2)
     }
 
-    @Test("the purge deletes scans past their retention whose day has ended, and past days' charges, and nothing else")
-    func purge() async throws {
-        let (purged, remaining) = try await withLedgerDatabase { client, ledger, _ in
+    @Test("the purge deletes scans past their retention whose day has ended, and past days' charges, and nothing else", arguments: StoreKind.allCases)
+    func purge(_ kind: StoreKind) async throws {
+        let (purged, remaining) = try await withLedger(kind) { ledger, rig in
             let person = newQuotaKey()
+            var ids: [UUID] = []
             for day in ["2026-11-20", "2026-11-21", self.day] {
-                _ = try await ledger.reserve(newScan(person, day: day), policy: QuotaPolicy(limit: 4))
+                guard case .reserved(let scan) = try await ledger.reserve(newScan(person, day: day), policy: QuotaPolicy(limit: 4)) else {
+                    throw CancellationError()
+                }
+                ids.append(scan.id)
             }
-            try await client.execute("UPDATE scans SET created_at = now() - interval '2 days'", logger: testLogger)
+            try await rig.setCreated(ids, at: Date().addingTimeInterval(-2 * 24 * 3600))
             _ = try await ledger.reserve(newScan(person, day: "2026-11-21"), policy: QuotaPolicy(limit: 4))
             let purged = try await ledger.purge(olderThan: .seconds(24 * 3600), today: self.day)
             return (purged, [try await ledger.usage(of: person, on: "2026-11-21").scans, try await ledger.usage(of: person, on: self.day).scans])
@@ -269,23 +352,50 @@ struct ScanLedgerTests {
         #expect(remaining == [1, 1])
     }
 
-    @Test("a worker starts an open scan (again after a redelivery), but not a final or a missing one")
-    func workerStart() async throws {
-        let starts = try await withLedgerDatabase { _, ledger, worker in
+    @Test(
+        "the purge clears the result of a scan past its retention whose day has not ended, and forgets a deleted success's past charge",
+        arguments: StoreKind.allCases
+    )
+    func purgeClearsResultsAndPastCharges(_ kind: StoreKind) async throws {
+        let answer = ScanResponse(ingredients: [], recipes: [])
+        let (kept, pastCharges) = try await withLedger(kind) { ledger, rig in
+            let person = newQuotaKey()
+            let user = UUID()
+            var scans: [ScanRecord] = []
+            for day in ["2026-11-21", self.day] {
+                guard case .reserved(let scan) = try await ledger.reserve(newScan(person, user: user, day: day), policy: QuotaPolicy(limit: 4)) else {
+                    throw CancellationError()
+                }
+                _ = try await rig.succeed(scan.id, result: answer, usage: nil)
+                scans.append(scan)
+            }
+            _ = try await ledger.delete(scans[0].id, of: user, quotaKey: person)
+            try await rig.setCreated([scans[1].id], at: Date().addingTimeInterval(-2 * 24 * 3600))
+            _ = try await ledger.purge(olderThan: .seconds(24 * 3600), today: self.day)
+            return (try await ledger.scan(scans[1].id, of: user), try await ledger.usage(of: person, on: "2026-11-21").scans)
+        }
+        #expect(kept?.state == .succeeded)
+        #expect(kept?.result == nil)
+        #expect(pastCharges == 0)
+    }
+
+    @Test("a worker starts an open scan (again after a redelivery), but not a final or a missing one", arguments: StoreKind.allCases)
+    func workerStart(_ kind: StoreKind) async throws {
+        let starts = try await withLedger(kind) { ledger, rig in
             guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey()), policy: QuotaPolicy(limit: 4)) else {
                 throw CancellationError()
             }
-            var starts = [try await worker.start(scan.id), try await worker.start(scan.id)]
-            _ = try await worker.fail(scan.id, ScanFailure(.invalidImage, "not a JPEG"))
-            starts += [try await worker.start(scan.id), try await worker.start(UUID())]
+            var starts = [try await rig.start(scan.id), try await rig.start(scan.id)]
+            _ = try await rig.fail(scan.id, ScanFailure(.invalidImage, "not a JPEG"), usage: nil)
+            starts += [try await rig.start(scan.id), try await rig.start(UUID())]
             return starts
         }
         #expect(starts == [.started, .started, .finished(.failed), .missing])
     }
 
-    @Test("pages of a user's scans come newest first, with no scan skipped or repeated, and no other user's")
-    func pages() async throws {
-        let (pages, created) = try await withLedgerDatabase { client, ledger, _ in
+    @Test("pages of a user's scans come newest first, with no scan skipped or repeated, and no other user's", arguments: StoreKind.allCases)
+    func pages(_ kind: StoreKind) async throws {
+        let (pages, created) = try await withLedger(kind) { ledger, rig in
             let user = UUID()
             var created: [UUID] = []
             for _ in 0..<5 {
@@ -296,10 +406,7 @@ struct ScanLedgerTests {
             }
             _ = try await ledger.reserve(newScan(newQuotaKey()), policy: QuotaPolicy(limit: 4))
             // Two scans in the same microsecond: the id decides their order.
-            try await client.execute(
-                "UPDATE scans SET created_at = '2026-11-22 12:00:00+00' WHERE id = \(created[3]) OR id = \(created[4])",
-                logger: testLogger
-            )
+            try await rig.setCreated([created[3], created[4]], at: try #require(ISO8601DateFormatter().date(from: "2026-11-22T12:00:00Z")))
             var pages: [[UUID]] = []
             var cursor: PageCursor?
             repeat {
@@ -314,9 +421,31 @@ struct ScanLedgerTests {
         #expect(pages.flatMap { $0 } == [created[2], created[1], created[0]] + sameMoment)
     }
 
-    @Test("deleting one scan: a queued one is cancelled and refunded, a running one refused, a succeeded one gone but charged")
-    func deleteOne() async throws {
-        let (outcomes, used, remaining) = try await withLedgerDatabase { _, ledger, worker in
+    @Test("the page after a scan deleted since goes on after where that scan was", arguments: StoreKind.allCases)
+    func pageAfterDeletedScan(_ kind: StoreKind) async throws {
+        let (second, created) = try await withLedger(kind) { ledger, _ in
+            let person = newQuotaKey()
+            let user = UUID()
+            var created: [UUID] = []
+            for _ in 0..<4 {
+                guard case .reserved(let scan) = try await ledger.reserve(newScan(person, user: user), policy: QuotaPolicy(limit: 4)) else {
+                    throw CancellationError()
+                }
+                created.append(scan.id)
+            }
+            let first = try await ledger.scans(of: user, after: nil, limit: 2)
+            _ = try await ledger.delete(created[2], of: user, quotaKey: person)
+            return (try await ledger.scans(of: user, after: first.next, limit: 2).scans.map(\.id), created)
+        }
+        #expect(second == [created[1], created[0]])
+    }
+
+    @Test(
+        "deleting one scan: a queued one is cancelled and refunded, a running one refused, a succeeded one gone but charged",
+        arguments: StoreKind.allCases
+    )
+    func deleteOne(_ kind: StoreKind) async throws {
+        let (outcomes, used, remaining) = try await withLedger(kind) { ledger, rig in
             let person = newQuotaKey()
             let user = UUID()
             var scans: [ScanRecord] = []
@@ -326,8 +455,8 @@ struct ScanLedgerTests {
                 }
                 scans.append(scan)
             }
-            _ = try await worker.start(scans[1].id)
-            _ = try await worker.succeed(scans[2].id, result: ScanResponse(ingredients: [], recipes: []), usage: nil)
+            _ = try await rig.start(scans[1].id)
+            _ = try await rig.succeed(scans[2].id, result: ScanResponse(ingredients: [], recipes: []), usage: nil)
             var outcomes: [ScanDeletion] = []
             for scan in scans { outcomes.append(try await ledger.delete(scan.id, of: user, quotaKey: person)) }
             outcomes.append(try await ledger.delete(scans[1].id, of: UUID(), quotaKey: person))
@@ -339,9 +468,12 @@ struct ScanLedgerTests {
         #expect(remaining)
     }
 
-    @Test("releasing a scan whose job never left fails it while queued, refunds it and frees its key; a started scan is untouched")
-    func release() async throws {
-        let (released, used, retried) = try await withLedgerDatabase { _, ledger, worker in
+    @Test(
+        "releasing a scan whose job never left fails it while queued, refunds it and frees its key; a started scan is untouched",
+        arguments: StoreKind.allCases
+    )
+    func release(_ kind: StoreKind) async throws {
+        let (released, used, retried) = try await withLedger(kind) { ledger, rig in
             let person = newQuotaKey()
             let user = UUID()
             var scans: [ScanRecord] = []
@@ -350,7 +482,7 @@ struct ScanLedgerTests {
                 else { throw CancellationError() }
                 scans.append(scan)
             }
-            _ = try await worker.start(scans[1].id)
+            _ = try await rig.start(scans[1].id)
             let released = [
                 try await ledger.release(scans[0].id, code: .llmUnavailable), try await ledger.release(scans[1].id, code: .llmUnavailable),
             ]
@@ -365,9 +497,9 @@ struct ScanLedgerTests {
         #expect(retried, "the same key starts a new scan")
     }
 
-    @Test("the gauges count the open scans by state, not the final ones, and find the oldest queued one")
-    func gauges() async throws {
-        let (counts, oldest) = try await withLedgerDatabase { client, ledger, worker in
+    @Test("the gauges count the open scans by state, not the final ones, and find the oldest queued one", arguments: StoreKind.allCases)
+    func gauges(_ kind: StoreKind) async throws {
+        let (counts, oldest) = try await withLedger(kind) { ledger, rig in
             let person = newQuotaKey()
             var ids: [UUID] = []
             for _ in 0..<4 {
@@ -376,12 +508,42 @@ struct ScanLedgerTests {
                 }
                 ids.append(scan.id)
             }
-            _ = try await worker.start(ids[0])
+            _ = try await rig.start(ids[0])
             _ = try await ledger.fail(ids[3], code: .llmUnavailable)
-            try await client.execute("UPDATE scans SET created_at = '2026-11-22 08:00:00+00' WHERE id = \(ids[1])", logger: testLogger)
+            try await rig.setCreated([ids[1]], at: try #require(ISO8601DateFormatter().date(from: "2026-11-22T08:00:00Z")))
             return (try await ledger.countOpenByState(), try await ledger.oldestQueued())
         }
         #expect(counts == [.running: 1, .queued: 2])
         #expect(oldest == ISO8601DateFormatter().date(from: "2026-11-22T08:00:00Z"))
+    }
+}
+
+/// How ``PostgresScanLedger``'s tables hold everyone's spend, which the fake has no counterpart of.
+@Suite("Scan ledger's spend in PostgreSQL", .timeLimit(.minutes(2)))
+struct ScanLedgerSpendTests {
+    @Test("everyone's spend of the day adds up every scan's cost over the day's parts, and what an earlier release's worker counted")
+    func everyonesSpendAddsUp() async throws {
+        let usage = modelUsage(costNanos: 1_000, modelTime: .milliseconds(100))
+        let (spend, parts) = try await withMigratedDatabase { client in
+            let rig = PostgresLedgerRig(client: client)
+            let ledger = rig.ledger
+            let today = try await client.query("SELECT (now() AT TIME ZONE 'UTC')::date::text").decode(String.self).first { _ in true } ?? ""
+            for _ in 0..<20 {
+                guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey(), day: today), policy: QuotaPolicy(limit: 4)) else {
+                    throw CancellationError()
+                }
+                _ = try await rig.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: usage)
+            }
+            // A worker from before the parts adds to the day's single row.
+            try await client.execute(
+                "INSERT INTO model_spend (spend_date, cost_nanousd, tokens) VALUES (\(today)::date, 5000, 10)",
+                logger: testLogger
+            )
+            let parts = try await client.query("SELECT count(*) FROM model_spend_parts WHERE spend_date = \(today)::date")
+                .decode(Int.self).first { _ in true }
+            return (try await ledger.usage(of: newQuotaKey(), on: today).everyonesSpendNanos, parts ?? 0)
+        }
+        #expect(spend == 20 * 1_000 + 5_000)
+        #expect(parts > 1)
     }
 }

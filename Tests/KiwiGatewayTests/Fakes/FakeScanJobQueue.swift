@@ -69,11 +69,11 @@ final class FakeScanJobQueue: ScanJobQueue {
 
     /// A worker takes scan `id`: it is `running` now.
     func start(_ id: UUID) {
-        if ledger.start(id) { events.announce(ScanEvent(scanID: id, state: .running)) }
+        if (try? ledger.start(id)) == .started { events.announce(ScanEvent(scanID: id, state: .running)) }
     }
 
     /// A worker records `result` for scan `id`, as the real one does (only on an open scan).
     func answer(_ id: UUID, with result: ScanOutcome, modelTime: Duration? = nil) {
-        if ledger.finish(id, with: result, modelTime: modelTime) { events.announce(ScanEvent(scanID: id, state: result.state)) }
+        if (try? ledger.finish(id, with: result, modelTime: modelTime)) == true { events.announce(ScanEvent(scanID: id, state: result.state)) }
     }
 }

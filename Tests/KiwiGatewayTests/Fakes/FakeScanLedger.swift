@@ -8,7 +8,8 @@ import Synchronization
 @testable import KiwiGateway
 
 /// The scan ledger in memory, with the real one's rules: reservations are all-or-nothing per person, idempotency
-/// keys are per user, and only open scans change state.
+/// keys are per user, and only open scans change state. `ScanLedgerTests` runs the same cases against it and against
+/// ``PostgresScanLedger``, so the two keep to one behaviour.
 final class FakeScanLedger: ScanLedger {
     private struct Stored {
         var record: ScanRecord
@@ -17,12 +18,18 @@ final class FakeScanLedger: ScanLedger {
         var idempotencyKey: String?
     }
 
+    /// A person's day, which charges outside the ledger and model tokens count under (`scan_usage`'s key).
+    private struct PersonDay: Hashable {
+        let quotaKey: Data
+        let day: String
+    }
+
     private struct State {
         var scans: [UUID: Stored] = [:]
-        /// Charges outside the ledger, by person and day.
-        var carried: [String: Int] = [:]
-        /// Model tokens spent, by person and day.
-        var tokens: [String: Int] = [:]
+        /// Charges outside the ledger (as from a deleted account).
+        var carried: [PersonDay: Int] = [:]
+        /// Model tokens spent.
+        var tokens: [PersonDay: Int] = [:]
         /// What everyone's scans cost, by day, in nano-dollars.
         var spend: [String: Int64] = [:]
         var failure: (any Error & Sendable)?
@@ -34,13 +41,13 @@ final class FakeScanLedger: ScanLedger {
 
     /// Sets the charges `quotaKey` has on `day` besides its scans (as from a deleted account).
     func setCarried(_ count: Int, by quotaKey: Data, on day: String) {
-        state.withLock { $0.carried[Self.key(quotaKey, day)] = count }
+        state.withLock { $0.carried[PersonDay(quotaKey: quotaKey, day: day)] = count }
     }
 
     /// Sets the model tokens `quotaKey`'s scans spent on `day`, and what everyone's cost, as workers count them.
     func setSpent(tokens: Int, by quotaKey: Data, everyonesNanos: Int64 = 0, on day: String) {
         state.withLock { state in
-            state.tokens[Self.key(quotaKey, day)] = tokens
+            state.tokens[PersonDay(quotaKey: quotaKey, day: day)] = tokens
             state.spend[day] = everyonesNanos
         }
     }
@@ -90,28 +97,40 @@ final class FakeScanLedger: ScanLedger {
         }
     }
 
-    /// What a worker does when it takes a scan: an open scan becomes `running`. False for any other.
-    func start(_ id: UUID) -> Bool {
-        (try? transition(id) { ScanRecord(copying: $0, state: .running, errorCode: nil) }) ?? false
+    /// What a worker does when it takes a scan (``ScanTransitions/start(_:)``): an open scan becomes `running`.
+    func start(_ id: UUID) throws -> ScanClaim {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            guard let stored = state.scans[id] else { return .missing }
+            guard stored.record.state.isOpen else { return .finished(stored.record.state) }
+            state.scans[id]?.record = ScanRecord(copying: stored.record, state: .running, errorCode: nil)
+            return .started
+        }
     }
 
-    /// What a worker does with its answer: an open scan becomes final. False for any other.
-    func finish(_ id: UUID, with result: ScanOutcome, modelTime: Duration?) -> Bool {
-        (try? transition(id) { record in
-            var final: ScanRecord
-            switch result {
-            case .ok(let response): final = ScanRecord(copying: record, state: .succeeded, errorCode: nil, result: response)
-            case .error(let failure):
-                final = ScanRecord(copying: record, state: .failed, errorCode: failure.code)
-                final.errorMessage = failure.message
-            }
-            final.modelTime = modelTime
-            return final
-        }) ?? false
+    /// What a worker does with its answer (``ScanTransitions/succeed(_:result:usage:)``). False when the scan was
+    /// no longer open; the model's cost counts all the same.
+    func succeed(_ id: UUID, result: ScanResponse, usage: ModelUsage?) throws -> Bool {
+        try end(id, as: .succeeded, result: result, modelTime: usage?.modelTime, usage: usage)
+    }
+
+    /// What a worker does when the scan fails (``ScanTransitions/fail(_:_:usage:)``). False when the scan was no
+    /// longer open; the model's cost counts all the same.
+    func fail(_ id: UUID, _ reason: ScanFailure, usage: ModelUsage?) throws -> Bool {
+        try end(id, as: .failed, reason: reason, modelTime: usage?.modelTime, usage: usage)
+    }
+
+    /// What a worker does with `outcome`, the model having taken `modelTime`: an open scan becomes final. False for
+    /// any other.
+    func finish(_ id: UUID, with outcome: ScanOutcome, modelTime: Duration?) throws -> Bool {
+        switch outcome {
+        case .ok(let response): try end(id, as: .succeeded, result: response, modelTime: modelTime, usage: nil)
+        case .error(let reason): try end(id, as: .failed, reason: reason, modelTime: modelTime, usage: nil)
+        }
     }
 
     func fail(_ id: UUID, code: ScanFailure.Code) async throws -> Bool {
-        try transition(id) { ScanRecord(copying: $0, state: .failed, errorCode: code) }
+        try end(id, as: .failed, reason: ScanFailure(code, ""), modelTime: nil, usage: nil)
     }
 
     func release(_ id: UUID, code: ScanFailure.Code) async throws -> Bool {
@@ -145,15 +164,9 @@ final class FakeScanLedger: ScanLedger {
     func scans(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> ScanPage {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
-            let newestFirst = state.scans.values.map(\.record).filter { $0.userID == userID }
-                .sorted { ($0.createdAt, $0.id.uuidString) > ($1.createdAt, $1.id.uuidString) }
-            let start = cursor.flatMap { cursor in newestFirst.firstIndex { $0.id == cursor.id }.map { $0 + 1 } } ?? 0
-            let rest = newestFirst[start...]
-            let page = Array(rest.prefix(limit))
-            let next =
-                rest.count > limit
-                ? page.last.map { PageCursor(createdAtMicroseconds: Int64($0.createdAt.timeIntervalSince1970 * 1_000_000), id: $0.id) } : nil
-            return ScanPage(scans: page, next: next)
+            let own = state.scans.values.map(\.record).filter { $0.userID == userID }
+            let page = PageCursor.page(of: own, after: cursor, limit: limit, createdAt: \.createdAt, id: \.id)
+            return ScanPage(scans: page.items, next: page.next)
         }
     }
 
@@ -163,7 +176,7 @@ final class FakeScanLedger: ScanLedger {
             guard let stored = state.scans[id], stored.record.userID == userID else { return .notFound }
             switch stored.record.state {
             case .running: return .running
-            case .succeeded: state.carried[Self.key(stored.quotaKey, stored.day), default: 0] += 1
+            case .succeeded: state.carried[PersonDay(quotaKey: stored.quotaKey, day: stored.day), default: 0] += 1
             case .queued, .failed: break
             }
             state.scans[id] = nil
@@ -173,7 +186,7 @@ final class FakeScanLedger: ScanLedger {
 
     func failOverdue(grace: Duration) async throws -> [UUID] {
         let overdue = state.withLock { state in
-            state.scans.values.filter { $0.record.outcome == nil && $0.record.deadline < Date().addingTimeInterval(-grace.seconds) }.map(\.record.id)
+            state.scans.values.filter { $0.record.state.isOpen && $0.record.deadline < Date().addingTimeInterval(-grace.seconds) }.map(\.record.id)
         }
         var failed: [UUID] = []
         for id in overdue where try await fail(id, code: .scanTimeout) { failed.append(id) }
@@ -194,7 +207,7 @@ final class FakeScanLedger: ScanLedger {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
             let charged = state.scans.values.filter { $0.record.userID == userID && $0.day == today && $0.record.state != .failed }.count
-            state.carried[Self.key(quotaKey, today), default: 0] += charged
+            state.carried[PersonDay(quotaKey: quotaKey, day: today), default: 0] += charged
             state.scans = state.scans.filter { $0.value.record.userID != userID }
         }
     }
@@ -203,29 +216,80 @@ final class FakeScanLedger: ScanLedger {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
             let cutoff = Date().addingTimeInterval(-retention.seconds)
+            for (id, stored) in state.scans where stored.record.createdAt < cutoff {
+                state.scans[id]?.record = Self.record(stored.record, createdAt: stored.record.createdAt, result: nil)
+            }
+            state.carried = state.carried.filter { $0.key.day >= today }
+            state.tokens = state.tokens.filter { $0.key.day >= today }
             let purged = state.scans.filter { $0.value.record.createdAt < cutoff && $0.value.day < today }.map(\.key)
             for id in purged { state.scans[id] = nil }
             return purged.count
         }
     }
 
-    private func transition(_ id: UUID, to change: (ScanRecord) -> ScanRecord) throws -> Bool {
+    /// Moves the creation time of scans `ids` to `date`, as if they had been reserved then.
+    func setCreated(_ ids: [UUID], at date: Date) {
+        state.withLock { state in
+            for id in ids {
+                if let stored = state.scans[id] {
+                    state.scans[id]?.record = Self.record(stored.record, createdAt: date, result: stored.record.result)
+                }
+            }
+        }
+    }
+
+    /// Ends an open scan as `final`, and counts what the model cost whatever becomes of it, as
+    /// ``ScanTransitions`` does: everyone's spend of today (UTC), and the person's tokens of the scan's day.
+    private func end(
+        _ id: UUID,
+        as final: ScanState,
+        result: ScanResponse? = nil,
+        reason: ScanFailure? = nil,
+        modelTime: Duration?,
+        usage: ModelUsage?
+    ) throws -> Bool {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
-            guard let stored = state.scans[id], stored.record.outcome == nil else { return false }
-            state.scans[id]?.record = change(stored.record)
+            if let usage, usage.tokens.total > 0 {
+                state.spend[QuotaPolicy.utcDay(of: Date()), default: 0] += usage.costNanos
+                if let stored = state.scans[id] {
+                    state.tokens[PersonDay(quotaKey: stored.quotaKey, day: stored.day), default: 0] += usage.tokens.total
+                }
+            }
+            guard let stored = state.scans[id], stored.record.state.isOpen else { return false }
+            var ended = ScanRecord(copying: stored.record, state: final, errorCode: reason?.code, result: result)
+            ended.errorMessage = reason?.message ?? ""
+            ended.modelTime = modelTime
+            ended.retryAfterSeconds = reason?.retryAfterSeconds
+            state.scans[id]?.record = ended
             return true
         }
     }
 
-    private static func usage(of quotaKey: Data, on day: String, in state: State) -> DailyUsage {
-        let scans = state.scans.values.filter { $0.quotaKey == quotaKey && $0.day == day && $0.record.state != .failed }.count
-        return DailyUsage(
-            scans: scans + state.carried[key(quotaKey, day), default: 0],
-            tokens: state.tokens[key(quotaKey, day), default: 0],
-            everyonesSpendNanos: state.spend[day, default: 0]
+    /// `record` created at `createdAt` with `result`, all else kept.
+    private static func record(_ record: ScanRecord, createdAt: Date, result: ScanResponse?) -> ScanRecord {
+        ScanRecord(
+            id: record.id,
+            userID: record.userID,
+            state: record.state,
+            errorCode: record.errorCode,
+            errorMessage: record.errorMessage,
+            photoSHA256: record.photoSHA256,
+            deadline: record.deadline,
+            createdAt: createdAt,
+            result: result,
+            modelTime: record.modelTime,
+            retryAfterSeconds: record.retryAfterSeconds
         )
     }
 
-    private static func key(_ quotaKey: Data, _ day: String) -> String { quotaKey.hexEncodedString + day }
+    private static func usage(of quotaKey: Data, on day: String, in state: State) -> DailyUsage {
+        let scans = state.scans.values.filter { $0.quotaKey == quotaKey && $0.day == day && $0.record.state != .failed }.count
+        let personDay = PersonDay(quotaKey: quotaKey, day: day)
+        return DailyUsage(
+            scans: scans + state.carried[personDay, default: 0],
+            tokens: state.tokens[personDay, default: 0],
+            everyonesSpendNanos: state.spend[day, default: 0]
+        )
+    }
 }
