@@ -1,22 +1,19 @@
 import Foundation
-import KiwiDatabase
 import KiwiModels
-import KiwiTestSupport
-import PostgresNIO
 import Testing
 
 @testable import KiwiGateway
 
-/// ``PostgresRecipeBox`` against the real PostgreSQL of `make test`, each test on a migrated database of its own.
-@Suite("Recipe box (PostgreSQL)")
+/// The recipe box, each case against ``FakeRecipeBox`` and against ``PostgresRecipeBox`` on a migrated database of
+/// its own.
+@Suite("Recipe box, fake and PostgreSQL")
 struct RecipeBoxTests {
-    /// Runs `body` with a recipe box on a migrated database of its own.
-    func withRecipeBox(_ body: @Sendable (PostgresRecipeBox) async throws -> Void) async throws {
-        try await withTemporaryDatabase { configuration in
-            try await withClient(configuration) { client in
-                _ = try await DatabaseMigrator().migrate(client, logger: testLogger)
-                try await body(PostgresRecipeBox(client: client, logger: testLogger, timeout: .seconds(60)))
-            }
+    /// Runs `body` with a recipe box of `kind` of its own.
+    func withRecipeBox(_ kind: StoreKind, _ body: @Sendable (any RecipeBox) async throws -> Void) async throws {
+        switch kind {
+        case .fake: try await body(FakeRecipeBox())
+        case .postgres:
+            try await withMigratedDatabase { client in try await body(PostgresRecipeBox(client: client, logger: testLogger, timeout: .seconds(60))) }
         }
     }
 
@@ -37,9 +34,9 @@ struct RecipeBoxTests {
         )
     }
 
-    @Test("a saved recipe reads back exactly as it was answered, and saving it again finds that copy")
-    func savedRecipeReadsBack() async throws {
-        try await withRecipeBox { box in
+    @Test("a saved recipe reads back exactly as it was answered, and saving it again finds that copy", arguments: StoreKind.allCases)
+    func savedRecipeReadsBack(_ kind: StoreKind) async throws {
+        try await withRecipeBox(kind) { box in
             let user = UUID()
             let recipe = copy()
             guard case .saved(let saved) = try await box.save(recipe, for: user, capacity: 10) else { throw RecipeBoxTestFailure() }
@@ -53,9 +50,9 @@ struct RecipeBoxTests {
         }
     }
 
-    @Test("twenty saves at once into a box with room for five keep exactly five")
-    func capacityHoldsUnderConcurrency() async throws {
-        try await withRecipeBox { box in
+    @Test("twenty saves at once into a box with room for five keep exactly five", arguments: StoreKind.allCases)
+    func capacityHoldsUnderConcurrency(_ kind: StoreKind) async throws {
+        try await withRecipeBox(kind) { box in
             let user = UUID()
             let results = try await withThrowingTaskGroup(of: RecipeSaving.self) { group in
                 for _ in 0..<20 { group.addTask { try await box.save(copy(), for: user, capacity: 5) } }
@@ -67,9 +64,9 @@ struct RecipeBoxTests {
         }
     }
 
-    @Test("the search matches names and ingredients, ignoring case, and takes %, _ and \\ literally")
-    func searchMatchesLiterally() async throws {
-        try await withRecipeBox { box in
+    @Test("the search matches names and ingredients, ignoring case, and takes %, _ and \\ literally", arguments: StoreKind.allCases)
+    func searchMatchesLiterally(_ kind: StoreKind) async throws {
+        try await withRecipeBox(kind) { box in
             let user = UUID()
             for (name, ingredient) in [("Pasta 100% Italian", "spaghetti"), ("Soup", "cream_cheese"), ("Toast", "bread")] {
                 _ = try await box.save(copy(named: name, ingredient: ingredient), for: user, capacity: 10)
@@ -84,9 +81,9 @@ struct RecipeBoxTests {
         }
     }
 
-    @Test("pages run newest first without skipping or repeating a recipe")
-    func pagesCoverEveryRecipeOnce() async throws {
-        try await withRecipeBox { box in
+    @Test("pages run newest first without skipping or repeating a recipe", arguments: StoreKind.allCases)
+    func pagesCoverEveryRecipeOnce(_ kind: StoreKind) async throws {
+        try await withRecipeBox(kind) { box in
             let user = UUID()
             for index in 0..<7 { _ = try await box.save(copy(named: "Recipe \(index)"), for: user, capacity: 10) }
             var seen: [String] = []
@@ -100,9 +97,12 @@ struct RecipeBoxTests {
         }
     }
 
-    @Test("an update sets, keeps and clears the note and rating; a delete removes one recipe, deleteAll every one of a user")
-    func updateAndDelete() async throws {
-        try await withRecipeBox { box in
+    @Test(
+        "an update sets, keeps and clears the note and rating; a delete removes one recipe, deleteAll every one of a user",
+        arguments: StoreKind.allCases
+    )
+    func updateAndDelete(_ kind: StoreKind) async throws {
+        try await withRecipeBox(kind) { box in
             let (user, other) = (UUID(), UUID())
             guard case .saved(let saved) = try await box.save(copy(), for: user, capacity: 10) else { throw RecipeBoxTestFailure() }
             _ = try await box.save(copy(), for: user, capacity: 10)
@@ -117,6 +117,45 @@ struct RecipeBoxTests {
             try await box.deleteAll(of: user)
             #expect(try await box.recipes(of: user, matching: nil, after: nil, limit: 10).recipes.isEmpty)
             #expect(try await box.recipes(of: other, matching: nil, after: nil, limit: 10).recipes.count == 1)
+        }
+    }
+
+    @Test("an empty search matches every recipe", arguments: StoreKind.allCases)
+    func emptySearchMatchesAll(_ kind: StoreKind) async throws {
+        try await withRecipeBox(kind) { box in
+            let user = UUID()
+            for name in ["Soup", "Toast"] { _ = try await box.save(copy(named: name), for: user, capacity: 10) }
+            #expect(try await box.recipes(of: user, matching: "", after: nil, limit: 10).recipes.count == 2)
+        }
+    }
+
+    @Test("the page after a recipe deleted since goes on after where that recipe was", arguments: StoreKind.allCases)
+    func pageAfterDeletedRecipe(_ kind: StoreKind) async throws {
+        try await withRecipeBox(kind) { box in
+            let user = UUID()
+            for index in 0..<4 { _ = try await box.save(copy(named: "Recipe \(index)"), for: user, capacity: 10) }
+            let first = try await box.recipes(of: user, matching: nil, after: nil, limit: 2)
+            #expect(try await box.delete(try #require(first.recipes.last).id, of: user))
+            let second = try await box.recipes(of: user, matching: nil, after: first.next, limit: 2)
+            #expect(second.recipes.map(\.recipe.name) == ["Recipe 1", "Recipe 0"])
+        }
+    }
+
+    @Test("a share keeps its first link, opens the recipe until unshared, and is the owner's alone to make or end", arguments: StoreKind.allCases)
+    func shareAndUnshare(_ kind: StoreKind) async throws {
+        try await withRecipeBox(kind) { box in
+            let (user, other) = (UUID(), UUID())
+            guard case .saved(let saved) = try await box.save(copy(), for: user, capacity: 10) else { throw RecipeBoxTestFailure() }
+            #expect(try await box.share(saved.id, of: other, token: "another-users-share-token") == nil)
+            let shared = try #require(try await box.share(saved.id, of: user, token: "first-share-token-abcdef"))
+            #expect(shared.token == "first-share-token-abcdef")
+            #expect(try await box.share(saved.id, of: user, token: "second-share-token-abcdef") == shared)
+            #expect(try await box.sharedRecipe("first-share-token-abcdef") == SharedRecipe(recipe: saved, share: shared))
+            #expect(try await box.sharedRecipe("second-share-token-abcdef") == nil)
+            #expect(try await box.unshare(saved.id, of: other) == false)
+            #expect(try await box.sharedRecipe("first-share-token-abcdef") != nil)
+            #expect(try await box.unshare(saved.id, of: user))
+            #expect(try await box.sharedRecipe("first-share-token-abcdef") == nil)
         }
     }
 }

@@ -32,17 +32,12 @@ final class FakeRecipeBox: RecipeBox {
     }
 
     func recipes(of userID: UUID, matching query: String?, after cursor: PageCursor?, limit: Int) async throws -> RecipePage {
-        let newestFirst = kept.withLock { kept in
-            kept.filter { entry in entry.userID == userID && (query.map { entry.recipe.searchText.contains($0.lowercased()) } ?? true) }
-                .map(\.recipe).sorted { ($0.savedAt, $0.id.uuidString) > ($1.savedAt, $1.id.uuidString) }
+        let matching = kept.withLock { kept in
+            kept.filter { entry in entry.userID == userID && (query.map { $0.isEmpty || entry.recipe.searchText.contains($0.lowercased()) } ?? true) }
+                .map(\.recipe)
         }
-        let start = cursor.map { cursor in (newestFirst.firstIndex { $0.id == cursor.id } ?? newestFirst.count - 1) + 1 } ?? 0
-        let page = Array(newestFirst.dropFirst(start).prefix(limit))
-        let more = newestFirst.count > start + limit
-        return RecipePage(
-            recipes: page,
-            next: more ? page.last.map { PageCursor(createdAtMicroseconds: Int64($0.savedAt.timeIntervalSince1970 * 1_000_000), id: $0.id) } : nil
-        )
+        let page = PageCursor.page(of: matching, after: cursor, limit: limit, createdAt: \.savedAt, id: \.id)
+        return RecipePage(recipes: page.items, next: page.next)
     }
 
     func recipe(_ id: UUID, of userID: UUID) async throws -> SavedRecipe? {
