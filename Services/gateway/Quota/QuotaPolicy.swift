@@ -26,7 +26,14 @@ struct QuotaPolicy: Sendable {
         self.dailyBudgetNanos = dailyBudgetNanos
     }
 
-    /// Why a new scan is refused after `usage`; nil when it may go ahead.
+    /// Why a new scan is refused after `usage`; nil when it may go ahead: the first allowance spent, in the order
+    /// scans, tokens, everyone's budget; a limit not set never refuses.
+    ///
+    /// The quota rule lives here and only here, because it is read where there is no database: before an upload, by
+    /// `/v1/quota` and by the in-memory ledger of the tests. A reservation must check and insert in one atomic step,
+    /// which only PostgreSQL can take under the person's lock, so `kiwi_reserve_scan` is handed this policy's limits
+    /// and only compares the usage it reads with them (no refusal is named there). It answers with that usage, by
+    /// column name, and ``PostgresScanLedger`` names the refusal by this function from the very numbers compared.
     func refusal(after usage: DailyUsage) -> Refusal? {
         if usage.scans >= limit { return .scans }
         if let tokenLimit, usage.tokens >= tokenLimit { return .tokens }

@@ -15,8 +15,11 @@ struct PostgresScanLedger: ScanLedger {
     /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
     var timeout = StatementTimeout.default
 
-    fileprivate static let columns =
-        "id, user_id, state, error_code, COALESCE(error_message, ''), photo_sha256, deadline, created_at, result::text, model_ms, retry_after_seconds"
+    /// A scan's columns, named as ``record(_:)`` reads them.
+    fileprivate static let columns = """
+        id, user_id, state, error_code, COALESCE(error_message, '') AS error_message, photo_sha256, deadline, created_at,
+        result::text AS result, model_ms, retry_after_seconds
+        """
 
     private var transitions: ScanTransitions {
         var transitions = ScanTransitions(client: client, logger: logger)
@@ -49,19 +52,20 @@ struct PostgresScanLedger: ScanLedger {
     }
 
     /// What `kiwi_reserve_scan` decided: its row is a scan's ``columns``, then the outcome and the usage it read.
+    /// A refusal is named by ``QuotaPolicy/refusal(after:)`` from the very usage the function refused on.
     private static func reservation(_ row: PostgresRow, of scan: QueuedScan, policy: QuotaPolicy) throws -> ScanReservation {
         let columns = row.makeRandomAccess()
-        switch try columns[11].decode(String.self) {
+        switch try columns["outcome"].decode(String.self) {
         case "replay":
-            let record = try record(row)
+            let record = try record(columns)
             return record.photoSHA256 == scan.photoSHA256 ? .replay(record) : .keyReused
         case "reserved":
-            return .reserved(try record(row))
+            return .reserved(try record(columns))
         case let outcome:
             let usage = DailyUsage(
-                scans: try columns[12].decode(Int.self),
-                tokens: try columns[13].decode(Int.self),
-                everyonesSpendNanos: try columns[14].decode(Int64.self)
+                scans: try columns["used_scans"].decode(Int.self),
+                tokens: try columns["used_tokens"].decode(Int.self),
+                everyonesSpendNanos: try columns["everyones_spend"].decode(Int64.self)
             )
             guard outcome == "refused", let refusal = policy.refusal(after: usage) else { throw ReservationOutcomeUnknown(outcome: outcome) }
             return .refused(refusal)
@@ -87,7 +91,7 @@ struct PostgresScanLedger: ScanLedger {
             let micros = PageCursor.createdAtMicrosecondsSQL
             let rows = try await client.query(
                 """
-                SELECT \(unescaped: Self.columns), \(unescaped: micros) FROM scans
+                SELECT \(unescaped: Self.columns), \(unescaped: micros) AS created_at_micros FROM scans
                 WHERE user_id = \(userID) AND (\(cursor == nil) OR (\(unescaped: micros), id) < (\(cursor?.createdAtMicroseconds ?? 0), \(cursor?.id ?? UUID())))
                 ORDER BY created_at DESC, id DESC LIMIT \(limit + 1)
                 """,
@@ -95,7 +99,8 @@ struct PostgresScanLedger: ScanLedger {
             )
             var found: [(item: ScanRecord, createdAtMicroseconds: Int64)] = []
             for try await row in rows {
-                found.append((try Self.record(row), try row.makeRandomAccess()[11].decode(Int64.self)))
+                let columns = row.makeRandomAccess()
+                found.append((try Self.record(columns), try columns["created_at_micros"].decode(Int64.self)))
             }
             let page = PageCursor.page(of: found, limit: limit, id: \.id)
             return ScanPage(scans: page.items, next: page.next)
@@ -216,31 +221,30 @@ struct PostgresScanLedger: ScanLedger {
 
     private static func records(_ rows: some AsyncSequence<PostgresRow, any Error>) async throws -> [ScanRecord] {
         var records: [ScanRecord] = []
-        for try await row in rows { records.append(try record(row)) }
+        for try await row in rows { records.append(try record(row.makeRandomAccess())) }
         return records
     }
 
-    /// A scan from a row that starts with ``columns``.
-    private static func record(_ row: PostgresRow) throws -> ScanRecord {
-        let columns = row.makeRandomAccess()
-        let result = try columns[8].decode(String?.self)
+    /// A scan from a row that holds ``columns``, read by name.
+    private static func record(_ columns: PostgresRandomAccessRow) throws -> ScanRecord {
+        let result = try columns["result"].decode(String?.self)
         return ScanRecord(
-            id: try columns[0].decode(UUID.self),
-            userID: try columns[1].decode(UUID.self),
-            state: ScanState(rawValue: try columns[2].decode(String.self)) ?? .failed,
-            errorCode: try columns[3].decode(String?.self).flatMap(ScanFailure.Code.init(rawValue:)),
-            errorMessage: try columns[4].decode(String.self),
-            photoSHA256: try columns[5].decode(Data.self),
-            deadline: try columns[6].decode(Date.self),
-            createdAt: try columns[7].decode(Date.self),
+            id: try columns["id"].decode(UUID.self),
+            userID: try columns["user_id"].decode(UUID.self),
+            state: ScanState(rawValue: try columns["state"].decode(String.self)) ?? .failed,
+            errorCode: try columns["error_code"].decode(String?.self).flatMap(ScanFailure.Code.init(rawValue:)),
+            errorMessage: try columns["error_message"].decode(String.self),
+            photoSHA256: try columns["photo_sha256"].decode(Data.self),
+            deadline: try columns["deadline"].decode(Date.self),
+            createdAt: try columns["created_at"].decode(Date.self),
             result: try result.map { try KiwiJSON.decoder().decode(ScanResponse.self, from: Data($0.utf8)) },
-            modelTime: try columns[9].decode(Int?.self).map { .milliseconds($0) },
-            retryAfterSeconds: try columns[10].decode(Int?.self)
+            modelTime: try columns["model_ms"].decode(Int?.self).map { .milliseconds($0) },
+            retryAfterSeconds: try columns["retry_after_seconds"].decode(Int?.self)
         )
     }
 }
 
-// MARK: - The statements of every scan, prepared once per connection (see ``ScanTransitions``)
+// MARK: - The statements of every scan, prepared once per connection (KiwiDatabase's PreparedStatements)
 
 /// A person's scans and tokens of `day`, and everyone's spend of it: what ``QuotaPolicy`` decides from.
 private struct DailyUsageStatement: PostgresPreparedStatement {
@@ -260,12 +264,14 @@ private struct DailyUsageStatement: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
 
-/// ``PostgresScanLedger/reserve(_:policy:)``: `kiwi_reserve_scan`'s row, led by a scan's columns as
-/// ``PostgresScanLedger/columns`` names them. A limit the policy does not set is NULL, no limit.
+/// ``PostgresScanLedger/reserve(_:policy:)``: `kiwi_reserve_scan`'s row, a scan's columns named as
+/// ``PostgresScanLedger/columns`` names them, then the outcome and the usage. A limit the policy does not set is NULL,
+/// no limit.
 private struct ReserveScanStatement: PostgresPreparedStatement {
     static let sql = """
-        SELECT r_id, r_user_id, r_state, r_error_code, r_error_message, r_photo_sha256, r_deadline, r_created_at, r_result,
-            r_model_ms, r_retry_after_seconds, outcome, used_scans, used_tokens, everyones_spend
+        SELECT r_id AS id, r_user_id AS user_id, r_state AS state, r_error_code AS error_code, r_error_message AS error_message,
+            r_photo_sha256 AS photo_sha256, r_deadline AS deadline, r_created_at AS created_at, r_result AS result,
+            r_model_ms AS model_ms, r_retry_after_seconds AS retry_after_seconds, outcome, used_scans, used_tokens, everyones_spend
         FROM kiwi_reserve_scan($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10, $11)
         """
     // Stated, because the idempotency key and the limits may be null, which says nothing of their types.
