@@ -290,8 +290,8 @@ let package = Package(
         tests(
             "KiwiScanWorkerTests",
             dependencies: [
-                "KiwiDevelopment", "KiwiConcurrency", "KiwiDatabase", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
-                "KiwiScanJobs", "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
+                "KiwiDevelopment", "KiwiDatabase", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels", "KiwiOpenAI", "KiwiScanJobs",
+                "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
                 asyncHTTPClient, crypto, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle,
             ],
             resources: [.copy("Fixtures")]

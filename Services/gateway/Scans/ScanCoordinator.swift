@@ -31,21 +31,16 @@ struct ScanCoordinator: Sendable {
     /// How long a follower waits for news before reading the scan's record again anyway.
     static let recheckInterval = Duration.seconds(10)
 
-    /// A scan a request started, with a watch on it from before its job was published; or one found again by its
+    /// A scan a request started, with its follower from before its job was published; or one found again by its
     /// `Idempotency-Key`.
     enum StartedScan: Sendable {
-        case new(ScanRecord, ScanWatchRegistration)
+        case new(ScanRecord, ScanFollower)
         case repeated(ScanRecord)
 
         var scan: ScanRecord {
             switch self {
             case .new(let scan, _), .repeated(let scan): scan
             }
-        }
-
-        /// For ``ScanCoordinator/follow(_:of:until:known:onRead:onQuiet:)``: a new scan needs no first read.
-        var known: (record: ScanRecord, registration: ScanWatchRegistration)? {
-            if case .new(let scan, let registration) = self { (scan, registration) } else { nil }
         }
     }
 
@@ -56,7 +51,8 @@ struct ScanCoordinator: Sendable {
     func start(_ request: Request, context: GatewayRequestContext) async throws -> StartedScan {
         let session = try context.authenticatedSession
         let idempotencyKey = try IdempotencyKey.of(request)
-        guard let started = try await startLimiter.withSlot({ try await start(request, of: session, idempotencyKey: idempotencyKey, context: context) })
+        guard
+            let started = try await startLimiter.withSlot({ try await start(request, of: session, idempotencyKey: idempotencyKey, context: context) })
         else {
             throw APIError.unavailableForAMoment(.scanUnavailable, "Too many scans are starting right now; please try again in a moment.")
         }
@@ -106,8 +102,8 @@ struct ScanCoordinator: Sendable {
         case .reserved(let reserved): scan = reserved
         }
         let userKey = ScanJob.userKey(forUserID: session.userID.uuidString.lowercased())
-        // Watched before its job leaves, so whoever follows the scan starts from this record without reading it again.
-        let registration = events.register(scan.id)
+        // Followed from before its job leaves, so that the follower starts from this record without reading it again.
+        let follower = follower(of: scan.id, of: session.userID, from: scan)
         do {
             try await jobQueue.submit(
                 ScanJob(
@@ -128,7 +124,7 @@ struct ScanCoordinator: Sendable {
             throw ScanAPIErrors.apiError(for: ScanFailure(.llmUnavailable, "")).about(scan)
         }
         metrics.scanStarted(gatewayTime: ContinuousClock.now - started - uploadTime)
-        return .new(scan, registration)
+        return .new(scan, follower)
     }
 
     /// Whether `key` names a scan the user already started. Its retry is answered with that scan (its answer, its
@@ -139,64 +135,49 @@ struct ScanCoordinator: Sendable {
         return try await ledger.scan(idempotencyKey: key, of: userID) != nil
     }
 
-    /// Follows scan `id` of `userID` until it is final or `deadline` passes (never, without one): `onRead` sees the
-    /// record each time it is read, `onQuiet` runs after each ``recheckInterval`` without news. Returns the scan as
-    /// last read; nil once it is gone (deleted, with its account or by `DELETE /v1/scans/{id}`). `known`: the scan's
-    /// record as this request has it already (it started the scan, ``StartedScan/known``, or read it), with a watch
-    /// registered before that record was read.
-    /// A store out of reach does not end the following, since the scan goes on without it: the record is read again
-    /// after a ``Backoff``, or at once on news of the scan, until `deadline` (without one, the scan's own deadline and
-    /// the sweeper's grace); the record last read is returned then, or the store's error if none was.
-    /// `everyState`: the follower shows the scan's progress, and reads it on news that it is still open
-    /// (``ScanNews/stillOpen``, a worker started it); others wait for the outcome only, and do not.
-    func follow(
-        _ id: UUID,
-        of userID: UUID,
-        until deadline: ContinuousClock.Instant? = nil,
-        known: (record: ScanRecord, registration: ScanWatchRegistration)? = nil,
-        everyState: Bool = false,
-        onRead: (ScanRecord) async throws -> Void = { _ in },
-        onQuiet: () async throws -> Void = {}
-    ) async throws -> ScanRecord? {
-        let registration = known?.registration ?? events.register(id)
-        defer { withExtendedLifetime(registration) {} }  // the watch stays in place until the following ends
-        var unread = known?.record
-        var last = known?.record
-        var backoff = Backoff()
-        while true {
-            let current: ScanRecord
-            if let known = unread {
-                (current, unread) = (known, nil)
-            } else {
-                do {
-                    guard let read = try await ledger.scan(id, of: userID) else { return nil }
-                    current = read
-                    backoff = Backoff()
-                } catch let error where DatabaseFailure(error) == .outage {
-                    let wait = backoff.nextWait()
-                    guard let giveUp = deadline ?? last.map({ $0.deadlineInstant + ScanSweeper.grace }), .now + wait < giveUp else {
-                        if let last { return last }
-                        throw error
-                    }
-                    _ = await registration.watch.next(within: wait)
-                    try Task.checkCancellation()
-                    continue
-                }
-            }
-            last = current
-            try await onRead(current)
-            if !current.state.isOpen { return current }
-            // Waits for news worth a read: a quiet spell or any news for a follower of every state; for the others,
-            // a quiet spell or news that may be the outcome.
-            var news: ScanNews
-            repeat {
-                let now = ContinuousClock.now
-                if let deadline, now >= deadline { return current }
-                news = await registration.watch.next(within: deadline.map { min(Self.recheckInterval, $0 - now) } ?? Self.recheckInterval)
-                try Task.checkCancellation()
-                if news == .quiet { try await onQuiet() }
-            } while news == .stillOpen && !everyState
+    /// Follows `started` until it is final or `deadline` passes, waiting for its outcome (``ScanFollower``). Returns the
+    /// scan as last read; nil once it is gone (deleted, with its account or by `DELETE /v1/scans/{id}`).
+    func follow(_ started: StartedScan, until deadline: ContinuousClock.Instant) async throws -> ScanRecord? {
+        var follower: ScanFollower
+        switch started {
+        case .new(_, let following): follower = following
+        case .repeated(let scan): follower = self.follower(of: scan.id, of: scan.userID)
         }
+        while let sighting = try await follower.next(until: deadline, everyState: false) {
+            if case .gone = sighting { return nil }
+        }
+        return follower.last
+    }
+
+    /// Scan `id` of `userID` for its event stream: the steps a client that has seen `lastEventID` of them has not, as
+    /// they come, until the scan is final. Nil when the user has no such scan.
+    func watch(_ id: UUID, of userID: UUID, lastEventID seen: Int) async throws -> ScanSteps? {
+        var follower = follower(of: id, of: userID)
+        guard case .record(let scan)? = try await follower.next(until: nil, everyState: true) else { return nil }
+        return ScanSteps(following: follower, from: scan, after: seen)
+    }
+
+    /// A follower of scan `id` of `userID`, its watch registered here: before the record it starts from is read
+    /// (`known`, or its own first reading), so that news of the scan after that reading is not missed.
+    private func follower(of id: UUID, of userID: UUID, from known: ScanRecord? = nil) -> ScanFollower {
+        ScanFollower(id, of: userID, ledger: ledger, registration: events.register(id), known: known)
+    }
+
+    /// Scan `id` of user `userID`; nil for another user's, or none.
+    func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord? {
+        try await ledger.scan(id, of: userID)
+    }
+
+    /// A page of at most `limit` of the user's scans, newest first, starting after `cursor`.
+    func scans(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> ScanPage {
+        try await ledger.scans(of: userID, after: cursor, limit: limit)
+    }
+
+    /// Cancels a scan no worker has started, and tells every replica; or deletes a final one (``ScanDeletion``).
+    func delete(_ id: UUID, of session: AuthenticatedSession) async throws -> ScanDeletion {
+        let deletion = try await ledger.delete(id, of: session.userID, quotaKey: session.quotaKey)
+        if deletion == .cancelled { await announcer.announce(ScanEvent(scanID: id, state: .failed)) }
+        return deletion
     }
 
     /// How long a request tries to record a failure the client is waiting to be told (a job the broker refused).

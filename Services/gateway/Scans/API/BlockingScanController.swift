@@ -67,7 +67,7 @@ struct BlockingScanController: Sendable {
         let scan = started.scan
         switch started {
         case .new:
-            guard let final = try await scans.follow(scan.id, of: scan.userID, until: scan.deadlineInstant, known: started.known) else {
+            guard let final = try await scans.follow(started, until: scan.deadlineInstant) else {
                 throw ScanAPIErrors.gone
             }
             guard final.state.isOpen else { return final }
@@ -78,7 +78,7 @@ struct BlockingScanController: Sendable {
         case .repeated:
             // Another request's scan: its own request, worker or the sweeper ends it, by its deadline and the grace.
             let giveUp = scan.deadlineInstant + ScanSweeper.grace
-            guard let final = try await scans.follow(scan.id, of: scan.userID, until: giveUp) else { throw ScanAPIErrors.gone }
+            guard let final = try await scans.follow(started, until: giveUp) else { throw ScanAPIErrors.gone }
             guard !final.state.isOpen else { throw ScanAPIErrors.apiError(for: ScanFailure(.scanTimeout, "")) }
             return final
         }

@@ -15,7 +15,6 @@ import NIOCore
 /// `DELETE /v1/scans/{id}` cancels or deletes one. Another user's scan is 404, like one that never was.
 struct ScansController: Sendable {
     let scans: ScanCoordinator
-    let ledger: any ScanLedger
     let metrics: GatewayMetrics
 
     /// The longest `Prefer: wait` honoured, in seconds.
@@ -45,7 +44,7 @@ struct ScansController: Sendable {
         if let wait = Self.preferredWait(request.headers[values: .prefer]) {
             headers[.preferenceApplied] = "wait=\(wait)"
             do {
-                scan = try await scans.follow(scan.id, of: scan.userID, until: .now + .seconds(wait), known: started.known) ?? scan
+                scan = try await scans.follow(started, until: .now + .seconds(wait)) ?? scan
             } catch let error where DatabaseFailure(error) == .outage {
                 // A store out of reach for the whole wait leaves the scan as started: 202, with its resource to fetch.
                 context.logger.warning("could not read a scan while its request waited", metadata: ["scanId": "\(scan.id)"])
@@ -63,7 +62,7 @@ struct ScansController: Sendable {
     @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let page = try PageRequest(request.uri.queryParameters)
-        let scans = try await ledger.scans(of: session.userID, after: page.cursor, limit: page.limit)
+        let scans = try await scans.scans(of: session.userID, after: page.cursor, limit: page.limit)
         return try Response.json(ScanList(scans: scans.scans.map(\.resource), nextCursor: scans.next?.token))
     }
 
@@ -72,13 +71,12 @@ struct ScansController: Sendable {
     @Sendable func delete(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         guard let id = Self.scanID(context) else { throw Self.notFound }
-        switch try await ledger.delete(id, of: session.userID, quotaKey: session.quotaKey) {
+        switch try await scans.delete(id, of: session) {
         case .notFound: throw Self.notFound
         case .running:
             throw APIError(.conflict, .scanInProgress, "The scan is being analysed and can't be cancelled; delete it once it has finished.")
         case .cancelled:
             context.logger.info("scan cancelled before a worker took it; refunded", metadata: ["scanId": "\(id)"])
-            await scans.announcer.announce(ScanEvent(scanID: id, state: .failed))
         case .deleted:
             context.logger.info("scan deleted", metadata: ["scanId": "\(id)"])
         }
@@ -91,31 +89,18 @@ struct ScansController: Sendable {
     /// and one that has seen the end gets 204, which tells `EventSource` to stop. A comment every
     /// ``ScanCoordinator/recheckInterval`` without news keeps idle proxies from closing the stream.
     @Sendable func events(request: Request, context: GatewayRequestContext) async throws -> Response {
-        // Watched before it is read, so that the stream starts from this reading without missing news in between.
         guard let id = Self.scanID(context) else { throw Self.notFound }
-        let registration = scans.events.register(id)
-        let scan = try await ownScan(context)
+        let session = try context.authenticatedSession
         let seen = request.headers[.lastEventID].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-        if !scan.state.isOpen && seen >= scan.state.path.count { return Response(status: .noContent) }
-        let scans = self.scans
+        guard let steps = try await scans.watch(id, of: session.userID, lastEventID: seen) else { throw Self.notFound }
+        if steps.allSeen { return Response(status: .noContent) }
         let body = ResponseBody { writer in
-            var sent = seen
-            _ = try await scans.follow(
-                scan.id,
-                of: scan.userID,
-                known: (scan, registration),
-                everyState: true,
-                onRead: { current in
-                    let path = current.state.path
-                    while sent < path.count {
-                        sent += 1
-                        // `running` is reported only when seen: a scan cancelled or failed in the queue never ran.
-                        if path[sent - 1] == .running && current.state != .running { continue }
-                        try await writer.write(ScanServerEvent(step: sent, of: current, in: path).buffer)
-                    }
-                },
-                onQuiet: { try await writer.write(ByteBuffer(string: ": still working\n\n")) }
-            )
+            for try await element in steps {
+                switch element {
+                case .step(let step, let scan): try await writer.write(ScanServerEvent(step: step, of: scan).buffer)
+                case .quiet: try await writer.write(ByteBuffer(string: ": still working\n\n"))
+                }
+            }
             try await writer.finish(nil)
         }
         return Response(
@@ -145,45 +130,8 @@ struct ScansController: Sendable {
     /// The caller's scan named in the path; 404 for anything else.
     private func ownScan(_ context: GatewayRequestContext) async throws -> ScanRecord {
         let session = try context.authenticatedSession
-        guard let id = Self.scanID(context), let scan = try await ledger.scan(id, of: session.userID) else { throw Self.notFound }
+        guard let id = Self.scanID(context), let scan = try await scans.scan(id, of: session.userID) else { throw Self.notFound }
         return scan
-    }
-}
-
-/// One server-sent event of a scan's stream.
-struct ScanServerEvent {
-    /// The event's id: the step's position on the scan's path, from 1.
-    let step: Int
-    /// `status`, `result` or `error`.
-    let name: String
-    let resource: ScanResource
-
-    /// Step `step` of `path` (the scan's path so far), showing `scan` as it stood then: a status event for every step
-    /// but a final one.
-    init(step: Int, of scan: ScanRecord, in path: [ScanState]) {
-        let state = path[step - 1]
-        self.step = step
-        switch state {
-        case .queued, .running:
-            name = "status"
-            var resource = scan.resource
-            resource.status = state.rawValue
-            (resource.result, resource.error) = (nil, nil)
-            self.resource = resource
-        case .succeeded:
-            name = "result"
-            resource = scan.resource
-        case .failed:
-            name = "error"
-            resource = scan.resource
-        }
-    }
-
-    /// `id`, `event` and one `data` line of JSON, then the blank line that ends an event.
-    var buffer: ByteBuffer {
-        // Encoding the resource cannot fail; JSON without pretty printing has no line breaks.
-        let json = String(decoding: try! KiwiJSON.encoder().encode(resource), as: UTF8.self)
-        return ByteBuffer(string: "id: \(step)\nevent: \(name)\ndata: \(json)\n\n")
     }
 }
 
