@@ -221,6 +221,32 @@ struct ScanLedgerTests {
         #expect(record?.retryAfterSeconds == 30)
     }
 
+    @Test("a reservation is refused once the person's tokens or everyone's spend of the day reach their caps", arguments: StoreKind.allCases)
+    func refusesPastTokenAndSpendCaps(_ kind: StoreKind) async throws {
+        let today = QuotaPolicy.utcDay(of: Date())
+        let (tokens, budget, below) = try await withLedger(kind) { ledger, rig in
+            let person = newQuotaKey()
+            guard case .reserved(let scan) = try await ledger.reserve(newScan(person, day: today), policy: QuotaPolicy(limit: 4)) else {
+                throw CancellationError()
+            }
+            _ = try await rig.succeed(
+                scan.id,
+                result: ScanResponse(ingredients: [], recipes: []),
+                usage: modelUsage(costNanos: 1_000, modelTime: .zero)
+            )
+            let tokens = try await ledger.reserve(newScan(person, day: today), policy: QuotaPolicy(limit: 4, tokenLimit: 1_200))
+            let budget = try await ledger.reserve(newScan(newQuotaKey(), day: today), policy: QuotaPolicy(limit: 4, dailyBudgetNanos: 1_000))
+            let below = try await ledger.reserve(
+                newScan(person, day: today),
+                policy: QuotaPolicy(limit: 4, tokenLimit: 1_201, dailyBudgetNanos: 1_001)
+            )
+            return (tokens, budget, below)
+        }
+        #expect(tokens == .refused(.tokens))
+        #expect(budget == .refused(.budget))
+        if case .reserved = below {} else { Issue.record("below both caps: \(below)") }
+    }
+
     @Test(
         "what the model cost counts even when the scan had ended: tokens on the person's scan day, the cost on everyone's day",
         arguments: StoreKind.allCases
