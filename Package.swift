@@ -18,6 +18,7 @@ let cryptoExtras: Target.Dependency = .product(name: "_CryptoExtras", package: "
 let heapModule: Target.Dependency = .product(name: "HeapModule", package: "swift-collections")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
 let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
+let hummingbirdCore: Target.Dependency = .product(name: "HummingbirdCore", package: "hummingbird")
 let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
 let instrumentation: Target.Dependency = .product(name: "Instrumentation", package: "swift-distributed-tracing")
 let jwtKit: Target.Dependency = .product(name: "JWTKit", package: "jwt-kit")
@@ -125,7 +126,8 @@ let package = Package(
             dependencies: [
                 "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging",
                 "KiwiModels", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTracing",
-                asyncHTTPClient, coreMetrics, httpTypes, hummingbird, nioCore, nioHTTP1, postgresNIO, serviceLifecycle, tracing,
+                asyncHTTPClient, coreMetrics, crypto, httpTypes, hummingbird, instrumentation, logging, nioCore, nioHTTP1, postgresNIO,
+                serviceLifecycle, tracing,
             ]
         ),
         service(
@@ -134,7 +136,7 @@ let package = Package(
             dependencies: [
                 "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLogging", "KiwiMessaging",
                 "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTracing",
-                asyncHTTPClient, coreMetrics, hummingbird, nioCore, nioHTTP1, serviceLifecycle, tracing,
+                asyncHTTPClient, coreMetrics, hummingbird, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle, tracing,
             ]
         ),
         service(
@@ -143,7 +145,7 @@ let package = Package(
             dependencies: [
                 "KiwiAppleSignIn", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging", "KiwiModels",
                 "KiwiServiceSupport",
-                crypto, hummingbird, postgresNIO, serviceLifecycle,
+                crypto, httpTypes, hummingbird, logging, postgresNIO, serviceLifecycle,
             ]
         ),
 
@@ -155,7 +157,7 @@ let package = Package(
                 "KiwiDevelopment", "KiwiModels", "KiwiAPIClient", "KiwiAppleSignIn", "KiwiConcurrency", argumentParser,
                 // The scan event stream, which URLSession on Linux would only hand over once it has ended.
                 asyncHTTPClient,
-                openAPIRuntime,
+                nioCore, nioHTTP1, openAPIRuntime,
             ]
         ),
         tool(
@@ -229,8 +231,8 @@ let package = Package(
             folder: "ServiceSupport",
             dependencies: [
                 "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiTracing",
-                asyncHTTPClient, coreMetrics, httpTypes, hummingbird, instrumentation, logging, otel, tracing, nioCore, nioHTTP1,
-                nioHTTPTypes, postgresNIO, prometheus, serviceLifecycle, unixSignals,
+                asyncHTTPClient, coreMetrics, httpTypes, hummingbird, hummingbirdCore, instrumentation, logging, nioCore, nioHTTP1,
+                nioHTTPTypes, otel, postgresNIO, prometheus, serviceLifecycle, tracing, unixSignals,
             ]
         ),
         library(
@@ -252,7 +254,7 @@ let package = Package(
         tests("KiwiModelsTests", dependencies: ["KiwiModels", "KiwiTestSupport"], resources: [.copy("Fixtures")]),
         tests("KiwiDietGuardTests", dependencies: ["KiwiDietGuard", "KiwiModels"], resources: [.copy("Fixtures")]),
         tests("KiwiConfigurationTests", dependencies: ["KiwiConfiguration"]),
-        tests("KiwiLoggingTests", dependencies: ["KiwiLogging", logging]),
+        tests("KiwiLoggingTests", dependencies: ["KiwiLogging", "KiwiModels", logging]),
         tests(
             "KiwiDatabaseTests",
             dependencies: [
@@ -315,9 +317,9 @@ let package = Package(
             "KiwiServicesTests",
             dependencies: [
                 "KiwiDevelopment", "KiwiAPIClient", "KiwiAppleSignIn", "KiwiAuth", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase",
-                "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG", "KiwiBenchmarking", "KiwiLLMStub", "KiwiLoadTest", "KiwiModels", "KiwiScans",
-                "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
-                hummingbird, hummingbirdTesting, openAPIRuntime, asyncHTTPClient, nioCore, logging, nioHTTP1, postgresNIO,
+                "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG", "KiwiBenchmarking", "KiwiLLMStub", "KiwiLoadTest", "KiwiMessaging", "KiwiModels",
+                "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
+                asyncHTTPClient, hummingbird, hummingbirdTesting, logging, nioCore, nioHTTP1, openAPIRuntime, postgresNIO,
             ]
         ),
     ]
