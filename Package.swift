@@ -125,7 +125,7 @@ let package = Package(
             folder: "gateway",
             dependencies: [
                 "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging",
-                "KiwiModels", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTracing",
+                "KiwiModels", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTopology", "KiwiTracing",
                 asyncHTTPClient, coreMetrics, crypto, httpTypes, hummingbird, instrumentation, logging, nioCore, nioHTTP1, postgresNIO,
                 serviceLifecycle, tracing,
             ]
@@ -135,7 +135,7 @@ let package = Package(
             folder: "scan-worker",
             dependencies: [
                 "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLogging", "KiwiMessaging",
-                "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTracing",
+                "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTopology", "KiwiTracing",
                 asyncHTTPClient, coreMetrics, hummingbird, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle, tracing,
             ]
         ),
@@ -144,7 +144,7 @@ let package = Package(
             folder: "auth",
             dependencies: [
                 "KiwiAppleSignIn", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging", "KiwiModels",
-                "KiwiServiceSupport",
+                "KiwiServiceSupport", "KiwiTopology",
                 crypto, httpTypes, hummingbird, logging, postgresNIO, serviceLifecycle,
             ]
         ),
@@ -181,7 +181,7 @@ let package = Package(
             folder: "scan-worker-bench",
             dependencies: [
                 "KiwiDevelopment", "KiwiBenchmarking", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiJPEG", "KiwiMessaging",
-                "KiwiScanJobs", "KiwiScans",
+                "KiwiScanJobs", "KiwiScans", "KiwiTopology",
                 logging, postgresNIO,
             ]
         ),
@@ -195,7 +195,7 @@ let package = Package(
             folder: "floor-bench",
             dependencies: [
                 "KiwiDevelopment", "KiwiBenchmarking", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiMessaging", "KiwiScanJobs",
-                "KiwiScans", logging, postgresNIO,
+                "KiwiScans", "KiwiTopology", logging, postgresNIO,
             ]
         ),
 
@@ -220,7 +220,7 @@ let package = Package(
         library(
             "KiwiScans",
             folder: "Scans",
-            dependencies: ["KiwiDatabase", "KiwiMessaging", "KiwiModels", "KiwiScanJobs", coreMetrics, logging, postgresNIO]
+            dependencies: ["KiwiDatabase", "KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiTopology", coreMetrics, logging, postgresNIO]
         ),
         library("KiwiInternalAPI", folder: "InternalAPI", dependencies: ["KiwiModels", crypto]),
         library("KiwiConfiguration", folder: "Configuration", dependencies: [configuration]),
@@ -230,7 +230,7 @@ let package = Package(
             "KiwiServiceSupport",
             folder: "ServiceSupport",
             dependencies: [
-                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiTracing",
+                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiTopology", "KiwiTracing",
                 asyncHTTPClient, coreMetrics, httpTypes, hummingbird, hummingbirdCore, instrumentation, logging, nioCore, nioHTTP1,
                 nioHTTPTypes, otel, postgresNIO, prometheus, serviceLifecycle, tracing, unixSignals,
             ]
@@ -241,6 +241,9 @@ let package = Package(
             dependencies: ["KiwiConcurrency", "KiwiModels", asyncHTTPClient, coreMetrics, jwtKit, logging, nioCore, nioHTTP1, cryptoExtras]
         ),
         library("KiwiMessaging", folder: "Messaging", dependencies: ["CRabbitMQ", "KiwiConcurrency", coreMetrics, logging, serviceLifecycle]),
+        // Kiwi's own exchange and queue names, apart from the messaging core (which knows no application's names), so auth,
+        // gateways and workers share them without sharing any scan code.
+        library("KiwiTopology", folder: "Topology", dependencies: ["KiwiMessaging"]),
         library("KiwiTracing", folder: "Tracing", dependencies: [httpTypes, instrumentation, nioHTTP1, tracing]),
         .systemLibrary(name: "CRabbitMQ", path: "Shared/CRabbitMQ", pkgConfig: "librabbitmq", providers: [.apt(["librabbitmq-dev"])]),
 
@@ -265,7 +268,7 @@ let package = Package(
             "KiwiAuthTests",
             dependencies: [
                 "KiwiDevelopment", "KiwiAppleSignIn", "KiwiAuth", "KiwiDatabase", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels",
-                "KiwiTestSupport",
+                "KiwiTestSupport", "KiwiTopology",
                 crypto, httpTypes, hummingbird, hummingbirdTesting, logging, nioCore, postgresNIO,
             ]
         ),
@@ -275,7 +278,7 @@ let package = Package(
         ),
         tests(
             "KiwiMessagingTests",
-            dependencies: ["KiwiDevelopment", "KiwiMessaging", "KiwiServiceSupport", "KiwiTestSupport", logging, serviceLifecycle]
+            dependencies: ["KiwiDevelopment", "KiwiMessaging", "KiwiServiceSupport", "KiwiTestSupport", "KiwiTopology", logging, serviceLifecycle]
         ),
         tests("KiwiBenchmarkingTests", dependencies: ["KiwiBenchmarking"]),
         tests("KiwiConcurrencyTests", dependencies: ["KiwiConcurrency", "KiwiTestSupport"]),
@@ -293,7 +296,7 @@ let package = Package(
             "KiwiScanWorkerTests",
             dependencies: [
                 "KiwiDevelopment", "KiwiDatabase", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels", "KiwiOpenAI", "KiwiScanJobs",
-                "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
+                "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport", "KiwiTopology",
                 asyncHTTPClient, crypto, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle,
             ],
             resources: [.copy("Fixtures")]
@@ -302,7 +305,7 @@ let package = Package(
             "KiwiDeploymentTests",
             dependencies: [
                 "KiwiAuth", "KiwiConfiguration", "KiwiGateway", "KiwiMessaging", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
-                yams,
+                "KiwiTopology", yams,
             ]
         ),
         tests(

@@ -4,6 +4,7 @@ import KiwiAppleSignIn
 import KiwiDatabase
 import KiwiMessaging
 import KiwiServiceSupport
+import KiwiTopology
 import Logging
 import PostgresNIO
 

@@ -2,6 +2,7 @@ import Foundation
 import KiwiInternalAPI
 import KiwiMessaging
 import KiwiModels
+import KiwiTopology
 import Logging
 
 /// Tells every gateway, through the revocation fan-out exchange, that sessions ended early.

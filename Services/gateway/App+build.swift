@@ -8,6 +8,7 @@ import KiwiMessaging
 import KiwiScanJobs
 import KiwiScans
 import KiwiServiceSupport
+import KiwiTopology
 import Logging
 import PostgresNIO
 import ServiceLifecycle

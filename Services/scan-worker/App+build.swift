@@ -5,6 +5,7 @@ import KiwiDietGuard
 import KiwiMessaging
 import KiwiScans
 import KiwiServiceSupport
+import KiwiTopology
 import Logging
 import PostgresNIO
 

@@ -1,6 +1,7 @@
 import Foundation
 import KiwiMessaging
 import KiwiModels
+import KiwiTopology
 import Logging
 
 /// News that a scan changed state, fanned out to every gateway replica (``KiwiTopology/scanEventExchange``) so

@@ -2,6 +2,7 @@ import Foundation
 import KiwiConfiguration
 import KiwiLogging
 import KiwiMessaging
+import KiwiTopology
 import Logging
 
 /// What every service's typed configuration offers the launcher.

@@ -7,6 +7,7 @@ import KiwiInternalAPI
 import KiwiMessaging
 import KiwiModels
 import KiwiTestSupport
+import KiwiTopology
 import Logging
 import PostgresNIO
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import KiwiConfiguration
 import KiwiMessaging
 import KiwiServiceSupport
+import KiwiTopology
 import Testing
 
 @testable import KiwiGateway

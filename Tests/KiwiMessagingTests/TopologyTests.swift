@@ -2,6 +2,7 @@ import Foundation
 import KiwiDevelopment
 import KiwiMessaging
 import KiwiTestSupport
+import KiwiTopology
 import Testing
 
 @Suite("Kiwi's topology")

@@ -8,6 +8,7 @@ import KiwiOpenAI
 import KiwiScanJobs
 import KiwiScans
 import KiwiTestSupport
+import KiwiTopology
 import PostgresNIO
 import ServiceLifecycle
 import Testing

@@ -7,6 +7,7 @@ import KiwiScanJobs
 import KiwiScans
 import KiwiServiceSupport
 import KiwiTestSupport
+import KiwiTopology
 import Logging
 import PostgresNIO
 import ServiceLifecycle

@@ -7,6 +7,7 @@ import KiwiDevelopment
 import KiwiMessaging
 import KiwiScanJobs
 import KiwiScans
+import KiwiTopology
 import Logging
 import PostgresNIO
 

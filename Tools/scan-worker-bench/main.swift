@@ -9,6 +9,7 @@ import KiwiJPEG
 import KiwiMessaging
 import KiwiScanJobs
 import KiwiScans
+import KiwiTopology
 import Logging
 import PostgresNIO
 import Synchronization
