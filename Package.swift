@@ -230,9 +230,9 @@ let package = Package(
             "KiwiServiceSupport",
             folder: "ServiceSupport",
             dependencies: [
-                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiTopology", "KiwiTracing",
+                "KiwiConcurrency", "KiwiConfiguration", "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiTopology", "KiwiTracing",
                 asyncHTTPClient, coreMetrics, httpTypes, hummingbird, hummingbirdCore, instrumentation, logging, nioCore, nioHTTP1,
-                nioHTTPTypes, otel, postgresNIO, prometheus, serviceLifecycle, tracing, unixSignals,
+                nioHTTPTypes, otel, prometheus, serviceLifecycle, tracing, unixSignals,
             ]
         ),
         library(

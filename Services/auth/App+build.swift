@@ -21,7 +21,7 @@ func buildApplication(configuration: AuthConfiguration, logger: Logger) async th
 
     let router = Router(context: TrackedBasicRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: HTTPMetricsMiddleware())
-    router.add(middleware: RequestTrackingMiddleware(routes: AuthRoutes.allowedMethods))
+    router.add(middleware: RequestTrackingMiddleware(routes: AuthRoutes.allowedMethods, storeFailure: DatabaseFailure.self))
     router.add(middleware: StorableTextMiddleware())
     router.addHealthRoute()
     // RabbitMQ is not a readiness dependency: revocation announcements are best-effort (a gateway that misses them
@@ -62,3 +62,6 @@ enum AuthRoutes {
         "/internal/v1/sessions/introspect": [.post], "/internal/v1/sessions/revoke": [.post],
     ]
 }
+
+/// The request-tracking middleware answers the database's errors as the database reads them.
+extension DatabaseFailure: StoreFailure {}

@@ -117,7 +117,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     let metrics = GatewayMetrics()
     let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: HTTPMetricsMiddleware())
-    router.add(middleware: RequestTrackingMiddleware(routes: GatewayRoutes.allowedMethods))
+    router.add(middleware: RequestTrackingMiddleware(routes: GatewayRoutes.allowedMethods, storeFailure: DatabaseFailure.self))
     router.add(middleware: StorableTextMiddleware())
     router.addHealthRoute()
     APIDocumentController().addRoutes(to: router)
@@ -170,3 +170,6 @@ enum GatewayRoutes {
         "/openapi.json": [.get, .head],
     ]
 }
+
+/// The request-tracking middleware answers the database's errors as the database reads them.
+extension DatabaseFailure: StoreFailure {}

@@ -51,3 +51,10 @@ extension DatabaseFailure {
         }
     }
 }
+
+extension DatabaseFailure {
+    /// `error`'s SQLSTATE, for the log ("none" when it has none): never its message, which may quote the request's values.
+    public static func code(of error: any Error) -> String {
+        (error as? PSQLError)?.serverInfo?[.sqlState] ?? "none"
+    }
+}

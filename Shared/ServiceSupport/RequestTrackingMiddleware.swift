@@ -2,11 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KiwiConcurrency
-import KiwiDatabase
 import KiwiModels
 import KiwiTracing
 import Logging
-import PostgresNIO
 import Synchronization
 import Tracing
 
@@ -45,13 +43,14 @@ public struct TrackedBasicRequestContext: TrackedRequestContext {
 
 /// The outermost middleware of every service's router. It gives every request an id (`X-Request-Id`, the client's if
 /// well-formed), turns every error into the API's JSON error shape (404 for unknown paths, 405 with `Allow` for a known
-/// path and the wrong method, 503 `service_unavailable` when PostgreSQL cannot be used, 400 for text it cannot store,
-/// 500 for anything unexpected), and writes one access-log line per request (docs/architecture.md, "Logs").
-public struct RequestTrackingMiddleware<Context: TrackedRequestContext>: RouterMiddleware {
+/// path and the wrong method, 503 `service_unavailable` when the service's store (PostgreSQL) cannot be used, 400 for
+/// text it cannot store, 500 for anything unexpected), and writes one access-log line per request (docs/architecture.md,
+/// "Logs"). `Failure` reads the store's errors.
+public struct RequestTrackingMiddleware<Context: TrackedRequestContext, Failure: StoreFailure>: RouterMiddleware {
     /// The methods each path answers, for 405 and `Allow`.
     let routes: [String: [HTTPRequest.Method]]
 
-    public init(routes: [String: [HTTPRequest.Method]]) {
+    public init(routes: [String: [HTTPRequest.Method]], storeFailure: Failure.Type) {
         self.routes = routes
     }
 
@@ -120,29 +119,25 @@ public struct RequestTrackingMiddleware<Context: TrackedRequestContext>: RouterM
             let code: APIErrorCode = error.status == .contentTooLarge ? .badRequest : error.status.code < 500 ? .badRequest : .internalError
             return json(APIError(error.status, code, error.body ?? error.status.reasonPhrase), request: request, context: context)
         }
-        switch DatabaseFailure(error) {
-        case .outage:
+        switch Failure(error) {
+        case .outage?:
             context.logger.error("PostgreSQL is unavailable", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             return json(
                 .unavailableForAMoment(.serviceUnavailable, "Kiwi is briefly unavailable; please try again."),
                 request: request,
                 context: context
             )
-        case .unstorableText:
-            context.logger.warning("the database refused a request's text", metadata: ["sqlState": "\(Self.sqlState(of: error))"])
+        case .unstorableText?:
+            context.logger.warning("the database refused a request's text", metadata: ["sqlState": "\(Failure.code(of: error))"])
             return json(.badRequest("The request has text Kiwi cannot store, such as U+0000 (NUL)."), request: request, context: context)
-        case .bug:
-            context.logger.error("the database refused a statement", metadata: ["sqlState": "\(Self.sqlState(of: error))"])
+        case .some:
+            context.logger.error("the database refused a statement", metadata: ["sqlState": "\(Failure.code(of: error))"])
         case nil:
             context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         }
         return json(APIError(.internalServerError, .internalError, "Something went wrong on our side."), request: request, context: context)
     }
 
-    /// A database error's SQLSTATE, for the log: never its message, which may quote the request's values.
-    private static func sqlState(of error: any Error) -> String {
-        (error as? PSQLError)?.serverInfo?[.sqlState] ?? "none"
-    }
     private func json(_ error: APIError, request: Request, context: Context) -> Response {
         (try? error.response(from: request, context: context)) ?? Response(status: error.status)
     }
