@@ -50,6 +50,16 @@ struct RecipeBoxTests {
         }
     }
 
+    @Test("a saved recipe starts without a note or rating, whatever the copy carried", arguments: StoreKind.allCases)
+    func savedRecipeStartsUnrated(_ kind: StoreKind) async throws {
+        try await withRecipeBox(kind) { box in
+            var recipe = copy()
+            (recipe.note, recipe.rating) = ("Great", 5)
+            guard case .saved(let saved) = try await box.save(recipe, for: UUID(), capacity: 10) else { throw RecipeBoxTestFailure() }
+            #expect(saved.note == nil && saved.rating == nil)
+        }
+    }
+
     @Test("twenty saves at once into a box with room for five keep exactly five", arguments: StoreKind.allCases)
     func capacityHoldsUnderConcurrency(_ kind: StoreKind) async throws {
         try await withRecipeBox(kind) { box in

@@ -26,8 +26,11 @@ final class FakeRecipeBox: RecipeBox {
                 return .alreadySaved(earlier.recipe)
             }
             guard own.count < capacity else { return .full }
-            kept.append(Kept(userID: userID, recipe: recipe, share: nil))
-            return .saved(recipe)
+            // The table keeps the recipe and its ingredients, not the copy's own fields: those start empty.
+            var saved = recipe
+            (saved.note, saved.rating) = (nil, nil)
+            kept.append(Kept(userID: userID, recipe: saved, share: nil))
+            return .saved(saved)
         }
     }
 
