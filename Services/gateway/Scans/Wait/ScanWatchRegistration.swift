@@ -1,0 +1,17 @@
+import Foundation
+
+/// A watch on a scan, removed from its hub when this is released.
+final class ScanWatchRegistration: Sendable {
+    let id: UUID
+    let watch = ScanWatch()
+    private let hub: ScanEventHub
+
+    init(id: UUID, hub: ScanEventHub) {
+        self.id = id
+        self.hub = hub
+    }
+
+    deinit {
+        hub.remove(watch, of: id)
+    }
+}
