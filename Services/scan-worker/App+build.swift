@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Hummingbird
 import KiwiDatabase
-import KiwiDietGuard
 import KiwiMessaging
 import KiwiScans
 import KiwiServiceSupport
@@ -31,16 +30,24 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
     let postgres = PostgresClient(configuration: configuration.database, countingConnectionsLoggingTo: logger)
     let publisher = AMQPPublisher(settings: configuration.amqp, topology: KiwiTopology.scanEvents, logger: logger)
     let metrics = WorkerMetrics()
-    let analyzer = ScanAnalyzer(
-        routes: configuration.routes.map { route in
-            ModelRoute(route, detail: configuration.imageDetail, breaker: configuration.breaker, httpClient: httpClient, logger: logger)
-        },
-        prices: configuration.prices,
-        retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
-        attemptTimeout: configuration.attemptTimeout,
-        metrics: metrics,
-        intake: IntakeGovernor(concurrency: configuration.concurrency, logger: logger),
-        dietGuard: DietGuard()
+    let intake = IntakeGovernor(concurrency: configuration.concurrency, logger: logger)
+    let routes = configuration.routes.map { route in
+        ModelRoute(route, detail: configuration.imageDetail, breaker: configuration.breaker, httpClient: httpClient, logger: logger)
+    }
+    let pipeline = ScanPipeline(
+        answering: ChatCompletionAnswering(
+            fallback: RouteFallback(routes: routes),
+            call: RetryingModelCall(
+                retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
+                attemptTimeout: configuration.attemptTimeout,
+                rateLimits: RateLimitFeedback(intake: intake, route: routes[0].name),
+                metrics: metrics
+            ),
+            prices: configuration.prices
+        ),
+        repair: AnswerRepair(metrics: metrics),
+        profileGuard: ProfileGuard(metrics: metrics),
+        firstModel: routes[0].model
     )
 
     let router = Router(options: .autoGenerateHeadEndpoints)
@@ -60,7 +67,8 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
                 consumer: consumer,
                 scans: ScanTransitions(client: postgres, logger: logger),
                 events: ScanEventAnnouncer(publisher: publisher, logger: logger),
-                analyzer: analyzer,
+                pipeline: pipeline,
+                intake: intake,
                 metrics: metrics,
                 logger: logger
             ),

@@ -32,7 +32,7 @@ final class ScanJobProcessor: Service, Sendable {
     private let consumer: AMQPConsumer
     private let scans: ScanTransitions
     private let events: ScanEventAnnouncer
-    private let analyzer: ScanAnalyzer
+    private let pipeline: ScanPipeline
     /// The most jobs processed at once: `WORKER_CONCURRENCY` (also the consumer's prefetch), or fewer ahead of
     /// OpenAI's rate limit.
     private let intake: IntakeGovernor
@@ -43,15 +43,16 @@ final class ScanJobProcessor: Service, Sendable {
         consumer: AMQPConsumer,
         scans: ScanTransitions,
         events: ScanEventAnnouncer,
-        analyzer: ScanAnalyzer,
+        pipeline: ScanPipeline,
+        intake: IntakeGovernor,
         metrics: WorkerMetrics,
         logger: Logger
     ) {
         self.consumer = consumer
         self.scans = scans
         self.events = events
-        self.analyzer = analyzer
-        self.intake = analyzer.intake
+        self.pipeline = pipeline
+        self.intake = intake
         self.metrics = metrics
         self.logger = logger
     }
@@ -153,17 +154,7 @@ final class ScanJobProcessor: Service, Sendable {
         let photoSize = job.photos.reduce(0) { $0 + $1.count }
         let (result, analysis) = await answer(Self.takePhotos(from: &job), for: job, deadline: deadline - Self.recordAllowance, logger: logger)
         guard !Task.isCancelled else { return }  // shut down hard: the broker requeues the unacknowledged job
-        let usage = analysis.map { analysis in
-            ModelUsage(
-                model: analysis.model ?? analyzer.routes[0].model,
-                route: analysis.route,
-                tokens: analysis.tokens,
-                costNanos: analysis.costNanos,
-                attempts: analysis.attempts,
-                modelTime: analysis.processingTime
-            )
-        }
-        let recorded = await record(result, usage: usage, of: job.scanID, until: recordingDeadline, logger: logger)
+        let recorded = await record(result, usage: analysis?.usage, of: job.scanID, until: recordingDeadline, logger: logger)
         await settle("ack", logger: logger) { try await delivery.ack() }
         let outcome = recorded ? result.metricsLabel : "superseded"
         end(outcome, startedAt: started, span: span)
@@ -172,13 +163,14 @@ final class ScanJobProcessor: Service, Sendable {
             "outcome": .string(outcome), "latencyMs": "\((ContinuousClock.now - started).milliseconds)", "bytes": "\(photoSize)",
         ]
         if let analysis {
-            metadata["attempts"] = "\(analysis.attempts)"
-            metadata["promptTokens"] = "\(analysis.tokens.promptTokens)"
-            metadata["cachedPromptTokens"] = "\(analysis.tokens.cachedPromptTokens)"
-            metadata["completionTokens"] = "\(analysis.tokens.completionTokens)"
-            metadata["costUSD"] = "\(Double(analysis.costNanos) / 1e9)"
-            metadata["llmMs"] = "\(analysis.processingTime.milliseconds)"
-            if let route = analysis.route { metadata["route"] = .string(route) }
+            let usage = analysis.usage
+            metadata["attempts"] = "\(usage.attempts)"
+            metadata["promptTokens"] = "\(usage.tokens.promptTokens)"
+            metadata["cachedPromptTokens"] = "\(usage.tokens.cachedPromptTokens)"
+            metadata["completionTokens"] = "\(usage.tokens.completionTokens)"
+            metadata["costUSD"] = "\(Double(usage.costNanos) / 1e9)"
+            metadata["llmMs"] = "\(usage.modelTime.milliseconds)"
+            if let route = usage.route { metadata["route"] = .string(route) }
             metrics.spent(analysis.spending, outcome: result.metricsLabel)
         }
         logger.info("scan job answered", metadata: metadata)
@@ -263,21 +255,21 @@ final class ScanJobProcessor: Service, Sendable {
         for job: ScanJob,
         deadline: ContinuousClock.Instant,
         logger: Logger
-    ) async -> (ScanOutcome, ScanAnalyzer.Analysis?) {
+    ) async -> (ScanOutcome, ScanAnalysis?) {
         let images: [ScanPrompt.Photo]
         switch photos {
         case .success(let cleaned): images = cleaned
         case .failure(let failure): return (.error(failure), nil)
         }
-        let analysis = await analyzer.analyze(
+        let request = ScanRequest(
             images: images,
             mode: job.mode,
             profile: job.profile,
             userKey: job.userKey,
             requestID: job.requestID,
-            deadline: deadline,
-            logger: logger
+            deadline: deadline
         )
+        let analysis = await pipeline.analyze(request, logger: logger)
         switch analysis.result {
         case .success(let response): return (.ok(response), analysis)
         case .failure(let failure): return (.error(failure), analysis)

@@ -46,8 +46,8 @@ struct WorkerMetrics: Sendable {
     /// `kiwi_llm_tokens_total{kind="prompt|cached_prompt|completion", model, outcome}` and
     /// `kiwi_llm_cost_usd_total{model, outcome}`: what a job cost, by the model that spent it and how the job ended.
     /// `cached_prompt` tokens are a part of the `prompt` ones.
-    func spent(_ spending: [String: ScanAnalyzer.Analysis.Spending], outcome: String) {
-        for (model, spent) in spending {
+    func spent(_ spending: ScanSpending, outcome: String) {
+        for (model, spent) in spending.byModel {
             for (kind, count) in [
                 ("prompt", spent.tokens.promptTokens), ("cached_prompt", spent.tokens.cachedPromptTokens),
                 ("completion", spent.tokens.completionTokens),

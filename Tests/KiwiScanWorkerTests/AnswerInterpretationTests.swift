@@ -13,8 +13,8 @@ struct AnswerInterpretationTests {
         try JSONDecoder().decode(ChatCompletion.self, from: try fixture(name))
     }
 
-    func unusable(_ completion: ChatCompletion) -> ScanAnalyzer.UnusableAnswer? {
-        if case .failure(let unusable) = ScanAnalyzer.interpret(completion) { return unusable }
+    func unusable(_ completion: ChatCompletion) -> UnusableAnswer? {
+        if case .failure(let unusable) = AnswerInterpreter.interpret(completion) { return unusable }
         return nil
     }
 
@@ -57,7 +57,7 @@ struct AnswerInterpretationTests {
             choices: [.init(message: .init(content: #"{"ingredients":[],"recipes":[]}"#, refusal: nil), finishReason: "stop")],
             usage: nil
         )
-        #expect(try ScanAnalyzer.interpret(completion).get() == ScanResponse(ingredients: [], recipes: []))
+        #expect(try AnswerInterpreter.interpret(completion).get() == ScanResponse(ingredients: [], recipes: []))
     }
 
     @Test("a recorded 429 insufficient_quota body is classified as final")

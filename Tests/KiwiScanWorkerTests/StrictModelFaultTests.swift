@@ -58,7 +58,7 @@ struct StrictModelFaultTests {
             choices: [.init(message: .init(content: ModelAnswers.fridge([]), refusal: nil), finishReason: "content_filter")],
             usage: nil
         )
-        guard case .failure(let unusable) = ScanAnalyzer.interpret(completion) else {
+        guard case .failure(let unusable) = AnswerInterpreter.interpret(completion) else {
             Issue.record("a filtered answer was used")
             return
         }
@@ -84,7 +84,7 @@ struct StrictModelFaultTests {
         #expect(status.remainingTokens == 0 && status.tokensResetIn == wait && status.remainingRequests == 4999)
         let intake = IntakeGovernor(concurrency: 4, logger: testLogger)
         let now = ContinuousClock.now
-        intake.observe(status, tokensPerScan: ScanAnalyzer.typicalScanTokens, at: now)
+        intake.observe(status, tokensPerScan: RateLimitFeedback.typicalScanTokens, at: now)
         #expect(intake.allowedJobs(at: now + wait - .milliseconds(1)) == 0)
         #expect(intake.allowedJobs(at: now + wait) == 4)
     }

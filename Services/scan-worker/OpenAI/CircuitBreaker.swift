@@ -78,7 +78,7 @@ final class CircuitBreaker: Sendable {
         }
     }
 
-    /// A call to the route failed in a way that says the route is in trouble (see ``ScanAnalyzer``).
+    /// A call to the route failed in a way that says the route is in trouble (see ``RetryingModelCall``).
     func recordFailure(at now: ContinuousClock.Instant = .now) {
         change { inner in
             inner.failuresInARow += 1

@@ -3,7 +3,7 @@ import CoreMetrics
 import Logging
 
 /// One way to reach a model (`LLM_MODELS`): its prompt (which names the model), the client for its endpoint and key,
-/// and its circuit breaker in this worker. A scan tries the routes in order (``ScanAnalyzer``).
+/// and its circuit breaker in this worker. A scan tries the routes in order (``RouteFallback``).
 struct ModelRoute: Sendable {
     let name: String
     let prompt: ScanPrompt

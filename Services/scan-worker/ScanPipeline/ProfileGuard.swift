@@ -1,0 +1,61 @@
+import CoreMetrics
+import KiwiDietGuard
+import KiwiModels
+import KiwiScanJobs
+import Logging
+import Tracing
+
+/// The pipeline's guarding step: an answer as the user may see it (``DietGuard``). When a recipe breaks the user's
+/// allergies or diets the model is told what broke which rule and asked once more; whatever still breaks them is
+/// withheld. If the repair gets no valid answer, the first answer is kept, without what broke the profile. Every
+/// recipe, guarded or not, is labelled with its allergens.
+struct ProfileGuard: Sendable {
+    /// Kiwi's one set of rules and lexicon: it has nothing to configure.
+    let dietGuard = DietGuard()
+    let metrics: WorkerMetrics
+
+    /// `answer` guarded against `profile` (when it has any rule) and labelled; `askAgain` asks the model for the
+    /// guard's repair.
+    func guarded(
+        _ answer: ValidAnswer,
+        profile: KitchenProfile?,
+        logger: Logger,
+        askingAgain askAgain: (ScanPrompt.Repair) async -> Result<ValidAnswer, ScanFailure>
+    ) async -> ScanResponse {
+        var response = answer.response
+        if let profile, !profile.isEmpty {
+            response = await enforced(answer, profile: profile, logger: logger, askingAgain: askAgain)
+            response.appliedProfile = profile
+        }
+        return dietGuard.labelled(response)
+    }
+
+    private func enforced(
+        _ answer: ValidAnswer,
+        profile: KitchenProfile,
+        logger: Logger,
+        askingAgain askAgain: (ScanPrompt.Repair) async -> Result<ValidAnswer, ScanFailure>
+    ) async -> ScanResponse {
+        let findings = withSpan("guard the answer") { _ in dietGuard.findings(in: answer.response, for: profile) }
+        guard !findings.isEmpty else { return answer.response }
+        logger.info("the answer breaks the user's allergies or diets; asking for a repair", metadata: ["recipes": "\(findings.count)"])
+        metrics.guardRepairs.increment()
+        let repair = ScanPrompt.Repair(previousAnswer: answer.content, problem: dietGuard.repairProblem(findings))
+        let guarded: ScanResponse
+        switch await askAgain(repair) {
+        case .success(let repaired):
+            guarded = dietGuard.enforce(dietGuard.findings(in: repaired.response, for: profile), on: repaired.response)
+        case .failure(let failure):
+            logger.warning(
+                "the guard's repair got no usable answer; keeping the first without what breaks the profile",
+                metadata: ["code": "\(failure.code.rawValue)"]
+            )
+            guarded = dietGuard.enforce(findings, on: answer.response)
+        }
+        if !guarded.withheldRecipes.isEmpty {
+            logger.info("recipes withheld for the user's allergies or diets", metadata: ["count": "\(guarded.withheldRecipes.count)"])
+            metrics.recipesWithheld.increment(by: guarded.withheldRecipes.count)
+        }
+        return guarded
+    }
+}

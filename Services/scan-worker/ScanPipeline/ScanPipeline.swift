@@ -1,0 +1,59 @@
+import KiwiModels
+import KiwiScanJobs
+import KiwiScans
+import Logging
+
+/// What every model request of one scan asks about.
+struct ScanRequest: Sendable {
+    var images: [ScanPrompt.Photo]
+    var mode: ScanMode = .fridge
+    var profile: KitchenProfile?
+    /// The user's pseudonymous key, sent as OpenAI's `safety_identifier`.
+    var userKey: String
+    /// The scan's request id, sent to OpenAI as `X-Client-Request-Id` so that a call can be traced there (and the
+    /// development stub can scope a fault to one test's requests).
+    var requestID: String?
+    /// Nothing outlives it: no attempt, no wait between attempts.
+    var deadline: ContinuousClock.Instant
+}
+
+/// What one scan's model calls came to: the answer or the failure, and what they cost.
+struct ScanAnalysis: Sendable {
+    var result: Result<ScanResponse, ScanFailure>
+    var spending: ScanSpending
+
+    /// What the scan's record keeps of the cost.
+    var usage: ModelUsage { spending.usage }
+}
+
+/// A scan's (already cleaned) photos made into a validated ``ScanResponse``, guarded against the user's allergies and
+/// diets, each recipe labelled with its allergens. The steps, in the order a scan meets them:
+/// 1. ``ModelAnswering`` asks the model: a route chosen (``RouteFallback``), called with retries
+///    (``RetryingModelCall``), the completion priced (``ScanSpending``) and read (``AnswerInterpreter``);
+/// 2. ``AnswerRepair`` asks once more, told why, when the answer cannot be used;
+/// 3. ``ProfileGuard`` holds the answer to the user's profile, with one repair of its own.
+struct ScanPipeline: Sendable {
+    let answering: any ModelAnswering
+    let repair: AnswerRepair
+    let profileGuard: ProfileGuard
+    /// The first route's model: the one a scan's record names when no completion arrived.
+    let firstModel: String
+
+    func analyze(_ request: ScanRequest, logger: Logger) async -> ScanAnalysis {
+        var spending = ScanSpending(model: firstModel)
+        func ask(_ repair: ScanPrompt.Repair?) async -> ModelReply {
+            await answering.answer(request, repair: repair, spending: &spending, logger: logger)
+        }
+        let result: Result<ScanResponse, ScanFailure>
+        switch await repair.validAnswer(rounds: 2, logger: logger, asking: ask) {
+        case .failure(let failure):
+            result = .failure(failure)
+        case .success(let answer):
+            let response = await profileGuard.guarded(answer, profile: request.profile, logger: logger) { guardRepair in
+                await repair.validAnswer(rounds: 1, repair: guardRepair, logger: logger, asking: ask)
+            }
+            result = .success(response)
+        }
+        return ScanAnalysis(result: result, spending: spending)
+    }
+}

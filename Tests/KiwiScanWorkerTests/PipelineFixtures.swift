@@ -1,0 +1,58 @@
+import AsyncHTTPClient
+import Foundation
+import KiwiDevelopment
+import KiwiModels
+import KiwiOpenAI
+import KiwiTestSupport
+
+@testable import KiwiScanWorker
+
+/// What the pipeline's step tests build their inputs from.
+enum PipelineFixtures {
+    /// A route named `name` for `model`; its endpoint, unless given, is a port nothing listens on.
+    static func route(
+        _ name: String,
+        model: String = "gpt-4o",
+        baseURL: URL = URL(string: "http://127.0.0.1:9/v1")!,
+        breaker: CircuitBreaker.Settings = CircuitBreaker.Settings()
+    ) -> ModelRoute {
+        ModelRoute(
+            ModelRouteSettings(name: name, model: model, baseURL: baseURL, apiKey: "sk-test"),
+            detail: .high,
+            breaker: breaker,
+            httpClient: .shared,
+            logger: testLogger
+        )
+    }
+
+    /// A completion whose answer is `content`, as `model` names itself, with `usage`.
+    static func success(
+        _ content: String = ModelAnswers.fridge([]),
+        model: String = "gpt-4o-2024-08-06",
+        usage: ChatCompletion.Usage? = nil,
+        processingTime: Duration? = nil
+    ) -> ChatCompletionsClient.Success {
+        let completion = ChatCompletion(
+            id: "x",
+            created: 0,
+            model: model,
+            choices: [.init(message: .init(content: content, refusal: nil), finishReason: "stop")],
+            usage: usage
+        )
+        return ChatCompletionsClient.Success(completion: completion, processingTime: processingTime)
+    }
+
+    /// A valid answer of `dishes`, as the model wrote it.
+    static func validAnswer(_ dishes: [ModelAnswers.Dish]) throws -> ValidAnswer {
+        let content = ModelAnswers.fridge(dishes)
+        return ValidAnswer(response: try ScanResponseContract.validateModelAnswer(Data(content.utf8)), content: content)
+    }
+
+    /// A photo the stub can read.
+    static let photo = SyntheticJPEG.make(size: 4096, seed: 3)
+
+    /// A request for ``photo``, due in 10 seconds.
+    static func request(profile: KitchenProfile? = nil) -> ScanRequest {
+        ScanRequest(images: [.init(jpeg: photo)], profile: profile, userKey: testUserKey, deadline: .now + .seconds(10))
+    }
+}
