@@ -145,7 +145,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         timeout: dependencies.scanTimeout
     )
     BlockingScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
-    ScansController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
+    ScansController(scans: scans).addRoutes(to: signedIn)
     RecipesController(recipes: dependencies.recipes, ledger: dependencies.ledger, publicBaseURL: dependencies.publicBaseURL)
         .addRoutes(to: signedIn)
     ProfileController(profiles: dependencies.profiles).addRoutes(to: signedIn)

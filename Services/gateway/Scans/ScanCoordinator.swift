@@ -28,6 +28,9 @@ struct ScanCoordinator: Sendable {
     /// How long a scan may take (`SCAN_TIMEOUT_SECONDS`): its deadline.
     let timeout: Duration
 
+    /// The errors a scan's start is refused with, counted.
+    private var errors: ScanAPIErrors { ScanAPIErrors(policy: policy, metrics: metrics) }
+
     /// How long a follower waits for news before reading the scan's record again anyway.
     static let recheckInterval = Duration.seconds(10)
 
@@ -53,9 +56,7 @@ struct ScanCoordinator: Sendable {
         let idempotencyKey = try IdempotencyKey.of(request)
         guard
             let started = try await startLimiter.withSlot({ try await start(request, of: session, idempotencyKey: idempotencyKey, context: context) })
-        else {
-            throw APIError.unavailableForAMoment(.scanUnavailable, "Too many scans are starting right now; please try again in a moment.")
-        }
+        else { throw ScanAPIErrors.busy }
         return started
     }
 
@@ -74,7 +75,7 @@ struct ScanCoordinator: Sendable {
         if let refusal = policy.refusal(after: try await ledger.usage(of: session.quotaKey, on: day)),
             try await !startedBefore(idempotencyKey, by: session.userID)
         {
-            throw refused(refusal, at: now)
+            throw errors.refusal(refusal, at: now)
         }
         let profile = try await reading
         let uploadStarted = ContinuousClock.now
@@ -94,7 +95,7 @@ struct ScanCoordinator: Sendable {
         )
         let scan: ScanRecord
         switch reservation {
-        case .refused(let refusal): throw refused(refusal, at: now)
+        case .refused(let refusal): throw errors.refusal(refusal, at: now)
         case .keyReused: throw IdempotencyKey.reused
         case .replay(let earlier):
             context.logger.info("answering a repeated request with its earlier scan", metadata: ["scanId": "\(earlier.id)"])
@@ -215,27 +216,5 @@ struct ScanCoordinator: Sendable {
         context.logger.error("gave up recording a scan's failure; the sweeper will fail it", metadata: ["scanId": "\(scan.id)"])
         metrics.refunded(false)
         return nil
-    }
-
-    /// A person out of scans or tokens gets 429 with `resetsAt`; everyone, once the day's budget is spent, 503
-    /// `scan_unavailable`. Both until midnight UTC.
-    private func refused(_ refusal: QuotaPolicy.Refusal, at now: Date) -> APIError {
-        let retryAfter: HTTPFields = [.retryAfter: String(policy.retryAfterSeconds(at: now))]
-        switch refusal {
-        case .scans, .tokens:
-            return APIError(
-                .tooManyRequests,
-                body: ErrorBody(error: .rateLimitExceeded, message: "You've reached your daily scan limit.", resetsAt: policy.resetsAt(after: now)),
-                headers: retryAfter
-            )
-        case .budget:
-            metrics.budgetRejections.increment()
-            return APIError(
-                .serviceUnavailable,
-                .scanUnavailable,
-                "Scanning is paused for today; it resumes at midnight UTC. Your scan was not counted.",
-                headers: retryAfter
-            )
-        }
     }
 }

@@ -25,14 +25,13 @@ struct BlockingScanController: Sendable {
     }
 
     /// Counts every scan by how it ended (``GatewayMetrics``): `ok`, or the error code the client got; a 429 is a
-    /// quota rejection rather than a scan.
+    /// quota rejection rather than a scan, counted as it is refused (``ScanAPIErrors/refusal(_:at:)``).
     @Sendable func scan(request: Request, context: GatewayRequestContext) async throws -> Response {
         do {
             let response = try await scanning(request, context: context)
             metrics.scanEnded("ok")
             return response
         } catch let error as APIError where error.body.error == .rateLimitExceeded {
-            metrics.quotaRejections.increment()
             throw error
         } catch let error as APIError {
             metrics.scanEnded(error.body.error.rawValue)

@@ -1,12 +1,44 @@
+import CoreMetrics
+import Foundation
 import HTTPTypes
 import Hummingbird
 import KiwiModels
 import KiwiScanJobs
 import KiwiServiceSupport
 
-/// The API's errors about scans: a scan's failure as the error its client gets, and the errors of a scan its request
-/// lost sight of.
-enum ScanAPIErrors {
+/// The API's errors about scans, in one place: a start refused (counted in ``GatewayMetrics``), a scan's failure as
+/// the error its client gets, and the errors of a scan its request lost sight of.
+struct ScanAPIErrors: Sendable {
+    let policy: QuotaPolicy
+    let metrics: GatewayMetrics
+
+    /// A start refused by the quota: a person out of scans or tokens gets 429 with `resetsAt`, counted as a quota
+    /// rejection; everyone, once the day's budget is spent, 503 `scan_unavailable`, counted as a budget rejection.
+    /// Both until midnight UTC.
+    func refusal(_ refusal: QuotaPolicy.Refusal, at now: Date) -> APIError {
+        let retryAfter: HTTPFields = [.retryAfter: String(policy.retryAfterSeconds(at: now))]
+        switch refusal {
+        case .scans, .tokens:
+            metrics.quotaRejections.increment()
+            return APIError(
+                .tooManyRequests,
+                body: ErrorBody(error: .rateLimitExceeded, message: "You've reached your daily scan limit.", resetsAt: policy.resetsAt(after: now)),
+                headers: retryAfter
+            )
+        case .budget:
+            metrics.budgetRejections.increment()
+            return APIError(
+                .serviceUnavailable,
+                .scanUnavailable,
+                "Scanning is paused for today; it resumes at midnight UTC. Your scan was not counted.",
+                headers: retryAfter
+            )
+        }
+    }
+
+    /// Too many scans are starting on this gateway (``ScanStartLimiter``): 503 with `Retry-After`.
+    static let busy = APIError.unavailableForAMoment(.scanUnavailable, "Too many scans are starting right now; please try again in a moment.")
+
     /// The scan was deleted while its request waited (with its account, or by `DELETE /v1/scans/{id}`).
     static let gone = APIError(.notFound, .notFound, "There is no such scan; it was deleted.")
 

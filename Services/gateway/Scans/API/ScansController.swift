@@ -15,7 +15,6 @@ import NIOCore
 /// `DELETE /v1/scans/{id}` cancels or deletes one. Another user's scan is 404, like one that never was.
 struct ScansController: Sendable {
     let scans: ScanCoordinator
-    let metrics: GatewayMetrics
 
     /// The longest `Prefer: wait` honoured, in seconds.
     static let longestWait = 60
@@ -32,13 +31,7 @@ struct ScansController: Sendable {
     /// was sent and the scan ended within N seconds (`Preference-Applied` says the wait was honoured). A repeated
     /// `Idempotency-Key` answers the earlier scan in the same way.
     @Sendable func create(request: Request, context: GatewayRequestContext) async throws -> Response {
-        let started: ScanCoordinator.StartedScan
-        do {
-            started = try await scans.start(request, context: context)
-        } catch let error as APIError where error.body.error == .rateLimitExceeded {
-            metrics.quotaRejections.increment()
-            throw error
-        }
+        let started = try await scans.start(request, context: context)
         var scan = started.scan
         var headers: HTTPFields = [.location: scan.location]
         if let wait = Self.preferredWait(request.headers[values: .prefer]) {
