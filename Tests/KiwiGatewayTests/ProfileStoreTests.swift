@@ -8,19 +8,15 @@ import Testing
 /// database of its own.
 @Suite("Profile store, fake and PostgreSQL")
 struct ProfileStoreTests {
-    /// Runs `body` with a profile store of `kind` of its own.
-    func withProfileStore(_ kind: StoreKind, _ body: @Sendable (any ProfileStore) async throws -> Void) async throws {
-        switch kind {
-        case .fake: try await body(FakeProfileStore())
-        case .postgres:
-            try await withMigratedDatabase { client in try await body(PostgresProfileStore(client: client, logger: testLogger, timeout: .seconds(60)))
-            }
-        }
-    }
+    /// The store of each kind.
+    static let stores = PortImplementations<any ProfileStore>(
+        fake: { FakeProfileStore() },
+        postgres: { PostgresProfileStore(client: $0, logger: testLogger, timeout: .seconds(60)) }
+    )
 
     @Test("a user who never set a profile has none", arguments: StoreKind.allCases)
     func noProfile(_ kind: StoreKind) async throws {
-        try await withProfileStore(kind) { store in
+        try await Self.stores.with(kind) { store in
             let found = try await store.profile(of: UUID())
             #expect(found == nil)
         }
@@ -28,7 +24,7 @@ struct ProfileStoreTests {
 
     @Test("a saved profile reads back exactly, and the next save replaces it whole", arguments: StoreKind.allCases)
     func saveReplaces(_ kind: StoreKind) async throws {
-        try await withProfileStore(kind) { store in
+        try await Self.stores.with(kind) { store in
             let user = UUID()
             let first = KitchenProfile(diets: [.vegan], allergies: [.treeNuts], dislikes: ["olives"], maxCookTimeMinutes: 20, servings: 2)
             try await store.save(first, for: user)
@@ -40,7 +36,7 @@ struct ProfileStoreTests {
 
     @Test("deleting forgets the user's profile and no other's, and deleting none is no error", arguments: StoreKind.allCases)
     func deleteForgetsOne(_ kind: StoreKind) async throws {
-        try await withProfileStore(kind) { store in
+        try await Self.stores.with(kind) { store in
             let (user, other) = (UUID(), UUID())
             try await store.save(KitchenProfile(allergies: [.milk]), for: user)
             try await store.save(KitchenProfile(diets: [.halal]), for: other)

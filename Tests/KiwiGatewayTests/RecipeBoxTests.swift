@@ -8,14 +8,11 @@ import Testing
 /// its own.
 @Suite("Recipe box, fake and PostgreSQL")
 struct RecipeBoxTests {
-    /// Runs `body` with a recipe box of `kind` of its own.
-    func withRecipeBox(_ kind: StoreKind, _ body: @Sendable (any RecipeBox) async throws -> Void) async throws {
-        switch kind {
-        case .fake: try await body(FakeRecipeBox())
-        case .postgres:
-            try await withMigratedDatabase { client in try await body(PostgresRecipeBox(client: client, logger: testLogger, timeout: .seconds(60))) }
-        }
-    }
+    /// The box of each kind.
+    static let boxes = PortImplementations<any RecipeBox>(
+        fake: { FakeRecipeBox() },
+        postgres: { PostgresRecipeBox(client: $0, logger: testLogger, timeout: .seconds(60)) }
+    )
 
     /// A copy of ``RecipesRouterTests/omelette`` (or `name`) from a scan of its own.
     func copy(named name: String = "Spinach Omelette", ingredient: String = "eggs") -> SavedRecipe {
@@ -36,7 +33,7 @@ struct RecipeBoxTests {
 
     @Test("a saved recipe reads back exactly as it was answered, and saving it again finds that copy", arguments: StoreKind.allCases)
     func savedRecipeReadsBack(_ kind: StoreKind) async throws {
-        try await withRecipeBox(kind) { box in
+        try await Self.boxes.with(kind) { box in
             let user = UUID()
             let recipe = copy()
             guard case .saved(let saved) = try await box.save(recipe, for: user, capacity: 10) else { throw RecipeBoxTestFailure() }
@@ -52,7 +49,7 @@ struct RecipeBoxTests {
 
     @Test("a saved recipe starts without a note or rating, whatever the copy carried", arguments: StoreKind.allCases)
     func savedRecipeStartsUnrated(_ kind: StoreKind) async throws {
-        try await withRecipeBox(kind) { box in
+        try await Self.boxes.with(kind) { box in
             var recipe = copy()
             (recipe.note, recipe.rating) = ("Great", 5)
             guard case .saved(let saved) = try await box.save(recipe, for: UUID(), capacity: 10) else { throw RecipeBoxTestFailure() }
@@ -62,7 +59,7 @@ struct RecipeBoxTests {
 
     @Test("twenty saves at once into a box with room for five keep exactly five", arguments: StoreKind.allCases)
     func capacityHoldsUnderConcurrency(_ kind: StoreKind) async throws {
-        try await withRecipeBox(kind) { box in
+        try await Self.boxes.with(kind) { box in
             let user = UUID()
             let results = try await withThrowingTaskGroup(of: RecipeSaving.self) { group in
                 for _ in 0..<20 { group.addTask { try await box.save(copy(), for: user, capacity: 5) } }
@@ -76,7 +73,7 @@ struct RecipeBoxTests {
 
     @Test("the search matches names and ingredients, ignoring case, and takes %, _ and \\ literally", arguments: StoreKind.allCases)
     func searchMatchesLiterally(_ kind: StoreKind) async throws {
-        try await withRecipeBox(kind) { box in
+        try await Self.boxes.with(kind) { box in
             let user = UUID()
             for (name, ingredient) in [("Pasta 100% Italian", "spaghetti"), ("Soup", "cream_cheese"), ("Toast", "bread")] {
                 _ = try await box.save(copy(named: name, ingredient: ingredient), for: user, capacity: 10)
@@ -93,7 +90,7 @@ struct RecipeBoxTests {
 
     @Test("pages run newest first without skipping or repeating a recipe", arguments: StoreKind.allCases)
     func pagesCoverEveryRecipeOnce(_ kind: StoreKind) async throws {
-        try await withRecipeBox(kind) { box in
+        try await Self.boxes.with(kind) { box in
             let user = UUID()
             for index in 0..<7 { _ = try await box.save(copy(named: "Recipe \(index)"), for: user, capacity: 10) }
             var seen: [String] = []
@@ -112,7 +109,7 @@ struct RecipeBoxTests {
         arguments: StoreKind.allCases
     )
     func updateAndDelete(_ kind: StoreKind) async throws {
-        try await withRecipeBox(kind) { box in
+        try await Self.boxes.with(kind) { box in
             let (user, other) = (UUID(), UUID())
             guard case .saved(let saved) = try await box.save(copy(), for: user, capacity: 10) else { throw RecipeBoxTestFailure() }
             _ = try await box.save(copy(), for: user, capacity: 10)
@@ -132,7 +129,7 @@ struct RecipeBoxTests {
 
     @Test("an empty search matches every recipe", arguments: StoreKind.allCases)
     func emptySearchMatchesAll(_ kind: StoreKind) async throws {
-        try await withRecipeBox(kind) { box in
+        try await Self.boxes.with(kind) { box in
             let user = UUID()
             for name in ["Soup", "Toast"] { _ = try await box.save(copy(named: name), for: user, capacity: 10) }
             #expect(try await box.recipes(of: user, matching: "", after: nil, limit: 10).recipes.count == 2)
@@ -141,7 +138,7 @@ struct RecipeBoxTests {
 
     @Test("the page after a recipe deleted since goes on after where that recipe was", arguments: StoreKind.allCases)
     func pageAfterDeletedRecipe(_ kind: StoreKind) async throws {
-        try await withRecipeBox(kind) { box in
+        try await Self.boxes.with(kind) { box in
             let user = UUID()
             for index in 0..<4 { _ = try await box.save(copy(named: "Recipe \(index)"), for: user, capacity: 10) }
             let first = try await box.recipes(of: user, matching: nil, after: nil, limit: 2)
@@ -153,7 +150,7 @@ struct RecipeBoxTests {
 
     @Test("a share keeps its first link, opens the recipe until unshared, and is the owner's alone to make or end", arguments: StoreKind.allCases)
     func shareAndUnshare(_ kind: StoreKind) async throws {
-        try await withRecipeBox(kind) { box in
+        try await Self.boxes.with(kind) { box in
             let (user, other) = (UUID(), UUID())
             guard case .saved(let saved) = try await box.save(copy(), for: user, capacity: 10) else { throw RecipeBoxTestFailure() }
             #expect(try await box.share(saved.id, of: other, token: "another-users-share-token") == nil)

@@ -68,16 +68,20 @@ struct PostgresLedgerRig: LedgerRig {
 /// Runs `body` with a scan ledger of `kind` of its own.
 func withLedger<Result: Sendable>(_ kind: StoreKind, _ body: @Sendable (any ScanLedger, any LedgerRig) async throws -> Result) async throws -> Result
 {
-    switch kind {
-    case .fake:
-        let fake = FakeScanLedger()
-        return try await body(fake, fake)
-    case .postgres:
-        return try await withMigratedDatabase { client in
-            let rig = PostgresLedgerRig(client: client)
-            return try await body(rig.ledger, rig)
+    let rigs = PortImplementations<any LedgerRig>(fake: { FakeScanLedger() }, postgres: { PostgresLedgerRig(client: $0) })
+    return try await rigs.with(kind) { rig in try await body(rig.ledger, rig) }
+}
+
+/// Reserves `count` scans of `person`, of `user`, each allowed.
+func reserveScans(_ count: Int, of person: Data, user: UUID = UUID(), in ledger: any ScanLedger) async throws -> [ScanRecord] {
+    var scans: [ScanRecord] = []
+    for _ in 0..<count {
+        guard case .reserved(let scan) = try await ledger.reserve(newScan(person, user: user), policy: QuotaPolicy(limit: count)) else {
+            throw CancellationError()
         }
+        scans.append(scan)
     }
+    return scans
 }
 
 /// A person's quota key, as the auth service derives it (32 bytes).
@@ -452,13 +456,7 @@ struct ScanLedgerTests {
         let (second, created) = try await withLedger(kind) { ledger, _ in
             let person = newQuotaKey()
             let user = UUID()
-            var created: [UUID] = []
-            for _ in 0..<4 {
-                guard case .reserved(let scan) = try await ledger.reserve(newScan(person, user: user), policy: QuotaPolicy(limit: 4)) else {
-                    throw CancellationError()
-                }
-                created.append(scan.id)
-            }
+            let created = try await reserveScans(4, of: person, user: user, in: ledger).map(\.id)
             let first = try await ledger.scans(of: user, after: nil, limit: 2)
             _ = try await ledger.delete(created[2], of: user, quotaKey: person)
             return (try await ledger.scans(of: user, after: first.next, limit: 2).scans.map(\.id), created)
@@ -474,13 +472,7 @@ struct ScanLedgerTests {
         let (outcomes, used, remaining) = try await withLedger(kind) { ledger, rig in
             let person = newQuotaKey()
             let user = UUID()
-            var scans: [ScanRecord] = []
-            for _ in 0..<3 {
-                guard case .reserved(let scan) = try await ledger.reserve(newScan(person, user: user), policy: QuotaPolicy(limit: 4)) else {
-                    throw CancellationError()
-                }
-                scans.append(scan)
-            }
+            let scans = try await reserveScans(3, of: person, user: user, in: ledger)
             _ = try await rig.start(scans[1].id)
             _ = try await rig.succeed(scans[2].id, result: ScanResponse(ingredients: [], recipes: []), usage: nil)
             var outcomes: [ScanDeletion] = []
@@ -527,13 +519,7 @@ struct ScanLedgerTests {
     func gauges(_ kind: StoreKind) async throws {
         let (counts, oldest) = try await withLedger(kind) { ledger, rig in
             let person = newQuotaKey()
-            var ids: [UUID] = []
-            for _ in 0..<4 {
-                guard case .reserved(let scan) = try await ledger.reserve(newScan(person), policy: QuotaPolicy(limit: 4)) else {
-                    throw CancellationError()
-                }
-                ids.append(scan.id)
-            }
+            let ids = try await reserveScans(4, of: person, in: ledger).map(\.id)
             _ = try await rig.start(ids[0])
             _ = try await ledger.fail(ids[3], code: .llmUnavailable)
             try await rig.setCreated([ids[1]], at: try #require(ISO8601DateFormatter().date(from: "2026-11-22T08:00:00Z")))

@@ -29,3 +29,17 @@ func withMigratedDatabase<Result: Sendable>(_ body: @Sendable (PostgresClient) a
         }
     }
 }
+
+/// A port's fake and its PostgreSQL store, for a port suite to run each case against both.
+struct PortImplementations<Port: Sendable>: Sendable {
+    let fake: @Sendable () -> Port
+    let postgres: @Sendable (PostgresClient) -> Port
+
+    /// Runs `body` with a store of `kind` of its own, the PostgreSQL one on a migrated database of its own.
+    func with<Result: Sendable>(_ kind: StoreKind, _ body: @Sendable (Port) async throws -> Result) async throws -> Result {
+        switch kind {
+        case .fake: try await body(fake())
+        case .postgres: try await withMigratedDatabase { client in try await body(postgres(client)) }
+        }
+    }
+}
