@@ -184,11 +184,11 @@ struct ScanCoordinator: Sendable {
     /// How long a request tries to record a failure the client is waiting to be told (a job the broker refused).
     static let briefRetries = Duration.seconds(1)
 
-    /// Fails an open scan with `code`, trying again after a ``Backoff`` until `giveUp`, and tells every replica.
-    /// Returns the scan as it is then: when it was final already (a worker answered just in time), that outcome
-    /// stands. Nil if every try failed: the scan stays open and the sweeper fails it after its deadline and grace, so
-    /// it is refunded all the same. `releasingKey`: the scan's job never left, so its idempotency key is freed too
-    /// (``ScanLedger/release(_:code:)``).
+    /// Fails an open scan with `code`, trying again on ``RetrySchedule/storeOutage`` until `giveUp`, and tells every
+    /// replica. Returns the scan as it is then: when it was final already (a worker answered just in time), that
+    /// outcome stands. Nil if every try failed: the scan stays open and the sweeper fails it after its deadline and
+    /// grace, so it is refunded all the same. `releasingKey`: the scan's job never left, so its idempotency key is
+    /// freed too (``ScanLedger/release(_:code:)``).
     func fail(
         _ scan: ScanRecord,
         _ code: ScanFailure.Code,
@@ -196,25 +196,25 @@ struct ScanCoordinator: Sendable {
         until giveUp: ContinuousClock.Instant,
         context: GatewayRequestContext
     ) async -> ScanRecord? {
-        var backoff = Backoff()
-        var wait = Duration.zero
-        while ContinuousClock.now + wait < giveUp, !Task.isCancelled {
-            try? await Task.sleep(for: wait)
-            wait = backoff.nextWait()
-            do {
-                if try await releasingKey ? ledger.release(scan.id, code: code) : ledger.fail(scan.id, code: code) {
-                    context.logger.info("scan refunded", metadata: ["scanId": "\(scan.id)", "reason": .string(code.rawValue)])
-                    metrics.refunded(true)
-                    await announcer.announce(ScanEvent(scanID: scan.id, state: .failed))
-                    return ScanRecord(copying: scan, state: .failed, errorCode: code)
+        do {
+            return try await retrying(.storeOutage, until: giveUp) {
+                do {
+                    if try await releasingKey ? ledger.release(scan.id, code: code) : ledger.fail(scan.id, code: code) {
+                        context.logger.info("scan refunded", metadata: ["scanId": "\(scan.id)", "reason": .string(code.rawValue)])
+                        metrics.refunded(true)
+                        await announcer.announce(ScanEvent(scanID: scan.id, state: .failed))
+                        return ScanRecord(copying: scan, state: .failed, errorCode: code)
+                    }
+                    return try await ledger.scan(scan.id, of: scan.userID) ?? scan
+                } catch {
+                    context.logger.warning("could not record a scan's failure yet", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])
+                    throw error
                 }
-                return try await ledger.scan(scan.id, of: scan.userID) ?? scan
-            } catch {
-                context.logger.warning("could not record a scan's failure yet", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])
             }
+        } catch {
+            context.logger.error("gave up recording a scan's failure; the sweeper will fail it", metadata: ["scanId": "\(scan.id)"])
+            metrics.refunded(false)
+            return nil
         }
-        context.logger.error("gave up recording a scan's failure; the sweeper will fail it", metadata: ["scanId": "\(scan.id)"])
-        metrics.refunded(false)
-        return nil
     }
 }
