@@ -72,7 +72,7 @@ final class ScanJobProcessor: Service, Sendable {
                             running -= 1
                         } else {
                             let lifts = intake.liftsAt ?? .now + .milliseconds(100)
-                            try? await cancelWhenGracefulShutdown { try await TimerWheel.shared.sleep(until: lifts) }
+                            try? await cancelWhenGracefulShutdown { try await sleep(until: lifts) }
                             if Task.isShuttingDownGracefully { break deliveries }
                         }
                     }
@@ -210,19 +210,18 @@ final class ScanJobProcessor: Service, Sendable {
         logger: Logger,
         _ body: () async throws -> Value
     ) async -> Value? {
-        var backoff = Backoff()
-        while true {
-            do {
-                return try await body()
-            } catch {
-                let wait = backoff.nextWait()
-                guard ContinuousClock.now + wait < deadline, !Task.isCancelled else {
-                    logger.error("could not \(action) before the deadline; the sweeper will fail the scan", metadata: ["error": "\(error)"])
-                    return nil
-                }
-                logger.warning("could not \(action); retrying", metadata: ["error": "\(error)", "retryInMs": "\(wait.milliseconds)"])
-                try? await Task.sleep(for: wait)
-            }
+        do {
+            return try await retrying(
+                .storeOutage,
+                until: deadline,
+                onRetry: { error, wait in
+                    logger.warning("could not \(action); retrying", metadata: ["error": "\(error)", "retryInMs": "\(wait.milliseconds)"])
+                },
+                operation: body
+            )
+        } catch {
+            logger.error("could not \(action) before the deadline; the sweeper will fail the scan", metadata: ["error": "\(error)"])
+            return nil
         }
     }
 

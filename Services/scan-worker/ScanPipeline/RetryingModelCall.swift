@@ -92,8 +92,7 @@ struct RetryingModelCall: Sendable {
                 logger.info("retrying OpenAI call", metadata: ["reason": "\(failure.summary)", "waitMs": "\(wait.milliseconds)"])
                 metrics.retrying(after: failure.metricsLabel)
                 do {
-                    // A wheel's timer: a scan cancelled while it waits leaves no timer behind.
-                    try await TimerWheel.shared.sleep(until: .now + wait)
+                    try await sleep(for: wait)
                 } catch {
                     return .ended(ScanFailure(.llmUnavailable, "The scan was cancelled."))
                 }
