@@ -1,4 +1,5 @@
 import Foundation
+import KiwiConcurrency
 import NIOHTTP1
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 @Suite("Retry policy")
 struct RetryPolicyTests {
-    let policy = RetryPolicy(maxRetries: 2, jitter: { 1 })
+    let policy = RetryPolicy(maxRetries: 2, jitter: .none)
 
     func failure(status: Int?, code: String? = nil, retryAfter: Duration? = nil, shouldRetry: Bool? = nil) -> ChatCompletionsClient.Failure {
         ChatCompletionsClient.Failure(status: status, code: code, retryAfter: retryAfter, shouldRetry: shouldRetry, summary: "test")

@@ -1,4 +1,5 @@
 import Foundation
+import KiwiConcurrency
 import KiwiOpenAI
 import NIOHTTP1
 
@@ -17,8 +18,8 @@ struct RetryPolicy: Sendable {
     var maxRetries: Int
     var initialBackoff = Duration.milliseconds(500)
     var maxBackoff = Duration.seconds(8)
-    /// A factor in 0.75…1 for each backoff, so many workers that failed together do not retry together.
-    var jitter: @Sendable () -> Double = { 1 - 0.25 * Double.random(in: 0..<1) }
+    /// Each backoff shortened by up to a quarter, so many workers that failed together do not retry together.
+    var jitter = RetrySchedule.Jitter.shortening(byUpTo: 0.25)
 
     /// What to do after `failure`, the failure of the attempt that followed `retries` retries, with `timeLeft` until the deadline.
     func decision(after failure: ChatCompletionsClient.Failure, retries: Int, timeLeft: Duration) -> Decision {
@@ -40,8 +41,7 @@ struct RetryPolicy: Sendable {
 
     /// 0.5 s, 1 s, 2 s, 4 s, 8 s, 8 s, …, each shortened by the jitter.
     func backoff(afterRetries retries: Int) -> Duration {
-        let base = min(initialBackoff * (1 << min(retries, 16)), maxBackoff)
-        return base * jitter()
+        RetrySchedule.doubling(from: initialBackoff, upTo: maxBackoff, jitter: jitter).wait(afterRetries: retries)
     }
 
     /// The wait a response asks for: `retry-after-ms` (milliseconds), else `retry-after` (seconds or an HTTP date).
