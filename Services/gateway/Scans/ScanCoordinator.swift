@@ -15,6 +15,10 @@ import Logging
 /// by its `Idempotency-Key`) and its job handed to the workers, who record its outcome. Anyone may then follow the
 /// scan's record: woken by news of it (``ScanEventHub``), and looking again every ``recheckInterval`` in case news
 /// was lost.
+///
+/// The routes (`Scans/API/`) call this alone. What it uses lives by role: `Scans/Start/` (the photo, the key, the start
+/// slots, the job queue), `Scans/Wait/` (news of scans, a follower, an event stream's steps), `Scans/End/` (the
+/// announcer, the sweeper) and `Scans/Ledger/` (the records).
 struct ScanCoordinator: Sendable {
     let ledger: any ScanLedger
     /// The profile each scan is made for, read as the scan starts.
@@ -46,6 +50,8 @@ struct ScanCoordinator: Sendable {
             }
         }
     }
+
+    // MARK: - Start
 
     /// Reserves a scan for the request's photo and hands its job to the workers; or finds the scan the same
     /// `Idempotency-Key` started. Throws the API's error for a spent allowance (429), a bad photo or key (400/422),
@@ -136,6 +142,8 @@ struct ScanCoordinator: Sendable {
         return try await ledger.scan(idempotencyKey: key, of: userID) != nil
     }
 
+    // MARK: - Wait
+
     /// Follows `started` until it is final or `deadline` passes, waiting for its outcome (``ScanFollower``). Returns the
     /// scan as last read; nil once it is gone (deleted, with its account or by `DELETE /v1/scans/{id}`).
     func follow(_ started: StartedScan, until deadline: ContinuousClock.Instant) async throws -> ScanRecord? {
@@ -173,6 +181,8 @@ struct ScanCoordinator: Sendable {
     func scans(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> ScanPage {
         try await ledger.scans(of: userID, after: cursor, limit: limit)
     }
+
+    // MARK: - End
 
     /// Cancels a scan no worker has started, and tells every replica; or deletes a final one (``ScanDeletion``).
     func delete(_ id: UUID, of session: AuthenticatedSession) async throws -> ScanDeletion {
