@@ -320,7 +320,7 @@ public enum KiwiSchema {
             ]
         )
 
-    /// The auth service drops the `scan_quota` its version 1 made, should it run after the gateway's version 2 on a
-    /// new database.
+    /// The auth service drops the `scan_quota` table of migration 1, should it run after the gateway's migration 2 on
+    /// a new database.
     static let retireScanQuota = Migration(version: 3, name: "retire scan_quota", statements: ["DROP TABLE IF EXISTS scan_quota"])
 }

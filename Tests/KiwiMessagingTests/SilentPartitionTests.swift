@@ -5,7 +5,7 @@ import KiwiTestSupport
 import Synchronization
 import Testing
 
-/// A link to the broker that goes silent without a FIN (issue 19): only heartbeats can notice it. Through a
+/// A link to the broker that goes silent without a FIN: only heartbeats can notice it. Through a
 /// ``FaultProxy`` in front of the RabbitMQ of `make test`.
 @Suite("Silent partitions from the broker", .timeLimit(.minutes(2)))
 struct SilentPartitionTests {

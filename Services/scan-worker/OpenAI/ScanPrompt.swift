@@ -27,7 +27,7 @@ struct ScanPrompt: Sendable {
         Respond ONLY with valid JSON matching the provided schema.
         """
 
-    /// The instructions of a dish scan (issue 16's dish mode), in the words and rules of the fridge prompt.
+    /// The instructions of a dish scan (`mode=dish`), in the words and rules of the fridge prompt.
     static let dishSystemPrompt = """
         You are Kiwi, a cooking assistant. You will receive a photo of a cooked dish.
 

@@ -12,7 +12,7 @@ struct ScanUpload: Sendable {
     var mode: ScanMode
 
     /// What an `Idempotency-Key` is checked against (the scan's `photo_sha256`): the SHA-256 of the photo for one
-    /// fridge photo, as before several photos were taken; otherwise the SHA-256 of the mode and each photo's SHA-256.
+    /// fridge photo, the digest single-photo scans are recorded with in existing ledgers; otherwise the SHA-256 of the mode and each photo's SHA-256.
     var digest: Data {
         guard photos.count > 1 || mode != .fridge else { return Data(SHA256.hash(data: photos[0])) }
         var hasher = SHA256()
