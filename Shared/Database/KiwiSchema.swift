@@ -216,7 +216,7 @@ public enum KiwiSchema {
             ]
         )
 
-    /// A scan's reservation in one statement (docs/architecture.md, "A scan's round trips"): `kiwi_reserve_scan` takes
+    /// A scan's reservation in one statement (docs/decisions.md, "A scan's round trips"): `kiwi_reserve_scan` takes
     /// the person's advisory lock, replays an earlier scan of the same idempotency key, reads the day's usage
     /// (`kiwi_daily_usage`) and inserts the queued scan, or refuses it, where the gateway used five round trips. Being
     /// `VOLATILE` in READ COMMITTED, each statement after the lock reads a fresh snapshot, so it sees every reservation

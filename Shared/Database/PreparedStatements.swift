@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 // What most of Kiwi's prepared statements share: the statements every scan runs are prepared, so that PostgreSQL
-// parses and plans each once per connection rather than once per scan (docs/architecture.md, "A scan's round trips").
+// parses and plans each once per connection rather than once per scan (docs/decisions.md, "A scan's round trips").
 
 /// A prepared statement whose one binding is an id (`$1`): a scan's or a person's.
 public protocol PreparedStatementByID: PostgresPreparedStatement {

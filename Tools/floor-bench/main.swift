@@ -123,7 +123,7 @@ func postgresFloor(serverPID: Int32) async throws -> (read: Double, write: Doubl
     }
 }
 
-/// A scan's statements (docs/architecture.md, "A scan's round trips"): the gateway's usage, profile and final read,
+/// A scan's statements (docs/decisions.md, "A scan's round trips"): the gateway's usage, profile and final read,
 /// and the three that write: the reservation, `running`, the outcome.
 enum ScanStatements {
     static let reads = 3
