@@ -287,7 +287,7 @@ let package = Package(
         tests(
             "KiwiLLMStubTests",
             dependencies: [
-                "KiwiDevelopment", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiModels", "KiwiOpenAI", "KiwiTestSupport",
+                "KiwiConcurrency", "KiwiDevelopment", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiModels", "KiwiOpenAI", "KiwiTestSupport",
                 asyncHTTPClient, crypto, nioCore, nioHTTP1,
             ],
             resources: [.copy("Fixtures")]

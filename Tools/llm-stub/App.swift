@@ -18,6 +18,9 @@ struct StubCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on.") var port = 8089
     @Option(help: "Mean simulated latency in milliseconds.") var latencyMs = 0
     @Option(help: "Latency jitter in milliseconds: each latency is uniform in mean ± jitter.") var jitterMs = 0
+    @Option(help: "A stream's mean time to first token in milliseconds (gpt-4o's by default).")
+    var timeToFirstTokenMs = StreamPace.gpt4oTimeToFirstTokenMilliseconds
+    @Option(help: "A stream's mean tokens per second after its first (gpt-4o's by default).") var tokensPerSecond = StreamPace.gpt4oTokensPerSecond
     @Option(help: "The fault to serve.") var fault: StubFault = .none
     @Option(help: "Serve the fault to this many requests only, then answer normally.") var faultCount: Int?
     @Option(help: "Answer this many requests normally before the fault starts.") var faultAfter: Int?
@@ -37,7 +40,9 @@ struct StubCommand: AsyncParsableCommand {
             faultAfter: faultAfter,
             latencyMilliseconds: latencyMs,
             jitterMilliseconds: jitterMs,
-            retryAfterSeconds: retryAfterSeconds
+            retryAfterSeconds: retryAfterSeconds,
+            timeToFirstTokenMilliseconds: timeToFirstTokenMs,
+            tokensPerSecond: tokensPerSecond
         )
         let logger = Logger(label: "kiwi-llm-stub")
         let app = buildStubApplication(

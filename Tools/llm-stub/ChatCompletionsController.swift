@@ -9,7 +9,9 @@ import KiwiOpenAI
 import NIOCore
 
 /// `POST /v1/chat/completions`: checks the request as OpenAI would, waits the simulated latency, then answers
-/// the way the current behaviour says — a good answer picked by the photo's hash, or one of the faults.
+/// the way the current behaviour says — a good answer picked by the photo's hash, or one of the faults. Asked to stream
+/// (`"stream": true`), it sends the same answer as OpenAI's server-sent events (``CompletionStream``) at the
+/// behaviour's pace (``StreamPace``), where a fault can also strike part-way.
 struct ChatCompletionsController: Sendable {
     let state: StubState
     let expectedAPIKey: String?
@@ -23,7 +25,9 @@ struct ChatCompletionsController: Sendable {
     func complete(request: Request, context: StubRequestContext) async throws -> Response {
         let started = ContinuousClock.now
         state.beginRequest()
-        defer { state.endRequest() }
+        // A stream's body is written after this returns; the stream ends the request's count itself.
+        var streaming = false
+        defer { if !streaming { state.endRequest() } }
         let body = try await request.body.collect(upTo: Self.maximumBodySize)
         let checked: CheckedRequest
         do {
@@ -96,14 +100,20 @@ struct ChatCompletionsController: Sendable {
         case .connectionReset:
             try await context.resetConnection()
             throw HTTPError(.internalServerError)
+        case .streamCut where !checked.isStreamed:
+            try await context.resetConnection()
+            throw HTTPError(.internalServerError)
         case .slow:
             // Never answers, but ends when the client hangs up, as OpenAI's servers do.
             try await context.sleepWhileConnected(for: .seconds(3600))
+        case .streamStall where !checked.isStreamed:
+            try await context.sleepWhileConnected(for: Self.stall(behaviour))
         default:
             break
         }
 
-        try await sleep(for: Self.latency(behaviour))
+        let pace = checked.isStreamed ? StreamPace(drawnFrom: behaviour) : nil
+        try await sleep(for: pace?.timeToFirstToken ?? Self.latency(behaviour))
         let completion = Self.completion(
             for: checked,
             digest: digest,
@@ -111,15 +121,65 @@ struct ChatCompletionsController: Sendable {
             dictated: behaviour.answers?.first,
             cachedPromptTokens: behaviour.cachedPromptTokens ?? 0
         )
-        let data = try JSONEncoder().encode(completion)
         let processing = ContinuousClock.now - started
         var headers: HTTPFields = [
-            .contentType: "application/json",
+            .contentType: pace == nil ? "application/json" : "text/event-stream; charset=utf-8",
             .openAIProcessingMilliseconds: String(processing.milliseconds),
             .requestID: "req_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))",
         ]
         headers.append(contentsOf: rateLimitHeaders)
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        guard let pace else {
+            let data = try JSONEncoder().encode(completion)
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        let stream = CompletionStream(completion, includeUsage: checked.parameters.includeUsage == true)
+        streaming = true
+        return Response(status: .ok, headers: headers, body: streamBody(stream, pace: pace, behaviour: behaviour, context: context))
+    }
+
+    /// `stream`'s events from now on, one token at a time at `pace` (the opening with the first), then the closing;
+    /// under a `stream-cut` or `stream-stall` fault, the fault strikes before the fragment at ``StubBehaviour/streamFaultAt``.
+    /// Ends the request's count when the stream ends, however it ends.
+    private func streamBody(_ stream: CompletionStream, pace: StreamPace, behaviour: StubBehaviour, context: StubRequestContext) -> ResponseBody {
+        let firstToken = ContinuousClock.now
+        let faultIndex =
+            [.streamCut, .streamStall].contains(behaviour.fault)
+            ? min(stream.tokens.count - 1, Int(Double(stream.tokens.count) * behaviour.streamFaultAt)) : nil
+        return ResponseBody { [state] writer in
+            defer { state.endRequest() }
+            var pending = ByteBuffer(string: stream.opening)
+            var stalled = Duration.zero
+            for (index, token) in stream.tokens.enumerated() {
+                if index == faultIndex {
+                    try await writer.write(pending)
+                    pending.clear()
+                    if behaviour.fault == .streamCut {
+                        // An orderly close, after what was written: the client sees the body end before its last chunk.
+                        // The writer hands its last writes to the socket after returning; the pause lets them through.
+                        try await sleep(for: .milliseconds(100))
+                        try await context.channel.close()
+                        throw CancellationError()
+                    }
+                    try await context.sleepWhileConnected(for: Self.stall(behaviour))
+                    stalled += Self.stall(behaviour)
+                }
+                let due = firstToken + stalled + pace.offset(ofToken: index)
+                if due > .now {
+                    if pending.readableBytes > 0 { try await writer.write(pending) }
+                    pending.clear()
+                    try await sleep(until: due)
+                }
+                pending.writeString(token)
+            }
+            pending.writeString(stream.closing)
+            try await writer.write(pending)
+            try await writer.finish(nil)
+        }
+    }
+
+    /// How long a `stream-stall` fault stops sending: its stall time, else an hour, which any client gives up first.
+    static func stall(_ behaviour: StubBehaviour) -> Duration {
+        behaviour.stallMilliseconds.map { .milliseconds($0) } ?? .seconds(3600)
     }
 
     private func record(of request: CheckedRequest, digest: [UInt8], fault: StubFault) -> ReceivedRequest {

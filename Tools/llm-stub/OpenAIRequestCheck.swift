@@ -15,6 +15,9 @@ struct RequestParameters: Codable, Sendable, Hashable {
     var messageCount: Int
     /// The text the user messages carry besides the photo (a profile's constraints, a repair's explanation), in order.
     var userTexts: [String] = []
+    /// `stream` and `stream_options.include_usage` as the request gave them (left out of the record when absent).
+    var stream: Bool?
+    var includeUsage: Bool?
 }
 
 /// A request that passed the checks OpenAI makes, with what the stub needs to answer it.
@@ -25,6 +28,8 @@ struct CheckedRequest: Sendable {
 
     /// Whether the request asks about a cooked dish rather than a fridge.
     var isDish: Bool { parameters.schemaName == "kiwi_dish" }
+    /// Whether the answer is to be streamed as server-sent events.
+    var isStreamed: Bool { parameters.stream == true }
 }
 
 /// An error as OpenAI would send it.
@@ -106,7 +111,9 @@ enum OpenAIRequestCheck {
                     case .parts(let parts)?: parts.compactMap(\.text)
                     case nil: []
                     }
-                }
+                },
+                stream: request.stream,
+                includeUsage: request.streamOptions?.includeUsage
             ),
             images: images
         )
@@ -232,12 +239,23 @@ private struct WireRequest: Decodable {
     var temperature: Double?
     var maxCompletionTokens: Int?
     var safetyIdentifier: String?
+    var stream: Bool?
+    var streamOptions: StreamOptions?
 
     enum CodingKeys: String, CodingKey {
-        case model, messages, temperature
+        case model, messages, temperature, stream
         case responseFormat = "response_format"
         case maxCompletionTokens = "max_completion_tokens"
         case safetyIdentifier = "safety_identifier"
+        case streamOptions = "stream_options"
+    }
+
+    struct StreamOptions: Decodable {
+        var includeUsage: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case includeUsage = "include_usage"
+        }
     }
 
     struct Message: Decodable {

@@ -27,9 +27,10 @@ enum StubFault: String, CaseIterable, Codable, Sendable {
     case overLength = "over-length"
     /// A 200 stopped by OpenAI's content filter: `finish_reason: "content_filter"`, the content written so far.
     case contentFilter = "content-filter"
-    /// A 200 with `content: null` and a `refusal`, as strict Structured Outputs returns a refusal.
+    /// A 200 with `content: null` and a `refusal`, as strict Structured Outputs returns a refusal; streamed, `refusal`
+    /// fragments after a first delta with null content.
     case refusal
-    /// A 200 cut off at the token limit: `finish_reason: "length"`, half a JSON document.
+    /// A 200 cut off at the token limit: `finish_reason: "length"`, half a JSON document (streamed, its fragments).
     case truncated
     /// A valid answer for a photo without food: empty lists.
     case noFood = "no-food"
@@ -38,4 +39,12 @@ enum StubFault: String, CaseIterable, Codable, Sendable {
     /// A non-strict model route's answer: JSON that breaks the schema's structure (a value outside an enum, a number
     /// below its minimum).
     case nonStrictOffSchema = "non-strict-off-schema"
+    /// A stream whose connection is closed part-way (``StubBehaviour/streamFaultAt``), without a finishing chunk or
+    /// `[DONE]`; the fragments sent before reach the client first. An unstreamed request's connection is reset instead
+    /// of answered, as under ``connectionReset``.
+    case streamCut = "stream-cut"
+    /// A stream that stops sending part-way (``StubBehaviour/streamFaultAt``) for ``StubBehaviour/stallMilliseconds``,
+    /// then goes on, or without a stall time until the client hangs up. An unstreamed request waits the same before
+    /// its answer.
+    case streamStall = "stream-stall"
 }

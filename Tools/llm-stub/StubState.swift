@@ -11,7 +11,7 @@ struct StubBehaviour: Codable, Sendable, Hashable {
     /// How many requests are answered normally before the fault starts, each taking one of ``answers``: a fault
     /// part-way through a scan's calls, such as a refusal of the repair a first answer needed. nil: at once.
     var faultAfter: Int?
-    /// Mean simulated model latency.
+    /// Mean simulated model latency of an unstreamed answer; a stream keeps the pace below instead.
     var latencyMilliseconds = 0
     /// Each latency is drawn uniformly from mean ± jitter.
     var jitterMilliseconds = 0
@@ -25,6 +25,18 @@ struct StubBehaviour: Codable, Sendable, Hashable {
     /// The exact answers (the message's `content`) the model gives, one per request in order, the last one for every
     /// request after it; a fault, when set, answers instead. A test dictates with it what the model says.
     var answers: [String]?
+    /// A stream's mean time to first token and its jitter (drawn once per request from mean ± jitter); gpt-4o's by
+    /// default (``StreamPace``). A test sets 0 for a stream that starts at once.
+    var timeToFirstTokenMilliseconds = StreamPace.gpt4oTimeToFirstTokenMilliseconds
+    var timeToFirstTokenJitterMilliseconds = StreamPace.gpt4oTimeToFirstTokenJitterMilliseconds
+    /// A stream's mean pace after its first token and its jitter (drawn once per request); gpt-4o's by default. A test
+    /// sets a pace of a million for a stream that is over at once.
+    var tokensPerSecond = StreamPace.gpt4oTokensPerSecond
+    var tokensPerSecondJitter = StreamPace.gpt4oTokensPerSecondJitter
+    /// How far into a streamed answer's fragments (0 to 1) a `stream-cut` or `stream-stall` fault strikes.
+    var streamFaultAt = 0.5
+    /// How long a `stream-stall` fault stops sending; nil: until the client hangs up.
+    var stallMilliseconds: Int?
 }
 
 extension StubBehaviour {
@@ -56,6 +68,12 @@ extension StubBehaviour {
         try read(.cachedPromptTokens, \.cachedPromptTokens)
         try read(.requestsPerMinute, \.requestsPerMinute)
         try read(.answers, \.answers)
+        try read(.timeToFirstTokenMilliseconds, \.timeToFirstTokenMilliseconds)
+        try read(.timeToFirstTokenJitterMilliseconds, \.timeToFirstTokenJitterMilliseconds)
+        try read(.tokensPerSecond, \.tokensPerSecond)
+        try read(.tokensPerSecondJitter, \.tokensPerSecondJitter)
+        try read(.streamFaultAt, \.streamFaultAt)
+        try read(.stallMilliseconds, \.stallMilliseconds)
         self = behaviour
     }
 
