@@ -113,7 +113,12 @@ struct ChatCompletionsController: Sendable {
         }
 
         let pace = checked.isStreamed ? StreamPace(drawnFrom: behaviour) : nil
-        try await sleep(for: pace?.timeToFirstToken ?? Self.latency(behaviour))
+        if let pace {
+            // A client that leaves before the first token never gets the stream whose body would end the count.
+            try await context.sleepWhileConnected(for: pace.timeToFirstToken)
+        } else {
+            try await sleep(for: Self.latency(behaviour))
+        }
         let completion = Self.completion(
             for: checked,
             digest: digest,
