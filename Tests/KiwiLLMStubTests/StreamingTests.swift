@@ -143,25 +143,13 @@ func postStreamed(
     )
 }
 
-extension StubBehaviour {
-    /// `fault` in streams that start at once and are over at once.
-    static func fast(_ fault: StubFault = .none) -> StubBehaviour {
-        var behaviour = StubBehaviour(fault: fault)
-        behaviour.timeToFirstTokenMilliseconds = 0
-        behaviour.timeToFirstTokenJitterMilliseconds = 0
-        behaviour.tokensPerSecond = 1_000_000
-        behaviour.tokensPerSecondJitter = 0
-        return behaviour
-    }
-}
-
 @Suite("kiwi-llm-stub: streamed answers")
 struct StreamingTests {
     let photo = SyntheticJPEG.make(size: 4096, seed: 7)
 
     @Test("a streamed answer has a recorded stream's shape: the same chunks in the same order with the same members, then [DONE]")
     func streamHasTheRecordedShape() async throws {
-        let received = try await withLLMStub(behaviour: .fast()) { url, _ in try await postStreamed(try streamedRequestBody(jpeg: photo), to: url) }
+        let received = try await withLLMStub { url, _ in try await postStreamed(try streamedRequestBody(jpeg: photo), to: url) }
         let recording = try recordedEvents("stream-gpt-4o-text-include-usage.sse.txt")
         let recordedChunks = try recording.dropLast().map { try StrictJSONParser().parse($0) }
         #expect(received.status == 200 && received.complete)
@@ -174,7 +162,7 @@ struct StreamingTests {
 
     @Test("a stream's fragments join to exactly the answer the same request gets unstreamed")
     func fragmentsJoinToTheAnswer() async throws {
-        let (streamed, whole) = try await withLLMStub(behaviour: .fast()) { url, _ in
+        let (streamed, whole) = try await withLLMStub { url, _ in
             (try await postStreamed(try streamedRequestBody(jpeg: photo), to: url), try await post(requestBody(jpeg: photo), to: url).body)
         }
         let completion = try JSONDecoder().decode(ChatCompletion.self, from: whole)
@@ -183,7 +171,7 @@ struct StreamingTests {
 
     @Test("a stream's usage chunk carries the usage the same request gets unstreamed")
     func usageIsTheUnstreamedAnswers() async throws {
-        let (streamed, whole) = try await withLLMStub(behaviour: .fast()) { url, _ in
+        let (streamed, whole) = try await withLLMStub { url, _ in
             (try await postStreamed(try streamedRequestBody(jpeg: photo), to: url), try await post(requestBody(jpeg: photo), to: url).body)
         }
         let usage = try #require(try streamed.chunks.last?.member("usage"))
@@ -193,7 +181,7 @@ struct StreamingTests {
 
     @Test("a stream asked for without include_usage has no usage chunk and no usage member")
     func noUsageUnlessAsked() async throws {
-        let received = try await withLLMStub(behaviour: .fast()) { url, _ in
+        let received = try await withLLMStub { url, _ in
             try await postStreamed(try streamedRequestBody(jpeg: photo, includeUsage: false), to: url)
         }
         #expect(kindSequence(try received.chunks) == ["role", "content", "finish:stop"])
@@ -211,7 +199,7 @@ struct StreamingTests {
 
     @Test("a refusal streams refusal fragments after a first delta with null content, as the recording does")
     func refusalStreamsLikeTheRecording() async throws {
-        let received = try await withLLMStub(behaviour: .fast(.refusal)) { url, _ in
+        let received = try await withLLMStub(behaviour: StubBehaviour(fault: .refusal)) { url, _ in
             try await postStreamed(try streamedRequestBody(jpeg: photo), to: url)
         }
         let recorded = try recordedEvents("stream-gpt-4o-refusal.sse.txt").dropLast().map { try StrictJSONParser().parse($0) }
@@ -224,9 +212,9 @@ struct StreamingTests {
 
     @Test("a truncated stream sends the first half of the answer, then finish_reason length and the usage, as the recording does")
     func truncatedStreamFinishesWithLength() async throws {
-        let (received, whole) = try await withLLMStub(behaviour: .fast(.truncated)) { url, state in
+        let (received, whole) = try await withLLMStub(behaviour: StubBehaviour(fault: .truncated)) { url, state in
             let received = try await postStreamed(try streamedRequestBody(jpeg: photo), to: url)
-            state.setBehaviour(.fast())
+            state.setBehaviour(StubBehaviour())
             return (received, try await post(requestBody(jpeg: photo), to: url).body)
         }
         let recorded = try recordedEvents("stream-gpt-4o-finish-length.sse.txt").dropLast().map { try StrictJSONParser().parse($0) }
@@ -237,11 +225,11 @@ struct StreamingTests {
 
     @Test("a stream-cut fault closes the connection part-way: no fragment after its point, no finish and no [DONE]")
     func streamCutEndsPartWay() async throws {
-        var behaviour = StubBehaviour.fast(.streamCut)
+        var behaviour = StubBehaviour(fault: .streamCut)
         behaviour.streamFaultAt = 0.25
         let (received, whole) = try await withLLMStub(behaviour: behaviour) { url, state in
             let received = try await postStreamed(try streamedRequestBody(jpeg: photo), to: url)
-            state.setBehaviour(.fast())
+            state.setBehaviour(StubBehaviour())
             return (received, try await post(requestBody(jpeg: photo), to: url).body)
         }
         let answer = try #require(try JSONDecoder().decode(ChatCompletion.self, from: whole).choices.first?.message.content)
@@ -255,8 +243,8 @@ struct StreamingTests {
 
     @Test("a stream-cut fault scoped to an X-Client-Request-Id cuts only that id's streams")
     func scopedStreamCut() async throws {
-        let (other, scoped) = try await withLLMStub(behaviour: .fast()) { url, state in
-            state.setBehaviour(.fast(.streamCut), scope: "scan-a")
+        let (other, scoped) = try await withLLMStub { url, state in
+            state.setBehaviour(StubBehaviour(fault: .streamCut), scope: "scan-a")
             return (
                 try await postStreamed(try streamedRequestBody(jpeg: photo), to: url, clientRequestID: "scan-b"),
                 try await postStreamed(try streamedRequestBody(jpeg: photo), to: url, clientRequestID: "scan-a")
@@ -268,7 +256,7 @@ struct StreamingTests {
 
     @Test("a stall with a stall time resumes and the stream ends whole")
     func timedStallResumes() async throws {
-        var behaviour = StubBehaviour.fast(.streamStall)
+        var behaviour = StubBehaviour(fault: .streamStall)
         behaviour.stallMilliseconds = 50
         let received = try await withLLMStub(behaviour: behaviour) { url, _ in try await postStreamed(try streamedRequestBody(jpeg: photo), to: url) }
         #expect(received.complete)
@@ -277,7 +265,7 @@ struct StreamingTests {
 
     @Test("a stall without a stall time sends nothing after its point, and its handler ends when the client hangs up")
     func endlessStallEndsWithItsClient() async throws {
-        let (received, inFlight) = try await withLLMStub(behaviour: .fast(.streamStall)) { url, state in
+        let (received, inFlight) = try await withLLMStub(behaviour: StubBehaviour(fault: .streamStall)) { url, state in
             let received = try await postStreamed(try streamedRequestBody(jpeg: photo), to: url, readingFor: .milliseconds(500))
             let deadline = ContinuousClock.now + .seconds(5)
             while state.snapshot.inFlight > 0, ContinuousClock.now < deadline { try await sleep(for: .milliseconds(50)) }
@@ -293,7 +281,7 @@ struct StreamingTests {
         var body = try StrictJSONParser().parse(String(decoding: requestBody(jpeg: photo), as: UTF8.self))
         body.set(["stream"], to: .bool(false))
         let request = Array(body.serialized().utf8)
-        let (status, headers, data) = try await withLLMStub(behaviour: .fast()) { url, _ in try await post(request, to: url) }
+        let (status, headers, data) = try await withLLMStub { url, _ in try await post(request, to: url) }
         #expect(status == 200 && headers.first(name: "content-type") == "application/json")
         #expect(try JSONDecoder().decode(ChatCompletion.self, from: data).object == "chat.completion")
     }
@@ -314,8 +302,8 @@ struct StreamingTests {
     }
 
     @Test(
-        "a behaviour body with a pace of zero, a negative stall or a fault point outside 0 to 1 is refused with 400",
-        arguments: [#"{"tokensPerSecond":0}"#, #"{"stallMilliseconds":-1}"#, #"{"streamFaultAt":1.5}"#]
+        "a behaviour body with a negative pace, a negative stall or a fault point outside 0 to 1 is refused with 400",
+        arguments: [#"{"tokensPerSecond":-1}"#, #"{"stallMilliseconds":-1}"#, #"{"streamFaultAt":1.5}"#]
     )
     func invalidPaceIs400(_ body: String) async throws {
         let status = try await withLLMStub { url, _ in try await putBehaviour(body, to: url).status }
@@ -335,7 +323,9 @@ struct StreamingTests {
 
     @Test("a drawn pace stays within its means ± jitters")
     func paceStaysWithinJitter() {
-        let behaviour = StubBehaviour()
+        var behaviour = StubBehaviour()
+        (behaviour.timeToFirstTokenMilliseconds, behaviour.timeToFirstTokenJitterMilliseconds) = (390, 150)
+        (behaviour.tokensPerSecond, behaviour.tokensPerSecondJitter) = (81, 20)
         let paces = (0..<200).map { _ in StreamPace(drawnFrom: behaviour) }
         let firstTokens = paces.map { $0.timeToFirstToken / .milliseconds(1) }
         let speeds = paces.map { 1 / ($0.tokenInterval / .seconds(1)) }
@@ -344,5 +334,23 @@ struct StreamingTests {
         #expect(firstTokens.allSatisfy { abs($0 - firstTokenMean) <= firstTokenJitter + 0.5 })
         #expect(speeds.allSatisfy { abs($0 - behaviour.tokensPerSecond) <= behaviour.tokensPerSecondJitter + 1e-6 })
         #expect(Set(firstTokens).count > 1)
+    }
+
+    @Test("a pace of 0 tokens per second and a time to first token of 0 send every token at once, whatever the jitters")
+    func zeroPaceIsInstant() {
+        var behaviour = StubBehaviour()
+        (behaviour.timeToFirstTokenJitterMilliseconds, behaviour.tokensPerSecondJitter) = (150, 20)
+        let paces = (0..<50).map { _ in StreamPace(drawnFrom: behaviour) }
+        #expect(paces.allSatisfy { $0.timeToFirstToken == .zero && $0.offset(ofToken: 1_000) == .zero })
+    }
+
+    @Test("the latency delays a stream's first token, before its time to first token")
+    func latencyDelaysTheFirstToken() async throws {
+        let started = ContinuousClock.now
+        let received = try await withLLMStub(behaviour: StubBehaviour(latencyMilliseconds: 300)) { url, _ in
+            try await postStreamed(try streamedRequestBody(jpeg: photo), to: url)
+        }
+        #expect(received.complete)
+        #expect(ContinuousClock.now - started >= .milliseconds(300))
     }
 }

@@ -163,7 +163,10 @@ struct NetworkRig: Sendable {
         processes["stub"] = try await start(
             "kiwi-llm-stub",
             on: "stub",
-            arguments: ["--host", stubAddress, "--port", String(stubPort), "--latency-ms", "2000", "--jitter-ms", "1000"],
+            arguments: [
+                "--host", stubAddress, "--port", String(stubPort), "--latency-ms", "2000", "--jitter-ms", "1000", "--time-to-first-token-ms", "0",
+                "--tokens-per-second", "0",
+            ],
             environment: environment,
             health: URL(string: "http://\(stubAddress):\(stubPort)/health")!,
             hosts: hosts

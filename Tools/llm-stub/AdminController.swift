@@ -23,12 +23,12 @@ struct AdminController: Sendable {
             else {
                 throw HTTPError(.badRequest, message: "faultCount must be positive; faultAfter, latency, jitter and retry-after not negative")
             }
-            guard behaviour.timeToFirstTokenMilliseconds >= 0, behaviour.timeToFirstTokenJitterMilliseconds >= 0, behaviour.tokensPerSecond > 0,
+            guard behaviour.timeToFirstTokenMilliseconds >= 0, behaviour.timeToFirstTokenJitterMilliseconds >= 0, behaviour.tokensPerSecond >= 0,
                 behaviour.tokensPerSecondJitter >= 0, (0...1).contains(behaviour.streamFaultAt), (behaviour.stallMilliseconds ?? 0) >= 0
             else {
                 throw HTTPError(
                     .badRequest,
-                    message: "tokensPerSecond must be positive; streamFaultAt between 0 and 1; time to first token, jitters and stall not negative"
+                    message: "streamFaultAt must be between 0 and 1; time to first token, tokensPerSecond, jitters and stall not negative"
                 )
             }
             let scope = request.uri.queryParameters["scope"].map(String.init)

@@ -18,15 +18,20 @@ struct StubCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on.") var port = 8089
     @Option(help: "Mean simulated latency in milliseconds.") var latencyMs = 0
     @Option(help: "Latency jitter in milliseconds: each latency is uniform in mean ± jitter.") var jitterMs = 0
-    @Option(help: "A stream's mean time to first token in milliseconds (gpt-4o's by default).")
+    @Option(help: "A stream's mean time to first token in milliseconds (gpt-4o's by default, with ±150 ms jitter up to the mean).")
     var timeToFirstTokenMs = StreamPace.gpt4oTimeToFirstTokenMilliseconds
-    @Option(help: "A stream's mean tokens per second after its first (gpt-4o's by default).") var tokensPerSecond = StreamPace.gpt4oTokensPerSecond
+    @Option(help: "A stream's mean tokens per second after its first (gpt-4o's by default, ±20 up to the mean); 0: every token at once.")
+    var tokensPerSecond = StreamPace.gpt4oTokensPerSecond
     @Option(help: "The fault to serve.") var fault: StubFault = .none
     @Option(help: "Serve the fault to this many requests only, then answer normally.") var faultCount: Int?
     @Option(help: "Answer this many requests normally before the fault starts.") var faultAfter: Int?
     @Option(help: "What rate-limit faults ask clients to wait, in seconds.") var retryAfterSeconds = 1.0
     @Option(help: "Accept only this API key (default: any non-empty bearer token).") var apiKey: String?
     @Option(help: "Write the body of the first valid request to this file (the peer benchmark replays it).") var saveRequest: String?
+
+    func validate() throws {
+        guard timeToFirstTokenMs >= 0, tokensPerSecond >= 0 else { throw ValidationError("A time to first token or a pace cannot be negative.") }
+    }
 
     func run() async throws {
         LoggingSystem.bootstrap { _ in
@@ -42,7 +47,9 @@ struct StubCommand: AsyncParsableCommand {
             jitterMilliseconds: jitterMs,
             retryAfterSeconds: retryAfterSeconds,
             timeToFirstTokenMilliseconds: timeToFirstTokenMs,
-            tokensPerSecond: tokensPerSecond
+            timeToFirstTokenJitterMilliseconds: StreamPace.gpt4oTimeToFirstTokenJitterMilliseconds,
+            tokensPerSecond: tokensPerSecond,
+            tokensPerSecondJitter: StreamPace.gpt4oTokensPerSecondJitter
         )
         let logger = Logger(label: "kiwi-llm-stub")
         let app = buildStubApplication(

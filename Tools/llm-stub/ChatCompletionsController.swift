@@ -11,7 +11,8 @@ import NIOCore
 /// `POST /v1/chat/completions`: checks the request as OpenAI would, waits the simulated latency, then answers
 /// the way the current behaviour says — a good answer picked by the photo's hash, or one of the faults. Asked to stream
 /// (`"stream": true`), it sends the same answer as OpenAI's server-sent events (``CompletionStream``) at the
-/// behaviour's pace (``StreamPace``), where a fault can also strike part-way.
+/// behaviour's pace (``StreamPace``), its first token after the latency and the time to first token, where a fault can
+/// also strike part-way.
 struct ChatCompletionsController: Sendable {
     let state: StubState
     let expectedAPIKey: String?
@@ -115,7 +116,7 @@ struct ChatCompletionsController: Sendable {
         let pace = checked.isStreamed ? StreamPace(drawnFrom: behaviour) : nil
         if let pace {
             // A client that leaves before the first token never gets the stream whose body would end the count.
-            try await context.sleepWhileConnected(for: pace.timeToFirstToken)
+            try await context.sleepWhileConnected(for: Self.latency(behaviour) + pace.timeToFirstToken)
         } else {
             try await sleep(for: Self.latency(behaviour))
         }

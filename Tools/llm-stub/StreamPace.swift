@@ -1,5 +1,7 @@
 /// When each token of a streamed answer is due: the first after the time to first token, the others one per
-/// 1/tokens-per-second after it. Both are drawn once per request, uniformly from the behaviour's mean ± jitter.
+/// 1/tokens-per-second after it. Both are drawn once per request, uniformly from the behaviour's mean ± jitter, the
+/// jitter at most the mean: so a mean of 0 is exactly 0, and a pace of 0 tokens per second means no pace at all,
+/// every token as soon as the one before (what tests and `make run` use, so a streamed scan takes no time).
 struct StreamPace: Sendable, Hashable {
     /// From the request's arrival to the first token.
     var timeToFirstToken: Duration
@@ -27,10 +29,13 @@ struct StreamPace: Sendable, Hashable {
     /// A pace drawn from `behaviour`'s means and jitters.
     init(drawnFrom behaviour: StubBehaviour) {
         let firstToken = Self.draw(Double(behaviour.timeToFirstTokenMilliseconds), jitter: Double(behaviour.timeToFirstTokenJitterMilliseconds))
-        let tokensPerSecond = Self.draw(behaviour.tokensPerSecond, jitter: behaviour.tokensPerSecondJitter)
-        timeToFirstToken = .milliseconds(Int64(max(0, firstToken).rounded()))
+        timeToFirstToken = .milliseconds(Int64(firstToken.rounded()))
+        guard behaviour.tokensPerSecond > 0 else {
+            tokenInterval = .zero
+            return
+        }
         // Jitter as large as the mean could draw a pace of zero: the slowest pace is one token a second.
-        tokenInterval = .seconds(1 / max(1, tokensPerSecond))
+        tokenInterval = .seconds(1 / max(1, Self.draw(behaviour.tokensPerSecond, jitter: behaviour.tokensPerSecondJitter)))
     }
 
     /// How long after the first token the token at `index` (0 for the first) is due.
@@ -39,6 +44,7 @@ struct StreamPace: Sendable, Hashable {
     }
 
     private static func draw(_ mean: Double, jitter: Double) -> Double {
-        jitter > 0 ? Double.random(in: (mean - jitter)...(mean + jitter)) : mean
+        let jitter = min(jitter, mean)
+        return jitter > 0 ? Double.random(in: (mean - jitter)...(mean + jitter)) : mean
     }
 }

@@ -11,7 +11,8 @@ struct StubBehaviour: Codable, Sendable, Hashable {
     /// How many requests are answered normally before the fault starts, each taking one of ``answers``: a fault
     /// part-way through a scan's calls, such as a refusal of the repair a first answer needed. nil: at once.
     var faultAfter: Int?
-    /// Mean simulated model latency of an unstreamed answer; a stream keeps the pace below instead.
+    /// Mean simulated model latency: how long the model thinks before it answers, streamed or not (a stream's first
+    /// token comes this long plus its time to first token after the request).
     var latencyMilliseconds = 0
     /// Each latency is drawn uniformly from mean ± jitter.
     var jitterMilliseconds = 0
@@ -25,14 +26,14 @@ struct StubBehaviour: Codable, Sendable, Hashable {
     /// The exact answers (the message's `content`) the model gives, one per request in order, the last one for every
     /// request after it; a fault, when set, answers instead. A test dictates with it what the model says.
     var answers: [String]?
-    /// A stream's mean time to first token and its jitter (drawn once per request from mean ± jitter); gpt-4o's by
-    /// default (``StreamPace``). A test sets 0 for a stream that starts at once.
-    var timeToFirstTokenMilliseconds = StreamPace.gpt4oTimeToFirstTokenMilliseconds
-    var timeToFirstTokenJitterMilliseconds = StreamPace.gpt4oTimeToFirstTokenJitterMilliseconds
-    /// A stream's mean pace after its first token and its jitter (drawn once per request); gpt-4o's by default. A test
-    /// sets a pace of a million for a stream that is over at once.
-    var tokensPerSecond = StreamPace.gpt4oTokensPerSecond
-    var tokensPerSecondJitter = StreamPace.gpt4oTokensPerSecondJitter
+    /// A stream's mean time to first token and its jitter (drawn once per request from mean ± jitter, ``StreamPace``):
+    /// none unless set, so that a test's streams are over at once; the stub's command starts with gpt-4o's.
+    var timeToFirstTokenMilliseconds = 0
+    var timeToFirstTokenJitterMilliseconds = 0
+    /// A stream's mean pace after its first token and its jitter (drawn once per request); 0, the default, is no pace:
+    /// every token at once.
+    var tokensPerSecond = 0.0
+    var tokensPerSecondJitter = 0.0
     /// How far into a streamed answer's fragments (0 to 1) a `stream-cut` or `stream-stall` fault strikes.
     var streamFaultAt = 0.5
     /// How long a `stream-stall` fault stops sending; nil: until the client hangs up.

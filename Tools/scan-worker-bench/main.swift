@@ -193,7 +193,7 @@ func run(size: Int, concurrency: Int, postgres: PostgresClient) async throws -> 
 
 func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
 
-let stub = try Child("kiwi-llm-stub", arguments: ["--port", "\(stubPort)"])
+let stub = try Child("kiwi-llm-stub", arguments: ["--port", "\(stubPort)", "--time-to-first-token-ms", "0", "--tokens-per-second", "0"])
 defer { stub.stop() }
 try await waitHealthy(port: stubPort)
 let postgres = PostgresClient(configuration: try PostgresClient.Configuration(url: databaseURL), backgroundLogger: logger)

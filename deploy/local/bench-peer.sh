@@ -163,7 +163,10 @@ wait_ready() {
 }
 
 log "starting kiwi-llm-stub on port $STUB_PORT (zero latency) from $KIWI_BIN"
-"$KIWI_BIN/kiwi-llm-stub" --port "$STUB_PORT" --latency-ms 0 --jitter-ms 0 --api-key "$stub_key" \
+# Streams instant too; a stub built before streams has no pace to set.
+pace=()
+case "$("$KIWI_BIN/kiwi-llm-stub" --help)" in *--tokens-per-second*) pace=(--time-to-first-token-ms 0 --tokens-per-second 0) ;; esac
+"$KIWI_BIN/kiwi-llm-stub" --port "$STUB_PORT" --latency-ms 0 --jitter-ms 0 "${pace[@]}" --api-key "$stub_key" \
     >"$PEER_RUN/logs/stub.log" 2>&1 &
 stub_pid=$!
 wait_ready "http://127.0.0.1:$STUB_PORT/health" kiwi-llm-stub "$stub_pid"

@@ -33,10 +33,15 @@ metrics_port_of() {
     esac
 }
 
-# The stub takes flags, the services their environment. KIWI_STUB_LATENCY_MS/KIWI_STUB_JITTER_MS simulate gpt-4o's pace.
+# The stub takes flags, the services their environment. KIWI_STUB_LATENCY_MS/KIWI_STUB_JITTER_MS delay each answer;
+# streams are instant unless KIWI_STUB_TIME_TO_FIRST_TOKEN_MS/KIWI_STUB_TOKENS_PER_SECOND set a pace (390 and 81 are
+# gpt-4o's; a tokens-per-second of 0 is no pace).
 arguments_of() {
     case "$1" in
-        kiwi-llm-stub) echo "--port 8089 --latency-ms ${KIWI_STUB_LATENCY_MS:-0} --jitter-ms ${KIWI_STUB_JITTER_MS:-0}" ;;
+        kiwi-llm-stub)
+            echo "--port 8089 --latency-ms ${KIWI_STUB_LATENCY_MS:-0} --jitter-ms ${KIWI_STUB_JITTER_MS:-0}" \
+                "--time-to-first-token-ms ${KIWI_STUB_TIME_TO_FIRST_TOKEN_MS:-0} --tokens-per-second ${KIWI_STUB_TOKENS_PER_SECOND:-0}"
+            ;;
     esac
 }
 
