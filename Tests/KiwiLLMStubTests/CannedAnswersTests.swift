@@ -10,7 +10,7 @@ import Testing
 struct CannedAnswersTests {
     let dietGuard = DietGuard()
 
-    /// A photo digest that picks canned answer `index` with all of its recipes.
+    /// A photo digest that picks canned answer `index`.
     func digest(picking index: Int) -> [UInt8] {
         [UInt8(index), 2] + Array(repeating: 0, count: 30)
     }
@@ -44,5 +44,41 @@ struct CannedAnswersTests {
         let answer = DishAnswers.answer(forDigest: digest(picking: index)).serialized()
         let recipe = try #require(try DishAnswerContract.validateModelAnswer(Data(answer.utf8)).dish?.recipe)
         #expect(undeclared(in: recipe).isEmpty, "\(recipe.name)")
+    }
+
+    @Test(
+        "every canned fridge answer is the size of a real four-recipe gpt-4o answer: 1,000 to 1,400 completion tokens",
+        arguments: FridgeAnswers.fridges.indices
+    )
+    func fridgeAnswersHaveRealSize(_ index: Int) {
+        let answer = FridgeAnswers.answer(forDigest: digest(picking: index)).serialized()
+        #expect((1000...1400).contains(ChatCompletionsController.tokens(in: answer)))
+    }
+
+    @Test(
+        "every canned fridge recipe is labelled with exactly what it declares: its name, summary and steps name no other allergen",
+        arguments: FridgeAnswers.fridges.indices
+    )
+    func fridgeRecipesNameNoUndeclaredAllergen(_ index: Int) throws {
+        let answer = FridgeAnswers.answer(forDigest: digest(picking: index)).serialized()
+        for recipe in try ScanResponseContract.validateModelAnswer(Data(answer.utf8)).recipes {
+            #expect(dietGuard.allergens(of: recipe) == recipe.allergens?.sorted { $0.rawValue < $1.rawValue }, "\(recipe.name)")
+        }
+    }
+
+    @Test(
+        "the answer dictated for an allergen has it in its second recipe and not in its first",
+        arguments: [KitchenProfile.Allergen.eggs, .gluten, .milk, .mustard, .peanuts, .soybeans, .treeNuts]
+    )
+    func answerWithSecondRecipeContaining(_ allergen: KitchenProfile.Allergen) throws {
+        let answer = try #require(FridgeAnswers.answer(withSecondRecipeContaining: allergen))
+        let recipes = try ScanResponseContract.validateModelAnswer(Data(answer.utf8)).recipes
+        #expect(recipes.count == 4)
+        #expect(recipes.map { dietGuard.allergens(of: $0).contains(allergen) }.prefix(2) == [false, true])
+    }
+
+    @Test("no answer is dictated for an allergen no canned recipe has")
+    func noAnswerForAnAllergenNoRecipeHas() {
+        #expect(FridgeAnswers.answer(withSecondRecipeContaining: .fish) == nil)
     }
 }

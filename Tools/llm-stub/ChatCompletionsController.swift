@@ -201,6 +201,12 @@ struct ChatCompletionsController: Sendable {
         )
     }
 
+    /// The stub's estimate of how many tokens `text` is, for `usage`: four bytes a token, OpenAI's rule of thumb for
+    /// English.
+    static func tokens(in text: String) -> Int {
+        text.utf8.count / 4
+    }
+
     /// - Parameter dictated: The content to answer with instead of the photo's own answer (``StubBehaviour/answers``).
     static func completion(
         for request: CheckedRequest,
@@ -231,7 +237,7 @@ struct ChatCompletionsController: Sendable {
         default: message = .init(content: answer, refusal: nil)
         }
         let completionTokens =
-            fault == .truncated ? (request.parameters.maxCompletionTokens ?? 4096) : (message.content ?? message.refusal ?? "").utf8.count / 4
+            fault == .truncated ? (request.parameters.maxCompletionTokens ?? 4096) : tokens(in: message.content ?? message.refusal ?? "")
         return ChatCompletion(
             id: "chatcmpl-\(digest.prefix(12).hexEncodedString)",
             created: Int(Date().timeIntervalSince1970),
