@@ -9,7 +9,7 @@ public enum KiwiSchema {
     /// The gateway's migrations, oldest first.
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
-        modelSpendParts,
+        modelSpendParts, scanPartials,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -317,6 +317,19 @@ public enum KiwiSchema {
                     LEFT JOIN scan_usage AS usage ON usage.quota_key = p_quota_key AND usage.scan_date = p_day
                 $$
                 """,
+            ]
+        )
+
+    /// The elements of an open scan's answer shown to its client while the model writes it (docs/architecture.md,
+    /// "Streamed scans"): `partials`, the entries a worker appended in order (each a ``ScanPartial`` with `at`, the
+    /// epoch milliseconds of its acceptance), NULL when none and again once the scan is final; `partial_count`, how many
+    /// were appended in all, kept after the end because the final event's id counts them.
+    static let scanPartials =
+        Migration(
+            version: 12,
+            name: "keep a scan's streamed elements while it is open",
+            statements: [
+                "ALTER TABLE scans ADD COLUMN partials jsonb, ADD COLUMN partial_count integer NOT NULL DEFAULT 0"
             ]
         )
 

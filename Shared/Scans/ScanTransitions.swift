@@ -7,8 +7,9 @@ import PostgresNIO
 
 /// What a worker found when it claimed a scan to run it (``ScanTransitions/start(_:)``).
 public enum ScanClaim: Sendable, Hashable {
-    /// The scan is `running` now: call the model.
-    case started
+    /// The scan is `running` now: call the model. `shown`: what its client shows of an earlier attempt (the partials
+    /// after the last restart, in order; none on a first delivery), for this attempt to confirm or restart.
+    case started(shown: [ScanPartial])
     /// The scan is final already (answered by another worker, swept, or failed by its gateway): nothing to do.
     case finished(ScanState)
     /// There is no such scan (cancelled, or its account deleted): nothing to do.
@@ -38,11 +39,30 @@ public struct ScanTransitions: Sendable {
     public func start(_ id: UUID) async throws -> ScanClaim {
         try await withStatementDeadline("scan start", timeout: timeout) {
             let rows = try await client.execute(StartScanStatement(id: id), logger: logger)
-            for try await state in rows {
+            for try await (state, partials) in rows {
                 let state = ScanState(rawValue: state) ?? .failed
-                return state == .running ? .started : .finished(state)
+                guard state == .running else { return .finished(state) }
+                return .started(shown: StoredPartial.shown(try StoredPartial.entries(of: partials)).map(\.partial))
             }
             return .missing
+        }
+    }
+
+    /// The most partials one scan stores, restarts included (docs/architecture.md, "Streamed scans").
+    public static let mostPartials = 64
+    /// The largest partial stored, in bytes of its JSON: a recipe runs to a few KiB.
+    public static let largestPartial = 32 * 1024
+
+    /// Appends `partial` to a running scan's record, for its event streams to send. Returns its sequence number (from
+    /// 1); nil when the scan is not running (final, or gone), or when the partial is over ``largestPartial`` or the
+    /// scan holds ``mostPartials``: it is not shown, and the result still comes.
+    public func show(_ partial: ScanPartial, of id: UUID) async throws -> Int? {
+        let json = try KiwiJSON.encoder().encode(partial)
+        guard json.count <= Self.largestPartial else { return nil }
+        return try await withStatementDeadline("scan show", timeout: timeout) {
+            let statement = ShowPartialStatement(id: id, json: String(decoding: json, as: UTF8.self), most: Self.mostPartials)
+            for try await seq in try await client.execute(statement, logger: logger) { return seq }
+            return nil
         }
     }
 

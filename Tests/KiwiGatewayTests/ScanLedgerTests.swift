@@ -19,6 +19,8 @@ protocol LedgerRig: Sendable {
     func succeed(_ id: UUID, result: ScanResponse, usage: ModelUsage?) async throws -> Bool
     /// A worker fails the scan (``ScanTransitions/fail(_:_:usage:)``).
     func fail(_ id: UUID, _ reason: ScanFailure, usage: ModelUsage?) async throws -> Bool
+    /// A worker shows an element of the scan's answer (``ScanTransitions/show(_:of:)``).
+    func show(_ partial: ScanPartial, of id: UUID) async throws -> Int?
     /// Moves the creation time of scans `ids` to `date`, as if they had been reserved then.
     func setCreated(_ ids: [UUID], at date: Date) async throws
     /// How many scans of `userID` are kept, in any state.
@@ -52,6 +54,10 @@ struct PostgresLedgerRig: LedgerRig {
 
     func fail(_ id: UUID, _ reason: ScanFailure, usage: ModelUsage?) async throws -> Bool {
         try await transitions.fail(id, reason, usage: usage)
+    }
+
+    func show(_ partial: ScanPartial, of id: UUID) async throws -> Int? {
+        try await transitions.show(partial, of: id)
     }
 
     func setCreated(_ ids: [UUID], at date: Date) async throws {
@@ -107,6 +113,29 @@ func newScan(
         idempotencyKey: key,
         photoSHA256: Data(repeating: photo, count: 32),
         deadline: Date().addingTimeInterval(deadline)
+    )
+}
+
+/// Detected ingredients, as a worker shows them.
+func shownIngredients(_ names: String...) -> ScanPartial {
+    .ingredients(names.map { Ingredient(id: UUID(), name: $0, category: "vegetable", confidence: 0.9) })
+}
+
+/// Recipe `index` since the last restart, named `name`, as a worker shows it.
+func shownRecipe(_ index: Int, _ name: String, steps: Int = 3) -> ScanPartial {
+    .recipe(
+        index: index,
+        Recipe(
+            id: UUID(),
+            name: name,
+            summary: "A quick \(name.lowercased()).",
+            cookTimeMinutes: 15,
+            difficulty: .easy,
+            ingredients: [RecipeIngredient(id: UUID(), name: "leeks", isDetected: true, substitution: nil)],
+            steps: (1...steps).map { "Step \($0)." },
+            makeItFasterTip: nil,
+            allergens: []
+        )
     )
 }
 
@@ -420,7 +449,7 @@ struct ScanLedgerTests {
             starts += [try await rig.start(scan.id), try await rig.start(UUID())]
             return starts
         }
-        #expect(starts == [.started, .started, .finished(.failed), .missing])
+        #expect(starts == [.started(shown: []), .started(shown: []), .finished(.failed), .missing])
     }
 
     @Test("pages of a user's scans come newest first, with no scan skipped or repeated, and no other user's", arguments: StoreKind.allCases)

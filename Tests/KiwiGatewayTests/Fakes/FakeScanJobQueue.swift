@@ -69,7 +69,14 @@ final class FakeScanJobQueue: ScanJobQueue {
 
     /// A worker takes scan `id`: it is `running` now.
     func start(_ id: UUID) {
-        if (try? ledger.start(id)) == .started { events.announce(ScanEvent(scanID: id, state: .running)) }
+        if case .started? = try? ledger.start(id) { events.announce(ScanEvent(scanID: id, state: .running)) }
+    }
+
+    /// A worker shows `partials` of scan `id`'s answer, announcing the scan running after each, as the real one does.
+    func show(_ partials: [ScanPartial], of id: UUID) {
+        for partial in partials where (try? ledger.show(partial, of: id)) != nil {
+            events.announce(ScanEvent(scanID: id, state: .running))
+        }
     }
 
     /// A worker records `result` for scan `id`, as the real one does (only on an open scan).

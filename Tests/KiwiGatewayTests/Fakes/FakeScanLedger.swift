@@ -104,7 +104,23 @@ final class FakeScanLedger: ScanLedger {
             guard let stored = state.scans[id] else { return .missing }
             guard stored.record.state.isOpen else { return .finished(stored.record.state) }
             state.scans[id]?.record = ScanRecord(copying: stored.record, state: .running, errorCode: nil)
-            return .started
+            return .started(shown: StoredPartial.shown(stored.record.partials).map(\.partial))
+        }
+    }
+
+    /// What a worker does when it shows an element of its answer (``ScanTransitions/show(_:of:)``): a running scan
+    /// holding fewer than its most partials stores one no larger than the largest. Its sequence number; nil for any other.
+    func show(_ partial: ScanPartial, of id: UUID) throws -> Int? {
+        let size = try KiwiJSON.encoder().encode(partial).count
+        return try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            guard let record = state.scans[id]?.record, record.state == .running, record.partialCount < ScanTransitions.mostPartials,
+                size <= ScanTransitions.largestPartial
+            else { return nil }
+            let seq = record.partialCount + 1
+            state.scans[id]?.record.partials.append(StoredPartial(seq: seq, partial: partial, acceptedAt: Date()))
+            state.scans[id]?.record.partialCount = seq
+            return seq
         }
     }
 
@@ -279,7 +295,9 @@ final class FakeScanLedger: ScanLedger {
             createdAt: createdAt,
             result: result,
             modelTime: record.modelTime,
-            retryAfterSeconds: record.retryAfterSeconds
+            retryAfterSeconds: record.retryAfterSeconds,
+            partials: record.partials,
+            partialCount: record.partialCount
         )
     }
 

@@ -18,7 +18,7 @@ struct PostgresScanLedger: ScanLedger {
     /// A scan's columns, named as ``record(_:)`` reads them.
     fileprivate static let columns = """
         id, user_id, state, error_code, COALESCE(error_message, '') AS error_message, photo_sha256, deadline, created_at,
-        result::text AS result, model_ms, retry_after_seconds
+        result::text AS result, model_ms, retry_after_seconds, partials::text AS partials, partial_count
         """
 
     private var transitions: ScanTransitions {
@@ -239,7 +239,9 @@ struct PostgresScanLedger: ScanLedger {
             createdAt: try columns["created_at"].decode(Date.self),
             result: try result.map { try KiwiJSON.decoder().decode(ScanResponse.self, from: Data($0.utf8)) },
             modelTime: try columns["model_ms"].decode(Int?.self).map { .milliseconds($0) },
-            retryAfterSeconds: try columns["retry_after_seconds"].decode(Int?.self)
+            retryAfterSeconds: try columns["retry_after_seconds"].decode(Int?.self),
+            partials: try StoredPartial.entries(of: try columns["partials"].decode(String?.self)),
+            partialCount: try columns["partial_count"].decode(Int.self)
         )
     }
 }
@@ -266,13 +268,15 @@ private struct DailyUsageStatement: PostgresPreparedStatement {
 
 /// ``PostgresScanLedger/reserve(_:policy:)``: `kiwi_reserve_scan`'s row, a scan's columns named as
 /// ``PostgresScanLedger/columns`` names them, then the outcome and the usage. A limit the policy does not set is NULL,
-/// no limit.
+/// no limit. A replayed scan's partials and their count are joined from its row (a new scan has none).
 private struct ReserveScanStatement: PostgresPreparedStatement {
     static let sql = """
         SELECT r_id AS id, r_user_id AS user_id, r_state AS state, r_error_code AS error_code, r_error_message AS error_message,
             r_photo_sha256 AS photo_sha256, r_deadline AS deadline, r_created_at AS created_at, r_result AS result,
-            r_model_ms AS model_ms, r_retry_after_seconds AS retry_after_seconds, outcome, used_scans, used_tokens, everyones_spend
+            r_model_ms AS model_ms, r_retry_after_seconds AS retry_after_seconds, earlier.partials::text AS partials,
+            COALESCE(earlier.partial_count, 0) AS partial_count, outcome, used_scans, used_tokens, everyones_spend
         FROM kiwi_reserve_scan($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10, $11)
+        LEFT JOIN scans AS earlier ON earlier.id = r_id
         """
     // Stated, because the idempotency key and the limits may be null, which says nothing of their types.
     static let bindingDataTypes: [PostgresDataType] = [.uuid, .uuid, .bytea, .text, .text, .bytea, .timestamptz, .int8, .int8, .int8, .int8]

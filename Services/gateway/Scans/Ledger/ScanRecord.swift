@@ -21,10 +21,15 @@ struct ScanRecord: Sendable, Hashable {
     var modelTime: Duration?
     /// For `llm_unavailable`: when the worker said trying again may help, in seconds.
     var retryAfterSeconds: Int?
+    /// What a worker showed of the answer so far, in order (docs/architecture.md, "Streamed scans"): kept while the
+    /// scan is open, none once it is final.
+    var partials: [StoredPartial] = []
+    /// How many partials the scan stored in all, kept after it ends: the final event's id is 3 + this.
+    var partialCount = 0
 }
 
 extension ScanRecord {
-    /// This record in another state.
+    /// This record in another state; a final one keeps its partials' count, not the partials.
     init(copying record: ScanRecord, state: ScanState, errorCode: ScanFailure.Code?, result: ScanResponse? = nil) {
         self.init(
             id: record.id,
@@ -34,7 +39,9 @@ extension ScanRecord {
             photoSHA256: record.photoSHA256,
             deadline: record.deadline,
             createdAt: record.createdAt,
-            result: result
+            result: result,
+            partials: state.isOpen ? record.partials : [],
+            partialCount: record.partialCount
         )
     }
 

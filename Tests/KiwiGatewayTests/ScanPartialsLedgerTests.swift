@@ -1,0 +1,134 @@
+import Foundation
+import KiwiModels
+import KiwiScanJobs
+import KiwiScans
+import Testing
+
+@testable import KiwiGateway
+
+/// A streamed scan's partials on its record (docs/architecture.md, "Streamed scans"), each case against
+/// ``FakeScanLedger`` and against ``ScanTransitions`` and ``PostgresScanLedger`` on PostgreSQL: stored in order while
+/// the scan runs, bounded, dropped when it ends, and handed to a redelivered job's worker.
+@Suite("Scan partials, fake and PostgreSQL", .timeLimit(.minutes(2)))
+struct ScanPartialsLedgerTests {
+    /// How a scan ends, by whom.
+    enum Ending: String, CaseIterable, Sendable {
+        case workerSucceeds, workerFails, gatewayFails, sweeperFails
+    }
+
+    /// A reserved scan a worker has started, due `deadline` seconds from now.
+    func runningScan(_ ledger: any ScanLedger, _ rig: any LedgerRig, deadline: Double = 90) async throws -> ScanRecord {
+        guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey(), deadline: deadline), policy: QuotaPolicy(limit: 4)) else {
+            throw CancellationError()
+        }
+        _ = try await rig.start(scan.id)
+        return scan
+    }
+
+    @Test("a running scan's partials are stored in order, numbered from 1, stamped on acceptance, and read with the scan", arguments: StoreKind.allCases)
+    func appendOrder(_ kind: StoreKind) async throws {
+        let partials = [shownIngredients("leeks", "Greek yoghurt"), shownRecipe(0, "Leek gratin"), shownRecipe(1, "Leek soup")]
+        let before = Date()
+        let (seqs, record) = try await withLedger(kind) { ledger, rig in
+            let scan = try await runningScan(ledger, rig)
+            var seqs: [Int?] = []
+            for partial in partials { seqs.append(try await rig.show(partial, of: scan.id)) }
+            return (seqs, try await ledger.scan(scan.id, of: scan.userID))
+        }
+        #expect(seqs == [1, 2, 3])
+        #expect(record?.partials.map(\.partial) == partials)
+        #expect(record?.partials.map(\.seq) == [1, 2, 3])
+        #expect(record?.partialCount == 3)
+        let acceptedAt = try #require(record?.partials.map(\.acceptedAt))
+        #expect(acceptedAt.allSatisfy { $0 > before.addingTimeInterval(-1) && $0 < Date().addingTimeInterval(1) })
+    }
+
+    @Test("a partial of a scan that is not running is refused: queued, final or gone", arguments: StoreKind.allCases)
+    func refusedWhenNotRunning(_ kind: StoreKind) async throws {
+        let (seqs, record) = try await withLedger(kind) { ledger, rig in
+            guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey()), policy: QuotaPolicy(limit: 4)) else {
+                throw CancellationError()
+            }
+            var seqs = [try await rig.show(shownIngredients("leeks"), of: scan.id)]
+            _ = try await rig.start(scan.id)
+            _ = try await rig.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: nil)
+            seqs += [try await rig.show(shownIngredients("leeks"), of: scan.id), try await rig.show(shownIngredients("leeks"), of: UUID())]
+            return (seqs, try await ledger.scan(scan.id, of: scan.userID))
+        }
+        #expect(seqs == [nil, nil, nil])
+        #expect(record?.partialCount == 0)
+    }
+
+    @Test("a scan stores at most 64 partials, and none over 32 KiB; the others are refused", arguments: StoreKind.allCases)
+    func bounded(_ kind: StoreKind) async throws {
+        let (seqs, oversized, count) = try await withLedger(kind) { ledger, rig in
+            let scan = try await runningScan(ledger, rig)
+            let huge = shownRecipe(0, "Leek gratin", steps: 3_000)
+            let oversized = try await rig.show(huge, of: scan.id)
+            var seqs: [Int?] = []
+            for index in 0...ScanTransitions.mostPartials { seqs.append(try await rig.show(shownRecipe(index, "Leek soup"), of: scan.id)) }
+            return (seqs, oversized, try await ledger.scan(scan.id, of: scan.userID)?.partialCount)
+        }
+        #expect(oversized == nil)
+        #expect(seqs == (1...64).map { $0 } + [nil])
+        #expect(count == 64)
+    }
+
+    @Test("a scan's end drops its partials and keeps their count, whoever ends it", arguments: StoreKind.allCases, Ending.allCases)
+    func clearedAtEnd(_ kind: StoreKind, _ ending: Ending) async throws {
+        let record = try await withLedger(kind) { ledger, rig in
+            let scan = try await runningScan(ledger, rig, deadline: ending == .sweeperFails ? -60 : 90)
+            _ = try await rig.show(shownIngredients("leeks"), of: scan.id)
+            _ = try await rig.show(shownRecipe(0, "Leek gratin"), of: scan.id)
+            switch ending {
+            case .workerSucceeds: _ = try await rig.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: nil)
+            case .workerFails: _ = try await rig.fail(scan.id, ScanFailure(.invalidModelResponse, ""), usage: nil)
+            case .gatewayFails: _ = try await ledger.fail(scan.id, code: .llmUnavailable)
+            case .sweeperFails: _ = try await ledger.failOverdue(grace: .seconds(30))
+            }
+            return try await ledger.scan(scan.id, of: scan.userID)
+        }
+        #expect(record?.state.isOpen == false)
+        #expect(record?.partials == [])
+        #expect(record?.partialCount == 2)
+    }
+
+    @Test("a redelivered scan's claim hands its worker what the client shows: the partials after the last restart", arguments: StoreKind.allCases)
+    func claimReturnsShown(_ kind: StoreKind) async throws {
+        let (first, redelivered) = try await withLedger(kind) { ledger, rig in
+            guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey()), policy: QuotaPolicy(limit: 4)) else {
+                throw CancellationError()
+            }
+            let first = try await rig.start(scan.id)
+            for partial in [shownIngredients("cream"), shownRecipe(0, "Creamy leeks"), .restart, shownIngredients("yoghurt"), shownRecipe(0, "Leek raita")] {
+                _ = try await rig.show(partial, of: scan.id)
+            }
+            return (first, try await rig.start(scan.id))
+        }
+        #expect(first == .started(shown: []))
+        guard case .started(let shown) = redelivered else { throw CancellationError() }
+        #expect(shown.map(\.kind) == ["ingredients", "recipe"])
+        guard case .ingredients(let ingredients)? = shown.first, case .recipe(0, let recipe)? = shown.last else { throw CancellationError() }
+        #expect(ingredients.map(\.name) == ["yoghurt"])
+        #expect(recipe.name == "Leek raita")
+    }
+
+    @Test("a repeated Idempotency-Key finds the earlier scan with its partials", arguments: StoreKind.allCases)
+    func replayHasPartials(_ kind: StoreKind) async throws {
+        let replayed = try await withLedger(kind) { ledger, rig in
+            let person = newQuotaKey()
+            let user = UUID()
+            guard case .reserved(let scan) = try await ledger.reserve(newScan(person, user: user, key: "k1"), policy: QuotaPolicy(limit: 4)) else {
+                throw CancellationError()
+            }
+            _ = try await rig.start(scan.id)
+            _ = try await rig.show(shownIngredients("leeks"), of: scan.id)
+            guard case .replay(let earlier) = try await ledger.reserve(newScan(person, user: user, key: "k1"), policy: QuotaPolicy(limit: 4)) else {
+                throw CancellationError()
+            }
+            return earlier
+        }
+        #expect(replayed.partials.map(\.seq) == [1])
+        #expect(replayed.partialCount == 1)
+    }
+}
