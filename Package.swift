@@ -200,7 +200,8 @@ let package = Package(
         ),
 
         // MARK: Shared libraries
-        library("KiwiModels", folder: "Models"),
+        // Crypto: the ids of a model's answer are derived from the scan id and the answer (SHA-256), not drawn at random.
+        library("KiwiModels", folder: "Models", dependencies: [crypto]),
         library("KiwiJPEG", folder: "JPEG"),
         // What only development tools and tests use: synthetic photos, the stand-in for Apple's signing key, running
         // services around a body. No service depends on it.

@@ -261,6 +261,7 @@ final class ScanJobProcessor: Service, Sendable {
         case .failure(let failure): return (.error(failure), nil)
         }
         let request = ScanRequest(
+            scanID: job.scanID,
             images: images,
             mode: job.mode,
             profile: job.profile,

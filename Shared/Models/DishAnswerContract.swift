@@ -11,11 +11,13 @@ public enum DishAnswerContract {
     /// The dish as clients receive it.
     static let clientDish = dish(withIDs: true)
 
-    /// Checks a model's dish answer against every rule and returns it as a dish scan's response, with fresh server ids.
-    /// Throws every violation found, each with its JSON path.
-    public static func validateModelAnswer(_ data: Data) throws(ScanResponseValidationError) -> ScanResponse {
+    /// Checks a model's dish answer against every rule and returns it as a dish scan's response, with server ids
+    /// derived from `idSeed` (the scan's id) and the answer, as for fridge answers. Throws every violation found, each
+    /// with its JSON path.
+    public static func validateModelAnswer(_ data: Data, idSeed: UUID) throws(ScanResponseValidationError) -> ScanResponse {
         let withIDs = JSONShape.object([JSONProperty("dish", .nullable(clientDish))])
-        let value = withIDs.settingIDs(in: try ScanResponseContract.parse(data, against: modelAnswer, ignoringIDsOf: withIDs), fresh: true)
+        let checked = try ScanResponseContract.check(try ScanResponseContract.parse(data), against: modelAnswer, ignoringIDsOf: withIDs)
+        let value = withIDs.derivingIDs(in: checked, at: "$", seed: idSeed)
         let answer = try ScanResponseContract.decode(value, as: ModelAnswer.self)
         return ScanResponse(ingredients: [], recipes: [], mode: .dish, dish: answer.dish)
     }

@@ -20,41 +20,50 @@ public enum ScanResponseContract {
     /// Checks a scan response against every rule (ids included) and returns it.
     /// Throws every violation found, each with its JSON path, rather than stopping at the first.
     public static func validate(_ data: Data) throws(ScanResponseValidationError) -> ScanResponse {
-        try decode(try parse(data, against: scanResponse))
+        try decode(try check(try parse(data), against: scanResponse))
     }
 
-    /// Checks a model's answer against every rule and returns it as a ``ScanResponse`` whose ids are fresh
-    /// server-generated UUIDs; any `id` the model wrote where the response has one is discarded, never trusted.
-    /// Throws every violation found, each with its JSON path.
-    public static func validateModelAnswer(_ data: Data) throws(ScanResponseValidationError) -> ScanResponse {
-        try decode(scanResponse.settingIDs(in: try parse(data, against: modelAnswer, ignoringIDsOf: scanResponse), fresh: true))
+    /// Checks a model's answer against every rule and returns it as a ``ScanResponse`` whose ids the server derives
+    /// from `idSeed` (the scan's id) and the answer (``JSONShape/derivingIDs(in:at:seed:)``); any `id` the model wrote
+    /// where the response has one is discarded, never trusted. Throws every violation found, each with its JSON path.
+    public static func validateModelAnswer(_ data: Data, idSeed: UUID) throws(ScanResponseValidationError) -> ScanResponse {
+        let value = try check(try parse(data), against: modelAnswer, ignoringIDsOf: scanResponse)
+        return try decode(scanResponse.derivingIDs(in: value, at: "$", seed: idSeed))
     }
+
+    /// Checks an answer's `ingredients` array on its own, as it streams, by the same rules as in the whole answer,
+    /// and returns it with the ids ``validateModelAnswer(_:idSeed:)`` gives it.
+    public static func validateModelIngredients(_ value: JSONValue, idSeed: UUID) throws(ScanResponseValidationError) -> [Ingredient] {
+        let path = "$.ingredients"
+        let checked = try check(value, at: path, against: modelIngredients, ignoringIDsOf: clientIngredients)
+        return try decode(clientIngredients.derivingIDs(in: checked, at: path, seed: idSeed), as: [Ingredient].self)
+    }
+
+    /// Checks the recipe at `index` of an answer's `recipes` on its own, as it streams, by the same rules as in the
+    /// whole answer (an index past the most recipes an answer may have included), and returns it with the ids
+    /// ``validateModelAnswer(_:idSeed:)`` gives it at that index.
+    public static func validateModelRecipe(_ value: JSONValue, at index: Int, idSeed: UUID) throws(ScanResponseValidationError) -> Recipe {
+        guard (0..<recipeCount.upperBound).contains(index) else {
+            let message = "must have at most \(recipeCount.upperBound) items, found one at index \(index)"
+            throw ScanResponseValidationError(violations: [JSONViolation(path: "$.recipes", message: message)])
+        }
+        let path = "$.recipes[\(index)]"
+        let checked = try check(value, at: path, against: modelRecipe, ignoringIDsOf: clientRecipe)
+        return try decode(clientRecipe.derivingIDs(in: checked, at: path, seed: idSeed), as: Recipe.self)
+    }
+
+    /// The pieces of ``modelAnswer`` and ``scanResponse`` that a streamed answer is shown by, one at a time.
+    private static let modelIngredients = ingredientList(withIDs: false)
+    private static let modelRecipe = recipe(withIDs: false)
+    private static let clientIngredients = ingredientList(withIDs: true)
+    private static let clientRecipe = recipe(withIDs: true)
+    /// How many recipes an answer has.
+    private static let recipeCount = 0...4
 
     private static func shape(withIDs: Bool) -> JSONShape {
-        func object(_ properties: [JSONProperty]) -> JSONShape { .entity(properties, withID: withIDs) }
-        let ingredient = object([
-            JSONProperty("name", .string(length: 1...100)),
-            JSONProperty("category", .string(length: 1...50)),
-            JSONProperty("confidence", .number(0...1)),
-        ])
-        let recipeIngredient = object([
-            JSONProperty("name", .string(length: 1...100)),
-            JSONProperty("isDetected", .boolean),
-            JSONProperty("substitution", .nullable(.string(length: 0...200))),
-        ])
-        let recipe = object([
-            JSONProperty("name", .string(length: 1...200)),
-            JSONProperty("summary", .string(length: 1...500)),
-            JSONProperty("cookTimeMinutes", .integer(1...120)),
-            JSONProperty("difficulty", .oneOf(Difficulty.allCases.map(\.rawValue))),
-            JSONProperty("ingredients", .array(of: recipeIngredient, count: 1...20)),
-            JSONProperty("steps", .array(of: .string(length: 1...500), count: 1...15)),
-            JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
-            allergensProperty(withIDs: withIDs),
-        ])
         let answer = [
-            JSONProperty("ingredients", .array(of: ingredient, count: 0...30)),
-            JSONProperty("recipes", .array(of: recipe, count: 0...4)),
+            JSONProperty("ingredients", ingredientList(withIDs: withIDs)),
+            JSONProperty("recipes", .array(of: recipe(withIDs: withIDs), count: recipeCount)),
         ]
         guard withIDs else { return .object(answer) }
         // What the server adds for clients; absent from answers recorded before profiles existed.
@@ -69,6 +78,44 @@ public enum ScanResponseContract {
         )
     }
 
+    /// An answer's `ingredients`: the food seen in the photos.
+    private static func ingredientList(withIDs: Bool) -> JSONShape {
+        let ingredient = JSONShape.entity(
+            [
+                JSONProperty("name", .string(length: 1...100)),
+                JSONProperty("category", .string(length: 1...50)),
+                JSONProperty("confidence", .number(0...1)),
+            ],
+            withID: withIDs
+        )
+        return .array(of: ingredient, count: 0...40)
+    }
+
+    /// One of an answer's `recipes`.
+    private static func recipe(withIDs: Bool) -> JSONShape {
+        let recipeIngredient = JSONShape.entity(
+            [
+                JSONProperty("name", .string(length: 1...100)),
+                JSONProperty("isDetected", .boolean),
+                JSONProperty("substitution", .nullable(.string(length: 0...200))),
+            ],
+            withID: withIDs
+        )
+        return .entity(
+            [
+                JSONProperty("name", .string(length: 1...200)),
+                JSONProperty("summary", .string(length: 1...500)),
+                JSONProperty("cookTimeMinutes", .integer(1...120)),
+                JSONProperty("difficulty", .oneOf(Difficulty.allCases.map(\.rawValue))),
+                JSONProperty("ingredients", .array(of: recipeIngredient, count: 1...20)),
+                JSONProperty("steps", .array(of: .string(length: 1...500), count: 1...15)),
+                JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
+                allergensProperty(withIDs: withIDs),
+            ],
+            withID: withIDs
+        )
+    }
+
     /// A recipe's `allergens`: the EU-14 groups it contains. The model must declare them (an answer without them breaks
     /// the contract, as it could not be written under strict Structured Outputs); clients may meet recipes answered
     /// before they were declared, without them.
@@ -77,20 +124,24 @@ public enum ScanResponseContract {
         return JSONProperty("allergens", .array(of: .oneOf(groups), count: 0...groups.count), required: !withIDs)
     }
 
-    /// `data` parsed strictly and checked against `shape`; with `idShape`, any `id` it declares removed first.
-    static func parse(
-        _ data: Data,
-        against shape: JSONShape,
-        ignoringIDsOf idShape: JSONShape? = nil
-    ) throws(ScanResponseValidationError) -> JSONValue {
-        var value: JSONValue
+    /// `data` parsed strictly.
+    static func parse(_ data: Data) throws(ScanResponseValidationError) -> JSONValue {
         do {
-            value = try StrictJSONParser().parse(data)
+            return try StrictJSONParser().parse(data)
         } catch {
             throw ScanResponseValidationError(violations: [JSONViolation(path: "$", message: "not valid JSON: \(error)")])
         }
-        if let idShape { value = idShape.settingIDs(in: value, fresh: false) }
-        let violations = shape.violations(of: value)
+    }
+
+    /// `value`, found at `path`, checked against `shape`; with `idShape`, any `id` it declares removed first.
+    static func check(
+        _ value: JSONValue,
+        at path: String = "$",
+        against shape: JSONShape,
+        ignoringIDsOf idShape: JSONShape? = nil
+    ) throws(ScanResponseValidationError) -> JSONValue {
+        let value = idShape?.removingIDs(in: value) ?? value
+        let violations = shape.violations(of: value, at: path)
         guard violations.isEmpty else { throw ScanResponseValidationError(violations: violations) }
         return value
     }
@@ -127,22 +178,40 @@ public struct ScanResponseValidationError: Error, Hashable, Sendable, CustomStri
 }
 
 extension JSONShape {
-    /// `value` with every `id` this shape declares set to a fresh UUID (`fresh`), or removed.
-    func settingIDs(in value: JSONValue, fresh: Bool) -> JSONValue {
+    /// `value` with every `id` this shape declares removed.
+    func removingIDs(in value: JSONValue) -> JSONValue {
+        settingIDs(in: value, at: "$") { _, _ in nil }
+    }
+
+    /// `value`, found at `path` and carrying no ids, with every `id` this shape declares set to the UUID derived from
+    /// `seed`, the entity's path and its JSON (``UUID/init(derivingFrom:path:entity:)``): the same element at the same
+    /// place of an answer gets the same ids whether it is validated whole or on its own, in any attempt.
+    func derivingIDs(in value: JSONValue, at path: String, seed: UUID) -> JSONValue {
+        settingIDs(in: value, at: path) { entity, path in
+            .string(UUID(derivingFrom: seed, path: path, entity: entity).uuidString.lowercased())
+        }
+    }
+
+    /// `value` with every `id` this shape declares set to what `id` makes of the entity (without its `id`) and its
+    /// path, or removed when it makes nil.
+    private func settingIDs(in value: JSONValue, at path: String, _ id: (JSONValue, String) -> JSONValue?) -> JSONValue {
         switch (self, value) {
-        case (.object(let properties), .object(var object)):
+        case (.object(let properties), .object(let original)):
+            var object = original
             for property in properties {
                 if property.name == "id", case .uuid = property.shape {
-                    object["id"] = fresh ? .string(UUID().uuidString.lowercased()) : nil
+                    var entity = original
+                    entity["id"] = nil
+                    object["id"] = id(.object(entity), path)
                 } else if let member = object[property.name] {
-                    object[property.name] = property.shape.settingIDs(in: member, fresh: fresh)
+                    object[property.name] = property.shape.settingIDs(in: member, at: "\(path).\(property.name)", id)
                 }
             }
             return .object(object)
         case (.array(let element, _), .array(let elements)):
-            return .array(elements.map { element.settingIDs(in: $0, fresh: fresh) })
+            return .array(elements.enumerated().map { index, item in element.settingIDs(in: item, at: "\(path)[\(index)]", id) })
         case (.nullable(let wrapped), _):
-            return wrapped.settingIDs(in: value, fresh: fresh)
+            return wrapped.settingIDs(in: value, at: path, id)
         default:
             return value
         }

@@ -29,7 +29,7 @@ struct CannedAnswersTests {
     )
     func fridgeRecipesDeclareTheirAllergens(_ index: Int) throws {
         let answer = FridgeAnswers.answer(forDigest: digest(picking: index)).serialized()
-        let response = try ScanResponseContract.validateModelAnswer(Data(answer.utf8))
+        let response = try ScanResponseContract.validateModelAnswer(Data(answer.utf8), idSeed: UUID())
         #expect(response.recipes.count == FridgeAnswers.fridges[index].recipes.count)
         for recipe in response.recipes {
             #expect(undeclared(in: recipe).isEmpty, "\(recipe.name)")
@@ -42,7 +42,7 @@ struct CannedAnswersTests {
     )
     func dishRecipesDeclareTheirAllergens(_ index: Int) throws {
         let answer = DishAnswers.answer(forDigest: digest(picking: index)).serialized()
-        let recipe = try #require(try DishAnswerContract.validateModelAnswer(Data(answer.utf8)).dish?.recipe)
+        let recipe = try #require(try DishAnswerContract.validateModelAnswer(Data(answer.utf8), idSeed: UUID()).dish?.recipe)
         #expect(undeclared(in: recipe).isEmpty, "\(recipe.name)")
     }
 
@@ -61,7 +61,7 @@ struct CannedAnswersTests {
     )
     func fridgeRecipesNameNoUndeclaredAllergen(_ index: Int) throws {
         let answer = FridgeAnswers.answer(forDigest: digest(picking: index)).serialized()
-        for recipe in try ScanResponseContract.validateModelAnswer(Data(answer.utf8)).recipes {
+        for recipe in try ScanResponseContract.validateModelAnswer(Data(answer.utf8), idSeed: UUID()).recipes {
             #expect(dietGuard.allergens(of: recipe) == recipe.allergens?.sorted { $0.rawValue < $1.rawValue }, "\(recipe.name)")
         }
     }
@@ -72,7 +72,7 @@ struct CannedAnswersTests {
     )
     func answerWithSecondRecipeContaining(_ allergen: KitchenProfile.Allergen) throws {
         let answer = try #require(FridgeAnswers.answer(withSecondRecipeContaining: allergen))
-        let recipes = try ScanResponseContract.validateModelAnswer(Data(answer.utf8)).recipes
+        let recipes = try ScanResponseContract.validateModelAnswer(Data(answer.utf8), idSeed: UUID()).recipes
         #expect(recipes.count == 4)
         #expect(recipes.map { dietGuard.allergens(of: $0).contains(allergen) }.prefix(2) == [false, true])
     }

@@ -81,7 +81,7 @@ struct LLMStubTests {
         #expect(completion.object == "chat.completion")
         #expect(completion.choices.first?.finishReason == "stop")
         let content = try #require(completion.choices.first?.message.content)
-        let response = try ScanResponseContract.validateModelAnswer(Data(content.utf8))
+        let response = try ScanResponseContract.validateModelAnswer(Data(content.utf8), idSeed: UUID())
         #expect(!response.ingredients.isEmpty && (2...4).contains(response.recipes.count))
         let usage = try #require(completion.usage)
         #expect(usage.promptTokens > 85 && usage.completionTokens > 0 && usage.totalTokens == usage.promptTokens + usage.completionTokens)

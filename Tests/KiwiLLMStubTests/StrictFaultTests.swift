@@ -66,7 +66,7 @@ struct StrictFaultTests {
         let content = try #require(try completion(.overLength, dish: dish).choices.first?.message.content)
         let data = Data(content.utf8)
         let error = try #require(throws: ScanResponseValidationError.self) {
-            try dish ? DishAnswerContract.validateModelAnswer(data) : ScanResponseContract.validateModelAnswer(data)
+            try dish ? DishAnswerContract.validateModelAnswer(data, idSeed: UUID()) : ScanResponseContract.validateModelAnswer(data, idSeed: UUID())
         }
         let recipe = dish ? "$.dish.recipe" : "$.recipes[0]"
         #expect(error.violations.map(\.path) == ["\(recipe).name", "\(recipe).steps[0]"])

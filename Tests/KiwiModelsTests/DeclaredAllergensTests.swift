@@ -28,7 +28,7 @@ struct DeclaredAllergensTests {
     @Test("a model's answer without a recipe's allergens breaks the contract, as it could not under strict Structured Outputs")
     func answerWithoutAllergensFails() throws {
         #expect {
-            try ScanResponseContract.validateModelAnswer(Data(try answerWithoutAllergens().serialized().utf8))
+            try ScanResponseContract.validateModelAnswer(Data(try answerWithoutAllergens().serialized().utf8), idSeed: UUID())
         } throws: { error in
             (error as? ScanResponseValidationError)?.violations == [
                 JSONViolation(path: "$.recipes[0].allergens", message: "required field is missing")
@@ -44,7 +44,9 @@ struct DeclaredAllergensTests {
     @Test("a model's dish answer without its recipe's allergens breaks the contract, and the dish schema refuses it too")
     func dishAnswerWithoutAllergensFails() throws {
         let answer = dishAnswer(allergens: nil)
-        #expect(throws: ScanResponseValidationError.self) { try DishAnswerContract.validateModelAnswer(Data(answer.serialized().utf8)) }
+        #expect(throws: ScanResponseValidationError.self) {
+            try DishAnswerContract.validateModelAnswer(Data(answer.serialized().utf8), idSeed: UUID())
+        }
         #expect(try !JSONSchemaEvaluator().accepts(answer, schema: DishAnswerContract.jsonSchema))
     }
 
@@ -52,7 +54,7 @@ struct DeclaredAllergensTests {
     func dishAllergensDecode() throws {
         let answer = dishAnswer(allergens: .array(["eggs"]))
         #expect(try JSONSchemaEvaluator().accepts(answer, schema: DishAnswerContract.jsonSchema))
-        let response = try DishAnswerContract.validateModelAnswer(Data(answer.serialized().utf8))
+        let response = try DishAnswerContract.validateModelAnswer(Data(answer.serialized().utf8), idSeed: UUID())
         #expect(response.dish?.recipe?.allergens == [.eggs])
     }
 

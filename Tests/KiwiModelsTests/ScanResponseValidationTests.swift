@@ -44,8 +44,8 @@ private func number(_ text: String) -> JSONValue { .number(JSONNumber(text: text
 /// Every rule of the scan answer contract (docs/architecture.md, "The scan answer contract"), each with a passing and a
 /// failing case.
 let ruleCases: [RuleCase] = [
-    .pass("ingredients: 0 to 30 items", "ingredients", ingredients(30)),
-    .fail("ingredients: 0 to 30 items", "ingredients", ingredients(31)),
+    .pass("ingredients: 0 to 40 items", "ingredients", ingredients(40)),
+    .fail("ingredients: 0 to 40 items", "ingredients", ingredients(41)),
     .pass("recipes: 0 to 4 items", "recipes", .array([])),
     .fail("recipes: 0 to 4 items", "recipes", .array(Array(repeating: try! validAnswer(setting: "", to: nil).recipe0, count: 5))),
 
@@ -144,25 +144,23 @@ struct ScanResponseValidationTests {
         }
     }
 
-    @Test("a valid model answer becomes a response whose every id is a fresh server UUID")
+    @Test("a valid model answer becomes a response whose every entity has a server UUID of its own")
     func modelAnswerGetsServerIDs() throws {
         let answer = Data(try StrictJSONParser().parse(try fixture("valid-scan-response.json")).withoutIDs.serialized().utf8)
-        let first = try ScanResponseContract.validateModelAnswer(answer)
-        let second = try ScanResponseContract.validateModelAnswer(answer)
+        let first = try ScanResponseContract.validateModelAnswer(answer, idSeed: UUID())
         let ids = first.ingredients.map(\.id) + first.recipes.flatMap { [$0.id] + $0.ingredients.map(\.id) }
         #expect(ids.count == 3 + 2 + 3)
         #expect(Set(ids).count == ids.count)
-        #expect(first.recipes[0].id != second.recipes[0].id)
         #expect(first.recipes[0].name == "Spinach omelette")
         // The response passes the client-side contract, ids included.
         #expect(throws: Never.self) { try ScanResponseContract.validate(try KiwiJSON.encoder().encode(first)) }
     }
 
-    @Test("ids a model writes of its own are discarded and replaced by fresh server UUIDs")
+    @Test("ids a model writes of its own are discarded and replaced by server UUIDs")
     func modelWrittenIDsAreReplaced() throws {
         let withModelIDs = try fixture("valid-scan-response.json")
         let original = try ScanResponseContract.validate(withModelIDs)
-        let replaced = try ScanResponseContract.validateModelAnswer(withModelIDs)
+        let replaced = try ScanResponseContract.validateModelAnswer(withModelIDs, idSeed: UUID())
         #expect(replaced.recipes[0].id != original.recipes[0].id)
         #expect(replaced.ingredients.map(\.id) != original.ingredients.map(\.id))
         #expect(replaced.recipes[0].name == original.recipes[0].name)
@@ -180,7 +178,7 @@ struct ScanResponseValidationTests {
         ingredients[0] = .object(first)
         root["ingredients"] = .array(ingredients)
         answer = .object(root)
-        let response = try ScanResponseContract.validateModelAnswer(Data(answer.serialized().utf8))
+        let response = try ScanResponseContract.validateModelAnswer(Data(answer.serialized().utf8), idSeed: UUID())
         #expect(response.ingredients.count == 3)
     }
 

@@ -14,7 +14,7 @@ struct AnswerInterpretationTests {
     }
 
     func unusable(_ completion: ChatCompletion) -> UnusableAnswer? {
-        if case .failure(let unusable) = AnswerInterpreter.interpret(completion) { return unusable }
+        if case .failure(let unusable) = AnswerInterpreter.interpret(completion, idSeed: UUID()) { return unusable }
         return nil
     }
 
@@ -57,7 +57,7 @@ struct AnswerInterpretationTests {
             choices: [.init(message: .init(content: #"{"ingredients":[],"recipes":[]}"#, refusal: nil), finishReason: "stop")],
             usage: nil
         )
-        #expect(try AnswerInterpreter.interpret(completion).get() == ScanResponse(ingredients: [], recipes: []))
+        #expect(try AnswerInterpreter.interpret(completion, idSeed: UUID()).get() == ScanResponse(ingredients: [], recipes: []))
     }
 
     @Test("a recorded 429 insufficient_quota body is classified as final")

@@ -45,7 +45,7 @@ enum PipelineFixtures {
     /// A valid answer of `dishes`, as the model wrote it.
     static func validAnswer(_ dishes: [ModelAnswers.Dish]) throws -> ValidAnswer {
         let content = ModelAnswers.fridge(dishes)
-        return ValidAnswer(response: try ScanResponseContract.validateModelAnswer(Data(content.utf8)), content: content)
+        return ValidAnswer(response: try ScanResponseContract.validateModelAnswer(Data(content.utf8), idSeed: UUID()), content: content)
     }
 
     /// A photo the stub can read.
@@ -53,6 +53,6 @@ enum PipelineFixtures {
 
     /// A request for ``photo``, due in 10 seconds.
     static func request(profile: KitchenProfile? = nil) -> ScanRequest {
-        ScanRequest(images: [.init(jpeg: photo)], profile: profile, userKey: testUserKey, deadline: .now + .seconds(10))
+        ScanRequest(scanID: UUID(), images: [.init(jpeg: photo)], profile: profile, userKey: testUserKey, deadline: .now + .seconds(10))
     }
 }

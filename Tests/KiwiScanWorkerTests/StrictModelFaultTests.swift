@@ -58,7 +58,7 @@ struct StrictModelFaultTests {
             choices: [.init(message: .init(content: ModelAnswers.fridge([]), refusal: nil), finishReason: "content_filter")],
             usage: nil
         )
-        guard case .failure(let unusable) = AnswerInterpreter.interpret(completion) else {
+        guard case .failure(let unusable) = AnswerInterpreter.interpret(completion, idSeed: UUID()) else {
             Issue.record("a filtered answer was used")
             return
         }

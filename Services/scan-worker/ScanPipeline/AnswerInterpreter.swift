@@ -11,9 +11,10 @@ struct UnusableAnswer: Error, Sendable {
 
 /// The pipeline's interpreting step: a completion read as the scan's answer, held to the contract of its mode
 /// (``ScanResponseContract``, ``DishAnswerContract``); a refusal, a cut-off, an empty or filtered answer, or JSON that
-/// breaks the contract is an ``UnusableAnswer`` for ``AnswerRepair`` to show the model.
+/// breaks the contract is an ``UnusableAnswer`` for ``AnswerRepair`` to show the model. The answer's ids are derived
+/// from `idSeed`, the scan's id.
 enum AnswerInterpreter {
-    static func interpret(_ completion: ChatCompletion, mode: ScanMode = .fridge) -> Result<ScanResponse, UnusableAnswer> {
+    static func interpret(_ completion: ChatCompletion, mode: ScanMode = .fridge, idSeed: UUID) -> Result<ScanResponse, UnusableAnswer> {
         guard let choice = completion.choices.first else {
             return .failure(UnusableAnswer(kind: "no choices", problem: "it contained no answer"))
         }
@@ -32,7 +33,11 @@ enum AnswerInterpreter {
         }
         do throws(ScanResponseValidationError) {
             let data = Data(content.utf8)
-            return .success(try mode == .fridge ? ScanResponseContract.validateModelAnswer(data) : DishAnswerContract.validateModelAnswer(data))
+            return .success(
+                try mode == .fridge
+                    ? ScanResponseContract.validateModelAnswer(data, idSeed: idSeed)
+                    : DishAnswerContract.validateModelAnswer(data, idSeed: idSeed)
+            )
         } catch {
             let notJSON = error.violations.count == 1 && error.violations[0].message.hasPrefix("not valid JSON")
             return .failure(

@@ -30,7 +30,7 @@ struct ChatCompletionAnswering: ModelAnswering {
         spending.add(answered.success, from: answered.route, prices: prices)
         let completion = answered.success.completion
         return withSpan("validate model answer") { span in
-            switch AnswerInterpreter.interpret(completion, mode: request.mode) {
+            switch AnswerInterpreter.interpret(completion, mode: request.mode, idSeed: request.scanID) {
             case .success(let response):
                 return .valid(ValidAnswer(response: response, content: completion.choices.first?.message.content ?? ""))
             case .failure(let unusable):

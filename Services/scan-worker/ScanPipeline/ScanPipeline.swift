@@ -1,3 +1,4 @@
+import Foundation
 import KiwiModels
 import KiwiScanJobs
 import KiwiScans
@@ -5,6 +6,8 @@ import Logging
 
 /// What every model request of one scan asks about.
 struct ScanRequest: Sendable {
+    /// The scan's id: the seed of its answer's ids, so that every attempt gives the same element the same ids.
+    var scanID: UUID
     var images: [ScanPrompt.Photo]
     var mode: ScanMode = .fridge
     var profile: KitchenProfile?
