@@ -20,7 +20,12 @@ public struct StrictJSONParser: Sendable {
 
     /// Parses one JSON document.
     public func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
-        var reader = Reader(bytes: Array(data), maximumDepth: maximumDepth)
+        try parse(bytes: Array(data))
+    }
+
+    /// Parses one JSON document given as bytes.
+    func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var reader = Reader(bytes: bytes, maximumDepth: maximumDepth)
         reader.skipWhitespace()
         let value = try reader.parseValue(depth: 0)
         reader.skipWhitespace()
