@@ -25,7 +25,10 @@ struct ScanPartialsLedgerTests {
         return scan
     }
 
-    @Test("a running scan's partials are stored in order, numbered from 1, stamped on acceptance, and read with the scan", arguments: StoreKind.allCases)
+    @Test(
+        "a running scan's partials are stored in order, numbered from 1, stamped on acceptance, and read with the scan",
+        arguments: StoreKind.allCases
+    )
     func appendOrder(_ kind: StoreKind) async throws {
         let partials = [shownIngredients("leeks", "Greek yoghurt"), shownRecipe(0, "Leek gratin"), shownRecipe(1, "Leek soup")]
         let before = Date()
@@ -100,7 +103,9 @@ struct ScanPartialsLedgerTests {
                 throw CancellationError()
             }
             let first = try await rig.start(scan.id)
-            for partial in [shownIngredients("cream"), shownRecipe(0, "Creamy leeks"), .restart, shownIngredients("yoghurt"), shownRecipe(0, "Leek raita")] {
+            for partial in [
+                shownIngredients("cream"), shownRecipe(0, "Creamy leeks"), .restart, shownIngredients("yoghurt"), shownRecipe(0, "Leek raita"),
+            ] {
                 _ = try await rig.show(partial, of: scan.id)
             }
             return (first, try await rig.start(scan.id))

@@ -76,21 +76,28 @@ struct ScansController: Sendable {
         return Response(status: .noContent)
     }
 
-    /// `GET /v1/scans/{id}/events`: server-sent events. Each event's data is the scan resource: `status` events as
-    /// the scan is `queued` and `running` (when seen running), then one `result` or `error` event, and the stream
-    /// ends. Event ids are the steps' positions (1, 2, 3): a client reconnecting with `Last-Event-ID` gets only what it has not seen,
-    /// and one that has seen the end gets 204, which tells `EventSource` to stop. A comment every
-    /// ``ScanCoordinator/recheckInterval`` without news keeps idle proxies from closing the stream.
+    /// `GET /v1/scans/{id}/events` (docs/architecture.md, "Streamed scans"): server-sent events. `status` events, the
+    /// scan resource, as the scan is `queued` and `running` (when seen running); then, while a worker writes the answer,
+    /// `ingredients`, `recipe` and `restart` events, each element as soon as it is checked; then one `result` or
+    /// `error` event, the scan resource and the last word, and the stream ends. Event ids are positions on the scan's
+    /// path (``ScanServerEvent/id``): a client reconnecting with `Last-Event-ID` gets only what it has not seen (from
+    /// the last restart after it, if one came), and one that has seen the end gets 204, which tells `EventSource` to
+    /// stop. A comment every ``ScanCoordinator/recheckInterval`` without news keeps idle proxies from closing the
+    /// stream. Each partial accepted after the stream opened is counted in `kiwi_scan_event_delay_seconds` as written.
     @Sendable func events(request: Request, context: GatewayRequestContext) async throws -> Response {
         guard let id = Self.scanID(context) else { throw Self.notFound }
         let session = try context.authenticatedSession
         let seen = request.headers[.lastEventID].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let opened = Date()
         guard let steps = try await scans.watch(id, of: session.userID, lastEventID: seen) else { throw Self.notFound }
         if steps.allSeen { return Response(status: .noContent) }
+        let metrics = scans.metrics
         let body = ResponseBody { writer in
             for try await element in steps {
                 switch element {
-                case .step(let step, let scan): try await writer.write(ScanServerEvent(step: step, of: scan).buffer)
+                case .event(let event):
+                    try await writer.write(event.buffer)
+                    if let acceptedAt = event.acceptedAt, acceptedAt >= opened { metrics.partialEventWritten(acceptedAt: acceptedAt) }
                 case .quiet: try await writer.write(ByteBuffer(string: ": still working\n\n"))
                 }
             }

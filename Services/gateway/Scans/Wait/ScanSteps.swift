@@ -1,12 +1,18 @@
+import KiwiModels
 import KiwiScans
 
-/// What a client watching a scan has not seen of it, in order (``ScanCoordinator/watch(_:of:lastEventID:)``): each
-/// step of the scan's path as it is seen, and a ``Element/quiet`` after each ``ScanCoordinator/recheckInterval``
-/// without news. Ends after the step of the scan's final state, or when the scan is gone.
+/// What a client watching a scan has not seen of it, in order (``ScanCoordinator/watch(_:of:lastEventID:)``,
+/// docs/architecture.md, "Streamed scans"): each step of the scan's path as it is seen — `queued`, `running`, each
+/// partial a worker showed, the end — and a ``Element/quiet`` after each ``ScanCoordinator/recheckInterval`` without
+/// news. Ends after the final event, or when the scan is gone.
+///
+/// Partials follow the client's view: a restart withdraws what came before it, so of the partials the client has
+/// not seen, those before the last restart among them are skipped; a client that shows no partial yet skips that
+/// restart too. A final scan keeps no partials: whatever the client has not seen of them, `result` replaces.
 struct ScanSteps: AsyncSequence, Sendable {
     enum Element: Sendable {
-        /// Step `number` of the path of `scan` (from 1), showing the scan as it was seen at that step.
-        case step(Int, of: ScanRecord)
+        /// An event the client has not seen.
+        case event(ScanServerEvent)
         /// No news for a while; the scan goes on.
         case quiet
     }
@@ -14,7 +20,7 @@ struct ScanSteps: AsyncSequence, Sendable {
     private let follower: ScanFollower
     /// The scan as first read.
     private let first: ScanRecord
-    /// How many steps the client has seen.
+    /// The id of the last event the client has seen (its `Last-Event-ID`; 0 for none).
     private let seen: Int
 
     init(following follower: ScanFollower, from first: ScanRecord, after seen: Int) {
@@ -23,8 +29,8 @@ struct ScanSteps: AsyncSequence, Sendable {
         self.seen = seen
     }
 
-    /// Whether the client has seen every step: the scan is final, and its last step was sent.
-    var allSeen: Bool { !first.state.isOpen && seen >= first.state.path.count }
+    /// Whether the client has seen every event: the scan is final, and its final event was sent.
+    var allSeen: Bool { !first.state.isOpen && seen >= 3 + first.partialCount }
 
     func makeAsyncIterator() -> Iterator {
         Iterator(follower: follower, scan: first, sent: seen)
@@ -32,20 +38,19 @@ struct ScanSteps: AsyncSequence, Sendable {
 
     struct Iterator: AsyncIteratorProtocol {
         var follower: ScanFollower
-        /// The record whose steps are being sent.
+        /// The record whose events are being sent.
         var scan: ScanRecord?
+        /// The id of the last event the client has.
         var sent: Int
 
         mutating func next() async throws -> Element? {
             while true {
                 if let scan {
-                    let path = scan.state.path
-                    while sent < path.count {
-                        sent += 1
-                        // `running` is reported only when seen: a scan cancelled or failed in the queue never ran.
-                        if path[sent - 1] == .running && scan.state != .running { continue }
-                        return .step(sent, of: scan)
+                    if let event = nextEvent(of: scan) {
+                        sent = event.id
+                        return .event(event)
                     }
+                    if !scan.state.isOpen { return nil }
                     self.scan = nil
                 }
                 switch try await follower.next(until: nil, everyState: true) {
@@ -54,6 +59,19 @@ struct ScanSteps: AsyncSequence, Sendable {
                 case .gone?, nil: return nil
                 }
             }
+        }
+
+        /// The next event of `scan` the client has not seen; nil when it has seen all that `scan` shows.
+        private func nextEvent(of scan: ScanRecord) -> ScanServerEvent? {
+            if sent < 1 { return .status(.queued, of: scan) }
+            // `running` is reported only when seen: a scan cancelled or failed in the queue never ran.
+            if sent < 2 && scan.state == .running { return .status(.running, of: scan) }
+            guard scan.state.isOpen else { return sent < 3 + scan.partialCount ? .end(of: scan) : nil }
+            let unseen = scan.partials.drop(while: { 2 + $0.seq <= sent })
+            guard let restart = unseen.last(where: { $0.partial == .restart }) else { return unseen.first.map { .partial($0, of: scan.id) } }
+            guard sent <= 2 else { return .partial(restart, of: scan.id) }
+            // Nothing shown, nothing to withdraw: what stands starts after the restart.
+            return unseen.first { $0.seq > restart.seq }.map { .partial($0, of: scan.id) }
         }
     }
 }
