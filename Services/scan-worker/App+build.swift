@@ -32,19 +32,31 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
     let metrics = WorkerMetrics()
     let intake = IntakeGovernor(concurrency: configuration.concurrency, logger: logger)
     let routes = configuration.routes.map { route in
-        ModelRoute(route, detail: configuration.imageDetail, breaker: configuration.breaker, httpClient: httpClient, logger: logger)
+        ModelRoute(
+            route,
+            detail: configuration.imageDetail,
+            stream: configuration.stream,
+            streamIdleTimeout: configuration.streamIdleTimeout,
+            breaker: configuration.breaker,
+            httpClient: httpClient,
+            logger: logger
+        )
     }
-    let pipeline = ScanPipeline(
-        answering: ChatCompletionAnswering(
-            fallback: RouteFallback(routes: routes),
-            call: RetryingModelCall(
-                retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
-                attemptTimeout: configuration.attemptTimeout,
-                rateLimits: RateLimitFeedback(intake: intake, route: routes[0].name),
-                metrics: metrics
-            ),
-            prices: configuration.prices
+    let scans = ScanTransitions(client: postgres, logger: logger)
+    let events = ScanEventAnnouncer(publisher: publisher, logger: logger)
+    let calling = ChatCompletionAnswering(
+        fallback: RouteFallback(routes: routes),
+        call: RetryingModelCall(
+            retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
+            attemptTimeout: configuration.attemptTimeout,
+            rateLimits: RateLimitFeedback(intake: intake, route: routes[0].name),
+            prices: configuration.prices,
+            metrics: metrics
         ),
+        prices: configuration.prices
+    )
+    let pipeline = ScanPipeline(
+        answering: configuration.stream ? StreamedAnswering(calling: calling, sink: StoredPartialSink(scans: scans, events: events)) : calling,
         repair: AnswerRepair(metrics: metrics),
         profileGuard: ProfileGuard(metrics: metrics),
         firstModel: routes[0].model
@@ -65,8 +77,8 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
             HTTPClientService(client: httpClient), postgres, publisher, consumer,
             ScanJobProcessor(
                 consumer: consumer,
-                scans: ScanTransitions(client: postgres, logger: logger),
-                events: ScanEventAnnouncer(publisher: publisher, logger: logger),
+                scans: scans,
+                events: events,
                 pipeline: pipeline,
                 intake: intake,
                 metrics: metrics,

@@ -129,8 +129,10 @@ final class ScanJobProcessor: Service, Sendable {
             end("expired", startedAt: started, span: span)
             return
         }
+        let shown: [ScanPartial]
         switch await persistently("mark the scan running", until: deadline, logger: logger, { try await scans.start(job.scanID) }) {
-        case .started?:
+        case .started(let partials)?:
+            shown = partials
             await events.announce(ScanEvent(scanID: job.scanID, state: .running))
         case .finished(let state)?:
             logger.info("the scan is already final; not asking the model again", metadata: ["state": "\(state.rawValue)"])
@@ -152,7 +154,13 @@ final class ScanJobProcessor: Service, Sendable {
         }
 
         let photoSize = job.photos.reduce(0) { $0 + $1.count }
-        let (result, analysis) = await answer(Self.takePhotos(from: &job), for: job, deadline: deadline - Self.recordAllowance, logger: logger)
+        let (result, analysis) = await answer(
+            Self.takePhotos(from: &job),
+            for: job,
+            shown: shown,
+            deadline: deadline - Self.recordAllowance,
+            logger: logger
+        )
         guard !Task.isCancelled else { return }  // shut down hard: the broker requeues the unacknowledged job
         let recorded = await record(result, usage: analysis?.usage, of: job.scanID, until: recordingDeadline, logger: logger)
         await settle("ack", logger: logger) { try await delivery.ack() }
@@ -248,10 +256,12 @@ final class ScanJobProcessor: Service, Sendable {
         return .success(cleaned)
     }
 
-    /// Asks the model about the cleaned photos; the photos themselves are never logged.
+    /// Asks the model about the cleaned photos, confirming or restarting what the scan's client was `shown` of an
+    /// earlier delivery; the photos themselves are never logged.
     private func answer(
         _ photos: Result<[ScanPrompt.Photo], ScanFailure>,
         for job: ScanJob,
+        shown: [ScanPartial],
         deadline: ContinuousClock.Instant,
         logger: Logger
     ) async -> (ScanOutcome, ScanAnalysis?) {
@@ -267,7 +277,8 @@ final class ScanJobProcessor: Service, Sendable {
             profile: job.profile,
             userKey: job.userKey,
             requestID: job.requestID,
-            deadline: deadline
+            deadline: deadline,
+            shown: ShownState(shown)
         )
         let analysis = await pipeline.analyze(request, logger: logger)
         switch analysis.result {

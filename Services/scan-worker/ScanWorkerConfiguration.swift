@@ -27,6 +27,12 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
     var imageDetail: ImageDetail
     /// The longest one HTTP attempt at OpenAI may take; the job's deadline bounds it too.
     var attemptTimeout: Duration
+    /// Whether model calls stream their answers (`LLM_STREAM`, true unless `false`): each element is shown as soon as
+    /// it is written and checked. Off for a proxy that cannot stream, and as the benchmark's baseline.
+    var stream: Bool
+    /// The longest a streamed answer may go silent before the attempt counts as stalled and is retried
+    /// (`OPENAI_STREAM_IDLE_SECONDS`).
+    var streamIdleTimeout: Duration
     /// Retries of a failed call (429, 5xx, connection errors) on top of the first attempt, as the official SDKs default to.
     var maxRetries: Int
     /// Jobs one worker processes at once; also its prefetch.
@@ -59,6 +65,11 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
             return detail
         }
         attemptTimeout = .seconds(reader.int("OPENAI_TIMEOUT_SECONDS", default: 60, in: 1...600))
+        stream = reader.value("LLM_STREAM", default: true) { text in
+            guard let stream = Bool(text.lowercased()) else { throw ConfigurationError.Reason("must be true or false") }
+            return stream
+        }
+        streamIdleTimeout = .seconds(reader.int("OPENAI_STREAM_IDLE_SECONDS", default: 20, in: 1...600))
         maxRetries = reader.int("OPENAI_MAX_RETRIES", default: 2, in: 0...10)
         concurrency = reader.int("WORKER_CONCURRENCY", default: 16, in: 1...1024)
         jobQueue = reader.jobQueue()
@@ -79,6 +90,8 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
             "breakerCoolDownSeconds": .stringConvertible(breaker.coolDown.components.seconds),
             "imageDetail": .string(imageDetail.rawValue),
             "attemptTimeoutSeconds": .stringConvertible(attemptTimeout.components.seconds),
+            "stream": .stringConvertible(stream),
+            "streamIdleSeconds": .stringConvertible(streamIdleTimeout.components.seconds),
             "maxRetries": .stringConvertible(maxRetries),
             "concurrency": .stringConvertible(concurrency),
             "jobQueue": .string(jobQueue),

@@ -61,9 +61,11 @@ struct WorkerMetrics: Sendable {
 }
 
 extension ChatCompletionsClient.Failure {
-    /// The failure as a metrics label: `timeout`, `transport` (no response), `http_429`, `http_5xx` or `http_4xx`.
+    /// The failure as a metrics label: `timeout`, `stream_cut` or `stream_stall` (a streamed answer broke off),
+    /// `transport` (no response), `http_429`, `http_5xx` or `http_4xx`.
     var metricsLabel: String {
         if timedOut { return "timeout" }
+        if let brokenStream { return "stream_\(brokenStream.how.rawValue)" }
         guard let status else { return "transport" }
         switch status {
         case 429: return "http_429"

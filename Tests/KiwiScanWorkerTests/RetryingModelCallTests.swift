@@ -1,4 +1,5 @@
 import Foundation
+import KiwiOpenAI
 import KiwiScanJobs
 import KiwiScans
 import Testing
@@ -23,6 +24,7 @@ struct RetryingModelCallTests {
                 retryPolicy: RetryPolicy(maxRetries: maxRetries, initialBackoff: .milliseconds(10)),
                 attemptTimeout: attemptTimeout,
                 rateLimits: RateLimitFeedback(intake: IntakeGovernor(concurrency: 4, logger: testLogger), route: "primary"),
+                prices: .openAI,
                 metrics: WorkerMetrics()
             )
             let request = PipelineFixtures.request()

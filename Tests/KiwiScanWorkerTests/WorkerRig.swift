@@ -32,15 +32,18 @@ func workerConfiguration(
     stub: URL,
     queue: String,
     concurrency: Int,
-    name: String = "kiwi-test-worker-\(UUID().uuidString.prefix(8))"
+    name: String = "kiwi-test-worker-\(UUID().uuidString.prefix(8))",
+    environment: [String: String] = [:]
 )
     throws -> ScanWorkerConfiguration
 {
-    var configuration = try ScanWorkerConfiguration(environment: [
-        "DATABASE_URL": try testDatabaseURL(), "AMQP_URL": try testAMQPURL(), "OPENAI_API_KEY": "sk-test",
-        "OPENAI_BASE_URL": stub.absoluteString, "WORKER_CONCURRENCY": "\(concurrency)", "OPENAI_TIMEOUT_SECONDS": "30",
-        "SCAN_JOB_QUEUE": queue,
-    ])
+    var configuration = try ScanWorkerConfiguration(
+        environment: [
+            "DATABASE_URL": try testDatabaseURL(), "AMQP_URL": try testAMQPURL(), "OPENAI_API_KEY": "sk-test",
+            "OPENAI_BASE_URL": stub.absoluteString, "WORKER_CONCURRENCY": "\(concurrency)", "OPENAI_TIMEOUT_SECONDS": "30",
+            "SCAN_JOB_QUEUE": queue,
+        ].merging(environment) { $1 }
+    )
     configuration.database = database
     configuration.basics.port = 0
     configuration.amqp.connectionName = name
@@ -59,11 +62,13 @@ struct WorkerRig: Sendable {
     let publisher: AMQPPublisher
     private let announced: Locked<[ScanEvent]>
 
-    /// Runs the rig while `body` runs. `workers` in-process workers consume the queue (0 lets a test start its own).
+    /// Runs the rig while `body` runs. `workers` in-process workers consume the queue (0 lets a test start its own),
+    /// configured with `environment` over the rig's.
     static func run<Result: Sendable>(
         behaviour: StubBehaviour = StubBehaviour(),
         concurrency: Int = 4,
         workers: Int = 1,
+        environment: [String: String] = [:],
         _ body: @Sendable (WorkerRig) async throws -> Result
     ) async throws -> Result {
         let database = try await migratedTestDatabase.value
@@ -81,7 +86,13 @@ struct WorkerRig: Sendable {
                 for _ in 0..<workers {
                     services.append(
                         try await buildApplication(
-                            configuration: try workerConfiguration(database: database, stub: stubURL, queue: queue, concurrency: concurrency),
+                            configuration: try workerConfiguration(
+                                database: database,
+                                stub: stubURL,
+                                queue: queue,
+                                concurrency: concurrency,
+                                environment: environment
+                            ),
                             logger: testLogger
                         )
                     )
@@ -161,6 +172,13 @@ struct WorkerRig: Sendable {
             case .failed: return (state, .error(ScanFailure(try #require(code.flatMap(ScanFailure.Code.init(rawValue:))), message)))
             }
         }
+        throw ScanMissing()
+    }
+
+    /// How many partials the scan's record stored in all (they are dropped once it is final; the count stays).
+    func partialCount(of scanID: UUID) async throws -> Int {
+        let rows = try await postgres.query("SELECT partial_count FROM scans WHERE id = \(scanID)", logger: testLogger)
+        for try await count in rows.decode(Int.self) { return count }
         throw ScanMissing()
     }
 

@@ -4,6 +4,7 @@ import KiwiConcurrency
 import KiwiOpenAI
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// Sends one request to `POST {OPENAI_BASE_URL}/chat/completions` and classifies what came back.
 /// It never retries: deciding whether and when to try again is ``RetryPolicy``'s job.
@@ -24,6 +25,22 @@ struct ChatCompletionsClient: Sendable {
         var summary: String
         /// What the response's `x-ratelimit-*` headers said, when there was a response with them.
         var rateLimit: RateLimitStatus?
+        /// A streamed answer that broke off after its 200: retried like a lost connection, and priced from what arrived.
+        var brokenStream: BrokenStream?
+    }
+
+    /// A streamed answer that ended before `data: [DONE]`: its connection cut (or closed early), or silent for longer
+    /// than the idle time. OpenAI bills the tokens it generated, and the usage that says how many never came.
+    struct BrokenStream: Sendable, Hashable {
+        enum How: String, Sendable {
+            case cut, stall
+        }
+
+        var how: How
+        /// The model the chunks named, if any arrived.
+        var model: String?
+        /// The content fragments received: OpenAI streams one token per chunk.
+        var fragments: Int
     }
 
     /// A completion and how long OpenAI says it spent on it (`openai-processing-ms`).
@@ -37,13 +54,17 @@ struct ChatCompletionsClient: Sendable {
     let httpClient: HTTPClient
     let endpoint: String
     let apiKey: String
-    /// The most response bytes read; a scan answer is a few kilobytes.
+    /// The longest a streamed answer may go without a byte before the attempt counts as stalled
+    /// (`OPENAI_STREAM_IDLE_SECONDS`).
+    let streamIdleTimeout: Duration
+    /// The most response bytes read; a scan answer is a few kilobytes, a stream of it some ten times that.
     static let maximumResponseSize = 4 * 1024 * 1024
 
-    init(httpClient: HTTPClient, baseURL: URL, apiKey: String) {
+    init(httpClient: HTTPClient, baseURL: URL, apiKey: String, streamIdleTimeout: Duration = .seconds(20)) {
         self.httpClient = httpClient
         self.endpoint = baseURL.appending(path: "chat/completions").absoluteString
         self.apiKey = apiKey
+        self.streamIdleTimeout = streamIdleTimeout
     }
 
     /// One attempt with the body `makeBody` builds; the whole exchange — connecting, sending, the answer's headers and
@@ -52,7 +73,17 @@ struct ChatCompletionsClient: Sendable {
     ///
     /// `clientRequestID` goes out as OpenAI's `X-Client-Request-Id` (at most 512 ASCII characters; Kiwi's request ids
     /// are at most 128 plain ones), which OpenAI keeps with the request for tracing.
-    func send(deadline: ContinuousClock.Instant, clientRequestID: String? = nil, body makeBody: () -> ByteBuffer) async -> Result<Success, Failure> {
+    ///
+    /// A body that asks for a stream (`"stream": true`) gets `text/event-stream`, read as it arrives: each content
+    /// fragment goes to `onFragment` in order, and the chunks make up the same ``ChatCompletion`` an unstreamed answer
+    /// is (``CompletionStreamReader``). Whether the answer streams is the response's to say: a proxy that ignores
+    /// `stream` answers JSON, read as before.
+    func send(
+        deadline: ContinuousClock.Instant,
+        clientRequestID: String? = nil,
+        onFragment: (@Sendable (String) async -> Void)? = nil,
+        body makeBody: () -> ByteBuffer
+    ) async -> Result<Success, Failure> {
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(apiKey)")
@@ -61,9 +92,12 @@ struct ChatCompletionsClient: Sendable {
         let body = OneShotBody(makeBody())
         request.body = .stream(body, length: .known(Int64(body.length)))
         do {
-            return try await withDeadline(deadline) { [httpClient, request] in
+            return try await withDeadline(deadline) { [httpClient, request, streamIdleTimeout] in
                 // The deadline is withDeadline's alone: it covers the body too, and cancelling the call ends the request.
                 let response = try await httpClient.execute(request, deadline: .distantFuture)
+                if (200..<300).contains(response.status.code), response.headers.first(name: "content-type")?.hasPrefix("text/event-stream") == true {
+                    return await Self.read(response, idleTimeout: streamIdleTimeout, onFragment: onFragment)
+                }
                 let body = try await response.body.collect(upTo: Self.maximumResponseSize)
                 return Self.classify(status: Int(response.status.code), headers: response.headers, body: body)
             }
@@ -71,6 +105,66 @@ struct ChatCompletionsClient: Sendable {
             return .failure(Failure(timedOut: true, summary: "no answer within the time left"))
         } catch {
             return .failure(Failure(summary: "transport error: \(error)"))
+        }
+    }
+
+    /// A streamed answer, read chunk by chunk while a watchdog ends it once no byte has come for `idleTimeout`. A stream
+    /// that breaks off before `[DONE]` (cut, closed early or stalled) is a failure with no status, which the retry
+    /// policy retries as it does a lost connection; an `error` event in the stream is a 500.
+    private static func read(
+        _ response: HTTPClientResponse,
+        idleTimeout: Duration,
+        onFragment: (@Sendable (String) async -> Void)?
+    ) async -> Result<Success, Failure> {
+        let progress = StreamProgress()
+        let rateLimit = RateLimitStatus(headers: response.headers)
+        let processing = response.headers.first(name: "openai-processing-ms").flatMap { Duration(milliseconds: $0) }
+        func broken(_ how: BrokenStream.How, _ summary: String) -> Result<Success, Failure> {
+            let (model, fragments) = progress.received
+            return .failure(
+                Failure(summary: summary, rateLimit: rateLimit, brokenStream: BrokenStream(how: how, model: model, fragments: fragments))
+            )
+        }
+        return await withTaskGroup(of: Result<Success, Failure>?.self) { group in
+            group.addTask {
+                var reader = CompletionStreamReader()
+                do {
+                    for try await buffer in response.body {
+                        progress.heard()
+                        guard reader.bytesRead + buffer.readableBytes <= Self.maximumResponseSize else {
+                            return .failure(
+                                Failure(status: 502, summary: "a stream longer than \(Self.maximumResponseSize) bytes", rateLimit: rateLimit)
+                            )
+                        }
+                        for fragment in try reader.read(buffer) {
+                            await onFragment?(fragment)
+                        }
+                        progress.update(model: reader.model, fragments: reader.fragments)
+                    }
+                } catch let error as CompletionStreamReader.StreamError {
+                    return .failure(Failure(status: error.status, summary: error.summary, rateLimit: rateLimit))
+                } catch is CancellationError {
+                    return nil
+                } catch {
+                    return broken(.cut, "the stream was cut: \(error)")
+                }
+                guard let completion = reader.completion else { return broken(.cut, "the stream ended before [DONE]") }
+                return .success(Success(completion: completion, processingTime: processing, rateLimit: rateLimit))
+            }
+            group.addTask {
+                var due = progress.lastHeard + idleTimeout
+                while (try? await sleep(until: due)) != nil {
+                    let next = progress.lastHeard + idleTimeout
+                    if next <= .now { return broken(.stall, "the stream stalled: no byte for \(idleTimeout)") }
+                    due = next
+                }
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let outcome = await group.next() {
+                if let outcome { return outcome }
+            }
+            return .failure(Failure(summary: "the stream was cancelled"))
         }
     }
 
@@ -134,5 +228,27 @@ struct OneShotBody: AsyncSequence, Sendable {
 
     func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(buffer: handover)
+    }
+}
+
+/// When a stream was last heard from, and what it had delivered: shared by its reader and its watchdog.
+private final class StreamProgress: Sendable {
+    private struct State {
+        var lastHeard = ContinuousClock.now
+        var model: String?
+        var fragments = 0
+    }
+
+    private let state = Mutex(State())
+
+    var lastHeard: ContinuousClock.Instant { state.withLock { $0.lastHeard } }
+    var received: (model: String?, fragments: Int) { state.withLock { ($0.model, $0.fragments) } }
+
+    func heard() {
+        state.withLock { $0.lastHeard = .now }
+    }
+
+    func update(model: String?, fragments: Int) {
+        state.withLock { ($0.model, $0.fragments) = (model, fragments) }
     }
 }

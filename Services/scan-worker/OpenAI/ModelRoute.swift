@@ -13,11 +13,25 @@ struct ModelRoute: Sendable {
     var model: String { prompt.model }
 
     /// The route `settings` describe, its breaker's state exported as `kiwi_llm_breaker_state{route}` and its changes
-    /// counted in `kiwi_llm_breaker_transitions_total{route,to}` and logged.
-    init(_ settings: ModelRouteSettings, detail: ImageDetail, breaker: CircuitBreaker.Settings, httpClient: HTTPClient, logger: Logger) {
+    /// counted in `kiwi_llm_breaker_transitions_total{route,to}` and logged. `stream`: whether it asks for streamed
+    /// answers, silent for at most `streamIdleTimeout`.
+    init(
+        _ settings: ModelRouteSettings,
+        detail: ImageDetail,
+        stream: Bool = true,
+        streamIdleTimeout: Duration = .seconds(20),
+        breaker: CircuitBreaker.Settings,
+        httpClient: HTTPClient,
+        logger: Logger
+    ) {
         name = settings.name
-        prompt = ScanPrompt(model: settings.model, detail: detail)
-        client = ChatCompletionsClient(httpClient: httpClient, baseURL: settings.baseURL, apiKey: settings.apiKey)
+        prompt = ScanPrompt(model: settings.model, detail: detail, stream: stream)
+        client = ChatCompletionsClient(
+            httpClient: httpClient,
+            baseURL: settings.baseURL,
+            apiKey: settings.apiKey,
+            streamIdleTimeout: streamIdleTimeout
+        )
         let gauge = Gauge(label: "kiwi_llm_breaker_state", dimensions: [("route", settings.name)])
         gauge.record(CircuitBreaker.State.closed.gaugeValue)
         self.breaker = CircuitBreaker(settings: breaker) { [name = settings.name] from, to in

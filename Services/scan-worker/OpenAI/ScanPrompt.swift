@@ -73,18 +73,22 @@ struct ScanPrompt: Sendable {
 
     let model: String
     let detail: ImageDetail
+    /// Whether requests ask for the answer as a stream (`LLM_STREAM`), with its usage in the last chunk.
+    let stream: Bool
     /// The first request of a fridge scan of one photo without a profile, serialized once and cut where the photo and
     /// the safety identifier go: the system prompt and the schema are the same for every such scan. Any other request
     /// (several photos, a dish, a profile, a repair) is serialized for its job.
     private let firstRequest: (beforeImage: [UInt8], beforeIdentifier: [UInt8], afterIdentifier: [UInt8])
 
-    init(model: String, detail: ImageDetail) {
+    init(model: String, detail: ImageDetail, stream: Bool = true) {
         self.model = model
         self.detail = detail
+        self.stream = stream
         let template = Array(
             Self.request(
                 model: model,
                 detail: detail,
+                stream: stream,
                 images: 1,
                 mode: .fridge,
                 safetyIdentifier: Self.safetyIdentifierPlaceholder,
@@ -132,6 +136,7 @@ struct ScanPrompt: Sendable {
             Self.request(
                 model: model,
                 detail: detail,
+                stream: stream,
                 images: images.count,
                 mode: mode,
                 safetyIdentifier: safetyIdentifier,
@@ -157,6 +162,7 @@ struct ScanPrompt: Sendable {
     private static func request(
         model: String,
         detail: ImageDetail,
+        stream: Bool,
         images: Int,
         mode: ScanMode,
         safetyIdentifier: String,
@@ -196,27 +202,30 @@ struct ScanPrompt: Sendable {
                 )
             )
         }
-        return JSONValue.object(
-            JSONObject([
-                "model": .string(model),
-                "messages": .array(messages),
-                "temperature": .number(JSONNumber(0.3)),
-                "max_completion_tokens": .number(JSONNumber(4096)),
-                "response_format": .object(
-                    JSONObject([
-                        "type": .string("json_schema"),
-                        "json_schema": .object(
-                            JSONObject([
-                                "name": .string(mode == .fridge ? "kiwi_scan" : "kiwi_dish"),
-                                "strict": .bool(true),
-                                "schema": mode == .fridge ? ScanResponseContract.jsonSchema : DishAnswerContract.jsonSchema,
-                            ])
-                        ),
-                    ])
-                ),
-                "safety_identifier": .string(safetyIdentifier),
-            ])
-        )
+        var request = JSONObject([
+            "model": .string(model),
+            "messages": .array(messages),
+            "temperature": .number(JSONNumber(0.3)),
+            "max_completion_tokens": .number(JSONNumber(4096)),
+            "response_format": .object(
+                JSONObject([
+                    "type": .string("json_schema"),
+                    "json_schema": .object(
+                        JSONObject([
+                            "name": .string(mode == .fridge ? "kiwi_scan" : "kiwi_dish"),
+                            "strict": .bool(true),
+                            "schema": mode == .fridge ? ScanResponseContract.jsonSchema : DishAnswerContract.jsonSchema,
+                        ])
+                    ),
+                ])
+            ),
+            "safety_identifier": .string(safetyIdentifier),
+        ])
+        if stream {
+            request["stream"] = .bool(true)
+            request["stream_options"] = .object(JSONObject(["include_usage": .bool(true)]))
+        }
+        return .object(request)
     }
 
     /// The household's profile as structured constraints: a JSON object, then the rule for each member. Allergies and

@@ -1,4 +1,5 @@
 import KiwiConcurrency
+import KiwiOpenAI
 import KiwiScanJobs
 import KiwiScans
 import Logging
@@ -18,20 +19,24 @@ enum RouteCallResult {
 /// The pipeline's calling step: one route's completion, its transient failures retried under ``RetryPolicy`` while
 /// its circuit breaker lets calls through. A half-open breaker's probe is one call, not retried: its result decides
 /// for every scan. Each attempt is a `model call` span, counted in `kiwi_llm_attempts_total`, and its rate-limit
-/// headers are fed back (``RateLimitFeedback``); no attempt or wait outlives the scan's deadline.
+/// headers are fed back (``RateLimitFeedback``); no attempt or wait outlives the scan's deadline. A streamed attempt
+/// that breaks off (cut or stalled) is retried like a lost connection, and priced from what arrived.
 struct RetryingModelCall: Sendable {
     let retryPolicy: RetryPolicy
     /// The longest one attempt may take (`OPENAI_TIMEOUT_SECONDS`).
     let attemptTimeout: Duration
     let rateLimits: RateLimitFeedback
+    let prices: ModelPrices
     let metrics: WorkerMetrics
 
-    /// `route`'s completion of the request `body` builds from the route's prompt; every attempt counted in `spending`.
+    /// `route`'s completion of the request `body` builds from the route's prompt; every attempt counted in `spending`,
+    /// and told to `listener` as it starts and streams.
     func completion(
         on route: ModelRoute,
         _ body: (ScanPrompt) -> ByteBuffer,
         requestID: String?,
         deadline: ContinuousClock.Instant,
+        listener: (any AnswerListener)? = nil,
         spending: inout ScanSpending,
         logger: Logger
     ) async -> RouteCallResult {
@@ -45,6 +50,8 @@ struct RetryingModelCall: Sendable {
                 return .gaveWay(retryAfter: wait)
             }
             spending.addAttempt()
+            await listener?.attemptStarted()
+            let onFragment = listener.map { listener in { @Sendable (fragment: String) in await listener.received(fragment) } }
             let started = ContinuousClock.now
             // Built for each attempt: a body kept for retries would stay in memory while the model answers.
             let outcome = await withSpan("model call", ofKind: .client) { [attempt = spending.usage.attempts] span in
@@ -52,7 +59,11 @@ struct RetryingModelCall: Sendable {
                 span.attributes["gen_ai.request.model"] = route.model
                 span.attributes["kiwi.llm.route"] = route.name
                 span.attributes["kiwi.llm.attempt"] = attempt
-                let outcome = await route.client.send(deadline: min(deadline, .now + attemptTimeout), clientRequestID: requestID) {
+                let outcome = await route.client.send(
+                    deadline: min(deadline, .now + attemptTimeout),
+                    clientRequestID: requestID,
+                    onFragment: onFragment
+                ) {
                     body(route.prompt)
                 }
                 let label = outcome.metricsLabel
@@ -69,6 +80,7 @@ struct RetryingModelCall: Sendable {
                 return .answered(success)
             case .failure(let value): failure = value
             }
+            if let broken = failure.brokenStream { spending.add(broken, from: route, prices: prices) }
             let timeLeft = deadline - .now
             if failure.status == 400, let code = failure.code, Self.imageErrorCodes.contains(code) {
                 logger.warning("OpenAI could not read the photo", metadata: ["code": "\(code)"])

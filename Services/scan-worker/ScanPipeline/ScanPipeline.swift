@@ -18,6 +18,8 @@ struct ScanRequest: Sendable {
     var requestID: String?
     /// Nothing outlives it: no attempt, no wait between attempts.
     var deadline: ContinuousClock.Instant
+    /// What the scan's client shows of its answer so far, for every model call of the scan to confirm or restart.
+    var shown = ShownState()
 }
 
 /// What one scan's model calls came to: the answer or the failure, and what they cost.
@@ -32,7 +34,9 @@ struct ScanAnalysis: Sendable {
 /// A scan's (already cleaned) photos made into a validated ``ScanResponse``, guarded against the user's allergies and
 /// diets, each recipe labelled with its allergens. The steps, in the order a scan meets them:
 /// 1. ``ModelAnswering`` asks the model: a route chosen (``RouteFallback``), called with retries
-///    (``RetryingModelCall``), the completion priced (``ScanSpending``) and read (``AnswerInterpreter``);
+///    (``RetryingModelCall``), the completion priced (``ScanSpending``) and read (``AnswerInterpreter``); when answers
+///    stream, each element is shown as soon as it is checked (``StreamedAnswering``), every call of the scan confirming
+///    or restarting what is shown (``ShownAnswer``);
 /// 2. ``AnswerRepair`` asks once more, told why, when the answer cannot be used;
 /// 3. ``ProfileGuard`` holds the answer to the user's profile, with one repair of its own.
 struct ScanPipeline: Sendable {

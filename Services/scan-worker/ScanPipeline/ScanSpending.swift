@@ -17,6 +17,8 @@ struct ScanSpending: Sendable {
     private(set) var usage: ModelUsage
     /// The same tokens and cost, by the model (as it named itself, a dated snapshot) that spent them.
     private(set) var byModel: [String: ModelCost] = [:]
+    /// The models of broken streams whose prompts are not counted yet: the next completion's prompt stands for them.
+    private var promptsOwed: [String] = []
 
     /// Nothing spent yet; `model` (the first route's) names the model of a scan no completion answered.
     init(model: String) {
@@ -32,6 +34,25 @@ struct ScanSpending: Sendable {
     mutating func add(_ success: ChatCompletionsClient.Success, from route: ModelRoute, prices: ModelPrices) {
         let tokens = success.completion.usage?.tokens ?? TokenUsage()
         let model = success.completion.model.isEmpty ? route.model : success.completion.model
+        count(tokens, of: model, on: route, prices: prices)
+        let prompt = TokenUsage(promptTokens: tokens.promptTokens, cachedPromptTokens: tokens.cachedPromptTokens, completionTokens: 0)
+        for owed in promptsOwed { count(prompt, of: owed, on: route, prices: prices) }
+        promptsOwed = []
+        (usage.route, usage.model) = (route.name, model)
+        usage.modelTime += success.processingTime ?? .zero
+    }
+
+    /// Prices and counts an attempt of `route` whose stream broke off before its usage came. OpenAI bills the tokens it
+    /// generated: each content fragment received counts as one completion token (OpenAI streams a token per chunk).
+    /// Its prompt counts as the next completion's (a retry sends the same prompt); a scan that gets none leaves it
+    /// uncounted.
+    mutating func add(_ broken: ChatCompletionsClient.BrokenStream, from route: ModelRoute, prices: ModelPrices) {
+        let model = broken.model ?? route.model
+        count(TokenUsage(promptTokens: 0, cachedPromptTokens: 0, completionTokens: broken.fragments), of: model, on: route, prices: prices)
+        promptsOwed.append(model)
+    }
+
+    private mutating func count(_ tokens: TokenUsage, of model: String, on route: ModelRoute, prices: ModelPrices) {
         // The configuration makes sure every route's model has a price; a snapshot it does not know costs that.
         let price = prices.price(of: model) ?? prices.price(of: route.model)
         let cost = price?.cost(of: tokens) ?? 0
@@ -39,7 +60,5 @@ struct ScanSpending: Sendable {
         byModel[model] = ModelCost(tokens: spent.tokens + tokens, costNanos: spent.costNanos + cost)
         usage.tokens = usage.tokens + tokens
         usage.costNanos += cost
-        (usage.route, usage.model) = (route.name, model)
-        usage.modelTime += success.processingTime ?? .zero
     }
 }

@@ -1,0 +1,136 @@
+import Foundation
+import KiwiOpenAI
+import NIOCore
+
+/// A streamed chat completion (`"stream": true`) read as its bytes arrive: server-sent events whose data is a
+/// `chat.completion.chunk`, then `data: [DONE]`. It hands over each content fragment as its event completes and
+/// assembles, from the chunks, the ``ChatCompletion`` the unstreamed call answers: the content (or refusal) joined,
+/// the finish reason, and the usage of the last chunk (`stream_options.include_usage`).
+struct CompletionStreamReader {
+    /// The stream said something no answer says: an `error` event, or data that is not a chunk.
+    struct StreamError: Error {
+        var status: Int
+        var summary: String
+    }
+
+    /// The bytes read so far.
+    private(set) var bytesRead = 0
+    /// The model the chunks name (a dated snapshot), once one arrived.
+    private(set) var model: String?
+    /// The content and refusal fragments received.
+    private(set) var fragments = 0
+    private var line: [UInt8] = []
+    private var data: [UInt8]?
+    private var id = ""
+    private var created = 0
+    private var content: String?
+    private var refusal: String?
+    private var finishReason: String?
+    private var usage: ChatCompletion.Usage?
+    private var done = false
+    private let decoder = JSONDecoder()
+
+    /// The completion, once `[DONE]` has arrived.
+    var completion: ChatCompletion? {
+        guard done else { return nil }
+        return ChatCompletion(
+            id: id,
+            created: created,
+            model: model ?? "",
+            choices: [.init(message: .init(content: content, refusal: refusal), finishReason: finishReason)],
+            usage: usage
+        )
+    }
+
+    /// Reads `buffer`, the stream's next bytes; returns the content fragments of the events they complete, in order.
+    mutating func read(_ buffer: ByteBuffer) throws(StreamError) -> [String] {
+        bytesRead += buffer.readableBytes
+        var completed: [String] = []
+        for byte in buffer.readableBytesView {
+            guard byte == UInt8(ascii: "\n") else {
+                line.append(byte)
+                continue
+            }
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            if let fragment = try readLine() { completed.append(fragment) }
+            line.removeAll(keepingCapacity: true)
+        }
+        return completed
+    }
+
+    /// One line of the event stream: a `data:` line is kept, a blank one ends the event; other fields and comments are
+    /// ignored, as the SSE specification says.
+    private mutating func readLine() throws(StreamError) -> String? {
+        if line.isEmpty {
+            defer { data = nil }
+            return try data.flatMap { data throws(StreamError) in try dispatch(data) }
+        }
+        let prefix = Array("data:".utf8)
+        guard line.starts(with: prefix) else { return nil }
+        var value = line[prefix.count...]
+        if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+        if data == nil {
+            data = Array(value)
+        } else {
+            data! += [UInt8(ascii: "\n")] + value
+        }
+        return nil
+    }
+
+    /// One event's data: a chunk, an error, or `[DONE]`. Returns the chunk's content fragment, if it has one.
+    private mutating func dispatch(_ data: [UInt8]) throws(StreamError) -> String? {
+        if data.elementsEqual("[DONE]".utf8) {
+            done = true
+            return nil
+        }
+        let chunk: Chunk
+        do {
+            chunk = try decoder.decode(Chunk.self, from: Data(data))
+        } catch {
+            throw StreamError(status: 502, summary: "a stream event that is not a chat completion chunk")
+        }
+        if let error = chunk.error {
+            throw StreamError(status: 500, summary: "an error in the stream: \(error.message.prefix(300))")
+        }
+        if let chunkID = chunk.id, id.isEmpty { id = chunkID }
+        if let chunkCreated = chunk.created, created == 0 { created = chunkCreated }
+        if let chunkModel = chunk.model, model == nil { model = chunkModel }
+        if let chunkUsage = chunk.usage { usage = chunkUsage }
+        guard let choice = chunk.choices?.first else { return nil }
+        if let reason = choice.finishReason { finishReason = reason }
+        if let text = choice.delta?.refusal {
+            refusal = refusal.map { $0 + text } ?? text
+            if !text.isEmpty { fragments += 1 }
+        }
+        guard let text = choice.delta?.content else { return nil }
+        if content == nil { content = text } else { content!.append(text) }
+        guard !text.isEmpty else { return nil }
+        fragments += 1
+        return text
+    }
+
+    /// The members of a `chat.completion.chunk` Kiwi reads.
+    private struct Chunk: Decodable {
+        var id: String?
+        var created: Int?
+        var model: String?
+        var choices: [Choice]?
+        var usage: ChatCompletion.Usage?
+        var error: OpenAIErrorBody.Detail?
+
+        struct Choice: Decodable {
+            var delta: Delta?
+            var finishReason: String?
+
+            enum CodingKeys: String, CodingKey {
+                case delta
+                case finishReason = "finish_reason"
+            }
+        }
+
+        struct Delta: Decodable {
+            var content: String?
+            var refusal: String?
+        }
+    }
+}
