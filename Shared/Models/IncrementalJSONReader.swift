@@ -5,9 +5,10 @@
 ///
 /// It costs one pass over the bytes: outside the elements it hands over it only follows the structure (open
 /// containers, strings and escapes, the current top-level member, the index in `recipes`) and builds no values; each
-/// element is parsed by ``StrictJSONParser`` when it closes, so what it hands over is valid JSON. The first byte that
-/// cannot be JSON is an error, and so is every later read: nothing more is handed over. It keeps only the element
-/// being read, so its memory is bounded by the answer's size.
+/// element is parsed by ``StrictJSONParser`` when it closes, so what it hands over is valid JSON. Malformed JSON is an
+/// error as soon as it shows (a broken structure or escape at its byte, a bad number or literal when it ends, a bad
+/// element when it closes), and so is every later read: nothing more is handed over. It keeps only the element being
+/// read, so its memory is bounded by the answer's size.
 public struct IncrementalJSONReader: Sendable {
     /// A complete element of the answer, as the model wrote it.
     public enum Element: Hashable, Sendable {
