@@ -33,6 +33,18 @@ struct CLITests {
             return (status, process.capturedOutput())
         }
 
+        /// Starts `kiwi` on a terminal of its own (a pseudo-terminal, through util-linux's `script`), where both its
+        /// outputs go, each newline written as CR LF.
+        func startOnTerminal(_ arguments: [String]) throws -> ServiceProcess {
+            let command = ([ServiceProcess.buildDirectory.appending(path: "kiwi").path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            let environment = ["KIWI_SERVER": server.absoluteString, "HOME": home.path, "XDG_CONFIG_HOME": home.appending(path: "config").path]
+            return try ServiceProcess(
+                executable: URL(fileURLWithPath: "/usr/bin/script"),
+                arguments: ["-qec", command, "/dev/null"],
+                environment: environment
+            )
+        }
+
         /// `kiwi login --dev` as a fresh Apple id, with the test's development key.
         func logIn(xdgConfigHome: Bool = true) async throws -> (status: Int32?, output: String) {
             try await run(
@@ -243,6 +255,31 @@ struct CLITests {
         }
     }
 
+    @Test("on a terminal, scan prints the ingredients and each recipe as it streams, then only what the result adds")
+    func streamsOnATerminal() async throws {
+        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 58))
+        var behaviour = StubBehaviour()
+        behaviour.tokensPerSecond = 300  // a four-recipe answer (about 1,300 tokens) streams for about 4 s
+        try await SystemRig.run(behaviour: behaviour) { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let scan = try cli.startOnTerminal(["scan", photo.path])
+            try await eventually { Self.terminalText(scan.capturedOutput()).contains("\n[1] ") }
+            let firstRecipeShown = Self.terminalText(scan.capturedOutput())
+            #expect(firstRecipeShown.contains("In your fridge:\n  • "), "\(firstRecipeShown)")
+            #expect(!firstRecipeShown.contains("\n[4] "), "the first recipe is printed before the answer is whole: \(firstRecipeShown)")
+            #expect(await scan.waitForExit(timeout: .seconds(60)) == 0)
+            let output = Self.terminalText(scan.capturedOutput())
+            let scanID = try #require(try await cli.run(["scans"]).output.split(separator: " ").first.map(String.init))
+            let names = try await cli.recipeNames(ofScan: scanID)
+            #expect(names.count == 4)
+            for (number, name) in names.enumerated() {
+                #expect(output.components(separatedBy: "\n[\(number + 1)] \(name) — ").count == 2, "printed once: \(output)")
+            }
+            #expect(output.components(separatedBy: "In your fridge:").count == 2, "\(output)")
+        }
+    }
+
     @Test("save SCAN N keeps the scan's Nth recipe")
     func saveByNumber() async throws {
         let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 55))
@@ -320,6 +357,29 @@ struct CLITests {
         #expect(refused.status == 64, "\(refused.output)")
         #expect(refused.output.contains(says), "\(refused.output)")
         #expect(!refused.output.contains("Could not reach Kiwi"))
+    }
+
+    /// What a terminal shows of `output`: a CR goes back to its line's start, where what follows overwrites the line, and
+    /// ESC [ K erases the rest of it.
+    static func terminalText(_ output: String) -> String {
+        var lines: [[Unicode.Scalar]] = [[]]
+        var column = 0
+        var rest = Substring(output).unicodeScalars
+        while let scalar = rest.popFirst() {
+            switch scalar {
+            case "\n":
+                lines.append([])
+                column = 0
+            case "\r": column = 0
+            case "\u{1B}" where rest.starts(with: "[K".unicodeScalars):
+                rest.removeFirst(2)
+                lines[lines.count - 1].removeSubrange(column...)
+            default:
+                if column < lines[lines.count - 1].count { lines[lines.count - 1][column] = scalar } else { lines[lines.count - 1].append(scalar) }
+                column += 1
+            }
+        }
+        return lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n")
     }
 
     /// The id in `kiwi save`'s first line, `Saved NAME as ID.`

@@ -7,12 +7,14 @@ import KiwiModels
 import NIOCore
 import NIOHTTP1
 import OpenAPIRuntime
+import Synchronization
 
 /// `kiwi scan PHOTO.jpg…`: what is in the fridge (up to five photos of one kitchen), and what to cook; with `--dish`,
 /// which dish the photos show and how to cook it. The scan is started with `POST /v1/scans` and
 /// followed on its event stream with a progress line; a dropped connection is picked up again where it broke off
-/// (the upload is retried under the same `Idempotency-Key`, the stream resumed with `Last-Event-ID`). `--blocking`
-/// waits on `POST /v1/scan` instead; `--resume ID` follows a scan started earlier.
+/// (the upload is retried under the same `Idempotency-Key`, the stream resumed with `Last-Event-ID`). On a terminal,
+/// the ingredients and each recipe are printed as their events arrive (``StreamedAnswer``); elsewhere, and with
+/// `--json`, only the answer. `--blocking` waits on `POST /v1/scan` instead; `--resume ID` follows a scan started earlier.
 struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Scan photos of the inside of a fridge and print recipes, or with --dish a photo of a dish and print how to cook it."
@@ -35,14 +37,16 @@ struct Scan: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let (client, _, session) = try signedInSession(server)
-            // JSON is for programs: no progress lines beside it.
+            // JSON is for programs: no progress lines beside it, and nothing before the answer.
             let progress = json ? nil : ProgressLine()
-            let (response, id) = try await answer(client: client, session: session, progress: progress)
+            let streamed = progress.flatMap { isatty(FileHandle.standardOutput.fileDescriptor) == 1 ? StreamedAnswer(progress: $0) : nil }
+            let follower = ScanFollower(session: session, progress: progress, streamed: streamed)
+            let (response, id) = try await answer(client: client, session: session, follower: follower)
             guard !json else {
                 print(String(decoding: try JSONEncoder.iso8601.encode(response), as: UTF8.self))
                 return
             }
-            print(ScanPrinter.text(response))
+            if let streamed { streamed.finish(with: response) } else { print(ScanPrinter.text(response)) }
             if !response.recipes.isEmpty { hint("Save one: kiwi save \(id) <number>") }
         }
     }
@@ -51,11 +55,11 @@ struct Scan: AsyncParsableCommand {
     private func answer(
         client: Client,
         session: SessionStore.Saved,
-        progress: ProgressLine?
+        follower: ScanFollower
     ) async throws -> (Components.Schemas.ScanResponse, String) {
         if let resume {
             let id = try IDArgument.scan(resume, named: "--resume")
-            return (try await ScanFollower(session: session, progress: progress).result(of: id), id)
+            return (try await follower.result(of: id), id)
         }
         let upload = try photos.map { (bytes: try PhotoFile.read($0), filename: URL(fileURLWithPath: $0).lastPathComponent) }
         let total = upload.reduce(0) { $0 + $1.bytes.count }
@@ -65,17 +69,16 @@ struct Scan: AsyncParsableCommand {
         let mode: ScanMode = dish ? .dish : .fridge
         return blocking
             ? try await Self.blockingScan(upload, mode: mode, client: client)
-            : try await Self.asyncScan(upload, mode: mode, client: client, session: session, progress: progress)
+            : try await Self.asyncScan(upload, mode: mode, client: client, follower: follower)
     }
 
     /// `POST /v1/scans` (retried under one `Idempotency-Key` if the connection drops: the same scan, charged once),
-    /// then its events; the answer and the scan's id.
+    /// then its events, followed by `follower`; the answer and the scan's id.
     static func asyncScan(
         _ photos: [(bytes: [UInt8], filename: String)],
         mode: ScanMode,
         client: Client,
-        session: SessionStore.Saved,
-        progress: ProgressLine?
+        follower: ScanFollower
     ) async throws
         -> (Components.Schemas.ScanResponse, String)
     {
@@ -101,12 +104,12 @@ struct Scan: AsyncParsableCommand {
                 }
                 break
             } catch let error as ClientError where attempt < 3 {
-                progress?.note("The connection dropped (\(error.underlyingError.localizedDescription)); sending the photos again.")
+                follower.progress?.note("The connection dropped (\(error.underlyingError.localizedDescription)); sending the photos again.")
                 try await sleep(for: .seconds(1))
             }
         }
         guard let scan else { throw CLIError("Kiwi did not answer.") }
-        return (try await ScanFollower(session: session, progress: progress).result(of: scan.id, startedAs: scan), scan.id)
+        return (try await follower.result(of: scan.id, startedAs: scan), scan.id)
     }
 
     /// `POST /v1/scan`: one request that waits for the answer; the answer and the scan's id (from its `Location`).
@@ -142,6 +145,8 @@ struct ScanFollower {
     let session: SessionStore.Saved
     /// Where the scan's progress is shown; nowhere when nil.
     let progress: ProgressLine?
+    /// Where the answer's elements are shown as they stream (`ingredients`, `recipe`, `restart` events); nowhere when nil.
+    var streamed: StreamedAnswer? = nil
     /// Reconnections tried in a row before giving up.
     static let reconnections = 5
 
@@ -169,15 +174,21 @@ struct ScanFollower {
                 for try await event in body.asDecodedServerSentEvents() {
                     failures = 0
                     lastEventID = event.id ?? lastEventID
-                    guard let data = event.data else { continue }
-                    let scan = try JSONDecoder.iso8601.decode(Components.Schemas.Scan.self, from: Data(data.utf8))
-                    switch event.event {
+                    guard let data = event.data.map({ Data($0.utf8) }), let name = event.event else { continue }
+                    switch name {
+                    case "ingredients", "recipe", "restart":
+                        try streamed?.show(try ScanPartialEvent(name: name, data: data).partial)
                     case "result":
+                        let scan = try JSONDecoder.iso8601.decode(Components.Schemas.Scan.self, from: data)
                         guard let result = scan.result else { throw CLIError("The scan succeeded, but its result is no longer kept.") }
                         return result
                     case "error":
+                        let scan = try JSONDecoder.iso8601.decode(Components.Schemas.Scan.self, from: data)
                         throw scan.error.map { sentence($0, status: 200) } ?? CLIError("The scan failed.")
-                    default: progress?.show("Scan \(id): \(Self.words(for: scan.status.rawValue))")
+                    case "status":
+                        let scan = try JSONDecoder.iso8601.decode(Components.Schemas.Scan.self, from: data)
+                        progress?.show("Scan \(id): \(Self.words(for: scan.status.rawValue))")
+                    default: continue  // an event this client does not know yet
                     }
                 }
                 throw StreamBrokeOff()
@@ -252,9 +263,20 @@ struct Scans: AsyncParsableCommand {
 /// otherwise (as in a log).
 final class ProgressLine: Sendable {
     private let terminal = isatty(FileHandle.standardError.fileDescriptor) == 1
+    /// The line shown now, on a terminal.
+    private let current = Mutex<String?>(nil)
 
     func show(_ text: String) {
+        if terminal { current.withLock { $0 = text } }
         write(terminal ? "\r\u{1B}[K\(text)" : "\(text)\n")
+    }
+
+    /// Runs `printing`, which writes to standard output, with the line taken away and then drawn again under it.
+    func above(_ printing: () -> Void) {
+        if terminal { write("\r\u{1B}[K") }
+        printing()
+        fflush(nil)  // standard output, before the line comes back on standard error
+        if let line = current.withLock({ $0 }) { write(line) }
     }
 
     /// A sentence of its own, under the progress line.
@@ -263,6 +285,7 @@ final class ProgressLine: Sendable {
     }
 
     func finish() {
+        current.withLock { $0 = nil }
         if terminal { write("\r\u{1B}[K") }
     }
 

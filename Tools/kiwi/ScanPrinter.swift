@@ -8,22 +8,27 @@ enum ScanPrinter {
         guard !response.ingredients.isEmpty || !response.recipes.isEmpty || !(response.withheldRecipes ?? []).isEmpty else {
             return "No food found in this photo."
         }
-        var lines = ["In your fridge:"]
-        for ingredient in response.ingredients {
-            lines.append("  • \(ingredient.name) (\(ingredient.category), \(Int((ingredient.confidence * 100).rounded())) % sure)")
-        }
-        for (number, recipe) in response.recipes.enumerated() {
-            lines.append("")
-            lines.append("[\(number + 1)] \(recipe.name) — \(recipe.cookTimeMinutes) min, \(recipe.difficulty.rawValue)")
-            lines.append("  \(recipe.summary)")
-            for ingredient in recipe.ingredients {
-                let missing = ingredient.isDetected ? "" : " (not in the photo\(ingredient.substitution.map { "; or use \($0)" } ?? ""))"
-                lines.append("  - \(ingredient.name)\(missing)")
-            }
-            for (number, step) in recipe.steps.enumerated() { lines.append("  \(number + 1). \(step)") }
-            if let tip = recipe.makeItFasterTip { lines.append("  Faster: \(tip)") }
-        }
+        var lines = ingredientLines(response.ingredients)
+        for (number, recipe) in response.recipes.enumerated() { lines += recipeLines(recipe, number: number + 1) }
         return (lines + withheldLines(response)).joined(separator: "\n")
+    }
+
+    /// A fridge scan's ingredients, under their heading.
+    static func ingredientLines(_ ingredients: [Components.Schemas.Ingredient]) -> [String] {
+        ["In your fridge:"]
+            + ingredients.map { "  • \($0.name) (\($0.category), \(Int(($0.confidence * 100).rounded())) % sure)" }
+    }
+
+    /// A fridge scan's recipe, `number` from 1, after a blank line.
+    static func recipeLines(_ recipe: Components.Schemas.Recipe, number: Int) -> [String] {
+        var lines = ["", "[\(number)] \(recipe.name) — \(recipe.cookTimeMinutes) min, \(recipe.difficulty.rawValue)", "  \(recipe.summary)"]
+        for ingredient in recipe.ingredients {
+            let missing = ingredient.isDetected ? "" : " (not in the photo\(ingredient.substitution.map { "; or use \($0)" } ?? ""))"
+            lines.append("  - \(ingredient.name)\(missing)")
+        }
+        for (number, step) in recipe.steps.enumerated() { lines.append("  \(number + 1). \(step)") }
+        if let tip = recipe.makeItFasterTip { lines.append("  Faster: \(tip)") }
+        return lines
     }
 
     /// A dish scan: the dish, and its recipe with quantities.
