@@ -9,7 +9,7 @@ public enum KiwiSchema {
     /// The gateway's migrations, oldest first.
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
-        modelSpendParts, scanPartials,
+        modelSpendParts, scanPartials, refinements,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -330,6 +330,116 @@ public enum KiwiSchema {
             name: "keep a scan's streamed elements while it is open",
             statements: [
                 "ALTER TABLE scans ADD COLUMN partials jsonb, ADD COLUMN partial_count integer NOT NULL DEFAULT 0"
+            ]
+        )
+
+    /// Refinements (docs/architecture.md, "Refinements"): a scan made from a succeeded scan's ingredients as the person
+    /// confirmed them, with no photo. `parent_id` is the scan refined, `root_id` the photo scan at the start of the chain
+    /// (both NULL for a photo scan; no foreign key, so deleting a scan keeps its refinements), `ingredients` the names
+    /// confirmed, and `free` whether it was one of the chain's free refinements: `kiwi_daily_usage` does not count those.
+    /// `photo_sha256` of a refinement is the digest of its request (parent and names), so that an `Idempotency-Key`
+    /// is checked against it as against a photo.
+    ///
+    /// `kiwi_reserve_scan` gains the parent: under the person's lock it replays the key as before, then checks the parent
+    /// (the user's succeeded fridge scan or refinement) and locks the chain's photo scan's row, so that two refinements of
+    /// one chain price themselves one after the other: the first `p_free_refinements` that are not `failed` are free (and
+    /// meet only the token limit and the budget), later ones count as scans. The version of migration 10 stays, for
+    /// gateways of the previous release during a rollout.
+    static let refinements =
+        Migration(
+            version: 13,
+            name: "refine a scan from its confirmed ingredients",
+            statements: [
+                """
+                ALTER TABLE scans
+                    ADD COLUMN parent_id uuid,
+                    ADD COLUMN root_id uuid,
+                    ADD COLUMN ingredients jsonb,
+                    ADD COLUMN free boolean NOT NULL DEFAULT false,
+                    ADD CONSTRAINT scans_refinement CHECK (
+                        (parent_id IS NULL) = (root_id IS NULL) AND (parent_id IS NULL) = (ingredients IS NULL) AND (NOT free OR parent_id IS NOT NULL)
+                    )
+                """,
+                "CREATE INDEX scans_refinements ON scans (root_id) WHERE root_id IS NOT NULL",
+                """
+                CREATE OR REPLACE FUNCTION kiwi_daily_usage(p_quota_key bytea, p_day date)
+                RETURNS TABLE (used_scans bigint, used_tokens bigint, everyones_spend bigint)
+                LANGUAGE sql STABLE AS $$
+                    SELECT (SELECT count(*) FROM scans WHERE quota_key = p_quota_key AND scan_date = p_day AND state <> 'failed' AND NOT free)
+                            + COALESCE(usage.scan_count, 0),
+                        COALESCE(usage.tokens, 0), COALESCE((SELECT cost_nanousd FROM daily_model_spend WHERE spend_date = p_day), 0)
+                    FROM (SELECT 1) AS one
+                    LEFT JOIN scan_usage AS usage ON usage.quota_key = p_quota_key AND usage.scan_date = p_day
+                $$
+                """,
+                // outcome: as in migration 10, and for a refinement 'no_parent' (no such scan of the user) or
+                // 'not_refinable' (open, failed, or a dish scan); r_free says whether the scan is (or would have been) free.
+                """
+                CREATE FUNCTION kiwi_reserve_scan(
+                    p_id uuid, p_user_id uuid, p_quota_key bytea, p_day date, p_idempotency_key text, p_photo_sha256 bytea,
+                    p_deadline timestamptz, p_lock bigint, p_scan_limit bigint, p_token_limit bigint, p_budget_nanos bigint,
+                    p_parent_id uuid, p_ingredients jsonb, p_free_refinements integer
+                )
+                RETURNS TABLE (
+                    r_id uuid, r_user_id uuid, r_state text, r_error_code text, r_error_message text, r_photo_sha256 bytea,
+                    r_deadline timestamptz, r_created_at timestamptz, r_result text, r_model_ms integer,
+                    r_retry_after_seconds integer, r_parent_id uuid, r_free boolean, outcome text, used_scans bigint,
+                    used_tokens bigint, everyones_spend bigint
+                )
+                LANGUAGE plpgsql VOLATILE AS $$
+                DECLARE
+                    v_root uuid;
+                    v_refinable boolean;
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(p_lock);
+                    r_free := false;
+                    IF p_idempotency_key IS NOT NULL THEN
+                        RETURN QUERY
+                            SELECT s.id, s.user_id, s.state, s.error_code, COALESCE(s.error_message, ''), s.photo_sha256, s.deadline,
+                                s.created_at, s.result::text, s.model_ms, s.retry_after_seconds, s.parent_id, s.free, 'replay'::text,
+                                NULL::bigint, NULL::bigint, NULL::bigint
+                            FROM scans AS s WHERE s.user_id = p_user_id AND s.idempotency_key = p_idempotency_key;
+                        IF FOUND THEN RETURN; END IF;
+                    END IF;
+                    IF p_parent_id IS NOT NULL THEN
+                        SELECT COALESCE(p.root_id, p.id), p.state = 'succeeded' AND COALESCE(p.result->>'mode', 'fridge') = 'fridge'
+                        INTO v_root, v_refinable
+                        FROM scans AS p WHERE p.id = p_parent_id AND p.user_id = p_user_id;
+                        IF NOT FOUND THEN
+                            outcome := 'no_parent';
+                            RETURN NEXT;
+                            RETURN;
+                        END IF;
+                        IF NOT v_refinable THEN
+                            outcome := 'not_refinable';
+                            RETURN NEXT;
+                            RETURN;
+                        END IF;
+                        PERFORM 1 FROM scans WHERE id = v_root FOR UPDATE;
+                        r_free := (SELECT count(*) FROM scans WHERE root_id = v_root AND free AND state <> 'failed') < p_free_refinements;
+                    END IF;
+                    SELECT d.used_scans, d.used_tokens, d.everyones_spend INTO used_scans, used_tokens, everyones_spend
+                    FROM kiwi_daily_usage(p_quota_key, p_day) AS d;
+                    IF (used_scans >= p_scan_limit AND NOT r_free) OR used_tokens >= p_token_limit OR everyones_spend >= p_budget_nanos THEN
+                        outcome := 'refused';
+                        RETURN NEXT;
+                        RETURN;
+                    END IF;
+                    RETURN QUERY
+                        INSERT INTO scans AS s (
+                            id, user_id, quota_key, scan_date, state, idempotency_key, photo_sha256, deadline, parent_id, root_id,
+                            ingredients, free
+                        )
+                        VALUES (
+                            p_id, p_user_id, p_quota_key, p_day, 'queued', p_idempotency_key, p_photo_sha256, p_deadline, p_parent_id,
+                            v_root, p_ingredients, r_free
+                        )
+                        RETURNING s.id, s.user_id, s.state, s.error_code, COALESCE(s.error_message, ''), s.photo_sha256, s.deadline,
+                            s.created_at, s.result::text, s.model_ms, s.retry_after_seconds, s.parent_id, s.free, 'reserved'::text,
+                            used_scans, used_tokens, everyones_spend;
+                END
+                $$
+                """,
             ]
         )
 

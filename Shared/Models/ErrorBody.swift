@@ -38,6 +38,10 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let idempotencyKeyReused: APIErrorCode = "idempotency_key_reused"
     /// 409: `DELETE /v1/scans/{id}` of a scan a worker is asking the model about.
     public static let scanInProgress: APIErrorCode = "scan_in_progress"
+    /// 409: `POST /v1/scans/{id}/refinements` of a scan that is open, failed, or a dish scan.
+    public static let scanNotRefinable: APIErrorCode = "scan_not_refinable"
+    /// 422: `POST /v1/scans/{id}/refinements` with ingredient names that break a rule.
+    public static let invalidIngredients: APIErrorCode = "invalid_ingredients"
     /// 409: `POST /v1/recipes` when the user keeps as many recipes as they may.
     public static let recipeBoxFull: APIErrorCode = "recipe_box_full"
     public static let invalidModelResponse: APIErrorCode = "invalid_model_response"

@@ -7,15 +7,18 @@ public struct ScanResource: Codable, Hashable, Sendable {
     /// `queued`, `running`, `succeeded` or `failed`.
     public var status: String
     public var createdAt: Date
+    /// For a refinement (`POST /v1/scans/{id}/refinements`), the scan it refines; absent for a photo scan.
+    public var parentId: UUID?
     /// A succeeded scan's answer, until its retention period (`SCAN_RESULT_TTL_HOURS`) clears it.
     public var result: ScanResponse?
     /// Why a failed scan failed, as `POST /v1/scan` answered it.
     public var error: ErrorBody?
 
-    public init(id: UUID, status: String, createdAt: Date, result: ScanResponse? = nil, error: ErrorBody? = nil) {
+    public init(id: UUID, status: String, createdAt: Date, parentId: UUID? = nil, result: ScanResponse? = nil, error: ErrorBody? = nil) {
         self.id = id
         self.status = status
         self.createdAt = createdAt
+        self.parentId = parentId
         self.result = result
         self.error = error
     }

@@ -3,18 +3,21 @@ import Foundation
 import KiwiMessaging
 import KiwiModels
 
-/// The photos of one scan to turn into recipes: what the gateway publishes to ``KiwiTopology/scanJobQueue`` and a
-/// scan worker consumes (docs/architecture.md, "2. The scan data flow", step 6).
+/// The photos of one scan to turn into recipes, or a refinement's confirmed ingredients: what the gateway publishes to
+/// ``KiwiTopology/scanJobQueue`` and a scan worker consumes (docs/architecture.md, "2. The scan data flow", step 6).
 ///
 /// On the queue the body is the raw JPEG (no base64), or the JPEGs one after the other with their sizes in a header,
-/// and everything else travels in properties and headers.
+/// and everything else travels in properties and headers. A refinement's body is empty, its names in a header.
 /// Jobs are never persisted by the broker: photos are not written to disk anywhere. The worker writes the outcome
 /// on the scan's record, not in a reply.
 public struct ScanJob: Sendable, Hashable {
     /// The scan this job is the work of: its record in the `scans` table.
     public var scanID: UUID
-    /// The JPEGs exactly as the client uploaded them: one to ``ScanPhoto/maximumCount``.
+    /// The JPEGs exactly as the client uploaded them: one to ``ScanPhoto/maximumCount``; none for a refinement.
     public var photos: [[UInt8]]
+    /// A refinement's ingredient names as the person confirmed them (docs/architecture.md, "Refinements"); nil for a
+    /// photo scan.
+    public var ingredients: [String]?
     /// What the photos show.
     public var mode: ScanMode
     /// When the gateway stops waiting; a worker answers before it or not at all.
@@ -34,10 +37,12 @@ public struct ScanJob: Sendable, Hashable {
         deadline: Date,
         requestID: String?,
         userKey: String,
-        profile: KitchenProfile? = nil
+        profile: KitchenProfile? = nil,
+        ingredients: [String]? = nil
     ) {
         self.scanID = scanID
         self.photos = photos
+        self.ingredients = ingredients
         self.mode = mode
         self.deadline = deadline
         self.requestID = requestID
@@ -58,6 +63,8 @@ public struct ScanJob: Sendable, Hashable {
         public static let photoSizes = "x-kiwi-photo-sizes"
         /// `dish` for a dish scan; absent for a fridge scan.
         public static let mode = "x-kiwi-mode"
+        /// A refinement's ingredient names, a JSON array of strings (at most 40 of 100 characters: a few kilobytes).
+        public static let ingredients = "x-kiwi-ingredients"
     }
 
     /// The job's content type: the body is a JPEG, or several one after the other (``Header/photoSizes``).
@@ -81,6 +88,7 @@ public struct ScanJob: Sendable, Hashable {
         headers[Header.profile] = profile.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
         if photos.count > 1 { headers[Header.photoSizes] = photos.map { String($0.count) }.joined(separator: ",") }
         if mode != .fridge { headers[Header.mode] = mode.rawValue }
+        headers[Header.ingredients] = ingredients.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
         let remaining = max(deadline.timeIntervalSince(now), 0.001)
         return AMQPMessage(
             body: photos.count == 1 ? photos[0] : Array(photos.joined()),
@@ -108,7 +116,14 @@ public struct ScanJob: Sendable, Hashable {
         }
         let body = message.body
         var photos = [body]
-        if let sizes = properties.headers[Header.photoSizes] {
+        var ingredients: [String]?
+        if let json = properties.headers[Header.ingredients] {
+            guard let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)), !names.isEmpty, body.isEmpty else {
+                throw ScanJobDecodingError("the job's \(Header.ingredients) header is not a list of names, or it has photos too")
+            }
+            ingredients = names
+            photos = []
+        } else if let sizes = properties.headers[Header.photoSizes] {
             // Each size is bounded before they are summed: a header is untrusted input.
             let counts = sizes.split(separator: ",").compactMap { Int($0) }
             guard counts.count == sizes.split(separator: ",").count, (1...ScanPhoto.maximumCount).contains(counts.count),
@@ -141,7 +156,8 @@ public struct ScanJob: Sendable, Hashable {
             deadline: Date(timeIntervalSince1970: Double(deadline) / 1000),
             requestID: properties.headers[Header.requestID],
             userKey: userKey,
-            profile: profile
+            profile: profile,
+            ingredients: ingredients
         )
     }
 }

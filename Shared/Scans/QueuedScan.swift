@@ -10,10 +10,22 @@ public struct QueuedScan: Sendable {
     public let day: String
     /// The client's `Idempotency-Key`, if it sent one.
     public let idempotencyKey: String?
+    /// What its `Idempotency-Key` is checked against: the photos' digest, or a refinement's request's.
     public let photoSHA256: Data
     public let deadline: Date
+    /// What a refinement refines and the names it starts from; nil for a photo scan.
+    public let refinement: Refinement?
 
-    public init(id: UUID = UUID(), userID: UUID, quotaKey: Data, day: String, idempotencyKey: String?, photoSHA256: Data, deadline: Date) {
+    public init(
+        id: UUID = UUID(),
+        userID: UUID,
+        quotaKey: Data,
+        day: String,
+        idempotencyKey: String?,
+        photoSHA256: Data,
+        deadline: Date,
+        refinement: Refinement? = nil
+    ) {
         self.id = id
         self.userID = userID
         self.quotaKey = quotaKey
@@ -21,5 +33,19 @@ public struct QueuedScan: Sendable {
         self.idempotencyKey = idempotencyKey
         self.photoSHA256 = photoSHA256
         self.deadline = deadline
+        self.refinement = refinement
+    }
+
+    /// A scan made from a succeeded scan's ingredients as the person confirmed them, with no photo.
+    public struct Refinement: Sendable, Hashable {
+        /// The scan refined: the user's succeeded fridge scan, or a succeeded refinement.
+        public let parentID: UUID
+        /// The ingredient names, checked and trimmed.
+        public let ingredients: [String]
+
+        public init(parentID: UUID, ingredients: [String]) {
+            self.parentID = parentID
+            self.ingredients = ingredients
+        }
     }
 }

@@ -46,6 +46,24 @@ struct ScanJobTests {
         #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: unknownMode) }
     }
 
+    @Test("a refinement's job has an empty body and its names in a header, and survives the trip; a photo job has no such header")
+    func refinementRoundTrip() throws {
+        var refinement = job
+        (refinement.photos, refinement.ingredients) = ([], ["Greek yoghurt", "leeks"])
+        let message = refinement.message(now: deadline.addingTimeInterval(-90))
+        #expect(message.body.isEmpty)
+        #expect(message.properties.headers[ScanJob.Header.ingredients] == #"["Greek yoghurt","leeks"]"#)
+        #expect(try ScanJob(message: message) == refinement)
+        #expect(job.message().properties.headers[ScanJob.Header.ingredients] == nil)
+    }
+
+    @Test("names that are not a JSON array of strings, or names with photos, are not a job", arguments: ["leeks", "[]", "[1]", #"["leeks"]"#])
+    func badIngredientsAreRefused(_ names: String) {
+        var message = job.message()
+        message.properties.headers[ScanJob.Header.ingredients] = names
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message) }
+    }
+
     @Test("a job message is transient and expires at the deadline")
     func transientAndExpiring() {
         let message = job.message(now: deadline.addingTimeInterval(-30))

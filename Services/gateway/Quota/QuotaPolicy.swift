@@ -9,6 +9,10 @@ struct QuotaPolicy: Sendable {
     var tokenLimit: Int?
     /// The most everyone's scans may cost a day, in nano-dollars; nil: no budget.
     var dailyBudgetNanos: Int64?
+    /// How many refinements of each photo scan are free (docs/architecture.md, "Refinements"): counted over the scan's
+    /// whole chain of refinements, failed ones not counted. A free one does not count as a scan, and meets only the
+    /// token limit and the budget; later ones count as scans.
+    var freeRefinements = 2
 
     /// Why a new scan is refused.
     enum Refusal: Sendable, Hashable {
@@ -27,15 +31,15 @@ struct QuotaPolicy: Sendable {
     }
 
     /// Why a new scan is refused after `usage`; nil when it may go ahead: the first allowance spent, in the order
-    /// scans, tokens, everyone's budget; a limit not set never refuses.
+    /// scans, tokens, everyone's budget; a limit not set never refuses. A `free` refinement meets no scan limit.
     ///
     /// The quota rule lives here and only here, because it is read where there is no database: before an upload, by
     /// `/v1/quota` and by the in-memory ledger of the tests. A reservation must check and insert in one atomic step,
     /// which only PostgreSQL can take under the person's lock, so `kiwi_reserve_scan` is handed this policy's limits
     /// and only compares the usage it reads with them (no refusal is named there). It answers with that usage, by
     /// column name, and ``PostgresScanLedger`` names the refusal by this function from the very numbers compared.
-    func refusal(after usage: DailyUsage) -> Refusal? {
-        if usage.scans >= limit { return .scans }
+    func refusal(after usage: DailyUsage, free: Bool = false) -> Refusal? {
+        if usage.scans >= limit, !free { return .scans }
         if let tokenLimit, usage.tokens >= tokenLimit { return .tokens }
         if let dailyBudgetNanos, usage.everyonesSpendNanos >= dailyBudgetNanos { return .budget }
         return nil

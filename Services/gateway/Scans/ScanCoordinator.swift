@@ -58,34 +58,59 @@ struct ScanCoordinator: Sendable {
     /// too many scans starting on this gateway (503 with `Retry-After`), a store that is down (503), or a job the
     /// broker would not take (503, and the scan refunded).
     func start(_ request: Request, context: GatewayRequestContext) async throws -> StartedScan {
+        try await start(request, refusingEarly: true, context: context) { ScanInput(try await ImageUpload.read(from: request, context: context)) }
+    }
+
+    /// Starts a refinement of scan `parentID` (docs/architecture.md, "Refinements") from the ingredient names of
+    /// `request`, as ``start(_:context:)`` starts a photo scan; or finds the refinement the same `Idempotency-Key`
+    /// started. Throws besides 400/422 for a body that is not a list of names, 404 when the parent is not a scan of the
+    /// caller, and 409 `scan_not_refinable` when it is open, failed or a dish scan.
+    func refine(_ parentID: UUID, _ request: Request, context: GatewayRequestContext) async throws -> StartedScan {
+        // No refusal before the body: it is small, and a free refinement meets no scan limit; the reservation decides.
+        try await start(request, refusingEarly: false, context: context) {
+            ScanInput(try await RefinementRequest.read(from: request, refining: parentID))
+        }
+    }
+
+    /// A scan of `input`, in one of this gateway's start slots. `refusingEarly`: a spent allowance is refused before
+    /// `input` is read.
+    private func start(
+        _ request: Request,
+        refusingEarly: Bool,
+        context: GatewayRequestContext,
+        input: @Sendable () async throws -> ScanInput
+    ) async throws -> StartedScan {
         let session = try context.authenticatedSession
         let idempotencyKey = try IdempotencyKey.of(request)
         guard
-            let started = try await startLimiter.withSlot({ try await start(request, of: session, idempotencyKey: idempotencyKey, context: context) })
+            let started = try await startLimiter.withSlot({
+                try await start(of: session, idempotencyKey: idempotencyKey, refusingEarly: refusingEarly, context: context, input: input)
+            })
         else { throw ScanAPIErrors.busy }
         return started
     }
 
-    /// ``start(_:context:)`` in one of this gateway's start slots.
+    /// ``start(_:refusingEarly:context:input:)`` in its slot.
     private func start(
-        _ request: Request,
         of session: AuthenticatedSession,
         idempotencyKey: String?,
-        context: GatewayRequestContext
+        refusingEarly: Bool,
+        context: GatewayRequestContext,
+        input readInput: () async throws -> ScanInput
     ) async throws -> StartedScan {
         let now = Date()
         let started = ContinuousClock.now
         let day = policy.day(of: now)
         // Read while the usage is, so that it costs no extra round trip; a store that is down is a 503 before the upload.
         async let reading = profiles.profile(of: session.userID)
-        if let refusal = policy.refusal(after: try await ledger.usage(of: session.quotaKey, on: day)),
+        if refusingEarly, let refusal = policy.refusal(after: try await ledger.usage(of: session.quotaKey, on: day)),
             try await !startedBefore(idempotencyKey, by: session.userID)
         {
             throw errors.refusal(refusal, at: now)
         }
         let profile = try await reading
         let uploadStarted = ContinuousClock.now
-        let upload = try await ImageUpload.read(from: request, context: context)
+        let input = try await readInput()
         let uploadTime = ContinuousClock.now - uploadStarted
         let deadline = now.addingTimeInterval(timeout.seconds)
         let reservation = try await ledger.reserve(
@@ -94,8 +119,9 @@ struct ScanCoordinator: Sendable {
                 quotaKey: session.quotaKey,
                 day: day,
                 idempotencyKey: idempotencyKey,
-                photoSHA256: upload.digest,
-                deadline: deadline
+                photoSHA256: input.digest,
+                deadline: deadline,
+                refinement: input.refinement
             ),
             policy: policy
         )
@@ -103,6 +129,8 @@ struct ScanCoordinator: Sendable {
         switch reservation {
         case .refused(let refusal): throw errors.refusal(refusal, at: now)
         case .keyReused: throw IdempotencyKey.reused
+        case .noParent: throw ScanAPIErrors.noSuchScan
+        case .notRefinable: throw ScanAPIErrors.notRefinable
         case .replay(let earlier):
             context.logger.info("answering a repeated request with its earlier scan", metadata: ["scanId": "\(earlier.id)"])
             return .repeated(earlier)
@@ -115,12 +143,13 @@ struct ScanCoordinator: Sendable {
             try await jobQueue.submit(
                 ScanJob(
                     scanID: scan.id,
-                    photos: upload.photos,
-                    mode: upload.mode,
+                    photos: input.photos,
+                    mode: input.mode,
                     deadline: deadline,
                     requestID: context.requestID,
                     userKey: userKey,
-                    profile: profile
+                    profile: profile,
+                    ingredients: input.refinement?.ingredients
                 )
             )
         } catch {

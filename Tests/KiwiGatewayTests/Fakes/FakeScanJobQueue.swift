@@ -44,6 +44,8 @@ final class FakeScanJobQueue: ScanJobQueue {
     var profiles: [KitchenProfile?] { state.withLock { $0.jobs.map(\.profile) } }
     /// The request ids the jobs carried.
     var requestIDs: [String] { state.withLock { $0.jobs.compactMap(\.requestID) } }
+    /// The ingredient names the jobs carried, in order: nil for a photo scan's.
+    var ingredients: [[String]?] { state.withLock { $0.jobs.map(\.ingredients) } }
     /// The scan ids of the jobs received, in order.
     var scanIDs: [UUID] { state.withLock { $0.jobs.map(\.scanID) } }
 

@@ -16,6 +16,13 @@ final class FakeScanLedger: ScanLedger {
         let quotaKey: Data
         let day: String
         var idempotencyKey: String?
+        /// A refinement's chain: the photo scan at its start.
+        var rootID: UUID?
+        /// A free refinement, which counts against no allowance.
+        var free = false
+
+        /// Whether it counts as one of the day's scans: not failed, and not free.
+        var charged: Bool { record.state != .failed && !free }
     }
 
     /// A person's day, which charges outside the ledger and model tokens count under (`scan_usage`'s key).
@@ -81,7 +88,16 @@ final class FakeScanLedger: ScanLedger {
             {
                 return earlier.record.photoSHA256 == scan.photoSHA256 ? .replay(earlier.record) : .keyReused
             }
-            if let refusal = policy.refusal(after: Self.usage(of: scan.quotaKey, on: scan.day, in: state)) { return .refused(refusal) }
+            var rootID: UUID?
+            var free = false
+            if let refinement = scan.refinement {
+                guard let parent = state.scans[refinement.parentID], parent.record.userID == scan.userID else { return .noParent }
+                guard parent.record.state == .succeeded, parent.record.result?.mode ?? .fridge == .fridge else { return .notRefinable }
+                let root = parent.rootID ?? refinement.parentID
+                rootID = root
+                free = state.scans.values.filter { $0.rootID == root && $0.free && $0.record.state != .failed }.count < policy.freeRefinements
+            }
+            if let refusal = policy.refusal(after: Self.usage(of: scan.quotaKey, on: scan.day, in: state), free: free) { return .refused(refusal) }
             let record = ScanRecord(
                 id: scan.id,
                 userID: scan.userID,
@@ -90,9 +106,17 @@ final class FakeScanLedger: ScanLedger {
                 photoSHA256: scan.photoSHA256,
                 deadline: scan.deadline,
                 createdAt: Date(),
-                result: nil
+                result: nil,
+                parentID: scan.refinement?.parentID
             )
-            state.scans[scan.id] = Stored(record: record, quotaKey: scan.quotaKey, day: scan.day, idempotencyKey: scan.idempotencyKey)
+            state.scans[scan.id] = Stored(
+                record: record,
+                quotaKey: scan.quotaKey,
+                day: scan.day,
+                idempotencyKey: scan.idempotencyKey,
+                rootID: rootID,
+                free: free
+            )
             return .reserved(record)
         }
     }
@@ -192,7 +216,8 @@ final class FakeScanLedger: ScanLedger {
             guard let stored = state.scans[id], stored.record.userID == userID else { return .notFound }
             switch stored.record.state {
             case .running: return .running
-            case .succeeded: state.carried[PersonDay(quotaKey: stored.quotaKey, day: stored.day), default: 0] += 1
+            case .succeeded where !stored.free: state.carried[PersonDay(quotaKey: stored.quotaKey, day: stored.day), default: 0] += 1
+            case .succeeded: break
             case .queued, .failed: break
             }
             state.scans[id] = nil
@@ -222,7 +247,7 @@ final class FakeScanLedger: ScanLedger {
     func deleteScans(of userID: UUID, quotaKey: Data, today: String) async throws {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
-            let charged = state.scans.values.filter { $0.record.userID == userID && $0.day == today && $0.record.state != .failed }.count
+            let charged = state.scans.values.filter { $0.record.userID == userID && $0.day == today && $0.charged }.count
             state.carried[PersonDay(quotaKey: quotaKey, day: today), default: 0] += charged
             state.scans = state.scans.filter { $0.value.record.userID != userID }
         }
@@ -297,12 +322,13 @@ final class FakeScanLedger: ScanLedger {
             modelTime: record.modelTime,
             retryAfterSeconds: record.retryAfterSeconds,
             partials: record.partials,
-            partialCount: record.partialCount
+            partialCount: record.partialCount,
+            parentID: record.parentID
         )
     }
 
     private static func usage(of quotaKey: Data, on day: String, in state: State) -> DailyUsage {
-        let scans = state.scans.values.filter { $0.quotaKey == quotaKey && $0.day == day && $0.record.state != .failed }.count
+        let scans = state.scans.values.filter { $0.quotaKey == quotaKey && $0.day == day && $0.charged }.count
         let personDay = PersonDay(quotaKey: quotaKey, day: day)
         return DailyUsage(
             scans: scans + state.carried[personDay, default: 0],

@@ -39,6 +39,16 @@ struct ScanAPIErrors: Sendable {
     /// Too many scans are starting on this gateway (``ScanStartLimiter``): 503 with `Retry-After`.
     static let busy = APIError.unavailableForAMoment(.scanUnavailable, "Too many scans are starting right now; please try again in a moment.")
 
+    /// No scan of the caller has this id: another user's, unknown, deleted, or past its retention.
+    static let noSuchScan = APIError(.notFound, .notFound, "There is no such scan; it may have passed its retention period.")
+
+    /// A refinement of a scan that has no confirmed ingredients to start from: open, failed, or a dish scan.
+    static let notRefinable = APIError(
+        .conflict,
+        .scanNotRefinable,
+        "Only a fridge scan that succeeded can be refined; wait for an open scan to succeed, or start a new scan."
+    )
+
     /// The scan was deleted while its request waited (with its account, or by `DELETE /v1/scans/{id}`).
     static let gone = APIError(.notFound, .notFound, "There is no such scan; it was deleted.")
 

@@ -11,8 +11,9 @@ import NIOCore
 
 /// The scan as a resource (docs/architecture.md, "Scans as resources"): `POST /v1/scans` starts one and answers at once
 /// (202) or, with `Prefer: wait=N`, once it is final within N seconds; `GET /v1/scans/{id}` shows it,
-/// `GET /v1/scans/{id}/events` streams its progress, `GET /v1/scans` lists the user's scans, and
-/// `DELETE /v1/scans/{id}` cancels or deletes one. Another user's scan is 404, like one that never was.
+/// `GET /v1/scans/{id}/events` streams its progress, `GET /v1/scans` lists the user's scans,
+/// `DELETE /v1/scans/{id}` cancels or deletes one, and `POST /v1/scans/{id}/refinements` starts a scan from one's
+/// confirmed ingredients. Another user's scan is 404, like one that never was.
 struct ScansController: Sendable {
     let scans: ScanCoordinator
 
@@ -25,13 +26,26 @@ struct ScansController: Sendable {
         group.get("scans/:id", use: show)
         group.delete("scans/:id", use: delete)
         group.get("scans/:id/events", use: events)
+        group.post("scans/:id/refinements", use: refine)
     }
 
     /// `POST /v1/scans`: 202 with the scan, `Location` of its resource; 200 with the final scan when `Prefer: wait=N`
     /// was sent and the scan ended within N seconds (`Preference-Applied` says the wait was honoured). A repeated
     /// `Idempotency-Key` answers the earlier scan in the same way.
     @Sendable func create(request: Request, context: GatewayRequestContext) async throws -> Response {
-        let started = try await scans.start(request, context: context)
+        try await answer(try await scans.start(request, context: context), request: request, context: context)
+    }
+
+    /// `POST /v1/scans/{id}/refinements` (docs/architecture.md, "Refinements"): a text-only scan from the ingredients
+    /// the person confirmed of scan `id`, answered as `POST /v1/scans` answers. 404 when `id` is not the caller's scan,
+    /// 409 `scan_not_refinable` when it is open, failed or a dish scan.
+    @Sendable func refine(request: Request, context: GatewayRequestContext) async throws -> Response {
+        guard let parentID = Self.scanID(context) else { throw Self.notFound }
+        return try await answer(try await scans.refine(parentID, request, context: context), request: request, context: context)
+    }
+
+    /// A started scan's answer: 202, or 200 once final within `Prefer: wait=N`.
+    private func answer(_ started: ScanCoordinator.StartedScan, request: Request, context: GatewayRequestContext) async throws -> Response {
         var scan = started.scan
         var headers: HTTPFields = [.location: scan.location]
         if let wait = Self.preferredWait(request.headers[values: .prefer]) {
@@ -121,7 +135,7 @@ struct ScansController: Sendable {
         return nil
     }
 
-    private static let notFound = APIError(.notFound, .notFound, "There is no such scan; it may have passed its retention period.")
+    private static let notFound = ScanAPIErrors.noSuchScan
 
     private static func scanID(_ context: GatewayRequestContext) -> UUID? {
         context.parameters.get("id").flatMap(UUID.init(uuidString:))

@@ -18,7 +18,7 @@ struct PostgresScanLedger: ScanLedger {
     /// A scan's columns, named as ``record(_:)`` reads them.
     fileprivate static let columns = """
         id, user_id, state, error_code, COALESCE(error_message, '') AS error_message, photo_sha256, deadline, created_at,
-        result::text AS result, model_ms, retry_after_seconds, partials::text AS partials, partial_count
+        result::text AS result, model_ms, retry_after_seconds, partials::text AS partials, partial_count, parent_id
         """
 
     private var transitions: ScanTransitions {
@@ -36,11 +36,12 @@ struct PostgresScanLedger: ScanLedger {
         }
     }
 
-    /// One statement, `kiwi_reserve_scan` (KiwiSchema, version 10), under a lock per person (`pg_advisory_xact_lock` on
+    /// One statement, `kiwi_reserve_scan` (KiwiSchema, version 13), under a lock per person (`pg_advisory_xact_lock` on
     /// the quota key): the idempotency key is looked up, the day's usage read, and the new scan inserted, with no other
     /// reservation of the same person in between. 1,000 simultaneous attempts of one person still grant exactly the
-    /// limit. Everyone's spend is read without a lock: the budget is checked before each reservation, not held by it
-    /// (docs/architecture.md, "Spend and model routes").
+    /// limit. A refinement's chain is priced under the lock of its photo scan's row as well. Everyone's spend is read
+    /// without a lock: the budget is checked before each reservation, not held by it (docs/architecture.md, "Spend and
+    /// model routes").
     func reserve(_ scan: QueuedScan, policy: QuotaPolicy) async throws -> ScanReservation {
         try await withStatementDeadline("scan ledger reserve", timeout: timeout) {
             let statement = ReserveScanStatement(scan: scan, lockKey: Self.lockKey(scan.quotaKey), policy: policy)
@@ -61,13 +62,19 @@ struct PostgresScanLedger: ScanLedger {
             return record.photoSHA256 == scan.photoSHA256 ? .replay(record) : .keyReused
         case "reserved":
             return .reserved(try record(columns))
+        case "no_parent":
+            return .noParent
+        case "not_refinable":
+            return .notRefinable
         case let outcome:
             let usage = DailyUsage(
                 scans: try columns["used_scans"].decode(Int.self),
                 tokens: try columns["used_tokens"].decode(Int.self),
                 everyonesSpendNanos: try columns["everyones_spend"].decode(Int64.self)
             )
-            guard outcome == "refused", let refusal = policy.refusal(after: usage) else { throw ReservationOutcomeUnknown(outcome: outcome) }
+            guard outcome == "refused", let refusal = policy.refusal(after: usage, free: try columns["free"].decode(Bool.self)) else {
+                throw ReservationOutcomeUnknown(outcome: outcome)
+            }
             return .refused(refusal)
         }
     }
@@ -132,7 +139,7 @@ struct PostgresScanLedger: ScanLedger {
                     """
                     INSERT INTO scan_usage (quota_key, scan_date, scan_count)
                     SELECT \(quotaKey), scan_date, count(*) FROM scans
-                    WHERE user_id = \(userID) AND scan_date = \(today)::date AND state <> 'failed' GROUP BY scan_date
+                    WHERE user_id = \(userID) AND scan_date = \(today)::date AND state <> 'failed' AND NOT free GROUP BY scan_date
                     ON CONFLICT (quota_key, scan_date) DO UPDATE SET scan_count = scan_usage.scan_count + EXCLUDED.scan_count
                     """,
                     logger: logger
@@ -162,20 +169,21 @@ struct PostgresScanLedger: ScanLedger {
     }
 
     /// Under the person's lock, like a reservation: a cancelled scan's charge and a deleted success's charge are
-    /// settled with no reservation of theirs in between. A deleted success's charge moves to `scan_usage`.
+    /// settled with no reservation of theirs in between. A deleted success's charge moves to `scan_usage` (a free
+    /// refinement has none).
     func delete(_ id: UUID, of userID: UUID, quotaKey: Data) async throws -> ScanDeletion {
         try await withStatementDeadline("scan ledger delete scan", timeout: timeout) {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey(quotaKey)))", logger: logger)
                 let rows = try await connection.query(
-                    "SELECT state FROM scans WHERE id = \(id) AND user_id = \(userID) FOR UPDATE",
+                    "SELECT state, free FROM scans WHERE id = \(id) AND user_id = \(userID) FOR UPDATE",
                     logger: logger
                 )
-                var found: ScanState?
-                for try await state in rows.decode(String.self) { found = ScanState(rawValue: state) ?? .failed }
-                guard let state = found else { return .notFound }
+                var found: (state: ScanState, free: Bool)?
+                for try await (state, free) in rows.decode((String, Bool).self) { found = (ScanState(rawValue: state) ?? .failed, free) }
+                guard let (state, free) = found else { return .notFound }
                 if state == .running { return .running }
-                if state == .succeeded {
+                if state == .succeeded, !free {
                     try await connection.execute(
                         """
                         INSERT INTO scan_usage (quota_key, scan_date, scan_count)
@@ -241,7 +249,8 @@ struct PostgresScanLedger: ScanLedger {
             modelTime: try columns["model_ms"].decode(Int?.self).map { .milliseconds($0) },
             retryAfterSeconds: try columns["retry_after_seconds"].decode(Int?.self),
             partials: try StoredPartial.entries(of: try columns["partials"].decode(String?.self)),
-            partialCount: try columns["partial_count"].decode(Int.self)
+            partialCount: try columns["partial_count"].decode(Int.self),
+            parentID: try columns["parent_id"].decode(UUID?.self)
         )
     }
 }
@@ -267,19 +276,23 @@ private struct DailyUsageStatement: PostgresPreparedStatement {
 }
 
 /// ``PostgresScanLedger/reserve(_:policy:)``: `kiwi_reserve_scan`'s row, a scan's columns named as
-/// ``PostgresScanLedger/columns`` names them, then the outcome and the usage. A limit the policy does not set is NULL,
-/// no limit. A replayed scan's partials and their count are joined from its row (a new scan has none).
+/// ``PostgresScanLedger/columns`` names them, then whether it is (or would have been) a free refinement, the outcome
+/// and the usage. A limit the policy does not set is NULL, no limit. A replayed scan's partials and their count are
+/// joined from its row (a new scan has none).
 private struct ReserveScanStatement: PostgresPreparedStatement {
     static let sql = """
         SELECT r_id AS id, r_user_id AS user_id, r_state AS state, r_error_code AS error_code, r_error_message AS error_message,
             r_photo_sha256 AS photo_sha256, r_deadline AS deadline, r_created_at AS created_at, r_result AS result,
             r_model_ms AS model_ms, r_retry_after_seconds AS retry_after_seconds, earlier.partials::text AS partials,
-            COALESCE(earlier.partial_count, 0) AS partial_count, outcome, used_scans, used_tokens, everyones_spend
-        FROM kiwi_reserve_scan($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10, $11)
+            COALESCE(earlier.partial_count, 0) AS partial_count, r_parent_id AS parent_id, r_free AS free, outcome, used_scans,
+            used_tokens, everyones_spend
+        FROM kiwi_reserve_scan($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10, $11, $12, to_jsonb($13::text[]), $14)
         LEFT JOIN scans AS earlier ON earlier.id = r_id
         """
-    // Stated, because the idempotency key and the limits may be null, which says nothing of their types.
-    static let bindingDataTypes: [PostgresDataType] = [.uuid, .uuid, .bytea, .text, .text, .bytea, .timestamptz, .int8, .int8, .int8, .int8]
+    // Stated, because the idempotency key, the limits and a photo scan's parent may be null, which says nothing of their types.
+    static let bindingDataTypes: [PostgresDataType] = [
+        .uuid, .uuid, .bytea, .text, .text, .bytea, .timestamptz, .int8, .int8, .int8, .int8, .uuid, .textArray, .int4,
+    ]
     typealias Row = PostgresRow
 
     let scan: QueuedScan
@@ -299,6 +312,9 @@ private struct ReserveScanStatement: PostgresPreparedStatement {
         bindings.append(policy.limit)
         bindings.append(policy.tokenLimit)
         bindings.append(policy.dailyBudgetNanos)
+        bindings.append(scan.refinement?.parentID)
+        bindings.append(scan.refinement?.ingredients)
+        bindings.append(Int32(policy.freeRefinements))
         return bindings
     }
 }

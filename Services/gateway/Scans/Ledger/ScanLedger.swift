@@ -13,6 +13,10 @@ enum ScanReservation: Sendable, Hashable {
     case keyReused
     /// An allowance of the day is spent.
     case refused(QuotaPolicy.Refusal)
+    /// A refinement's parent is not a scan of the user (or is gone).
+    case noParent
+    /// A refinement's parent is open, failed, or a dish scan.
+    case notRefinable
 }
 
 /// What `DELETE /v1/scans/{id}` came to.
@@ -46,7 +50,8 @@ protocol ScanLedger: Sendable {
     /// and what everyone's scans cost.
     func usage(of quotaKey: Data, on day: String) async throws -> DailyUsage
     /// Reserves `scan` if `policy` allows another on its day, atomically for the person; or finds the earlier scan
-    /// of the same idempotency key.
+    /// of the same idempotency key. A refinement is priced with its chain locked: free while fewer than
+    /// ``QuotaPolicy/freeRefinements`` of the chain's refinements are free and not `failed`, else counted as a scan.
     func reserve(_ scan: QueuedScan, policy: QuotaPolicy) async throws -> ScanReservation
     /// Fails an open scan, which gives its charge back. False when it was no longer open.
     func fail(_ id: UUID, code: ScanFailure.Code) async throws -> Bool

@@ -26,6 +26,8 @@ struct ScanRecord: Sendable, Hashable {
     var partials: [StoredPartial] = []
     /// How many partials the scan stored in all, kept after it ends: the final event's id is 3 + this.
     var partialCount = 0
+    /// The scan a refinement refines; nil for a photo scan.
+    var parentID: UUID?
 }
 
 extension ScanRecord {
@@ -41,7 +43,8 @@ extension ScanRecord {
             createdAt: record.createdAt,
             result: result,
             partials: state.isOpen ? record.partials : [],
-            partialCount: record.partialCount
+            partialCount: record.partialCount,
+            parentID: record.parentID
         )
     }
 
@@ -76,6 +79,7 @@ extension ScanRecord {
             id: id,
             status: state.rawValue,
             createdAt: createdAt,
+            parentId: parentID,
             result: state == .succeeded ? result : nil,
             error: failure.map { ScanAPIErrors.apiError(for: $0).body }
         )

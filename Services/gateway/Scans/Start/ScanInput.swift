@@ -1,0 +1,32 @@
+import Foundation
+import KiwiModels
+import KiwiScans
+
+/// What a scan is started from, the one thing a photo scan and a refinement start differently: the photos of an
+/// upload, or a refinement's confirmed ingredient names.
+struct ScanInput: Sendable {
+    /// What an `Idempotency-Key` is checked against (the scan's `photo_sha256`).
+    var digest: Data
+    /// The photos; none for a refinement.
+    var photos: [[UInt8]]
+    var mode: ScanMode
+    /// The scan refined and the names; nil for a photo scan.
+    var refinement: QueuedScan.Refinement?
+
+    /// A photo scan's input.
+    init(_ upload: ScanUpload) {
+        self.init(digest: upload.digest, photos: upload.photos, mode: upload.mode, refinement: nil)
+    }
+
+    /// A refinement's input.
+    init(_ refinement: QueuedScan.Refinement) {
+        self.init(digest: RefinementRequest.digest(of: refinement), photos: [], mode: .fridge, refinement: refinement)
+    }
+
+    private init(digest: Data, photos: [[UInt8]], mode: ScanMode, refinement: QueuedScan.Refinement?) {
+        self.digest = digest
+        self.photos = photos
+        self.mode = mode
+        self.refinement = refinement
+    }
+}
