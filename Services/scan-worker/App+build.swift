@@ -31,9 +31,9 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
     let publisher = AMQPPublisher(settings: configuration.amqp, topology: KiwiTopology.scanEvents, logger: logger)
     let metrics = WorkerMetrics()
     let intake = IntakeGovernor(concurrency: configuration.concurrency, logger: logger)
-    let routes = configuration.routes.map { route in
+    func route(_ settings: ModelRouteSettings) -> ModelRoute {
         ModelRoute(
-            route,
+            settings,
             detail: configuration.imageDetail,
             stream: configuration.stream,
             streamIdleTimeout: configuration.streamIdleTimeout,
@@ -42,10 +42,14 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
             logger: logger
         )
     }
+    let routes = configuration.routes.map(route)
+    // A text route that is also a photo route is that route: one breaker for one endpoint.
+    let textRoutes = configuration.textRoutes.map { settings in configuration.routes.firstIndex(of: settings).map { routes[$0] } ?? route(settings) }
     let scans = ScanTransitions(client: postgres, logger: logger)
     let events = ScanEventAnnouncer(publisher: publisher, logger: logger)
     let calling = ChatCompletionAnswering(
         fallback: RouteFallback(routes: routes),
+        textFallback: RouteFallback(routes: textRoutes),
         call: RetryingModelCall(
             retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
             attemptTimeout: configuration.attemptTimeout,

@@ -273,6 +273,7 @@ final class ScanJobProcessor: Service, Sendable {
         let request = ScanRequest(
             scanID: job.scanID,
             images: images,
+            ingredients: job.ingredients,
             mode: job.mode,
             profile: job.profile,
             userKey: job.userKey,

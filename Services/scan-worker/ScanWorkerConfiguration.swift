@@ -19,6 +19,9 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
     /// The model routes, tried in order (`LLM_MODELS`; by default one: `OPENAI_MODEL` at `OPENAI_BASE_URL` with
     /// `OPENAI_API_KEY`).
     var routes: [ModelRouteSettings]
+    /// The routes of a refinement's text-only requests, tried in order (`LLM_TEXT_MODELS`, in the form of `LLM_MODELS`;
+    /// by default the first photo route). A text route that is also a photo route is the same route, its breaker shared.
+    var textRoutes: [ModelRouteSettings]
     /// What each model costs (OpenAI's prices, with `LLM_PRICES` over them).
     var prices: ModelPrices
     /// When a route's circuit breaker opens, and for how long (`LLM_BREAKER_FAILURES`, `LLM_BREAKER_COOLDOWN_SECONDS`).
@@ -52,13 +55,16 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
         let routes = reader.value("LLM_MODELS", default: [ModelRouteSettings.Listed(model: openAIModel)]) { text in
             try ModelRouteSettings.listed(in: text, environment: environment)
         }
+        let textRoutes = reader.value("LLM_TEXT_MODELS", default: [routes[0]]) { text in
+            try ModelRouteSettings.listed(in: text, environment: environment)
+        }
         prices = reader.value("LLM_PRICES", default: ModelPrices.openAI) { text in try ModelPrices.openAI.overridden(byJSON: text) }
         breaker = CircuitBreaker.Settings(
             failureThreshold: reader.int("LLM_BREAKER_FAILURES", default: 5, in: 1...1000),
             coolDown: .seconds(reader.int("LLM_BREAKER_COOLDOWN_SECONDS", default: 30, in: 1...3600))
         )
-        for route in routes where prices.price(of: route.model) == nil {
-            reader.reject("LLM_PRICES", "has no price for the model \(route.model); add it")
+        for model in Set((routes + textRoutes).map(\.model)).sorted() where prices.price(of: model) == nil {
+            reader.reject("LLM_PRICES", "has no price for the model \(model); add it")
         }
         imageDetail = reader.value("OPENAI_IMAGE_DETAIL", default: .high) { text in
             guard let detail = ImageDetail(rawValue: text) else { throw ConfigurationError.Reason("must be low, high or auto") }
@@ -73,11 +79,14 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
         maxRetries = reader.int("OPENAI_MAX_RETRIES", default: 2, in: 0...10)
         concurrency = reader.int("WORKER_CONCURRENCY", default: 16, in: 1...1024)
         jobQueue = reader.jobQueue()
-        (self.database, self.amqp, self.routes) = try reader.finish(
+        (self.database, self.amqp, (self.routes, self.textRoutes)) = try reader.finish(
             database,
             amqp,
             openAIAPIKey.map { key in
-                routes.map { $0.settings(defaultBaseURL: openAIBaseURL, defaultAPIKey: key) }
+                (
+                    routes.map { $0.settings(defaultBaseURL: openAIBaseURL, defaultAPIKey: key) },
+                    textRoutes.map { $0.settings(defaultBaseURL: openAIBaseURL, defaultAPIKey: key) }
+                )
             }
         )
     }
@@ -86,6 +95,7 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
         [
             "amqp": .stringConvertible(amqp),
             "routes": .array(routes.map { .string("\($0.name): \($0.model) at \($0.baseURL.absoluteString)") }),
+            "textRoutes": .array(textRoutes.map { .string("\($0.name): \($0.model) at \($0.baseURL.absoluteString)") }),
             "breakerFailures": .stringConvertible(breaker.failureThreshold),
             "breakerCoolDownSeconds": .stringConvertible(breaker.coolDown.components.seconds),
             "imageDetail": .string(imageDetail.rawValue),

@@ -24,8 +24,8 @@ public enum ModelAnswers {
         }
     }
 
-    /// A valid fridge answer with `dishes` as its recipes.
-    public static func fridge(_ dishes: [Dish]) -> String {
+    /// A valid fridge answer with `dishes` as its recipes, and `ingredients` as its detected ingredients.
+    public static func fridge(_ dishes: [Dish], ingredients names: [String] = ["basil"]) -> String {
         let recipes: [JSONValue] = dishes.map { dish in
             .object(
                 JSONObject([
@@ -49,9 +49,9 @@ public enum ModelAnswers {
                 ])
             )
         }
-        let ingredients: [JSONValue] = [
-            .object(JSONObject(["name": .string("basil"), "category": .string("Vegetable"), "confidence": .number(JSONNumber(0.9))]))
-        ]
+        let ingredients: [JSONValue] = names.map { name in
+            .object(JSONObject(["name": .string(name), "category": .string("Vegetable"), "confidence": .number(JSONNumber(0.9))]))
+        }
         return JSONValue.object(JSONObject(["ingredients": .array(ingredients), "recipes": .array(recipes)])).serialized()
     }
 }

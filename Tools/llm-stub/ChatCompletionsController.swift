@@ -43,9 +43,11 @@ struct ChatCompletionsController: Sendable {
         }
         try state.sample(body)
         let behaviour = state.takeBehaviour(scope: request.headers[.clientRequestID], model: checked.parameters.model)
-        // The hash of all the images one after the other, without copying them into one buffer first.
+        // The hash of all the images one after the other, without copying them into one buffer first; of a text-only
+        // request's user texts.
         var hasher = SHA256()
         for image in checked.images { hasher.update(data: image.bytes) }
+        if checked.images.isEmpty { for text in checked.parameters.userTexts { hasher.update(data: Data(text.utf8)) } }
         let digest = Array(hasher.finalize())
         state.record(record(of: checked, digest: digest, fault: behaviour.fault))
         var rateLimitHeaders = HTTPFields()
@@ -189,12 +191,12 @@ struct ChatCompletionsController: Sendable {
     }
 
     private func record(of request: CheckedRequest, digest: [UInt8], fault: StubFault) -> ReceivedRequest {
-        let image = request.images[0]
+        let image = request.images.first
         return ReceivedRequest(
             parameters: request.parameters,
-            imageSHA256: request.images.count == 1 ? digest.hexEncodedString : SHA256.hash(data: image.bytes).hexEncodedString,
-            scanDataSHA256: SHA256.hash(data: image.bytes[image.scanStart..<image.end]).hexEncodedString,
-            imageBytes: image.bytes.count,
+            imageSHA256: request.images.count == 1 ? digest.hexEncodedString : SHA256.hash(data: image?.bytes ?? []).hexEncodedString,
+            scanDataSHA256: SHA256.hash(data: image.map { $0.bytes[$0.scanStart..<$0.end] } ?? []).hexEncodedString,
+            imageBytes: image?.bytes.count ?? 0,
             metadataSegments: request.images.flatMap { $0.metadataSegments.map(\.name) },
             imageCount: request.images.count,
             fault: fault

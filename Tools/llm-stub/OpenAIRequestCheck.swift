@@ -23,7 +23,7 @@ struct RequestParameters: Codable, Sendable, Hashable {
 /// A request that passed the checks OpenAI makes, with what the stub needs to answer it.
 struct CheckedRequest: Sendable {
     var parameters: RequestParameters
-    /// The request's images, in order; never empty.
+    /// The request's images, in order; none in a text-only request (a Kiwi refinement).
     var images: [JPEGImage]
 
     /// Whether the request asks about a cooked dish rather than a fridge.
@@ -197,8 +197,8 @@ enum OpenAIRequestCheck {
         }
     }
 
-    /// The images of the request, at least one: `image_url` parts whose URLs are base64 JPEG data URLs of well-formed
-    /// JPEGs, and the detail of the first.
+    /// The images of the request, if any: `image_url` parts whose URLs are base64 JPEG data URLs of well-formed JPEGs,
+    /// and the detail of the first.
     private static func imageParts(in messages: [WireRequest.Message]) throws(OpenAIError) -> ([JPEGImage], String?) {
         var images: [(JPEGImage, String?)] = []
         for case .parts(let parts)? in messages.map(\.content) {
@@ -226,8 +226,7 @@ enum OpenAIRequestCheck {
                 images.append((image, part.imageURL?.detail))
             }
         }
-        if let first = images.first { return (images.map(\.0), first.1) }
-        throw .invalidRequest("This stub answers only requests with an image: no image_url content part was found.", param: "messages")
+        return (images.map(\.0), images.first?.1)
     }
 }
 

@@ -48,7 +48,7 @@ struct ScanPrompt: Sendable {
 
     /// The task of declaring `recipe`'s allergens (the schema's `allergens`), which the guard reads as a second opinion
     /// beside its lexicon: every group, hidden ones included, since a group left out could reach a reader allergic to it.
-    private static func allergenTask(_ recipe: String) -> String {
+    static func allergenTask(_ recipe: String) -> String {
         "For \(recipe), list in \"allergens\" every one of the 14 EU allergen groups it contains, through any ingredient or "
             + "anything a step adds, including those hidden in prepared foods (soy sauce: soybeans and gluten; pesto: tree nuts "
             + "and milk; Worcestershire sauce: fish); an empty list only when it contains none."
@@ -114,6 +114,7 @@ struct ScanPrompt: Sendable {
     /// which is freed once sent.
     func requestBody(
         images: [Photo],
+        ingredients: [String]? = nil,
         mode: ScanMode = .fridge,
         safetyIdentifier: String,
         profile: KitchenProfile? = nil,
@@ -121,7 +122,7 @@ struct ScanPrompt: Sendable {
     ) -> ByteBuffer {
         let profile = profile.flatMap { $0.isEmpty ? nil : $0 }
         let encodedSize = images.reduce(0) { $0 + $1.base64Count + 64 }
-        guard images.count > 1 || mode != .fridge || repair != nil || profile != nil else {
+        guard images.count != 1 || ingredients != nil || mode != .fridge || repair != nil || profile != nil else {
             let identifier = Array(JSONValue.string(safetyIdentifier).serialized().utf8)
             var body = ByteBuffer()
             body.reserveCapacity(firstRequest.beforeImage.count + encodedSize + identifier.count + firstRequest.afterIdentifier.count)
@@ -138,6 +139,7 @@ struct ScanPrompt: Sendable {
                 detail: detail,
                 stream: stream,
                 images: images.count,
+                ingredients: ingredients,
                 mode: mode,
                 safetyIdentifier: safetyIdentifier,
                 profile: profile,
@@ -164,6 +166,7 @@ struct ScanPrompt: Sendable {
         detail: ImageDetail,
         stream: Bool,
         images: Int,
+        ingredients: [String]? = nil,
         mode: ScanMode,
         safetyIdentifier: String,
         profile: KitchenProfile?,
@@ -186,8 +189,9 @@ struct ScanPrompt: Sendable {
                 : "These \(images) photos show one dish from several sides: answer for that dish."
             content.append(.object(JSONObject(["type": .string("text"), "text": .string(text)])))
         }
+        if let ingredients { content.append(.object(JSONObject(["type": .string("text"), "text": .string(confirmed(ingredients))]))) }
         if let profile { content.append(.object(JSONObject(["type": .string("text"), "text": .string(constraints(for: profile))]))) }
-        let instructions = mode == .fridge ? systemPrompt : dishSystemPrompt
+        let instructions = ingredients != nil ? refinementSystemPrompt : mode == .fridge ? systemPrompt : dishSystemPrompt
         var messages: [JSONValue] = [message(role: "system", content: .string(instructions)), message(role: "user", content: .array(content))]
         if let repair {
             if let previous = repair.previousAnswer { messages.append(message(role: "assistant", content: .string(previous))) }
@@ -196,8 +200,8 @@ struct ScanPrompt: Sendable {
                 message(
                     role: "user",
                     content: .string(
-                        "Your previous answer could not be used: \(repair.problem). Answer again for the same photos with only JSON "
-                            + "that matches the schema exactly; \(empty)."
+                        "Your previous answer could not be used: \(repair.problem). Answer again for the same \(ingredients == nil ? "photos" : "ingredients") "
+                            + "with only JSON that matches the schema exactly; \(empty)."
                     )
                 )
             )

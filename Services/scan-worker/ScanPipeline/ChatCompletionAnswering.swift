@@ -6,6 +6,8 @@ import Tracing
 /// (``RetryingModelCall``), the completion priced (``ScanSpending``) and read (``AnswerInterpreter``).
 struct ChatCompletionAnswering: ModelAnswering {
     let fallback: RouteFallback
+    /// The routes of a refinement's text-only requests (`LLM_TEXT_MODELS`); nil: ``fallback``'s.
+    var textFallback: RouteFallback?
     let call: RetryingModelCall
     let prices: ModelPrices
 
@@ -24,13 +26,15 @@ struct ChatCompletionAnswering: ModelAnswering {
         let body = { (prompt: ScanPrompt) in
             prompt.requestBody(
                 images: request.images,
+                ingredients: request.ingredients,
                 mode: request.mode,
                 safetyIdentifier: request.userKey,
                 profile: request.profile,
                 repair: repair
             )
         }
-        let routed = await fallback.completion(logger: logger) { route, logger in
+        let routes = request.ingredients == nil ? fallback : textFallback ?? fallback
+        let routed = await routes.completion(logger: logger) { route, logger in
             await call.completion(
                 on: route,
                 body,

@@ -9,6 +9,8 @@ struct ScanRequest: Sendable {
     /// The scan's id: the seed of its answer's ids, so that every attempt gives the same element the same ids.
     var scanID: UUID
     var images: [ScanPrompt.Photo]
+    /// A refinement's confirmed ingredient names, asked about instead of photos; nil for a photo scan.
+    var ingredients: [String]?
     var mode: ScanMode = .fridge
     var profile: KitchenProfile?
     /// The user's pseudonymous key, sent as OpenAI's `safety_identifier`.
