@@ -28,6 +28,75 @@ struct LoadTestTests {
         #expect(ScanClient.retryAfter([:]) == nil)
     }
 
+    @Test("event names are read from a stream cut anywhere, as from the stream whole; data lines are not names")
+    func readsEventNamesAcrossChunks() {
+        let stream = Array(
+            ("id: 1\nevent: status\ndata: {\"status\":\"queued\"}\n\n: keep-alive\n\nid: 3\nevent: ingredients\ndata: {\"event: recipe\"}\n\n"
+                + "id: 4\nevent: recipe\ndata: \(String(repeating: "x", count: 200))\n\nid: 5\nevent: result\ndata: {}\n\n").utf8
+        )
+        var whole = EventNameReader()
+        let names = whole.names(in: stream)
+        #expect(names == ["status", "ingredients", "recipe", "result"])
+        for size in [1, 2, 7, 13] {
+            var reader = EventNameReader()
+            var cut: [String] = []
+            for start in stride(from: 0, to: stream.count, by: size) { cut += reader.names(in: stream[start..<min(stream.count, start + size)]) }
+            #expect(cut == names, "in chunks of \(size) bytes")
+        }
+    }
+
+    @Test("a histogram's growth over the window is summed over its label sets, its p50 and p99 read as bucket bounds")
+    func readsHistogramWindow() {
+        let name = "kiwi_scan_event_delay_seconds"
+        func text(_ counts: [String: [Double]]) -> MetricsSnapshot {
+            let bounds = ["0.005", "0.01", "0.025", "+Inf"]
+            return MetricsSnapshot(
+                text: counts.flatMap { kind, values in
+                    zip(bounds, values).map { "\(name)_bucket{kind=\"\(kind)\",le=\"\($0)\"} \($1)" }
+                        + ["\(name)_count{kind=\"\(kind)\"} \(values.last ?? 0)", "\(name)_sum{kind=\"\(kind)\"} \((values.last ?? 0) * 0.004)"]
+                }.joined(separator: "\n") + "\n# TYPE other counter\nother 1\n"
+            )
+        }
+        let before = text(["recipe": [1, 1, 1, 1]])
+        // 100 more: 60 within 5 ms, 39 more within 10 ms, 1 more within 25 ms.
+        let after = text(["recipe": [41, 60, 61, 61], "ingredients": [20, 40, 40, 40]])
+        let window = HistogramWindow(name, from: before, to: after)
+        #expect(window.count == 100)
+        #expect(window.p50AtMostMs == 5)
+        #expect(window.p99AtMostMs == 10)
+        #expect(window.buckets.map(\.count) == [60, 99, 100])
+        #expect(abs((window.meanMs ?? 0) - 4) < 0.001)
+    }
+
+    @Test("a p99 beyond the histogram's largest finite bucket is reported as none")
+    func histogramBeyondItsBuckets() {
+        let name = "delay_seconds"
+        let before = MetricsSnapshot(text: "")
+        let after = MetricsSnapshot(text: "\(name)_bucket{le=\"0.01\"} 90\n\(name)_bucket{le=\"+Inf\"} 100\n\(name)_count 100\n\(name)_sum 2\n")
+        let window = HistogramWindow(name, from: before, to: after)
+        #expect(window.p50AtMostMs == 10)
+        #expect(window.p99AtMostMs == nil)
+    }
+
+    @Test("messages published on one exchange are counted from RabbitMQ's per-channel counters, a channel opened meanwhile from zero")
+    func countsMessagesPublishedOnAnExchange() {
+        let metric = "rabbitmq_detailed_channel_messages_published_total"
+        let before = MetricsSnapshot(
+            text: """
+                \(metric){channel="<0.1.0>",vhost="/",exchange="kiwi.scans.events"} 10
+                \(metric){channel="<0.1.0>",vhost="/",exchange="kiwi.scan.jobs"} 5
+                """
+        )
+        let after = MetricsSnapshot(
+            text: """
+                \(metric){channel="<0.1.0>",vhost="/",exchange="kiwi.scans.events"} 25
+                \(metric){channel="<0.2.0>",vhost="/",exchange="kiwi.scans.events"} 4
+                \(metric){channel="<0.1.0>",vhost="/",exchange="kiwi.scan.jobs"} 50
+                """
+        )
+        #expect(after.messagesPublished(on: "kiwi.scans.events", since: before) == 19)
+    }
+
     @Test("a short closed-loop run signs users in as their quota runs out, succeeds on every scan and reports it as JSON")
     func closedLoopRun() async throws {
         let keys = FileManager.default.temporaryDirectory.appending(path: "kiwi-loadtest-\(UUID().uuidString)")
@@ -72,5 +141,54 @@ struct LoadTestTests {
         let processes = try #require(json["processes"] as? [[String: Any]])
         #expect(processes.map { $0["name"] as? String } == ["kiwi-gateway-0", "kiwi-scan-worker"])
         #expect(processes.allSatisfy { ($0["peakRSSMiB"] as? Double ?? 0) > 1 })
+    }
+}
+
+extension LoadTestTests {
+    @Test("an async run times each scan's ingredients and first recipe before its result, and reads the events' cost from the metrics")
+    func asyncRunTimesStreamedEvents() async throws {
+        let keys = FileManager.default.temporaryDirectory.appending(path: "kiwi-loadtest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
+        try Data(SystemRig.key.pemRepresentation.utf8).write(to: keys.appending(path: "key.pem"))
+        let report = keys.appending(path: "report.json")
+        defer { try? FileManager.default.removeItem(at: keys) }
+        // A paced stream, so that the ingredients come well before the last recipe: about 2 s a scan.
+        var behaviour = StubBehaviour()
+        behaviour.tokensPerSecond = 600
+
+        try await SystemRig.run(behaviour: behaviour) { rig in
+            let first = try await rig.scan(SyntheticJPEG.make(size: 16 * 1024, seed: 104), token: try await rig.signIn())
+            try #require(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))")
+            let loadtest = try ServiceProcess(
+                "kiwi-loadtest",
+                arguments: [
+                    "--gateway", rig.gateway.absoluteString, "--async", "--concurrency", "2", "--warmup", "3", "--duration", "6",
+                    "--image-size", "65536", "--idle-after", "0", "--key-directory", keys.path, "--json", report.path,
+                    "--process", "kiwi-gateway-0=\(try #require(rig.processes["kiwi-gateway-0"]).pid)",
+                    "--gateway-metrics", try #require(rig.metrics["kiwi-gateway-0"]).absoluteString,
+                    "--broker-metrics", try testRabbitMQMetricsURL() + "/metrics/detailed?family=channel_exchange_metrics",
+                ],
+                environment: [:]
+            )
+            let status = await loadtest.waitForExit(timeout: .seconds(60))
+            #expect(status == 0, "\(loadtest.capturedOutput())")
+            #expect(loadtest.capturedOutput().contains("| ingredients |"))
+        }
+        let text = String(decoding: try Data(contentsOf: report), as: UTF8.self)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let succeeded = try #require(json["succeeded"] as? Int)
+        #expect(succeeded >= 2 && json["scans"] as? Int == succeeded, "\(text)")
+        let streamed = try #require(json["streamed"] as? [String: Any])
+        func p50(_ key: String) throws -> Double {
+            let summary = try #require(streamed[key] as? [String: Any])
+            #expect(summary["count"] as? Int == succeeded, "every successful scan showed its \(key): \(text)")
+            return try #require(summary["p50"] as? Double)
+        }
+        let (ingredients, recipe, result) = (try p50("ingredientsMs"), try p50("firstRecipeMs"), try p50("resultMs"))
+        #expect(ingredients < recipe && recipe < result, "\(text)")
+        #expect((streamed["samples"] as? [Any])?.count == succeeded)
+        let delay = try #require(json["eventDelayMs"] as? [String: Any])
+        #expect(try #require(delay["count"] as? Double) > 0, "the gateway timed the window's events: \(text)")
+        #expect(try #require(json["eventMessages"] as? Double) > 0, "the workers announced each element: \(text)")
     }
 }

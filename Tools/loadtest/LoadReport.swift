@@ -46,6 +46,13 @@ struct LoadReport: Encodable {
     /// Each successful scan's latency minus the model's own time (Server-Timing), in milliseconds.
     var gatewayAddedMs: LatencySummary
     var errors: [ErrorRow]
+    /// Through the async API: when each successful scan's streamed events came.
+    var streamed: StreamedTimes?
+    /// The gateway-added delay per streamed event over the window, from the gateway's histogram (`--gateway-metrics`).
+    var eventDelayMs: HistogramWindow?
+    /// Messages published on the scan-event exchange over the window, and per scan finished in it (`--broker-metrics`).
+    var eventMessages: Double?
+    var eventMessagesPerScan: Double?
     var processes: [ProcessRow]
     /// CPU seconds of Kiwi's own processes over the window, all together.
     var kiwiCPUSeconds: Double
@@ -63,6 +70,9 @@ struct LoadReport: Encodable {
         refused: Int,
         outcomes: [ScanOutcome],
         finishedInWindow: (all: Int, succeeded: Int),
+        streamed: Bool = false,
+        eventDelay: HistogramWindow? = nil,
+        eventMessages: Double? = nil,
         processes: [ProcessRow]
     ) {
         (self.mode, self.durationSeconds, self.warmupSeconds, self.imageBytes, self.gateway) = (
@@ -79,6 +89,10 @@ struct LoadReport: Encodable {
         errors = Dictionary(grouping: outcomes.filter { !$0.succeeded }) { "\($0.status.map(String.init) ?? "none") \($0.code ?? "")" }
             .map { _, failures in ErrorRow(status: failures[0].status, code: failures[0].code ?? "unknown", count: failures.count) }
             .sorted { $0.count > $1.count }
+        self.streamed = streamed ? StreamedTimes(outcomes.filter(\.succeeded)) : nil
+        eventDelayMs = eventDelay
+        self.eventMessages = eventMessages
+        eventMessagesPerScan = eventMessages.flatMap { finishedInWindow.all > 0 ? $0 / Double(finishedInWindow.all) : nil }
         kiwiCPUSeconds = processes.filter(\.kiwi).reduce(0) { $0 + $1.cpuSeconds }
         kiwiCPUMsPerScan = Self.msPerScan(kiwiCPUSeconds, finished: finishedInWindow.all)
     }
@@ -101,6 +115,26 @@ struct LoadReport: Encodable {
             "|---|---|---|---|",
             "| \(ms(gatewayAddedMs.p50)) | \(ms(gatewayAddedMs.p90)) | \(ms(gatewayAddedMs.p99)) | \(ms(gatewayAddedMs.max)) |",
         ]
+        if let streamed { lines += ["", streamed.table] }
+        if let eventDelayMs {
+            func bound(_ value: Double?) -> String { value.map { "≤ \(ms($0))" } ?? "above every bucket" }
+            lines += [
+                "",
+                "gateway-added delay per streamed event (\(LoadTest.eventDelayMetric), from the worker's acceptance to the event's write; "
+                    + "p50 and p99 as the bounds of their buckets), \(Int(eventDelayMs.count)) events in the window:",
+                "",
+                "| mean ms | p50 ms | p99 ms |",
+                "|---|---|---|",
+                "| \(eventDelayMs.meanMs.map(ms) ?? "—") | \(bound(eventDelayMs.p50AtMostMs)) | \(bound(eventDelayMs.p99AtMostMs)) |",
+            ]
+        }
+        if let eventMessages {
+            lines += [
+                "",
+                "scan-event exchange: \(Int(eventMessages)) messages published in the window, "
+                    + "\(eventMessagesPerScan.map { String(format: "%.2f", $0) } ?? "—") per scan finished in it.",
+            ]
+        }
         if refused > 0 {
             lines += [
                 "",

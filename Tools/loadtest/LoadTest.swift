@@ -47,6 +47,21 @@ struct LoadTest: AsyncParsableCommand {
     @Option(help: "Seconds one scan may take before it counts as failed (client_timeout).") var requestTimeout = 150
     @Flag(help: "Scan through the async API (POST /v1/scans, then the scan's event stream) instead of POST /v1/scan.")
     var async = false
+    @Option(
+        help: """
+            The gateway's metrics URL: report the delay it added to each streamed event over the window \
+            (its kiwi_scan_event_delay_seconds histogram, read at the window's start and end).
+            """
+    )
+    var gatewayMetrics: String?
+    @Option(
+        help: """
+            RabbitMQ's detailed metrics URL (…/metrics/detailed?family=channel_exchange_metrics): report the messages \
+            published on --event-exchange over the window, per scan.
+            """
+    )
+    var brokerMetrics: String?
+    @Option(help: "The exchange whose messages --broker-metrics counts: the scan events'.") var eventExchange = "kiwi.scans.events"
     @Option(help: "Also write the results to this file as JSON.") var json: String?
 
     func validate() throws {
@@ -100,13 +115,21 @@ struct LoadTest: AsyncParsableCommand {
         let stopAt = measuringFrom + .milliseconds(duration * 1000)
         let recorder = Recorder(measuringFrom: measuringFrom, until: stopAt)
         let progress = Task { await ProgressLine(recorder: recorder, start: start, measuringFrom: measuringFrom, stopAt: stopAt).run() }
-        // CPU is counted over the measured window; the snapshots are taken on schedule while the load runs.
+        // CPU and the metrics are counted over the measured window; the snapshots are taken on schedule while the load runs.
         @Sendable func readings() -> [ProcessUsage] { watched.map { ProcessUsage(pid: $0.pid, includingChildren: true) } }
-        let usage = Task { () -> (before: [ProcessUsage], after: [ProcessUsage]) in
+        let (gatewayMetrics, brokerMetrics) = (self.gatewayMetrics, self.brokerMetrics)
+        @Sendable func reading() async -> WindowReading {
+            let processes = readings()
+            var reading = WindowReading(processes: processes)
+            if let gatewayMetrics { reading.gateway = await MetricsSnapshot.read(gatewayMetrics, client: http) }
+            if let brokerMetrics { reading.broker = await MetricsSnapshot.read(brokerMetrics, client: http) }
+            return reading
+        }
+        let usage = Task { () -> (before: WindowReading, after: WindowReading) in
             try? await sleep(until: measuringFrom)
-            let before = readings()
+            let before = await reading()
             try? await sleep(until: stopAt)
-            return (before, readings())
+            return (before, await reading())
         }
 
         /// One scan as `person` (by default the next turn's user), recorded with the token it used; nil when no user
@@ -174,6 +197,10 @@ struct LoadTest: AsyncParsableCommand {
             try? await sleep(for: .milliseconds(Self.idleWindow * 1000))
             idle = zip(idleBefore, readings()).map { 100 * ($1.cpuSeconds - $0.cpuSeconds) / Self.idleWindow }
         }
+        let eventDelay = before.gateway.flatMap { start in
+            after.gateway.map { HistogramWindow(Self.eventDelayMetric, from: start, to: $0) }
+        }
+        let eventMessages = before.broker.flatMap { start in after.broker?.messagesPublished(on: eventExchange, since: start) }
         return LoadReport(
             mode: (concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s") + (async ? ", async API" : ""),
             durationSeconds: duration,
@@ -185,13 +212,16 @@ struct LoadTest: AsyncParsableCommand {
             refused: recorder.measuredRefusals,
             outcomes: recorder.measured,
             finishedInWindow: recorder.finishedInWindow,
+            streamed: async,
+            eventDelay: eventDelay,
+            eventMessages: eventMessages,
             processes: watched.indices.map { index in
                 LoadReport.ProcessRow(
                     name: watched[index].name,
                     pid: watched[index].pid,
                     kiwi: watched[index].kiwi,
-                    cpuSeconds: after[index].cpuSeconds - before[index].cpuSeconds,
-                    peakRSSMiB: Double(after[index].peakRSSBytes) / 1_048_576,
+                    cpuSeconds: after.processes[index].cpuSeconds - before.processes[index].cpuSeconds,
+                    peakRSSMiB: Double(after.processes[index].peakRSSBytes) / 1_048_576,
                     idleCPUPercent: idle[index]
                 )
             }
@@ -208,6 +238,16 @@ struct LoadTest: AsyncParsableCommand {
 
     /// The waits that grow with each refusal in a row.
     private static let refusalWaits = RetrySchedule.doubling(from: .seconds(1), upTo: .seconds(32))
+
+    /// What is read at the start and the end of the measured window.
+    private struct WindowReading: Sendable {
+        var processes: [ProcessUsage]
+        var gateway: MetricsSnapshot?
+        var broker: MetricsSnapshot?
+    }
+
+    /// The gateway's histogram of the delay from a worker's acceptance of a streamed element to the event's write.
+    static let eventDelayMetric = "kiwi_scan_event_delay_seconds"
 
     /// How long the idle reading lasts, in seconds.
     static let idleWindow = 5.0

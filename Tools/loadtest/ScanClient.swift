@@ -10,7 +10,8 @@ import NIOHTTP1
 struct ScanOutcome: Sendable {
     var started: ContinuousClock.Instant
     var latency: Duration
-    /// The HTTP status, or nil when no response came (connection refused or reset, timeout).
+    /// The HTTP status, or nil when no response came (connection refused or reset, timeout); through the async API,
+    /// 200 once the scan's `result` event came, nil when its stream ended without it.
     var status: Int?
     /// The API error code of a failed scan, or what went wrong in transport.
     var code: String?
@@ -22,6 +23,12 @@ struct ScanOutcome: Sendable {
     /// `POST /v1/scans`, which starts nothing it refuses. (`POST /v1/scan` answers a scan the model failed in the same
     /// way, so there it counts as a failure.)
     var refused = false
+    /// When the first `ingredients` and the first `recipe` event of the scan's stream arrived, from the start of its
+    /// `POST` (async API only; nil when none came).
+    var ingredientsAfter: Duration?
+    var firstRecipeAfter: Duration?
+    /// How many `restart` events the scan's stream carried.
+    var restarts = 0
 
     var succeeded: Bool { status == 200 }
 }
@@ -81,7 +88,8 @@ struct ScanClient: Sendable {
     /// `POST /v1/scans`, then `GET /v1/scans/{id}/events` until the `result` or `error` event, which ends the stream.
     /// A success counts as 200; a failed scan as its error's code. A stream refused with 503 is opened again after
     /// its `Retry-After` (1 s without one) until the deadline, as a client following its scan would: the scan goes on
-    /// without it. The model's time is not reported on this path.
+    /// without it. The arrivals of the first `ingredients` and `recipe` events are timed as each chunk comes. The
+    /// model's time is not reported on this path.
     private func asyncScan(token: String, index: Int) async -> ScanOutcome {
         let request = upload(to: "/v1/scans", token: token, index: index)
         let started = ContinuousClock.now
@@ -109,19 +117,42 @@ struct ScanClient: Sendable {
                 try await sleep(for: Self.retryAfter(stream.headers) ?? .seconds(1))
                 stream = try await client.execute(events, deadline: deadline)
             }
-            let text = String(buffer: try await stream.body.collect(upTo: 4 << 20))
-            let latency = ContinuousClock.now - started
-            if text.contains("event: result\n") { return ScanOutcome(started: started, latency: latency, status: 200) }
-            let code = text.range(of: "event: error\ndata: ").flatMap { found in
-                Self.errorCode(inScan: text[found.upperBound...].prefix { $0 != "\n" })
+            // The stream's 200 says only that it opened: the scan succeeded when its `result` event came.
+            var outcome = ScanOutcome(started: started, latency: .zero, status: stream.status == .ok ? nil : Int(stream.status.code))
+            var reader = EventNameReader()
+            var text = ByteBuffer()
+            for try await chunk in stream.body {
+                let arrived = ContinuousClock.now - started
+                for name in reader.names(in: chunk.readableBytesView) {
+                    switch name {
+                    case "ingredients": outcome.ingredientsAfter = outcome.ingredientsAfter ?? arrived
+                    case "recipe": outcome.firstRecipeAfter = outcome.firstRecipeAfter ?? arrived
+                    case "restart": outcome.restarts += 1
+                    case "result": outcome.status = 200
+                    default: break
+                    }
+                }
+                guard text.readableBytes + chunk.readableBytes <= Self.longestStream else { throw NIOTooManyBytesError(maxBytes: Self.longestStream) }
+                text.writeImmutableBuffer(chunk)
             }
-            return ScanOutcome(started: started, latency: latency, status: Int(stream.status.code), code: code ?? "stream_ended")
+            outcome.latency = .now - started
+            guard !outcome.succeeded else { return outcome }
+            // A failed scan's code is in its `error` event's data: the stream is read as text only then.
+            let whole = String(buffer: text)
+            let code = whole.range(of: "event: error\ndata: ").flatMap { found in
+                Self.errorCode(inScan: whole[found.upperBound...].prefix { $0 != "\n" })
+            }
+            outcome.code = code ?? "stream_ended"
+            return outcome
         } catch let error as HTTPClientError where error == .deadlineExceeded {
             return ScanOutcome(started: started, latency: .now - started, code: "client_timeout")
         } catch {
             return ScanOutcome(started: started, latency: .now - started, code: "transport_error")
         }
     }
+
+    /// The most of one scan's event stream that is read.
+    private static let longestStream = 4 << 20
 
     /// The `error.error` of a scan resource's JSON.
     static func errorCode(inScan json: Substring) -> String? {
