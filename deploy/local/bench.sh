@@ -3,11 +3,12 @@
 # Each scenario (docs/operations.md) runs on fresh processes — the OpenAI stub, auth, one gateway and its scan workers —
 # on ports of its own (18080-18089 and 18101-18110 for workers, metrics 19101-19102 and 19201-19210), so a `make run`
 # stack can stay up meanwhile.
-#   bench.sh [A] [B] [C] [D]   the scenarios to run (default: all). Tables on stdout; JSON, the services' metrics at
+#   bench.sh [A] [B] [C] [D] [S]  the scenarios to run (default: all). Tables on stdout; JSON, the services' metrics at
 #                              the end of each scenario (ID-SERVICE.prom) and their logs in .run/bench/.
 #   KIWI_BENCH_SERVICES=DIR    run the gateway, auth and scan workers from DIR instead (another build's release
 #                              binaries), to compare two builds leg by leg on the same machine and load generator.
-#   KIWI_BENCH_SECONDS=S       measure A, B and C for S seconds instead of 60.
+#   KIWI_BENCH_SECONDS=S       measure A, B, C and each round of S for S seconds instead of 60.
+#   KIWI_BENCH_ROUNDS=N        S's rounds of each kind (streamed, whole), interleaved: 2 unless given.
 #   KIWI_BENCH_DATABASE_URL=U  the services' DATABASE_URL, e.g. through tcp-relay.py: a network hop to PostgreSQL.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
@@ -71,14 +72,20 @@ wait_healthy() {
     done
 }
 
+# The stub's streams: instant (all of an answer at once, after the scenario's latency) unless a scenario sets
+# stub_pace=() for the stub's own pace, gpt-4o's.
+stub_pace=(--time-to-first-token-ms 0 --tokens-per-second 0)
+
 # scenario ID TITLE STUB_LATENCY_MS STUB_JITTER_MS WORKERS WORKER_CONCURRENCY -- kiwi-loadtest options…
 scenario() {
-    local id="$1" title="$2" latency="$3" jitter="$4" workers="$5" concurrency="$6" worker port
+    local id="$1" title="$2" latency="$3" jitter="$4" workers="$5" concurrency="$6" worker port pace="instant streams"
     shift 7
-    printf '\n## %s — %s (stub latency %s ms ± %s ms, %s scan worker(s) × WORKER_CONCURRENCY=%s)\n\n' \
-        "$id" "$title" "$latency" "$jitter" "$workers" "$concurrency"
+    [ ${#stub_pace[@]} -gt 0 ] || pace="streams at gpt-4o's pace"
+    printf '\n## %s — %s (stub latency %s ms ± %s ms, %s, %s scan worker(s) × WORKER_CONCURRENCY=%s)\n\n' \
+        "$id" "$title" "$latency" "$jitter" "$pace" "$workers" "$concurrency"
     # The stub keeps the first request a worker sends, for the peer benchmark to replay (bench-peer.sh).
-    start kiwi-llm-stub stub --port 18089 --latency-ms "$latency" --jitter-ms "$jitter" --save-request "$BENCH_RUN/$id-request.json"
+    start kiwi-llm-stub stub --port 18089 --latency-ms "$latency" --jitter-ms "$jitter" "${stub_pace[@]}" \
+        --save-request "$BENCH_RUN/$id-request.json"
     PORT=18081 METRICS_PORT=19102 start kiwi-auth kiwi-auth
     PORT=18080 METRICS_PORT=19101 start kiwi-gateway kiwi-gateway
     for worker in $(seq 1 "$workers"); do
@@ -104,8 +111,38 @@ scenario() {
     stop_all
 }
 
+# S: streamed scans at gpt-4o's pace (the stub's own), against the same scans with LLM_STREAM=false, whose stub answers
+# whole after a streamed answer's mean time (time to first token plus the canned answers' ~1,300 tokens at 81 ± 20
+# per second, 12.6 ms a token on average: 0.39 s + 16.4 s ≈ 16.8 s; ± 5 s, as the pace's jitter spreads the streamed
+# ones). Rounds of each kind alternate (streamed first in odd rounds, whole first in even ones), each on fresh processes, so that the
+# machine's drift and noise fall on both; bench-streamed.py pools each kind's rounds into one summary.
+streamed_scenario() {
+    local rounds="${KIWI_BENCH_ROUNDS:-2}" round kind order
+    local load=(
+        --async --concurrency 64 --ramp-up 15 --warmup 25 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144 --idle-after 0
+        --gateway-metrics http://127.0.0.1:19101/metrics
+        --broker-metrics "http://$KIWI_INFRA_ADDRESS:$KIWI_RABBITMQ_METRICS_PORT/metrics/detailed?family=channel_exchange_metrics"
+    )
+    rm -f "$BENCH_RUN"/S-streamed-*.json "$BENCH_RUN"/S-whole-*.json
+    for round in $(seq 1 "$rounds"); do
+        order=(streamed whole)
+        [ $((round % 2)) -eq 1 ] || order=(whole streamed)
+        for kind in "${order[@]}"; do
+            if [ "$kind" = streamed ]; then
+                stub_pace=()
+                LLM_STREAM=true scenario "S-streamed-$round" "streamed scans, round $round" 0 0 1 64 -- "${load[@]}"
+            else
+                stub_pace=(--time-to-first-token-ms 0 --tokens-per-second 0)
+                LLM_STREAM=false scenario "S-whole-$round" "whole answers (LLM_STREAM=false), round $round" 16800 5000 1 64 -- "${load[@]}"
+            fi
+        done
+    done
+    stub_pace=(--time-to-first-token-ms 0 --tokens-per-second 0)
+    python3 "$here/bench-streamed.py" "$BENCH_RUN" "$rounds" | tee "$BENCH_RUN/S.md"
+}
+
 selected=("$@")
-[ ${#selected[@]} -gt 0 ] || selected=(A B C D)
+[ ${#selected[@]} -gt 0 ] || selected=(A B C D S)
 for id in "${selected[@]}"; do
     case "$id" in
         A) scenario A "throughput" 0 0 1 64 -- --concurrency 64 --warmup 5 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144 ;;
@@ -118,7 +155,8 @@ for id in "${selected[@]}"; do
         D) export SCAN_TIMEOUT_SECONDS=120
             scenario D "10,000 in flight, async API" 20000 5000 10 1024 -- \
             --concurrency 10000 --people 500 --async --ramp-up 60 --warmup 60 --duration 60 --image-size 32768 --request-timeout 240 ;;
-        *) die "unknown scenario $id; use A, B, C or D" ;;
+        S) streamed_scenario ;;
+        *) die "unknown scenario $id; use A, B, C, D or S" ;;
     esac
 done
 printf '\nJSON results and service logs: %s\n' "$BENCH_RUN"
