@@ -46,6 +46,20 @@ struct CompletionStreamReaderTests {
         #expect(fragments.joined() == answer && fragments.count > 10)
     }
 
+    @Test("chunks in another server's member order are decoded whole, with the same fragments")
+    func otherMemberOrder() throws {
+        let chunks = [
+            #"{"model":"gpt-4o-mini","id":"x","created":1,"choices":[{"delta":{"role":"assistant","content":""},"index":0}]}"#,
+            #"{"model":"gpt-4o-mini","id":"x","created":1,"choices":[{"delta":{"content":"{\"a\":"},"index":0,"finish_reason":null}]}"#,
+            #"{"model":"gpt-4o-mini","id":"x","created":1,"choices":[{"delta":{"content":"1}"},"index":0,"finish_reason":"stop"}]}"#,
+        ]
+        let text = chunks.map { "data: \($0)\r\n\r\n" }.joined() + "data: [DONE]\n\n"
+        let (fragments, received) = try read(text, inPiecesOf: 5)
+        #expect(fragments == [#"{"a":"#, "1}"])
+        #expect(received?.choices.first?.message.content == #"{"a":1}"# && received?.choices.first?.finishReason == "stop")
+        #expect(received?.model == "gpt-4o-mini" && received?.usage == nil)
+    }
+
     @Test("a streamed refusal is a completion with no content and the refusal joined, no fragment handed over")
     func refusal() throws {
         let sent = completion(content: nil, refusal: "I'm sorry, I can't help with that.")

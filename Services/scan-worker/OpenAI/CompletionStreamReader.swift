@@ -1,4 +1,5 @@
 import Foundation
+import KiwiModels
 import KiwiOpenAI
 import NIOCore
 
@@ -46,15 +47,15 @@ struct CompletionStreamReader {
     mutating func read(_ buffer: ByteBuffer) throws(StreamError) -> [String] {
         bytesRead += buffer.readableBytes
         var completed: [String] = []
-        for byte in buffer.readableBytesView {
-            guard byte == UInt8(ascii: "\n") else {
-                line.append(byte)
-                continue
-            }
+        var bytes = buffer.readableBytesView[...]
+        while let end = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+            line.append(contentsOf: bytes[..<end])
+            bytes = bytes[(end + 1)...]
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             if let fragment = try readLine() { completed.append(fragment) }
             line.removeAll(keepingCapacity: true)
         }
+        line.append(contentsOf: bytes)
         return completed
     }
 
@@ -83,6 +84,7 @@ struct CompletionStreamReader {
             done = true
             return nil
         }
+        if model != nil, let text = Self.contentFragment(in: data) { return received(content: text) }
         let chunk: Chunk
         do {
             chunk = try decoder.decode(Chunk.self, from: Data(data))
@@ -102,12 +104,43 @@ struct CompletionStreamReader {
             refusal = refusal.map { $0 + text } ?? text
             if !text.isEmpty { fragments += 1 }
         }
-        guard let text = choice.delta?.content else { return nil }
+        return choice.delta?.content.flatMap { received(content: $0) }
+    }
+
+    /// Adds `text` to the content; returns it unless empty.
+    private mutating func received(content text: String) -> String? {
         if content == nil { content = text } else { content!.append(text) }
         guard !text.isEmpty else { return nil }
         fragments += 1
         return text
     }
+
+    /// The fragment of a chunk that carries nothing but content, as OpenAI writes such chunks after the first:
+    /// `…"choices":[{"index":0,"delta":{"content":"…"},"logprobs":null,"finish_reason":null}]…` with no usage. Nearly
+    /// every chunk is one, and reading them without decoding the whole chunk keeps a stream's cost near an unstreamed
+    /// answer's; any other chunk (the first, the last, a refusal, another server's member order) is decoded whole.
+    private static func contentFragment(in data: [UInt8]) -> String? {
+        guard let opening = data.firstRange(of: contentOpening) else { return nil }
+        var index = opening.upperBound
+        var escaped = false
+        while index < data.endIndex, escaped || data[index] != UInt8(ascii: "\"") {
+            escaped = !escaped && data[index] == UInt8(ascii: "\\")
+            index += 1
+        }
+        let closing = index + 1
+        guard closing <= data.endIndex, data[closing...].starts(with: contentClosing),
+            data[(closing + contentClosing.count)...].firstRange(of: usageOpening) == nil
+        else { return nil }
+        let text = data[opening.upperBound..<index]
+        guard text.contains(UInt8(ascii: "\\")) else { return String(decoding: text, as: UTF8.self) }
+        guard case .string(let decoded)? = try? StrictJSONParser().parse(String(decoding: data[(opening.upperBound - 1)..<closing], as: UTF8.self))
+        else { return nil }
+        return decoded
+    }
+
+    private static let contentOpening = Array(#""choices":[{"index":0,"delta":{"content":""#.utf8)
+    private static let contentClosing = Array(#"},"logprobs":null,"finish_reason":null}]"#.utf8)
+    private static let usageOpening = Array(#""usage":{"#.utf8)
 
     /// The members of a `chat.completion.chunk` Kiwi reads.
     private struct Chunk: Decodable {
