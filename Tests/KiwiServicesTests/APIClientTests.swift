@@ -79,7 +79,7 @@ struct APIClientTests {
 
     @Test("a gateway with no scan worker answers a degraded readiness that the client decodes")
     func degradedReadinessDecodes() async throws {
-        try await SystemRig.run(worker: false) { rig in
+        try await SystemRig.run(workers: 0) { rig in
             _ = try await rig.readiness(until: "degraded")
             let readiness = try await KiwiAPI.client(serverURL: rig.gateway).getReadiness().ok.body.json
             #expect(readiness.status == "degraded")

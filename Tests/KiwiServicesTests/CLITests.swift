@@ -184,7 +184,7 @@ struct CLITests {
 
     @Test("profile set replaces the profile and profile shows it; a bad allergy is refused with a sentence")
     func profile() async throws {
-        try await SystemRig.run(worker: false) { rig in
+        try await SystemRig.run(workers: 0) { rig in
             let cli = try CLI(server: rig.gateway)
             #expect(try await cli.logIn().status == 0)
             let set = try await cli.run([

@@ -101,7 +101,7 @@ struct GatewayAPITests {
 
     @Test("with no worker running a scan is 504 after SCAN_TIMEOUT_SECONDS and costs nothing")
     func noWorker() async throws {
-        try await SystemRig.run(environment: ["SCAN_TIMEOUT_SECONDS": "2"], worker: false) { rig in
+        try await SystemRig.run(environment: ["SCAN_TIMEOUT_SECONDS": "2"], workers: 0) { rig in
             let token = try await rig.signIn()
             let answer = try await rig.scan(photo, token: token)
             #expect(answer.status == 504)
@@ -213,7 +213,7 @@ struct GatewayAPITests {
 
     @Test("GET /health/ready is 200 degraded, not ready, while no scan worker consumes the job queue")
     func readinessWithoutWorkers() async throws {
-        try await SystemRig.run(worker: false) { rig in
+        try await SystemRig.run(workers: 0) { rig in
             let answer = try await rig.readiness(until: "degraded")
             #expect(answer.status == 200)
             #expect(try answer.json()["status"] as? String == "degraded")

@@ -108,7 +108,7 @@ struct HardeningTests {
         ]
     )
     func malformedRequests(_ request: String) async throws {
-        try await SystemRig.run(worker: false) { rig in
+        try await SystemRig.run(workers: 0) { rig in
             let port = try #require(rig.gateway.port)
             let answer = try await offThePool { try RawHTTP.exchange(Array(request.utf8), port: port) }
             let (head, body) = try #require(RawHTTP.split(answer))
@@ -136,7 +136,7 @@ struct HardeningTests {
     @Test("the gateway serves its OpenAPI document as YAML and as the same document in JSON, cacheably")
     func servesOpenAPIDocument() async throws {
         let source = try String(contentsOf: ServiceProcess.checkout.appending(path: "Shared/APIClient/openapi.yaml"), encoding: .utf8)
-        try await SystemRig.run(worker: false) { rig in
+        try await SystemRig.run(workers: 0) { rig in
             let yaml = try await rig.send(.GET, "/openapi.yaml")
             #expect(yaml.status == 200)
             #expect(String(decoding: yaml.body, as: UTF8.self) == source)

@@ -78,7 +78,7 @@ struct MetricsTests {
     @Test("the gateway reports the ledger's open scans by state and the age of the oldest queued scan, read every 15 seconds")
     func ledgerGauges() async throws {
         // No worker: the scan stays queued.
-        try await SystemRig.run(worker: false) { rig in
+        try await SystemRig.run(workers: 0) { rig in
             let token = try await rig.signIn()
             let upload = MultipartUpload.make(photo)
             #expect(try await rig.send(.POST, "/v1/scans", token: token, contentType: upload.contentType, body: upload.body).status == 202)

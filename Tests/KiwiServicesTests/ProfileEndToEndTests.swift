@@ -77,7 +77,7 @@ struct ProfileEndToEndTests {
 
     @Test("deleting the account deletes the profile from the database")
     func accountDeletionRemovesProfile() async throws {
-        try await SystemRig.run(worker: false) { rig in
+        try await SystemRig.run(workers: 0) { rig in
             let token = try await rig.signIn()
             let userID = try await rig.userID(of: token)
             #expect(try await putProfile(#"{"allergies": ["milk"], "servings": 2}"#, token: token, rig: rig).status == 200)

@@ -40,14 +40,14 @@ struct SystemRig: Sendable {
     /// Each process's `GET /metrics`, by name (`kiwi-auth`, `kiwi-scan-worker`, `kiwi-gateway-0`, …).
     let metrics: [String: URL]
 
-    /// Starts auth, `gateways` gateways and (unless `worker` is false) a scan worker, and runs `body`.
+    /// Starts auth, `gateways` gateways and `workers` scan workers, and runs `body`.
     static func run<Result: Sendable>(
         behaviour: StubBehaviour = StubBehaviour(),
         environment overrides: [String: String] = [:],
         gatewayEnvironment: [String: String] = [:],
         workerEnvironment: [String: String] = [:],
         gateways: Int = 1,
-        worker: Bool = true,
+        workers: Int = 1,
         _ body: @Sendable (SystemRig) async throws -> Result
     ) async throws -> Result {
         try await withLLMStub(behaviour: behaviour) { stubURL, stub in
@@ -59,7 +59,7 @@ struct SystemRig: Sendable {
             ]) { _, new in new }
             environment.merge(overrides) { _, new in new }
             var services = [("kiwi-auth", "kiwi-auth")]
-            if worker { services.append(("kiwi-scan-worker", "kiwi-scan-worker")) }
+            services += (0..<workers).map { ("kiwi-scan-worker", workerName($0)) }
             for index in 0..<gateways { services.append(("kiwi-gateway", "kiwi-gateway-\(index)")) }
             var processes: [String: ServiceProcess] = [:]
             var metrics: [String: URL] = [:]
@@ -88,6 +88,23 @@ struct SystemRig: Sendable {
             }
             return result
         }
+    }
+
+    /// The `index`th scan worker's name: `kiwi-scan-worker` for the first, `kiwi-scan-worker-1` and on for the others.
+    static func workerName(_ index: Int) -> String {
+        index == 0 ? "kiwi-scan-worker" : "kiwi-scan-worker-\(index)"
+    }
+
+    /// The names of the scan workers started.
+    var workerNames: [String] {
+        processes.keys.filter { $0.hasPrefix("kiwi-scan-worker") }.sorted()
+    }
+
+    /// The metrics process `name` exports now.
+    func scrapeMetrics(of name: String) async throws -> PrometheusText {
+        let url = try #require(metrics[name], "no process \(name)")
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(10))
+        return PrometheusText(String(buffer: try await response.body.collect(upTo: 4 << 20)))
     }
 
     /// Starts a service on free ports and waits until it serves. A port chosen free can be taken before the service
