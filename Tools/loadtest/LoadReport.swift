@@ -116,7 +116,7 @@ struct LoadReport: Encodable {
             "| \(ms(gatewayAddedMs.p50)) | \(ms(gatewayAddedMs.p90)) | \(ms(gatewayAddedMs.p99)) | \(ms(gatewayAddedMs.max)) |",
         ]
         if let streamed { lines += ["", streamed.table] }
-        if let eventDelayMs {
+        if let eventDelayMs, eventDelayMs.count > 0 {
             func bound(_ value: Double?) -> String { value.map { "≤ \(ms($0))" } ?? "above every bucket" }
             lines += [
                 "",
