@@ -112,9 +112,9 @@ scenario() {
 }
 
 # S: streamed scans at gpt-4o's pace (the stub's own), against the same scans with LLM_STREAM=false, whose stub answers
-# whole after a streamed answer's mean time (time to first token plus the canned answers' ~1,300 tokens at 81 ± 20
-# per second, 12.6 ms a token on average: 0.39 s + 16.4 s ≈ 16.8 s; ± 5 s, as the pace's jitter spreads the streamed
-# ones). Rounds of each kind alternate (streamed first in odd rounds, whole first in even ones), each on fresh processes, so that the
+# whole after a streamed scan's median time: 14.5 s on 2026-11-26 (the canned answers stream as about 1,100 fragments
+# at 81 ± 20 per second, 12.6 ms each on average, after 0.39 s), ± 5 s as the pace's jitter spreads the streamed
+# ones. Rounds of each kind alternate (streamed first in odd rounds, whole first in even ones), each on fresh processes, so that the
 # machine's drift and noise fall on both; bench-streamed.py pools each kind's rounds into one summary.
 streamed_scenario() {
     local rounds="${KIWI_BENCH_ROUNDS:-2}" round kind order
@@ -133,7 +133,7 @@ streamed_scenario() {
                 LLM_STREAM=true scenario "S-streamed-$round" "streamed scans, round $round" 0 0 1 64 -- "${load[@]}"
             else
                 stub_pace=(--time-to-first-token-ms 0 --tokens-per-second 0)
-                LLM_STREAM=false scenario "S-whole-$round" "whole answers (LLM_STREAM=false), round $round" 16800 5000 1 64 -- "${load[@]}"
+                LLM_STREAM=false scenario "S-whole-$round" "whole answers (LLM_STREAM=false), round $round" 14500 5000 1 64 -- "${load[@]}"
             fi
         done
     done
