@@ -120,7 +120,7 @@ struct CompletionStreamReader {
     /// every chunk is one, and reading them without decoding the whole chunk keeps a stream's cost near an unstreamed
     /// answer's; any other chunk (the first, the last, a refusal, another server's member order) is decoded whole.
     private static func contentFragment(in data: [UInt8]) -> String? {
-        guard let opening = data.firstRange(of: contentOpening) else { return nil }
+        guard let opening = find(contentOpening, in: data) else { return nil }
         var index = opening.upperBound
         var escaped = false
         while index < data.endIndex, escaped || data[index] != UInt8(ascii: "\"") {
@@ -129,13 +129,30 @@ struct CompletionStreamReader {
         }
         let closing = index + 1
         guard closing <= data.endIndex, data[closing...].starts(with: contentClosing),
-            data[(closing + contentClosing.count)...].firstRange(of: usageOpening) == nil
+            find(usageOpening, in: data, from: closing + contentClosing.count) == nil
         else { return nil }
         let text = data[opening.upperBound..<index]
         guard text.contains(UInt8(ascii: "\\")) else { return String(decoding: text, as: UTF8.self) }
         guard case .string(let decoded)? = try? StrictJSONParser().parse(String(decoding: data[(opening.upperBound - 1)..<closing], as: UTF8.self))
         else { return nil }
         return decoded
+    }
+
+    /// Where `needle` first occurs in `data` from `start`, found with `memchr` and `memcmp`: the generic search costs
+    /// the stream more than everything else it does with a chunk.
+    private static func find(_ needle: [UInt8], in data: [UInt8], from start: Int = 0) -> Range<Int>? {
+        data.withUnsafeBufferPointer { haystack in
+            guard let base = haystack.baseAddress else { return nil }
+            let last = haystack.count - needle.count
+            var index = start
+            while index <= last {
+                guard let hit = memchr(base + index, Int32(needle[0]), last - index + 1) else { return nil }
+                index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if memcmp(base + index, needle, needle.count) == 0 { return index..<(index + needle.count) }
+                index += 1
+            }
+            return nil
+        }
     }
 
     private static let contentOpening = Array(#""choices":[{"index":0,"delta":{"content":""#.utf8)
