@@ -73,7 +73,7 @@ public struct ScanPartialEvent: Hashable, Sendable, Encodable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(scanID.uuidString.lowercased(), forKey: .scanID)
+        try container.encode(scanID, forKey: .scanID)
         var fields = encoder.container(keyedBy: ScanPartial.CodingKeys.self)
         try partial.encodeFields(to: &fields)
     }
