@@ -90,8 +90,14 @@ public struct DietGuard: Sendable {
     /// `answer` with each recipe's `allergens`, the dish's recipe's included, as clients receive them
     /// (``allergens(of:)``): an app can label every recipe, whatever the profile.
     public func labelled(_ answer: ScanResponse) -> ScanResponse {
+        labelled(answer) { allergens(of: $0) }
+    }
+
+    /// `answer` labelled as ``labelled(_:)`` does, its recipes' allergens from `recipeAllergens`: a caller that has
+    /// already labelled some of them (a streamed scan, as they were shown) need not read them again.
+    public func labelled(_ answer: ScanResponse, recipeAllergens: (Recipe) -> [KitchenProfile.Allergen]) -> ScanResponse {
         var labelled = answer
-        for index in labelled.recipes.indices { labelled.recipes[index].allergens = allergens(of: labelled.recipes[index]) }
+        for index in labelled.recipes.indices { labelled.recipes[index].allergens = recipeAllergens(labelled.recipes[index]) }
         if let recipe = labelled.dish?.recipe { labelled.dish?.recipe?.allergens = allergens(of: recipe) }
         return labelled
     }

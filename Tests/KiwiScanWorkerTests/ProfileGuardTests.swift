@@ -20,7 +20,7 @@ struct ProfileGuardTests {
         repaired: Result<ValidAnswer, ScanFailure>
     ) async -> (ScanResponse, [ScanPrompt.Repair]) {
         var asked: [ScanPrompt.Repair] = []
-        let response = await profileGuard.guarded(answer, profile: profile, logger: testLogger) { repair in
+        let response = await profileGuard.guarded(answer, profile: profile, labels: RecipeLabels(), logger: testLogger) { repair in
             asked.append(repair)
             return repaired
         }

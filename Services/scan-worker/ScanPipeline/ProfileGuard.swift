@@ -14,11 +14,12 @@ struct ProfileGuard: Sendable {
     let dietGuard = DietGuard()
     let metrics: WorkerMetrics
 
-    /// `answer` guarded against `profile` (when it has any rule) and labelled; `askAgain` asks the model for the
-    /// guard's repair.
+    /// `answer` guarded against `profile` (when it has any rule) and labelled by `labels`; `askAgain` asks the model for
+    /// the guard's repair.
     func guarded(
         _ answer: ValidAnswer,
         profile: KitchenProfile?,
+        labels: RecipeLabels,
         logger: Logger,
         askingAgain askAgain: (ScanPrompt.Repair) async -> Result<ValidAnswer, ScanFailure>
     ) async -> ScanResponse {
@@ -27,7 +28,7 @@ struct ProfileGuard: Sendable {
             response = await enforced(answer, profile: profile, logger: logger, askingAgain: askAgain)
             response.appliedProfile = profile
         }
-        return dietGuard.labelled(response)
+        return labels.labelled(response)
     }
 
     private func enforced(

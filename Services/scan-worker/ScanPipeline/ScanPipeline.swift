@@ -22,6 +22,8 @@ struct ScanRequest: Sendable {
     var deadline: ContinuousClock.Instant
     /// What the scan's client shows of its answer so far, for every model call of the scan to confirm or restart.
     var shown = ShownState()
+    /// The scan's recipes labelled with their allergens, each once, whether shown while streaming or in the result.
+    var labels = RecipeLabels()
 }
 
 /// What one scan's model calls came to: the answer or the failure, and what they cost.
@@ -58,7 +60,7 @@ struct ScanPipeline: Sendable {
         case .failure(let failure):
             result = .failure(failure)
         case .success(let answer):
-            let response = await profileGuard.guarded(answer, profile: request.profile, logger: logger) { guardRepair in
+            let response = await profileGuard.guarded(answer, profile: request.profile, labels: request.labels, logger: logger) { guardRepair in
                 await repair.validAnswer(rounds: 1, repair: guardRepair, logger: logger, asking: ask)
             }
             result = .success(response)

@@ -120,7 +120,7 @@ actor AnswerShowing: AnswerListener {
                 guard let ingredients = request.shown.answer.withLock({ $0.ingredients }) else { return [] }
                 let alone = ScanResponse(ingredients: ingredients, recipes: [recipe])
                 if let profile = request.profile, !profile.isEmpty, !dietGuard.findings(in: alone, for: profile).isEmpty { return [] }
-                let labelled = dietGuard.labelled(alone).recipes[0]
+                let labelled = request.labels.labelled(recipe)
                 return request.shown.answer.withLock { $0.accept(recipe: labelled) }
             }
         } catch {
