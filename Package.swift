@@ -86,6 +86,7 @@ let package = Package(
         .executable(name: "kiwi-floor-bench", targets: ["KiwiFloorBench"]),
         .executable(name: "kiwi-scan-worker-bench", targets: ["KiwiScanWorkerBench"]),
         .executable(name: "kiwi-loadtest", targets: ["KiwiLoadTest"]),
+        .executable(name: "kiwi-stream-floor", targets: ["KiwiStreamFloor"]),
         .library(name: "KiwiModels", targets: ["KiwiModels"]),
         .library(name: "KiwiAPIClient", targets: ["KiwiAPIClient"]),
     ],
@@ -198,6 +199,7 @@ let package = Package(
                 "KiwiScans", "KiwiTopology", logging, postgresNIO,
             ]
         ),
+        tool("KiwiStreamFloor", folder: "stream-floor", dependencies: ["KiwiBenchmarking", "KiwiConfiguration", asyncHTTPClient, nioCore, nioHTTP1]),
 
         // MARK: Shared libraries
         // Crypto: the ids of a model's answer are derived from the scan id and the answer (SHA-256), not drawn at random.

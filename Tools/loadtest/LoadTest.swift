@@ -47,6 +47,13 @@ struct LoadTest: AsyncParsableCommand {
     @Option(help: "Seconds one scan may take before it counts as failed (client_timeout).") var requestTimeout = 150
     @Flag(help: "Scan through the async API (POST /v1/scans, then the scan's event stream) instead of POST /v1/scan.")
     var async = false
+    @Flag(
+        help: """
+            Refine instead of scanning photos (with --async): each scan is a refinement, with its ingredients' names, \
+            of one of the people's photo scans, made before the load starts and not measured.
+            """
+    )
+    var refinements = false
     @Option(
         help: """
             The gateway's metrics URL: report the delay it added to each streamed event over the window \
@@ -76,6 +83,7 @@ struct LoadTest: AsyncParsableCommand {
             throw ValidationError("--image-size must be from 1024 to 2097152 bytes (the API's limit).")
         }
         guard idleAfter >= 0 else { throw ValidationError("--idle-after must not be negative.") }
+        guard async || !refinements else { throw ValidationError("--refinements follows scans through the async API: give --async too.") }
         _ = try reportedProcesses()
     }
 
@@ -108,6 +116,7 @@ struct LoadTest: AsyncParsableCommand {
         let users = UserPool(gateway: gateway, client: http, key: key, audience: audience, people: people)
         try await users.prepare()
         let scans = ScanClient(gateway: gateway, client: http, imageSize: imageSize, timeout: .seconds(Int64(requestTimeout)), async: async)
+        let parents = refinements ? try await refinableScans(people: people, users: users, scans: scans) : []
         let watched = try reportedProcesses()
 
         let start = ContinuousClock.now
@@ -135,6 +144,13 @@ struct LoadTest: AsyncParsableCommand {
         /// One scan as `person` (by default the next turn's user), recorded with the token it used; nil when no user
         /// could be signed in for it.
         @Sendable func scanOnce(_ index: Int, as person: String? = nil) async -> (outcome: ScanOutcome, token: String)? {
+            if !parents.isEmpty {
+                let parent = parents[index % parents.count]
+                recorder.started()
+                let outcome = await scans.refine(parent)
+                recorder.finished(outcome)
+                return (outcome, parent.token)
+            }
             let token: String
             do {
                 if let person { token = person } else { token = try await users.token() }
@@ -202,7 +218,8 @@ struct LoadTest: AsyncParsableCommand {
         }
         let eventMessages = before.broker.flatMap { start in after.broker?.messagesPublished(on: eventExchange, since: start) }
         return LoadReport(
-            mode: (concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s") + (async ? ", async API" : ""),
+            mode: (concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s") + (async ? ", async API" : "")
+                + (refinements ? ", refinements of \(parents.count) photo scans" : ""),
             durationSeconds: duration,
             warmupSeconds: warmup,
             imageBytes: imageSize,
@@ -226,6 +243,24 @@ struct LoadTest: AsyncParsableCommand {
                 )
             }
         )
+    }
+
+    /// One succeeded photo scan per person, for `--refinements` to refine: made before the load, 32 at a time.
+    private func refinableScans(people: Int, users: UserPool, scans: ScanClient) async throws -> [RefinableScan] {
+        FileHandle.standardError.write(Data("scanning a photo for each of the \(people) people, to refine\n".utf8))
+        var parents: [RefinableScan] = []
+        for batch in stride(from: 0, to: people, by: 32) {
+            var tokens: [String] = []
+            for _ in batch..<min(people, batch + 32) { tokens.append(try await users.token()) }
+            parents += await withTaskGroup(of: RefinableScan?.self) { group in
+                for (offset, token) in tokens.enumerated() { group.addTask { await scans.refinable(token: token, index: batch + offset) } }
+                var found: [RefinableScan] = []
+                for await parent in group { parent.map { found.append($0) } }
+                return found
+            }
+        }
+        guard !parents.isEmpty else { throw ValidationError("No photo scan succeeded, so there is nothing to refine.") }
+        return parents
     }
 
     /// How long a lane waits after the gateway said `Retry-After: wait`, as a client should (docs/errors.md): no sooner

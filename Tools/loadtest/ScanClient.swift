@@ -29,8 +29,17 @@ struct ScanOutcome: Sendable {
     var firstRecipeAfter: Duration?
     /// How many `restart` events the scan's stream carried.
     var restarts = 0
+    /// The scan's path (`Location`), once the async API started it.
+    var location: String?
 
     var succeeded: Bool { status == 200 }
+}
+
+/// A photo scan that succeeded, for a refinement to refine: its person, its path and its ingredients' names.
+struct RefinableScan: Sendable {
+    var token: String
+    var location: String
+    var ingredients: [String]
 }
 
 /// Scans generated photos of one size, cycling through a few so the stub's answers vary: with one blocking
@@ -60,7 +69,42 @@ struct ScanClient: Sendable {
 
     /// One scan with the `index`-th photo (modulo the few there are).
     func scan(token: String, index: Int) async -> ScanOutcome {
-        async ? await asyncScan(token: token, index: index) : await blockingScan(token: token, index: index)
+        async
+            ? await followedScan(upload(to: "/v1/scans", token: token, index: index), token: token)
+            : await blockingScan(token: token, index: index)
+    }
+
+    /// A refinement of `parent` with its ingredients' names (`POST /v1/scans/{id}/refinements`), followed through its
+    /// event stream as an async scan is.
+    func refine(_ parent: RefinableScan) async -> ScanOutcome {
+        var request = HTTPClientRequest(url: "\(gateway)\(parent.location)/refinements")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(parent.token)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        struct Body: Encodable { var ingredients: [String] }
+        request.body = .bytes(ByteBuffer(bytes: (try? JSONEncoder().encode(Body(ingredients: parent.ingredients))) ?? Data()))
+        return await followedScan(request, token: parent.token)
+    }
+
+    /// A photo scan through the async API as `token`'s person, to refine later: nil when it did not succeed.
+    func refinable(token: String, index: Int) async -> RefinableScan? {
+        let outcome = await scan(token: token, index: index)
+        guard outcome.succeeded, let location = outcome.location else { return nil }
+        struct Scan: Decodable {
+            struct Result: Decodable {
+                struct Ingredient: Decodable { var name: String }
+                var ingredients: [Ingredient]
+            }
+            var result: Result?
+        }
+        var request = HTTPClientRequest(url: "\(gateway)\(location)")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        guard let response = try? await client.execute(request, timeout: timeout), response.status == .ok,
+            let body = try? await response.body.collect(upTo: 1 << 20),
+            let names = (try? JSONDecoder().decode(Scan.self, from: Data(body.readableBytesView)))?.result?.ingredients.map(\.name),
+            !names.isEmpty
+        else { return nil }
+        return RefinableScan(token: token, location: location, ingredients: Array(names.prefix(40)))
     }
 
     private func blockingScan(token: String, index: Int) async -> ScanOutcome {
@@ -85,13 +129,12 @@ struct ScanClient: Sendable {
         }
     }
 
-    /// `POST /v1/scans`, then `GET /v1/scans/{id}/events` until the `result` or `error` event, which ends the stream.
-    /// A success counts as 200; a failed scan as its error's code. A stream refused with 503 is opened again after
-    /// its `Retry-After` (1 s without one) until the deadline, as a client following its scan would: the scan goes on
-    /// without it. The arrivals of the first `ingredients` and `recipe` events are timed as each chunk comes. The
-    /// model's time is not reported on this path.
-    private func asyncScan(token: String, index: Int) async -> ScanOutcome {
-        let request = upload(to: "/v1/scans", token: token, index: index)
+    /// `request` (`POST /v1/scans` or a refinement), then `GET /v1/scans/{id}/events` until the `result` or `error`
+    /// event, which ends the stream. A success counts as 200; a failed scan as its error's code. A stream refused with
+    /// 503 is opened again after its `Retry-After` (1 s without one) until the deadline, as a client following its
+    /// scan would: the scan goes on without it. The arrivals of the first `ingredients` and `recipe` events are timed
+    /// as each chunk comes. The model's time is not reported on this path.
+    private func followedScan(_ request: HTTPClientRequest, token: String) async -> ScanOutcome {
         let started = ContinuousClock.now
         let deadline = NIODeadline.now() + timeout
         do {
@@ -118,7 +161,12 @@ struct ScanClient: Sendable {
                 stream = try await client.execute(events, deadline: deadline)
             }
             // The stream's 200 says only that it opened: the scan succeeded when its `result` event came.
-            var outcome = ScanOutcome(started: started, latency: .zero, status: stream.status == .ok ? nil : Int(stream.status.code))
+            var outcome = ScanOutcome(
+                started: started,
+                latency: .zero,
+                status: stream.status == .ok ? nil : Int(stream.status.code),
+                location: location
+            )
             var reader = EventNameReader()
             var text = ByteBuffer()
             for try await chunk in stream.body {

@@ -9,6 +9,7 @@ delay per event pools its histogram's buckets, so its p50 and p99 are bucket bou
 """
 import json
 import math
+import os
 import sys
 
 # A scan event's body: {"scanId":"<36 characters>","state":"running"}, the state a streamed element announces
@@ -156,9 +157,20 @@ def main():
         f"| gateway ≤ 20 ms p99 per event | ≤ {ms(p99)} ms (bucket bound) | {delay_verdict} |",
         f"| CPU per scan ≤ 1.25 × whole answers' | {'—' if cpu_ratio is None else f'{cpu_ratio:.2f} ×'} | {verdict(cpu_ratio, GOALS['CPU ratio'])} |",
     ]
+    floor = json.load(open(f"{run}/S-floor.json")) if os.path.exists(f"{run}/S-floor.json") else None
+    if floor and streamed["kiwiCPUMsPerScan"] and whole["kiwiCPUMsPerScan"]:
+        added = streamed["kiwiCPUMsPerScan"] - whole["kiwiCPUMsPerScan"]
+        allowance = (GOALS["CPU ratio"] - 1) * whole["kiwiCPUMsPerScan"]
+        lines += [
+            "",
+            f"Reading the same streams and nothing else (kiwi-stream-floor, {floor['streams']:.0f} streams): "
+            f"{floor['cpuMsPerStream']:.1f} CPU ms per stream. Streaming adds {added:.1f} ms per scan, of which that floor is "
+            f"{floor['cpuMsPerStream'] / added * 100 if added > 0 else 0:.0f} %; the goal allows {allowance:.1f} ms above whole answers"
+            + (", less than the floor alone." if floor["cpuMsPerStream"] > allowance else "."),
+        ]
     print("\n".join(lines))
     json.dump(
-        {"streamed": streamed, "whole": whole, "cpuRatio": cpu_ratio, "eventBodyBytes": EVENT_BODY_BYTES},
+        {"streamed": streamed, "whole": whole, "cpuRatio": cpu_ratio, "eventBodyBytes": EVENT_BODY_BYTES, "streamFloor": floor},
         open(f"{run}/S.json", "w"),
         indent=2,
         sort_keys=True,

@@ -3,11 +3,11 @@
 # Each scenario (docs/operations.md) runs on fresh processes — the OpenAI stub, auth, one gateway and its scan workers —
 # on ports of its own (18080-18089 and 18101-18110 for workers, metrics 19101-19102 and 19201-19210), so a `make run`
 # stack can stay up meanwhile.
-#   bench.sh [A] [B] [C] [D] [S]  the scenarios to run (default: all). Tables on stdout; JSON, the services' metrics at
+#   bench.sh [A] [B] [C] [D] [S] [R]  the scenarios to run (default: all). Tables on stdout; JSON, the services' metrics at
 #                              the end of each scenario (ID-SERVICE.prom) and their logs in .run/bench/.
 #   KIWI_BENCH_SERVICES=DIR    run the gateway, auth and scan workers from DIR instead (another build's release
 #                              binaries), to compare two builds leg by leg on the same machine and load generator.
-#   KIWI_BENCH_SECONDS=S       measure A, B, C and each round of S for S seconds instead of 60.
+#   KIWI_BENCH_SECONDS=S       measure A, B, C and each round of S for S seconds instead of 60 (R's rounds: 30).
 #   KIWI_BENCH_ROUNDS=N        S's rounds of each kind (streamed, whole), interleaved: 2 unless given.
 #   KIWI_BENCH_DATABASE_URL=U  the services' DATABASE_URL, e.g. through tcp-relay.py: a network hop to PostgreSQL.
 set -euo pipefail
@@ -17,7 +17,7 @@ source "$here/common.sh"
 use_local_infrastructure postgres rabbitmq
 
 cd "$KIWI_ROOT"
-for product in kiwi-gateway kiwi-auth kiwi-scan-worker kiwi-llm-stub kiwi kiwi-loadtest; do
+for product in kiwi-gateway kiwi-auth kiwi-scan-worker kiwi-llm-stub kiwi kiwi-loadtest kiwi-stream-floor; do
     log "building $product (release)"
     swift build -c release --product "$product" >&2
 done
@@ -123,7 +123,7 @@ streamed_scenario() {
         --gateway-metrics http://127.0.0.1:19101/metrics
         --broker-metrics "http://$KIWI_INFRA_ADDRESS:$KIWI_RABBITMQ_METRICS_PORT/metrics/detailed?family=channel_exchange_metrics"
     )
-    rm -f "$BENCH_RUN"/S-streamed-*.json "$BENCH_RUN"/S-whole-*.json
+    rm -f "$BENCH_RUN"/S-streamed-*.json "$BENCH_RUN"/S-whole-*.json "$BENCH_RUN/S-floor.json"
     for round in $(seq 1 "$rounds"); do
         order=(streamed whole)
         [ $((round % 2)) -eq 1 ] || order=(whole streamed)
@@ -138,11 +138,50 @@ streamed_scenario() {
         done
     done
     stub_pace=(--time-to-first-token-ms 0 --tokens-per-second 0)
+    # The floor under the streamed rounds: the same streams at the same pace, read and thrown away by kiwi-stream-floor.
+    printf '\n## S-floor — reading the same streams and nothing else (kiwi-stream-floor, 64 at once)\n\n'
+    start kiwi-llm-stub stub --port 18089 --latency-ms 0 --jitter-ms 0
+    wait_healthy 18089
+    REQUEST_FILE="$BENCH_RUN/S-streamed-1-request.json" OPENAI_BASE_URL="http://127.0.0.1:18089/v1" STREAMS=64 \
+        FLOOR_SECONDS="${KIWI_BENCH_SECONDS:-60}" REPORT_JSON="$BENCH_RUN/S-floor.json" "$KIWI_BIN/kiwi-stream-floor"
+    stop_all
     python3 "$here/bench-streamed.py" "$BENCH_RUN" "$rounds" | tee "$BENCH_RUN/S.md"
 }
 
+# R: what a refinement costs against the photo scan it refines (issue 39). Three rounds on fresh processes, the stub at
+# the same latency for all: photo scans through the async API; refinements of photo scans made before the round, on
+# the photo route's model (LLM_TEXT_MODELS unset); and the same refinements on gpt-4o-mini. For each, Kiwi's CPU per
+# scan (kiwi-loadtest) and what the scans' records say the model cost (tokens and nano-dollars, from PostgreSQL);
+# bench-refinements.py sets them side by side.
+refinement_scenario() {
+    local load=(--async --concurrency 16 --people 64 --ramp-up 4 --warmup 8 --duration "${KIWI_BENCH_SECONDS:-30}" --image-size 262144 --idle-after 0)
+    local kind since
+    for kind in photo refine refine-mini; do
+        since="$(date -u +%Y-%m-%dT%H:%M:%S.%NZ)"
+        case "$kind" in
+            photo) scenario R-photo "photo scans" 2000 500 1 64 -- "${load[@]}" ;;
+            refine) scenario R-refine "refinements, text route gpt-4o" 2000 500 1 64 -- "${load[@]}" --refinements ;;
+            refine-mini) LLM_TEXT_MODELS='[{"model":"gpt-4o-mini"}]' \
+                scenario R-refine-mini "refinements, text route gpt-4o-mini" 2000 500 1 64 -- "${load[@]}" --refinements ;;
+        esac
+        recorded_cost "$since" "$([ "$kind" = photo ] && echo false || echo true)" >"$BENCH_RUN/R-$kind-cost.json"
+    done
+    python3 "$here/bench-refinements.py" "$BENCH_RUN" | tee "$BENCH_RUN/R.md"
+}
+
+# recorded_cost SINCE REFINED: what the records of the succeeded scans created since SINCE (refinements or photo
+# scans) say their model calls cost, as JSON.
+recorded_cost() {
+    psql "$DATABASE_URL" -Atq -v ON_ERROR_STOP=1 -v since="$1" -v refined="$2" <<'SQL'
+SELECT json_build_object(
+    'scans', count(*), 'free', count(*) FILTER (WHERE free), 'models', array_agg(DISTINCT model),
+    'promptTokens', avg(prompt_tokens), 'completionTokens', avg(completion_tokens), 'costNanousd', avg(cost_nanousd))
+FROM scans WHERE created_at >= :'since' AND state = 'succeeded' AND (parent_id IS NOT NULL) = :'refined';
+SQL
+}
+
 selected=("$@")
-[ ${#selected[@]} -gt 0 ] || selected=(A B C D S)
+[ ${#selected[@]} -gt 0 ] || selected=(A B C D S R)
 for id in "${selected[@]}"; do
     case "$id" in
         A) scenario A "throughput" 0 0 1 64 -- --concurrency 64 --warmup 5 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144 ;;
@@ -156,7 +195,8 @@ for id in "${selected[@]}"; do
             scenario D "10,000 in flight, async API" 20000 5000 10 1024 -- \
             --concurrency 10000 --people 500 --async --ramp-up 60 --warmup 60 --duration 60 --image-size 32768 --request-timeout 240 ;;
         S) streamed_scenario ;;
-        *) die "unknown scenario $id; use A, B, C, D or S" ;;
+        R) refinement_scenario ;;
+        *) die "unknown scenario $id; use A, B, C, D, S or R" ;;
     esac
 done
 printf '\nJSON results and service logs: %s\n' "$BENCH_RUN"
