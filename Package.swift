@@ -260,6 +260,7 @@ let package = Package(
         tests("KiwiModelsTests", dependencies: ["KiwiModels", "KiwiTestSupport"], resources: [.copy("Fixtures")]),
         tests("KiwiDietGuardTests", dependencies: ["KiwiDietGuard", "KiwiModels"], resources: [.copy("Fixtures")]),
         tests("KiwiConfigurationTests", dependencies: ["KiwiConfiguration"]),
+        tests("KiwiCLITests", dependencies: ["KiwiCLI", "KiwiAPIClient", "KiwiModels", "KiwiTestSupport"]),
         tests("KiwiLoggingTests", dependencies: ["KiwiLogging", "KiwiModels", logging]),
         tests(
             "KiwiDatabaseTests",
@@ -298,7 +299,7 @@ let package = Package(
         tests(
             "KiwiScanWorkerTests",
             dependencies: [
-                "KiwiDevelopment", "KiwiConcurrency", "KiwiDatabase", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
+                "KiwiDevelopment", "KiwiConcurrency", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
                 "KiwiScanJobs", "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport", "KiwiTopology",
                 asyncHTTPClient, crypto, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle,
             ],

@@ -39,7 +39,9 @@ struct Scan: AsyncParsableCommand {
             let (client, _, session) = try signedInSession(server)
             // JSON is for programs: no progress lines beside it, and nothing before the answer.
             let progress = json ? nil : ProgressLine()
-            let streamed = progress.flatMap { isatty(FileHandle.standardOutput.fileDescriptor) == 1 ? StreamedAnswer(progress: $0) : nil }
+            let streamed = progress.flatMap { line in
+                isatty(FileHandle.standardOutput.fileDescriptor) == 1 ? StreamedAnswer { text in line.above { print(text, terminator: "") } } : nil
+            }
             let follower = ScanFollower(session: session, progress: progress, streamed: streamed)
             let (response, id) = try await answer(client: client, session: session, follower: follower)
             guard !json else {

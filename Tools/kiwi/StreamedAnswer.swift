@@ -8,12 +8,13 @@ import KiwiModels
 /// so, and the elements that stand come again under it. The result is the last word: one that does not begin with what
 /// was shown is printed whole, under a note.
 final class StreamedAnswer {
-    private let progress: ProgressLine
+    /// Puts text on standard output (above the progress line, on a terminal).
+    private let write: (String) -> Void
     /// The text printed since the last restart, every line ending with its newline.
     private var shown = ""
 
-    init(progress: ProgressLine) {
-        self.progress = progress
+    init(writing write: @escaping (String) -> Void) {
+        self.write = write
     }
 
     /// Prints `partial` (``ScanPartialEvent``), or for a restart a note that what follows replaces it.
@@ -45,11 +46,6 @@ final class StreamedAnswer {
 
     static let restartNote = "(Kiwi is correcting its answer: what follows replaces the above.)"
     static let differsNote = "(Kiwi's final answer differs from the above: this is it.)"
-
-    /// `text` on standard output, above the progress line.
-    private func write(_ text: String) {
-        progress.above { print(text, terminator: "") }
-    }
 
     /// An element of the answer, from its event's type into the API client's, through its JSON.
     private static func converted<Element: Encodable, Converted: Decodable>(_ element: Element) throws -> Converted {
