@@ -34,7 +34,7 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     /// 406: an `Accept` that allows none of the forms a resource comes in.
     public static let notAcceptable: APIErrorCode = "not_acceptable"
     public static let rateLimitExceeded: APIErrorCode = "rate_limit_exceeded"
-    /// 422: an `Idempotency-Key` sent again with another photo.
+    /// 422: an `Idempotency-Key` sent again for another scan (other photos, or another refinement).
     public static let idempotencyKeyReused: APIErrorCode = "idempotency_key_reused"
     /// 409: `DELETE /v1/scans/{id}` of a scan a worker is asking the model about.
     public static let scanInProgress: APIErrorCode = "scan_in_progress"

@@ -9,7 +9,7 @@ enum ScanReservation: Sendable, Hashable {
     case reserved(ScanRecord)
     /// The same `Idempotency-Key` with the same photo: that earlier scan, charged once.
     case replay(ScanRecord)
-    /// The same `Idempotency-Key` with another photo.
+    /// The same `Idempotency-Key` for another scan: other photos, or another refinement.
     case keyReused
     /// An allowance of the day is spent.
     case refused(QuotaPolicy.Refusal)

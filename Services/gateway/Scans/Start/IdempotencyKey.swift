@@ -18,11 +18,11 @@ enum IdempotencyKey {
         return key
     }
 
-    /// The same key was sent with another photo: 422, as the draft asks.
+    /// The same key was sent for another scan (other photos, or another refinement): 422, as the draft asks.
     static let reused = APIError(
         .unprocessableContent,
         .idempotencyKeyReused,
-        "This Idempotency-Key was already used for another photo; use a new key for a new scan."
+        "This Idempotency-Key was already used for another scan (other photos, or other ingredients to refine); use a new key for a new scan."
     )
 }
 
