@@ -43,7 +43,7 @@ build:
 format: ## format every Swift file with swift-format (.swift-format); make test fails on a file it would change
 	@deploy/local/format.sh fix
 
-bench:  ## load-test scans through the whole system: scenarios A–D of docs/operations.md (release build)
+bench:  ## load-test scans through the whole system: scenarios A–D, S and R of docs/operations.md (release build)
 	@deploy/local/bench.sh
 
 bench-messaging: ## benchmark RabbitMQ confirmed publishing and consuming (release build)
