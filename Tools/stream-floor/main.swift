@@ -11,7 +11,9 @@ import Synchronization
 // --save-request wrote it, with "stream": true) to the OpenAI stub (OPENAI_BASE_URL) from STREAMS lanes at once, reads
 // each answer's body through AsyncHTTPClient as the scan worker does, and throws it away. The lanes start over
 // RAMP_SECONDS; this process's CPU is read over FLOOR_SECONDS after WARMUP_SECONDS, per stream that ended in that
-// window. Prints a table, and writes its figures to REPORT_JSON when set; asserts nothing.
+// window. READER picks how a body is read: `async` (the default) through the response's async sequence, as the worker
+// reads it; `event-loop` by a response delegate on the event loop, with no hop to a task per chunk: what a reader
+// below the async body could reach. Prints a table, and writes its figures to REPORT_JSON when set; asserts nothing.
 
 var environment = EnvironmentReader()
 let requestFile = environment.required("REQUEST_FILE")
@@ -21,6 +23,16 @@ let rampSeconds = environment.int("RAMP_SECONDS", default: 15, in: 0...3600)
 let warmupSeconds = environment.int("WARMUP_SECONDS", default: 25, in: 0...3600)
 let floorSeconds = environment.int("FLOOR_SECONDS", default: 60, in: 1...3600)
 let reportFile = environment.optional("REPORT_JSON")
+let reader = environment.value("READER", default: Reader.async) { text in
+    guard let reader = Reader(rawValue: text) else { throw ConfigurationError.Reason("must be async or event-loop") }
+    return reader
+}
+
+/// How a stream's body is read.
+enum Reader: String {
+    case async
+    case eventLoop = "event-loop"
+}
 
 do {
     let (requestPath, openAI) = try environment.finish(requestFile, baseURL)
@@ -44,15 +56,24 @@ do {
             group.addTask {
                 try? await Task.sleep(until: start + .seconds(Double(rampSeconds) * Double(lane) / Double(streams)))
                 while ContinuousClock.now < stopAt {
-                    var request = HTTPClientRequest(url: openAI.appendingPathComponent("chat/completions").absoluteString)
-                    request.method = .POST
-                    request.headers.add(name: "Content-Type", value: "application/json")
-                    request.headers.add(name: "Authorization", value: "Bearer sk-stream-floor")
-                    request.body = .bytes(ByteBuffer(bytes: body))
-                    var bytes = 0
+                    let url = openAI.appendingPathComponent("chat/completions").absoluteString
+                    let headers: HTTPHeaders = ["Content-Type": "application/json", "Authorization": "Bearer sk-stream-floor"]
+                    let bytes: Int
                     do {
-                        let response = try await http.execute(request, timeout: .seconds(120))
-                        for try await chunk in response.body { bytes += chunk.readableBytes }
+                        switch reader {
+                        case .async:
+                            var request = HTTPClientRequest(url: url)
+                            request.method = .POST
+                            request.headers = headers
+                            request.body = .bytes(ByteBuffer(bytes: body))
+                            let response = try await http.execute(request, timeout: .seconds(120))
+                            var read = 0
+                            for try await chunk in response.body { read += chunk.readableBytes }
+                            bytes = read
+                        case .eventLoop:
+                            let request = try HTTPClient.Request(url: url, method: .POST, headers: headers, body: .bytes(body))
+                            bytes = try await http.execute(request: request, delegate: ByteCounter(), deadline: .now() + .seconds(120)).get()
+                        }
                     } catch {
                         FileHandle.standardError.write(Data("kiwi-stream-floor: a stream failed: \(error)\n".utf8))
                         try? await Task.sleep(for: .seconds(1))
@@ -70,9 +91,9 @@ do {
     let perStream = count > 0 ? cpu * 1000 / Double(count) : 0
     print("| reading streamed answers, nothing else | streams ended in the window | CPU ms per stream |")
     print("|---|---|---|")
-    print("| \(streams) at once, \(floorSeconds) s | \(count) | \(String(format: "%.2f", perStream)) |")
+    print("| \(streams) at once, \(floorSeconds) s, \(reader.rawValue) reader | \(count) | \(String(format: "%.2f", perStream)) |")
     if let reportFile {
-        let report = ["streams": Double(count), "cpuMsPerStream": perStream]
+        let report: [String: Any] = ["streams": count, "cpuMsPerStream": perStream, "reader": reader.rawValue]
         try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]).write(to: URL(fileURLWithPath: reportFile))
     }
 } catch {
@@ -85,4 +106,17 @@ final class Counter: Sendable {
     private let count = Mutex(0)
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
+}
+
+/// Counts a body's bytes on the event loop that reads them: AsyncHTTPClient calls a delegate on that loop only, one
+/// call at a time, so the count needs no lock.
+final class ByteCounter: HTTPClientResponseDelegate, @unchecked Sendable {
+    private var bytes = 0
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Int>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        bytes += buffer.readableBytes
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Int>) throws -> Int { bytes }
 }

@@ -123,7 +123,7 @@ streamed_scenario() {
         --gateway-metrics http://127.0.0.1:19101/metrics
         --broker-metrics "http://$KIWI_INFRA_ADDRESS:$KIWI_RABBITMQ_METRICS_PORT/metrics/detailed?family=channel_exchange_metrics"
     )
-    rm -f "$BENCH_RUN"/S-streamed-*.json "$BENCH_RUN"/S-whole-*.json "$BENCH_RUN/S-floor.json"
+    rm -f "$BENCH_RUN"/S-streamed-*.json "$BENCH_RUN"/S-whole-*.json "$BENCH_RUN"/S-floor-*.json
     for round in $(seq 1 "$rounds"); do
         order=(streamed whole)
         [ $((round % 2)) -eq 1 ] || order=(whole streamed)
@@ -138,12 +138,16 @@ streamed_scenario() {
         done
     done
     stub_pace=(--time-to-first-token-ms 0 --tokens-per-second 0)
-    # The floor under the streamed rounds: the same streams at the same pace, read and thrown away by kiwi-stream-floor.
+    # The floor under the streamed rounds: the same streams at the same pace, read and thrown away by kiwi-stream-floor,
+    # as the worker reads them (async) and on the event loop, with no hop per chunk.
     printf '\n## S-floor — reading the same streams and nothing else (kiwi-stream-floor, 64 at once)\n\n'
     start kiwi-llm-stub stub --port 18089 --latency-ms 0 --jitter-ms 0
     wait_healthy 18089
-    REQUEST_FILE="$BENCH_RUN/S-streamed-1-request.json" OPENAI_BASE_URL="http://127.0.0.1:18089/v1" STREAMS=64 \
-        FLOOR_SECONDS="${KIWI_BENCH_SECONDS:-60}" REPORT_JSON="$BENCH_RUN/S-floor.json" "$KIWI_BIN/kiwi-stream-floor"
+    local reader
+    for reader in async event-loop; do
+        REQUEST_FILE="$BENCH_RUN/S-streamed-1-request.json" OPENAI_BASE_URL="http://127.0.0.1:18089/v1" STREAMS=64 READER="$reader" \
+            FLOOR_SECONDS="${KIWI_BENCH_SECONDS:-60}" REPORT_JSON="$BENCH_RUN/S-floor-$reader.json" "$KIWI_BIN/kiwi-stream-floor"
+    done
     stop_all
     python3 "$here/bench-streamed.py" "$BENCH_RUN" "$rounds" | tee "$BENCH_RUN/S.md"
 }
