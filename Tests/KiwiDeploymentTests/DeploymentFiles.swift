@@ -18,11 +18,13 @@ struct DeployedContainer {
     let manifest: YAMLValue
     let image: String
     let command: [String]
-    /// Its environment, every reference resolved: from the ConfigMaps and the example Secret, or from the compose
-    /// file and `deploy/.env.example`.
+    /// Its environment, every reference resolved: from the ConfigMaps, the example Secret and the Secrets operators
+    /// generate, with `$(NAME)` substituted, or from the compose file and `deploy/.env.example`.
     let environment: [String: String]
     /// The variables whose values are written in the deployment file itself rather than taken from a secret store.
     let literalVariables: Set<String>
+    /// The variables given only to be substituted into others (Kubernetes' `$(NAME)`), which the service need not read.
+    let substitutedVariables: Set<String>
     /// How long it may take to stop after it is asked to, in seconds, and how much of that its preStop hook uses.
     let gracePeriodSeconds: Int
     let preStopSeconds: Int
@@ -133,10 +135,61 @@ struct DeploymentFiles {
         }
     }
 
-    /// The `data` of a ConfigMap, or the `stringData` of a Secret (the example Secret, in this repository).
+    // MARK: RabbitMQ
+
+    /// The RabbitMQ Cluster Operator's clusters.
+    var rabbitmqClusters: [YAMLValue] {
+        objects("RabbitmqCluster")
+    }
+
+    /// The Secret the RabbitMQ Cluster Operator generates for each cluster, `<cluster>-default-user`, with example
+    /// values of the keys it writes: a URL-safe user and password, and the client Service's host and AMQP port.
+    func generatedSecret(named name: String) -> [String: String]? {
+        for cluster in rabbitmqClusters {
+            guard let clusterName = cluster["metadata"]["name"].string, name == "\(clusterName)-default-user" else { continue }
+            return [
+                "username": "default_user_Zm9vYmFyYmF6cXV4",
+                "password": "cGFzc3dvcmQtZXhhbXBsZS0xMjM0NTY3",
+                "host": "\(clusterName).kiwi.svc",
+                "port": "5672",
+            ]
+        }
+        return nil
+    }
+
+    /// The `data` of a ConfigMap, or the `stringData` of a Secret (the example Secret, or one an operator generates).
     private func values(of kind: String, named name: String) throws -> [String: String] {
+        if kind == "Secret", let generated = generatedSecret(named: name) { return generated }
         guard let object = object(kind, named: name) else { throw ManifestError("no \(kind) \(name) in deploy/k8s") }
         return object[kind == "Secret" ? "stringData" : "data"].entries.compactMapValues(\.string)
+    }
+
+    /// A `$(NAME)` reference in an `env` value, or the `$$` that escapes a dollar.
+    private static var reference: Regex<(Substring, Substring?)> { #/\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)/# }
+
+    /// The names of the variables `value` refers to as `$(NAME)`.
+    static func substitutions(in value: String) -> [String] {
+        value.matches(of: reference).compactMap { $0.output.1.map(String.init) }
+    }
+
+    /// `value` as Kubernetes expands it: each `$(NAME)` replaced by the variable defined before it, `$$` by `$`. A
+    /// reference to a variable not defined is an error here, although Kubernetes would leave it as written.
+    private static func substitute(_ value: String, from defined: [String: String], in entry: String) throws -> String {
+        var result = ""
+        var rest = Substring(value)
+        while let match = rest.firstMatch(of: reference) {
+            result += rest[..<match.range.lowerBound]
+            if let name = match.output.1 {
+                guard let replacement = defined[String(name)] else {
+                    throw ManifestError("env \(entry) refers to $(\(name)), which no variable before it defines")
+                }
+                result += replacement
+            } else {
+                result += "$"
+            }
+            rest = rest[match.range.upperBound...]
+        }
+        return result + rest
     }
 
     private func referencedValue(of kind: String, _ reference: YAMLValue) throws -> String {
@@ -146,10 +199,14 @@ struct DeploymentFiles {
         return value
     }
 
-    /// A Kubernetes container's environment: `envFrom` first, then `env`, which wins, as in Kubernetes.
-    private func kubernetesEnvironment(of container: YAMLValue) throws -> (values: [String: String], literal: Set<String>) {
+    /// A Kubernetes container's environment: `envFrom` first, then `env`, which wins and may substitute the variables
+    /// defined before it, as in Kubernetes. A value that substitutes a secret is not written down.
+    private func kubernetesEnvironment(
+        of container: YAMLValue
+    ) throws -> (values: [String: String], literal: Set<String>, substituted: Set<String>) {
         var values: [String: String] = [:]
         var literal: Set<String> = []
+        var substituted: Set<String> = []
         for source in container["envFrom"].items {
             let prefix = source["prefix"].string ?? ""
             if let name = source["configMapRef"]["name"].string {
@@ -168,8 +225,10 @@ struct DeploymentFiles {
         for entry in container["env"].items {
             guard let name = entry["name"].string else { throw ManifestError("an env entry has no name") }
             if let value = entry["value"].string {
-                values[name] = value
-                literal.insert(name)
+                let references = Self.substitutions(in: value)
+                values[name] = try Self.substitute(value, from: values, in: name)
+                if references.allSatisfy(literal.contains) { literal.insert(name) } else { literal.remove(name) }
+                substituted.formUnion(references)
             } else if entry["valueFrom"]["configMapKeyRef"].exists {
                 values[name] = try referencedValue(of: "ConfigMap", entry["valueFrom"]["configMapKeyRef"])
                 literal.insert(name)
@@ -180,7 +239,7 @@ struct DeploymentFiles {
                 throw ManifestError("env \(name) has neither a string value nor a ConfigMap or Secret key")
             }
         }
-        return (values, literal)
+        return (values, literal, substituted)
     }
 
     // MARK: Containers
@@ -230,6 +289,7 @@ struct DeploymentFiles {
                     command: container["command"].items.compactMap(\.string),
                     environment: environment.values,
                     literalVariables: environment.literal,
+                    substitutedVariables: environment.substituted,
                     // Kubernetes' defaults when the manifest leaves them out.
                     gracePeriodSeconds: pod["terminationGracePeriodSeconds"].int ?? 30,
                     preStopSeconds: sleep ?? 0
@@ -270,6 +330,7 @@ struct DeploymentFiles {
                 command: command,
                 environment: environment,
                 literalVariables: literal,
+                substitutedVariables: [],
                 gracePeriodSeconds: try Self.seconds(service["stop_grace_period"].string ?? "10s"),
                 preStopSeconds: 0
             )

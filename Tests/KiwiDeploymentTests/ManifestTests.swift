@@ -53,10 +53,10 @@ struct ManifestTests {
 
     // MARK: Environment
 
-    @Test("each service is given only variables it reads", arguments: DeploymentFile.allCases)
+    @Test("each service is given only variables it reads, or that compose one it reads", arguments: DeploymentFile.allCases)
     func onlyVariablesTheServiceReads(file: DeploymentFile) throws {
         for (service, container) in try DeploymentFiles().serviceContainers(in: file) {
-            let unread = Set(container.environment.keys).subtracting(service.variableNames)
+            let unread = Set(container.environment.keys).subtracting(service.variableNames).subtracting(container.substitutedVariables)
             #expect(unread.isEmpty, "\(container.location) is given \(unread.sorted()), which \(service.rawValue) does not read")
         }
     }
@@ -234,25 +234,30 @@ struct ManifestTests {
         #expect((1...worker.concurrency).contains(target), "target \(target), WORKER_CONCURRENCY \(worker.concurrency)")
     }
 
-    @Test("KEDA reads RabbitMQ's address from a key of the Secret, in the form its trigger's protocol needs")
+    @Test("KEDA reaches RabbitMQ at an address of the form its trigger's protocol needs, as the operator's user")
     func kedaAuthentication() throws {
         let files = try DeploymentFiles()
         let scaledObject = try #require(files.objects("ScaledObject").first)
         let trigger = try #require(scaledObject["spec"]["triggers"].items.first { $0["type"].string == "rabbitmq" })
         let name = try #require(trigger["authenticationRef"]["name"].string)
         let authentication = try #require(files.object("TriggerAuthentication", named: name), "no TriggerAuthentication \(name)")
-        let reference = try #require(authentication["spec"]["secretTargetRef"].items.first { $0["parameter"].string == "host" })
-        let secretName = try #require(reference["name"].string)
-        let key = try #require(reference["key"].string)
-        let secret = try #require(files.object("Secret", named: secretName), "no Secret \(secretName)")
-        let host = try #require(secret["stringData"][key].string, "Secret \(secretName) has no \(key)")
+        var parameters: [String: String] = [:]
+        for reference in authentication["spec"]["secretTargetRef"].items {
+            let secret = try #require(reference["name"].string.flatMap { files.generatedSecret(named: $0) }, "not a Secret the operator generates")
+            let key = try #require(reference["key"].string)
+            parameters[reference["parameter"].string ?? "?"] = secret[key]
+        }
+        #expect(parameters["username"] != nil && parameters["password"] != nil, "\(parameters.keys.sorted())")
+        let host = try #require(trigger["metadata"]["host"].string, "the host, without credentials, in the trigger")
         let schemes: Set<String> =
             switch trigger["metadata"]["protocol"].string ?? "auto" {
             case "http": ["http", "https"]
             case "amqp": ["amqp", "amqps"]
             default: ["http", "https", "amqp", "amqps"]
             }
-        #expect(URL(string: host)?.scheme.map { schemes.contains($0) } == true, "\(key) is \(host)")
+        let url = try #require(URLComponents(string: host))
+        #expect(url.scheme.map { schemes.contains($0) } == true && url.user == nil, "host \(host)")
+        #expect(url.host == files.rabbitmqClusters.first?["metadata"]["name"].string, "host \(host)")
     }
 
     @Test(
