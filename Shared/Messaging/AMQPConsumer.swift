@@ -163,9 +163,10 @@ public final class AMQPConsumer: Service, Sendable {
         }
     }
 
-    /// Runs the connection until graceful shutdown; ``deliveries`` then finishes.
-    public func run() async {
-        await link.run()
+    /// Runs the connection until graceful shutdown; ``deliveries`` then finishes. Throws
+    /// ``AMQPError/declarationRefused(_:)`` when the broker refuses the topology, which no reconnection can fix.
+    public func run() async throws {
+        try await link.run()
     }
 }
 

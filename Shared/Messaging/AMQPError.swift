@@ -18,6 +18,9 @@ public enum AMQPError: Error, Hashable, Sendable, CustomStringConvertible {
     case brokerClosed(code: Int, text: String)
     /// rabbitmq-c reported an error.
     case library(operation: String, status: Int32, text: String)
+    /// The broker refused a declaration because an object of that name exists declared otherwise (or the
+    /// declaration is not allowed): no reconnection can fix it, so the connection stops for good. Says what to do.
+    case declarationRefused(String)
 
     public var description: String {
         switch self {
@@ -30,6 +33,7 @@ public enum AMQPError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidMessage(let reason): "the message cannot be sent: \(reason)"
         case .brokerClosed(let code, let text): "RabbitMQ closed the connection (\(code) \(text))"
         case .library(let operation, let status, let text): "\(operation) failed: \(text) (\(status))"
+        case .declarationRefused(let explanation): explanation
         }
     }
 }

@@ -89,9 +89,10 @@ public final class AMQPPublisher: Service, Sendable {
         try await link.perform { channel throws(AMQPError) in try channel.counts(of: queue).readyMessages }
     }
 
-    /// Runs the connection until graceful shutdown; in-flight publishes then fail with ``AMQPError/shutDown``.
-    public func run() async {
-        await link.run()
+    /// Runs the connection until graceful shutdown; in-flight publishes then fail with ``AMQPError/shutDown``. Throws
+    /// ``AMQPError/declarationRefused(_:)`` when the broker refuses the topology, which no reconnection can fix.
+    public func run() async throws {
+        try await link.run()
     }
 }
 

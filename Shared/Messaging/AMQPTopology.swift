@@ -17,8 +17,18 @@ public struct AMQPExchange: Hashable, Sendable {
 
 /// A queue to declare.
 public struct AMQPQueue: Hashable, Sendable {
+    /// How the broker keeps the queue (`x-queue-type`).
+    public enum Kind: String, Sendable {
+        /// One node holds it: lost, or unavailable, with that node. The only kind that can be exclusive or auto-delete.
+        case classic
+        /// Replicated by Raft on every node of the cluster: survives the loss of a minority of them. Always durable,
+        /// and its messages are always written to disk, persistent or not.
+        case quorum
+    }
+
     public var name: String
-    /// Survives a broker restart (its messages only if they are persistent).
+    public var kind: Kind
+    /// Survives a broker restart (its messages only if they are persistent, or the queue is a quorum queue).
     public var durable: Bool
     /// Belongs to the declaring connection and disappears with it.
     public var exclusive: Bool
@@ -29,23 +39,35 @@ public struct AMQPQueue: Hashable, Sendable {
     public var messageTTL: Duration?
     /// The most message bytes the queue holds; beyond it the oldest are dropped (`x-max-length-bytes`).
     public var maxLengthBytes: Int?
+    /// Quorum queues only: a message returned to the queue more often than this (its consumer's connection lost, or a
+    /// `nack` with requeue) is dead-lettered instead of delivered again (`x-delivery-limit`).
+    public var deliveryLimit: Int?
+    /// What an operator should do when the broker already holds a queue of this name declared otherwise, which
+    /// reconnecting can never fix: shown in the error that stops the connection (``AMQPError/declarationRefused(_:)``).
+    public var mismatchAdvice: String?
 
     public init(
         name: String,
+        kind: Kind = .classic,
         durable: Bool = true,
         exclusive: Bool = false,
         autoDelete: Bool = false,
         deadLetterExchange: String? = nil,
         messageTTL: Duration? = nil,
-        maxLengthBytes: Int? = nil
+        maxLengthBytes: Int? = nil,
+        deliveryLimit: Int? = nil,
+        mismatchAdvice: String? = nil
     ) {
         self.name = name
+        self.kind = kind
         self.durable = durable
         self.exclusive = exclusive
         self.autoDelete = autoDelete
         self.deadLetterExchange = deadLetterExchange
         self.messageTTL = messageTTL
         self.maxLengthBytes = maxLengthBytes
+        self.deliveryLimit = deliveryLimit
+        self.mismatchAdvice = mismatchAdvice
     }
 }
 

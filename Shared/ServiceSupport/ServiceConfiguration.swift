@@ -69,12 +69,26 @@ extension EnvironmentReader {
         }
     }
 
-    /// `AMQP_URL` and `AMQP_HEARTBEAT_SECONDS` (2–60, default 10): how the service reaches RabbitMQ, named
-    /// `connectionName` there. A link that goes silent without a FIN is noticed by the heartbeats, after two to three
-    /// intervals on either side (docs/operations.md, "Noticing a silent network").
+    /// `AMQP_URLS` (the cluster's nodes, comma-separated `amqp://` URLs) or `AMQP_URL` (one node), never both, and
+    /// `AMQP_HEARTBEAT_SECONDS` (2–60, default 10): how the service reaches RabbitMQ, named `connectionName` there. A
+    /// link that goes silent without a FIN is noticed by the heartbeats, after two to three intervals on either side
+    /// (docs/operations.md, "Noticing a silent network"). Neither set is reported as `AMQP_URLS` missing.
     public mutating func amqp(connectionName: String) -> AMQPSettings? {
         let heartbeat = int("AMQP_HEARTBEAT_SECONDS", default: 10, in: 2...60)
-        return required("AMQP_URL", secret: true) { url in try AMQPSettings(url: url, heartbeatSeconds: heartbeat, connectionName: connectionName) }
+        let (list, single) = (optional("AMQP_URLS", secret: true), optional("AMQP_URL", secret: true))
+        if list != nil, single != nil {
+            // Which one was meant is a guess: a forgotten AMQP_URL would quietly pin every service to one node.
+            reject("AMQP_URLS", "and AMQP_URL are both set: list every node in AMQP_URLS and unset AMQP_URL")
+            return nil
+        }
+        if single != nil {
+            return required("AMQP_URL", secret: true) { url in
+                try AMQPSettings(url: url, heartbeatSeconds: heartbeat, connectionName: connectionName)
+            }
+        }
+        return required("AMQP_URLS", secret: true) { urls in
+            try AMQPSettings(urlList: urls, heartbeatSeconds: heartbeat, connectionName: connectionName)
+        }
     }
 
     /// `SCAN_JOB_QUEUE`, the job queue gateway and workers share: ``KiwiTopology/scanJobQueue`` unless a deployment

@@ -43,6 +43,32 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("AMQP_URLS gives every service the cluster's nodes in order; AMQP_URL, one node, still works")
+    func amqpNodes() throws {
+        let cluster = complete.filter { $0.key != "AMQP_URL" }.merging(["AMQP_URLS": "amqp://k:p@rabbit-0/%2F,amqp://k:p@rabbit-1/%2F"]) { $1 }
+        #expect(try GatewayConfiguration(environment: cluster).amqp.nodes.map(\.host) == ["rabbit-0", "rabbit-1"])
+        #expect(try AuthConfiguration(environment: cluster).amqp.nodes.map(\.host) == ["rabbit-0", "rabbit-1"])
+        #expect(try ScanWorkerConfiguration(environment: cluster).amqp.nodes.map(\.host) == ["rabbit-0", "rabbit-1"])
+        #expect(try GatewayConfiguration(environment: complete).amqp.nodes.map(\.port) == [55672])
+    }
+
+    @Test("AMQP_URLS and AMQP_URL both set is a configuration error that names both")
+    func amqpBothSet() {
+        let both = complete.merging(["AMQP_URLS": "amqp://k:p@rabbit-0/%2F,amqp://k:p@rabbit-1/%2F"]) { $1 }
+        let error = #expect(throws: ConfigurationError.self) { try ScanWorkerConfiguration(environment: both) }
+        #expect(error?.invalid.map(\.name) == ["AMQP_URLS"])
+        #expect(error?.description.contains("AMQP_URLS and AMQP_URL are both set") == true, "\(error.map { "\($0)" } ?? "")")
+    }
+
+    @Test("with neither AMQP_URLS nor AMQP_URL, AMQP_URLS is reported missing; a bad entry of AMQP_URLS is reported by position")
+    func amqpMissingOrInvalid() {
+        let neither = complete.filter { $0.key != "AMQP_URL" }
+        #expect(throws: ConfigurationError(missing: ["AMQP_URLS"], invalid: [])) { try AuthConfiguration(environment: neither) }
+        let bad = neither.merging(["AMQP_URLS": "amqp://rabbit-0,amqps://rabbit-1"]) { $1 }
+        let error = #expect(throws: ConfigurationError.self) { try GatewayConfiguration(environment: bad) }
+        #expect(error?.description == "AMQP_URLS entry 2 uses amqps://, which is not supported yet")
+    }
+
     @Test("the gateway applies the documented defaults")
     func gatewayDefaults() throws {
         let configuration = try GatewayConfiguration(environment: complete)
@@ -172,7 +198,8 @@ struct ConfigurationTests {
     @Test("variableNames lists every variable a service reads, optional ones included, and no other service's")
     func variableNames() {
         let gateway = GatewayConfiguration.variableNames
-        #expect(gateway.isSuperset(of: ["PORT", "METRICS_PORT", "LOG_LEVEL", "KIWI_ENV", "DATABASE_URL", "AMQP_URL", "INTERNAL_API_TOKEN"]))
+        #expect(gateway.isSuperset(of: ["PORT", "METRICS_PORT", "LOG_LEVEL", "KIWI_ENV", "DATABASE_URL", "INTERNAL_API_TOKEN"]))
+        #expect(gateway.isSuperset(of: ["AMQP_URLS", "AMQP_URL", "AMQP_HEARTBEAT_SECONDS"]))
         #expect(gateway.isSuperset(of: ["AUTH_SERVICE_URL", "SCAN_DAILY_LIMIT", "SCAN_TIMEOUT_SECONDS", "SESSION_CACHE_SECONDS", "SCAN_JOB_QUEUE"]))
         #expect(!gateway.contains("OPENAI_API_KEY"))
         #expect(AuthConfiguration.variableNames.isSuperset(of: ["APPLE_CLIENT_ID", "APPLE_JWKS_URL", "APPLE_JWKS_FILE", "QUOTA_KEY_SECRET"]))

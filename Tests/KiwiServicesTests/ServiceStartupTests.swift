@@ -10,9 +10,9 @@ import FoundationNetworking
 @Suite("Service executables")
 struct ServiceStartupTests {
     static let services: [(name: String, required: [String])] = [
-        ("kiwi-gateway", ["DATABASE_URL", "AMQP_URL", "AUTH_SERVICE_URL", "INTERNAL_API_TOKEN"]),
-        ("kiwi-auth", ["DATABASE_URL", "AMQP_URL", "INTERNAL_API_TOKEN", "QUOTA_KEY_SECRET", "APPLE_CLIENT_ID"]),
-        ("kiwi-scan-worker", ["DATABASE_URL", "AMQP_URL", "OPENAI_API_KEY"]),
+        ("kiwi-gateway", ["DATABASE_URL", "AMQP_URLS", "AUTH_SERVICE_URL", "INTERNAL_API_TOKEN"]),
+        ("kiwi-auth", ["DATABASE_URL", "AMQP_URLS", "INTERNAL_API_TOKEN", "QUOTA_KEY_SECRET", "APPLE_CLIENT_ID"]),
+        ("kiwi-scan-worker", ["DATABASE_URL", "AMQP_URLS", "OPENAI_API_KEY"]),
     ]
 
     @Test("with no configuration, each service exits non-zero naming every missing variable", arguments: services.map(\.name))

@@ -43,7 +43,8 @@ public final class FaultProxy: Sendable {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { client in
-                ClientBootstrap(group: client.eventLoop).connect(host: host, port: targetPort).flatMapThrowing { server in
+                link.accepted.withLock { $0 += 1 }
+                return ClientBootstrap(group: client.eventLoop).connect(host: host, port: targetPort).flatMapThrowing { server in
                     try server.pipeline.syncOperations.addHandler(Relay(to: client, link: link, direction: .towardClient))
                     try client.pipeline.syncOperations.addHandler(Relay(to: server, link: link, direction: .towardServer))
                 }
@@ -56,6 +57,11 @@ public final class FaultProxy: Sendable {
     /// Applies `fault` to every connection, open or new.
     public func set(_ fault: Fault) {
         link.fault.withLock { $0 = fault }
+    }
+
+    /// How many connections the proxy has accepted so far: which of several proxies in front of one server a client used.
+    public var connectionsAccepted: Int {
+        link.accepted.withLock { $0 }
     }
 
     /// Stops accepting connections; open ones close when either side closes them.
@@ -80,6 +86,7 @@ private final class LinkState: Sendable {
     }
 
     let fault = Mutex(FaultProxy.Fault.none)
+    let accepted = Mutex(0)
 
     func fate(ofChunkOf bytes: Int, going direction: Direction) -> Fate {
         switch (fault.withLock { $0 }, direction) {

@@ -26,8 +26,13 @@ final class AMQPChannel {
         if isOpen { amqp_destroy_connection(state) }
     }
 
-    /// Connects, logs in and opens channel 1.
-    static func open(_ settings: AMQPSettings, generation: UInt64, timeout: Duration = .seconds(10)) throws(AMQPError) -> AMQPChannel {
+    /// Connects to `node`, logs in and opens channel 1.
+    static func open(
+        _ node: AMQPNode,
+        settings: AMQPSettings,
+        generation: UInt64,
+        timeout: Duration = .seconds(10)
+    ) throws(AMQPError) -> AMQPChannel {
         guard let state = amqp_new_connection() else {
             throw .library(operation: "amqp_new_connection", status: AMQP_STATUS_NO_MEMORY.rawValue, text: "out of memory")
         }
@@ -40,8 +45,8 @@ final class AMQPChannel {
         try check(amqp_set_handshake_timeout(state, &connectTimeout), "set the handshake timeout")
         try check(amqp_set_rpc_timeout(state, &connectTimeout), "set the RPC timeout")
         try check(
-            amqp_socket_open_noblock(socket, settings.host, Int32(settings.port), &connectTimeout),
-            "connect to \(settings.host):\(settings.port)"
+            amqp_socket_open_noblock(socket, node.host, Int32(node.port), &connectTimeout),
+            "connect to \(node.host):\(node.port)"
         )
 
         let arena = CArena()
@@ -53,12 +58,12 @@ final class AMQPChannel {
         ])
         let login = kiwi_amqp_login_plain(
             state,
-            settings.virtualHost,
+            node.virtualHost,
             131_072,
             Int32(settings.heartbeatSeconds),
             &clientProperties,
-            settings.user,
-            settings.password
+            node.user,
+            node.password
         )
         try channel.check(login, "login")
         amqp_channel_open(state, channel.number)
@@ -92,13 +97,19 @@ final class AMQPChannel {
                 0,
                 amqp_empty_table
             )
-            try checkReply("exchange.declare \(exchange.name)")
+            try refusingMismatch(of: "exchange \(exchange.name)", advice: nil) { () throws(AMQPError) in
+                try checkReply("exchange.declare \(exchange.name)")
+            }
         }
         for queue in topology.queues {
             var arguments: [String: AMQPField] = [:]
             if let deadLetterExchange = queue.deadLetterExchange { arguments["x-dead-letter-exchange"] = .text(deadLetterExchange) }
             if let messageTTL = queue.messageTTL { arguments["x-message-ttl"] = .integer(messageTTL.milliseconds) }
             if let maxLengthBytes = queue.maxLengthBytes { arguments["x-max-length-bytes"] = .integer(Int64(maxLengthBytes)) }
+            if let deliveryLimit = queue.deliveryLimit { arguments["x-delivery-limit"] = .integer(Int64(deliveryLimit)) }
+            // Only quorum queues name their type: a classic queue declared before types existed has no `x-queue-type`,
+            // and RabbitMQ 3.10 counts an explicit `classic` as a different argument.
+            if queue.kind != .classic { arguments["x-queue-type"] = .text(queue.kind.rawValue) }
             amqp_queue_declare(
                 state,
                 number,
@@ -109,7 +120,9 @@ final class AMQPChannel {
                 queue.autoDelete ? 1 : 0,
                 arena.table(arguments)
             )
-            try checkReply("queue.declare \(queue.name)")
+            try refusingMismatch(of: "queue \(queue.name)", advice: queue.mismatchAdvice) { () throws(AMQPError) in
+                try checkReply("queue.declare \(queue.name)")
+            }
         }
         for binding in topology.bindings {
             amqp_queue_bind(
@@ -121,6 +134,18 @@ final class AMQPChannel {
                 amqp_empty_table
             )
             try checkReply("queue.bind \(binding.queue)")
+        }
+    }
+
+    /// Runs a declaration's `check`, turning the broker's PRECONDITION_FAILED (406: an object of that name exists
+    /// with other properties or arguments, or an argument is not allowed) into ``AMQPError/declarationRefused(_:)``.
+    private func refusingMismatch(of object: String, advice: String?, _ check: () throws(AMQPError) -> Void) throws(AMQPError) {
+        do {
+            try check()
+        } catch {
+            guard case .brokerClosed(406, let text) = error else { throw error }
+            let remedy = advice ?? "delete it, or declare it as the broker has it"
+            throw .declarationRefused("RabbitMQ refused to declare \(object) as this service declares it (\(text)): \(remedy)")
         }
     }
 

@@ -13,8 +13,10 @@ import Synchronization
 /// sleeps in one place for long: it runs the commands other threads submitted, reads every frame that is
 /// ready, then `poll`s the socket together with a wake-up pipe — at most half a heartbeat interval, and a
 /// new command wakes it at once. After a drop it fails what was in flight (through its role's
-/// `connectionLost`), waits a capped, jittered backoff, reconnects and runs its role's `setUp` again
-/// (declare topology, re-apply qos and confirm mode, re-consume).
+/// `connectionLost`), reconnects and runs its role's `setUp` again (declare topology, re-apply qos and confirm
+/// mode, re-consume). It connects to the settings' nodes in turn: the first from the first, and after a drop or a
+/// failed attempt the next one (wrapping), each failed attempt followed by a capped, jittered backoff. A declaration
+/// the broker refuses (``AMQPError/declarationRefused(_:)``) stops the link for good: ``run()`` throws it.
 final class AMQPLink: Sendable {
     /// Work for the link's thread. It gets the open channel, or nil when there is none (it should then fail
     /// its caller with ``AMQPError/notConnected``). Throwing means the connection itself is broken.
@@ -35,6 +37,8 @@ final class AMQPLink: Sendable {
         var isConnected = false
         var isStopping = false
         var isStopped = false
+        /// Why the link stopped by itself, when it did.
+        var failure: AMQPError?
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
         var connectWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -58,8 +62,9 @@ final class AMQPLink: Sendable {
     /// True while a connection is open and set up: the readiness of this link.
     var isConnected: Bool { state.withLock { $0.isConnected } }
 
-    /// Runs the link until graceful shutdown (or cancellation), then closes the connection and returns.
-    func run() async {
+    /// Runs the link until graceful shutdown (or cancellation), then closes the connection and returns; throws when
+    /// the link stopped by itself because the broker refused a declaration.
+    func run() async throws(AMQPError) {
         start()
         await withGracefulShutdownHandler {
             await withTaskCancellationHandler {
@@ -70,6 +75,7 @@ final class AMQPLink: Sendable {
         } onGracefulShutdown: {
             self.stop()
         }
+        if let failure = state.withLock({ $0.failure }) { throw failure }
     }
 
     /// Starts the link's thread, which connects and stays connected until ``stop()``.
@@ -140,17 +146,27 @@ final class AMQPLink: Sendable {
     private func run() {
         var generation: UInt64 = 0
         var failures = 0
+        var nodes = NodeRotation(settings.nodes)
         while !isStopping {
             generation += 1
+            let node = nodes.next()
             let channel: AMQPChannel
             do {
-                channel = try AMQPChannel.open(settings, generation: generation)
+                channel = try AMQPChannel.open(node, settings: settings, generation: generation)
                 try role.setUp(channel)
             } catch {
-                failures += 1
                 metrics.failedToOpen.increment()
+                if case .declarationRefused = error {
+                    logger.critical("cannot use RabbitMQ: \(error)", metadata: ["connection": "\(settings.connectionName)", "broker": "\(node)"])
+                    state.withLock { $0.failure = error }
+                    break
+                }
+                failures += 1
                 let delay = Self.backoff(afterFailures: failures)
-                logger.warning("cannot connect to RabbitMQ", metadata: ["error": "\(error)", "retryInMs": "\(delay.milliseconds)"])
+                logger.warning(
+                    "cannot connect to RabbitMQ",
+                    metadata: ["error": "\(error)", "broker": "\(node)", "retryInMs": "\(delay.milliseconds)"]
+                )
                 waitWhileDisconnected(for: delay)
                 continue
             }
@@ -158,7 +174,7 @@ final class AMQPLink: Sendable {
             metrics.opened.increment()
             if generation > 1 { metrics.reconnections.increment() }
             metrics.open.increment()
-            logger.info("connected to RabbitMQ", metadata: ["connection": "\(settings.connectionName)", "broker": "\(settings)"])
+            logger.info("connected to RabbitMQ", metadata: ["connection": "\(settings.connectionName)", "broker": "\(node)"])
             let waiters = state.withLock { state in
                 state.isConnected = true
                 defer { state.connectWaiters = [] }
@@ -174,9 +190,10 @@ final class AMQPLink: Sendable {
                 break
             }
             metrics.lost.increment()
-            logger.warning("lost the RabbitMQ connection", metadata: ["error": "\(error)"])
+            logger.warning("lost the RabbitMQ connection", metadata: ["error": "\(error)", "broker": "\(node)"])
             role.connectionLost(error)
-            // The first attempt after a drop happens at once: the broker may well be back already.
+            // The first attempt after a drop happens at once, to the next node: the cluster's other nodes are most
+            // likely up, and a lone broker may well be back already.
         }
         finish()
     }
@@ -277,6 +294,23 @@ final class AMQPLink: Sendable {
     static func backoff(afterFailures failures: Int) -> Duration {
         let ceiling = min(5_000.0, 100.0 * pow(2.0, Double(min(failures - 1, 10))))
         return .milliseconds(Int64(Double.random(in: (ceiling / 2)...ceiling)))
+    }
+}
+
+/// The order a link tries the nodes in: from the first, then each after the one before it, wrapping around.
+struct NodeRotation {
+    private let nodes: [AMQPNode]
+    private var index = 0
+
+    init(_ nodes: [AMQPNode]) {
+        precondition(!nodes.isEmpty, "AMQPSettings always has a node")
+        self.nodes = nodes
+    }
+
+    /// The node to try now; the following call gives the one after it.
+    mutating func next() -> AMQPNode {
+        defer { index = (index + 1) % nodes.count }
+        return nodes[index]
     }
 }
 
