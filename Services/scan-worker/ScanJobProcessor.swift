@@ -18,7 +18,8 @@ import Tracing
 /// announced to the gateways (``ScanEventAnnouncer``). A job is acknowledged only once its outcome is recorded; a
 /// worker that dies before that leaves the job to be redelivered to another one. A job whose scan is already final
 /// (another worker answered it, the sweeper or its gateway failed it) or gone (cancelled, its account deleted) is
-/// acknowledged without asking the model.
+/// acknowledged without asking the model. The job's photos are opened with the key its scan's claim returns
+/// (docs/architecture.md, "Photos at rest: crypto-shredding"); a final or gone scan has none.
 ///
 /// Every delivery runs as its own task, so up to the consumer's prefetch (`WORKER_CONCURRENCY`) jobs are in
 /// flight at once, fewer while OpenAI's rate limit is near (``IntakeGovernor``). On graceful shutdown it stops taking jobs, finishes the ones in flight (each bounded by its own
@@ -103,10 +104,10 @@ final class ScanJobProcessor: Service, Sendable {
         var logger = self.logger
         // Counted by the consumer's connection as kiwi_amqp_redeliveries_total; the outcome may already be recorded.
         if delivery.redelivered { logger.debug("processing a redelivered job") }
-        var job: ScanJob
+        let sealed: SealedScanJob
         do {
-            job = try ScanJob(message: delivery.message)
-            // The job holds the photo now; the delivery is kept only to acknowledge it.
+            sealed = try SealedScanJob(message: delivery.message)
+            // The job holds the sealed photos now; the delivery is kept only to acknowledge it.
             delivery.discardBody()
         } catch {
             logger.error("rejecting a message that is not a scan job to the dead-letter queue", metadata: ["reason": "\(error)"])
@@ -114,30 +115,32 @@ final class ScanJobProcessor: Service, Sendable {
             end("rejected", startedAt: started, span: span)
             return
         }
-        logger[metadataKey: "scanId"] = .string(job.scanID.uuidString.lowercased())
-        logger[metadataKey: "requestId"] = job.requestID.map { .string($0) }
-        logger[metadataKey: "user"] = .string(LogRedaction.userKey(job.userKey))
+        let scanID = sealed.job.scanID
+        logger[metadataKey: "scanId"] = .string(scanID.uuidString.lowercased())
+        logger[metadataKey: "requestId"] = sealed.job.requestID.map { .string($0) }
+        logger[metadataKey: "user"] = .string(LogRedaction.userKey(sealed.job.userKey))
         // A deadline further away than any scan timeout is a broken header; it must not keep a job forever.
-        let timeLeft = min(job.deadline.timeIntervalSinceNow, Self.longestDeadline)
+        let timeLeft = min(sealed.job.deadline.timeIntervalSinceNow, Self.longestDeadline)
         let deadline = started + .milliseconds(timeLeft * 1000)
         // Past its deadline (and the sweeper's grace after it) the scan is the sweeper's to fail.
         let recordingDeadline = deadline + ScanTransitions.sweepGrace
         guard timeLeft > 0 else {
             logger.info("failing a scan whose deadline passed before a worker took it", metadata: ["lateMs": "\(Int(-timeLeft * 1000))"])
-            await record(.error(ScanFailure(.scanTimeout, "")), usage: nil, of: job.scanID, until: recordingDeadline, logger: logger)
+            await record(.error(ScanFailure(.scanTimeout, "")), usage: nil, of: scanID, until: recordingDeadline, logger: logger)
             await settle("ack", logger: logger) { try await delivery.ack() }
             end("expired", startedAt: started, span: span)
             return
         }
         let shown: [ScanPartial]
-        switch await persistently("mark the scan running", until: deadline, logger: logger, { try await scans.start(job.scanID) }) {
-        case .started(let partials)?:
-            shown = partials
-            await events.announce(ScanEvent(scanID: job.scanID, state: .running))
+        let photoKey: PhotoKey?
+        switch await persistently("mark the scan running", until: deadline, logger: logger, { try await scans.start(scanID) }) {
+        case .started(let partials, let key)?:
+            (shown, photoKey) = (partials, key)
         case .finished(let state)?:
+            // A final scan's key is gone: its job could not be opened anyway.
             logger.info("the scan is already final; not asking the model again", metadata: ["state": "\(state.rawValue)"])
             // Said again, in case the first announcement was lost with the worker that made it.
-            await events.announce(ScanEvent(scanID: job.scanID, state: state))
+            await events.announce(ScanEvent(scanID: scanID, state: state))
             await settle("ack", logger: logger) { try await delivery.ack() }
             end("already_final", startedAt: started, span: span)
             return
@@ -152,6 +155,22 @@ final class ScanJobProcessor: Service, Sendable {
             end("unrecorded", startedAt: started, span: span)
             return
         }
+        var job: ScanJob
+        do {
+            if photoKey == nil, sealed.job.ingredients == nil {
+                logger.info("the scan has no photo key (a gateway of the release before sealing reserved it): its photos came in the clear")
+            }
+            job = try (consume sealed).opened(with: photoKey)
+        } catch {
+            // Noise, tampered with, or a broken gateway: no model call, and the scan refunded. Never the body in the log.
+            logger.error("failing a scan whose job's photos do not open with its key", metadata: ["reason": "\(error)"])
+            let failure = ScanFailure(.llmUnavailable, "The scan's photos could not be opened.")
+            await record(.error(failure), usage: nil, of: scanID, until: recordingDeadline, logger: logger)
+            await settle("ack", logger: logger) { try await delivery.ack() }
+            end("unopened", startedAt: started, span: span)
+            return
+        }
+        await events.announce(ScanEvent(scanID: scanID, state: .running))
 
         let photoSize = job.photos.reduce(0) { $0 + $1.count }
         let (result, analysis) = await answer(

@@ -7,9 +7,10 @@ import KiwiModels
 /// ``KiwiTopology/scanJobQueue`` and a scan worker consumes (docs/architecture.md, "2. The scan data flow", step 6).
 ///
 /// On the queue the body is the raw JPEG (no base64), or the JPEGs one after the other with their sizes in a header,
-/// and everything else travels in properties and headers. A refinement's body is empty, its names in a header.
-/// Jobs are never persisted by the broker: photos are not written to disk anywhere. The worker writes the outcome
-/// on the scan's record, not in a reply.
+/// sealed under the scan's ``PhotoKey``; everything else travels in properties and headers. A refinement's body is
+/// empty, its names in a header. A broker may write the job to its disk, but never the photos in the clear
+/// (docs/architecture.md, "Photos at rest: crypto-shredding"). The worker writes the outcome on the scan's record, not
+/// in a reply.
 public struct ScanJob: Sendable, Hashable {
     /// The scan this job is the work of: its record in the `scans` table.
     public var scanID: UUID
@@ -67,7 +68,7 @@ public struct ScanJob: Sendable, Hashable {
         public static let ingredients = "x-kiwi-ingredients"
     }
 
-    /// The job's content type: the body is a JPEG, or several one after the other (``Header/photoSizes``).
+    /// The job's content type: the body is a JPEG, or several one after the other (``Header/photoSizes``), sealed.
     public static let contentType = "image/jpeg"
 
     /// The pseudonymous key of a user: 32 hex digits of a SHA-256 over the user id. Stable, so OpenAI's abuse
@@ -77,8 +78,9 @@ public struct ScanJob: Sendable, Hashable {
         return digest.prefix(16).hexEncodedString
     }
 
-    /// The job as a message, transient and expiring at the deadline so an unanswered job leaves the queue by itself.
-    public func message(now: Date = Date()) -> AMQPMessage {
+    /// The job as a message, its photos sealed under `key`, transient and expiring at the deadline so an unanswered job
+    /// leaves the queue by itself. Consumed: the photos are held once in the clear, then once sealed.
+    public consuming func message(sealingWith key: PhotoKey, now: Date = Date()) throws -> AMQPMessage {
         var headers = [
             Header.scanID: scanID.uuidString.lowercased(),
             Header.deadline: String(Int64((deadline.timeIntervalSince1970 * 1000).rounded())),
@@ -90,8 +92,11 @@ public struct ScanJob: Sendable, Hashable {
         if mode != .fridge { headers[Header.mode] = mode.rawValue }
         headers[Header.ingredients] = ingredients.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
         let remaining = max(deadline.timeIntervalSince(now), 0.001)
+        var body = photos.count == 1 ? photos[0] : Array(photos.joined())
+        photos = []
+        if !body.isEmpty { body = try key.seal(body, for: scanID) }
         return AMQPMessage(
-            body: photos.count == 1 ? photos[0] : Array(photos.joined()),
+            body: body,
             properties: AMQPProperties(
                 contentType: Self.contentType,
                 expiration: .milliseconds(Int64((remaining * 1000).rounded(.up))),
@@ -101,9 +106,26 @@ public struct ScanJob: Sendable, Hashable {
         )
     }
 
-    /// Reads a job from a consumed message. Throws when the message is not a job any worker could answer:
-    /// it cannot be fixed by trying again, so it belongs in the dead-letter queue.
+    /// Reads a job from a consumed message whose photos were sealed under `key` (nil: sent in the clear, see
+    /// ``SealedScanJob/opened(with:)``); for a worker, the two steps of ``SealedScanJob``.
+    public init(message: AMQPMessage, key: PhotoKey?) throws(ScanJobDecodingError) {
+        self = try SealedScanJob(message: message).opened(with: key)
+    }
+}
+
+/// A job as a worker reads it before it claims its scan: every header checked, the photos still sealed, for the key
+/// the claim returns (``ScanJob/message(sealingWith:now:)``).
+public struct SealedScanJob: Sendable {
+    /// The job without its photos, until ``opened(with:)``.
+    public let job: ScanJob
+    private let body: [UInt8]
+    /// With several photos, their sizes in the clear (``ScanJob/Header/photoSizes``).
+    private let photoSizes: [Int]?
+
+    /// Reads the job's headers. Throws when the message is not a job any worker could answer: it cannot be fixed by
+    /// trying again, so it belongs in the dead-letter queue.
     public init(message: AMQPMessage) throws(ScanJobDecodingError) {
+        typealias Header = ScanJob.Header
         let properties = message.properties
         guard let scanID = properties.headers[Header.scanID].flatMap(UUID.init(uuidString:)) else {
             throw ScanJobDecodingError("the job has no \(Header.scanID) header with a scan id")
@@ -114,28 +136,22 @@ public struct ScanJob: Sendable, Hashable {
         guard let userKey = properties.headers[Header.userKey], !userKey.isEmpty else {
             throw ScanJobDecodingError("the job has no \(Header.userKey) header")
         }
-        let body = message.body
-        var photos = [body]
         var ingredients: [String]?
+        var photoSizes: [Int]?
         if let json = properties.headers[Header.ingredients] {
-            guard let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)), !names.isEmpty, body.isEmpty else {
+            guard let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)), !names.isEmpty, message.body.isEmpty else {
                 throw ScanJobDecodingError("the job's \(Header.ingredients) header is not a list of names, or it has photos too")
             }
             ingredients = names
-            photos = []
         } else if let sizes = properties.headers[Header.photoSizes] {
-            // Each size is bounded before they are summed: a header is untrusted input.
+            // Each size is bounded before they are summed (when the body is opened): a header is untrusted input.
             let counts = sizes.split(separator: ",").compactMap { Int($0) }
             guard counts.count == sizes.split(separator: ",").count, (1...ScanPhoto.maximumCount).contains(counts.count),
-                counts.allSatisfy({ (1...ScanPhoto.maximumSize).contains($0) }), counts.reduce(0, +) == body.count
+                counts.allSatisfy({ (1...ScanPhoto.maximumSize).contains($0) })
             else {
-                throw ScanJobDecodingError("the job's \(Header.photoSizes) header does not divide its body into photos")
+                throw ScanJobDecodingError("the job's \(Header.photoSizes) header does not list photo sizes")
             }
-            var start = 0
-            photos = counts.map { count in
-                defer { start += count }
-                return Array(body[start..<start + count])
-            }
+            photoSizes = counts
         }
         var mode = ScanMode.fridge
         if let name = properties.headers[Header.mode] {
@@ -149,9 +165,9 @@ public struct ScanJob: Sendable, Hashable {
             }
             profile = decoded
         }
-        self.init(
+        job = ScanJob(
             scanID: scanID,
-            photos: photos,
+            photos: [],
             mode: mode,
             deadline: Date(timeIntervalSince1970: Double(deadline) / 1000),
             requestID: properties.headers[Header.requestID],
@@ -159,6 +175,37 @@ public struct ScanJob: Sendable, Hashable {
             profile: profile,
             ingredients: ingredients
         )
+        body = message.body
+        self.photoSizes = photoSizes
+    }
+
+    /// The job with its photos, opened with its scan's `key`. A refinement has none to open. Nil `key`: the photos are
+    /// in the clear, as a gateway of the release before sealing sent them (its scans have no key). Throws when the
+    /// body does not open with `key` (``PhotoKey/open(_:for:)``), or its photos are not the sizes the job lists.
+    public consuming func opened(with key: PhotoKey?) throws(ScanJobDecodingError) -> ScanJob {
+        var job = self.job
+        guard job.ingredients == nil else { return job }
+        var photos = body
+        if let key {
+            do {
+                photos = try key.open(photos, for: job.scanID)
+            } catch {
+                throw ScanJobDecodingError("the job's body \(error)")
+            }
+        }
+        guard let sizes = photoSizes else {
+            job.photos = [photos]
+            return job
+        }
+        guard sizes.reduce(0, +) == photos.count else {
+            throw ScanJobDecodingError("the job's \(ScanJob.Header.photoSizes) header does not divide its photos")
+        }
+        var start = 0
+        job.photos = sizes.map { count in
+            defer { start += count }
+            return Array(photos[start..<start + count])
+        }
+        return job
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import KiwiScanJobs
 
 /// A scan about to be reserved, `queued`.
 public struct QueuedScan: Sendable {
@@ -15,6 +16,9 @@ public struct QueuedScan: Sendable {
     public let deadline: Date
     /// What a refinement refines and the names it starts from; nil for a photo scan.
     public let refinement: Refinement?
+    /// What its job's photos are sealed under: fresh for each scan, kept on its row while it is open. A refinement
+    /// has one too, unused, so that every open scan of this release has a key.
+    public let photoKey: PhotoKey
 
     public init(
         id: UUID = UUID(),
@@ -24,7 +28,8 @@ public struct QueuedScan: Sendable {
         idempotencyKey: String?,
         photoSHA256: Data,
         deadline: Date,
-        refinement: Refinement? = nil
+        refinement: Refinement? = nil,
+        photoKey: PhotoKey = PhotoKey()
     ) {
         self.id = id
         self.userID = userID
@@ -34,6 +39,7 @@ public struct QueuedScan: Sendable {
         self.photoSHA256 = photoSHA256
         self.deadline = deadline
         self.refinement = refinement
+        self.photoKey = photoKey
     }
 
     /// A scan made from a succeeded scan's ingredients as the person confirmed them, with no photo.

@@ -6,18 +6,18 @@ import PostgresNIO
 
 // The compare-and-sets of ``ScanTransitions``, prepared once per connection (KiwiDatabase's PreparedStatements).
 
-/// Marks an open scan `running`; returns its state either way (none when there is no such scan), and the partials it
-/// stored while running before (a redelivery's), NULL for any other.
+/// Marks an open scan `running`; returns its state either way (none when there is no such scan), and of an open one the
+/// partials it stored while running before (a redelivery's) and its photos' key; NULL for any other.
 struct StartScanStatement: PreparedStatementByID {
     static let sql = """
         WITH started AS (
             UPDATE scans SET state = 'running', updated_at = now() WHERE id = $1 AND state IN ('queued', 'running')
-            RETURNING state, partials::text AS partials
+            RETURNING state, partials::text AS partials, photo_key
         )
-        SELECT state, partials FROM started
-        UNION ALL SELECT state, NULL FROM scans WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM started)
+        SELECT state, partials, photo_key FROM started
+        UNION ALL SELECT state, NULL, NULL FROM scans WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM started)
         """
-    typealias Row = (String, String?)
+    typealias Row = (String, String?, Data?)
 
     let id: UUID
 
@@ -52,7 +52,7 @@ struct ShowPartialStatement: PostgresPreparedStatement {
 }
 
 /// The end of one scan: its final state and what the model cost, in one statement; its partials are dropped (their
-/// count stays). Releasing (`$17`) ends a scan only while it is `queued`, and frees its idempotency key.
+/// count stays), and its photos' key (docs/architecture.md, "Photos at rest: crypto-shredding"). Releasing (`$17`) ends a scan only while it is `queued`, and frees its idempotency key.
 struct EndScanStatement: PostgresPreparedStatement {
     static let sql = """
         WITH everyone AS (
@@ -67,7 +67,7 @@ struct EndScanStatement: PostgresPreparedStatement {
         )
         UPDATE scans SET state = $4, result = $5::jsonb, error_code = $6, error_message = $7, retry_after_seconds = $8,
             model = $9, route = $10, prompt_tokens = $11, cached_prompt_tokens = $12, completion_tokens = $13,
-            cost_nanousd = $14, attempts = $15, model_ms = $16, partials = NULL,
+            cost_nanousd = $14, attempts = $15, model_ms = $16, partials = NULL, photo_key = NULL,
             idempotency_key = CASE WHEN $17 THEN NULL ELSE idempotency_key END, updated_at = now()
         WHERE id = $3 AND state IN ('queued', 'running') AND (state = 'queued' OR NOT $17)
         RETURNING \(ScanEndMetrics.ageColumn)
@@ -109,14 +109,15 @@ struct EndScanStatement: PostgresPreparedStatement {
 }
 
 /// Fails with `scan_timeout` up to 1,000 open scans whose deadline passed more than `grace` ago, skipping the rows
-/// another replica's sweep holds, and drops their partials (their count stays); returns each one's id and age.
+/// another replica's sweep holds, and drops their partials (their count stays) and their photos' keys; returns each
+/// one's id and age.
 struct SweepScansStatement: PostgresPreparedStatement {
     static let sql = """
         WITH overdue AS (
             SELECT id FROM scans WHERE state IN ('queued', 'running') AND deadline < now() - make_interval(secs => $1)
             ORDER BY deadline LIMIT 1000 FOR UPDATE SKIP LOCKED
         )
-        UPDATE scans SET state = 'failed', error_code = $2, partials = NULL, updated_at = now()
+        UPDATE scans SET state = 'failed', error_code = $2, partials = NULL, photo_key = NULL, updated_at = now()
         FROM overdue WHERE scans.id = overdue.id RETURNING scans.id, \(ScanEndMetrics.ageColumn)
         """
     static let bindingDataTypes: [PostgresDataType] = [.float8, .text]

@@ -6,10 +6,12 @@ import Logging
 import PostgresNIO
 
 /// What a worker found when it claimed a scan to run it (``ScanTransitions/start(_:)``).
-public enum ScanClaim: Sendable, Hashable {
+public enum ScanClaim: Sendable, Equatable {
     /// The scan is `running` now: call the model. `shown`: what its client shows of an earlier attempt (the partials
     /// after the last restart, in order; none on a first delivery), for this attempt to confirm or restart.
-    case started(shown: [ScanPartial])
+    /// `photoKey`: what its job's photos are sealed under; nil for a scan a gateway of the release before sealing
+    /// reserved, whose photos travel in the clear (docs/architecture.md, "Photos at rest: crypto-shredding").
+    case started(shown: [ScanPartial], photoKey: PhotoKey?)
     /// The scan is final already (answered by another worker, swept, or failed by its gateway): nothing to do.
     case finished(ScanState)
     /// There is no such scan (cancelled, or its account deleted): nothing to do.
@@ -35,14 +37,15 @@ public struct ScanTransitions: Sendable {
         self.logger = logger
     }
 
-    /// Marks an open scan `running` (again, after a redelivery).
+    /// Marks an open scan `running` (again, after a redelivery), and reads its photos' key with it.
     public func start(_ id: UUID) async throws -> ScanClaim {
         try await withStatementDeadline("scan start", timeout: timeout) {
             let rows = try await client.execute(StartScanStatement(id: id), logger: logger)
-            for try await (state, partials) in rows {
+            for try await (state, partials, key) in rows {
                 let state = ScanState(rawValue: state) ?? .failed
                 guard state == .running else { return .finished(state) }
-                return .started(shown: StoredPartial.shown(try StoredPartial.entries(of: partials)).map(\.partial))
+                let shown = StoredPartial.shown(try StoredPartial.entries(of: partials)).map(\.partial)
+                return .started(shown: shown, photoKey: key.flatMap(PhotoKey.init))
             }
             return .missing
         }
@@ -136,8 +139,8 @@ public struct ScanTransitions: Sendable {
     public func insertQueued(_ scan: QueuedScan) async throws {
         try await client.execute(
             """
-            INSERT INTO scans (id, user_id, quota_key, scan_date, state, idempotency_key, photo_sha256, deadline)
-            VALUES (\(scan.id), \(scan.userID), \(scan.quotaKey), \(scan.day)::date, 'queued', \(scan.idempotencyKey), \(scan.photoSHA256), \(scan.deadline))
+            INSERT INTO scans (id, user_id, quota_key, scan_date, state, idempotency_key, photo_sha256, deadline, photo_key)
+            VALUES (\(scan.id), \(scan.userID), \(scan.quotaKey), \(scan.day)::date, 'queued', \(scan.idempotencyKey), \(scan.photoSHA256), \(scan.deadline), \(scan.photoKey.bytes))
             """,
             logger: logger
         )

@@ -9,16 +9,43 @@ import Testing
 struct ScanJobTests {
     let deadline = Date(timeIntervalSince1970: 1_800_000_000.250)
     let scanID = UUID()
+    let key = PhotoKey()
     var job: ScanJob {
         ScanJob(scanID: scanID, photos: [[0xFF, 0xD8, 0xFF, 0xD9]], deadline: deadline, requestID: "req-1", userKey: ScanJob.userKey(forUserID: "u"))
     }
 
-    @Test("a job survives the trip through a message: raw JPEG body, scan id, deadline, request id and user key")
+    @Test("a job survives the trip through a message: sealed JPEG body, scan id, deadline, request id and user key")
     func roundTrip() throws {
-        let message = job.message(now: deadline.addingTimeInterval(-90))
-        #expect(message.body == job.photos[0])
+        let message = try job.message(sealingWith: key, now: deadline.addingTimeInterval(-90))
+        #expect(try key.open(message.body, for: scanID) == job.photos[0])
         #expect(message.properties.contentType == "image/jpeg")
-        #expect(try ScanJob(message: message) == job)
+        #expect(try ScanJob(message: message, key: key) == job)
+    }
+
+    @Test("a job's body holds no run of its photo's bytes in the clear")
+    func photoNeverInTheClear() throws {
+        var job = job
+        job.photos = [[0xFF, 0xD8] + (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7) } + [0xFF, 0xD9]]
+        let body = try job.message(sealingWith: key).body
+        for start in stride(from: 0, to: job.photos[0].count - 8, by: 8) {
+            #expect(body.firstRange(of: job.photos[0][start..<start + 8]) == nil)
+        }
+    }
+
+    @Test("a job does not open with another key, nor as another scan's")
+    func sealedToItsScan() throws {
+        let message = try job.message(sealingWith: key)
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message, key: PhotoKey()) }
+        var another = message
+        another.properties.headers[ScanJob.Header.scanID] = UUID().uuidString.lowercased()
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: another, key: key) }
+    }
+
+    @Test("a job of a gateway from before sealing, its photo in the clear, is read with no key")
+    func photoInTheClear() throws {
+        var message = try job.message(sealingWith: key)
+        message.body = job.photos[0]
+        #expect(try ScanJob(message: message, key: nil) == job)
     }
 
     @Test("several photos travel one after the other in the body, with their sizes, the mode and the profile in headers")
@@ -27,46 +54,47 @@ struct ScanJobTests {
         job.photos = [[0xFF, 0xD8, 0xFF, 0x01, 0xD9], [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8, 0xFF, 0x02, 0x03, 0xD9]]
         job.mode = .dish
         job.profile = KitchenProfile(diets: [.vegan], allergies: [.sesame])
-        let message = job.message(now: deadline.addingTimeInterval(-90))
-        #expect(message.body.count == 15)
+        let message = try job.message(sealingWith: key, now: deadline.addingTimeInterval(-90))
+        #expect(message.body.count == 15 + PhotoKey.overhead)
         #expect(message.properties.headers[ScanJob.Header.photoSizes] == "5,4,6")
         #expect(message.properties.headers[ScanJob.Header.mode] == "dish")
-        #expect(try ScanJob(message: message) == job)
+        #expect(try ScanJob(message: message, key: key) == job)
     }
 
     @Test("photo sizes that do not divide the body, and an unknown mode, are not a job", arguments: ["5,4", "5,4,7", "5,x,6", "0,9,6"])
-    func badPhotoSizesAreRefused(_ sizes: String) {
+    func badPhotoSizesAreRefused(_ sizes: String) throws {
         var job = job
         job.photos = [[0xFF, 0xD8, 0xFF, 0x01, 0xD9], [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8, 0xFF, 0x02, 0x03, 0xD9]]
-        var message = job.message()
+        var message = try job.message(sealingWith: key)
         message.properties.headers[ScanJob.Header.photoSizes] = sizes
-        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message) }
-        var unknownMode = self.job.message()
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message, key: key) }
+        var unknownMode = try self.job.message(sealingWith: key)
         unknownMode.properties.headers[ScanJob.Header.mode] = "pantry"
-        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: unknownMode) }
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: unknownMode, key: key) }
     }
 
     @Test("a refinement's job has an empty body and its names in a header, and survives the trip; a photo job has no such header")
     func refinementRoundTrip() throws {
         var refinement = job
         (refinement.photos, refinement.ingredients) = ([], ["Greek yoghurt", "leeks"])
-        let message = refinement.message(now: deadline.addingTimeInterval(-90))
+        let message = try refinement.message(sealingWith: key, now: deadline.addingTimeInterval(-90))
         #expect(message.body.isEmpty)
         #expect(message.properties.headers[ScanJob.Header.ingredients] == #"["Greek yoghurt","leeks"]"#)
-        #expect(try ScanJob(message: message) == refinement)
-        #expect(job.message().properties.headers[ScanJob.Header.ingredients] == nil)
+        #expect(try ScanJob(message: message, key: key) == refinement)
+        #expect(try ScanJob(message: message, key: nil) == refinement)
+        #expect(try job.message(sealingWith: key).properties.headers[ScanJob.Header.ingredients] == nil)
     }
 
     @Test("names that are not a JSON array of strings, or names with photos, are not a job", arguments: ["leeks", "[]", "[1]", #"["leeks"]"#])
-    func badIngredientsAreRefused(_ names: String) {
-        var message = job.message()
+    func badIngredientsAreRefused(_ names: String) throws {
+        var message = try job.message(sealingWith: key)
         message.properties.headers[ScanJob.Header.ingredients] = names
-        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message) }
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message, key: key) }
     }
 
     @Test("a job message is transient and expires at the deadline")
-    func transientAndExpiring() {
-        let message = job.message(now: deadline.addingTimeInterval(-30))
+    func transientAndExpiring() throws {
+        let message = try job.message(sealingWith: key, now: deadline.addingTimeInterval(-30))
         #expect(!message.properties.persistent)
         #expect(message.properties.expiration == .milliseconds(30_000))
     }
@@ -85,10 +113,10 @@ struct ScanJobTests {
         "a message missing what a worker needs is not a job",
         arguments: [ScanJob.Header.scanID, ScanJob.Header.deadline, ScanJob.Header.userKey]
     )
-    func incompleteMessageIsRefused(_ missing: String) {
-        var message = job.message()
+    func incompleteMessageIsRefused(_ missing: String) throws {
+        var message = try job.message(sealingWith: key)
         message.properties.headers[missing] = nil
-        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message) }
+        #expect(throws: ScanJobDecodingError.self) { try SealedScanJob(message: message) }
     }
 
     @Test("a scan event is {\"scanId\", \"state\"} and survives the trip through a message")

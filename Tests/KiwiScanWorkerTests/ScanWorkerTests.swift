@@ -127,7 +127,7 @@ struct ScanWorkerTests {
         let (result, requests, left, deadLettered) = try await WorkerRig.run(workers: 0) { rig in
             // The deadline passed while the job waited (no broker expiry, as when clocks disagree or a prefetch buffer held it).
             let job = try await rig.reserve(photo, deadlineIn: .seconds(-1))
-            var message = job.message()
+            var message = try rig.message(of: job)
             message.properties.expiration = nil
             try await rig.publisher.publish(message, routingKey: rig.queue)
             // Stopped gracefully, so the worker acknowledges the job it recorded before it exits.

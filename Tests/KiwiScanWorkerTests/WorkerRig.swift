@@ -61,6 +61,8 @@ struct WorkerRig: Sendable {
     let postgres: PostgresClient
     let publisher: AMQPPublisher
     private let announced: Locked<[ScanEvent]>
+    /// Each reserved scan's photo key, as its row holds it.
+    private let photoKeys = Locked<[UUID: PhotoKey]>([:])
 
     /// Runs the rig while `body` runs. `workers` in-process workers consume the queue (0 lets a test start its own),
     /// configured with `environment` over the rig's.
@@ -142,12 +144,18 @@ struct WorkerRig: Sendable {
             deadline: deadline
         )
         try await ScanTransitions(client: postgres, logger: testLogger).insertQueued(scan)
+        photoKeys.withLock { $0[scan.id] = scan.photoKey }
         return ScanJob(scanID: scan.id, photos: [jpeg], deadline: deadline, requestID: "req-\(UUID().uuidString.prefix(8))", userKey: testUserKey)
     }
 
     /// Publishes `job` to the rig's queue, as the gateway does.
     func submit(_ job: ScanJob) async throws {
-        try await publisher.publish(job.message(), routingKey: queue)
+        try await publisher.publish(try message(of: job), routingKey: queue)
+    }
+
+    /// `job`'s message, its photos sealed under its scan's key, as the gateway sends it.
+    func message(of job: ScanJob) throws -> AMQPMessage {
+        try job.message(sealingWith: try #require(photoKeys.withLock { $0[job.scanID] }))
     }
 
     /// Reserves a scan, sends its job as the gateway does, and waits until a worker recorded its outcome.

@@ -164,13 +164,13 @@ func rabbitMQFloor(serverPID: Int32) async throws -> (perScan: Double, scans: In
     )
     let scans = Int(seconds * scansPerSecond)
     let scanID = UUID()
-    let job = ScanJob(
+    let job = try ScanJob(
         scanID: scanID,
         photos: [SyntheticJPEG.make(size: 256 * 1024, seed: 1)],
         deadline: Date().addingTimeInterval(90),
         requestID: nil,
         userKey: "floor-bench"
-    ).message()
+    ).message(sealingWith: PhotoKey())
     let events = [ScanEvent(scanID: scanID, state: .running).message, ScanEvent(scanID: scanID, state: .succeeded).message]
     return try await whileRunning([gateway, worker, announcer, listener]) {
         for link in [gateway, announcer] { await link.waitUntilConnected() }

@@ -151,7 +151,7 @@ func run(size: Int, concurrency: Int, postgres: PostgresClient) async throws -> 
             let ok = await outcomes.wait(for: reserved.id, timeout: .seconds(120)) {
                 try await ScanTransitions(client: postgres, logger: logger).insertQueued(reserved)
                 let job = ScanJob(scanID: reserved.id, photos: [photos[index % photos.count]], deadline: deadline, requestID: nil, userKey: "bench")
-                try await publisher.publish(job.message(), routingKey: queue)
+                try await publisher.publish(job.message(sealingWith: reserved.photoKey), routingKey: queue)
             }
             return (ok, ContinuousClock.now - started)
         }

@@ -113,18 +113,17 @@ struct ScanCoordinator: Sendable {
         let input = try await readInput()
         let uploadTime = ContinuousClock.now - uploadStarted
         let deadline = now.addingTimeInterval(timeout.seconds)
-        let reservation = try await ledger.reserve(
-            QueuedScan(
-                userID: session.userID,
-                quotaKey: session.quotaKey,
-                day: day,
-                idempotencyKey: idempotencyKey,
-                photoSHA256: input.digest,
-                deadline: deadline,
-                refinement: input.refinement
-            ),
-            policy: policy
+        // A fresh key for its photos, written with the scan: its job is sealed under it.
+        let queued = QueuedScan(
+            userID: session.userID,
+            quotaKey: session.quotaKey,
+            day: day,
+            idempotencyKey: idempotencyKey,
+            photoSHA256: input.digest,
+            deadline: deadline,
+            refinement: input.refinement
         )
+        let reservation = try await ledger.reserve(queued, policy: policy)
         let scan: ScanRecord
         switch reservation {
         case .refused(let refusal): throw errors.refusal(refusal, at: now)
@@ -150,7 +149,8 @@ struct ScanCoordinator: Sendable {
                     userKey: userKey,
                     profile: profile,
                     ingredients: input.refinement?.ingredients
-                )
+                ),
+                sealedWith: queued.photoKey
             )
         } catch {
             context.logger.warning("could not hand the scan to the workers", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])

@@ -54,7 +54,7 @@ final class FakeScanJobQueue: ScanJobQueue {
         state.withLock { $0.fate = fate }
     }
 
-    func submit(_ job: consuming ScanJob) async throws {
+    func submit(_ job: consuming ScanJob, sealedWith key: PhotoKey) async throws {
         let job = copy job
         let fate = state.withLock { state in
             if case .refuse = state.fate { return state.fate }

@@ -20,6 +20,8 @@ final class FakeScanLedger: ScanLedger {
         var rootID: UUID?
         /// A free refinement, which counts against no allowance.
         var free = false
+        /// Its photos' key, while it is open.
+        var photoKey: PhotoKey?
 
         /// Whether it counts as one of the day's scans: not failed, and not free.
         var charged: Bool { record.state != .failed && !free }
@@ -115,7 +117,8 @@ final class FakeScanLedger: ScanLedger {
                 day: scan.day,
                 idempotencyKey: scan.idempotencyKey,
                 rootID: rootID,
-                free: free
+                free: free,
+                photoKey: scan.photoKey
             )
             return .reserved(record)
         }
@@ -128,7 +131,7 @@ final class FakeScanLedger: ScanLedger {
             guard let stored = state.scans[id] else { return .missing }
             guard stored.record.state.isOpen else { return .finished(stored.record.state) }
             state.scans[id]?.record = ScanRecord(copying: stored.record, state: .running, errorCode: nil)
-            return .started(shown: StoredPartial.shown(stored.record.partials).map(\.partial))
+            return .started(shown: StoredPartial.shown(stored.record.partials).map(\.partial), photoKey: stored.photoKey)
         }
     }
 

@@ -36,12 +36,12 @@ struct PostgresScanLedger: ScanLedger {
         }
     }
 
-    /// One statement, `kiwi_reserve_scan` (KiwiSchema, version 13), under a lock per person (`pg_advisory_xact_lock` on
+    /// One statement, `kiwi_reserve_scan` (KiwiSchema, version 14), under a lock per person (`pg_advisory_xact_lock` on
     /// the quota key): the idempotency key is looked up, the day's usage read, and the new scan inserted, with no other
     /// reservation of the same person in between. 1,000 simultaneous attempts of one person still grant exactly the
-    /// limit. A refinement's chain is priced under the lock of its photo scan's row as well. Everyone's spend is read
-    /// without a lock: the budget is checked before each reservation, not held by it (docs/architecture.md, "Spend and
-    /// model routes").
+    /// limit. A refinement's chain is priced under the lock of its photo scan's row as well. The scan's photo key is
+    /// written with it, before its job can be published. Everyone's spend is read without a lock: the budget is checked
+    /// before each reservation, not held by it (docs/architecture.md, "Spend and model routes").
     func reserve(_ scan: QueuedScan, policy: QuotaPolicy) async throws -> ScanReservation {
         try await withStatementDeadline("scan ledger reserve", timeout: timeout) {
             let statement = ReserveScanStatement(scan: scan, lockKey: Self.lockKey(scan.quotaKey), policy: policy)
@@ -286,12 +286,12 @@ private struct ReserveScanStatement: PostgresPreparedStatement {
             r_model_ms AS model_ms, r_retry_after_seconds AS retry_after_seconds, earlier.partials::text AS partials,
             COALESCE(earlier.partial_count, 0) AS partial_count, r_parent_id AS parent_id, r_free AS free, outcome, used_scans,
             used_tokens, everyones_spend
-        FROM kiwi_reserve_scan($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10, $11, $12, to_jsonb($13::text[]), $14)
+        FROM kiwi_reserve_scan($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10, $11, $12, to_jsonb($13::text[]), $14, $15)
         LEFT JOIN scans AS earlier ON earlier.id = r_id
         """
     // Stated, because the idempotency key, the limits and a photo scan's parent may be null, which says nothing of their types.
     static let bindingDataTypes: [PostgresDataType] = [
-        .uuid, .uuid, .bytea, .text, .text, .bytea, .timestamptz, .int8, .int8, .int8, .int8, .uuid, .textArray, .int4,
+        .uuid, .uuid, .bytea, .text, .text, .bytea, .timestamptz, .int8, .int8, .int8, .int8, .uuid, .textArray, .int4, .bytea,
     ]
     typealias Row = PostgresRow
 
@@ -315,6 +315,7 @@ private struct ReserveScanStatement: PostgresPreparedStatement {
         bindings.append(scan.refinement?.parentID)
         bindings.append(scan.refinement?.ingredients)
         bindings.append(Int32(policy.freeRefinements))
+        try bindings.append(scan.photoKey.bytes)
         return bindings
     }
 }

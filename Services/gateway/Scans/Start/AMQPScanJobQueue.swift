@@ -12,11 +12,16 @@ struct AMQPScanJobQueue: ScanJobQueue {
     /// The queue's name (`SCAN_JOB_QUEUE`).
     let queue: String
 
-    /// In a producer span whose context travels in the job's headers: the worker's spans continue it.
-    func submit(_ job: consuming ScanJob) async throws {
+    /// In a producer span whose context travels in the job's headers: the worker's spans continue it. Only the sealed
+    /// photos reach the broker.
+    func submit(_ job: consuming ScanJob, sealedWith key: PhotoKey) async throws {
         let scanID = job.scanID.uuidString.lowercased()
-        var message = job.message()
-        _ = consume job
+        var message: AMQPMessage
+        do {
+            message = try job.message(sealingWith: key)
+        } catch {
+            throw ScanNotSent(reason: "its photos could not be sealed: \(error)")
+        }
         try await withSpan("publish \(queue)", ofKind: .producer) { [queue] span in
             span.attributes["messaging.system"] = "rabbitmq"
             span.attributes["messaging.destination.name"] = queue

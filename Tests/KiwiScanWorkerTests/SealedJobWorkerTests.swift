@@ -1,0 +1,63 @@
+import Foundation
+import KiwiDatabase
+import KiwiDevelopment
+import KiwiMessaging
+import KiwiScanJobs
+import KiwiScans
+import KiwiTestSupport
+import KiwiTopology
+import PostgresNIO
+import Testing
+
+@testable import KiwiLLMStub
+@testable import KiwiScanWorker
+
+/// A worker opens each job's photos with the key its scan's claim returns (docs/architecture.md, "Photos at rest:
+/// crypto-shredding").
+@Suite("Scan worker: sealed photos", .timeLimit(.minutes(2)))
+struct SealedJobWorkerTests {
+    let photo = SyntheticJPEG.make(size: 16 * 1024, seed: 12)
+
+    @Test("a sealed job is answered, and its scan's key is gone with the outcome")
+    func answersASealedJob() async throws {
+        let (result, keptKeys) = try await WorkerRig.run { rig in
+            let job = try await rig.reserve(photo)
+            try await rig.submit(job)
+            let result = try await rig.outcome(of: job.scanID, within: .seconds(20))
+            let rows = try await rig.postgres.query(
+                "SELECT count(*) FROM scans WHERE id = \(job.scanID) AND photo_key IS NOT NULL",
+                logger: testLogger
+            )
+            for try await count in rows.decode(Int.self) { return (result, count) }
+            throw CancellationError()
+        }
+        #expect(result.failureCode == nil)
+        #expect(keptKeys == 0)
+    }
+
+    @Test("a job whose photos do not open with its scan's key fails the scan llm_unavailable without calling OpenAI, and is not dead-lettered")
+    func unopenedJobFailsItsScan() async throws {
+        let (result, requests, deadLettered) = try await WorkerRig.run { rig in
+            let job = try await rig.reserve(photo)
+            try await rig.publisher.publish(try job.message(sealingWith: PhotoKey()), routingKey: rig.queue)
+            let result = try await rig.outcome(of: job.scanID, within: .seconds(20))
+            return (result, rig.stub.snapshot.requests, try await rig.messages(in: KiwiTopology.deadLetterQueue(of: rig.queue)))
+        }
+        #expect(result.failureCode == .llmUnavailable)
+        #expect(requests == 0)
+        #expect(deadLettered == 0)
+    }
+
+    @Test("a scan with no key (reserved by a gateway from before sealing) is answered from its photo in the clear")
+    func scanWithoutKeyIsReadInTheClear() async throws {
+        let result = try await WorkerRig.run { rig in
+            let job = try await rig.reserve(photo)
+            try await rig.postgres.execute("UPDATE scans SET photo_key = NULL WHERE id = \(job.scanID)", logger: testLogger)
+            var message = try rig.message(of: job)
+            message.body = photo
+            try await rig.publisher.publish(message, routingKey: rig.queue)
+            return try await rig.outcome(of: job.scanID, within: .seconds(20))
+        }
+        #expect(result.failureCode == nil)
+    }
+}
