@@ -1,14 +1,25 @@
 #!/usr/bin/env bash
 # Starts, stops and reports the local PostgreSQL and RabbitMQ, each a process of its own user
 # with its data under .run/.   usage: infra.sh up|down|status [postgres] [rabbitmq]
+#                               (with KIWI_RABBITMQ_CLUSTER set, `rabbitmq` is this host's node of a cluster, below)
 #                               infra.sh clean (stop both and delete their data)
 #                               infra.sh close-connections NAME-PATTERN
 #                               infra.sh memory-alarm on|off
 #                               infra.sh delete-queues PREFIX (every queue whose name starts with PREFIX)
 #                               infra.sh drop-databases PREFIX (every database whose name starts with PREFIX)
 #                               infra.sh pids (NAME=PID of each running server, for the load test's CPU figures)
+#                               infra.sh queue-leader QUEUE (the node that leads a quorum queue, rabbit@<address>)
+#                               infra.sh await-safe-stop (until stopping this node of a cluster leaves every quorum
+#                                   queue a majority: each has another member online and in sync)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+# The servers started here outlive this script: they must not keep its caller's descriptors open. A caller that waits
+# for one to close (Foundation's Process, in the drills' tests, watches a socket its child inherits) would otherwise
+# wait for the server to stop. (255 is the script itself, which bash reads as it goes.)
+for descriptor in /proc/$$/fd/*; do
+    descriptor="${descriptor##*/}"
+    if [ "$descriptor" -gt 2 ] && [ "$descriptor" -ne 255 ]; then eval "exec $descriptor>&-" 2>/dev/null || true; fi
+done
 
 # MARK: PostgreSQL
 
@@ -72,7 +83,18 @@ SQL
 
 # MARK: RabbitMQ
 
-rmq_base() { echo "$(data_root rabbitmq)/rabbitmq"; }
+# KIWI_RABBITMQ_CLUSTER, the addresses of a cluster's nodes separated by spaces (`make drill` sets it), makes the node
+# on KIWI_INFRA_ADDRESS one of them: named rabbit@<address> (long names: no DNS needed), with the cookie they share, its
+# data in a folder of its own, and pausing itself when it sees no majority (pause_minority). The first address is the
+# node the others join when they start for the first time. Unset, the node is alone: kiwi@localhost (make run, tests).
+cluster_nodes=(${KIWI_RABBITMQ_CLUSTER:-})
+if [ ${#cluster_nodes[@]} -gt 0 ]; then
+    rmq_node="rabbit@$KIWI_INFRA_ADDRESS"
+    rmq_base() { echo "$(data_root rabbitmq)/rabbitmq-$KIWI_INFRA_ADDRESS"; }
+else
+    rmq_node=kiwi@localhost
+    rmq_base() { echo "$(data_root rabbitmq)/rabbitmq"; }
+fi
 
 # Runs a RabbitMQ program with the environment of the local node (as the rabbitmq user when we are root).
 # With --own-session it runs in a new session, away from the terminal's signals.
@@ -85,12 +107,13 @@ rmq() {
     # Its own working folder: the checkout may be closed to the rabbitmq user, and Erlang reads its working folder.
     "${launcher[@]}" env -C "$base" \
         HOME="$base/home" \
-        RABBITMQ_NODENAME=kiwi@localhost \
+        RABBITMQ_NODENAME="$rmq_node" \
+        RABBITMQ_USE_LONGNAME="$([ ${#cluster_nodes[@]} -gt 0 ] && echo true || echo false)" \
         RABBITMQ_NODE_IP_ADDRESS="$KIWI_INFRA_ADDRESS" \
         RABBITMQ_NODE_PORT="$KIWI_AMQP_PORT" \
         RABBITMQ_DIST_PORT="$KIWI_AMQP_DIST_PORT" \
         ERL_EPMD_PORT="$KIWI_EPMD_PORT" \
-        ERL_EPMD_ADDRESS=127.0.0.1 \
+        ERL_EPMD_ADDRESS="127.0.0.1$([ ${#cluster_nodes[@]} -gt 0 ] && echo ",$KIWI_INFRA_ADDRESS")" \
         RABBITMQ_CONF_ENV_FILE="$base/rabbitmq-env.conf" \
         RABBITMQ_CONFIG_FILE="$base/rabbitmq.conf" \
         RABBITMQ_ADVANCED_CONFIG_FILE="$base/advanced.config" \
@@ -110,6 +133,11 @@ rabbitmq_up() {
     local base; base="$(rmq_base)"
     if rabbitmqctl_ok; then log "RabbitMQ already running on $KIWI_INFRA_ADDRESS:$KIWI_AMQP_PORT"; return; fi
     [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || die "RabbitMQ is not installed (run deploy/local/install-packages.sh)"
+    # A node of a cluster that has never run joins the first node once it has started.
+    local joining=false
+    if [ ${#cluster_nodes[@]} -gt 0 ] && [ "${cluster_nodes[0]}" != "$KIWI_INFRA_ADDRESS" ] && [ -z "$(ls -A "$base/mnesia" 2>/dev/null)" ]; then
+        joining=true
+    fi
     mkdir -p "$base/home" "$base/mnesia" "$base/log"
     rm -f "$base/rabbitmq.pid"
     : > "$base/rabbitmq-env.conf"
@@ -126,8 +154,14 @@ disk_free_limit.absolute = 50MB
 log.console = false
 log.file.level = warning
 CONF
+    if [ ${#cluster_nodes[@]} -gt 0 ]; then
+        echo "cluster_partition_handling = pause_minority" >> "$base/rabbitmq.conf"
+        rm -f "$base/home/.erlang.cookie"
+        rabbitmq_cluster_cookie > "$base/home/.erlang.cookie"
+    fi
     service_dir rabbitmq "$base"
     chmod 700 "$base/home"
+    if [ -f "$base/home/.erlang.cookie" ]; then chmod 400 "$base/home/.erlang.cookie"; fi
     # In a session of its own (as pg_ctl gives PostgreSQL), so that Ctrl-C in the terminal reaches only
     # our scripts, which then shut the broker down in order.
     rmq --own-session rabbitmq-server >"$base/server.log" 2>&1 </dev/null &
@@ -136,7 +170,39 @@ CONF
         if [ $SECONDS -ge $deadline ]; then tail -n 30 "$base/server.log" >&2; die "RabbitMQ did not start"; fi
         sleep 1
     done
-    log "RabbitMQ ready on $KIWI_INFRA_ADDRESS:$KIWI_AMQP_PORT"
+    if [ "$joining" = true ]; then rabbitmq_join "rabbit@${cluster_nodes[0]}" "$deadline"; fi
+    log "RabbitMQ $rmq_node ready on $KIWI_INFRA_ADDRESS:$KIWI_AMQP_PORT"
+}
+
+# The Erlang cookie the nodes of the cluster share: made once, at random, in their common data folder (the first node
+# to start writes it; the others, started at the same time, read what it wrote).
+rabbitmq_cluster_cookie() {
+    local file candidate
+    file="$(data_root rabbitmq)/rabbitmq-cluster.cookie"
+    if [ ! -s "$file" ]; then
+        mkdir -p "$(dirname "$file")"
+        candidate="$file.$$"
+        (umask 077; head -c 24 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' > "$candidate")
+        ln "$candidate" "$file" 2>/dev/null || true
+        rm -f "$candidate"
+    fi
+    cat "$file"
+}
+
+# Joins the started node to the cluster of `seed` (rabbitmqctl stop_app, join_cluster, start_app), waiting for the seed
+# until `deadline` (in $SECONDS): the nodes start at the same time, and the seed may not be up yet.
+rabbitmq_join() {
+    local seed="$1" deadline="$2" base; base="$(rmq_base)"
+    rmq rabbitmqctl -q stop_app >/dev/null
+    until rmq rabbitmqctl -q join_cluster "$seed" >>"$base/join.log" 2>&1; do
+        if [ $SECONDS -ge $deadline ]; then tail -n 20 "$base/join.log" >&2; die "RabbitMQ $rmq_node could not join $seed"; fi
+        sleep 1
+    done
+    rmq rabbitmqctl -q start_app >/dev/null
+    until rmq rabbitmqctl -q await_startup --timeout 5 >/dev/null 2>&1 && port_open "$KIWI_AMQP_PORT"; do
+        if [ $SECONDS -ge $deadline ]; then tail -n 30 "$base/server.log" >&2; die "RabbitMQ $rmq_node did not start in the cluster"; fi
+        sleep 1
+    done
 }
 
 rabbitmqctl_ok() { rabbitmq_running && rmq rabbitmqctl -q await_startup --timeout 5 >/dev/null 2>&1; }
@@ -243,6 +309,17 @@ fi
 
 if [ "${1:-}" = "memory-alarm" ]; then
     rabbitmq_memory_alarm "${2:-}"
+    exit 0
+fi
+
+if [ "${1:-}" = "queue-leader" ]; then
+    [ -n "${2:-}" ] || die "usage: infra.sh queue-leader QUEUE"
+    rmq rabbitmqctl -q list_queues name leader --no-table-headers | awk -v queue="$2" '$1 == queue { print $2 }'
+    exit 0
+fi
+
+if [ "${1:-}" = "await-safe-stop" ]; then
+    rmq rabbitmq-upgrade -q await_online_quorum_plus_one --timeout 120 >/dev/null
     exit 0
 fi
 
