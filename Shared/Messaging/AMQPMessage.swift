@@ -13,7 +13,8 @@ public struct AMQPProperties: Hashable, Sendable {
     public var type: String?
     /// Seconds precision, as AMQP carries it.
     public var timestamp: Date?
-    /// Persistent messages are written to disk by the broker. Scan jobs never are: photos are not stored.
+    /// Persistent messages are written to disk by the broker and kept across its restarts. A quorum queue writes and
+    /// keeps every message, persistent or not.
     public var persistent: Bool
     /// Application headers; values are text.
     public var headers: [String: String]

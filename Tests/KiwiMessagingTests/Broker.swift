@@ -29,9 +29,20 @@ let testLogger: Logger = {
 
 /// Closes, from the broker's side, the connections whose name contains `pattern` (`infra.sh close-connections`).
 func closeConnectionsFromBroker(named pattern: String) async throws {
+    try await runInfra(["close-connections", pattern])
+}
+
+/// Deletes, from the broker's side, every queue whose name starts with `prefix`, as `rabbitmqctl delete_queue` does
+/// (`infra.sh delete-queues`).
+func deleteQueuesFromBroker(named prefix: String) async throws {
+    try await runInfra(["delete-queues", prefix])
+}
+
+/// Runs `deploy/local/infra.sh` with `arguments`, which must succeed.
+private func runInfra(_ arguments: [String]) async throws {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../../deploy/local/infra.sh").standardized
-    let closed = try await runProgram(script.path, ["close-connections", pattern], includingStandardError: true)
-    try #require(closed.status == 0, "infra.sh close-connections failed: \(closed.output)")
+    let result = try await runProgram(script.path, arguments, includingStandardError: true)
+    try #require(result.status == 0, "infra.sh \(arguments[0]) failed: \(result.output)")
 }
 
 /// Collects up to `count` deliveries, waiting at most `timeout` for them.

@@ -75,6 +75,22 @@ struct TopologyTests {
         #expect(reached == [true, true])
     }
 
+    @Test("the job queue and its dead-letter queue are quorum queues, and the job queue limits redeliveries")
+    func jobQueuesAreQuorumQueues() {
+        let queues = KiwiTopology.scanJobs().queues
+        #expect(queues.map(\.kind) == [.quorum, .quorum])
+        #expect(queues.allSatisfy { $0.durable && !$0.exclusive && !$0.autoDelete })
+        #expect(queues.first { $0.name == KiwiTopology.scanJobQueue }?.deliveryLimit == KiwiTopology.jobDeliveryLimit)
+    }
+
+    @Test("a gateway's subscription queues stay classic, exclusive and auto-delete")
+    func subscriptionsStayClassic() {
+        for subscription in [KiwiTopology.scanEventSubscription(instance: "a"), KiwiTopology.revocationSubscription(instance: "a")] {
+            #expect(subscription.topology.queues.map(\.kind) == [.classic])
+            #expect(subscription.topology.queues.allSatisfy { $0.exclusive && $0.autoDelete && !$0.durable })
+        }
+    }
+
     @Test("the job queue is durable and dead-letters to a queue that keeps poison jobs")
     func jobQueueDeadLetters() throws {
         let topology = KiwiTopology.scanJobs()

@@ -1,5 +1,8 @@
 import Foundation
+import KiwiDevelopment
+import KiwiMessaging
 import KiwiTestSupport
+import Logging
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -23,6 +26,27 @@ struct ServiceStartupTests {
         let output = process.capturedOutput()
         for variable in required { #expect(output.contains(variable), "\(variable) not named in: \(output)") }
         #expect(output.contains(#""level":"critical""#))
+    }
+
+    @Test(
+        "a gateway or worker whose job queue is still an earlier version's classic queue exits at start, naming the runbook",
+        arguments: ["kiwi-gateway", "kiwi-scan-worker"]
+    )
+    func classicJobQueueStopsService(_ name: String) async throws {
+        let queue = "kiwi.test.scan-jobs.\(UUID().uuidString.lowercased())"
+        let earlier = AMQPPublisher(
+            settings: try AMQPSettings(url: try testAMQPURL(), connectionName: "kiwi-test-classic-queue"),
+            topology: AMQPTopology(queues: [AMQPQueue(name: queue)]),
+            logger: Logger(label: "test.startup")
+        )
+        try await whileRunning([earlier]) { await earlier.waitUntilConnected() }
+        var environment = try serviceEnvironment(port: try reservePort())
+        environment["SCAN_JOB_QUEUE"] = queue
+        let process = try ServiceProcess(name, environment: environment)
+        let exit = await process.waitForExit()
+        let output = process.capturedOutput()
+        #expect(exit == 1, "\(output)")
+        #expect(output.contains("Moving a running deployment to quorum queues"), "\(output)")
     }
 
     @Test("each service logs a JSON start-up line, answers GET /health and stops cleanly on SIGTERM", arguments: services.map(\.name))

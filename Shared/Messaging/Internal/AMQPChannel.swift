@@ -107,8 +107,8 @@ final class AMQPChannel {
             if let messageTTL = queue.messageTTL { arguments["x-message-ttl"] = .integer(messageTTL.milliseconds) }
             if let maxLengthBytes = queue.maxLengthBytes { arguments["x-max-length-bytes"] = .integer(Int64(maxLengthBytes)) }
             if let deliveryLimit = queue.deliveryLimit { arguments["x-delivery-limit"] = .integer(Int64(deliveryLimit)) }
-            // Only quorum queues name their type: a classic queue declared before types existed has no `x-queue-type`,
-            // and RabbitMQ 3.10 counts an explicit `classic` as a different argument.
+            // Classic queues are declared without `x-queue-type`, as they always were: the broker compares a
+            // redeclaration's arguments with those the queue was made with.
             if queue.kind != .classic { arguments["x-queue-type"] = .text(queue.kind.rawValue) }
             amqp_queue_declare(
                 state,
