@@ -26,6 +26,11 @@ struct DrillClient: Sendable {
         var status: String?
         /// When the client saw it final (succeeded or failed); nil when it never did.
         var finishedAt: ContinuousClock.Instant?
+        /// When a gateway last took it (`POST /v1/scans` answered 200 or 202).
+        var acceptedAt: ContinuousClock.Instant?
+        /// Each `POST /v1/scans` the client sent for it: when, and how long until its answer (or until the client gave
+        /// the request up).
+        var starts: [(sentAt: ContinuousClock.Instant, took: Duration)] = []
 
         /// Whether the client saw it answered.
         var succeeded: Bool { status == "succeeded" }
@@ -47,20 +52,26 @@ struct DrillClient: Sendable {
             attempt += 1
             do {
                 if outcome.scanID == nil {
-                    let started = try await SystemRig.exchange(
-                        .POST,
-                        gateway + "/v1/scans",
-                        token: token,
-                        contentType: upload.contentType,
-                        body: upload.body,
-                        headers: [("Idempotency-Key", key)],
-                        timeout: requestTimeout
-                    )
+                    let sentAt = ContinuousClock.now
+                    let started: SystemRig.Exchange
+                    do {
+                        defer { outcome.starts.append((sentAt, .now - sentAt)) }
+                        started = try await SystemRig.exchange(
+                            .POST,
+                            gateway + "/v1/scans",
+                            token: token,
+                            contentType: upload.contentType,
+                            body: upload.body,
+                            headers: [("Idempotency-Key", key)],
+                            timeout: requestTimeout
+                        )
+                    }
                     guard [200, 202].contains(started.status) else {
                         try await Task.sleep(for: .milliseconds(500))
                         continue
                     }
                     outcome.scanID = try started.json()["id"] as? String
+                    outcome.acceptedAt = .now
                 }
                 let read = try await SystemRig.exchange(.GET, gateway + "/v1/scans/\(outcome.scanID ?? "")", token: token, timeout: requestTimeout)
                 if read.status == 404 {
@@ -170,6 +181,12 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
     var unfinished: [String] = []
     /// From healing to the first scan the client saw succeed.
     var firstSuccessAfterHealing: Duration?
+    /// The availability gap: the longest time in which no scan started successfully, between the gateways' taking of
+    /// two scans that then succeeded, one after the other (about the load's spacing when nothing is wrong).
+    var availabilityGap: Duration?
+    /// The slowest answer to a `POST /v1/scans` sent during the fault, the client's request timeout when one went
+    /// unanswered: how fast a scan that cannot start is refused.
+    var slowestStartDuringFault: Duration?
     /// Scans that lived wholly outside the fault window (``DrillClient/Outcome/isOutside(_:)``).
     var outsideFault = 0
     /// Those of them the client saw answered.
@@ -219,6 +236,9 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
         unexpected = rows.filter { $0.state != "failed" && !keys.contains($0.key ?? "") }.map(\.id)
         firstSuccessAfterHealing = outcomes.filter(\.succeeded).compactMap(\.finishedAt).filter { $0 >= window.healed }.min()
             .map { $0 - window.healed }
+        let taken = outcomes.filter(\.succeeded).compactMap(\.acceptedAt).sorted()
+        availabilityGap = zip(taken, taken.dropFirst()).map { $1 - $0 }.max()
+        slowestStartDuringFault = outcomes.flatMap(\.starts).filter { $0.sentAt >= window.applied && $0.sentAt < window.healed }.map(\.took).max()
         let outside = outcomes.filter { $0.isOutside(window) }
         outsideFault = outside.count
         answeredOutsideFault = outside.filter(\.succeeded).count
@@ -254,7 +274,8 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
         """
         scans started \(started), succeeded \(succeeded), failed \(failed), charged \(charged); \
         lost \(lost.count), duplicated \(duplicated.count), unexpected \(unexpected.count), unfinished \(unfinished.count); \
-        answered outside the fault \(answeredOutsideFault) of \(outsideFault); first success after healing: \(firstSuccessAfterHealing.map { "\($0)" } ?? "none")
+        answered outside the fault \(answeredOutsideFault) of \(outsideFault); first success after healing: \(firstSuccessAfterHealing.map { "\($0)" } ?? "none"); \
+        availability gap \(availabilityGap.map { "\($0)" } ?? "none"); slowest start during the fault \(slowestStartDuringFault.map { "\($0)" } ?? "none")
         """
     }
 }

@@ -7,23 +7,27 @@ import PostgresNIO
 import Testing
 
 /// The hosts `make drill` made (deploy/local/drill.sh): one network namespace each, on a private bridge, with
-/// PostgreSQL and RabbitMQ already running on theirs. The drill's tests run on the `client` host.
+/// PostgreSQL and a three-node RabbitMQ cluster already running on theirs. The drill's tests run on the `client` host.
 struct DrillHosts: Sendable {
-    /// Each host's address, by name: postgres, rabbitmq, auth, gateway-1, gateway-2, worker-1, worker-2, stub, client.
+    /// Each host's address, by name: postgres, rabbitmq-1…3, auth, gateway-1, gateway-2, worker-1, worker-2, stub, client.
     let addresses: [String: String]
     let namespacePrefix: String
-    let rabbitMQPIDFile: String
+    /// The addresses of the RabbitMQ cluster's nodes, the first the node the others joined (`KIWI_RABBITMQ_CLUSTER`).
+    let rabbitMQCluster: [String]
     /// The drill's data folder (`KIWI_RUN` of its PostgreSQL and RabbitMQ).
     let dataFolder: String
     let amqpPort: Int
     /// Where each drill appends its row of the table `make drill` prints.
     let results: URL
 
+    /// The hosts of the RabbitMQ cluster's nodes.
+    static let brokers = ["rabbitmq-1", "rabbitmq-2", "rabbitmq-3"]
+
     /// The hosts of this run of `make drill`, or nil when the tests run some other way.
     static let current: DrillHosts? = {
         let environment = ProcessInfo.processInfo.environment
         guard let list = environment["KIWI_DRILL_HOSTS"], let prefix = environment["KIWI_DRILL_NAMESPACE_PREFIX"],
-            let pidFile = environment["KIWI_DRILL_RABBITMQ_PID_FILE"], let results = environment["KIWI_DRILL_RESULTS"],
+            let cluster = environment["KIWI_DRILL_RABBITMQ_CLUSTER"], let results = environment["KIWI_DRILL_RESULTS"],
             let amqpPort = environment["KIWI_DRILL_AMQP_PORT"].flatMap(Int.init), let dataFolder = environment["KIWI_DRILL_RUN"]
         else { return nil }
         let pairs = list.split(separator: " ").compactMap { entry -> (String, String)? in
@@ -33,7 +37,7 @@ struct DrillHosts: Sendable {
         return DrillHosts(
             addresses: Dictionary(pairs) { first, _ in first },
             namespacePrefix: prefix,
-            rabbitMQPIDFile: pidFile,
+            rabbitMQCluster: cluster.split(separator: " ").map(String.init),
             dataFolder: dataFolder,
             amqpPort: amqpPort,
             results: URL(fileURLWithPath: results)
@@ -44,15 +48,51 @@ struct DrillHosts: Sendable {
         try #require(addresses[host], "no drill host \(host)")
     }
 
+    /// The host at `address`.
+    func host(at address: String) throws -> String {
+        try #require(addresses.first { $0.value == address }?.key, "no drill host at \(address)")
+    }
+
+    /// `AMQP_URLS` of the services: every node of the cluster, in order.
+    var amqpURLs: String {
+        rabbitMQCluster.map { "amqp://kiwi:kiwi@\($0):\(amqpPort)/%2F" }.joined(separator: ",")
+    }
+
     /// The command line that runs `arguments` on `host`.
     func onHost(_ host: String, _ arguments: [String]) -> [String] {
         ["ip", "netns", "exec", namespacePrefix + host] + arguments
     }
 
+    /// Runs a command on `host`, requires it to succeed, and returns what it printed.
+    @discardableResult
+    func run(on host: String, _ arguments: [String], timeout: Duration = .seconds(60)) async throws -> String {
+        let result = try await runProgram("/usr/bin/env", onHost(host, arguments), includingStandardError: true, timeout: timeout)
+        try #require(result.status == 0, "\(arguments.joined(separator: " ")) on \(host): \(result.output)")
+        return result.output
+    }
+
     /// Runs a command on `host` and requires it to succeed.
     func run(on host: String, _ arguments: String...) async throws {
-        let result = try await runProgram("/usr/bin/env", onHost(host, arguments), includingStandardError: true)
-        try #require(result.status == 0, "\(arguments.joined(separator: " ")) on \(host): \(result.output)")
+        try await run(on: host, arguments)
+    }
+
+    /// Runs `infra.sh arguments…` for the RabbitMQ node on `broker`, with the drill's data and cluster
+    /// (as deploy/local/drill.sh does), requires it to succeed, and returns its standard output.
+    @discardableResult
+    func infra(on broker: String, _ arguments: String...) async throws -> String {
+        let result = try await infraResult(on: broker, arguments)
+        try #require(result.status == 0, "infra.sh \(arguments.joined(separator: " ")) on \(broker) failed")
+        return result.output
+    }
+
+    /// `infra.sh arguments…` on `broker`: its exit status and standard output.
+    func infraResult(on broker: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let script = ServiceProcess.checkout.appending(path: "deploy/local/infra.sh").path
+        let environment = [
+            "KIWI_RUN=\(dataFolder)", "KIWI_INFRA_ADDRESS=\(try address(broker))",
+            "KIWI_RABBITMQ_CLUSTER=\(rabbitMQCluster.joined(separator: " "))",
+        ]
+        return try await runProgram("/usr/bin/env", onHost(broker, ["env"] + environment + [script] + arguments), timeout: .seconds(120))
     }
 
     /// Drops, silently, every packet `host` receives from `peer`: one direction of a partition.
@@ -71,29 +111,68 @@ struct DrillHosts: Sendable {
         for host in addresses.keys { try await run(on: host, "iptables", "-F") }
     }
 
-    /// Sends `signal` to the RabbitMQ node's Erlang VM.
-    func signalBroker(_ signal: Int32) throws {
-        let text = try String(contentsOfFile: rabbitMQPIDFile, encoding: .utf8)
-        let pid = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), "no pid in \(rabbitMQPIDFile)")
-        try #require(kill(pid, signal) == 0, "cannot signal RabbitMQ (pid \(pid))")
+    /// The process id of the Erlang VM of the RabbitMQ node on `broker`.
+    func brokerPID(on broker: String) async throws -> Int32 {
+        let line = try await infra(on: broker, "pids").split(separator: "\n").first { $0.hasPrefix("rabbitmq=") }
+        return try #require(line.flatMap { Int32($0.dropFirst("rabbitmq=".count)) }, "RabbitMQ is not running on \(broker)")
+    }
+
+    /// Sends `signal` to the Erlang VM of the RabbitMQ node on `broker`.
+    func signalBroker(_ signal: Int32, on broker: String = "rabbitmq-1") async throws {
+        let pid = try await brokerPID(on: broker)
+        try #require(kill(pid, signal) == 0, "cannot signal RabbitMQ on \(broker) (pid \(pid))")
+    }
+
+    /// Stops the RabbitMQ node on `broker` in order (`rabbitmqctl shutdown`).
+    func stopBroker(_ broker: String) async throws {
+        try await infra(on: broker, "down", "rabbitmq")
+    }
+
+    /// Starts the RabbitMQ node on `broker` again, with the data it had, and waits until it is up in the cluster.
+    func startBroker(_ broker: String) async throws {
+        try await infra(on: broker, "up", "rabbitmq")
+    }
+
+    /// Runs `body` for each of `brokers` at once.
+    func each(of brokers: [String], _ body: @escaping @Sendable (String) async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for broker in brokers { group.addTask { try await body(broker) } }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Waits until every node of the cluster takes clients again (one that paused itself in a minority resumes on its
+    /// own once it sees a majority), so that a drill starts with the whole cluster.
+    func awaitWholeCluster() async throws {
+        let deadline = ContinuousClock.now + .seconds(90)
+        for broker in Self.brokers {
+            while try await infraResult(on: broker, ["status", "rabbitmq"]).status != 0 {
+                try #require(ContinuousClock.now < deadline, "RabbitMQ on \(broker) is not back")
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// The host of the node that leads `queue`, a quorum queue, as the first of `brokers` that answers tells.
+    func leader(of queue: String, askingAmong brokers: [String] = DrillHosts.brokers) async throws -> String {
+        var node: String?
+        for broker in brokers where node == nil {
+            let named = try await infraResult(on: broker, ["queue-leader", queue]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            if named.hasPrefix("rabbit@") { node = named }
+        }
+        let leader = try #require(node, "no node of the cluster names a leader of \(queue)")
+        return try host(at: String(leader.dropFirst("rabbit@".count)))
     }
 
     /// Raises or clears a memory alarm on the drill's RabbitMQ (`infra.sh memory-alarm`): it then blocks publishers.
+    /// An alarm on one node of a cluster blocks the publishers of every node.
     func brokerMemoryAlarm(_ on: Bool) async throws {
-        let script = ServiceProcess.checkout.appending(path: "deploy/local/infra.sh").path
-        try await run(
-            on: "rabbitmq",
-            "env",
-            "KIWI_RUN=\(dataFolder)",
-            "KIWI_INFRA_ADDRESS=\(try address("rabbitmq"))",
-            script,
-            "memory-alarm",
-            on ? "on" : "off"
-        )
+        try await infra(on: "rabbitmq-1", "memory-alarm", on ? "on" : "off")
     }
 
     /// Appends one drill's row to the table `make drill` prints: the verdict, when a service first reported itself
-    /// unready after the fault began (`noticed`), and when all were ready again after it healed (`ready`).
+    /// unready after the fault began (`noticed`), when all were ready again after it healed (`ready`), and the
+    /// verdict's availability gap.
     func record(_ fault: String, seconds: Duration, _ verdict: DrillVerdict, noticed: Duration?, ready: Duration?) throws {
         func text(_ duration: Duration?) -> String { duration.map { String(format: "%.1f s", $0.seconds) } ?? "–" }
         let row =
@@ -101,7 +180,7 @@ struct DrillHosts: Sendable {
                 fault, "\(Int(seconds.seconds)) s", "\(verdict.started)", "\(verdict.succeeded)", "\(verdict.failed)",
                 "\(verdict.charged)", "\(verdict.lost.count)", "\(verdict.duplicated.count)", "\(verdict.unexpected.count)",
                 "\(verdict.unfinished.count)", "\(verdict.answeredOutsideFault) of \(verdict.outsideFault)",
-                text(verdict.firstSuccessAfterHealing), text(noticed), text(ready),
+                text(verdict.firstSuccessAfterHealing), text(noticed), text(ready), text(verdict.availabilityGap),
             ].joined(separator: "\t") + "\n"
         let handle = try FileHandle(forWritingTo: results)
         defer { try? handle.close() }
@@ -111,10 +190,12 @@ struct DrillHosts: Sendable {
 }
 
 /// Kiwi spread over the drill's hosts: auth, two gateways and two scan workers from this build, each on its own host,
-/// the OpenAI stub on another, against the drill's PostgreSQL and RabbitMQ.
+/// the OpenAI stub on another, against the drill's PostgreSQL and RabbitMQ cluster.
 struct NetworkRig: Sendable {
     let hosts: DrillHosts
     let gateways: [URL]
+    /// The scan job queue of this rig's services (`SCAN_JOB_QUEUE`), a fresh one per rig.
+    let jobQueue: String
     /// The processes by host name.
     let processes: [String: ServiceProcess]
 
@@ -134,14 +215,15 @@ struct NetworkRig: Sendable {
     /// The scan deadline the drill runs with: short, so that a fault outlasting it is cheap to stage.
     static let scanTimeoutSeconds = 30
 
-    /// Starts every service, with the broker reached at `amqpURL` (the broker itself unless a proxy is in the link),
-    /// and runs `body`; stops them all afterwards.
+    /// Starts every service, with the broker reached at `amqpURL` when a proxy is in the link, else at every node of
+    /// the cluster (`AMQP_URLS`), and runs `body`; stops them all afterwards.
     static func run<Result: Sendable>(
         on hosts: DrillHosts,
         amqpURL: String? = nil,
         _ body: @Sendable (NetworkRig) async throws -> Result
     ) async throws -> Result {
         try await hosts.healAll()
+        let jobQueue = "kiwi.drill.\(UUID().uuidString.lowercased())"
         var environment = try serviceEnvironment(port: servicePort).merging([
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/sbin:/usr/bin:/sbin:/bin",
             "METRICS_PORT": "9090",
@@ -149,10 +231,15 @@ struct NetworkRig: Sendable {
             "APPLE_JWKS_FILE": SystemRig.jwksFile, "APPLE_CLIENT_ID": SystemRig.audience,
             "AUTH_SERVICE_URL": "http://\(try hosts.address("auth")):\(servicePort)",
             "OPENAI_BASE_URL": "http://\(try hosts.address("stub")):\(stubPort)/v1",
-            "SCAN_JOB_QUEUE": "kiwi.drill.\(UUID().uuidString.lowercased())",
+            "SCAN_JOB_QUEUE": jobQueue,
             "SCAN_TIMEOUT_SECONDS": String(scanTimeoutSeconds), "SCAN_DAILY_LIMIT": "1000", "WORKER_CONCURRENCY": "8",
         ]) { _, new in new }
-        if let amqpURL { environment["AMQP_URL"] = amqpURL }
+        if let amqpURL {
+            environment["AMQP_URL"] = amqpURL
+        } else {
+            environment["AMQP_URL"] = nil
+            environment["AMQP_URLS"] = hosts.amqpURLs
+        }
         // `KIWI_DRILL_SET_<NAME>=<value> make drill` tries a setting on every service before it is changed for real.
         for (name, value) in ProcessInfo.processInfo.environment where name.hasPrefix("KIWI_DRILL_SET_") {
             environment[String(name.dropFirst("KIWI_DRILL_SET_".count))] = value
@@ -185,7 +272,7 @@ struct NetworkRig: Sendable {
             )
         }
         let gateways = try ["gateway-1", "gateway-2"].map { try url(of: $0, on: hosts) }
-        let result = try await body(NetworkRig(hosts: hosts, gateways: gateways, processes: processes))
+        let result = try await body(NetworkRig(hosts: hosts, gateways: gateways, jobQueue: jobQueue, processes: processes))
         try await hosts.healAll()
         for process in processes.values {
             process.send(SIGCONT)
@@ -273,14 +360,15 @@ struct NetworkDrillTests {
     let scans = ProcessInfo.processInfo.environment["KIWI_DRILL_SCANS"].flatMap(Int.init) ?? 40
 
     /// Runs one drill: `apply` 5 s into the load, `heal` once the fault has lasted `lasting` (else `faultDuration`);
-    /// then the checker.
+    /// then the checker, whose verdict it returns.
+    @discardableResult
     func drill(
         _ fault: String,
         on rig: NetworkRig,
         lasting: Duration? = nil,
         apply: @escaping @Sendable () async throws -> Void,
         heal: @escaping @Sendable () async throws -> Void
-    ) async throws {
+    ) async throws -> DrillVerdict {
         var tokens: [String] = []
         for index in 0..<4 { tokens.append(try await SystemRig.signIn(at: rig.gateways[index % 2])) }
         let client = DrillClient(gateways: rig.gateways)
@@ -309,6 +397,7 @@ struct NetworkDrillTests {
         )
         try hosts.record(fault, seconds: window.healed - window.applied, verdict, noticed: noticed, ready: ready)
         #expect(verdict.problems.isEmpty, "\(fault): \(verdict.problems.joined(separator: "; "))")
+        return verdict
     }
 
     /// A drill of a silent partition made by `cut`, healed by removing every firewall rule.
@@ -323,31 +412,31 @@ struct NetworkDrillTests {
     /// the client host.
     func degradedBrokerLink(_ name: String, _ fault: FaultProxy.Fault) async throws {
         let client = try hosts.address("client")
-        let proxy = try await FaultProxy.start(forwardingTo: try hosts.address("rabbitmq"), port: hosts.amqpPort, listeningOn: client)
+        let proxy = try await FaultProxy.start(forwardingTo: try hosts.address("rabbitmq-1"), port: hosts.amqpPort, listeningOn: client)
         try await NetworkRig.run(on: hosts, amqpURL: "amqp://kiwi:kiwi@\(client):\(proxy.port)/%2F") { rig in
             try await drill(name, on: rig, apply: { proxy.set(fault) }, heal: { proxy.set(.none) })
         }
         await proxy.stop()
     }
 
-    @Test("worker ↔ RabbitMQ silent both ways")
+    @Test("worker ↔ RabbitMQ (the node it uses) silent both ways")
     func workerBrokerPartition() async throws {
-        try await partition("worker-1 ↔ RabbitMQ silent") { try await $0.cut("worker-1", from: "rabbitmq") }
+        try await partition("worker-1 ↔ rabbitmq-1 silent") { try await $0.cut("worker-1", from: "rabbitmq-1") }
     }
 
-    @Test("worker → RabbitMQ silent, RabbitMQ → worker open")
+    @Test("worker → RabbitMQ (the node it uses) silent, RabbitMQ → worker open")
     func workerBrokerOneWay() async throws {
-        try await partition("worker-1 → RabbitMQ silent") { try await $0.drop(on: "rabbitmq", from: "worker-1") }
+        try await partition("worker-1 → rabbitmq-1 silent") { try await $0.drop(on: "rabbitmq-1", from: "worker-1") }
     }
 
-    @Test("gateway ↔ RabbitMQ silent both ways")
+    @Test("gateway ↔ RabbitMQ (the node it uses) silent both ways")
     func gatewayBrokerPartition() async throws {
-        try await partition("gateway-1 ↔ RabbitMQ silent") { try await $0.cut("gateway-1", from: "rabbitmq") }
+        try await partition("gateway-1 ↔ rabbitmq-1 silent") { try await $0.cut("gateway-1", from: "rabbitmq-1") }
     }
 
-    @Test("gateway → RabbitMQ silent, RabbitMQ → gateway open")
+    @Test("gateway → RabbitMQ (the node it uses) silent, RabbitMQ → gateway open")
     func gatewayBrokerOneWay() async throws {
-        try await partition("gateway-1 → RabbitMQ silent") { try await $0.drop(on: "rabbitmq", from: "gateway-1") }
+        try await partition("gateway-1 → rabbitmq-1 silent") { try await $0.drop(on: "rabbitmq-1", from: "gateway-1") }
     }
 
     @Test("gateway ↔ PostgreSQL silent both ways")
@@ -385,11 +474,17 @@ struct NetworkDrillTests {
         try await degradedBrokerLink("broker link 32 KiB/s", .bandwidth(bytesPerSecond: 32 * 1024))
     }
 
-    @Test("RabbitMQ frozen (SIGSTOP) for more than two heartbeat intervals")
+    @Test("RabbitMQ (the node the services use) frozen (SIGSTOP) for more than two heartbeat intervals")
     func brokerFrozen() async throws {
         let hosts = hosts
         try await NetworkRig.run(on: hosts) { rig in
-            try await drill("RabbitMQ frozen", on: rig, apply: { try hosts.signalBroker(SIGSTOP) }, heal: { try hosts.signalBroker(SIGCONT) })
+            try await drill(
+                "rabbitmq-1 frozen",
+                on: rig,
+                apply: { try await hosts.signalBroker(SIGSTOP) },
+                heal: { try await hosts.signalBroker(SIGCONT) }
+            )
+            try await hosts.awaitWholeCluster()
         }
     }
 
@@ -473,6 +568,86 @@ struct NetworkDrillTests {
                 },
                 heal: { worker.send(SIGCONT) }
             )
+        }
+    }
+
+    // MARK: - The RabbitMQ cluster (issue 40)
+
+    /// How fast a scan that cannot start must be refused while the cluster has no majority: see docs/operations.md,
+    /// "Partition drills" (*The cluster's drills*).
+    static let refusalBound = Duration.seconds(7)
+
+    @Test("the node that leads the job queue killed (kill -9) under load, started again after the fault")
+    func queueLeaderKilled() async throws {
+        let hosts = hosts
+        try await NetworkRig.run(on: hosts) { rig in
+            let leader = try await hosts.leader(of: rig.jobQueue)
+            try await drill(
+                "\(leader), the job queue's leader, killed",
+                on: rig,
+                apply: { try await hosts.signalBroker(SIGKILL, on: leader) },
+                heal: { try await hosts.startBroker(leader) }
+            )
+        }
+    }
+
+    @Test("the node that leads the job queue, a minority, silent to the other two both ways")
+    func queueLeaderPartitioned() async throws {
+        let hosts = hosts
+        try await NetworkRig.run(on: hosts) { rig in
+            let leader = try await hosts.leader(of: rig.jobQueue)
+            let others = DrillHosts.brokers.filter { $0 != leader }
+            try await drill(
+                "\(leader), the job queue's leader, ↔ the other nodes silent",
+                on: rig,
+                apply: { for other in others { try await hosts.cut(leader, from: other) } },
+                heal: { try await hosts.healAll() }
+            )
+            try await hosts.awaitWholeCluster()
+        }
+    }
+
+    @Test("the cluster's majority lost (two nodes stopped): scans refused fast and refunded, none hanging")
+    func majorityLost() async throws {
+        let hosts = hosts
+        try await NetworkRig.run(on: hosts) { rig in
+            let leader = try await hosts.leader(of: rig.jobQueue)
+            let stopped = [leader] + DrillHosts.brokers.filter { $0 != leader }.prefix(1)
+            let verdict = try await drill(
+                "\(stopped.joined(separator: " and ")) stopped (no majority)",
+                on: rig,
+                apply: { try await hosts.each(of: stopped) { try await hosts.stopBroker($0) } },
+                heal: { try await hosts.each(of: stopped) { try await hosts.startBroker($0) } }
+            )
+            let slowest = try #require(verdict.slowestStartDuringFault, "no scan was started during the fault")
+            #expect(slowest <= Self.refusalBound, "a scan started without a majority waited \(slowest) for its answer")
+            try await hosts.awaitWholeCluster()
+        }
+    }
+
+    @Test("a rolling restart of the three nodes, one at a time, under load: no scan fails")
+    func rollingRestart() async throws {
+        let hosts = hosts
+        try await NetworkRig.run(on: hosts) { rig in
+            let restarting = Locked<Task<Void, any Error>?>(nil)
+            let verdict = try await drill(
+                "rolling restart of rabbitmq-1…3",
+                on: rig,
+                lasting: .seconds(45),
+                apply: {
+                    // Each node stops only once every quorum queue has a majority without it, as an operator's would.
+                    let restart = Task {
+                        for broker in DrillHosts.brokers {
+                            try await hosts.infra(on: broker, "await-safe-stop")
+                            try await hosts.stopBroker(broker)
+                            try await hosts.startBroker(broker)
+                        }
+                    }
+                    restarting.withLock { $0 = restart }
+                },
+                heal: { try await restarting.withLock { $0 }?.value }
+            )
+            #expect(verdict.failed == 0, "a rolling restart failed \(verdict.failed) scans")
         }
     }
 }

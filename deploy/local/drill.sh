@@ -4,7 +4,7 @@
 #
 # Each host is a network namespace, `kiwi-drill-<host>`, joined to the others by a veth pair on a bridge that lives in
 # a namespace of its own (`kiwi-drill-net`), so nothing is added to or changed in the machine's own network. PostgreSQL
-# and RabbitMQ get fresh data under .run/drill/. The drill tests (NetworkDrillTests) run on the client host and start
+# and a three-node RabbitMQ cluster (rabbitmq-1…3) get fresh data under .run/drill/. The drill tests (NetworkDrillTests) run on the client host and start
 # the services, each on its own host, from the binaries `make test` builds. Everything is torn down when the drill ends,
 # however it ends.
 #   usage: drill.sh [DRILL]  (all drills, or those whose test name DRILL, a regular expression, matches from its start:
@@ -18,7 +18,7 @@ source "$here/common.sh"
 prefix=kiwi-drill-
 bridge_namespace="${prefix}net"
 subnet=10.211.0
-hosts=(postgres:10 rabbitmq:11 auth:12 gateway-1:21 gateway-2:22 worker-1:31 worker-2:32 stub:40 client:50)
+hosts=(postgres:10 rabbitmq-1:11 rabbitmq-2:13 rabbitmq-3:14 auth:12 gateway-1:21 gateway-2:22 worker-1:31 worker-2:32 stub:40 client:50)
 drill_run="$KIWI_RUN/drill"
 
 address_of() {
@@ -30,20 +30,26 @@ address_of() {
 # Runs a command on a drill host.
 on() { local host="$1"; shift; ip netns exec "$prefix$host" "$@"; }
 
-# Runs infra.sh on the host of `component`, with the drill's data and the host's address.
+rabbitmq_hosts=(rabbitmq-1 rabbitmq-2 rabbitmq-3)
+# The cluster's node addresses, the first the node the others join (infra.sh, KIWI_RABBITMQ_CLUSTER).
+rabbitmq_cluster="$(for host in "${rabbitmq_hosts[@]}"; do address_of "$host"; done | xargs)"
+
+# Runs `infra.sh COMMAND…` on `host`, with the drill's data, the host's address and the cluster's nodes.
 infra_on() {
-    local component="$1" command="$2"
-    on "$component" env KIWI_RUN="$drill_run" KIWI_INFRA_ADDRESS="$(address_of "$component")" \
-        KIWI_INFRA_CLIENTS="$subnet.0/24" "$here/infra.sh" "$command" "$component"
+    local host="$1"; shift
+    on "$host" env KIWI_RUN="$drill_run" KIWI_INFRA_ADDRESS="$(address_of "$host")" KIWI_INFRA_CLIENTS="$subnet.0/24" \
+        KIWI_RABBITMQ_CLUSTER="$rabbitmq_cluster" "$here/infra.sh" "$@"
 }
 
 # Kills whatever still runs on the drill's hosts and deletes them; safe to run when nothing is there.
 down() {
     local namespace pids
     # PostgreSQL and RabbitMQ are stopped in order first, when their hosts are still there.
-    for component in postgres rabbitmq; do
-        if ip netns list | grep -q "^$prefix$component\b"; then infra_on "$component" down >/dev/null 2>&1 || true; fi
+    if ip netns list | grep -q "^${prefix}postgres\b"; then infra_on postgres down postgres >/dev/null 2>&1 || true; fi
+    for host in "${rabbitmq_hosts[@]}"; do
+        if ip netns list | grep -q "^$prefix$host\b"; then infra_on "$host" down rabbitmq >/dev/null 2>&1 & fi
     done
+    wait
     for namespace in $(ip netns list | awk '{print $1}' | grep "^$prefix" || true); do
         pids="$(ip netns pids "$namespace" || true)"
         if [ -n "$pids" ]; then kill -9 $pids 2>/dev/null || true; fi
@@ -66,8 +72,11 @@ up() {
         on "$host" ip link set lo up
     done
     rm -rf "$drill_run" "$(KIWI_RUN="$drill_run" data_root postgres)" "$(KIWI_RUN="$drill_run" data_root rabbitmq)"
-    infra_on postgres up
-    infra_on rabbitmq up
+    # All at once: the nodes' Erlang VMs boot side by side, and the second and third join the first when it is up.
+    local pids=() pid
+    infra_on postgres up postgres & pids+=($!)
+    for host in "${rabbitmq_hosts[@]}"; do infra_on "$host" up rabbitmq & pids+=($!); done
+    for pid in "${pids[@]}"; do wait "$pid" || die "the drill's PostgreSQL or RabbitMQ did not start"; done
 }
 
 if ! is_root; then
@@ -96,15 +105,14 @@ down
 up
 mkdir -p "$drill_run"
 results="$drill_run/results.tsv"
-printf 'fault\tlasted\tstarted\tsucceeded\tfailed\tcharged\tlost\tduplicated\tunexpected\tunfinished\tanswered outside the fault\tfirst success after healing\tunready after\tall ready after healing\n' > "$results"
+printf 'fault\tlasted\tstarted\tsucceeded\tfailed\tcharged\tlost\tduplicated\tunexpected\tunfinished\tanswered outside the fault\tfirst success after healing\tunready after\tall ready after healing\tavailability gap\n' > "$results"
 host_list=""
 for entry in "${hosts[@]}"; do host_list+="${entry%%:*}=$subnet.${entry#*:} "; done
 status=0
 # `env` passes on what the caller set too: KIWI_DRILL_FAULT_SECONDS, KIWI_DRILL_SCANS, KIWI_DRILL_SET_<SETTING>.
 on client env KIWI_TEST_DATABASE_URL="postgres://kiwi:kiwi@$(address_of postgres):$KIWI_POSTGRES_PORT/kiwi?sslmode=disable" \
-    KIWI_TEST_AMQP_URL="amqp://kiwi:kiwi@$(address_of rabbitmq):$KIWI_AMQP_PORT/%2F" KIWI_DRILL_HOSTS="$host_list" KIWI_DRILL_NAMESPACE_PREFIX="$prefix" KIWI_DRILL_RESULTS="$results" \
-    KIWI_DRILL_RABBITMQ_PID_FILE="$(KIWI_RUN="$drill_run" data_root rabbitmq)/rabbitmq/rabbitmq.pid" \
-    KIWI_DRILL_AMQP_PORT="$KIWI_AMQP_PORT" KIWI_DRILL_RUN="$drill_run" \
+    KIWI_TEST_AMQP_URL="amqp://kiwi:kiwi@$(address_of rabbitmq-1):$KIWI_AMQP_PORT/%2F" KIWI_DRILL_HOSTS="$host_list" KIWI_DRILL_NAMESPACE_PREFIX="$prefix" KIWI_DRILL_RESULTS="$results" \
+    KIWI_DRILL_RABBITMQ_CLUSTER="$rabbitmq_cluster" KIWI_DRILL_AMQP_PORT="$KIWI_AMQP_PORT" KIWI_DRILL_RUN="$drill_run" \
     timeout --kill-after=10 2400 swift test --skip-build --filter "NetworkDrillTests/${1:-}" 2>&1 | tee "$drill_run/tests.log" ||
     status=$?
 # A filter that matches no drill would otherwise pass, having checked nothing.
