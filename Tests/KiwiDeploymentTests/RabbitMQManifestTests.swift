@@ -1,8 +1,12 @@
 import Foundation
+import KiwiMessaging
+import KiwiTopology
 import Testing
 
-/// `deploy/k8s/rabbitmq.yaml`: the broker cluster the RabbitMQ Cluster Operator runs, against the services that
-/// connect to it.
+@testable import KiwiScanWorker
+
+/// `deploy/k8s/rabbitmq.yaml` and `rabbitmq-topology.yaml`: the broker cluster the operators run, and the exchanges
+/// and queues they declare, against the code that connects to them and declares them too.
 @Suite("RabbitMQ in Kubernetes")
 struct RabbitMQManifestTests {
     /// The one RabbitmqCluster, and the name its operator gives its pods' `app.kubernetes.io/name` label, its client
@@ -83,17 +87,123 @@ struct RabbitMQManifestTests {
         }
     }
 
+    @Test("the topology objects declare exactly the durable exchanges, queues and bindings the services declare")
+    func topologyMatchesTheCode() throws {
+        let files = try DeploymentFiles()
+        let worker = try ScanWorkerConfiguration(environment: files.container(running: .scanWorker, in: .kubernetes).environment)
+        let declared = KiwiTopology.scanJobs(queue: worker.jobQueue).merging(KiwiTopology.revocations)
+            .merging(KiwiTopology.scanEvents)
+        let manifests = try ManifestTopology(files)
+        // What an operator is told on a mismatch is Kiwi's, not the broker's: compared without it.
+        let code = Set(
+            declared.queues.filter { !$0.exclusive }.map { queue in
+                var queue = queue
+                queue.mismatchAdvice = nil
+                return queue
+            }
+        )
+        Self.expectSame("queues", manifests: manifests.queues, code: code)
+        Self.expectSame("exchanges", manifests: manifests.exchanges, code: Set(declared.exchanges))
+        Self.expectSame("bindings", manifests: manifests.bindings, code: Set(declared.bindings))
+    }
+
+    /// Expects `manifests` and `code` to hold the same declarations, naming those only one of them holds.
+    private static func expectSame<Declaration: Hashable>(
+        _ kind: String,
+        manifests: Set<Declaration>,
+        code: Set<Declaration>,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let (onlyManifests, onlyCode) = (manifests.subtracting(code), code.subtracting(manifests))
+        #expect(
+            onlyManifests.isEmpty && onlyCode.isEmpty,
+            "\(kind) only in deploy/k8s: \(onlyManifests); only in KiwiTopology: \(onlyCode)",
+            sourceLocation: sourceLocation
+        )
+    }
+
+    @Test("the topology objects are declared on the cluster, and its queues outlive their objects")
+    func topologyObjects() throws {
+        let files = try DeploymentFiles()
+        let name = try Self.cluster(in: files).name
+        for kind in ManifestTopology.kinds {
+            for object in files.objects(kind) {
+                let location = "\(kind) \(object["metadata"]["name"].string ?? "?")"
+                #expect(object["spec"]["rabbitmqClusterReference"]["name"].string == name, "\(location)")
+                #expect(!object["spec"]["rabbitmqClusterReference"]["namespace"].exists, "\(location): the cluster is in its namespace")
+                #expect((object["spec"]["vhost"].string ?? "/") == "/", "\(location)")
+                if kind == "Queue" { #expect(object["spec"]["deletionPolicy"].string == "retain", "\(location)") }
+            }
+        }
+    }
+
     @Test("every object in deploy/k8s has the API version of its kind")
     func apiVersions() throws {
         let versions = [
             "ConfigMap": "v1", "Secret": "v1", "Service": "v1", "Deployment": "apps/v1", "PodDisruptionBudget": "policy/v1",
             "HorizontalPodAutoscaler": "autoscaling/v2", "Kustomization": "kustomize.config.k8s.io/v1beta1",
             "ScaledObject": "keda.sh/v1alpha1", "TriggerAuthentication": "keda.sh/v1alpha1",
-            "RabbitmqCluster": "rabbitmq.com/v1beta1",
+            "RabbitmqCluster": "rabbitmq.com/v1beta1", "Queue": "rabbitmq.com/v1beta1", "Exchange": "rabbitmq.com/v1beta1",
+            "Binding": "rabbitmq.com/v1beta1",
         ]
         for (file, object) in try DeploymentFiles().kubernetes {
             let kind = object["kind"].string ?? "?"
             #expect(versions[kind] != nil && object["apiVersion"].string == versions[kind], "\(file): \(kind) \(object["apiVersion"].string ?? "?")")
         }
+    }
+}
+
+/// The Messaging Topology Operator's objects in `deploy/k8s`, read as what they declare on the broker.
+struct ManifestTopology {
+    static let kinds = ["Queue", "Exchange", "Binding"]
+
+    let queues: Set<AMQPQueue>
+    let exchanges: Set<AMQPExchange>
+    let bindings: Set<AMQPBinding>
+
+    init(_ files: DeploymentFiles) throws {
+        queues = Set(try files.objects("Queue").map(Self.queue))
+        exchanges = Set(try files.objects("Exchange").map(Self.exchange))
+        bindings = Set(try files.objects("Binding").map(Self.binding))
+    }
+
+    /// A Queue as its operator declares it: `durable` defaults to true (its admission webhook), `type` is the queue's
+    /// `x-queue-type`. An argument Kiwi does not declare is an error.
+    private static func queue(_ object: YAMLValue) throws -> AMQPQueue {
+        let spec = object["spec"]
+        let name = try #require(spec["name"].string)
+        let kind = try #require(AMQPQueue.Kind(rawValue: spec["type"].string ?? "classic"), "queue \(name)'s type")
+        var queue = AMQPQueue(name: name, kind: kind, durable: spec["durable"].bool ?? true, autoDelete: spec["autoDelete"].bool ?? false)
+        for (argument, value) in spec["arguments"].entries {
+            switch argument {
+            case "x-dead-letter-exchange": queue.deadLetterExchange = value.string
+            case "x-message-ttl": queue.messageTTL = value.int.map { .milliseconds($0) }
+            case "x-max-length-bytes": queue.maxLengthBytes = value.int
+            case "x-delivery-limit": queue.deliveryLimit = value.int
+            default: throw ManifestError("queue \(name) has argument \(argument), which KiwiTopology never declares")
+            }
+        }
+        return queue
+    }
+
+    /// An Exchange as its operator declares it: not durable unless it says so.
+    private static func exchange(_ object: YAMLValue) throws -> AMQPExchange {
+        let spec = object["spec"]
+        let name = try #require(spec["name"].string)
+        let kind = try #require(AMQPExchange.Kind(rawValue: spec["type"].string ?? "direct"), "exchange \(name)'s type")
+        guard !spec["arguments"].exists, spec["autoDelete"].bool != true else { throw ManifestError("exchange \(name) is declared otherwise") }
+        return AMQPExchange(name: name, kind: kind, durable: spec["durable"].bool ?? false)
+    }
+
+    private static func binding(_ object: YAMLValue) throws -> AMQPBinding {
+        let spec = object["spec"]
+        guard spec["destinationType"].string == "queue", !spec["arguments"].exists else {
+            throw ManifestError("Binding \(object["metadata"]["name"].string ?? "?") binds no queue, or has arguments")
+        }
+        return AMQPBinding(
+            queue: try #require(spec["destination"].string),
+            exchange: try #require(spec["source"].string),
+            routingKey: spec["routingKey"].string ?? ""
+        )
     }
 }
