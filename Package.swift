@@ -299,8 +299,8 @@ let package = Package(
         tests(
             "KiwiScanWorkerTests",
             dependencies: [
-                "KiwiDevelopment", "KiwiConcurrency", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
-                "KiwiScanJobs", "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport", "KiwiTopology",
+                "KiwiDevelopment", "KiwiConcurrency", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels",
+                "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport", "KiwiTopology",
                 asyncHTTPClient, crypto, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle,
             ],
             resources: [.copy("Fixtures")]
