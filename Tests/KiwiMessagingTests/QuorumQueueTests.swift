@@ -8,19 +8,24 @@ import Testing
 /// Kiwi's job queues as the broker of `make test` runs them: quorum queues of one node, as in `make run`.
 @Suite("Quorum job queues", .timeLimit(.minutes(1)))
 struct QuorumQueueTests {
-    @Test("a job returned to the queue more often than the delivery limit is dead-lettered instead of delivered again")
-    func deliveryLimitDeadLetters() async throws {
-        let queue = uniqueQueue("scan-jobs")
-        let topology = KiwiTopology.scanJobs(queue: queue)
-        let gateway = AMQPPublisher(settings: try brokerSettings(), topology: topology, logger: testLogger)
-        let worker = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 1, topology: topology, logger: testLogger)
-        let graveyard = AMQPConsumer(
+    /// A consumer of `queue`'s dead-letter queue, declaring `topology` as the job queue's users do.
+    private func deadLetterConsumer(of queue: String, topology: AMQPTopology) throws -> AMQPConsumer {
+        AMQPConsumer(
             settings: try brokerSettings(),
             queue: KiwiTopology.deadLetterQueue(of: queue),
             prefetch: 1,
             topology: topology,
             logger: testLogger
         )
+    }
+
+    @Test("a job returned to the queue more often than the delivery limit is dead-lettered instead of delivered again")
+    func deliveryLimitDeadLetters() async throws {
+        let queue = uniqueQueue("scan-jobs")
+        let topology = KiwiTopology.scanJobs(queue: queue)
+        let gateway = AMQPPublisher(settings: try brokerSettings(), topology: topology, logger: testLogger)
+        let worker = AMQPConsumer(settings: try brokerSettings(), queue: queue, prefetch: 1, topology: topology, logger: testLogger)
+        let graveyard = try deadLetterConsumer(of: queue, topology: topology)
         let (deliveries, dead) = try await whileRunning([gateway, worker, graveyard]) {
             await worker.waitUntilConnected()
             await graveyard.waitUntilConnected()
@@ -43,13 +48,7 @@ struct QuorumQueueTests {
         let queue = uniqueQueue("scan-jobs")
         let topology = KiwiTopology.scanJobs(queue: queue)
         let gateway = AMQPPublisher(settings: try brokerSettings(), topology: topology, logger: testLogger)
-        let graveyard = AMQPConsumer(
-            settings: try brokerSettings(),
-            queue: KiwiTopology.deadLetterQueue(of: queue),
-            prefetch: 1,
-            topology: topology,
-            logger: testLogger
-        )
+        let graveyard = try deadLetterConsumer(of: queue, topology: topology)
         let dead = try await whileRunning([gateway, graveyard]) {
             await graveyard.waitUntilConnected()
             let job = AMQPMessage(body: Array("late".utf8), properties: AMQPProperties(expiration: .milliseconds(200)))
