@@ -125,8 +125,8 @@ let package = Package(
             "KiwiGateway",
             folder: "gateway",
             dependencies: [
-                "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiInternalAPI", "KiwiLogging", "KiwiMessaging",
-                "KiwiModels", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTopology", "KiwiTracing",
+                "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiInternalAPI", "KiwiKitchen",
+                "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTopology", "KiwiTracing",
                 asyncHTTPClient, coreMetrics, crypto, httpTypes, hummingbird, instrumentation, logging, nioCore, nioHTTP1, postgresNIO,
                 serviceLifecycle, tracing,
             ]
@@ -217,6 +217,7 @@ let package = Package(
         ),
         library("KiwiOpenAI", folder: "OpenAI", dependencies: ["KiwiModels"]),
         library("KiwiDietGuard", folder: "DietGuard", dependencies: ["KiwiModels"], resources: [.embedInCode("ingredient-lexicon.json")]),
+        library("KiwiKitchen", folder: "Kitchen", dependencies: ["KiwiDietGuard", "KiwiModels"]),
         library("KiwiAPIDocument", folder: "APIDocument", dependencies: ["KiwiModels", crypto, yams], resources: [.embedInCode("openapi.yaml")]),
         library("KiwiConcurrency", folder: "Concurrency", dependencies: [heapModule]),
         library("KiwiScanJobs", folder: "ScanJobs", dependencies: ["KiwiConcurrency", "KiwiMessaging", "KiwiModels", crypto]),
@@ -259,6 +260,7 @@ let package = Package(
         ),
         tests("KiwiModelsTests", dependencies: ["KiwiModels", "KiwiTestSupport"], resources: [.copy("Fixtures")]),
         tests("KiwiDietGuardTests", dependencies: ["KiwiDietGuard", "KiwiModels"], resources: [.copy("Fixtures")]),
+        tests("KiwiKitchenTests", dependencies: ["KiwiDietGuard", "KiwiKitchen", "KiwiModels"]),
         tests("KiwiConfigurationTests", dependencies: ["KiwiConfiguration"]),
         tests("KiwiCLITests", dependencies: ["KiwiCLI", "KiwiAPIClient", "KiwiModels", "KiwiTestSupport"]),
         tests("KiwiLoggingTests", dependencies: ["KiwiLogging", "KiwiModels", logging]),
@@ -315,7 +317,7 @@ let package = Package(
         tests(
             "KiwiGatewayTests",
             dependencies: [
-                "KiwiConcurrency", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
+                "KiwiConcurrency", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiKitchen", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
                 "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTestSupport",
                 httpTypes, hummingbird, hummingbirdTesting, logging, nioCore, postgresNIO,
             ]

@@ -9,7 +9,7 @@ public enum KiwiSchema {
     /// The gateway's migrations, oldest first.
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
-        modelSpendParts, scanPartials, refinements, photoKeys,
+        modelSpendParts, scanPartials, refinements, photoKeys, kitchen,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -531,5 +531,51 @@ public enum KiwiSchema {
 
     /// The auth service drops the `scan_quota` table of migration 1, should it run after the gateway's migration 2 on
     /// a new database.
+    /// The pantry and the shopping list (docs/architecture.md, "The pantry and the shopping list"): one row per item,
+    /// unique by the item's normalised name (`key`) per user, so that merging is an upsert and two devices adding the
+    /// same scan at once give one set of items. `use_soon_by` is kept, not computed, so that listing sorts by it.
+    /// No foreign key to `users`: the gateway deletes a user's items itself when the account goes, as it does their
+    /// recipes.
+    static let kitchen =
+        Migration(
+            version: 15,
+            name: "keep a pantry and a shopping list",
+            statements: [
+                """
+                CREATE TABLE pantry_items (
+                    id uuid PRIMARY KEY,
+                    user_id uuid NOT NULL,
+                    key text NOT NULL CHECK (char_length(key) BETWEEN 1 AND 200),
+                    name text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 100),
+                    category text NOT NULL,
+                    quantity double precision CHECK (quantity > 0),
+                    unit text,
+                    best_before date,
+                    use_soon_by date,
+                    use_soon_estimated boolean NOT NULL,
+                    source text NOT NULL CHECK (source IN ('scan', 'manual')),
+                    scan_id uuid,
+                    added_at timestamptz NOT NULL,
+                    last_seen_at timestamptz NOT NULL,
+                    UNIQUE (user_id, key)
+                )
+                """,
+                "CREATE INDEX pantry_items_user_use_soon_idx ON pantry_items (user_id, use_soon_by, id)",
+                """
+                CREATE TABLE shopping_list_items (
+                    id uuid PRIMARY KEY,
+                    user_id uuid NOT NULL,
+                    key text NOT NULL CHECK (char_length(key) BETWEEN 1 AND 200),
+                    name text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 100),
+                    section text NOT NULL,
+                    checked boolean NOT NULL DEFAULT false,
+                    for_recipes text[] NOT NULL,
+                    added_at timestamptz NOT NULL,
+                    UNIQUE (user_id, key)
+                )
+                """,
+            ]
+        )
+
     static let retireScanQuota = Migration(version: 3, name: "retire scan_quota", statements: ["DROP TABLE IF EXISTS scan_quota"])
 }

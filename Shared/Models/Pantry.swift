@@ -1,0 +1,112 @@
+import Foundation
+
+/// One thing the person has at home (`/v1/pantry`): what a scan confirmed or what they typed, kept across scans so
+/// that shopping lists and "what can I cook now" know it.
+public struct PantryItem: Codable, Hashable, Sendable, Identifiable {
+    public var id: UUID
+    /// The name as first added ("Cherry tomatoes").
+    public var name: String
+    /// The normalised name that makes "Tomatoes" and "tomato" one item (docs/architecture.md, "The pantry and the
+    /// shopping list"); unique in a pantry.
+    public var key: String
+    /// The store section, one of the scan's ingredient categories (`Dairy`, `Protein`, …, `Other`).
+    public var category: String
+    /// How much there is, when the person said; `unit` says of what.
+    public var quantity: Double?
+    public var unit: QuantityUnit?
+    /// The date printed on the pack, when the person gave one.
+    public var bestBefore: CalendarDay?
+    /// When to use it by: `bestBefore`, or for fresh food without one an estimate from typical shelf lives
+    /// (`useSoonEstimated`); `null` for food that keeps.
+    public var useSoonBy: CalendarDay?
+    public var useSoonEstimated: Bool
+    public var source: PantrySource
+    /// The scan that added it, for `source` `scan`.
+    public var scanId: UUID?
+    public var addedAt: Date
+    /// When a scan or the person last added it again.
+    public var lastSeenAt: Date
+
+    public init(
+        id: UUID,
+        name: String,
+        key: String,
+        category: String,
+        quantity: Double? = nil,
+        unit: QuantityUnit? = nil,
+        bestBefore: CalendarDay? = nil,
+        useSoonBy: CalendarDay? = nil,
+        useSoonEstimated: Bool = false,
+        source: PantrySource,
+        scanId: UUID? = nil,
+        addedAt: Date,
+        lastSeenAt: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.key = key
+        self.category = category
+        self.quantity = quantity
+        self.unit = unit
+        self.bestBefore = bestBefore
+        self.useSoonBy = useSoonBy
+        self.useSoonEstimated = useSoonEstimated
+        self.source = source
+        self.scanId = scanId
+        self.addedAt = addedAt
+        self.lastSeenAt = lastSeenAt
+    }
+
+    /// Writes absent values as explicit `null`s: the contract lists every field.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(key, forKey: .key)
+        try container.encode(category, forKey: .category)
+        try container.encode(quantity, forKey: .quantity)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(bestBefore, forKey: .bestBefore)
+        try container.encode(useSoonBy, forKey: .useSoonBy)
+        try container.encode(useSoonEstimated, forKey: .useSoonEstimated)
+        try container.encode(source, forKey: .source)
+        try container.encode(scanId, forKey: .scanId)
+        try container.encode(addedAt, forKey: .addedAt)
+        try container.encode(lastSeenAt, forKey: .lastSeenAt)
+    }
+}
+
+/// Where a pantry item came from.
+public enum PantrySource: String, Codable, Hashable, Sendable {
+    /// A scan's (or a refinement's) confirmed ingredients.
+    case scan
+    /// Typed by the person, or moved from the shopping list.
+    case manual
+}
+
+/// The units a quantity may be in: kitchen measures and the ways food is sold.
+public enum QuantityUnit: String, Codable, Hashable, Sendable, CaseIterable {
+    case g, kg, ml, l, tsp, tbsp, cup, piece, clove, slice, pinch, can, pack, bunch
+}
+
+/// A page of `GET /v1/pantry`: soonest use-soon date first, food that keeps last.
+public struct PantryList: Codable, Hashable, Sendable {
+    public var items: [PantryItem]
+    /// Pass it as `cursor` for the next page; absent on the last page.
+    public var nextCursor: String?
+
+    public init(items: [PantryItem], nextCursor: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
+}
+
+/// The pantry items one call added or found again (`POST /v1/pantry/items` with a scan,
+/// `POST /v1/shopping-list/checked/pantry`).
+public struct PantryItems: Codable, Hashable, Sendable {
+    public var items: [PantryItem]
+
+    public init(items: [PantryItem]) {
+        self.items = items
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// One thing to buy (`/v1/shopping-list`): an ingredient a recipe needs that the pantry lacks, or one the person
+/// typed. Items of one normalised name are one item, however many recipes need it.
+public struct ShoppingListItem: Codable, Hashable, Sendable, Identifiable {
+    public var id: UUID
+    public var name: String
+    /// The normalised name, as a pantry item's `key`; unique in a list.
+    public var key: String
+    /// The store section it is listed under, one of the pantry's categories.
+    public var section: String
+    /// Ticked off in the shop.
+    public var checked: Bool
+    /// The names of the recipes that need it, each once, in the order they were added.
+    public var forRecipes: [String]
+    public var addedAt: Date
+
+    public init(id: UUID, name: String, key: String, section: String, checked: Bool, forRecipes: [String], addedAt: Date) {
+        self.id = id
+        self.name = name
+        self.key = key
+        self.section = section
+        self.checked = checked
+        self.forRecipes = forRecipes
+        self.addedAt = addedAt
+    }
+}
+
+/// `GET /v1/shopping-list`: the items grouped by store section, sections in the order a shop is walked.
+public struct ShoppingList: Codable, Hashable, Sendable {
+    public var sections: [ShoppingListSection]
+
+    public init(sections: [ShoppingListSection]) {
+        self.sections = sections
+    }
+}
+
+public struct ShoppingListSection: Codable, Hashable, Sendable {
+    /// The section's name, one of the pantry's categories.
+    public var name: String
+    public var items: [ShoppingListItem]
+
+    public init(name: String, items: [ShoppingListItem]) {
+        self.name = name
+        self.items = items
+    }
+}
+
+/// What `POST /v1/shopping-list/items` did: the items it added or added a recipe to, and the whole list after it.
+public struct ShoppingListAddition: Codable, Hashable, Sendable {
+    public var added: [ShoppingListItem]
+    public var list: ShoppingList
+
+    public init(added: [ShoppingListItem], list: ShoppingList) {
+        self.added = added
+        self.list = list
+    }
+}
