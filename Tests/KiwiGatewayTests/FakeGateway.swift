@@ -29,6 +29,7 @@ final class FakeGateway: Sendable {
     let cache = SessionCache(timeToLive: .seconds(3600))
     let policy: QuotaPolicy
     let scanStartSlots: Int
+    private let madeOn = UTCDay()
     private let revocationsReceived = Atomic(true)
     private let readiness: [String: @Sendable () async -> Bool]
     private let optionalReadiness: [String: @Sendable () async -> Bool]
@@ -99,9 +100,12 @@ final class FakeGateway: Sendable {
         ledger.setCarried(count, by: quotaKey, on: policy.day(of: Date()))
     }
 
-    /// Scans the `quotaKey` has used today.
-    func usedToday(by quotaKey: Data) async throws -> Int {
-        try await ledger.usage(of: quotaKey, on: policy.day(of: Date())).scans
+    /// Scans the `quotaKey` has used since this gateway was made: on that UTC day and on today, so that a test that
+    /// crosses midnight UTC still counts every charge.
+    func used(by quotaKey: Data) async throws -> Int {
+        var used = 0
+        for day in Set([madeOn, UTCDay()]) { used += try await ledger.usage(of: quotaKey, on: day.day).scans }
+        return used
     }
 }
 

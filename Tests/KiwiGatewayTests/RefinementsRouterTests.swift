@@ -81,7 +81,7 @@ struct RefinementsRouterTests {
             #expect(answer.status == .unprocessableContent)
             #expect(answer.errorCode == "invalid_ingredients")
             #expect(gateway.workers.scanIDs.count == 1)
-            #expect(try await gateway.usedToday(by: quotaKey) == 1)
+            #expect(try await gateway.used(by: quotaKey) == 1)
         }
     }
 
@@ -127,7 +127,7 @@ struct RefinementsRouterTests {
             #expect(answer.errorCode == "scan_not_refinable")
         }
         #expect(gateway.workers.scanIDs.count == 1)
-        #expect(try await gateway.usedToday(by: quotaKey) == (kind == "failed" ? 0 : 1))
+        #expect(try await gateway.used(by: quotaKey) == (kind == "failed" ? 0 : 1))
     }
 
     @Test("a repeated Idempotency-Key answers the same refinement, with one job; the key with other names is 422")
@@ -149,10 +149,10 @@ struct RefinementsRouterTests {
         try await withSucceededScan { gateway, client, token, quotaKey, parent in
             let first = try resource(try await client.refine(parent.id, ["leeks"], token: token, headers: [.prefer: "wait=5"]))
             _ = try await client.refine(first.id, ["leeks", "eggs"], token: token, headers: [.prefer: "wait=5"])
-            #expect(try await gateway.usedToday(by: quotaKey) == 1)
+            #expect(try await gateway.used(by: quotaKey) == 1)
             let third = try await client.refine(parent.id, ["eggs"], token: token, headers: [.prefer: "wait=5"])
             #expect(third.status == .ok)
-            #expect(try await gateway.usedToday(by: quotaKey) == 2)
+            #expect(try await gateway.used(by: quotaKey) == 2)
         }
     }
 
@@ -166,7 +166,7 @@ struct RefinementsRouterTests {
             for names in [["leeks"], ["eggs"]] {
                 _ = try await client.refine(parent.id, names, token: token, headers: [.prefer: "wait=5"])
             }
-            #expect(try await gateway.usedToday(by: quotaKey) == 1)
+            #expect(try await gateway.used(by: quotaKey) == 1)
         }
     }
 

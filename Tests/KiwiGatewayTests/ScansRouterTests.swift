@@ -33,7 +33,7 @@ struct ScansRouterTests {
             #expect(answer.headers[.preferenceApplied] == nil)
             #expect(gateway.workers.scanIDs == [scan.id])
         }
-        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+        #expect(try await gateway.used(by: quotaKey) == 1)
     }
 
     @Test("with Prefer: wait=5 a scan that finishes in time is answered 200 with its result, and the wait is said applied")
@@ -82,7 +82,7 @@ struct ScansRouterTests {
             #expect(scan.status == "failed")
             #expect(scan.error == ErrorBody(error: .invalidImage, message: "The photo is not a valid JPEG: truncated."))
         }
-        #expect(try await gateway.usedToday(by: quotaKey) == 0)
+        #expect(try await gateway.used(by: quotaKey) == 0)
     }
 
     @Test("a repeated Idempotency-Key on POST /v1/scans answers the same scan, with one job and one charge")
@@ -95,7 +95,7 @@ struct ScansRouterTests {
             #expect(first.id == again.id)
         }
         #expect(gateway.workers.scanIDs.count == 1)
-        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+        #expect(try await gateway.used(by: quotaKey) == 1)
     }
 
     @Test("POST /v1/scans with the day's scans used is 429, like POST /v1/scan")
@@ -128,7 +128,7 @@ struct ScansRouterTests {
             #expect(try await first.status == .accepted)
         }
         #expect(gateway.workers.scanIDs.count == 1)
-        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+        #expect(try await gateway.used(by: quotaKey) == 1)
     }
 
     @Test("GET /v1/scans lists the user's own scans newest first, a page at a time, until there is no next cursor")
@@ -182,7 +182,7 @@ struct ScansRouterTests {
             #expect(try await client.execute(.get, "/v1/scans/\(scan.id)", token: token).status == .notFound)
             #expect(gateway.announcer.announced == [ScanEvent(scanID: scan.id, state: .failed)])
         }
-        #expect(try await gateway.usedToday(by: quotaKey) == 0)
+        #expect(try await gateway.used(by: quotaKey) == 0)
     }
 
     @Test("DELETE of a running scan is 409 scan_in_progress; of a finished one 204, and a success stays charged")
@@ -199,7 +199,7 @@ struct ScansRouterTests {
             #expect(try await client.execute(.delete, "/v1/scans/\(scan.id)", token: token).status == .noContent)
         }
         #expect(gateway.ledger.records.isEmpty)
-        #expect(try await gateway.usedToday(by: quotaKey) == 1)
+        #expect(try await gateway.used(by: quotaKey) == 1)
     }
 
     @Test("DELETE of another user's scan or an unknown id is 404 and changes nothing")

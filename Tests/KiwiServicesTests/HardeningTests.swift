@@ -20,11 +20,12 @@ struct HardeningTests {
     func quotaFollowsThePerson() async throws {
         try await SystemRig.run { rig in
             let subject = "001234.\(UUID().uuidString.lowercased()).0061"
+            let day = UTCDay()
             let first = try await rig.signIn(subject: subject)
             for _ in 0..<4 { #expect(try await rig.scan(photo, token: first).status == 200) }
             #expect(try await rig.send(.DELETE, "/v1/account", token: first).status == 200)
             let again = try await rig.signIn(subject: subject)
-            #expect(try await rig.send(.GET, "/v1/quota", token: again).json()["remaining"] as? Int == 0)
+            #expect(day.allows(try await rig.send(.GET, "/v1/quota", token: again).json()["remaining"] as? Int, exactly: 0, limit: 4))
             #expect(try await rig.scan(photo, token: again).status == 429)
             let someoneElse = try await rig.signIn()
             #expect(try await rig.scan(photo, token: someoneElse).status == 200)
