@@ -19,6 +19,9 @@ public enum PrometheusMetrics {
         .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
     ]
 
+    /// Buckets for how many items a pantry holds after an add, up to its bound of 500.
+    static let pantrySizeBuckets: [Double] = [1, 5, 10, 25, 50, 100, 200, 300, 400, 500]
+
     /// Makes the registry swift-metrics' backend, once per process (later calls do nothing). Metrics made before
     /// it record nowhere: call it before building anything that records.
     public static func bootstrap() {
@@ -31,6 +34,7 @@ public enum PrometheusMetrics {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = durationBuckets
         factory.durationHistogramBuckets["kiwi_scan_event_delay_seconds"] = eventDelayBuckets
+        factory.valueHistogramBuckets["kiwi_gateway_pantry_items"] = pantrySizeBuckets
         MetricsSystem.bootstrap(factory)
         return registry
     }()
