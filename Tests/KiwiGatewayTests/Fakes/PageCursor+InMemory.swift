@@ -22,7 +22,7 @@ extension PageCursor {
 
     /// Whether one `(created_at, id)` comes before another as PostgreSQL compares the rows: ids byte by byte, which is
     /// the order of their upper-case strings.
-    private static func precedes(_ one: (Int64, UUID), _ other: (Int64, UUID)) -> Bool {
+    static func precedes(_ one: (Int64, UUID), _ other: (Int64, UUID)) -> Bool {
         one.0 != other.0 ? one.0 < other.0 : one.1.uuidString < other.1.uuidString
     }
 }

@@ -1,0 +1,238 @@
+import Foundation
+import KiwiDatabase
+import KiwiModels
+import Logging
+import PostgresNIO
+
+/// The `pantry_items` table. Days are written and read as days since 1970 and times as microseconds since 1970, so
+/// that an item reads back exactly as it was written whatever the session's time zone.
+struct PostgresPantryStore: PantryStore {
+    let client: PostgresClient
+    let logger: Logger
+    /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
+    var timeout = StatementTimeout.default
+
+    private static let columns = """
+        id, name, key, category, quantity, unit, best_before - DATE '1970-01-01', use_soon_by - DATE '1970-01-01',
+        use_soon_estimated, source, scan_id, added_at, last_seen_at
+        """
+
+    /// What pages sort by: ``PantryPage/sortMicroseconds(of:)`` in SQL.
+    private static let sortKey = """
+        COALESCE((extract(epoch FROM use_soon_by::timestamp AT TIME ZONE 'UTC') * 1000000)::bigint, \(PantryPage.keepsMicroseconds))
+        """
+
+    /// One transaction under a lock per user (the same lock as ``replace(_:of:)``), so that the count, the capacity
+    /// check and the upsert see no other change of theirs between. The items go in as one JSON array, one statement
+    /// whatever their number.
+    func add(_ items: [PantryItem], for userID: UUID, capacity: Int) async throws -> PantryAdding {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let rows = String(decoding: try encoder.encode(items.map(Row.init)), as: UTF8.self)
+        let keys = items.map(\.key)
+        return try await withStatementDeadline("pantry add", timeout: timeout) {
+            try await client.withTransaction(logger: logger) { connection in
+                try await Self.lock(userID, on: connection, logger: logger)
+                let counted = try await connection.query(
+                    "SELECT count(*), count(*) FILTER (WHERE key = ANY(\(keys))) FROM pantry_items WHERE user_id = \(userID)",
+                    logger: logger
+                )
+                var (count, found) = (0, 0)
+                for try await (all, existing) in counted.decode((Int, Int).self) { (count, found) = (all, existing) }
+                let after = count + keys.count - found
+                guard after <= capacity else { return .full }
+                let written = try await connection.query(
+                    """
+                    INSERT INTO pantry_items (id, user_id, key, name, category, quantity, unit, best_before, use_soon_by,
+                                              use_soon_estimated, source, scan_id, added_at, last_seen_at)
+                    SELECT r.id, \(userID), r.key, r.name, r.category, r.quantity, r.unit, DATE '1970-01-01' + r.best_before,
+                           DATE '1970-01-01' + r.use_soon_by, r.use_soon_estimated, r.source, r.scan_id,
+                           timestamptz 'epoch' + r.added_at * interval '1 microsecond',
+                           timestamptz 'epoch' + r.last_seen_at * interval '1 microsecond'
+                    FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
+                        id uuid, key text, name text, category text, quantity double precision, unit text, best_before integer,
+                        use_soon_by integer, use_soon_estimated boolean, source text, scan_id uuid, added_at bigint, last_seen_at bigint)
+                    ON CONFLICT (user_id, key) DO UPDATE SET
+                        last_seen_at = EXCLUDED.last_seen_at,
+                        quantity = COALESCE(EXCLUDED.quantity, pantry_items.quantity),
+                        unit = CASE WHEN EXCLUDED.quantity IS NULL THEN pantry_items.unit ELSE EXCLUDED.unit END,
+                        best_before = COALESCE(EXCLUDED.best_before, pantry_items.best_before),
+                        use_soon_by = CASE WHEN EXCLUDED.best_before IS NULL THEN pantry_items.use_soon_by ELSE EXCLUDED.use_soon_by END,
+                        use_soon_estimated = CASE WHEN EXCLUDED.best_before IS NULL THEN pantry_items.use_soon_estimated
+                                                  ELSE EXCLUDED.use_soon_estimated END
+                    RETURNING \(unescaped: Self.columns)
+                    """,
+                    logger: logger
+                )
+                let byKey = Dictionary(try await Self.items(written).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+                let added = keys.compactMap { byKey[$0] }
+                guard added.count == keys.count else { throw PostgresRowMissing() }
+                return .added(added, count: after)
+            }
+        }
+    }
+
+    /// Pages by ``PantryPage/sortMicroseconds(of:)`` and id, ascending.
+    func items(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> PantryPage {
+        try await withStatementDeadline("pantry list", timeout: timeout) {
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.columns), \(unescaped: Self.sortKey) FROM pantry_items
+                WHERE user_id = \(userID)
+                  AND (\(cursor == nil) OR (\(unescaped: Self.sortKey), id) > (\(cursor?.createdAtMicroseconds ?? 0), \(cursor?.id ?? UUID())))
+                ORDER BY \(unescaped: Self.sortKey), id LIMIT \(limit + 1)
+                """,
+                logger: logger
+            )
+            var found: [(item: PantryItem, createdAtMicroseconds: Int64)] = []
+            for try await row in rows {
+                found.append((try Self.item(row), try row.makeRandomAccess()[13].decode(Int64.self)))
+            }
+            let page = PageCursor.page(of: found, limit: limit, id: \.id)
+            return PantryPage(items: page.items, next: page.next)
+        }
+    }
+
+    /// In the pages' order.
+    func allItems(of userID: UUID) async throws -> [PantryItem] {
+        try await withStatementDeadline("pantry all", timeout: timeout) {
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM pantry_items WHERE user_id = \(userID) ORDER BY \(unescaped: Self.sortKey), id",
+                logger: logger
+            )
+            return try await Self.items(rows)
+        }
+    }
+
+    func item(_ id: UUID, of userID: UUID) async throws -> PantryItem? {
+        try await withStatementDeadline("pantry find", timeout: timeout) {
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM pantry_items WHERE id = \(id) AND user_id = \(userID)",
+                logger: logger
+            )
+            return try await Self.items(rows).first
+        }
+    }
+
+    /// Under the lock of ``add(_:for:capacity:)``, so that no add of the new key comes between the check and the write.
+    func replace(_ item: PantryItem, of userID: UUID) async throws -> PantryReplacing {
+        let row = Row(item)
+        return try await withStatementDeadline("pantry replace", timeout: timeout) {
+            try await client.withTransaction(logger: logger) { connection in
+                try await Self.lock(userID, on: connection, logger: logger)
+                let others = try await connection.query(
+                    """
+                    SELECT (SELECT count(*) FROM pantry_items WHERE user_id = \(userID) AND id = \(item.id)),
+                           (SELECT count(*) FROM pantry_items WHERE user_id = \(userID) AND key = \(item.key) AND id <> \(item.id))
+                    """,
+                    logger: logger
+                )
+                for try await (own, taken) in others.decode((Int, Int).self) {
+                    guard own > 0 else { return .notFound }
+                    guard taken == 0 else { return .keyTaken }
+                }
+                let written = try await connection.query(
+                    """
+                    UPDATE pantry_items SET
+                        name = \(row.name), key = \(row.key), category = \(row.category), quantity = \(row.quantity), unit = \(row.unit),
+                        best_before = DATE '1970-01-01' + \(row.bestBefore)::integer,
+                        use_soon_by = DATE '1970-01-01' + \(row.useSoonBy)::integer,
+                        use_soon_estimated = \(row.useSoonEstimated), source = \(row.source), scan_id = \(row.scanId),
+                        added_at = timestamptz 'epoch' + \(row.addedAt) * interval '1 microsecond',
+                        last_seen_at = timestamptz 'epoch' + \(row.lastSeenAt) * interval '1 microsecond'
+                    WHERE id = \(item.id) AND user_id = \(userID)
+                    RETURNING \(unescaped: Self.columns)
+                    """,
+                    logger: logger
+                )
+                guard let replaced = try await Self.items(written).first else { throw PostgresRowMissing() }
+                return .replaced(replaced)
+            }
+        }
+    }
+
+    func delete(_ id: UUID, of userID: UUID) async throws -> Bool {
+        try await withStatementDeadline("pantry delete", timeout: timeout) {
+            let rows = try await client.query("DELETE FROM pantry_items WHERE id = \(id) AND user_id = \(userID) RETURNING 1", logger: logger)
+            for try await _ in rows.decode(Int.self) { return true }
+            return false
+        }
+    }
+
+    func deleteAll(of userID: UUID) async throws {
+        try await withStatementDeadline("pantry delete user", timeout: timeout) {
+            try await client.execute("DELETE FROM pantry_items WHERE user_id = \(userID)", logger: logger)
+        }
+    }
+
+    /// The user's pantry lock, held to the end of the transaction: a 64-bit hash of their id, apart from the recipe
+    /// box's lock on the same user.
+    private static func lock(_ userID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.execute("SELECT pg_advisory_xact_lock(hashtextextended('pantry ' || \(userID)::text, 0))", logger: logger)
+    }
+
+    /// An item as the statements write it: days since 1970, times in microseconds since 1970; the columns' names in
+    /// snake case.
+    private struct Row: Encodable {
+        var id: UUID
+        var key: String
+        var name: String
+        var category: String
+        var quantity: Double?
+        var unit: String?
+        var bestBefore: Int?
+        var useSoonBy: Int?
+        var useSoonEstimated: Bool
+        var source: String
+        var scanId: UUID?
+        var addedAt: Int64
+        var lastSeenAt: Int64
+
+        init(_ item: PantryItem) {
+            id = item.id
+            key = item.key
+            name = item.name
+            category = item.category
+            quantity = item.quantity
+            unit = item.unit?.rawValue
+            bestBefore = item.bestBefore?.daysSince1970
+            useSoonBy = item.useSoonBy?.daysSince1970
+            useSoonEstimated = item.useSoonEstimated
+            source = item.source.rawValue
+            scanId = item.scanId
+            addedAt = Self.microseconds(item.addedAt)
+            lastSeenAt = Self.microseconds(item.lastSeenAt)
+        }
+
+        private static func microseconds(_ date: Date) -> Int64 {
+            Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        }
+    }
+
+    private static func items(_ rows: PostgresRowSequence) async throws -> [PantryItem] {
+        var items: [PantryItem] = []
+        for try await row in rows { items.append(try item(row)) }
+        return items
+    }
+
+    /// A row; the table's checks keep `source` to the two sources, and only ``QuantityUnit``s are written.
+    private static func item(_ row: PostgresRow) throws -> PantryItem {
+        let columns = row.makeRandomAccess()
+        guard let source = PantrySource(rawValue: try columns[9].decode(String.self)) else { throw PostgresRowMissing() }
+        return PantryItem(
+            id: try columns[0].decode(UUID.self),
+            name: try columns[1].decode(String.self),
+            key: try columns[2].decode(String.self),
+            category: try columns[3].decode(String.self),
+            quantity: try columns[4].decode(Double?.self),
+            unit: try columns[5].decode(String?.self).flatMap(QuantityUnit.init(rawValue:)),
+            bestBefore: try columns[6].decode(Int?.self).map(CalendarDay.init(daysSince1970:)),
+            useSoonBy: try columns[7].decode(Int?.self).map(CalendarDay.init(daysSince1970:)),
+            useSoonEstimated: try columns[8].decode(Bool.self),
+            source: source,
+            scanId: try columns[10].decode(UUID?.self),
+            addedAt: try columns[11].decode(Date.self),
+            lastSeenAt: try columns[12].decode(Date.self)
+        )
+    }
+}
