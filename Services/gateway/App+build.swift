@@ -49,6 +49,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let ledger = PostgresScanLedger(client: postgres, logger: logger)
     let recipes = PostgresRecipeBox(client: postgres, logger: logger)
     let profiles = PostgresProfileStore(client: postgres, logger: logger)
+    let pantry = PostgresPantryStore(client: postgres, logger: logger)
     let policy = QuotaPolicy(
         limit: configuration.scanDailyLimit,
         tokenLimit: configuration.userDailyTokens,
@@ -65,6 +66,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             ledger: ledger,
             recipes: recipes,
             profiles: profiles,
+            pantry: pantry,
             publicBaseURL: configuration.publicBaseURL,
             scanEvents: hub,
             policy: policy,
@@ -149,10 +151,12 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     RecipesController(recipes: dependencies.recipes, ledger: dependencies.ledger, publicBaseURL: dependencies.publicBaseURL)
         .addRoutes(to: signedIn)
     ProfileController(profiles: dependencies.profiles).addRoutes(to: signedIn)
+    PantryController(pantry: dependencies.pantry, ledger: dependencies.ledger, metrics: metrics).addRoutes(to: signedIn)
     AccountController(
         ledger: dependencies.ledger,
         recipes: dependencies.recipes,
         profiles: dependencies.profiles,
+        pantry: dependencies.pantry,
         policy: dependencies.policy,
         accounts: dependencies.accounts,
         cache: dependencies.sessionCache
@@ -167,7 +171,7 @@ enum GatewayRoutes {
         "/health": [.get, .head], "/health/ready": [.get, .head], "/v1/auth/apple": [.post], "/v1/scan": [.post],
         "/v1/scans": [.get, .head, .post], "/v1/recipes": [.get, .head, .post], "/v1/profile": [.get, .head, .put],
         "/v1/quota": [.get, .head], "/v1/account": [.delete], "/v1/auth/session": [.delete], "/openapi.yaml": [.get, .head],
-        "/openapi.json": [.get, .head],
+        "/openapi.json": [.get, .head], "/v1/pantry": [.get, .head, .delete], "/v1/pantry/items": [.post],
     ]
 }
 

@@ -42,6 +42,8 @@ struct GatewayDependencies: Sendable {
     var recipes: any RecipeBox
     /// Each user's kitchen profile (``ProfileStore``): real ``PostgresProfileStore``, fake `FakeProfileStore`.
     var profiles: any ProfileStore
+    /// What each user has at home (``PantryStore``): real ``PostgresPantryStore``, fake `FakePantryStore`.
+    var pantry: any PantryStore
     /// The base of the share links (`PUBLIC_BASE_URL`).
     var publicBaseURL = URL(string: "http://localhost:8080")!
     /// How many share pages one client address may open in a burst, and then per second.

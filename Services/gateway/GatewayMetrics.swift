@@ -25,6 +25,8 @@ struct GatewayMetrics: Sendable {
     private let eventDelay = Timer(label: "kiwi_scan_event_delay_seconds")
     private let sweeps = Counter(label: "kiwi_gateway_sweeps_total", dimensions: [("result", "ok")])
     private let failedSweeps = Counter(label: "kiwi_gateway_sweeps_total", dimensions: [("result", "failed")])
+    private let pantrySize = Recorder(label: "kiwi_gateway_pantry_items")
+    private let pantryItemsAdded = Counter(label: "kiwi_gateway_pantry_items_added_total")
 
     /// `kiwi_gateway_scans_total{outcome}`: `ok`, or the API error code the client got.
     func scanEnded(_ outcome: String) {
@@ -75,6 +77,13 @@ struct GatewayMetrics: Sendable {
             }
             queueAge.record(oldest.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
         }
+    }
+
+    /// `kiwi_gateway_pantry_items`: a histogram of how many items a pantry holds after each add; and
+    /// `kiwi_gateway_pantry_items_added_total`: items new to a pantry (those an add found again are not counted).
+    func pantryAdded(newItems: Int, holding count: Int) {
+        pantryItemsAdded.increment(by: newItems)
+        pantrySize.record(count)
     }
 
     /// `kiwi_gateway_session_cache_total{result="hit|miss"}`: a miss asks the auth service.

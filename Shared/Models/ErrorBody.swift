@@ -44,6 +44,12 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let invalidIngredients: APIErrorCode = "invalid_ingredients"
     /// 409: `POST /v1/recipes` when the user keeps as many recipes as they may.
     public static let recipeBoxFull: APIErrorCode = "recipe_box_full"
+    /// 400: `POST /v1/pantry/items` when the new items would take the pantry past its 500 items.
+    public static let pantryFull: APIErrorCode = "pantry_full"
+    /// 409: `PATCH /v1/pantry/items/{id}` with a name whose key is another item's.
+    public static let pantryItemExists: APIErrorCode = "pantry_item_exists"
+    /// 409: `POST /v1/pantry/items` with a scan that has no ingredients to add: failed, of a dish, or none found.
+    public static let scanHasNoIngredients: APIErrorCode = "scan_has_no_ingredients"
     public static let invalidModelResponse: APIErrorCode = "invalid_model_response"
     public static let scanUnavailable: APIErrorCode = "scan_unavailable"
     public static let scanTimeout: APIErrorCode = "scan_timeout"

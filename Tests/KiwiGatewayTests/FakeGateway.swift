@@ -20,6 +20,7 @@ final class FakeGateway: Sendable {
     let ledger = FakeScanLedger()
     let recipes = FakeRecipeBox()
     let profiles = FakeProfileStore()
+    let pantry = FakePantryStore()
     let events = ScanEventHub()
     let workers: FakeScanJobQueue
     let announcer: FakeScanAnnouncer
@@ -68,6 +69,7 @@ final class FakeGateway: Sendable {
             ledger: ledger,
             recipes: recipes,
             profiles: profiles,
+            pantry: pantry,
             sharePageLimit: sharePageLimit,
             scanEvents: events,
             policy: policy,

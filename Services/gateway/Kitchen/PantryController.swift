@@ -1,0 +1,350 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KiwiDietGuard
+import KiwiKitchen
+import KiwiModels
+import KiwiScans
+import KiwiServiceSupport
+import Logging
+import NIOCore
+
+/// The pantry (`/v1/pantry`): what the person has at home, filled from a scan's confirmed ingredients or by hand,
+/// merged by ``IngredientKey`` so that "Tomatoes" and "tomato" are one item, listed soonest use-soon date first. Another
+/// user's item is 404, like one that never was. Every rule of a request body is checked before anything is stored,
+/// and an add is all or nothing.
+struct PantryController: Sendable {
+    let pantry: any PantryStore
+    let ledger: any ScanLedger
+    let metrics: GatewayMetrics
+
+    /// How many items one pantry may hold.
+    static let capacity = 500
+    /// The largest body read, as the recipe box's.
+    static let largestBody = 64 * 1024
+
+    func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
+        group.get("pantry", use: list)
+        group.delete("pantry", use: clear)
+        group.post("pantry/items", use: add)
+        group.get("pantry/items/:id", use: show)
+        group.patch("pantry/items/:id", use: update)
+        group.delete("pantry/items/:id", use: delete)
+    }
+
+    /// `GET /v1/pantry?limit=&cursor=`: soonest `useSoonBy` first, food that keeps last, then by id; paged as the other
+    /// lists, the cursor's number being the item's use-soon day in microseconds (``PantryPage/sortMicroseconds(of:)``).
+    @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let page = try PageRequest(request.uri.queryParameters)
+        let found = try await pantry.items(of: session.userID, after: page.cursor, limit: page.limit)
+        return try Response.json(PantryList(items: found.items, nextCursor: found.next?.token))
+    }
+
+    /// `POST /v1/pantry/items`: `{"scanId"}` adds a finished scan's ingredients (200 `PantryItems`); `{"name", …}` adds
+    /// one item by hand (201 with its `Location`, or 200 with the item its key found again). Members other than
+    /// `scanId` alone, or `name` with `quantity`, `unit`, `bestBefore` and `category`, are 400.
+    @Sendable func add(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let body = try await Self.object(of: request)
+        try Self.refuseUnknownMembers(of: body, allowed: ["scanId"] + PantryItemFields.members)
+        switch (body["scanId"], body["name"]) {
+        case (let scanID?, nil):
+            // The item's other members describe one item typed by hand: with a scan they would say nothing.
+            if let member = body.keys.first(where: { $0 != "scanId" }) {
+                throw APIError.badRequest("\(member) goes with name, not with scanId: a scan's ingredients are added as they are.")
+            }
+            guard case .string(let text) = scanID, let id = UUID(uuidString: text) else {
+                throw APIError.badRequest("scanId must be a scan's id (a UUID).")
+            }
+            return try await addScan(id, for: session.userID, context: context)
+        case (_?, _?):
+            throw APIError.badRequest(#"Send either scanId or name, not both: {"scanId": "…"} or {"name": "Tomatoes"}."#)
+        case (nil, _?):
+            return try await addByHand(try PantryItemFields(body, today: CalendarDay(utc: Date())), for: session.userID, context: context)
+        case (nil, nil):
+            throw APIError.badRequest(#"Send scanId or name: {"scanId": "…"} or {"name": "Tomatoes", "quantity": 4}."#)
+        }
+    }
+
+    /// `GET /v1/pantry/items/{id}`: the item the `Location` of its add names.
+    @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        guard let id = Self.itemID(context), let item = try await pantry.item(id, of: session.userID) else { throw Self.notFound }
+        return try Response.json(item)
+    }
+
+    /// `PATCH /v1/pantry/items/{id}`, a JSON merge patch of `name`, `quantity`, `unit`, `bestBefore` and `category`:
+    /// `null` clears `quantity` (and its unit with it), `unit` or `bestBefore`; `name` and `category` cannot be cleared.
+    /// A new name gives the item its key, keeping its category unless one is sent; the use-soon date is worked out
+    /// again. 409 `pantry_item_exists` when another item has the new key. The last write wins.
+    @Sendable func update(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        guard let id = Self.itemID(context) else { throw Self.notFound }
+        let body = try await Self.object(of: request)
+        try Self.refuseUnknownMembers(of: body, allowed: PantryItemFields.members)
+        let fields = try PantryItemFields(body, today: CalendarDay(utc: Date()))
+        guard var item = try await pantry.item(id, of: session.userID) else { throw Self.notFound }
+        if let name = fields.name { (item.name, item.key) = (name.text, name.key) }
+        if let section = fields.section { item.category = section.rawValue }
+        item.quantity = fields.quantity.applied(to: item.quantity)
+        // A unit says what the quantity counts: clearing the quantity clears its unit, unless a unit is sent too.
+        item.unit = fields.quantity == .clear && fields.unit == .keep ? nil : fields.unit.applied(to: item.unit)
+        guard item.unit == nil || item.quantity != nil else { throw PantryItemFields.unitWithoutQuantity }
+        item.bestBefore = fields.bestBefore.applied(to: item.bestBefore)
+        item.workOutUseSoon()
+        switch try await pantry.replace(item, of: session.userID) {
+        case .replaced(let replaced):
+            return try Response.json(replaced)
+        case .notFound:
+            throw Self.notFound
+        case .keyTaken:
+            throw APIError(
+                .conflict,
+                .pantryItemExists,
+                "Your pantry has another item called \(item.key); change that one, or delete it first."
+            )
+        }
+    }
+
+    /// `DELETE /v1/pantry/items/{id}`: 204.
+    @Sendable func delete(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        guard let id = Self.itemID(context), try await pantry.delete(id, of: session.userID) else { throw Self.notFound }
+        context.logger.info("pantry item deleted", metadata: ["pantryItemId": "\(id)"])
+        return Response(status: .noContent)
+    }
+
+    /// `DELETE /v1/pantry`: 204, the pantry empty.
+    @Sendable func clear(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        try await pantry.deleteAll(of: session.userID)
+        context.logger.info("pantry cleared")
+        return Response(status: .noContent)
+    }
+
+    /// Adds the ingredients of the caller's finished scan (a refinement's are its confirmed list), the first of each
+    /// key only. An ingredient whose name breaks a name rule is left out rather than refusing the rest.
+    private func addScan(_ scanID: UUID, for userID: UUID, context: GatewayRequestContext) async throws -> Response {
+        guard let scan = try await ledger.scan(scanID, of: userID) else {
+            throw APIError(.notFound, .notFound, "There is no such scan; it may have passed its retention period.")
+        }
+        guard !scan.state.isOpen else {
+            throw APIError(.conflict, .scanInProgress, "The scan has not finished yet; add its ingredients once it has.")
+        }
+        let now = Date()
+        var keys: Set<String> = []
+        let items = (scan.result.flatMap { $0.mode == .dish ? nil : $0.ingredients } ?? []).compactMap { ingredient -> PantryItem? in
+            guard let name = try? PantryItemFields.checkedName(ingredient.name), keys.insert(name.key).inserted else { return nil }
+            return PantryItem.new(name: name, section: StoreSection(category: ingredient.category), source: .scan, scanId: scanID, at: now)
+        }
+        guard !items.isEmpty else {
+            throw APIError(
+                .conflict,
+                .scanHasNoIngredients,
+                "The scan has no ingredients to add: it failed, it was of a dish, or it found none."
+            )
+        }
+        let added = try await store(items, for: userID, context: context)
+        return try Response.json(PantryItems(items: added))
+    }
+
+    private func addByHand(_ fields: PantryItemFields, for userID: UUID, context: GatewayRequestContext) async throws -> Response {
+        guard let name = fields.name else { throw PantryItemFields.nameNeeded }
+        let (quantity, unit) = (fields.quantity.applied(to: nil), fields.unit.applied(to: nil))
+        guard unit == nil || quantity != nil else { throw PantryItemFields.unitWithoutQuantity }
+        let item = PantryItem.new(
+            name: name,
+            section: fields.section ?? StoreSection(key: name.key),
+            quantity: quantity,
+            unit: unit,
+            bestBefore: fields.bestBefore.applied(to: nil),
+            source: .manual,
+            at: Date()
+        )
+        let stored = try await store([item], for: userID, context: context)[0]
+        return try Response.json(
+            stored,
+            status: stored.id == item.id ? .created : .ok,
+            headers: [.location: "/v1/pantry/items/\(stored.id.uuidString.lowercased())"]
+        )
+    }
+
+    /// Adds `items` all or none (400 `pantry_full`), counting the new ones and the pantry's size.
+    /// Also the shopping list's move of ticked items into the pantry.
+    func store(_ items: [PantryItem], for userID: UUID, context: GatewayRequestContext) async throws -> [PantryItem] {
+        switch try await pantry.add(items, for: userID, capacity: Self.capacity) {
+        case .added(let stored, let count):
+            let new = zip(items, stored).filter { $0.id == $1.id }.count
+            metrics.pantryAdded(newItems: new, holding: count)
+            context.logger.info("pantry items added", metadata: ["new": "\(new)", "found": "\(stored.count - new)"])
+            return stored
+        case .full:
+            throw APIError(
+                .badRequest,
+                .pantryFull,
+                "A pantry holds at most \(Self.capacity) items, and these would take yours past it; nothing was added. Remove some first."
+            )
+        }
+    }
+
+    private static let notFound = APIError(.notFound, .notFound, "There is no such pantry item.")
+
+    private static func itemID(_ context: GatewayRequestContext) -> UUID? {
+        context.parameters.get("id").flatMap(UUID.init(uuidString:))
+    }
+
+    /// The request's JSON object, at most ``largestBody``; a repeated member is 400, as anything else that is not one
+    /// JSON object (the message showing `example`). The shopping list's bodies are read so too.
+    static func object(of request: Request, example: String = #"{"name": "Tomatoes", "quantity": 4}"#) async throws -> JSONObject {
+        let data: ByteBuffer
+        do {
+            data = try await request.body.collect(upTo: largestBody)
+        } catch {
+            throw APIError.badRequest("The body may be at most \(largestBody / 1024) KiB.")
+        }
+        guard case .object(let object)? = try? StrictJSONParser().parse(Data(data.readableBytesView)) else {
+            throw APIError.badRequest("The body must be one JSON object such as \(example).")
+        }
+        return object
+    }
+
+    /// A 400 naming the first member of `object` not `allowed`.
+    static func refuseUnknownMembers(of object: JSONObject, allowed: [String]) throws {
+        if let unknown = object.keys.first(where: { !allowed.contains($0) }) {
+            throw APIError.badRequest("\(unknown) is not a member Kiwi reads here; send only \(allowed.joined(separator: ", ")).")
+        }
+    }
+}
+
+/// The members of a pantry item a request sets (`name`, `quantity`, `unit`, `bestBefore`, `category`), each checked
+/// by its rule (docs/architecture.md, "The pantry and the shopping list"). A member left out is `.keep`; `null` is
+/// `.clear`, which `name` and `category` refuse.
+struct PantryItemFields {
+    static let members = ["name", "quantity", "unit", "bestBefore", "category"]
+    /// The longest name, in Unicode scalars once trimmed (as JSON Schema's `maxLength` counts), as the model's
+    /// ingredient names.
+    static let longestName = 100
+    /// The largest quantity: more than any kitchen holds in any unit, small enough to catch a typo.
+    static let largestQuantity = 100_000.0
+    /// How far ahead a best-before date may be: 5 years, leap days included.
+    static let furthestBestBeforeDays = 1827
+
+    var name: (text: String, key: String)?
+    var quantity: FieldChange<Double> = .keep
+    var unit: FieldChange<QuantityUnit> = .keep
+    var bestBefore: FieldChange<CalendarDay> = .keep
+    var section: StoreSection?
+
+    static let unitWithoutQuantity = APIError.badRequest("unit says what quantity counts: send a quantity with it.")
+    static let nameNeeded = APIError.badRequest("name must be a string such as \"Tomatoes\".")
+    static let unknownUnit = APIError.badRequest("unit must be one of \(QuantityUnit.allCases.map(\.rawValue).joined(separator: ", ")), or null.")
+    static let unknownCategory = APIError.badRequest(
+        "category must be one of \(StoreSection.allCases.map(\.rawValue).joined(separator: ", ")) (in any case)."
+    )
+
+    /// Reads the members of `object` (any other member was refused already); `today` is the UTC day bounds are from.
+    init(_ object: JSONObject, today: CalendarDay) throws {
+        switch object["name"] {
+        case nil: break
+        case .string(let text)?: name = try Self.checkedName(text)
+        default: throw Self.nameNeeded
+        }
+        switch object["quantity"] {
+        case nil: break
+        case .null?: quantity = .clear
+        case .number(let number)? where number.value > 0 && number.value <= Self.largestQuantity: quantity = .set(number.value)
+        default: throw APIError.badRequest("quantity must be a number greater than 0 and at most 100000, or null.")
+        }
+        switch object["unit"] {
+        case nil: break
+        case .null?: unit = .clear
+        case .string(let text)?:
+            guard let known = QuantityUnit(rawValue: text) else { throw Self.unknownUnit }
+            unit = .set(known)
+        default: throw Self.unknownUnit
+        }
+        switch object["bestBefore"] {
+        case nil: break
+        case .null?: bestBefore = .clear
+        case .string(let text)?:
+            guard let day = CalendarDay(text) else { throw APIError.badRequest("bestBefore must be a date written yyyy-MM-dd, or null.") }
+            // From yesterday, not today: it is still yesterday for a person west of UTC.
+            let (earliest, latest) = (today.adding(days: -1), today.adding(days: Self.furthestBestBeforeDays))
+            guard day >= earliest, day <= latest else {
+                throw APIError.badRequest("bestBefore must be from \(earliest) to \(latest) (5 years ahead); \(day) is not.")
+            }
+            bestBefore = .set(day)
+        default: throw APIError.badRequest("bestBefore must be a date written yyyy-MM-dd, or null.")
+        }
+        switch object["category"] {
+        case nil: break
+        case .string(let text)?:
+            // StoreSection(category:) makes any other text Other: a person's typo must be refused, not filed.
+            guard let known = StoreSection.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
+                throw Self.unknownCategory
+            }
+            section = known
+        default: throw Self.unknownCategory
+        }
+    }
+
+    /// `text` trimmed of surrounding white space, with its key; a 400 naming the rule it breaks: 1 to ``longestName``
+    /// characters, none of them control characters or line breaks, and a letter or digit to make a key of.
+    static func checkedName(_ text: String) throws -> (text: String, key: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...longestName).contains(trimmed.unicodeScalars.count) else {
+            throw APIError.badRequest("name must be 1 to \(longestName) characters once trimmed of surrounding spaces.")
+        }
+        let breaks: [Unicode.GeneralCategory] = [.control, .lineSeparator, .paragraphSeparator]
+        guard !trimmed.unicodeScalars.contains(where: { breaks.contains($0.properties.generalCategory) }) else {
+            throw APIError.badRequest("name must not hold control characters such as line breaks.")
+        }
+        let key = IngredientKey.of(trimmed)
+        guard !key.isEmpty else { throw APIError.badRequest("name must contain a letter or digit.") }
+        // The table's bound on keys: a name's key is longer than the name only where folding expands a character.
+        guard key.unicodeScalars.count <= 2 * longestName else {
+            throw APIError.badRequest("name must be 1 to \(longestName) characters once trimmed of surrounding spaces.")
+        }
+        return (trimmed, key)
+    }
+}
+
+extension PantryItem {
+    /// A new item added now: by hand or from a scan here, or moved from the shopping list. Its
+    /// use-soon date is worked out (``workOutUseSoon()``).
+    static func new(
+        name: (text: String, key: String),
+        section: StoreSection,
+        quantity: Double? = nil,
+        unit: QuantityUnit? = nil,
+        bestBefore: CalendarDay? = nil,
+        source: PantrySource,
+        scanId: UUID? = nil,
+        at now: Date
+    ) -> PantryItem {
+        var item = PantryItem(
+            id: UUID(),
+            name: name.text,
+            key: name.key,
+            category: section.rawValue,
+            quantity: quantity,
+            unit: unit,
+            bestBefore: bestBefore,
+            source: source,
+            scanId: scanId,
+            addedAt: now,
+            lastSeenAt: now
+        )
+        item.workOutUseSoon()
+        return item
+    }
+
+    /// Sets `useSoonBy` to the best-before date, or for fresh food without one to the estimate of ``ShelfLife`` from
+    /// the UTC day it was added (marked `useSoonEstimated`); nil for food that keeps.
+    mutating func workOutUseSoon() {
+        let estimate = ShelfLife.estimatedUseBy(key: key, section: StoreSection(category: category), addedOn: CalendarDay(utc: addedAt))
+        useSoonBy = bestBefore ?? estimate
+        useSoonEstimated = bestBefore == nil && estimate != nil
+    }
+}
