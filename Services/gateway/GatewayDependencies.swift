@@ -44,6 +44,9 @@ struct GatewayDependencies: Sendable {
     var profiles: any ProfileStore
     /// What each user has at home (``PantryStore``): real ``PostgresPantryStore``, fake `FakePantryStore`.
     var pantry: any PantryStore
+    /// What each user means to buy (``ShoppingListStore``): real ``PostgresShoppingListStore``, fake
+    /// `FakeShoppingListStore`.
+    var shoppingList: any ShoppingListStore
     /// The base of the share links (`PUBLIC_BASE_URL`).
     var publicBaseURL = URL(string: "http://localhost:8080")!
     /// How many share pages one client address may open in a burst, and then per second.

@@ -27,6 +27,7 @@ struct GatewayMetrics: Sendable {
     private let failedSweeps = Counter(label: "kiwi_gateway_sweeps_total", dimensions: [("result", "failed")])
     private let pantrySize = Recorder(label: "kiwi_gateway_pantry_items")
     private let pantryItemsAdded = Counter(label: "kiwi_gateway_pantry_items_added_total")
+    private let shoppingListAdds = Counter(label: "kiwi_gateway_shopping_list_items_added_total")
 
     /// `kiwi_gateway_scans_total{outcome}`: `ok`, or the API error code the client got.
     func scanEnded(_ outcome: String) {
@@ -84,6 +85,12 @@ struct GatewayMetrics: Sendable {
     func pantryAdded(newItems: Int, holding count: Int) {
         pantryItemsAdded.increment(by: newItems)
         pantrySize.record(count)
+    }
+
+    /// `kiwi_gateway_shopping_list_items_added_total`: items new to a shopping list (those an add found again are not
+    /// counted).
+    func shoppingListAdded(newItems: Int) {
+        shoppingListAdds.increment(by: newItems)
     }
 
     /// `kiwi_gateway_session_cache_total{result="hit|miss"}`: a miss asks the auth service.

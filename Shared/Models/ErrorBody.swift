@@ -50,6 +50,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let pantryItemExists: APIErrorCode = "pantry_item_exists"
     /// 409: `POST /v1/pantry/items` with a scan that has no ingredients to add: failed, of a dish, or none found.
     public static let scanHasNoIngredients: APIErrorCode = "scan_has_no_ingredients"
+    /// 400: `POST /v1/shopping-list/items` when the new items would take the list past its 500 items.
+    public static let shoppingListFull: APIErrorCode = "shopping_list_full"
     public static let invalidModelResponse: APIErrorCode = "invalid_model_response"
     public static let scanUnavailable: APIErrorCode = "scan_unavailable"
     public static let scanTimeout: APIErrorCode = "scan_timeout"

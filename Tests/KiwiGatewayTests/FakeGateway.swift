@@ -21,6 +21,7 @@ final class FakeGateway: Sendable {
     let recipes = FakeRecipeBox()
     let profiles = FakeProfileStore()
     let pantry = FakePantryStore()
+    let shoppingList = FakeShoppingListStore()
     let events = ScanEventHub()
     let workers: FakeScanJobQueue
     let announcer: FakeScanAnnouncer
@@ -70,6 +71,7 @@ final class FakeGateway: Sendable {
             recipes: recipes,
             profiles: profiles,
             pantry: pantry,
+            shoppingList: shoppingList,
             sharePageLimit: sharePageLimit,
             scanEvents: events,
             policy: policy,

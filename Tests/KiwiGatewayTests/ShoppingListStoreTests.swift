@@ -80,7 +80,7 @@ struct ShoppingListStoreTests {
             let first = [Self.item("Eggs"), Self.item("Milk")]
             _ = try await store.add(first, for: user, capacity: 3)
             #expect(try await store.add([Self.item("Flour"), Self.item("Sugar"), Self.item("Eggs")], for: user, capacity: 3) == .full)
-            #expect(try await store.items(of: user) == first)
+            #expect(Set(try await store.items(of: user)) == Set(first))
             guard case .added(let merged) = try await store.add([Self.item("Eggs", for: ["Cake"]), Self.item("Flour")], for: user, capacity: 3)
             else { throw ShoppingListTestFailure() }
             #expect(merged.map(\.forRecipes) == [["Cake"], []])

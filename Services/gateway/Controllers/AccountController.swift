@@ -11,6 +11,7 @@ struct AccountController: Sendable {
     let recipes: any RecipeBox
     let profiles: any ProfileStore
     let pantry: any PantryStore
+    let shoppingList: any ShoppingListStore
     let policy: QuotaPolicy
     let accounts: any AccountActions
     let cache: SessionCache
@@ -28,7 +29,7 @@ struct AccountController: Sendable {
         return try Response.json(QuotaInfo(remaining: policy.remaining(after: usage), limit: policy.limit, resetsAt: policy.resetsAt(after: now)))
     }
 
-    /// Deletes the user's scans, saved recipes, profile and pantry (the gateway owns them), then the user and their sessions (the auth
+    /// Deletes the user's scans, saved recipes, profile, pantry and shopping list (the gateway owns them), then the user and their sessions (the auth
     /// service owns them); every gateway forgets the sessions through the revocation broadcast, this one at once. The day's charges
     /// stay until the day ends: they are kept by person, not account, so that signing up again does not reset them.
     @Sendable func deleteAccount(request: Request, context: GatewayRequestContext) async throws -> Response {
@@ -37,6 +38,7 @@ struct AccountController: Sendable {
         try await recipes.deleteAll(of: session.userID)
         try await profiles.delete(of: session.userID)
         try await pantry.deleteAll(of: session.userID)
+        try await shoppingList.deleteAll(of: session.userID)
         do {
             try await accounts.deleteUser(session.userID, requestID: context.requestID)
         } catch {

@@ -1,0 +1,209 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KiwiKitchen
+import KiwiModels
+import KiwiServiceSupport
+import Logging
+import NIOCore
+
+/// The shopping list (`/v1/shopping-list`): what the person means to buy, filled from a recipe with what the pantry
+/// lacks or by hand, merged by ``IngredientKey`` across recipes, grouped by store section; ticked off in the shop and
+/// moved into the pantry in one call. Another user's item is 404, like one that never was. Every rule of a request
+/// body is checked before anything is stored, and an add is all or nothing.
+struct ShoppingListController: Sendable {
+    let shoppingList: any ShoppingListStore
+    let recipes: any RecipeBox
+    let ledger: any ScanLedger
+    let pantry: any PantryStore
+    let metrics: GatewayMetrics
+
+    /// How many items one list may hold, as many as a pantry.
+    static let capacity = 500
+
+    func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
+        group.get("shopping-list", use: show)
+        group.delete("shopping-list", use: clear)
+        group.post("shopping-list/items", use: add)
+        group.patch("shopping-list/items/:id", use: check)
+        group.delete("shopping-list/items/:id", use: delete)
+        group.post("shopping-list/checked/pantry", use: moveCheckedToPantry)
+    }
+
+    /// `GET /v1/shopping-list`: the list grouped by section (``ShoppingListExport/list(_:)``), as JSON or — as `Accept`
+    /// asks, negotiated as a saved recipe's forms are — the share text (`text/plain`); 406 for anything else.
+    @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let format = RecipeFormat.preferred(by: request.headers[values: .accept], offered: [.json, .text])
+        guard let format else {
+            throw APIError(.notAcceptable, .notAcceptable, "The shopping list is available as application/json or text/plain.")
+        }
+        let list = ShoppingListExport.list(try await shoppingList.items(of: session.userID))
+        guard format == .text else { return try Response.json(list) }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: ShoppingListExport.plainText(list)))
+        )
+    }
+
+    /// `POST /v1/shopping-list/items`: `{"recipeId"}` (a saved recipe) or `{"scanId", "recipeId"}` (a recipe of a
+    /// finished scan) adds the recipe's ingredients the pantry lacks, staples never; `{"name", "section"?}` adds one by
+    /// hand. Either way 200 ``ShoppingListAddition``: the same answer for both, so a client reads one shape; an item
+    /// whose key the list has gains the recipe instead of a copy, so the same add twice changes nothing.
+    @Sendable func add(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let body = try await PantryController.object(of: request)
+        try PantryController.refuseUnknownMembers(of: body, allowed: ["recipeId", "scanId", "name", "section"])
+        let items: [ShoppingListItem]
+        switch (body["recipeId"], body["name"]) {
+        case (let recipeID?, nil):
+            if body["section"] != nil {
+                throw APIError.badRequest("section goes with name, not with recipeId: a recipe's ingredients are listed where they are sold.")
+            }
+            let recipe = try await recipe(
+                Self.uuid(recipeID, "recipeId"),
+                scanID: body["scanId"].map { try Self.uuid($0, "scanId") },
+                of: session.userID
+            )
+            items = try await missingIngredients(of: recipe, for: session.userID)
+        case (_?, _?):
+            throw APIError.badRequest(#"Send either recipeId or name, not both: {"recipeId": "…"} or {"name": "Milk"}."#)
+        case (nil, .string(let text)?):
+            if body["scanId"] != nil { throw APIError.badRequest("scanId goes with recipeId, to name one of the scan's recipes.") }
+            items = [try Self.handwritten(name: text, section: body["section"])]
+        case (nil, _?):
+            throw PantryItemFields.nameNeeded
+        case (nil, nil):
+            throw APIError.badRequest(#"Send recipeId (and scanId for a scan's recipe) or name: {"recipeId": "…"} or {"name": "Milk"}."#)
+        }
+        let added = try await store(items, for: session.userID, context: context)
+        let list = ShoppingListExport.list(try await shoppingList.items(of: session.userID))
+        return try Response.json(ShoppingListAddition(added: added, list: list))
+    }
+
+    /// `PATCH /v1/shopping-list/items/{id}` `{"checked": true|false}`: ticks the item off or on; 200 with the item.
+    @Sendable func check(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        guard let id = Self.itemID(context) else { throw Self.notFound }
+        let body = try await PantryController.object(of: request)
+        try PantryController.refuseUnknownMembers(of: body, allowed: ["checked"])
+        guard case .bool(let checked)? = body["checked"] else {
+            throw APIError.badRequest(#"checked must be true or false: {"checked": true}."#)
+        }
+        guard let item = try await shoppingList.setChecked(id, checked, of: session.userID) else { throw Self.notFound }
+        return try Response.json(item)
+    }
+
+    /// `DELETE /v1/shopping-list/items/{id}`: 204.
+    @Sendable func delete(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        guard let id = Self.itemID(context), try await shoppingList.delete([id], of: session.userID) == 1 else { throw Self.notFound }
+        context.logger.info("shopping list item deleted", metadata: ["shoppingListItemId": "\(id)"])
+        return Response(status: .noContent)
+    }
+
+    /// `DELETE /v1/shopping-list`: 204, the list empty.
+    @Sendable func clear(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        try await shoppingList.deleteAll(of: session.userID)
+        context.logger.info("shopping list cleared")
+        return Response(status: .noContent)
+    }
+
+    /// `POST /v1/shopping-list/checked/pantry`: adds every ticked item to the pantry (by hand, in its section, seen
+    /// now), all or none (400 `pantry_full` moves nothing), and only then takes those items off the list: 200
+    /// `PantryItems`. Stopped between the two steps, the items stay ticked on the list and are in the pantry; the
+    /// retry finds them there again (the pantry merges by key) and takes them off.
+    @Sendable func moveCheckedToPantry(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let checked = try await shoppingList.items(of: session.userID).filter(\.checked)
+        guard !checked.isEmpty else { return try Response.json(PantryItems(items: [])) }
+        let now = Date()
+        let items = checked.map { item in
+            PantryItem.new(name: (item.name, item.key), section: StoreSection(category: item.section), source: .manual, at: now)
+        }
+        let moved = try await PantryController(pantry: pantry, ledger: ledger, metrics: metrics).store(items, for: session.userID, context: context)
+        let removed = try await shoppingList.delete(checked.map(\.id), of: session.userID)
+        context.logger.info("shopping list items moved to the pantry", metadata: ["count": "\(removed)"])
+        return try Response.json(PantryItems(items: moved))
+    }
+
+    /// The recipe a request names: the caller's saved recipe, or with `scanID` one of their finished scan's (404 and
+    /// 409 `scan_in_progress` as `POST /v1/recipes`).
+    private func recipe(_ recipeID: UUID, scanID: UUID?, of userID: UUID) async throws -> Recipe {
+        if let scanID { return try await ledger.finishedRecipe(recipeID, ofScan: scanID, of: userID).recipe }
+        guard let saved = try await recipes.recipe(recipeID, of: userID) else {
+            throw APIError(.notFound, .notFound, "There is no such saved recipe.")
+        }
+        return saved.recipe
+    }
+
+    /// New items for the ingredients of `recipe` whose key is neither in the user's pantry nor a staple, the first of
+    /// each key, each needed by the recipe. An ingredient whose name breaks a name rule is left out rather than
+    /// refusing the rest, as a scan's are from the pantry.
+    private func missingIngredients(of recipe: Recipe, for userID: UUID) async throws -> [ShoppingListItem] {
+        var keys = Set(try await pantry.allItems(of: userID).map(\.key))
+        let now = Date()
+        return recipe.ingredients.compactMap { ingredient in
+            guard let name = try? PantryItemFields.checkedName(ingredient.name), !PantryStaples.contains(key: name.key),
+                keys.insert(name.key).inserted
+            else { return nil }
+            return Self.item(name, section: StoreSection(key: name.key), for: [recipe.name], at: now)
+        }
+    }
+
+    /// One item typed by hand: the pantry's name rules; `section` one of the sections (in any case), else where its
+    /// key is typically sold.
+    private static func handwritten(name text: String, section: JSONValue?) throws -> ShoppingListItem {
+        let name = try PantryItemFields.checkedName(text)
+        let known: StoreSection
+        switch section {
+        case nil: known = StoreSection(key: name.key)
+        case .string(let text)?:
+            // StoreSection(category:) makes any other text Other: a person's typo must be refused, not filed.
+            guard let found = StoreSection.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
+                throw unknownSection
+            }
+            known = found
+        default: throw unknownSection
+        }
+        return item(name, section: known, for: [], at: Date())
+    }
+
+    private static func item(_ name: (text: String, key: String), section: StoreSection, for recipes: [String], at now: Date) -> ShoppingListItem {
+        ShoppingListItem(id: UUID(), name: name.text, key: name.key, section: section.rawValue, checked: false, forRecipes: recipes, addedAt: now)
+    }
+
+    /// Adds `items` all or none (400 `shopping_list_full`), counting the new ones.
+    private func store(_ items: [ShoppingListItem], for userID: UUID, context: GatewayRequestContext) async throws -> [ShoppingListItem] {
+        switch try await shoppingList.add(items, for: userID, capacity: Self.capacity) {
+        case .added(let stored):
+            let new = zip(items, stored).filter { $0.id == $1.id }.count
+            metrics.shoppingListAdded(newItems: new)
+            context.logger.info("shopping list items added", metadata: ["new": "\(new)", "found": "\(stored.count - new)"])
+            return stored
+        case .full:
+            throw APIError(
+                .badRequest,
+                .shoppingListFull,
+                "A shopping list holds at most \(Self.capacity) items, and these would take yours past it; nothing was added. Remove some first."
+            )
+        }
+    }
+
+    private static let notFound = APIError(.notFound, .notFound, "There is no such shopping list item.")
+    private static let unknownSection = APIError.badRequest(
+        "section must be one of \(StoreSection.allCases.map(\.rawValue).joined(separator: ", ")) (in any case)."
+    )
+
+    private static func itemID(_ context: GatewayRequestContext) -> UUID? {
+        context.parameters.get("id").flatMap(UUID.init(uuidString:))
+    }
+
+    /// A member that must be an id; 400 naming it otherwise.
+    private static func uuid(_ value: JSONValue, _ member: String) throws -> UUID {
+        guard case .string(let text) = value, let id = UUID(uuidString: text) else { throw APIError.badRequest("\(member) must be an id (a UUID).") }
+        return id
+    }
+}
