@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KiwiKitchen
 import KiwiModels
 import KiwiScans
 import KiwiServiceSupport
@@ -9,10 +10,13 @@ import NIOCore
 
 /// The recipe box (`/v1/recipes`): a user keeps a recipe out of one of their scans, finds it again by name or
 /// ingredient, notes and rates it, takes it to another app as schema.org JSON-LD or shares it as text, and deletes
-/// it. Another user's recipe is 404, like one that never was.
+/// it; `?cookable=true` ranks the recipes by what the pantry holds. Another user's recipe is 404, like one that never
+/// was.
 struct RecipesController: Sendable {
     let recipes: any RecipeBox
     let ledger: any ScanLedger
+    /// What the user has at home, for `?cookable=true`.
+    let pantry: any PantryStore
     /// The base of the share links (`PUBLIC_BASE_URL`).
     let publicBaseURL: URL
 
@@ -39,7 +43,15 @@ struct RecipesController: Sendable {
     @Sendable func save(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let asked: SaveRecipeRequest = try await Self.body(of: request, example: #"{"scanId": "…", "recipeId": "…"}"#)
-        let (scan, result, recipe) = try await ledger.finishedRecipe(asked.recipeId, ofScan: asked.scanId, of: session.userID)
+        guard let scan = try await ledger.scan(asked.scanId, of: session.userID) else {
+            throw APIError(.notFound, .notFound, "There is no such scan; it may have passed its retention period.")
+        }
+        guard !scan.state.isOpen else {
+            throw APIError(.conflict, .scanInProgress, "The scan has not finished yet; save its recipes once it has.")
+        }
+        guard let result = scan.result, let recipe = result.recipes.first(where: { $0.id == asked.recipeId }) else {
+            throw APIError(.notFound, .notFound, "The scan has no recipe with that id.")
+        }
         let detected = Set(recipe.ingredients.filter(\.isDetected).map { $0.name.lowercased() })
         let copy = SavedRecipe(
             id: UUID(),
@@ -65,18 +77,54 @@ struct RecipesController: Sendable {
         }
     }
 
-    /// `GET /v1/recipes?limit=&cursor=&q=`: the user's saved recipes, newest first, a page at a time; with `q`, only
-    /// those whose name or ingredients contain it (case-insensitively).
+    /// `GET /v1/recipes?limit=&cursor=&q=&cookable=`: the user's saved recipes, newest first, a page at a time; with
+    /// `q`, only those whose name or ingredients contain it (case-insensitively). `cookable=true` ranks them by what
+    /// the pantry holds instead (``cookable(of:matching:page:)``); `cookable=false`, like none, is the plain list.
+    /// Anything else is a 400: spelled exactly as a JSON boolean, like the API's other booleans.
     @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let query = request.uri.queryParameters
+        let cookable: Bool
+        switch query["cookable"].map(String.init) {
+        case nil, "false"?: cookable = false
+        case "true"?: cookable = true
+        default: throw APIError.badRequest("cookable must be true or false.")
+        }
         let page = try PageRequest(query)
         if let asked = query["q"], asked.unicodeScalars.count > Self.longestQuery {
             throw APIError.badRequest("q may be at most \(Self.longestQuery) characters.")
         }
         let search = query["q"].map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        if cookable { return try Response.json(try await self.cookable(of: session.userID, matching: search, page: page)) }
         let found = try await recipes.recipes(of: session.userID, matching: search, after: page.cursor, limit: page.limit)
         return try Response.json(SavedRecipeList(recipes: found.recipes, nextCursor: found.next?.token))
+    }
+
+    /// A page of the user's recipes that match `search`, ranked by ``PantryCoverage`` against their whole pantry on
+    /// today's UTC day. The box holds at most ``capacity`` recipes and the pantry its capacity of items, so both are
+    /// read whole and ranked in memory.
+    ///
+    /// The cursor keeps the PageCursor form, `<offset>.<id>`: the offset into the ranking where the next page starts,
+    /// and the id of the recipe before it. The next page starts after that recipe where it is in the ranking now, so
+    /// that a recipe saved or deleted between pages shifts nothing; at the offset when the recipe is gone. A ranking
+    /// is of one moment: when the pantry changes between pages, a recipe may move past the cursor and be answered
+    /// twice, or not at all.
+    private func cookable(of userID: UUID, matching search: String?, page: PageRequest) async throws -> CookableRecipeList {
+        var saved: [SavedRecipe] = []
+        var cursor: PageCursor?
+        repeat {
+            let found = try await recipes.recipes(of: userID, matching: search, after: cursor, limit: PageRequest.largest)
+            saved += found.recipes
+            cursor = found.next
+        } while cursor != nil
+        let ranking = PantryCoverage.ranked(saved, pantry: try await pantry.allItems(of: userID), today: CalendarDay(utc: Date()))
+        let start =
+            page.cursor.map { asked in
+                ranking.firstIndex { $0.saved.id == asked.id }.map { $0 + 1 } ?? min(Int(asked.createdAtMicroseconds), ranking.count)
+            } ?? 0
+        let end = min(start + page.limit, ranking.count)
+        let next = end < ranking.count ? PageCursor(createdAtMicroseconds: Int64(end), id: ranking[end - 1].saved.id) : nil
+        return CookableRecipeList(recipes: Array(ranking[start..<end]), nextCursor: next?.token)
     }
 
     /// `GET /v1/recipes/{id}`: the saved recipe as the API's JSON, or — as `Accept` asks — schema.org/Recipe JSON-LD
@@ -192,10 +240,9 @@ enum RecipeFormat: Sendable, Hashable {
     case jsonLD
     case text
 
-    /// The form `Accept` prefers of those `offered` (RFC 9110 §12.5.1: the highest `q`, the first among equals; `*/*`,
-    /// `application/*` and no `Accept` at all mean JSON); nil when it accepts none of them. A shopping list offers no
-    /// JSON-LD: `offered` keeps a range of a form it lacks from hiding a lower-`q` one it has.
-    static func preferred(by accept: [String], offered: Set<RecipeFormat> = [.json, .jsonLD, .text]) -> RecipeFormat? {
+    /// The form `Accept` prefers (RFC 9110 §12.5.1: the highest `q`, the first among equals; `*/*`, `application/*`
+    /// and no `Accept` at all mean JSON); nil when it accepts none of them.
+    static func preferred(by accept: [String]) -> RecipeFormat? {
         let ranges = accept.flatMap { $0.split(separator: ",") }.map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !ranges.isEmpty else { return .json }
         var best: (format: RecipeFormat, quality: Double)?
@@ -209,30 +256,9 @@ enum RecipeFormat: Sendable, Hashable {
                 case "text/plain", "text/*": .text
                 default: nil
                 }
-            if let format, offered.contains(format), quality > 0, quality > (best?.quality ?? 0) { best = (format, quality) }
+            if let format, quality > 0, quality > (best?.quality ?? 0) { best = (format, quality) }
         }
         return best?.format
-    }
-}
-
-extension ScanLedger {
-    /// The recipe `recipeID` of the user's finished scan `scanID`, for saving it or shopping for it: 404 when the scan is
-    /// not theirs, is gone or has no such recipe; 409 `scan_in_progress` while it is open.
-    func finishedRecipe(
-        _ recipeID: UUID,
-        ofScan scanID: UUID,
-        of userID: UUID
-    ) async throws -> (scan: ScanRecord, result: ScanResponse, recipe: Recipe) {
-        guard let scan = try await scan(scanID, of: userID) else {
-            throw APIError(.notFound, .notFound, "There is no such scan; it may have passed its retention period.")
-        }
-        guard !scan.state.isOpen else {
-            throw APIError(.conflict, .scanInProgress, "The scan has not finished yet; use its recipes once it has.")
-        }
-        guard let result = scan.result, let recipe = result.recipes.first(where: { $0.id == recipeID }) else {
-            throw APIError(.notFound, .notFound, "The scan has no recipe with that id.")
-        }
-        return (scan, result, recipe)
     }
 }
 
