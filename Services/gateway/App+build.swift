@@ -50,6 +50,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let recipes = PostgresRecipeBox(client: postgres, logger: logger)
     let profiles = PostgresProfileStore(client: postgres, logger: logger)
     let pantry = PostgresPantryStore(client: postgres, logger: logger)
+    let shoppingList = PostgresShoppingListStore(client: postgres, logger: logger)
     let policy = QuotaPolicy(
         limit: configuration.scanDailyLimit,
         tokenLimit: configuration.userDailyTokens,
@@ -67,6 +68,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             recipes: recipes,
             profiles: profiles,
             pantry: pantry,
+            shoppingList: shoppingList,
             publicBaseURL: configuration.publicBaseURL,
             scanEvents: hub,
             policy: policy,
@@ -157,11 +159,20 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     .addRoutes(to: signedIn)
     ProfileController(profiles: dependencies.profiles).addRoutes(to: signedIn)
     PantryController(pantry: dependencies.pantry, ledger: dependencies.ledger, metrics: metrics).addRoutes(to: signedIn)
+    ShoppingListController(
+        shoppingList: dependencies.shoppingList,
+        recipes: dependencies.recipes,
+        ledger: dependencies.ledger,
+        pantry: dependencies.pantry,
+        metrics: metrics
+    )
+    .addRoutes(to: signedIn)
     AccountController(
         ledger: dependencies.ledger,
         recipes: dependencies.recipes,
         profiles: dependencies.profiles,
         pantry: dependencies.pantry,
+        shoppingList: dependencies.shoppingList,
         policy: dependencies.policy,
         accounts: dependencies.accounts,
         cache: dependencies.sessionCache
@@ -177,6 +188,7 @@ enum GatewayRoutes {
         "/v1/scans": [.get, .head, .post], "/v1/recipes": [.get, .head, .post], "/v1/profile": [.get, .head, .put],
         "/v1/quota": [.get, .head], "/v1/account": [.delete], "/v1/auth/session": [.delete], "/openapi.yaml": [.get, .head],
         "/openapi.json": [.get, .head], "/v1/pantry": [.get, .head, .delete], "/v1/pantry/items": [.post],
+        "/v1/shopping-list": [.get, .head, .delete], "/v1/shopping-list/items": [.post], "/v1/shopping-list/checked/pantry": [.post],
     ]
 }
 

@@ -43,15 +43,7 @@ struct RecipesController: Sendable {
     @Sendable func save(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let asked: SaveRecipeRequest = try await Self.body(of: request, example: #"{"scanId": "…", "recipeId": "…"}"#)
-        guard let scan = try await ledger.scan(asked.scanId, of: session.userID) else {
-            throw APIError(.notFound, .notFound, "There is no such scan; it may have passed its retention period.")
-        }
-        guard !scan.state.isOpen else {
-            throw APIError(.conflict, .scanInProgress, "The scan has not finished yet; save its recipes once it has.")
-        }
-        guard let result = scan.result, let recipe = result.recipes.first(where: { $0.id == asked.recipeId }) else {
-            throw APIError(.notFound, .notFound, "The scan has no recipe with that id.")
-        }
+        let (scan, result, recipe) = try await ledger.finishedRecipe(asked.recipeId, ofScan: asked.scanId, of: session.userID)
         let detected = Set(recipe.ingredients.filter(\.isDetected).map { $0.name.lowercased() })
         let copy = SavedRecipe(
             id: UUID(),
@@ -240,9 +232,10 @@ enum RecipeFormat: Sendable, Hashable {
     case jsonLD
     case text
 
-    /// The form `Accept` prefers (RFC 9110 §12.5.1: the highest `q`, the first among equals; `*/*`, `application/*`
-    /// and no `Accept` at all mean JSON); nil when it accepts none of them.
-    static func preferred(by accept: [String]) -> RecipeFormat? {
+    /// The form `Accept` prefers of those `offered` (RFC 9110 §12.5.1: the highest `q`, the first among equals; `*/*`,
+    /// `application/*` and no `Accept` at all mean JSON); nil when it accepts none of them. A shopping list offers no
+    /// JSON-LD: `offered` keeps a range of a form it lacks from hiding a lower-`q` one it has.
+    static func preferred(by accept: [String], offered: Set<RecipeFormat> = [.json, .jsonLD, .text]) -> RecipeFormat? {
         let ranges = accept.flatMap { $0.split(separator: ",") }.map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !ranges.isEmpty else { return .json }
         var best: (format: RecipeFormat, quality: Double)?
@@ -256,9 +249,30 @@ enum RecipeFormat: Sendable, Hashable {
                 case "text/plain", "text/*": .text
                 default: nil
                 }
-            if let format, quality > 0, quality > (best?.quality ?? 0) { best = (format, quality) }
+            if let format, offered.contains(format), quality > 0, quality > (best?.quality ?? 0) { best = (format, quality) }
         }
         return best?.format
+    }
+}
+
+extension ScanLedger {
+    /// The recipe `recipeID` of the user's finished scan `scanID`, for saving it or shopping for it: 404 when the scan is
+    /// not theirs, is gone or has no such recipe; 409 `scan_in_progress` while it is open.
+    func finishedRecipe(
+        _ recipeID: UUID,
+        ofScan scanID: UUID,
+        of userID: UUID
+    ) async throws -> (scan: ScanRecord, result: ScanResponse, recipe: Recipe) {
+        guard let scan = try await scan(scanID, of: userID) else {
+            throw APIError(.notFound, .notFound, "There is no such scan; it may have passed its retention period.")
+        }
+        guard !scan.state.isOpen else {
+            throw APIError(.conflict, .scanInProgress, "The scan has not finished yet; use its recipes once it has.")
+        }
+        guard let result = scan.result, let recipe = result.recipes.first(where: { $0.id == recipeID }) else {
+            throw APIError(.notFound, .notFound, "The scan has no recipe with that id.")
+        }
+        return (scan, result, recipe)
     }
 }
 
