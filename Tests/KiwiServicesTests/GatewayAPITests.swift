@@ -150,13 +150,19 @@ struct GatewayAPITests {
         try await SystemRig.run(gateways: 2) { rig in
             let token = try await rig.signIn()
             let user = try await rig.userID(of: token)
-            // A row in every table that holds a user's data: a session, a scan, a saved recipe and a profile.
+            // A row in every table that holds a user's data: a session, a scan, a saved recipe, a profile, a pantry item
+            // and a shopping list item.
             let scan = try await rig.finishedScan(photo, token: token)
             #expect(try await rig.saveRecipe(try #require(scan.result?.recipes.first), of: scan, token: token).status == 201)
             let profile = Array(#"{"servings": 2}"#.utf8)
             #expect(try await rig.send(.PUT, "/v1/profile", token: token, contentType: "application/json", body: profile).status == 200)
+            for (path, status) in [("/v1/pantry/items", 201), ("/v1/shopping-list/items", 200)] {
+                let item = Array(#"{"name": "Milk"}"#.utf8)
+                #expect(try await rig.send(.POST, path, token: token, contentType: "application/json", body: item).status == status)
+            }
             let before = try await rowsOfUser(user, rig: rig)
-            #expect(Set(["users", "sessions", "scans", "saved_recipes", "profiles"]).isSubset(of: before.keys), "\(before)")
+            let tables = ["users", "sessions", "scans", "saved_recipes", "profiles", "pantry_items", "shopping_list_items"]
+            #expect(Set(tables).isSubset(of: before.keys), "\(before)")
             #expect(before.values.allSatisfy { $0 > 0 }, "a table the test left empty proves nothing: \(before)")
             // The second gateway has the session cached.
             #expect(try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).status == 200)
