@@ -402,6 +402,19 @@ struct PantryRouterTests {
         }
     }
 
+    @Test("a method the pantry's paths do not take is 405 naming those they do")
+    func wrongMethodIs405() async throws {
+        let gateway = Self.gateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            for (method, path, allowed) in [(HTTPRequest.Method.put, "/v1/pantry", "GET, HEAD, DELETE"), (.get, "/v1/pantry/items", "POST")] {
+                let answer = try await client.execute(method, path, token: token)
+                #expect(answer.status == .methodNotAllowed)
+                #expect(answer.headers[.allow] == allowed)
+            }
+        }
+    }
+
     // MARK: Bad input
 
     /// Bodies that break one rule each, and a word the answer's message must have to say which.
