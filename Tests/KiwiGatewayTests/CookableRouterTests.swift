@@ -49,15 +49,15 @@ struct CookableRouterTests {
         )
     }
 
-    /// A gateway whose signed-in user keeps `recipes` and has `pantry` at home; returns it and the user's token.
-    static func gateway(recipes: [SavedRecipe], pantry: [PantryItem]) async throws -> (gateway: FakeGateway, token: String) {
+    /// A gateway whose signed-in user keeps `recipes` and has `pantry` at home; returns it, the user's token and id.
+    static func gateway(recipes: [SavedRecipe], pantry: [PantryItem]) async throws -> (gateway: FakeGateway, token: String, userID: UUID) {
         let gateway = FakeGateway()
         let (token, session, _) = gateway.signIn()
         for recipe in recipes {
             #expect(try await gateway.recipes.save(recipe, for: session.userId, capacity: RecipesController.capacity) == .saved(recipe))
         }
         #expect(try await gateway.pantry.add(pantry, for: session.userId, capacity: 500) == .added(pantry, count: pantry.count))
-        return (gateway, token)
+        return (gateway, token, session.userId)
     }
 
     static func cookable(_ answer: TestResponse) throws -> CookableRecipeList {
@@ -75,7 +75,7 @@ struct CookableRouterTests {
         let half = Self.recipe("Half", [("rice", nil), ("feta", nil)])
         let whole = Self.recipe("Whole", [("rice", nil)], secondsAgo: 60)
         let wholeUsingSpinach = Self.recipe("Whole using spinach", [("spinach", nil), ("rice", nil)], secondsAgo: 120)
-        let (gateway, token) = try await Self.gateway(
+        let (gateway, token, _) = try await Self.gateway(
             recipes: [half, whole, wholeUsingSpinach],
             pantry: [Self.item("Rice"), Self.item("Spinach", useSoon: true)]
         )
@@ -90,7 +90,7 @@ struct CookableRouterTests {
     @Test("each entry lists the ingredients the pantry lacks with the substitutions the recipe offers, null when none")
     func missingCarriesSubstitutions() async throws {
         let omelette = Self.recipe("Omelette", [("egg", nil), ("feta", "any crumbly cheese"), ("chives", nil)])
-        let (gateway, token) = try await Self.gateway(recipes: [omelette], pantry: [Self.item("Egg")])
+        let (gateway, token, _) = try await Self.gateway(recipes: [omelette], pantry: [Self.item("Egg")])
         try await gateway.test { client async throws in
             let answer = try await client.execute(.get, "/v1/recipes?cookable=true", token: token)
             let entry = try #require(try Self.cookable(answer).recipes.first)
@@ -107,7 +107,7 @@ struct CookableRouterTests {
 
     @Test("staples are never missing, though the pantry lacks them", arguments: ["salt", "black pepper", "olive oil", "water"])
     func staplesNeverMissing(staple: String) async throws {
-        let (gateway, token) = try await Self.gateway(recipes: [Self.recipe("Rice", [("rice", nil), (staple, nil)])], pantry: [Self.item("Rice")])
+        let (gateway, token, _) = try await Self.gateway(recipes: [Self.recipe("Rice", [("rice", nil), (staple, nil)])], pantry: [Self.item("Rice")])
         try await gateway.test { client async throws in
             let entry = try #require(try await Self.ranking(client, token: token).first)
             #expect(entry.cookable.missing.isEmpty)
@@ -118,7 +118,7 @@ struct CookableRouterTests {
     @Test("the answer reads as a SavedRecipeList too: cookable only adds to each recipe")
     func decodesAsSavedRecipeList() async throws {
         let recipes = [Self.recipe("Rice", [("rice", nil)]), Self.recipe("Feta salad", [("feta", nil)], secondsAgo: 60)]
-        let (gateway, token) = try await Self.gateway(recipes: recipes, pantry: [Self.item("Rice")])
+        let (gateway, token, _) = try await Self.gateway(recipes: recipes, pantry: [Self.item("Rice")])
         try await gateway.test { client async throws in
             let answer = try await client.execute(.get, "/v1/recipes?cookable=true", token: token)
             let list = try KiwiJSON.decoder().decode(SavedRecipeList.self, from: Data(answer.body.readableBytesView))
@@ -129,7 +129,7 @@ struct CookableRouterTests {
     @Test("cookable=false, like no cookable, is the plain newest-first list")
     func falseIsPlainList() async throws {
         let recipes = [Self.recipe("Feta salad", [("feta", nil)]), Self.recipe("Rice", [("rice", nil)], secondsAgo: 60)]
-        let (gateway, token) = try await Self.gateway(recipes: recipes, pantry: [Self.item("Rice")])
+        let (gateway, token, _) = try await Self.gateway(recipes: recipes, pantry: [Self.item("Rice")])
         try await gateway.test { client async throws in
             for path in ["/v1/recipes", "/v1/recipes?cookable=false"] {
                 let answer = try await client.execute(.get, path, token: token)
@@ -142,7 +142,7 @@ struct CookableRouterTests {
 
     @Test("cookable other than true or false is a 400 that names it", arguments: ["maybe", "TRUE", "1", ""])
     func badCookableRefused(value: String) async throws {
-        let (gateway, token) = try await Self.gateway(recipes: [], pantry: [])
+        let (gateway, token, _) = try await Self.gateway(recipes: [], pantry: [])
         try await gateway.test { client async throws in
             let answer = try await client.execute(.get, "/v1/recipes?cookable=\(value)", token: token)
             #expect(answer.status == .badRequest)
@@ -157,7 +157,7 @@ struct CookableRouterTests {
         let recipes = (0..<5).map {
             Self.recipe("Dish \($0)", [("rice", nil), ($0.isMultiple(of: 2) ? "feta" : "rice", nil)], secondsAgo: Double($0))
         }
-        let (gateway, token) = try await Self.gateway(recipes: recipes, pantry: [Self.item("Rice")])
+        let (gateway, token, _) = try await Self.gateway(recipes: recipes, pantry: [Self.item("Rice")])
         try await gateway.test { client async throws in
             let ranking = try await Self.ranking(client, token: token).map(\.saved.id)
             var walked: [UUID] = []
@@ -173,10 +173,40 @@ struct CookableRouterTests {
         }
     }
 
+    @Test("a recipe saved between pages, ranked before the cursor, shifts nothing")
+    func pagingSurvivesSave() async throws {
+        try await Self.nextPage { gateway, userID, _ async throws in
+            let newest = Self.recipe("Newest", [("rice", nil)])
+            #expect(try await gateway.recipes.save(newest, for: userID, capacity: RecipesController.capacity) == .saved(newest))
+        }
+    }
+
+    @Test("when the page's last recipe is deleted, the next page starts with the recipe that followed it")
+    func pagingSurvivesDeletingCursorRecipe() async throws {
+        try await Self.nextPage { gateway, userID, cursorRecipe async throws in
+            #expect(try await gateway.recipes.delete(cursorRecipe, of: userID))
+        }
+    }
+
+    /// Reads a first page of one of three equally covered recipes, lets `change` change the box (given the first
+    /// page's recipe), and expects the next page to be the other two.
+    static func nextPage(after change: @Sendable (FakeGateway, UUID, UUID) async throws -> Void) async throws {
+        let recipes = (1...3).map { Self.recipe("Dish \($0)", [("rice", nil)], secondsAgo: Double($0 * 10)) }
+        let (gateway, token, userID) = try await Self.gateway(recipes: recipes, pantry: [Self.item("Rice")])
+        try await gateway.test { client async throws in
+            let first = try Self.cookable(try await client.execute(.get, "/v1/recipes?cookable=true&limit=1", token: token))
+            #expect(first.recipes.map(\.saved.id) == [recipes[0].id])
+            try await change(gateway, userID, recipes[0].id)
+            let cursor = try #require(first.nextCursor)
+            let rest = try Self.cookable(try await client.execute(.get, "/v1/recipes?cookable=true&cursor=\(cursor)", token: token))
+            #expect(rest.recipes.map(\.saved.id) == [recipes[1].id, recipes[2].id])
+        }
+    }
+
     @Test("q narrows the ranking to the recipes it finds")
     func queryNarrowsRanking() async throws {
         let salad = Self.recipe("Feta salad", [("feta", nil)])
-        let (gateway, token) = try await Self.gateway(recipes: [salad, Self.recipe("Rice", [("rice", nil)])], pantry: [Self.item("Rice")])
+        let (gateway, token, _) = try await Self.gateway(recipes: [salad, Self.recipe("Rice", [("rice", nil)])], pantry: [Self.item("Rice")])
         try await gateway.test { client async throws in
             #expect(try await Self.ranking(client, token: token, query: "&q=FETA").map(\.saved.id) == [salad.id])
         }
@@ -188,7 +218,7 @@ struct CookableRouterTests {
         let recipes = [
             Self.recipe("Rice", [("rice", nil), ("salt", nil)]), staplesOnly, Self.recipe("Feta salad", [("feta", nil)], secondsAgo: 120),
         ]
-        let (gateway, token) = try await Self.gateway(recipes: recipes, pantry: [])
+        let (gateway, token, _) = try await Self.gateway(recipes: recipes, pantry: [])
         try await gateway.test { client async throws in
             let ranking = try await Self.ranking(client, token: token)
             #expect(ranking.count == recipes.count)

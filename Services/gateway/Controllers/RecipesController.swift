@@ -98,9 +98,10 @@ struct RecipesController: Sendable {
     ///
     /// The cursor keeps the PageCursor form, `<offset>.<id>`: the offset into the ranking where the next page starts,
     /// and the id of the recipe before it. The next page starts after that recipe where it is in the ranking now, so
-    /// that a recipe saved or deleted between pages shifts nothing; at the offset when the recipe is gone. A ranking
-    /// is of one moment: when the pantry changes between pages, a recipe may move past the cursor and be answered
-    /// twice, or not at all.
+    /// that a recipe saved or deleted between pages shifts nothing. When that recipe is gone (most likely deleted by
+    /// the person reading the page), what followed it has moved up one place: the page starts at offset − 1. A
+    /// ranking is of one moment: when the pantry changes between pages, a recipe may move past the cursor and be
+    /// answered twice, or not at all.
     private func cookable(of userID: UUID, matching search: String?, page: PageRequest) async throws -> CookableRecipeList {
         var saved: [SavedRecipe] = []
         var cursor: PageCursor?
@@ -112,7 +113,7 @@ struct RecipesController: Sendable {
         let ranking = PantryCoverage.ranked(saved, pantry: try await pantry.allItems(of: userID), today: CalendarDay(utc: Date()))
         let start =
             page.cursor.map { asked in
-                ranking.firstIndex { $0.saved.id == asked.id }.map { $0 + 1 } ?? min(Int(asked.createdAtMicroseconds), ranking.count)
+                ranking.firstIndex { $0.saved.id == asked.id }.map { $0 + 1 } ?? min(max(Int(asked.createdAtMicroseconds) - 1, 0), ranking.count)
             } ?? 0
         let end = min(start + page.limit, ranking.count)
         let next = end < ranking.count ? PageCursor(createdAtMicroseconds: Int64(end), id: ranking[end - 1].saved.id) : nil
