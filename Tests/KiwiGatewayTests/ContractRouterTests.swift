@@ -59,6 +59,24 @@ struct ContractRouterTests {
         }
     }
 
+    @Test(
+        "a pantry or shopping-list item named with U+0000 is 400 bad_request, and nothing is stored",
+        arguments: ["/v1/pantry/items", "/v1/shopping-list/items"]
+    )
+    func itemNameWithNULIsRefused(_ path: String) async throws {
+        let gateway = FakeGateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.execute(.post, path, token: token, headers: Self.json, body: ByteBuffer(string: #"{"name":"leek\u0000s"}"#))
+            #expect(answer.status == .badRequest)
+            #expect(answer.errorCode == "bad_request")
+            let pantry = try await client.execute(.get, "/v1/pantry", token: token)
+            #expect((try pantry.json()["items"] as? [Any])?.isEmpty == true)
+            let list = try await client.execute(.get, "/v1/shopping-list", token: token)
+            #expect((try list.json()["sections"] as? [Any])?.isEmpty == true)
+        }
+    }
+
     @Test("U+0000 in a query string is 400 bad_request, and in a path 404 not_found", arguments: ["/v1/recipes?q=a%00b", "/v1/scans?cursor=%00"])
     func queryWithNULIsRefused(_ path: String) async throws {
         let gateway = FakeGateway()
@@ -88,12 +106,13 @@ struct ContractRouterTests {
         }
     }
 
-    @Test("an empty cursor is the first page, as no cursor is", arguments: ["/v1/scans", "/v1/recipes"])
+    @Test("an empty cursor is the first page, as no cursor is", arguments: ["/v1/scans", "/v1/recipes", "/v1/pantry"])
     func emptyCursorIsFirstPage(_ list: String) async throws {
         let gateway = RecipesRouterTests.gateway()
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
             _ = try await RecipesRouterTests.savedOmelette(client, token: token)
+            _ = try await client.execute(.post, "/v1/pantry/items", token: token, headers: Self.json, body: ByteBuffer(string: #"{"name":"Leeks"}"#))
             let first = try await client.execute(.get, list, token: token)
             let empty = try await client.execute(.get, "\(list)?cursor=", token: token)
             #expect(first.status == .ok && empty.status == .ok)
