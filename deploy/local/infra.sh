@@ -105,7 +105,9 @@ rmq() {
     local program="$1"; shift
     base="$(rmq_base)"
     # Its own working folder: the checkout may be closed to the rabbitmq user, and Erlang reads its working folder.
-    "${launcher[@]}" env -C "$base" \
+    # runuser's PAM session lowers the soft limit of open files to 1024, and the broker needs a descriptor per
+    # connection and per queue file: it gets its hard limit (RabbitMQ's production checklist asks for 65,536).
+    "${launcher[@]}" sh -c 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"' sh env -C "$base" \
         HOME="$base/home" \
         RABBITMQ_NODENAME="$rmq_node" \
         RABBITMQ_USE_LONGNAME="$([ ${#cluster_nodes[@]} -gt 0 ] && echo true || echo false)" \
