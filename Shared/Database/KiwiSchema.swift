@@ -529,8 +529,6 @@ public enum KiwiSchema {
             ]
         )
 
-    /// The auth service drops the `scan_quota` table of migration 1, should it run after the gateway's migration 2 on
-    /// a new database.
     /// The pantry and the shopping list (docs/architecture.md, "The pantry and the shopping list"): one row per item,
     /// unique by the item's normalised name (`key`) per user, so that merging is an upsert and two devices adding the
     /// same scan at once give one set of items. `use_soon_by` is kept, not computed, so that listing sorts by it.
@@ -577,5 +575,7 @@ public enum KiwiSchema {
             ]
         )
 
+    /// The auth service drops the `scan_quota` table of migration 1, should it run after the gateway's migration 2 on
+    /// a new database.
     static let retireScanQuota = Migration(version: 3, name: "retire scan_quota", statements: ["DROP TABLE IF EXISTS scan_quota"])
 }
