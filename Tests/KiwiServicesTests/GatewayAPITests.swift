@@ -86,11 +86,13 @@ struct GatewayAPITests {
     @Test(
         "answers longer than the contract allows are 502 and a stub slower than SCAN_TIMEOUT_SECONDS is 504; neither costs a scan",
         arguments: [
-            (StubFault.overLength, 502, "invalid_model_response"), (StubFault.slow, 504, "scan_timeout"),
+            // The over-length answer is refused twice (the repair too) within a deadline long enough for a loaded
+            // machine; the slow stub meets a short one.
+            (StubFault.overLength, 502, "invalid_model_response", 60), (StubFault.slow, 504, "scan_timeout", 3),
         ]
     )
-    func failuresAreRefunded(_ fault: StubFault, _ status: Int, _ code: String) async throws {
-        try await SystemRig.run(behaviour: StubBehaviour(fault: fault), environment: ["SCAN_TIMEOUT_SECONDS": "3"]) { rig in
+    func failuresAreRefunded(_ fault: StubFault, _ status: Int, _ code: String, _ timeoutSeconds: Int) async throws {
+        try await SystemRig.run(behaviour: StubBehaviour(fault: fault), environment: ["SCAN_TIMEOUT_SECONDS": "\(timeoutSeconds)"]) { rig in
             let token = try await rig.signIn()
             let answer = try await rig.scan(photo, token: token)
             #expect(answer.status == status)
