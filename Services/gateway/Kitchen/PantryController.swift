@@ -145,7 +145,7 @@ struct PantryController: Sendable {
                 "The scan has no ingredients to add: it failed, it was of a dish, or it found none."
             )
         }
-        let added = try await store(items, for: userID, context: context)
+        let added = try await pantry.add(items, for: userID, metrics: metrics, context: context)
         return try Response.json(PantryItems(items: added))
     }
 
@@ -162,30 +162,12 @@ struct PantryController: Sendable {
             source: .manual,
             at: Date()
         )
-        let stored = try await store([item], for: userID, context: context)[0]
+        let stored = try await pantry.add([item], for: userID, metrics: metrics, context: context)[0]
         return try Response.json(
             stored,
             status: stored.id == item.id ? .created : .ok,
             headers: [.location: "/v1/pantry/items/\(stored.id.uuidString.lowercased())"]
         )
-    }
-
-    /// Adds `items` all or none (400 `pantry_full`), counting the new ones and the pantry's size.
-    /// Also the shopping list's move of ticked items into the pantry.
-    func store(_ items: [PantryItem], for userID: UUID, context: GatewayRequestContext) async throws -> [PantryItem] {
-        switch try await pantry.add(items, for: userID, capacity: Self.capacity) {
-        case .added(let stored, let count):
-            let new = zip(items, stored).filter { $0.id == $1.id }.count
-            metrics.pantryAdded(newItems: new, holding: count)
-            context.logger.info("pantry items added", metadata: ["new": "\(new)", "found": "\(stored.count - new)"])
-            return stored
-        case .full:
-            throw APIError(
-                .badRequest,
-                .pantryFull,
-                "A pantry holds at most \(Self.capacity) items, and these would take yours past it; nothing was added. Remove some first."
-            )
-        }
     }
 
     private static let notFound = APIError(.notFound, .notFound, "There is no such pantry item.")
@@ -213,6 +195,26 @@ struct PantryController: Sendable {
     static func refuseUnknownMembers(of object: JSONObject, allowed: [String]) throws {
         if let unknown = object.keys.first(where: { !allowed.contains($0) }) {
             throw APIError.badRequest("\(unknown) is not a member Kiwi reads here; send only \(allowed.joined(separator: ", ")).")
+        }
+    }
+}
+
+extension PantryStore {
+    /// Adds `items` as every route does: all or none at ``PantryController/capacity`` (400 `pantry_full`), counting
+    /// the new ones and the pantry's size. The pantry's own adds and the shopping list's move into it.
+    func add(_ items: [PantryItem], for userID: UUID, metrics: GatewayMetrics, context: GatewayRequestContext) async throws -> [PantryItem] {
+        switch try await add(items, for: userID, capacity: PantryController.capacity) {
+        case .added(let stored, let count):
+            let new = zip(items, stored).filter { $0.id == $1.id }.count
+            metrics.pantryAdded(newItems: new, holding: count)
+            context.logger.info("pantry items added", metadata: ["new": "\(new)", "found": "\(stored.count - new)"])
+            return stored
+        case .full:
+            throw APIError(
+                .badRequest,
+                .pantryFull,
+                "A pantry holds at most \(PantryController.capacity) items, and these would take yours past it; nothing was added. Remove some first."
+            )
         }
     }
 }

@@ -123,7 +123,7 @@ struct ShoppingListController: Sendable {
         let items = checked.map { item in
             PantryItem.new(name: (item.name, item.key), section: StoreSection(category: item.section), source: .manual, at: now)
         }
-        let moved = try await PantryController(pantry: pantry, ledger: ledger, metrics: metrics).store(items, for: session.userID, context: context)
+        let moved = try await pantry.add(items, for: session.userID, metrics: metrics, context: context)
         let removed = try await shoppingList.delete(checked.map(\.id), of: session.userID)
         context.logger.info("shopping list items moved to the pantry", metadata: ["count": "\(removed)"])
         return try Response.json(PantryItems(items: moved))
