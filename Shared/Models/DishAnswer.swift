@@ -43,6 +43,10 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
     public var makeItFasterTip: String?
     /// The allergen groups it contains, as for a fridge recipe (``Recipe/allergens``).
     public var allergens: [KitchenProfile.Allergen]?
+    /// One per step, in order, as for a fridge recipe (``Recipe/stepDetails``).
+    public var stepDetails: [StepDetail]?
+    /// Per serving, as for a fridge recipe (``Recipe/nutrition``).
+    public var nutrition: RecipeNutrition?
 
     public init(
         id: UUID,
@@ -54,7 +58,9 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
         ingredients: [QuantifiedIngredient],
         steps: [String],
         makeItFasterTip: String?,
-        allergens: [KitchenProfile.Allergen]? = nil
+        allergens: [KitchenProfile.Allergen]? = nil,
+        stepDetails: [StepDetail]? = nil,
+        nutrition: RecipeNutrition? = nil
     ) {
         self.id = id
         self.name = name
@@ -66,10 +72,12 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
         self.steps = steps
         self.makeItFasterTip = makeItFasterTip
         self.allergens = allergens
+        self.stepDetails = stepDetails
+        self.nutrition = nutrition
     }
 
     /// Writes `makeItFasterTip` as an explicit `null` rather than leaving it out: the contract lists every field;
-    /// `allergens` is left out when unknown.
+    /// `allergens`, `stepDetails` and `nutrition` are left out when absent.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -82,6 +90,8 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
         try container.encode(steps, forKey: .steps)
         try container.encode(makeItFasterTip, forKey: .makeItFasterTip)
         try container.encodeIfPresent(allergens, forKey: .allergens)
+        try container.encodeIfPresent(stepDetails, forKey: .stepDetails)
+        try container.encodeIfPresent(nutrition, forKey: .nutrition)
     }
 }
 
@@ -89,11 +99,28 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
 public struct QuantifiedIngredient: Codable, Hashable, Sendable, Identifiable {
     public var id: UUID
     public var name: String
+    /// The amount as text, as the model wrote it; kept for clients that read it.
     public var quantity: String
+    /// The same amount as a number and a unit, as a fridge recipe's ingredient has it (``RecipeIngredient/amount``);
+    /// absent from older answers.
+    public var amount: Double?
+    public var unit: QuantityUnit?
 
-    public init(id: UUID, name: String, quantity: String) {
+    public init(id: UUID, name: String, quantity: String, amount: Double? = nil, unit: QuantityUnit? = nil) {
         self.id = id
         self.name = name
         self.quantity = quantity
+        self.amount = amount
+        self.unit = unit
+    }
+
+    /// `amount` and `unit`, added later, are left out when absent.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(quantity, forKey: .quantity)
+        try container.encodeIfPresent(amount, forKey: .amount)
+        try container.encodeIfPresent(unit, forKey: .unit)
     }
 }

@@ -87,6 +87,11 @@ public enum PantrySource: String, Codable, Hashable, Sendable {
 /// The units a quantity may be in: kitchen measures and the ways food is sold.
 public enum QuantityUnit: String, Codable, Hashable, Sendable, CaseIterable {
     case g, kg, ml, l, tsp, tbsp, cup, piece, clove, slice, pinch, can, pack, bunch
+    /// US weights and volumes, which a recipe shown in US units uses (`units=us`).
+    case oz, lb
+    case fluidOunce = "fl oz"
+    /// An amount the cook judges (salt, pepper): a recipe ingredient's `amount` is then `null`.
+    case toTaste = "to taste"
 }
 
 /// A page of `GET /v1/pantry`: soonest use-soon date first, food that keeps last.

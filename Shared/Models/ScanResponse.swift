@@ -108,6 +108,13 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
     /// response, what the model declares together with what the allergen guard finds in the recipe. Absent from
     /// recipes answered before allergens were declared: unknown, not none.
     public var allergens: [KitchenProfile.Allergen]?
+    /// How many people the ingredients' amounts feed. Absent from recipes answered before quantities were asked for,
+    /// which cannot be scaled or counted.
+    public var servings: Int?
+    /// One per step, in order, when the answer has them (absent from older answers).
+    public var stepDetails: [StepDetail]?
+    /// Per serving, estimated by the server from FoodData Central; absent when the recipe has no quantities.
+    public var nutrition: RecipeNutrition?
 
     public init(
         id: UUID,
@@ -118,7 +125,10 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         ingredients: [RecipeIngredient],
         steps: [String],
         makeItFasterTip: String?,
-        allergens: [KitchenProfile.Allergen]? = nil
+        allergens: [KitchenProfile.Allergen]? = nil,
+        servings: Int? = nil,
+        stepDetails: [StepDetail]? = nil,
+        nutrition: RecipeNutrition? = nil
     ) {
         self.id = id
         self.name = name
@@ -129,10 +139,14 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         self.steps = steps
         self.makeItFasterTip = makeItFasterTip
         self.allergens = allergens
+        self.servings = servings
+        self.stepDetails = stepDetails
+        self.nutrition = nutrition
     }
 
     /// Writes `makeItFasterTip` as an explicit `null` rather than leaving it out: the contract lists every field.
-    /// `allergens` is left out when unknown, as the API leaves out every member added later that a recipe lacks.
+    /// `allergens`, `servings`, `stepDetails` and `nutrition` are left out when absent, as the API leaves out every
+    /// member added later that a recipe lacks.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -144,6 +158,9 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         try container.encode(steps, forKey: .steps)
         try container.encode(makeItFasterTip, forKey: .makeItFasterTip)
         try container.encodeIfPresent(allergens, forKey: .allergens)
+        try container.encodeIfPresent(servings, forKey: .servings)
+        try container.encodeIfPresent(stepDetails, forKey: .stepDetails)
+        try container.encodeIfPresent(nutrition, forKey: .nutrition)
     }
 }
 
@@ -154,20 +171,29 @@ public struct RecipeIngredient: Codable, Hashable, Sendable, Identifiable {
     public var isDetected: Bool
     /// A replacement for a missing ingredient; `null` on the wire when there is none.
     public var substitution: String?
+    /// How much of it, in ``unit``, for the recipe's `servings`; absent for an amount the cook judges (`to taste`)
+    /// and from recipes answered before quantities were asked for.
+    public var amount: Double?
+    public var unit: QuantityUnit?
 
-    public init(id: UUID, name: String, isDetected: Bool, substitution: String?) {
+    public init(id: UUID, name: String, isDetected: Bool, substitution: String?, amount: Double? = nil, unit: QuantityUnit? = nil) {
         self.id = id
         self.name = name
         self.isDetected = isDetected
         self.substitution = substitution
+        self.amount = amount
+        self.unit = unit
     }
 
     /// Writes `substitution` as an explicit `null` rather than leaving it out: the contract lists every field.
+    /// `amount` and `unit`, added later, are left out when absent.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(name, forKey: .name)
         try container.encode(isDetected, forKey: .isDetected)
         try container.encode(substitution, forKey: .substitution)
+        try container.encodeIfPresent(amount, forKey: .amount)
+        try container.encodeIfPresent(unit, forKey: .unit)
     }
 }
