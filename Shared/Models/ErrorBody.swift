@@ -44,6 +44,9 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let invalidIngredients: APIErrorCode = "invalid_ingredients"
     /// 409: `POST /v1/recipes` when the user keeps as many recipes as they may.
     public static let recipeBoxFull: APIErrorCode = "recipe_box_full"
+    /// 409: `GET /v1/recipes/{id}` (or a share page) asking for `servings` or `units` of a recipe saved before Kiwi
+    /// wrote quantities, which has nothing to scale.
+    public static let recipeNotScalable: APIErrorCode = "recipe_not_scalable"
     /// 400: `POST /v1/pantry/items` when the new items would take the pantry past its 500 items.
     public static let pantryFull: APIErrorCode = "pantry_full"
     /// 409: `PATCH /v1/pantry/items/{id}` with a name whose key is another item's.
