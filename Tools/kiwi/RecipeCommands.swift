@@ -207,8 +207,10 @@ struct Export: AsyncParsableCommand {
                 case .plainText(let text): body = text
                 case .json: throw CLIError("Kiwi answered JSON instead of \(format.rawValue).")
                 }
+            case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
             case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
             case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
+            case .conflict(let answer): throw sentence(try answer.body.json, status: 409)
             case .notAcceptable(let answer): throw sentence(try answer.body.json, status: 406)
             case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
             case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
