@@ -25,7 +25,7 @@ public struct FoodDensity: Sendable, Hashable {
         .init(["wheat flour", "wholemeal flour", "wholewheat flour"], 120, .cup, "Wheat flour, whole-grain", "1 cup"),
         .init(["sugar", "granulated sugar", "white sugar", "caster sugar"], 200, .cup, "Sugars, granulated", "1 cup"),
         .init(["brown sugar"], 220, .cup, "Sugars, brown", "1 cup, packed"),
-        .init(["powdered sugar", "icing sugar", "confectioners sugar"], 120, .cup, "Sugars, powdered", "1 cup, unsifted"),
+        .init(["powdered sugar", "icing sugar", "confectioner sugar"], 120, .cup, "Sugars, powdered", "1 cup, unsifted"),
         .init(["butter"], 227, .cup, "Butter, salted", "1 cup"),
         .init(["milk"], 244, .cup, "Milk, whole, 3.25% milkfat, with added vitamin D", "1 cup"),
         .init(["water"], 237, .cup, "Beverages, water, tap, drinking", "1 cup, 8 fl oz"),
