@@ -28,18 +28,29 @@ public enum DishAnswerContract {
 
     private static func dish(withIDs: Bool) -> JSONShape {
         func object(_ properties: [JSONProperty]) -> JSONShape { .entity(properties, withID: withIDs) }
-        let ingredient = object([JSONProperty("name", .string(length: 1...100)), JSONProperty("quantity", .string(length: 1...50))])
-        let recipe = object([
-            JSONProperty("name", .string(length: 1...200)),
-            JSONProperty("summary", .string(length: 1...500)),
-            JSONProperty("cookTimeMinutes", .integer(1...480)),
-            JSONProperty("difficulty", .oneOf(DishDifficulty.allCases.map(\.rawValue))),
-            JSONProperty("servings", .integer(1...12)),
-            JSONProperty("ingredients", .array(of: ingredient, count: 1...40)),
-            JSONProperty("steps", .array(of: .string(length: 1...500), count: 5...20)),
-            JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
-            ScanResponseContract.allergensProperty(withIDs: withIDs),
-        ])
+        // `quantity` is the amount as text, which clients read; `amount` and `unit` the same as a fridge recipe has it.
+        let ingredient = object(
+            [JSONProperty("name", .string(length: 1...100)), JSONProperty("quantity", .string(length: 1...50))]
+                + ScanResponseContract.quantityProperties(withIDs: withIDs)
+        )
+        let stepCount = 5...20
+        let recipe = JSONShape.constrained(
+            object(
+                [
+                    JSONProperty("name", .string(length: 1...200)),
+                    JSONProperty("summary", .string(length: 1...500)),
+                    JSONProperty("cookTimeMinutes", .integer(1...480)),
+                    JSONProperty("difficulty", .oneOf(DishDifficulty.allCases.map(\.rawValue))),
+                    JSONProperty("servings", .integer(1...12)),
+                    JSONProperty("ingredients", .array(of: .constrained(ingredient, ScanResponseContract.quantityRule), count: 1...40)),
+                    JSONProperty("steps", .array(of: .string(length: 1...500), count: stepCount)),
+                    JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
+                    ScanResponseContract.allergensProperty(withIDs: withIDs),
+                    ScanResponseContract.stepDetailsProperty(count: stepCount, withIDs: withIDs),
+                ] + (withIDs ? [JSONProperty("nutrition", RecipeNutrition.shape, required: false)] : [])
+            ),
+            ScanResponseContract.stepDetailsRule
+        )
         return object([
             JSONProperty("name", .string(length: 1...100)),
             JSONProperty("cuisine", .string(length: 1...50)),

@@ -17,12 +17,14 @@ extension JSONShape {
         switch self {
         case .nullable(let wrapped):
             return wrapped.schemaObject(nullable: true)
+        case .constrained(let wrapped, _):
+            return wrapped.schemaObject(nullable: nullable)
         case .object(let properties):
             schema["type"] = type("object")
             var members = JSONObject()
             for property in properties { members[property.name] = property.shape.jsonSchema }
             schema["properties"] = .object(members)
-            schema["required"] = .array(properties.filter(\.isRequired).map { .string($0.name) })
+            schema["required"] = .array(properties.filter(\.isRequiredInSchema).map { .string($0.name) })
             schema["additionalProperties"] = .bool(false)
         case .array(let element, let count):
             schema["type"] = type("array")

@@ -17,6 +17,9 @@ extension JSONShape {
             return
         case (.nullable(let wrapped), _):
             wrapped.collectViolations(of: value, at: path, into: &violations)
+        case (.constrained(let wrapped, let constraint), _):
+            wrapped.collectViolations(of: value, at: path, into: &violations)
+            violations += constraint.check(value, path)
 
         case (.object(let properties), .object(let object)):
             for property in properties {

@@ -19,20 +19,46 @@ public indirect enum JSONShape: Sendable {
     case oneOf([String])
     /// The shape, or `null`.
     case nullable(JSONShape)
+    /// The shape, and a rule across its members that Structured Outputs cannot express (one `stepDetails` item per
+    /// step): the validator checks it, the JSON Schema is the wrapped shape's, and the prompt tells the model.
+    case constrained(JSONShape, JSONConstraint)
 }
 
 /// A named member of an object shape.
 public struct JSONProperty: Sendable {
     public let name: String
     public let shape: JSONShape
-    /// Whether the member must be present. Shapes sent to the model have only required members (Structured Outputs
-    /// demands it); documents clients write, and members added to answers later, may leave some out.
+    /// Whether the validator refuses a value without the member. Documents clients write, and members added to
+    /// answers later, may leave some out.
     public let isRequired: Bool
+    /// Whether the JSON Schema lists the member as required: Structured Outputs in strict mode demands every member.
+    public let isRequiredInSchema: Bool
 
     public init(_ name: String, _ shape: JSONShape, required: Bool = true) {
+        self.init(name, shape, required: required, requiredInSchema: required)
+    }
+
+    private init(_ name: String, _ shape: JSONShape, required: Bool, requiredInSchema: Bool) {
         self.name = name
         self.shape = shape
         self.isRequired = required
+        self.isRequiredInSchema = requiredInSchema
+    }
+
+    /// A member added to a model's answers later: required in the JSON Schema sent to the model, which must write it,
+    /// but accepted absent by the validator, so that answers recorded before it was added still validate.
+    public static func addedLater(_ name: String, _ shape: JSONShape) -> JSONProperty {
+        JSONProperty(name, shape, required: false, requiredInSchema: true)
+    }
+}
+
+/// A rule across an object's members (``JSONShape/constrained(_:_:)``).
+public struct JSONConstraint: Sendable {
+    /// The violations of the value found at the path; the value may be of any type (the wrapped shape reports that).
+    let check: @Sendable (JSONValue, String) -> [JSONViolation]
+
+    public init(_ check: @escaping @Sendable (_ value: JSONValue, _ path: String) -> [JSONViolation]) {
+        self.check = check
     }
 }
 

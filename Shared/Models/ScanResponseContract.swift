@@ -98,22 +98,76 @@ public enum ScanResponseContract {
                 JSONProperty("name", .string(length: 1...100)),
                 JSONProperty("isDetected", .boolean),
                 JSONProperty("substitution", .nullable(.string(length: 0...200))),
-            ],
+            ] + quantityProperties(withIDs: withIDs),
             withID: withIDs
         )
-        return .entity(
-            [
-                JSONProperty("name", .string(length: 1...200)),
-                JSONProperty("summary", .string(length: 1...500)),
-                JSONProperty("cookTimeMinutes", .integer(1...120)),
-                JSONProperty("difficulty", .oneOf(Difficulty.allCases.map(\.rawValue))),
-                JSONProperty("ingredients", .array(of: recipeIngredient, count: 1...20)),
-                JSONProperty("steps", .array(of: .string(length: 1...500), count: 1...15)),
-                JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
-                allergensProperty(withIDs: withIDs),
-            ],
-            withID: withIDs
+        let stepCount = 1...15
+        return .constrained(
+            .entity(
+                [
+                    JSONProperty("name", .string(length: 1...200)),
+                    JSONProperty("summary", .string(length: 1...500)),
+                    JSONProperty("cookTimeMinutes", .integer(1...120)),
+                    JSONProperty("difficulty", .oneOf(Difficulty.allCases.map(\.rawValue))),
+                    JSONProperty("ingredients", .array(of: .constrained(recipeIngredient, quantityRule), count: 1...20)),
+                    JSONProperty("steps", .array(of: .string(length: 1...500), count: stepCount)),
+                    JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
+                    allergensProperty(withIDs: withIDs),
+                    addedLater("servings", .integer(1...12), withIDs: withIDs),
+                    stepDetailsProperty(count: stepCount, withIDs: withIDs),
+                ] + (withIDs ? [JSONProperty("nutrition", RecipeNutrition.shape, required: false)] : []),
+                withID: withIDs
+            ),
+            stepDetailsRule
         )
+    }
+
+    /// A member added to answers after the first recorded ones (quantities, servings, step details): the model must
+    /// write it (``JSONProperty/addedLater(_:_:)``), and an answer recorded before it, or a client's recipe, may lack it.
+    static func addedLater(_ name: String, _ shape: JSONShape, withIDs: Bool) -> JSONProperty {
+        withIDs ? JSONProperty(name, shape, required: false) : .addedLater(name, shape)
+    }
+
+    /// A recipe ingredient's quantity, the same for a fridge recipe and a dish's: `amount` in `unit`, both `null`
+    /// for an ingredient without a measure, the amount `null` for one the cook judges (`to taste`). See
+    /// ``quantityRule``.
+    static func quantityProperties(withIDs: Bool) -> [JSONProperty] {
+        [
+            addedLater("amount", .nullable(.number(0.01...10_000)), withIDs: withIDs),
+            addedLater("unit", .nullable(.oneOf(QuantityUnit.allCases.map(\.rawValue))), withIDs: withIDs),
+        ]
+    }
+
+    /// A recipe's `stepDetails`: one per step (``stepDetailsRule``), each with the minutes the step waits, if it does.
+    static func stepDetailsProperty(count: ClosedRange<Int>, withIDs: Bool) -> JSONProperty {
+        let detail = JSONShape.object([JSONProperty("durationMinutes", .nullable(.integer(1...600)))])
+        return addedLater("stepDetails", .array(of: detail, count: count), withIDs: withIDs)
+    }
+
+    /// `amount` is `null` exactly when `unit` is `null` or `to taste`: a measure has a number, a number has a measure,
+    /// and an amount the cook judges has none. A member left out (an older answer) counts as `null`.
+    static let quantityRule = JSONConstraint { value, path in
+        guard case .object(let ingredient) = value else { return [] }
+        let amount = ingredient["amount"] ?? .null
+        let unit = ingredient["unit"] ?? .null
+        switch (amount, unit) {
+        case (.number, .null):
+            return [JSONViolation(path: "\(path).unit", message: "must be a unit when amount is a number")]
+        case (.number, .string(QuantityUnit.toTaste.rawValue)):
+            return [JSONViolation(path: "\(path).amount", message: "must be null when unit is \"\(QuantityUnit.toTaste.rawValue)\"")]
+        case (.null, .string(let unit)) where unit != QuantityUnit.toTaste.rawValue:
+            return [JSONViolation(path: "\(path).amount", message: "must be a number when unit is \"\(unit)\"")]
+        default:
+            return []
+        }
+    }
+
+    /// A recipe's `stepDetails`, when it has them, has exactly one item per step.
+    static let stepDetailsRule = JSONConstraint { value, path in
+        guard case .object(let recipe) = value, case .array(let details)? = recipe["stepDetails"], case .array(let steps)? = recipe["steps"],
+            details.count != steps.count
+        else { return [] }
+        return [JSONViolation(path: "\(path).stepDetails", message: "must have one item per step, \(steps.count), found \(details.count)")]
     }
 
     /// A recipe's `allergens`: the EU-14 groups it contains. The model must declare them (an answer without them breaks
@@ -154,6 +208,33 @@ public enum ScanResponseContract {
             throw ScanResponseValidationError(violations: [JSONViolation(path: "$", message: "does not decode: \(error)")])
         }
     }
+}
+
+extension RecipeNutrition {
+    /// The rules of a recipe's `nutrition` as clients receive it; the server computes it, the model never writes it.
+    static let shape: JSONShape = {
+        let status = JSONShape.oneOf(NutritionStatus.allCases.map(\.rawValue))
+        let amount = JSONShape.object([JSONProperty("value", .number(0...1_000_000)), JSONProperty("status", status)])
+        let nutrients = ["energyKcal", "proteinG", "fatG", "saturatedFatG", "carbohydrateG", "sugarsG", "fibreG", "sodiumMg"]
+        let name = JSONShape.string(length: 1...100)
+        let match = JSONShape.object([
+            JSONProperty("name", name),
+            JSONProperty("food", .string(length: 1...500), required: false),
+            JSONProperty("dataset", .oneOf(["foundation", "sr_legacy", "survey_fndds"]), required: false),
+            JSONProperty("confidence", .number(0...1), required: false),
+            JSONProperty("grams", .number(0...10_000_000), required: false),
+            JSONProperty("estimated", .boolean),
+        ])
+        return .object([
+            JSONProperty("source", .oneOf([estimatedFromFDC])),
+            JSONProperty("servings", .integer(1...24)),
+            JSONProperty("status", status),
+            JSONProperty("perServing", .object(nutrients.map { JSONProperty($0, amount) })),
+            JSONProperty("unmatched", .array(of: name, count: 0...40)),
+            JSONProperty("estimated", .array(of: name, count: 0...40)),
+            JSONProperty("ingredients", .array(of: match, count: 0...40)),
+        ])
+    }()
 }
 
 extension JSONShape {
@@ -210,7 +291,7 @@ extension JSONShape {
             return .object(object)
         case (.array(let element, _), .array(let elements)):
             return .array(elements.enumerated().map { index, item in element.settingIDs(in: item, at: "\(path)[\(index)]", id) })
-        case (.nullable(let wrapped), _):
+        case (.nullable(let wrapped), _), (.constrained(let wrapped, _), _):
             return wrapped.settingIDs(in: value, at: path, id)
         default:
             return value

@@ -10,21 +10,6 @@ struct DeclaredAllergensTests {
         try validAnswer(setting: "recipes.0.allergens", to: nil).withoutIDs
     }
 
-    /// A valid dish answer as the model writes it, with or without its recipe's `allergens`.
-    func dishAnswer(allergens: JSONValue?) -> JSONValue {
-        var recipe = JSONObject([
-            "name": "Shakshuka", "summary": "Eggs in tomato sauce.", "cookTimeMinutes": .number(JSONNumber(30)), "difficulty": "easy",
-            "servings": .number(JSONNumber(2)),
-            "ingredients": .array([.object(JSONObject(["name": "eggs", "quantity": "4"]))]),
-            "steps": .array(Array(repeating: "Stir.", count: 5)), "makeItFasterTip": .null,
-        ])
-        recipe["allergens"] = allergens
-        let dish = JSONObject([
-            "name": "Shakshuka", "cuisine": "Middle Eastern", "confidence": .number(JSONNumber(0.9)), "recipe": .object(recipe),
-        ])
-        return .object(JSONObject(["dish": .object(dish)]))
-    }
-
     @Test("a model's answer without a recipe's allergens breaks the contract, as it could not under strict Structured Outputs")
     func answerWithoutAllergensFails() throws {
         #expect {

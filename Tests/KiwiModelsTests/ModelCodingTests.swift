@@ -81,19 +81,4 @@ struct ModelCodingTests {
         #expect(String(decoding: try KiwiJSON.encoder().encode(AccountDeletionResponse(deleted: true)), as: UTF8.self) == #"{"deleted":true}"#)
         #expect(String(decoding: try KiwiJSON.encoder().encode(HealthStatus.ok), as: UTF8.self) == #"{"status":"ok"}"#)
     }
-
-    /// The value with object keys sorted, numbers compared by value and UUIDs by their bytes, so key order,
-    /// `1` vs `1.0` and the case of a UUID (Foundation writes upper case, PostgreSQL lower) do not matter.
-    private func canonical(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let object):
-            var sorted = JSONObject()
-            for key in object.keys.sorted() { sorted[key] = canonical(object[key]!) }
-            return .object(sorted)
-        case .array(let elements): return .array(elements.map(canonical))
-        case .number(let number): return .number(JSONNumber(number.value))
-        case .string(let text): return .string(UUID(uuidString: text)?.uuidString ?? text)
-        default: return value
-        }
-    }
 }

@@ -39,7 +39,15 @@ private func recipeIngredients(_ count: Int) -> JSONValue {
     .array(Array(repeating: .object(JSONObject(["id": uuid, "name": "Milk", "isDetected": .bool(true), "substitution": .null])), count: count))
 }
 private func steps(_ count: Int) -> JSONValue { .array(Array(repeating: .string("Stir."), count: count)) }
-private func number(_ text: String) -> JSONValue { .number(JSONNumber(text: text, value: Double(text)!)) }
+func number(_ text: String) -> JSONValue { .number(JSONNumber(text: text, value: Double(text)!)) }
+/// The fixture's first recipe ingredient with a quantity.
+private func quantified(_ amount: JSONValue, _ unit: JSONValue) -> JSONValue {
+    .object(JSONObject(["id": uuid, "name": "Eggs", "isDetected": .bool(true), "substitution": .null, "amount": amount, "unit": unit]))
+}
+/// `stepDetails` with these durations, `nil` for a step without one.
+func stepDetails(_ minutes: [Int?]) -> JSONValue {
+    .array(minutes.map { .object(JSONObject(["durationMinutes": $0.map { .number(JSONNumber($0)) } ?? .null])) })
+}
 
 /// Every rule of the scan answer contract (docs/architecture.md, "The scan answer contract"), each with a passing and a
 /// failing case.
@@ -101,6 +109,45 @@ let ruleCases: [RuleCase] = [
     .fail("allergens: only the 14 EU groups", "recipes.0.allergens.1", "nuts"),
     .fail("allergens: at most 14 items", "recipes.0.allergens", .array(Array(repeating: "milk", count: 15))),
     .fail("allergens: a list", "recipes.0.allergens", "milk"),
+
+    .pass("servings: 1 to 12", "recipes.0.servings", number("12")),
+    .fail("servings: at most 12", "recipes.0.servings", number("13")),
+    .fail("servings: at least 1", "recipes.0.servings", number("0")),
+    .fail("servings: an integer", "recipes.0.servings", number("2.5")),
+    .pass("amount and unit: a number in a unit", "recipes.0.ingredients.0", quantified(number("2"), "piece")),
+    .pass("amount: up to 10000", "recipes.0.ingredients.0", quantified(number("10000"), "g")),
+    .fail("amount: up to 10000", "recipes.0.ingredients.0", quantified(number("10001"), "g"), at: "$.recipes[0].ingredients[0].amount"),
+    .fail("amount: more than 0", "recipes.0.ingredients.0", quantified(number("0"), "g"), at: "$.recipes[0].ingredients[0].amount"),
+    .pass("amount and unit: both null", "recipes.0.ingredients.0", quantified(.null, .null)),
+    .pass("unit: to taste, without an amount", "recipes.0.ingredients.0", quantified(.null, "to taste")),
+    .pass("unit: US measures", "recipes.0.ingredients.0", quantified(number("0.5"), "fl oz")),
+    .fail("unit: one of the units", "recipes.0.ingredients.0", quantified(number("2"), "handful"), at: "$.recipes[0].ingredients[0].unit"),
+    .fail("across members: an amount has a unit", "recipes.0.ingredients.0", quantified(number("2"), .null), at: "$.recipes[0].ingredients[0].unit"),
+    .fail("across members: a unit has an amount", "recipes.0.ingredients.0", quantified(.null, "g"), at: "$.recipes[0].ingredients[0].amount"),
+    .fail(
+        "across members: a unit has an amount, even in an answer without amounts",
+        "recipes.0.ingredients.0.unit",
+        "tbsp",
+        at: "$.recipes[0].ingredients[0].amount"
+    ),
+    .fail(
+        "across members: to taste has no amount",
+        "recipes.0.ingredients.0",
+        quantified(number("1"), "to taste"),
+        at: "$.recipes[0].ingredients[0].amount"
+    ),
+    .pass("stepDetails: one per step", "recipes.0.stepDetails", stepDetails([nil, 3])),
+    .pass("durationMinutes: up to 600", "recipes.0.stepDetails", stepDetails([600, nil])),
+    .fail("durationMinutes: up to 600", "recipes.0.stepDetails", stepDetails([601, nil]), at: "$.recipes[0].stepDetails[0].durationMinutes"),
+    .fail("durationMinutes: at least 1", "recipes.0.stepDetails", stepDetails([0, nil]), at: "$.recipes[0].stepDetails[0].durationMinutes"),
+    .fail(
+        "durationMinutes: required even when null",
+        "recipes.0.stepDetails",
+        .array([.object(JSONObject()), .object(JSONObject(["durationMinutes": .null]))]),
+        at: "$.recipes[0].stepDetails[0].durationMinutes"
+    ),
+    .fail("across members: one stepDetails item per step", "recipes.0.stepDetails", stepDetails([nil, nil, 5])),
+    .fail("across members: one stepDetails item per step", "recipes.1.stepDetails", stepDetails([20, nil])),
 
     .fail("required fields present", "recipes.0.summary", nil),
     .fail("required fields present", "ingredients.0.confidence", nil),
