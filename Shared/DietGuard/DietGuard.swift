@@ -73,12 +73,12 @@ public struct DietGuard: Sendable {
     }
 
     /// The allergen groups `recipe` contains, in alphabetical order of their ids: those the model declares and those
-    /// the lexicon finds in the recipe itself (its name, summary, ingredients' names and steps: the text whose match
+    /// the lexicon finds in the recipe itself (its name, summary, ingredients' names and quantities, and steps: the text whose match
     /// would withhold it; advice is not part of the dish). A recipe the guard keeps for a profile is never labelled
     /// with one of the profile's allergies.
     public func allergens(of recipe: some GuardedRecipe) -> [KitchenProfile.Allergen] {
         var found = Set(recipe.allergens ?? [])
-        for text in [recipe.name, recipe.summary] + recipe.ingredientNames + recipe.steps {
+        for text in [recipe.name, recipe.summary] + recipe.ingredientNames + recipe.ingredientQuantities + recipe.steps {
             let reading = lexicon.reading(text)
             for allergen in KitchenProfile.Allergen.allCases where !found.contains(allergen) {
                 if lexicon.groups[allergen.rawValue]?.term(in: reading) != nil { found.insert(allergen) }
@@ -124,6 +124,9 @@ public struct DietGuard: Sendable {
             if let broken = violation(in: recipe.summary, place: "its summary") { found.append(broken) }
             for (position, name) in recipe.ingredientNames.enumerated() {
                 if let broken = violation(in: name, ingredient: name, place: "ingredient \(position + 1)") { found.append(broken) }
+            }
+            for (position, quantity) in recipe.ingredientQuantities.enumerated() {
+                if let broken = violation(in: quantity, place: "the quantity of ingredient \(position + 1)") { found.append(broken) }
             }
             for (position, step) in recipe.steps.enumerated() {
                 if let broken = violation(in: step, place: "step \(position + 1)") { found.append(broken) }
@@ -238,6 +241,9 @@ public protocol GuardedRecipe {
     var summary: String { get }
     /// The names of its ingredients, in order.
     var ingredientNames: [String] { get }
+    /// Its ingredients' quantities as the model wrote them in words, in order; empty when they are numbers and units.
+    /// The model may name food there ("2 tbsp of peanut butter"), so the guard reads them as it reads the names.
+    var ingredientQuantities: [String] { get }
     var steps: [String] { get }
     /// Each ingredient's substitution, by the ingredient's position; nil where there is none.
     var substitutions: [String?] { get }
@@ -249,11 +255,13 @@ public protocol GuardedRecipe {
 extension Recipe: GuardedRecipe {
     public var ingredientNames: [String] { ingredients.map(\.name) }
     public var substitutions: [String?] { ingredients.map(\.substitution) }
+    /// A fridge recipe's quantities are an amount and a unit of a fixed list, never words.
+    public var ingredientQuantities: [String] { [] }
 }
 
 extension DishRecipe: GuardedRecipe {
-    /// The names only: a quantity ("2 tbsp") names no food.
     public var ingredientNames: [String] { ingredients.map(\.name) }
+    public var ingredientQuantities: [String] { ingredients.map(\.quantity) }
     /// A dish's recipe suggests no substitutions.
     public var substitutions: [String?] { [] }
 }
