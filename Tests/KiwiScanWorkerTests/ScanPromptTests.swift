@@ -20,6 +20,17 @@ struct ScanPromptTests {
         #expect(ScanPrompt.systemPrompt == String(decoding: try fixture("system-prompt.txt"), as: UTF8.self))
     }
 
+    @Test(
+        "every system prompt asks for the profile's servings, else 2, an amount and unit per ingredient and a duration per waiting step",
+        arguments: [ScanPrompt.systemPrompt, ScanPrompt.dishSystemPrompt, ScanPrompt.refinementSystemPrompt]
+    )
+    func promptsAskForQuantities(_ prompt: String) {
+        #expect(prompt.contains("for the servings the household's profile gives, else for 2"))
+        #expect(prompt.contains(#"its "amount" for those servings and its "unit""#))
+        #expect(prompt.contains(#""to taste" with a null amount"#))
+        #expect(prompt.contains(#""stepDetails" exactly one item per step"#))
+    }
+
     @Test("the request carries the model, temperature 0.3, 4,096 completion tokens, the strict schema and the safety identifier")
     func requestParameters() throws {
         let request = try request()

@@ -16,6 +16,7 @@ extension ScanPrompt {
         3. For each recipe, list the ingredients (marking which were listed as detected), include a substitution suggestion \
         for any missing ingredient, provide clear numbered steps, and include a "make it faster" tip.
         4. \(Self.allergenTask("each recipe"))
+        5. \(Self.quantityTask("each recipe"))
 
         Rules:
         - Only respond with cooking-related content.

@@ -16,6 +16,7 @@ struct ScanPrompt: Sendable {
         3. For each recipe, list the ingredients (marking which were detected in the image), include a substitution suggestion \
         for any missing ingredient, provide clear numbered steps, and include a "make it faster" tip.
         4. \(Self.allergenTask("each recipe"))
+        5. \(Self.quantityTask("each recipe"))
 
         Rules:
         - Only respond with cooking-related content.
@@ -34,8 +35,10 @@ struct ScanPrompt: Sendable {
         Your job:
         1. Identify the dish: its name, its cuisine, and your confidence (0.0 to 1.0) that you named it correctly.
         2. Write one detailed recipe to cook it at home: ingredients with quantities, 5 to 20 clear steps, the total time \
-        in minutes, its difficulty (easy, medium or hard), the servings it makes, and a "make it faster" tip.
+        in minutes, its difficulty (easy, medium or hard), and a "make it faster" tip.
         3. \(Self.allergenTask("the recipe"))
+        4. \(Self.quantityTask("the recipe")) Also write each ingredient's quantity in "quantity" as a cook reads it \
+        ("2 tbsp", "1, sliced").
 
         Rules:
         - Only respond with cooking-related content.
@@ -52,6 +55,16 @@ struct ScanPrompt: Sendable {
         "For \(recipe), list in \"allergens\" every one of the 14 EU allergen groups it contains, through any ingredient or "
             + "anything a step adds, including those hidden in prepared foods (soy sauce: soybeans and gluten; pesto: tree nuts "
             + "and milk; Worcestershire sauce: fish); an empty list only when it contains none."
+    }
+
+    /// The task of writing `recipe`'s quantities (the schema's `servings`, `amount`, `unit` and `stepDetails`) for the
+    /// profile's servings, which the profile's constraints give, else for 2: the system prompt stays the same for every
+    /// scan, so its cached prefix does. The rules across members that the schema cannot say are said here.
+    static func quantityTask(_ recipe: String) -> String {
+        "Write \(recipe) for the servings the household's profile gives, else for 2, and put that number in \"servings\". "
+            + "Give every ingredient its \"amount\" for those servings and its \"unit\"; use \"to taste\" with a null amount only "
+            + "for a seasoning whose amount the cook judges (prefer a \"pinch\"). Give \"stepDetails\" exactly one item per step, in "
+            + "order: \"durationMinutes\" is how long the step waits on something (simmering, baking, resting, marinating), else null."
     }
 
     /// A second chance after an answer that could not be used: the model sees what it answered and why that failed.
