@@ -120,10 +120,12 @@ struct RecipesController: Sendable {
         return CookableRecipeList(recipes: Array(ranking[start..<end]), nextCursor: next?.token)
     }
 
-    /// `GET /v1/recipes/{id}`: the saved recipe as the API's JSON, or — as `Accept` asks — schema.org/Recipe JSON-LD
-    /// (`application/ld+json`) or a short text for sharing (`text/plain`).
+    /// `GET /v1/recipes/{id}?servings=&units=`: the saved recipe as the API's JSON, or — as `Accept` asks —
+    /// schema.org/Recipe JSON-LD (`application/ld+json`) or a short text for sharing (`text/plain`); in every form
+    /// scaled to `servings` and converted to `units` when asked (``RecipeScaling``).
     @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
-        let saved = try await ownRecipe(context)
+        let scaling = try RecipeScaling(request)
+        let saved = try scaling.apply(to: try await ownRecipe(context))
         switch RecipeFormat.preferred(by: request.headers[values: .accept]) {
         case .json:
             return try Response.json(saved)

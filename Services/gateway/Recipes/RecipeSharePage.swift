@@ -1,4 +1,5 @@
 import Foundation
+import KiwiKitchen
 import KiwiModels
 
 /// The public page of a shared recipe (`/r/{token}`): plain HTML for a phone's browser, with the recipe's
@@ -15,7 +16,7 @@ enum RecipeSharePage {
         // allows `\u003c` in its place.
         let jsonLD = String(decoding: try RecipeExport.jsonLD(shared.recipe), as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
         let ingredients = recipe.ingredients.map { ingredient in
-            var line = "<li>" + escaped(ingredient.name)
+            var line = "<li>" + escaped(QuantityText.line(ingredient))
             if !ingredient.isDetected {
                 line += " <span class=\"missing\">(missing"
                 if let substitution = ingredient.substitution { line += " — use " + escaped(substitution) }
@@ -23,7 +24,11 @@ enum RecipeSharePage {
             }
             return line + "</li>"
         }
-        let steps = recipe.steps.map { "<li>" + escaped($0) + "</li>" }
+        let steps = recipe.steps.enumerated().map { index, step in
+            let time = RecipeExport.stepMinutes(recipe, index).map { " <span class=\"time\">(" + RecipeExport.minutesText($0) + ")</span>" }
+            return "<li>" + escaped(step) + (time ?? "") + "</li>"
+        }
+        let meta = (recipe.servings.map { ["Serves \($0)"] } ?? []) + ["Ready in \(recipe.cookTimeMinutes) min", recipe.difficulty.rawValue]
         let tip = recipe.makeItFasterTip.map { "<p class=\"tip\"><strong>Make it faster:</strong> " + escaped($0) + "</p>" }
         return """
             <!doctype html>
@@ -45,6 +50,11 @@ enum RecipeSharePage {
             h2 { font-size: 1.1rem; margin: 1.5rem 0 0.5rem; }
             .meta { color: #5b6b5e; margin: 0 0 1rem; }
             .missing { color: #8a5a00; }
+            .time { color: #5b6b5e; white-space: nowrap; }
+            .nutrition { border-collapse: collapse; width: 100%; }
+            .nutrition caption { caption-side: bottom; color: #5b6b5e; font-size: 0.85rem; text-align: left; padding-top: 0.35rem; }
+            .nutrition th, .nutrition td { border-bottom: 1px solid #dfe7dc; padding: 0.3rem 0; text-align: left; font-weight: normal; }
+            .nutrition td { text-align: right; }
             .tip { background: #eef6e9; border-radius: 0.5rem; padding: 0.75rem 1rem; }
             ol li, ul li { margin: 0.35rem 0; }
             footer { color: #5b6b5e; font-size: 0.85rem; margin-top: 2rem; }
@@ -53,7 +63,7 @@ enum RecipeSharePage {
             <body>
             <main>
             <h1>\(escaped(recipe.name))</h1>
-            <p class="meta">Ready in \(recipe.cookTimeMinutes) min · \(recipe.difficulty.rawValue)</p>
+            <p class="meta">\(meta.joined(separator: " · "))</p>
             <p>\(escaped(recipe.summary))</p>
             <h2>Ingredients</h2>
             <ul>
@@ -63,12 +73,30 @@ enum RecipeSharePage {
             <ol>
             \(steps.joined(separator: "\n"))
             </ol>
+            \(recipe.nutrition.map(nutritionTable) ?? "")
             \(tip ?? "")
             </main>
             <footer>A quick recipe from Kiwi.</footer>
             </body>
             </html>
 
+            """
+    }
+
+    /// The nutrition per serving as a table whose caption says it is an estimate from FoodData Central and what it
+    /// leaves out; a value that leaves an ingredient out reads "at least".
+    static func nutritionTable(_ nutrition: RecipeNutrition) -> String {
+        let rows = NutrientRow.rows(nutrition.perServing).map { row in
+            let value = (row.status == .partial ? "at least " : "") + row.amount
+            return "<tr><th scope=\"row\">\(escaped(row.name.prefix(1).uppercased() + row.name.dropFirst()))</th><td>\(value)</td></tr>"
+        }
+        let caption = (["Per serving, \(nutrition.source)."] + [RecipeExport.caveat(nutrition)].compactMap(\.self)).joined(separator: " ")
+        return """
+            <h2>Nutrition per serving</h2>
+            <table class="nutrition">
+            <caption>\(escaped(caption))</caption>
+            \(rows.joined(separator: "\n"))
+            </table>
             """
     }
 

@@ -8,9 +8,10 @@ import KiwiServiceSupport
 import NIOCore
 import Synchronization
 
-/// The public pages of shared recipes, `GET /r/{token}`: no sign-in, read-only, a page per request read from the
-/// database (so an unshared or deleted recipe is gone at once, on every gateway), limited per client address, and
-/// cacheable only with revalidation (`ETag`, `Cache-Control: no-cache`) for the same reason.
+/// The public pages of shared recipes, `GET /r/{token}`, scaled by `?servings=&units=` as ``RecipeScaling`` reads
+/// them: no sign-in, read-only, a page per request read from the database (so an unshared or deleted recipe is gone at
+/// once, on every gateway), limited per client address, and cacheable only with revalidation (`ETag`,
+/// `Cache-Control: no-cache`) for the same reason.
 struct SharePageController: Sendable {
     let recipes: any RecipeBox
     let limiter: ClientRateLimiter
@@ -33,11 +34,13 @@ struct SharePageController: Sendable {
                 headers: [.retryAfter: String(wait)]
             )
         }
+        let scaling = try RecipeScaling(request)
         guard let token = context.parameters.get("token"), token.utf8.count == 43,
-            let shared = try await recipes.sharedRecipe(token)
+            var shared = try await recipes.sharedRecipe(token)
         else {
             throw APIError(.notFound, .notFound, "There is no such recipe page; its link may have been withdrawn.")
         }
+        shared.recipe = try scaling.apply(to: shared.recipe)
         let html = Data(try RecipeSharePage.html(shared).utf8)
         return .cacheable(
             ByteBuffer(bytes: html),

@@ -1,0 +1,54 @@
+import Hummingbird
+import KiwiKitchen
+import KiwiModels
+import KiwiServiceSupport
+
+/// `?servings=N&units=metric|us` of a saved recipe in any of its forms and of its share page: the recipe scaled and
+/// converted by ``RecipeScaler`` on each request, never stored.
+struct RecipeScaling: Sendable, Hashable {
+    /// How many servings a recipe may be scaled to.
+    static let servingsRange = 1...24
+
+    var servings: Int?
+    var units: UnitSystem?
+
+    /// The request's `servings` and `units`; 400 `bad_request` for a value other than a whole number from 1 to 24
+    /// (digits only) or `metric` or `us`.
+    init(_ request: Request) throws {
+        let query = request.uri.queryParameters
+        if let asked = query["servings"] {
+            guard !asked.isEmpty, asked.allSatisfy(\.isASCIIDigit), let servings = Int(asked), Self.servingsRange.contains(servings) else {
+                throw APIError.badRequest(
+                    "servings must be a whole number from \(Self.servingsRange.lowerBound) to \(Self.servingsRange.upperBound)."
+                )
+            }
+            self.servings = servings
+        }
+        if let asked = query["units"] {
+            guard let units = UnitSystem(rawValue: String(asked)) else { throw APIError.badRequest("units must be metric or us.") }
+            self.units = units
+        }
+    }
+
+    /// `saved` as asked: as it is without `servings` and `units`; 409 `recipe_not_scalable` when they are asked of a
+    /// recipe without servings.
+    func apply(to saved: SavedRecipe) throws -> SavedRecipe {
+        guard servings != nil || units != nil else { return saved }
+        guard let scaled = RecipeScaler.scale(saved.recipe, to: servings, units: units) else {
+            throw APIError(
+                .conflict,
+                .recipeNotScalable,
+                "This recipe was saved before Kiwi wrote quantities, so it cannot be scaled."
+            )
+        }
+        var answer = saved
+        answer.recipe = scaled
+        return answer
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool {
+        ("0"..."9").contains(self)
+    }
+}
