@@ -8,13 +8,17 @@ enum FridgeAnswers {
         var summary: String
         var minutes: Int
         var difficulty: String
-        /// Name, detected in the photo, substitution.
-        var ingredients: [(String, Bool, String?)]
+        /// Name, detected in the photo, substitution, amount and unit for ``servings``.
+        var ingredients: [(String, Bool, String?, Double?, QuantityUnit?)]
         var steps: [String]
+        /// The minutes a step waits (simmering, baking, resting), by the step's number from 1.
+        var timers: [Int: Int]
         var tip: String?
         /// Declared truthfully, as the prompt asks: every group an ingredient or a step brings, hidden ones included
         /// (soy sauce brings gluten too).
         var allergens: [KitchenProfile.Allergen]
+        /// What the prompt asks for without a profile.
+        var servings = 2
     }
 
     struct Fridge {
@@ -24,7 +28,7 @@ enum FridgeAnswers {
     }
 
     /// A valid model answer (no ids, as the schema asks) for a photo with this SHA-256 digest: a fridge's four recipes,
-    /// about 1,300 completion tokens, the size of a real four-recipe gpt-4o answer.
+    /// about 1,650 completion tokens, the size of a real four-recipe gpt-4o answer with quantities and step details.
     static func answer(forDigest digest: [UInt8]) -> JSONValue {
         let fridge = fridges[Int(digest[0]) % fridges.count]
         return answer(fridge, recipes: fridge.recipes) { index in Double(Int(digest[(2 + index) % digest.count]) % 9 - 4) / 100 }
@@ -80,13 +84,27 @@ enum FridgeAnswers {
             "name": .string(recipe.name), "summary": .string(recipe.summary), "cookTimeMinutes": .number(JSONNumber(recipe.minutes)),
             "difficulty": .string(recipe.difficulty),
             "ingredients": .array(
-                recipe.ingredients.map { name, detected, substitution in
-                    object(["name": .string(name), "isDetected": .bool(detected), "substitution": substitution.map(JSONValue.string) ?? .null])
+                recipe.ingredients.map { name, detected, substitution, amount, unit in
+                    object([
+                        "name": .string(name), "isDetected": .bool(detected), "substitution": substitution.map(JSONValue.string) ?? .null,
+                        "amount": quantity(amount), "unit": unit.map { .string($0.rawValue) } ?? .null,
+                    ])
                 }
             ),
             "steps": .array(recipe.steps.map(JSONValue.string)), "makeItFasterTip": recipe.tip.map(JSONValue.string) ?? .null,
-            "allergens": .array(recipe.allergens.map { .string($0.rawValue) }),
+            "allergens": .array(recipe.allergens.map { .string($0.rawValue) }), "servings": .number(JSONNumber(recipe.servings)),
+            "stepDetails": stepDetails(steps: recipe.steps.count, timers: recipe.timers),
         ])
+    }
+
+    /// An ingredient's amount as a model writes it: a whole number without a fraction.
+    static func quantity(_ amount: Double?) -> JSONValue {
+        amount.map { .number($0 == $0.rounded() ? JSONNumber(Int($0)) : JSONNumber($0)) } ?? .null
+    }
+
+    /// One step detail per step, timed where `timers` (by step number from 1) says.
+    static func stepDetails(steps: Int, timers: [Int: Int]) -> JSONValue {
+        .array((1...steps).map { .object(JSONObject(["durationMinutes": timers[$0].map { .number(JSONNumber($0)) } ?? .null])) })
     }
 
     private static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
@@ -106,13 +124,13 @@ enum FridgeAnswers {
                     minutes: 10,
                     difficulty: "easy",
                     ingredients: [
-                        ("Eggs", true, nil),
-                        ("Spinach", true, nil),
-                        ("Cheddar cheese", true, nil),
-                        ("Milk", true, "A spoon of water"),
-                        ("Cherry tomatoes", true, nil),
-                        ("Butter", false, "Olive oil"),
-                        ("Salt and black pepper", false, nil),
+                        ("Eggs", true, nil, 4, .piece),
+                        ("Spinach", true, nil, 60, .g),
+                        ("Cheddar cheese", true, nil, 50, .g),
+                        ("Milk", true, "A spoon of water", 2, .tbsp),
+                        ("Cherry tomatoes", true, nil, 150, .g),
+                        ("Butter", false, "Olive oil", 10, .g),
+                        ("Salt and black pepper", false, nil, 1, .pinch),
                     ],
                     steps: [
                         "Whisk the eggs with a splash of milk and a pinch of salt.",
@@ -123,6 +141,7 @@ enum FridgeAnswers {
                         "Fold the omelette in half, cook thirty seconds more and slide it onto a plate.",
                         "Serve with halved cherry tomatoes on the side.",
                     ],
+                    timers: [3: 1, 6: 1],
                     tip: "Use pre-grated cheese and a small pan so the eggs set faster.",
                     allergens: [.eggs, .milk]
                 ),
@@ -132,12 +151,12 @@ enum FridgeAnswers {
                     minutes: 8,
                     difficulty: "easy",
                     ingredients: [
-                        ("Eggs", true, nil),
-                        ("Cherry tomatoes", true, nil),
-                        ("Milk", true, nil),
-                        ("Garlic", true, "Garlic powder"),
-                        ("Olive oil", false, "Butter"),
-                        ("Black pepper", false, nil),
+                        ("Eggs", true, nil, 4, .piece),
+                        ("Cherry tomatoes", true, nil, 200, .g),
+                        ("Milk", true, nil, 2, .tbsp),
+                        ("Garlic", true, "Garlic powder", 1, .clove),
+                        ("Olive oil", false, "Butter", 1, .tbsp),
+                        ("Black pepper", false, nil, nil, .toTaste),
                     ],
                     steps: [
                         "Halve the cherry tomatoes and thinly slice one clove of garlic.",
@@ -147,6 +166,7 @@ enum FridgeAnswers {
                         "Turn the heat to low, pour in the eggs and stir slowly, folding the curds as they form.",
                         "Take the pan off the heat while the eggs still look wet: they finish on the plate.",
                     ],
+                    timers: [3: 2],
                     tip: "Skip halving: crush whole tomatoes with a fork in the pan.",
                     allergens: [.eggs, .milk]
                 ),
@@ -156,12 +176,12 @@ enum FridgeAnswers {
                     minutes: 12,
                     difficulty: "easy",
                     ingredients: [
-                        ("Tortilla", false, "Sliced bread, toasted as a sandwich"),
-                        ("Cheddar cheese", true, nil),
-                        ("Spinach", true, nil),
-                        ("Red onion", true, "Spring onion"),
-                        ("Cherry tomatoes", true, nil),
-                        ("Salt", false, nil),
+                        ("Tortilla", false, "Sliced bread, toasted as a sandwich", 2, .piece),
+                        ("Cheddar cheese", true, nil, 80, .g),
+                        ("Spinach", true, nil, 40, .g),
+                        ("Red onion", true, "Spring onion", 0.25, .piece),
+                        ("Cherry tomatoes", true, nil, 150, .g),
+                        ("Salt", false, nil, 1, .pinch),
                     ],
                     steps: [
                         "Grate the cheddar, finely slice a little red onion and chop the spinach.",
@@ -171,6 +191,7 @@ enum FridgeAnswers {
                         "Flip and toast the other side until the cheese melts.",
                         "Cut into wedges and serve with the cherry tomatoes.",
                     ],
+                    timers: [4: 2, 5: 2],
                     tip: "Press with a second pan to toast both sides at once.",
                     allergens: [.gluten, .milk]
                 ),
@@ -180,13 +201,13 @@ enum FridgeAnswers {
                     minutes: 10,
                     difficulty: "easy",
                     ingredients: [
-                        ("Spinach", true, nil),
-                        ("Cherry tomatoes", true, nil),
-                        ("Garlic", true, "Garlic powder"),
-                        ("Lemon", true, "A splash of vinegar"),
-                        ("Red onion", true, nil),
-                        ("Olive oil", false, "Any neutral oil"),
-                        ("Chili flakes", false, "Black pepper"),
+                        ("Spinach", true, nil, 200, .g),
+                        ("Cherry tomatoes", true, nil, 200, .g),
+                        ("Garlic", true, "Garlic powder", 2, .clove),
+                        ("Lemon", true, "A splash of vinegar", 0.5, .piece),
+                        ("Red onion", true, nil, 0.5, .piece),
+                        ("Olive oil", false, "Any neutral oil", 2, .tbsp),
+                        ("Chili flakes", false, "Black pepper", 0.25, .tsp),
                     ],
                     steps: [
                         "Slice the red onion into thin half-moons and the garlic into thin slices.",
@@ -196,6 +217,7 @@ enum FridgeAnswers {
                         "Add the spinach in handfuls, turning until it wilts.",
                         "Season with salt and squeeze over half a lemon.",
                     ],
+                    timers: [2: 3, 3: 2],
                     tip: "Buy baby spinach in a bag: no washing or chopping, and it wilts in under a minute.",
                     allergens: []
                 ),
@@ -214,13 +236,13 @@ enum FridgeAnswers {
                     minutes: 15,
                     difficulty: "easy",
                     ingredients: [
-                        ("Cooked rice", true, nil),
-                        ("Chicken breast", true, nil),
-                        ("Bell pepper", true, nil),
-                        ("Soy sauce", true, nil),
-                        ("Spring onions", true, "Chives"),
-                        ("Egg", false, "Leave it out or add frozen peas"),
-                        ("Vegetable oil", false, nil),
+                        ("Cooked rice", true, nil, 300, .g),
+                        ("Chicken breast", true, nil, 250, .g),
+                        ("Bell pepper", true, nil, 1, .piece),
+                        ("Soy sauce", true, nil, 2, .tbsp),
+                        ("Spring onions", true, "Chives", 3, .piece),
+                        ("Egg", false, "Leave it out or add frozen peas", 1, .piece),
+                        ("Vegetable oil", false, nil, 1, .tbsp),
                     ],
                     steps: [
                         "Dice the chicken and pepper small and slice the spring onions.",
@@ -230,6 +252,7 @@ enum FridgeAnswers {
                         "Add the rice, breaking up clumps, and fry until piping hot.",
                         "Add the soy sauce, toss and finish with the green spring onion tops.",
                     ],
+                    timers: [2: 5, 3: 2],
                     tip: "Cut the chicken into thin strips: it cooks in half the time.",
                     allergens: [.eggs, .gluten, .soybeans]
                 ),
@@ -240,13 +263,13 @@ enum FridgeAnswers {
                     minutes: 25,
                     difficulty: "medium",
                     ingredients: [
-                        ("Chicken breast", true, nil),
-                        ("Greek yogurt", true, nil),
-                        ("Lemon", true, nil),
-                        ("Cucumber", true, nil),
-                        ("Garlic", false, "Garlic powder"),
-                        ("Paprika", false, "Chili flakes"),
-                        ("Olive oil", false, nil),
+                        ("Chicken breast", true, nil, 300, .g),
+                        ("Greek yogurt", true, nil, 150, .g),
+                        ("Lemon", true, nil, 1, .piece),
+                        ("Cucumber", true, nil, 0.5, .piece),
+                        ("Garlic", false, "Garlic powder", 1, .clove),
+                        ("Paprika", false, "Chili flakes", 1, .tsp),
+                        ("Olive oil", false, nil, 1, .tbsp),
                     ],
                     steps: [
                         "Mix half the yogurt with lemon juice, garlic, paprika and salt.",
@@ -256,6 +279,7 @@ enum FridgeAnswers {
                         "Sear in a hot pan for eight to ten minutes, turning often, until charred.",
                         "Squeeze over the rest of the lemon and serve with the dip.",
                     ],
+                    timers: [2: 10, 5: 9],
                     tip: "Skip the skewers and sear the cubes loose.",
                     allergens: [.milk]
                 ),
@@ -266,13 +290,13 @@ enum FridgeAnswers {
                     minutes: 18,
                     difficulty: "easy",
                     ingredients: [
-                        ("Cooked rice", true, nil),
-                        ("Chicken breast", true, nil),
-                        ("Bell pepper", true, nil),
-                        ("Greek yogurt", true, nil),
-                        ("Lemon", true, nil),
-                        ("Cucumber", true, nil),
-                        ("Olive oil", false, nil),
+                        ("Cooked rice", true, nil, 300, .g),
+                        ("Chicken breast", true, nil, 250, .g),
+                        ("Bell pepper", true, nil, 1, .piece),
+                        ("Greek yogurt", true, nil, 100, .g),
+                        ("Lemon", true, nil, 0.5, .piece),
+                        ("Cucumber", true, nil, 0.5, .piece),
+                        ("Olive oil", false, nil, 1, .tbsp),
                     ],
                     steps: [
                         "Slice the chicken and pepper into strips and season them.",
@@ -282,6 +306,7 @@ enum FridgeAnswers {
                         "Thin the yogurt with lemon juice and a pinch of salt.",
                         "Top the rice with chicken, peppers and diced cucumber, and drizzle.",
                     ],
+                    timers: [2: 5, 3: 3, 4: 2],
                     tip: "Cook the chicken and peppers together in one wide pan.",
                     allergens: [.milk]
                 ),
@@ -292,11 +317,11 @@ enum FridgeAnswers {
                     minutes: 7,
                     difficulty: "easy",
                     ingredients: [
-                        ("Bell pepper", true, nil),
-                        ("Soy sauce", true, nil),
-                        ("Spring onions", true, nil),
-                        ("Honey", false, "Sugar"),
-                        ("Vegetable oil", false, nil),
+                        ("Bell pepper", true, nil, 2, .piece),
+                        ("Soy sauce", true, nil, 1, .tbsp),
+                        ("Spring onions", true, nil, 2, .piece),
+                        ("Honey", false, "Sugar", 1, .tsp),
+                        ("Vegetable oil", false, nil, 1, .tbsp),
                     ],
                     steps: [
                         "Slice the pepper and the spring onions.",
@@ -305,6 +330,7 @@ enum FridgeAnswers {
                         "Mix a spoon of soy sauce with a teaspoon of honey, pour it in and toss until the peppers are glossy.",
                         "Stir through the spring onions for the last thirty seconds and serve at once.",
                     ],
+                    timers: [3: 3],
                     tip: "Buy pre-sliced peppers.",
                     allergens: [.gluten, .soybeans]
                 ),
@@ -323,13 +349,13 @@ enum FridgeAnswers {
                     minutes: 20,
                     difficulty: "medium",
                     ingredients: [
-                        ("Tofu", true, nil),
-                        ("Broccoli", true, nil),
-                        ("Peanut butter", true, nil),
-                        ("Garlic", true, nil),
-                        ("Fresh ginger", true, "Ground ginger"),
-                        ("Limes", true, nil),
-                        ("Soy sauce", false, "Salt and a squeeze of lime"),
+                        ("Tofu", true, nil, 400, .g),
+                        ("Broccoli", true, nil, 250, .g),
+                        ("Peanut butter", true, nil, 2, .tbsp),
+                        ("Garlic", true, nil, 2, .clove),
+                        ("Fresh ginger", true, "Ground ginger", 10, .g),
+                        ("Limes", true, nil, 1, .piece),
+                        ("Soy sauce", false, "Salt and a squeeze of lime", 1, .tbsp),
                     ],
                     steps: [
                         "Press the tofu and cut it into cubes.",
@@ -339,6 +365,7 @@ enum FridgeAnswers {
                         "Stir in the peanut butter loosened with soy sauce and hot water, tossing until everything is coated and glossy.",
                         "Add more lime to taste and serve.",
                     ],
+                    timers: [2: 8, 3: 3],
                     tip: "Tear the tofu instead of cubing it: more crisp edges, no knife.",
                     allergens: [.gluten, .peanuts, .soybeans]
                 ),
@@ -349,11 +376,11 @@ enum FridgeAnswers {
                     minutes: 15,
                     difficulty: "easy",
                     ingredients: [
-                        ("Carrots", true, nil),
-                        ("Orange juice", true, nil),
-                        ("Fresh ginger", true, "Ground ginger"),
-                        ("Butter", false, "Olive oil"),
-                        ("Salt", false, nil),
+                        ("Carrots", true, nil, 400, .g),
+                        ("Orange juice", true, nil, 150, .ml),
+                        ("Fresh ginger", true, "Ground ginger", 5, .g),
+                        ("Butter", false, "Olive oil", 15, .g),
+                        ("Salt", false, nil, 1, .pinch),
                     ],
                     steps: [
                         "Slice the carrots into coins.",
@@ -363,6 +390,7 @@ enum FridgeAnswers {
                         "When the carrots are tender and the juice has reduced to a glaze, toss them over high heat until shiny.",
                         "Season with a little more salt to taste and serve warm.",
                     ],
+                    timers: [3: 9],
                     tip: "Use baby carrots whole: no peeling or slicing, and they glaze in the same time.",
                     allergens: [.milk]
                 ),
@@ -373,13 +401,13 @@ enum FridgeAnswers {
                     minutes: 20,
                     difficulty: "medium",
                     ingredients: [
-                        ("Tofu", true, nil),
-                        ("Orange juice", true, nil),
-                        ("Garlic", true, nil),
-                        ("Fresh ginger", true, "Ground ginger"),
-                        ("Limes", true, nil),
-                        ("Cornstarch", false, "Potato starch"),
-                        ("Vegetable oil", false, nil),
+                        ("Tofu", true, nil, 400, .g),
+                        ("Orange juice", true, nil, 200, .ml),
+                        ("Garlic", true, nil, 2, .clove),
+                        ("Fresh ginger", true, "Ground ginger", 10, .g),
+                        ("Limes", true, nil, 0.5, .piece),
+                        ("Cornstarch", false, "Potato starch", 1, .tbsp),
+                        ("Vegetable oil", false, nil, 2, .tbsp),
                     ],
                     steps: [
                         "Pat the tofu dry, cut it into cubes and toss them in a spoon of cornstarch with a pinch of salt.",
@@ -389,6 +417,7 @@ enum FridgeAnswers {
                         "Simmer for three to four minutes until the juice thickens into a syrupy glaze.",
                         "Toss the tofu in the glaze and add lime juice.",
                     ],
+                    timers: [2: 8, 5: 4],
                     tip: "Skip pressing: pat the tofu dry with a towel.",
                     allergens: [.soybeans]
                 ),
@@ -399,13 +428,13 @@ enum FridgeAnswers {
                     minutes: 25,
                     difficulty: "easy",
                     ingredients: [
-                        ("Broccoli", true, nil),
-                        ("Carrots", true, nil),
-                        ("Garlic", true, nil),
-                        ("Limes", true, "Lemon"),
-                        ("Flaked almonds", false, "Toasted sunflower seeds"),
-                        ("Olive oil", false, nil),
-                        ("Salt", false, nil),
+                        ("Broccoli", true, nil, 250, .g),
+                        ("Carrots", true, nil, 200, .g),
+                        ("Garlic", true, nil, 2, .clove),
+                        ("Limes", true, "Lemon", 0.5, .piece),
+                        ("Flaked almonds", false, "Toasted sunflower seeds", 20, .g),
+                        ("Olive oil", false, nil, 2, .tbsp),
+                        ("Salt", false, nil, 1, .pinch),
                     ],
                     steps: [
                         "Heat the oven to 220 degrees and line a large tray with baking paper.",
@@ -415,6 +444,7 @@ enum FridgeAnswers {
                         "Toast the almonds in a dry pan until golden.",
                         "Squeeze over lime and scatter the almonds on top.",
                     ],
+                    timers: [3: 15, 4: 5],
                     tip: "Cut everything small: the tray is done ten minutes sooner.",
                     allergens: [.treeNuts]
                 ),
@@ -432,12 +462,12 @@ enum FridgeAnswers {
                     minutes: 20,
                     difficulty: "easy",
                     ingredients: [
-                        ("Pasta", true, nil),
-                        ("Bacon", true, "Smoked paprika and olive oil"),
-                        ("Zucchini", true, nil),
-                        ("Parmesan", true, nil),
-                        ("Black pepper", false, nil),
-                        ("Salt", false, nil),
+                        ("Pasta", true, nil, 200, .g),
+                        ("Bacon", true, "Smoked paprika and olive oil", 100, .g),
+                        ("Zucchini", true, nil, 1, .piece),
+                        ("Parmesan", true, nil, 30, .g),
+                        ("Black pepper", false, nil, nil, .toTaste),
+                        ("Salt", false, nil, 1, .pinch),
                     ],
                     steps: [
                         "Bring a large pot of salted water to the boil and cook the pasta until just tender.",
@@ -448,6 +478,7 @@ enum FridgeAnswers {
                         "Toss with pasta, a splash of pasta water and parmesan, adding more water until the sauce coats every piece.",
                         "Season with black pepper and serve with extra parmesan on top.",
                     ],
+                    timers: [1: 10, 4: 2],
                     tip: "Use a peeler for the zucchini: ribbons cook in a minute.",
                     allergens: [.gluten, .milk]
                 ),
@@ -457,12 +488,12 @@ enum FridgeAnswers {
                     minutes: 15,
                     difficulty: "easy",
                     ingredients: [
-                        ("Pasta", true, nil),
-                        ("Cream", true, nil),
-                        ("Mustard", true, nil),
-                        ("Parmesan", true, nil),
-                        ("Onion", true, "Shallot"),
-                        ("Black pepper", false, nil),
+                        ("Pasta", true, nil, 200, .g),
+                        ("Cream", true, nil, 150, .ml),
+                        ("Mustard", true, nil, 1, .tbsp),
+                        ("Parmesan", true, nil, 30, .g),
+                        ("Onion", true, "Shallot", 0.5, .piece),
+                        ("Black pepper", false, nil, nil, .toTaste),
                     ],
                     steps: [
                         "Boil the pasta in plenty of salted water until just tender.",
@@ -472,6 +503,7 @@ enum FridgeAnswers {
                         "Drain the pasta, keeping a little of the water, and tip it into the sauce.",
                         "Toss with pasta and parmesan over low heat, loosening with pasta water if the sauce is too thick.",
                     ],
+                    timers: [1: 10, 2: 4, 3: 2],
                     tip: "Cook small pasta shapes: they are ready in 6-8 minutes.",
                     allergens: [.gluten, .milk, .mustard]
                 ),
@@ -481,12 +513,12 @@ enum FridgeAnswers {
                     minutes: 5,
                     difficulty: "easy",
                     ingredients: [
-                        ("Apples", true, nil),
-                        ("Parmesan", true, nil),
-                        ("Mustard", true, nil),
-                        ("Onion", true, "Spring onion"),
-                        ("Olive oil", false, "Any neutral oil"),
-                        ("Lemon juice", false, "Any mild vinegar"),
+                        ("Apples", true, nil, 1, .piece),
+                        ("Parmesan", true, nil, 20, .g),
+                        ("Mustard", true, nil, 1, .tsp),
+                        ("Onion", true, "Spring onion", 0.25, .piece),
+                        ("Olive oil", false, "Any neutral oil", 3, .tbsp),
+                        ("Lemon juice", false, "Any mild vinegar", 1, .tbsp),
                     ],
                     steps: [
                         "Core the apple and slice it as thinly as you can.",
@@ -496,6 +528,7 @@ enum FridgeAnswers {
                         "Shave parmesan over the top with a vegetable peeler.",
                         "Drizzle with the dressing just before serving so the apple stays crisp.",
                     ],
+                    timers: [2: 1],
                     tip: nil,
                     allergens: [.milk, .mustard]
                 ),
@@ -505,12 +538,12 @@ enum FridgeAnswers {
                     minutes: 15,
                     difficulty: "easy",
                     ingredients: [
-                        ("Bacon", true, nil),
-                        ("Apples", true, nil),
-                        ("Zucchini", true, nil),
-                        ("Onion", true, nil),
-                        ("Black pepper", false, nil),
-                        ("Fresh thyme", false, "Dried thyme"),
+                        ("Bacon", true, nil, 150, .g),
+                        ("Apples", true, nil, 1, .piece),
+                        ("Zucchini", true, nil, 1, .piece),
+                        ("Onion", true, nil, 1, .piece),
+                        ("Black pepper", false, nil, nil, .toTaste),
+                        ("Fresh thyme", false, "Dried thyme", 1, .tsp),
                     ],
                     steps: [
                         "Cut the bacon into short strips and dice the apple, zucchini and onion into small cubes.",
@@ -520,6 +553,7 @@ enum FridgeAnswers {
                         "Cook for five minutes without stirring so the underside browns, then turn and brown the other side.",
                         "Season with black pepper and a few thyme leaves and serve hot.",
                     ],
+                    timers: [3: 3, 5: 5],
                     tip: "Leave the apple skin on and dice everything small: less prep, and it browns faster.",
                     allergens: []
                 ),
