@@ -155,7 +155,7 @@ let package = Package(
             "KiwiCLI",
             folder: "kiwi",
             dependencies: [
-                "KiwiDevelopment", "KiwiModels", "KiwiAPIClient", "KiwiAppleSignIn", "KiwiConcurrency", argumentParser,
+                "KiwiDevelopment", "KiwiModels", "KiwiAPIClient", "KiwiAppleSignIn", "KiwiConcurrency", "KiwiKitchen", argumentParser,
                 // The scan event stream, which URLSession on Linux would only hand over once it has ended.
                 asyncHTTPClient,
                 nioCore, nioHTTP1, openAPIRuntime,

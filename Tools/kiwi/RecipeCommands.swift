@@ -189,6 +189,7 @@ struct Export: AsyncParsableCommand {
     @OptionGroup var server: ServerOptions
     @Argument(help: .init("The saved recipe's id (`kiwi recipes`).", valueName: "ID")) var id: String
     @Option(help: "jsonld or text.") var format = Format.jsonld
+    @OptionGroup var scaling: ScalingOptions
 
     func validate() throws {
         _ = try IDArgument.savedRecipe(id)
@@ -200,23 +201,90 @@ struct Export: AsyncParsableCommand {
             let id = try IDArgument.savedRecipe(self.id)
             let accept: Operations.GetRecipe.AcceptableContentType = format == .jsonld ? .applicationLdJson : .plainText
             let body: HTTPBody
-            switch try await client.getRecipe(path: .init(id: id), headers: .init(accept: [.init(contentType: accept)])) {
-            case .ok(let ok):
-                switch ok.body {
-                case .applicationLdJson(let document): body = try HTTPBody(JSONEncoder().encode(document))
-                case .plainText(let text): body = text
-                case .json: throw CLIError("Kiwi answered JSON instead of \(format.rawValue).")
-                }
-            case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-            case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
-            case .conflict(let answer): throw sentence(try answer.body.json, status: 409)
-            case .notAcceptable(let answer): throw sentence(try answer.body.json, status: 406)
-            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            switch try await SavedRecipeForm.fetch(id, as: accept, scaling: scaling, client: client) {
+            case .applicationLdJson(let document): body = try HTTPBody(JSONEncoder().encode(document))
+            case .plainText(let text): body = text
+            case .json: throw CLIError("Kiwi answered JSON instead of \(format.rawValue).")
             }
             print(try await String(collecting: body, upTo: 1 << 20), terminator: "")
+        }
+    }
+}
+
+/// `--servings` and `--units`: a saved recipe scaled and converted by the gateway (`GET /v1/recipes/{id}?servings=&units=`),
+/// which refuses both for a recipe saved before Kiwi wrote quantities.
+struct ScalingOptions: ParsableArguments {
+    enum Units: String, ExpressibleByArgument, CaseIterable {
+        case metric
+        case us
+    }
+
+    @Option(help: "Scale the recipe to this many servings (1–24).") var servings: Int?
+    @Option(help: "Show the amounts in metric or us units.") var units: Units?
+
+    func validate() throws {
+        if let servings, !(1...24).contains(servings) { throw ValidationError("--servings must be a whole number from 1 to 24.") }
+    }
+
+    var query: Operations.GetRecipe.Input.Query {
+        .init(servings: servings, units: units.flatMap { .init(rawValue: $0.rawValue) })
+    }
+}
+
+/// A saved recipe in one of the forms `GET /v1/recipes/{id}` answers, scaled as asked; an error answer as a sentence.
+enum SavedRecipeForm {
+    static func fetch(
+        _ id: String,
+        as form: Operations.GetRecipe.AcceptableContentType,
+        scaling: ScalingOptions,
+        client: Client
+    ) async throws -> Operations.GetRecipe.Output.Ok.Body {
+        switch try await client.getRecipe(path: .init(id: id), query: scaling.query, headers: .init(accept: [.init(contentType: form)])) {
+        case .ok(let ok): return ok.body
+        case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
+        case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
+        case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
+        case .conflict(let answer): throw sentence(try answer.body.json, status: 409)
+        case .notAcceptable(let answer): throw sentence(try answer.body.json, status: 406)
+        case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
+        case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
+        case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+        }
+    }
+
+    /// The saved recipe as the API's JSON.
+    static func json(_ id: String, scaling: ScalingOptions, client: Client) async throws -> Components.Schemas.SavedRecipe {
+        try await fetch(id, as: .json, scaling: scaling, client: client).json
+    }
+}
+
+/// `kiwi recipe show ID`: a saved recipe on the terminal, with its amounts (scaled and converted on request), step
+/// timers and nutrition per serving.
+struct RecipeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recipe",
+        abstract: "Show a saved recipe, scaled to other servings or units on request.",
+        subcommands: [Show.self]
+    )
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a saved recipe: amounts, step timers and nutrition per serving.")
+
+        @OptionGroup var server: ServerOptions
+        @Argument(help: .init("The saved recipe's id (`kiwi recipes`).", valueName: "ID")) var id: String
+        @OptionGroup var scaling: ScalingOptions
+
+        func validate() throws {
+            _ = try IDArgument.savedRecipe(id)
+        }
+
+        func run() async throws {
+            try await runReportingErrors {
+                let (client, _) = try signedInClient(server)
+                let saved = try await SavedRecipeForm.json(try IDArgument.savedRecipe(id), scaling: scaling, client: client)
+                print(ScanPrinter.savedRecipeText(saved))
+                hint("Cook it step by step: kiwi cook \(saved.id)")
+            }
         }
     }
 }

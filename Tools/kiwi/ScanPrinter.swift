@@ -21,14 +21,32 @@ enum ScanPrinter {
 
     /// A fridge scan's recipe, `number` from 1, after a blank line.
     static func recipeLines(_ recipe: Components.Schemas.Recipe, number: Int) -> [String] {
-        var lines = ["", "[\(number)] \(recipe.name) — \(recipe.cookTimeMinutes) min, \(recipe.difficulty.rawValue)", "  \(recipe.summary)"]
+        ["", "[\(number)] \(recipe.name) — \(headline(recipe))"] + recipeBody(recipe)
+    }
+
+    /// "25 min, easy", and the servings when the recipe has quantities.
+    static func headline(_ recipe: Components.Schemas.Recipe) -> String {
+        "\(recipe.cookTimeMinutes) min, \(recipe.difficulty.rawValue)" + (recipe.servings.map { ", serves \($0)" } ?? "")
+    }
+
+    /// A recipe's summary, ingredients with their amounts, timed steps, tip and nutrition per serving.
+    static func recipeBody(_ recipe: Components.Schemas.Recipe) -> [String] {
+        var lines = ["  \(recipe.summary)"]
         for ingredient in recipe.ingredients {
             let missing = ingredient.isDetected ? "" : " (not in the photo\(ingredient.substitution.map { "; or use \($0)" } ?? ""))"
-            lines.append("  - \(ingredient.name)\(missing)")
+            lines.append("  - \(RecipeLines.ingredient(ingredient.name, amount: ingredient.amount, unit: ingredient.unit))\(missing)")
         }
-        for (number, step) in recipe.steps.enumerated() { lines.append("  \(number + 1). \(step)") }
+        lines += RecipeLines.steps(recipe.steps, details: recipe.stepDetails)
         if let tip = recipe.makeItFasterTip { lines.append("  Faster: \(tip)") }
-        return lines
+        return lines + (recipe.nutrition.map(RecipeLines.nutrition) ?? [])
+    }
+
+    /// A saved recipe: its name and headline, then what a scan shows of it, and the person's note and rating.
+    static func savedRecipeText(_ saved: Components.Schemas.SavedRecipe) -> String {
+        var lines = ["\(saved.recipe.name) — \(headline(saved.recipe))"] + recipeBody(saved.recipe)
+        if let note = saved.note { lines.append("  Your note: \(note)") }
+        if let rating = saved.rating { lines.append("  Your rating: " + String(repeating: "★", count: rating)) }
+        return lines.joined(separator: "\n")
     }
 
     /// A dish scan: the dish, and its recipe with quantities.
@@ -39,8 +57,9 @@ enum ScanPrinter {
             lines.append("\(recipe.cookTimeMinutes) min, \(recipe.difficulty.rawValue), serves \(recipe.servings)")
             lines.append("  \(recipe.summary)")
             for ingredient in recipe.ingredients { lines.append("  - \(ingredient.quantity) \(ingredient.name)") }
-            for (number, step) in recipe.steps.enumerated() { lines.append("  \(number + 1). \(step)") }
+            lines += RecipeLines.steps(recipe.steps, details: recipe.stepDetails)
             if let tip = recipe.makeItFasterTip { lines.append("  Faster: \(tip)") }
+            lines += recipe.nutrition.map(RecipeLines.nutrition) ?? []
         }
         return (lines + withheldLines(response)).joined(separator: "\n")
     }
