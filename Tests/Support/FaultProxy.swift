@@ -17,6 +17,11 @@ public final class FaultProxy: Sendable {
         case silentTowardServer
         /// What the server sends is dropped; the client's bytes still arrive.
         case silentTowardClient
+        /// What the client sends resets the connection (RST both ways) instead of reaching the server.
+        case resetTowardServer
+        /// What the server sends resets the connection instead of reaching the client: a server that died having
+        /// received a request, whose address another host now has.
+        case resetTowardClient
         /// Every chunk arrives after a delay uniform in `mean ± jitter`, in order.
         case latency(mean: Duration, jitter: Duration)
         /// Each chunk, with probability `probability`, either stalls its connection for `stall` or resets it (RST),
@@ -43,10 +48,13 @@ public final class FaultProxy: Sendable {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { client in
-                link.accepted.withLock { $0 += 1 }
+                let connection = link.accepted.withLock { count in
+                    count += 1
+                    return count
+                }
                 return ClientBootstrap(group: client.eventLoop).connect(host: host, port: targetPort).flatMapThrowing { server in
-                    try server.pipeline.syncOperations.addHandler(Relay(to: client, link: link, direction: .towardClient))
-                    try client.pipeline.syncOperations.addHandler(Relay(to: server, link: link, direction: .towardServer))
+                    try server.pipeline.syncOperations.addHandler(Relay(to: client, link: link, direction: .towardClient, connection: connection))
+                    try client.pipeline.syncOperations.addHandler(Relay(to: server, link: link, direction: .towardServer, connection: connection))
                 }
             }
             .bind(host: address, port: 0)
@@ -57,6 +65,13 @@ public final class FaultProxy: Sendable {
     /// Applies `fault` to every connection, open or new.
     public func set(_ fault: Fault) {
         link.fault.withLock { $0 = fault }
+    }
+
+    /// Applies `fault` to the connections open now, and to none opened later: as when a server dies and its address
+    /// moves to another, what was open leads nowhere while what opens next reaches a server.
+    public func setOnOpenConnections(_ fault: Fault) {
+        let open = connectionsAccepted
+        link.openConnectionsFault.withLock { $0 = (fault, open) }
     }
 
     /// How many connections the proxy has accepted so far: which of several proxies in front of one server a client used.
@@ -86,12 +101,21 @@ private final class LinkState: Sendable {
     }
 
     let fault = Mutex(FaultProxy.Fault.none)
+    /// A fault of the connections up to a number (``FaultProxy/setOnOpenConnections(_:)``), before ``fault``.
+    let openConnectionsFault = Mutex<(fault: FaultProxy.Fault, upTo: Int)?>(nil)
     let accepted = Mutex(0)
 
-    func fate(ofChunkOf bytes: Int, going direction: Direction) -> Fate {
-        switch (fault.withLock { $0 }, direction) {
-        case (.none, _), (.silentTowardServer, .towardClient), (.silentTowardClient, .towardServer):
+    /// What becomes of a chunk of `bytes` on connection number `connection` (counted from 1 as accepted).
+    func fate(ofChunkOf bytes: Int, going direction: Direction, on connection: Int) -> Fate {
+        let fault =
+            openConnectionsFault.withLock { open in open.flatMap { connection <= $0.upTo ? $0.fault : nil } }
+            ?? self.fault.withLock { $0 }
+        switch (fault, direction) {
+        case (.none, _), (.silentTowardServer, .towardClient), (.silentTowardClient, .towardServer),
+            (.resetTowardServer, .towardClient), (.resetTowardClient, .towardServer):
             return .deliver(after: .zero)
+        case (.resetTowardServer, .towardServer), (.resetTowardClient, .towardClient):
+            return .reset
         case (.silent, _), (.silentTowardServer, .towardServer), (.silentTowardClient, .towardClient):
             return .drop
         case (.latency(let mean, let jitter), _):
@@ -113,18 +137,20 @@ private final class Relay: ChannelInboundHandler, Sendable {
     private let partner: any Channel
     private let link: LinkState
     private let direction: LinkState.Direction
+    private let connection: Int
     /// When the last chunk scheduled goes out: a later chunk never overtakes it.
     private let lastDelivery = Mutex(NIODeadline.distantPast)
 
-    init(to partner: any Channel, link: LinkState, direction: LinkState.Direction) {
+    init(to partner: any Channel, link: LinkState, direction: LinkState.Direction, connection: Int) {
         self.partner = partner
         self.link = link
         self.direction = direction
+        self.connection = connection
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let bytes = unwrapInboundIn(data)
-        switch link.fate(ofChunkOf: bytes.readableBytes, going: direction) {
+        switch link.fate(ofChunkOf: bytes.readableBytes, going: direction, on: connection) {
         case .drop:
             return
         case .reset:

@@ -42,15 +42,45 @@ struct PostgresScanLedger: ScanLedger {
     /// limit. A refinement's chain is priced under the lock of its photo scan's row as well. The scan's photo key is
     /// written with it, before its job can be published. Everyone's spend is read without a lock: the budget is checked
     /// before each reservation, not held by it (docs/architecture.md, "Spend and model routes").
+    ///
+    /// A reservation whose outcome never arrived (the primary died, the link was cut, the deadline passed) may still
+    /// have committed: it is resolved by reading the scan's own id, never by reserving again
+    /// (``resolveUnknownReservation(of:)``).
     func reserve(_ scan: QueuedScan, policy: QuotaPolicy) async throws -> ScanReservation {
-        try await withStatementDeadline("scan ledger reserve", timeout: timeout) {
-            let statement = ReserveScanStatement(scan: scan, lockKey: Self.lockKey(scan.quotaKey), policy: policy)
-            for try await row in try await client.execute(statement, logger: logger) {
-                return try Self.reservation(row, of: scan, policy: policy)
+        do {
+            return try await withStatementDeadline("scan ledger reserve", timeout: timeout) {
+                let statement = ReserveScanStatement(scan: scan, lockKey: Self.lockKey(scan.quotaKey), policy: policy)
+                for try await row in try await client.execute(statement, logger: logger) {
+                    return try Self.reservation(row, of: scan, policy: policy)
+                }
+                throw PostgresRowMissing()
             }
-            throw PostgresRowMissing()
+        } catch let error where DatabaseFailure(error) == .outage {
+            guard let reserved = try await resolveUnknownReservation(of: scan) else { throw error }
+            logger.warning("a reservation whose outcome was lost had committed", metadata: ["scanId": "\(scan.id)"])
+            return .reserved(reserved)
         }
     }
+
+    /// The scan `scan` reserved, if its reservation committed: read by its id (new with each attempt, so only that
+    /// reservation can have written it) on whichever connection reaches the store, a new primary's after a failover,
+    /// for up to ``timeout``. Nil when the store has no such scan: the reservation did not commit (or, on a server that
+    /// is still running it, commits later, and the sweeper fails that scan past its deadline, free). Throws when no
+    /// answer came in time; the sweeper settles that case the same way.
+    private func resolveUnknownReservation(of scan: QueuedScan) async throws -> ScanRecord? {
+        let giveUp = ContinuousClock.now + timeout
+        while true {
+            do {
+                return try await withStatementDeadline("scan ledger resolve reservation", timeout: .seconds(1)) {
+                    try await Self.records(try await client.execute(ScanOfUserStatement(id: scan.id, userID: scan.userID), logger: logger)).first
+                }
+            } catch let error where DatabaseFailure(error) == .outage && ContinuousClock.now + Self.resolvePause < giveUp {
+                try await sleep(for: Self.resolvePause)
+            }
+        }
+    }
+
+    private static let resolvePause = Duration.milliseconds(200)
 
     /// What `kiwi_reserve_scan` decided: its row is a scan's ``columns``, then the outcome and the usage it read.
     /// A refusal is named by ``QuotaPolicy/refusal(after:)`` from the very usage the function refused on.
