@@ -26,7 +26,7 @@ func buildApplication(configuration: AuthConfiguration, logger: Logger) async th
     router.addHealthRoute()
     // RabbitMQ is not a readiness dependency: revocation announcements are best-effort (a gateway that misses them
     // stops caching sessions), and an auth service taken out of rotation would stop every sign-in and session check.
-    router.addReadinessRoute(checks: ["postgres": { await postgres.isReachable(logger: logger) }])
+    router.addReadinessRoute(checks: ["postgres": { await postgres.isWritablePrimary(logger: logger) }])
     AppleSignInController(verifier: verifier, users: users, sessions: sessions).addRoutes(to: router.group("v1/auth"))
     InternalController(
         users: users,

@@ -76,7 +76,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             sessionCache: cache,
             sessionCachingAllowed: { revocations.isConnected },
             readinessChecks: [
-                "postgres": { await postgres.isReachable(logger: logger) },
+                "postgres": { await postgres.isWritablePrimary(logger: logger) },
                 "rabbitmq": { publisher.isConnected && revocations.isConnected && scanEvents.isConnected },
                 "auth": { await authService.isHealthy(requestID: "readiness") },
             ],

@@ -71,7 +71,7 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
     router.addHealthRoute()
     router.addReadinessRoute(checks: [
         "rabbitmq": { consumer.isConnected && publisher.isConnected },
-        "postgres": { await postgres.isReachable(logger: logger) },
+        "postgres": { await postgres.isWritablePrimary(logger: logger) },
     ])
     return Application(
         router: router,

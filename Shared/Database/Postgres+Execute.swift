@@ -10,11 +10,14 @@ extension PostgresClient {
         for try await _ in try await self.query(query, logger: logger) {}
     }
 
-    /// Whether PostgreSQL answers `SELECT 1` within two seconds: part of a service's readiness.
-    public func isReachable(logger: Logger) async -> Bool {
+    /// Whether PostgreSQL answers within two seconds as a primary, which takes writes: part of a service's readiness.
+    /// A standby (one not yet promoted, or a former primary back as a standby at the address) is not ready for Kiwi.
+    public func isWritablePrimary(logger: Logger) async -> Bool {
         (try? await withDeadline(.now + .seconds(2)) { [self] in
-            try await execute("SELECT 1", logger: logger)
-            return true
+            for try await inRecovery in try await query("SELECT pg_is_in_recovery()", logger: logger).decode(Bool.self) {
+                return !inRecovery
+            }
+            return false
         }) ?? false
     }
 }

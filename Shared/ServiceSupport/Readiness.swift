@@ -11,7 +11,7 @@ struct ReadinessReport: Encodable {
 
 extension Router {
     /// `GET /health/ready`: 200 `ready` when every check passes; 503 `not_ready` naming the `required` checks that
-    /// failed; 200 `degraded` when only `optional` ones failed: the service can serve, but not everything (the
+    /// failed, with `Retry-After: 1` (a failover or restart is over in seconds); 200 `degraded` when only `optional` ones failed: the service can serve, but not everything (the
     /// gateway with no scan worker consuming still signs in, reports quotas and deletes accounts). Kubernetes and load
     /// balancers stop sending traffic to an instance that is not ready. The checks run at once.
     public func addReadinessRoute(
@@ -36,7 +36,8 @@ extension Router {
                         message: "Not ready: \(failing.joined(separator: ", ")) unavailable.",
                         dependencies: dependencies
                     ),
-                    status: .serviceUnavailable
+                    status: .serviceUnavailable,
+                    headers: [.retryAfter: "1"]
                 )
             }
             let degraded = dependencies.values.contains("degraded")
