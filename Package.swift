@@ -136,7 +136,7 @@ let package = Package(
             folder: "scan-worker",
             dependencies: [
                 "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLogging", "KiwiMessaging",
-                "KiwiModels", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTopology", "KiwiTracing",
+                "KiwiModels", "KiwiNutrition", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTopology", "KiwiTracing",
                 asyncHTTPClient, coreMetrics, hummingbird, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle, tracing,
             ]
         ),
@@ -218,6 +218,7 @@ let package = Package(
         library("KiwiOpenAI", folder: "OpenAI", dependencies: ["KiwiModels"]),
         library("KiwiDietGuard", folder: "DietGuard", dependencies: ["KiwiModels"], resources: [.embedInCode("ingredient-lexicon.json")]),
         library("KiwiKitchen", folder: "Kitchen", dependencies: ["KiwiDietGuard", "KiwiModels"]),
+        library("KiwiNutrition", folder: "Nutrition", dependencies: ["KiwiDietGuard", "KiwiKitchen", "KiwiModels"]),
         library("KiwiAPIDocument", folder: "APIDocument", dependencies: ["KiwiModels", crypto, yams], resources: [.embedInCode("openapi.yaml")]),
         library("KiwiConcurrency", folder: "Concurrency", dependencies: [heapModule]),
         library("KiwiScanJobs", folder: "ScanJobs", dependencies: ["KiwiConcurrency", "KiwiMessaging", "KiwiModels", crypto]),
@@ -229,7 +230,12 @@ let package = Package(
         library("KiwiInternalAPI", folder: "InternalAPI", dependencies: ["KiwiModels", crypto]),
         library("KiwiConfiguration", folder: "Configuration", dependencies: [configuration]),
         library("KiwiLogging", folder: "Logging", dependencies: ["KiwiModels", logging]),
-        library("KiwiDatabase", folder: "Database", dependencies: ["KiwiConcurrency", coreMetrics, logging, nioSSL, postgresNIO, tracing]),
+        library(
+            "KiwiDatabase",
+            folder: "Database",
+            dependencies: ["KiwiConcurrency", coreMetrics, logging, nioSSL, postgresNIO, tracing],
+            resources: [.copy("fdc-foods.tsv")]
+        ),
         library(
             "KiwiServiceSupport",
             folder: "ServiceSupport",
@@ -261,6 +267,7 @@ let package = Package(
         tests("KiwiModelsTests", dependencies: ["KiwiModels", "KiwiTestSupport"], resources: [.copy("Fixtures")]),
         tests("KiwiDietGuardTests", dependencies: ["KiwiDietGuard", "KiwiModels"], resources: [.copy("Fixtures")]),
         tests("KiwiKitchenTests", dependencies: ["KiwiDietGuard", "KiwiKitchen", "KiwiModels"]),
+        tests("KiwiNutritionTests", dependencies: ["KiwiDatabase", "KiwiModels", "KiwiNutrition"], resources: [.copy("Fixtures")]),
         tests("KiwiConfigurationTests", dependencies: ["KiwiConfiguration"]),
         tests("KiwiCLITests", dependencies: ["KiwiCLI", "KiwiAPIClient", "KiwiModels", "KiwiTestSupport"]),
         tests("KiwiLoggingTests", dependencies: ["KiwiLogging", "KiwiModels", logging]),
@@ -302,7 +309,8 @@ let package = Package(
             "KiwiScanWorkerTests",
             dependencies: [
                 "KiwiDevelopment", "KiwiConcurrency", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels",
-                "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport", "KiwiTopology",
+                "KiwiNutrition", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
+                "KiwiTopology",
                 asyncHTTPClient, crypto, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle,
             ],
             resources: [.copy("Fixtures")]

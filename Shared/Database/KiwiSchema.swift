@@ -9,7 +9,7 @@ public enum KiwiSchema {
     /// The gateway's migrations, oldest first.
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
-        modelSpendParts, scanPartials, refinements, photoKeys, kitchen,
+        modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -571,6 +571,44 @@ public enum KiwiSchema {
                     added_at timestamptz NOT NULL,
                     UNIQUE (user_id, key)
                 )
+                """,
+            ]
+        )
+
+    /// The nutrition table (docs/architecture.md, "Quantities, scaling and nutrition"): USDA FoodData Central's
+    /// Foundation, SR Legacy and FNDDS survey foods, per 100 g, as the committed ``foodTable`` (FoodTable.swift) holds them. The TSV goes
+    /// into the statement as one dollar-quoted literal and PostgreSQL splits it, so that loading the 7,349 rows is one
+    /// statement of this migration. The scan worker reads the table at start; nothing writes it.
+    static let foods =
+        Migration(
+            version: 16,
+            name: "load the nutrition table",
+            statements: [
+                """
+                CREATE TABLE foods (
+                    dataset text NOT NULL CHECK (dataset IN ('foundation', 'sr_legacy', 'survey_fndds')),
+                    description text NOT NULL,
+                    category text NOT NULL,
+                    energy_kcal double precision,
+                    protein_g double precision,
+                    fat_g double precision,
+                    saturated_fat_g double precision,
+                    carbohydrate_g double precision,
+                    sugars_g double precision,
+                    fibre_g double precision,
+                    sodium_mg double precision,
+                    portion_g double precision,
+                    portion_unit text,
+                    PRIMARY KEY (dataset, description)
+                )
+                """,
+                """
+                INSERT INTO foods
+                SELECT f[1], f[2], f[3], NULLIF(f[4], '')::float8, NULLIF(f[5], '')::float8, NULLIF(f[6], '')::float8,
+                    NULLIF(f[7], '')::float8, NULLIF(f[8], '')::float8, NULLIF(f[9], '')::float8, NULLIF(f[10], '')::float8,
+                    NULLIF(f[11], '')::float8, NULLIF(f[12], '')::float8, NULLIF(f[13], '')
+                FROM regexp_split_to_table($fdc$\(foodTable)$fdc$, E'\\n') AS line, string_to_array(line, E'\\t') AS f
+                WHERE line <> '' AND left(line, 1) <> '#'
                 """,
             ]
         )

@@ -100,6 +100,10 @@ public struct FoodDensity: Sendable, Hashable {
         .init(["cinnamon", "ground cinnamon"], 2.6, .tsp, "Spices, cinnamon, ground", "1 tsp"),
         .init(["cumin", "ground cumin"], 2.1, .tsp, "Spices, cumin seed", "1 tsp, ground"),
         .init(["paprika", "smoked paprika"], 2.3, .tsp, "Spices, paprika", "1 tsp"),
+        .init(["oregano", "dried oregano"], 1, .tsp, "Spices, oregano, dried", "1 tsp, leaves"),
+        .init(["thyme", "dried thyme"], 1, .tsp, "Spices, thyme, dried", "1 tsp, leaves"),
+        .init(["chili powder"], 8.1, .tbsp, "Spices, chili powder", "1 tbsp"),
+        .init(["curry powder"], 6.3, .tbsp, "Spices, curry powder", "1 tbsp"),
     ]
 
     /// Grams per millilitre by key, from ``table``.
