@@ -86,6 +86,7 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
                 pipeline: pipeline,
                 intake: intake,
                 metrics: metrics,
+                foods: FoodTableLoader(client: postgres),
                 logger: logger
             ),
         ],

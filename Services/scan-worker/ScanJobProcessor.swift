@@ -5,12 +5,14 @@ import KiwiJPEG
 import KiwiLogging
 import KiwiMessaging
 import KiwiModels
+import KiwiNutrition
 import KiwiOpenAI
 import KiwiScanJobs
 import KiwiScans
 import KiwiTracing
 import Logging
 import ServiceLifecycle
+import Synchronization
 import Tracing
 
 /// Takes scan jobs off the queue and writes each one's outcome on its scan's record (docs/architecture.md,
@@ -20,6 +22,9 @@ import Tracing
 /// (another worker answered it, the sweeper or its gateway failed it) or gone (cancelled, its account deleted) is
 /// acknowledged without asking the model. The job's photos are opened with the key its scan's claim returns
 /// (docs/architecture.md, "Photos at rest: crypto-shredding"); a final or gone scan has none.
+///
+/// Before taking a job it reads the nutrition table (``FoodTableLoader``): every recipe it shows gets its nutrition
+/// per serving; without the table the worker does not start.
 ///
 /// Every delivery runs as its own task, so up to the consumer's prefetch (`WORKER_CONCURRENCY`) jobs are in
 /// flight at once, fewer while OpenAI's rate limit is near (``IntakeGovernor``). On graceful shutdown it stops taking jobs, finishes the ones in flight (each bounded by its own
@@ -38,6 +43,9 @@ final class ScanJobProcessor: Service, Sendable {
     /// OpenAI's rate limit.
     private let intake: IntakeGovernor
     private let metrics: WorkerMetrics
+    private let foods: FoodTableLoader
+    /// Set once the nutrition table is read, before the first job.
+    private let nutrition = Mutex<NutritionEstimator?>(nil)
     private let logger: Logger
 
     init(
@@ -47,6 +55,7 @@ final class ScanJobProcessor: Service, Sendable {
         pipeline: ScanPipeline,
         intake: IntakeGovernor,
         metrics: WorkerMetrics,
+        foods: FoodTableLoader,
         logger: Logger
     ) {
         self.consumer = consumer
@@ -55,10 +64,13 @@ final class ScanJobProcessor: Service, Sendable {
         self.pipeline = pipeline
         self.intake = intake
         self.metrics = metrics
+        self.foods = foods
         self.logger = logger
     }
 
-    func run() async {
+    func run() async throws {
+        let estimator = NutritionEstimator(try await foods.load(logger: logger))
+        nutrition.withLock { $0 = estimator }
         await withTaskGroup(of: Void.self) { group in
             await withGracefulShutdownHandler {
                 var running = 0
@@ -298,7 +310,8 @@ final class ScanJobProcessor: Service, Sendable {
             userKey: job.userKey,
             requestID: job.requestID,
             deadline: deadline,
-            shown: ShownState(shown)
+            shown: ShownState(shown),
+            labels: RecipeLabels(nutrition: nutrition.withLock { $0 })
         )
         let analysis = await pipeline.analyze(request, logger: logger)
         switch analysis.result {

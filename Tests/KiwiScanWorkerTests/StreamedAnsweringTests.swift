@@ -47,7 +47,7 @@ struct StreamedAnsweringTests {
     }
 
     /// One scan through a pipeline built as the worker builds it, on a route for each of `models` (each with its own
-    /// behaviour when `byModel` gives one), streaming unless `stream` is false.
+    /// behaviour when `byModel` gives one), streaming unless `stream` is false, its recipes labelled by `labels`.
     func scan(
         _ behaviour: StubBehaviour = StubBehaviour(),
         byModel: [String: StubBehaviour] = [:],
@@ -58,7 +58,8 @@ struct StreamedAnsweringTests {
         shown: [ScanPartial] = [],
         scanID: UUID = UUID(),
         maxRetries: Int = 2,
-        idleTimeout: Duration = .seconds(10)
+        idleTimeout: Duration = .seconds(10),
+        labels: RecipeLabels = RecipeLabels()
     ) async throws -> Scan {
         try await withLLMStub(behaviour: behaviour) { url, stub in
             for (model, behaviour) in byModel { stub.setBehaviour(behaviour, model: model) }
@@ -94,6 +95,7 @@ struct StreamedAnsweringTests {
             )
             var request = PipelineFixtures.request(profile: profile)
             (request.scanID, request.mode, request.deadline, request.shown) = (scanID, mode, .now + .seconds(30), ShownState(shown))
+            request.labels = labels
             let analysis = await pipeline.analyze(request, logger: testLogger)
             return Scan(analysis: analysis, shown: sink.shown.withLock { $0 }, requests: stub.snapshot.requests)
         }

@@ -1,28 +1,59 @@
+import CoreMetrics
+import Foundation
+import KiwiConcurrency
 import KiwiDietGuard
 import KiwiModels
+import KiwiNutrition
 import Synchronization
 
 /// One scan's recipes labelled with their allergens (``DietGuard/allergens(of:)``), each recipe read through the lexicon
 /// once: a streamed recipe is labelled when it is shown, and the whole answer's same recipe (equal, its ids derived from
-/// the scan's) takes that label instead of being read again.
+/// the scan's) takes that label instead of being read again. With a ``NutritionEstimator``, each recipe that has
+/// servings (and each dish recipe written with amounts) also gets its nutrition per serving: labelling comes after the
+/// guard, so every recipe shown, streamed or whole, carries it. The CPU time of each estimate is counted in
+/// `kiwi_worker_nutrition_cpu_seconds` (`make bench` reports it per scan).
 final class RecipeLabels: Sendable {
     private let dietGuard: DietGuard
+    private let nutrition: NutritionEstimator?
     private let known = Mutex<[Recipe: [KitchenProfile.Allergen]]>([:])
 
-    init(dietGuard: DietGuard = DietGuard()) {
+    init(dietGuard: DietGuard = DietGuard(), nutrition: NutritionEstimator? = nil) {
         self.dietGuard = dietGuard
+        self.nutrition = nutrition
     }
 
-    /// `recipe` with its allergens.
+    /// `recipe` with its allergens and nutrition.
     func labelled(_ recipe: Recipe) -> Recipe {
         var labelled = recipe
         labelled.allergens = allergens(of: recipe)
+        labelled.nutrition = measured { $0.nutrition(of: recipe) }
         return labelled
     }
 
-    /// `answer` with each recipe's allergens, as ``DietGuard/labelled(_:)`` labels it.
+    /// `answer` with each recipe's allergens, as ``DietGuard/labelled(_:)`` labels it, and nutrition.
     func labelled(_ answer: ScanResponse) -> ScanResponse {
-        dietGuard.labelled(answer, recipeAllergens: allergens(of:))
+        var labelled = dietGuard.labelled(answer, recipeAllergens: allergens(of:))
+        for (index, recipe) in labelled.recipes.enumerated() { labelled.recipes[index].nutrition = measured { $0.nutrition(of: recipe) } }
+        if let recipe = labelled.dish?.recipe { labelled.dish?.recipe?.nutrition = measured { $0.nutrition(of: recipe) } }
+        return labelled
+    }
+
+    /// What `estimate` gives with the estimator, its thread's CPU time counted; nil without an estimator.
+    private func measured(_ estimate: (NutritionEstimator) -> RecipeNutrition?) -> RecipeNutrition? {
+        guard let nutrition else { return nil }
+        let started = Self.threadCPUTime()
+        defer { Self.cpuTime.recordNanoseconds((Self.threadCPUTime() - started).nanoseconds) }
+        return estimate(nutrition)
+    }
+
+    /// `kiwi_worker_nutrition_cpu_seconds`: the CPU time of each recipe's nutrition estimate.
+    private static let cpuTime = Timer(label: "kiwi_worker_nutrition_cpu_seconds", preferredDisplayUnit: .seconds)
+
+    /// The CPU time the calling thread has used: an estimate runs on one thread, with no suspension.
+    private static func threadCPUTime() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
 
     private func allergens(of recipe: Recipe) -> [KitchenProfile.Allergen] {
