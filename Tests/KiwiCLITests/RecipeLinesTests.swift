@@ -105,7 +105,7 @@ struct RecipeLinesTests {
                 "  2. Chop the tomatoes.",
                 "  3. Simmer the tomatoes in the oil. [timer: 10 min]",
                 "  4. Toss with the spaghetti.",
-                "  Per serving (of 2, estimated from USDA FoodData Central, partial): 512 kcal, protein 14.2 g, fat 11.5 g (saturated 1.6 g), "
+                "  Per serving (of 2), estimated from USDA FoodData Central, incomplete: 512 kcal, protein 14.2 g, fat 11.5 g (saturated 1.6 g), "
                     + "carbohydrate 86.3 g (sugars 8 g), fibre 5.3 g, sodium 13 mg",
                 "  Not counted: salt",
             ]

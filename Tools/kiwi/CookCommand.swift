@@ -52,9 +52,9 @@ struct SystemCookClock: CookClock {
     }
 }
 
-/// One walk through a recipe's steps: each waits for a line of input (Enter), a timed step counts down its minutes
-/// on one line (a line per minute when the output is not a terminal) before the next step. `q` stops, and so does
-/// the end of the input.
+/// One walk through a recipe's steps: each waits for a line of input (Enter); a timed step's Enter starts its
+/// countdown instead, on one line (a line per minute when the output is not a terminal), and the next step follows
+/// when it ends. `q` stops, and so does the end of the input.
 struct CookSession {
     let recipe: Components.Schemas.Recipe
     /// The next line typed, without its newline; nil at the end of the input.
@@ -82,11 +82,12 @@ struct CookSession {
             if let minutes = minutes(ofStep: index) {
                 switch ask("Enter: start the \(RecipeLines.duration(minutes: minutes)) timer · s: skip it · q: stop") {
                 case .stop: return stopped(before: number + 1)
-                case .skip: break
+                case .skip: continue
                 case .next: try await countDown(minutes: minutes)
                 }
+            } else if number < recipe.steps.count, ask("Enter: next step · q: stop") == .stop {
+                return stopped(before: number + 1)
             }
-            if number < recipe.steps.count, ask("Enter: next step · q: stop") == .stop { return stopped(before: number + 1) }
         }
         output("\nDone: enjoy your \(recipe.name).\n")
     }

@@ -49,9 +49,14 @@ enum RecipeLines {
             "fibre \(grams(values.fibreG))",
             "sodium \(Int(values.sodiumMg.value.rounded())) mg",
         ]
+        let trust =
+            switch nutrition.status {
+            case .complete: "every ingredient counted"
+            case .estimated: "some weights assumed"
+            case .partial: "incomplete"
+            }
         var lines = [
-            "  Per serving (of \(nutrition.servings), \(nutrition.source.rawValue), \(nutrition.status.rawValue)): "
-                + figures.joined(separator: ", ")
+            "  Per serving (of \(nutrition.servings)), \(nutrition.source.rawValue), \(trust): " + figures.joined(separator: ", ")
         ]
         if !nutrition.unmatched.isEmpty { lines.append("  Not counted: \(nutrition.unmatched.joined(separator: ", "))") }
         return lines
