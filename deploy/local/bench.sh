@@ -108,7 +108,21 @@ scenario() {
         curl -fs --max-time 5 "http://127.0.0.1:$((19200 + worker))/metrics" >"$BENCH_RUN/$id-scan-worker-$worker.prom" ||
             log "could not read scan worker $worker's metrics"
     done
+    nutrition_cost "$id"
     stop_all
+}
+
+# The CPU the scan workers spent estimating nutrition in scenario ID (kiwi_worker_nutrition_cpu_seconds, each recipe's
+# estimate timed on its thread), per successful scan and per recipe: the extra a scan costs for nutrition.
+nutrition_cost() {
+    cat "$BENCH_RUN/$1"-scan-worker-*.prom 2>/dev/null | awk '
+        /^kiwi_worker_nutrition_cpu_seconds_sum/ { cpu += $NF }
+        /^kiwi_worker_nutrition_cpu_seconds_count/ { recipes += $NF }
+        /^kiwi_worker_jobs_total\{outcome="ok"\}/ { scans += $NF }
+        END {
+            if (recipes > 0 && scans > 0)
+                printf "\nNutrition: %.0f µs of scan-worker CPU per scan (%.1f recipes, %.0f µs each)\n", cpu / scans * 1e6, recipes / scans, cpu / recipes * 1e6
+        }'
 }
 
 # S: streamed scans at gpt-4o's pace (the stub's own), against the same scans with LLM_STREAM=false, whose stub answers
