@@ -73,6 +73,7 @@ struct APIContractTests {
             )
             try await observe(.GET, location, as: "/v1/scans/{id}", token: token)
             try await observe(.GET, "/v1/scans/\(UUID())", as: "/v1/scans/{id}", token: token)
+            try await observe(.GET, "/v1/recipes/\(UUID())?servings=0", as: "/v1/recipes/{id}", token: token)
             try await scan(token, png)
             try await scan(nil, upload)
             // The model's failures, scoped to this test's own requests through the request id the worker forwards.
