@@ -6,10 +6,12 @@ import NIOHTTP1
 import PostgresNIO
 import Testing
 
-/// The hosts `make drill` made (deploy/local/drill.sh): one network namespace each, on a private bridge, with
-/// PostgreSQL and a three-node RabbitMQ cluster already running on theirs. The drill's tests run on the `client` host.
+/// The hosts `make drill` made (deploy/local/drill.sh): one network namespace each, on a private bridge, with a
+/// PostgreSQL primary and its synchronous standby and a three-node RabbitMQ cluster already running on theirs. The
+/// drill's tests run on the `client` host.
 struct DrillHosts: Sendable {
-    /// Each host's address, by name: postgres, rabbitmq-1…3, auth, gateway-1, gateway-2, worker-1, worker-2, stub, client.
+    /// Each host's address, by name: postgres-1, postgres-2, rabbitmq-1…3, auth, gateway-1, gateway-2, worker-1,
+    /// worker-2, stub, client; and `postgres`, the database's address, which whichever host holds the primary has.
     let addresses: [String: String]
     let namespacePrefix: String
     /// The addresses of the RabbitMQ cluster's nodes, the first the node the others joined (`KIWI_RABBITMQ_CLUSTER`).
@@ -22,6 +24,10 @@ struct DrillHosts: Sendable {
 
     /// The hosts of the RabbitMQ cluster's nodes.
     static let brokers = ["rabbitmq-1", "rabbitmq-2", "rabbitmq-3"]
+    /// The hosts of the database's two servers, each the primary or the standby.
+    static let databases = ["postgres-1", "postgres-2"]
+    /// The name of the database's address, which moves to the standby's host when it is promoted.
+    static let database = "postgres"
 
     /// The hosts of this run of `make drill`, or nil when the tests run some other way.
     static let current: DrillHosts? = {
@@ -58,6 +64,30 @@ struct DrillHosts: Sendable {
         rabbitMQCluster.map { "amqp://kiwi:kiwi@\($0):\(amqpPort)/%2F" }.joined(separator: ",")
     }
 
+    /// The hosts, each a network namespace (every name but the database's address).
+    var namespaces: [String] {
+        addresses.keys.filter { $0 != Self.database }.sorted()
+    }
+
+    /// The host of the database's primary now: the one holding the database's address.
+    func databasePrimary() async throws -> String {
+        let address = try address(Self.database)
+        for host in Self.databases where try await run(on: host, ["ip", "-o", "-4", "addr", "show", "dev", "eth0"]).contains(" \(address)/") {
+            return host
+        }
+        throw DrillError("no database host holds \(address)")
+    }
+
+    /// The database host that is not `host`.
+    static func otherDatabase(than host: String) -> String {
+        databases.first { $0 != host }!
+    }
+
+    /// The host a command meant for `host` runs on: the database's address is its primary's host.
+    private func namespace(of host: String) async throws -> String {
+        host == Self.database ? try await databasePrimary() : host
+    }
+
     /// The command line that runs `arguments` on `host`.
     func onHost(_ host: String, _ arguments: [String]) -> [String] {
         ["ip", "netns", "exec", namespacePrefix + host] + arguments
@@ -76,28 +106,29 @@ struct DrillHosts: Sendable {
         try await run(on: host, arguments)
     }
 
-    /// Runs `infra.sh arguments…` for the RabbitMQ node on `broker`, with the drill's data and cluster
-    /// (as deploy/local/drill.sh does), requires it to succeed, and returns its standard output.
+    /// Runs `infra.sh arguments…` for the RabbitMQ node or the PostgreSQL server on `host`, with the drill's data, its
+    /// cluster and the database's replication (as deploy/local/drill.sh does), requires it to succeed, and returns its
+    /// standard output.
     @discardableResult
-    func infra(on broker: String, _ arguments: String...) async throws -> String {
-        let result = try await infraResult(on: broker, arguments)
-        try #require(result.status == 0, "infra.sh \(arguments.joined(separator: " ")) on \(broker) failed")
+    func infra(on host: String, _ arguments: String...) async throws -> String {
+        let result = try await infraResult(on: host, arguments)
+        try #require(result.status == 0, "infra.sh \(arguments.joined(separator: " ")) on \(host) failed: \(result.output)")
         return result.output
     }
 
-    /// `infra.sh arguments…` on `broker`: its exit status and standard output.
-    func infraResult(on broker: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+    /// `infra.sh arguments…` on `host`: its exit status and standard output.
+    func infraResult(on host: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
         let script = ServiceProcess.checkout.appending(path: "deploy/local/infra.sh").path
         let environment = [
-            "KIWI_RUN=\(dataFolder)", "KIWI_INFRA_ADDRESS=\(try address(broker))",
-            "KIWI_RABBITMQ_CLUSTER=\(rabbitMQCluster.joined(separator: " "))",
+            "KIWI_RUN=\(dataFolder)", "KIWI_INFRA_ADDRESS=\(try address(host))",
+            "KIWI_RABBITMQ_CLUSTER=\(rabbitMQCluster.joined(separator: " "))", "KIWI_POSTGRES_REPLICATION=1",
         ]
-        return try await runProgram("/usr/bin/env", onHost(broker, ["env"] + environment + [script] + arguments), timeout: .seconds(120))
+        return try await runProgram("/usr/bin/env", onHost(host, ["env"] + environment + [script] + arguments), timeout: .seconds(120))
     }
 
     /// Drops, silently, every packet `host` receives from `peer`: one direction of a partition.
     func drop(on host: String, from peer: String) async throws {
-        try await run(on: host, "iptables", "-A", "INPUT", "-s", try address(peer), "-j", "DROP")
+        try await run(on: try await namespace(of: host), "iptables", "-A", "INPUT", "-s", try address(peer), "-j", "DROP")
     }
 
     /// A silent partition between `host` and `peer`, both directions.
@@ -108,7 +139,38 @@ struct DrillHosts: Sendable {
 
     /// Removes every firewall rule on every host.
     func healAll() async throws {
-        for host in addresses.keys { try await run(on: host, "iptables", "-F") }
+        for host in namespaces { try await run(on: host, "iptables", "-F") }
+    }
+
+    /// Kills the PostgreSQL server on `host` outright: `kill -9` of its postmaster, whose backends die with it.
+    func killDatabase(on host: String) async throws {
+        let line = try await infra(on: host, "pids").split(separator: "\n").first { $0.hasPrefix("postgresql=") }
+        let pid = try #require(line.flatMap { Int32($0.dropFirst("postgresql=".count)) }, "PostgreSQL is not running on \(host)")
+        try #require(kill(pid, SIGKILL) == 0, "cannot kill PostgreSQL on \(host) (pid \(pid))")
+    }
+
+    /// What a failover tool does once the primary on `failed` is gone: promotes the standby on `standby`, lets it commit
+    /// with no standby of its own (there is none until the old primary rejoins), and moves the database's address to it.
+    func failOver(from failed: String, to standby: String) async throws {
+        try await infra(on: standby, "promote")
+        try await infra(on: standby, "synchronous", "off")
+        try await moveDatabaseAddress(from: failed, to: standby)
+    }
+
+    /// Moves the database's address from `old` to `new`, announcing it (gratuitous ARP) so that every host sends there
+    /// at once rather than when its neighbour entry goes stale; connections to the old host are then reset.
+    func moveDatabaseAddress(from old: String, to new: String) async throws {
+        let address = try address(Self.database)
+        try await run(on: old, "ip", "addr", "del", "\(address)/24", "dev", "eth0")
+        try await run(on: new, "ip", "addr", "add", "\(address)/24", "dev", "eth0")
+        try await run(on: new, "arping", "-q", "-U", "-c", "2", "-I", "eth0", address)
+    }
+
+    /// The server on `host`, crashed or stopped, rejoins as the standby of the primary on `primary`, which then waits
+    /// for it on every commit again.
+    func rejoin(_ host: String, following primary: String) async throws {
+        try await infra(on: host, "follow", try address(primary))
+        try await infra(on: primary, "synchronous", "on")
     }
 
     /// The process id of the Erlang VM of the RabbitMQ node on `broker`.
@@ -300,6 +362,15 @@ struct NetworkRig: Sendable {
         let status = await process.waitUntilServing(health)
         try #require(status == 200, "\(executable) on \(host) did not start: \(process.capturedOutput().suffix(2000))")
         return process
+    }
+}
+
+/// A drill host that is not as the drill expects.
+struct DrillError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }
 
@@ -625,6 +696,71 @@ struct NetworkDrillTests {
             try await hosts.awaitWholeCluster()
         }
     }
+
+    @Test("the database's primary killed (kill -9) under load, its synchronous standby promoted and given the address")
+    func databasePrimaryKilled() async throws {
+        let hosts = hosts
+        let primary = try await hosts.databasePrimary()
+        let standby = DrillHosts.otherDatabase(than: primary)
+        try await NetworkRig.run(on: hosts) { rig in
+            try await drill(
+                "PostgreSQL primary killed (kill -9), its standby promoted",
+                on: rig,
+                lasting: .seconds(10),
+                apply: {
+                    try await hosts.killDatabase(on: primary)
+                    try await Task.sleep(for: Self.failureDetection)
+                    try await hosts.failOver(from: primary, to: standby)
+                },
+                heal: { try await hosts.rejoin(primary, following: standby) }
+            )
+        }
+    }
+
+    @Test("the database's synchronous standby killed (kill -9) under load, then given up: the primary commits without it")
+    func databaseStandbyLost() async throws {
+        let hosts = hosts
+        let primary = try await hosts.databasePrimary()
+        let standby = DrillHosts.otherDatabase(than: primary)
+        try await NetworkRig.run(on: hosts) { rig in
+            try await drill(
+                "PostgreSQL standby killed (kill -9), then given up",
+                on: rig,
+                apply: {
+                    try await hosts.killDatabase(on: standby)
+                    try await Task.sleep(for: Self.failureDetection)
+                    try await hosts.infra(on: primary, "synchronous", "off")
+                },
+                heal: {
+                    try await hosts.infra(on: standby, "up", "postgres")
+                    try await hosts.infra(on: primary, "synchronous", "on")
+                }
+            )
+        }
+    }
+
+    @Test("the former primary rejoining under load as the new primary's standby, rewound to where their histories parted")
+    func databaseFormerPrimaryRejoins() async throws {
+        let hosts = hosts
+        let primary = try await hosts.databasePrimary()
+        let standby = DrillHosts.otherDatabase(than: primary)
+        // Before the load: the primary lost and its standby promoted, as in databasePrimaryKilled but without healing.
+        try await hosts.killDatabase(on: primary)
+        try await hosts.failOver(from: primary, to: standby)
+        try await NetworkRig.run(on: hosts) { rig in
+            try await drill(
+                "PostgreSQL former primary rejoins as the standby",
+                on: rig,
+                lasting: .seconds(10),
+                apply: { try await hosts.rejoin(primary, following: standby) },
+                heal: {}
+            )
+        }
+    }
+
+    /// How long the drills' failover "tool" takes to notice that a database server is gone (a monitor's health
+    /// checks): under the services' 5 s statement deadline, so that commits held by a lost standby still finish.
+    static let failureDetection = Duration.seconds(2)
 
     @Test("a rolling restart of the three nodes, one at a time, under load: no scan fails")
     func rollingRestart() async throws {

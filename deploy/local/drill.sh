@@ -4,7 +4,9 @@
 #
 # Each host is a network namespace, `kiwi-drill-<host>`, joined to the others by a veth pair on a bridge that lives in
 # a namespace of its own (`kiwi-drill-net`), so nothing is added to or changed in the machine's own network. PostgreSQL
-# and a three-node RabbitMQ cluster (rabbitmq-1…3) get fresh data under .run/drill/. The drill tests (NetworkDrillTests) run on the client host and start
+# (a primary on postgres-1 and its synchronous standby on postgres-2, the services reaching whichever is primary at
+# the database address, which moves with a promotion) and a three-node RabbitMQ cluster (rabbitmq-1…3) get fresh data
+# under .run/drill/. The drill tests (NetworkDrillTests) run on the client host and start
 # the services, each on its own host, from the binaries `make test` builds. Everything is torn down when the drill ends,
 # however it ends.
 #   usage: drill.sh [DRILL]  (all drills, or those whose test name DRILL, a regular expression, matches from its start:
@@ -18,11 +20,15 @@ source "$here/common.sh"
 prefix=kiwi-drill-
 bridge_namespace="${prefix}net"
 subnet=10.211.0
-hosts=(postgres:10 rabbitmq-1:11 rabbitmq-2:13 rabbitmq-3:14 auth:12 gateway-1:21 gateway-2:22 worker-1:31 worker-2:32 stub:40 client:50)
+hosts=(postgres-1:10 postgres-2:15 rabbitmq-1:11 rabbitmq-2:13 rabbitmq-3:14 auth:12 gateway-1:21 gateway-2:22 worker-1:31 worker-2:32 stub:40 client:50)
 drill_run="$KIWI_RUN/drill"
+# The database's address: held by the primary's host, moved to the standby's when it is promoted (NetworkDrillTests).
+database_address="$subnet.9"
+database_hosts=(postgres-1 postgres-2)
 
 address_of() {
     local entry
+    [ "$1" = postgres ] && { echo "$database_address"; return; }
     for entry in "${hosts[@]}"; do [ "${entry%%:*}" = "$1" ] && { echo "$subnet.${entry#*:}"; return; }; done
     die "no drill host $1"
 }
@@ -34,18 +40,21 @@ rabbitmq_hosts=(rabbitmq-1 rabbitmq-2 rabbitmq-3)
 # The cluster's node addresses, the first the node the others join (infra.sh, KIWI_RABBITMQ_CLUSTER).
 rabbitmq_cluster="$(for host in "${rabbitmq_hosts[@]}"; do address_of "$host"; done | xargs)"
 
-# Runs `infra.sh COMMAND…` on `host`, with the drill's data, the host's address and the cluster's nodes.
+# Runs `infra.sh COMMAND…` on `host`, with the drill's data, the host's address, the cluster's nodes and the database's
+# replication (NetworkDrillTests runs it the same way).
 infra_on() {
     local host="$1"; shift
     on "$host" env KIWI_RUN="$drill_run" KIWI_INFRA_ADDRESS="$(address_of "$host")" KIWI_INFRA_CLIENTS="$subnet.0/24" \
-        KIWI_RABBITMQ_CLUSTER="$rabbitmq_cluster" "$here/infra.sh" "$@"
+        KIWI_RABBITMQ_CLUSTER="$rabbitmq_cluster" KIWI_POSTGRES_REPLICATION=1 "$here/infra.sh" "$@"
 }
 
 # Kills whatever still runs on the drill's hosts and deletes them; safe to run when nothing is there.
 down() {
     local namespace pids
     # PostgreSQL and RabbitMQ are stopped in order first, when their hosts are still there.
-    if ip netns list | grep -q "^${prefix}postgres\b"; then infra_on postgres down postgres >/dev/null 2>&1 || true; fi
+    for host in "${database_hosts[@]}"; do
+        if ip netns list | grep -q "^$prefix$host\b"; then infra_on "$host" down postgres >/dev/null 2>&1 || true; fi
+    done
     for host in "${rabbitmq_hosts[@]}"; do
         if ip netns list | grep -q "^$prefix$host\b"; then infra_on "$host" down rabbitmq >/dev/null 2>&1 & fi
     done
@@ -74,9 +83,12 @@ up() {
     rm -rf "$drill_run" "$(KIWI_RUN="$drill_run" data_root postgres)" "$(KIWI_RUN="$drill_run" data_root rabbitmq)"
     # All at once: the nodes' Erlang VMs boot side by side, and the second and third join the first when it is up.
     local pids=() pid
-    infra_on postgres up postgres & pids+=($!)
     for host in "${rabbitmq_hosts[@]}"; do infra_on "$host" up rabbitmq & pids+=($!); done
-    for pid in "${pids[@]}"; do wait "$pid" || die "the drill's PostgreSQL or RabbitMQ did not start"; done
+    # The primary, then its standby copied from it; the primary's host takes the database's address.
+    infra_on postgres-1 up postgres || die "the drill's PostgreSQL primary did not start"
+    KIWI_POSTGRES_PRIMARY="$(address_of postgres-1)" infra_on postgres-2 up postgres || die "the drill's PostgreSQL standby did not start"
+    on postgres-1 ip addr add "$database_address/24" dev eth0
+    for pid in "${pids[@]}"; do wait "$pid" || die "the drill's RabbitMQ did not start"; done
 }
 
 if ! is_root; then
@@ -85,10 +97,10 @@ if ! is_root; then
 fi
 case "${1:-}" in
     down) down; exit 0 ;;
-    up) "$here/install-packages.sh" iproute2 iptables; down; up; exit 0 ;;
+    up) "$here/install-packages.sh" iproute2 iptables iputils-arping; down; up; exit 0 ;;
 esac
 
-"$here/install-packages.sh" iproute2 iptables
+"$here/install-packages.sh" iproute2 iptables iputils-arping
 # Root in a container may still be refused namespaces or a firewall: say so plainly instead of failing half-way.
 probe="${prefix}probe"
 if ! { ip netns add "$probe" && ip netns exec "$probe" iptables -S >/dev/null; } 2>/dev/null; then
@@ -108,6 +120,7 @@ results="$drill_run/results.tsv"
 printf 'fault\tlasted\tstarted\tsucceeded\tfailed\tcharged\tlost\tduplicated\tunexpected\tunfinished\tanswered outside the fault\tfirst success after healing\tunready after\tall ready after healing\tavailability gap\n' > "$results"
 host_list=""
 for entry in "${hosts[@]}"; do host_list+="${entry%%:*}=$subnet.${entry#*:} "; done
+host_list+="postgres=$database_address"
 status=0
 # `env` passes on what the caller set too: KIWI_DRILL_FAULT_SECONDS, KIWI_DRILL_SCANS, KIWI_DRILL_SET_<SETTING>.
 on client env KIWI_TEST_DATABASE_URL="postgres://kiwi:kiwi@$(address_of postgres):$KIWI_POSTGRES_PORT/kiwi?sslmode=disable" \

@@ -11,6 +11,15 @@
 #                               infra.sh queue-leader QUEUE (the node that leads a quorum queue, rabbit@<address>)
 #                               infra.sh await-safe-stop (until stopping this node of a cluster leaves every quorum
 #                                   queue a majority: each has another member online and in sync)
+#   With KIWI_POSTGRES_REPLICATION set (the drills' two database hosts), `postgres` is this host's server of a primary
+#   and a synchronous standby: it starts as a copy of the server at KIWI_POSTGRES_PRIMARY when that is set, else as
+#   the primary. Each host keeps its data apart (postgres-<address>) and listens on every address it holds, so the
+#   service address can move to it.
+#                               infra.sh promote (this standby becomes the primary)
+#                               infra.sh follow PRIMARY (this server, stopped or crashed, rejoins as a standby of
+#                                   PRIMARY, rewound to where their histories parted)
+#                               infra.sh synchronous on|off (whether commits wait for a standby)
+#                               infra.sh role (primary, standby or stopped)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # The servers started here outlive this script: they must not keep its caller's descriptors open. A caller that waits
@@ -29,7 +38,13 @@ pg_bin() {
     [ -n "$dir" ] || die "PostgreSQL is not installed (run deploy/local/install-packages.sh)"
     echo "$dir"
 }
-pg_base() { echo "$(data_root postgres)/postgres"; }
+if [ -n "${KIWI_POSTGRES_REPLICATION:-}" ]; then
+    pg_base() { echo "$(data_root postgres)/postgres-$KIWI_INFRA_ADDRESS"; }
+    pg_listen='*'
+else
+    pg_base() { echo "$(data_root postgres)/postgres"; }
+    pg_listen="$KIWI_INFRA_ADDRESS"
+fi
 pg_ctl_as() { as_service_user postgres "$(pg_bin)/pg_ctl" -D "$(pg_base)/data" "$@"; }
 
 postgres_running() { [ -f "$(pg_base)/data/PG_VERSION" ] && pg_ctl_as status >/dev/null 2>&1; }
@@ -38,7 +53,9 @@ postgres_up() {
     local base; base="$(pg_base)"
     if postgres_running; then log "PostgreSQL already running on $KIWI_INFRA_ADDRESS:$KIWI_POSTGRES_PORT"; return; fi
     service_dir postgres "$base"
-    if [ ! -f "$base/data/PG_VERSION" ]; then
+    if [ ! -f "$base/data/PG_VERSION" ] && [ -n "${KIWI_POSTGRES_PRIMARY:-}" ]; then
+        postgres_copy_primary "$KIWI_POSTGRES_PRIMARY"
+    elif [ ! -f "$base/data/PG_VERSION" ]; then
         log "creating the PostgreSQL cluster in $base/data"
         rm -rf "$base/data"
         printf 'kiwi\n' > "$base/password"
@@ -48,7 +65,7 @@ postgres_up() {
             || { cat "$base/initdb.log" >&2; die "initdb failed"; }
         cat >>"$base/data/postgresql.conf" <<CONF
 port = $KIWI_POSTGRES_PORT
-listen_addresses = '$KIWI_INFRA_ADDRESS'
+listen_addresses = '$pg_listen'
 unix_socket_directories = '$base'
 max_connections = 300
 CONF
@@ -56,14 +73,94 @@ CONF
         if [ -n "${KIWI_INFRA_CLIENTS:-}" ]; then
             echo "host all all $KIWI_INFRA_CLIENTS scram-sha-256" >>"$base/data/pg_hba.conf"
         fi
+        if [ -n "${KIWI_POSTGRES_REPLICATION:-}" ]; then
+            # Hint bits are logged so that a crashed primary can be rewound (pg_rewind) and rejoin as a standby; WAL
+            # is kept for a standby that falls behind. Commits wait for a standby once the database exists (below).
+            cat >>"$base/data/postgresql.conf" <<CONF
+synchronous_commit = on
+wal_log_hints = on
+wal_keep_size = '512MB'
+CONF
+            echo "host replication kiwi $KIWI_INFRA_CLIENTS scram-sha-256" >>"$base/data/pg_hba.conf"
+        fi
     fi
     # A postmaster.pid left by a killed server is detected and replaced by PostgreSQL itself.
     pg_ctl_as -l "$base/server.log" -w -t 60 start >/dev/null || { tail -n 20 "$base/server.log" >&2; die "PostgreSQL did not start"; }
     if ! PGPASSWORD=kiwi psql -h "$KIWI_INFRA_ADDRESS" -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres -tAc \
         "select 1 from pg_database where datname = 'kiwi'" | grep -q 1; then
         PGPASSWORD=kiwi psql -q -h "$KIWI_INFRA_ADDRESS" -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres -c 'create database kiwi'
+        # A commit now returns only once a standby has flushed it ('*': whichever standby is connected), so a
+        # promoted standby holds every commit a client was told of. Standbys copy the setting with the data.
+        if [ -n "${KIWI_POSTGRES_REPLICATION:-}" ]; then postgres_synchronous on; fi
     fi
     log "PostgreSQL ready on $KIWI_INFRA_ADDRESS:$KIWI_POSTGRES_PORT"
+}
+
+# The data of a new standby: a base backup of PRIMARY streamed as it is taken, set to follow PRIMARY when started.
+postgres_copy_primary() {
+    local primary="$1" base; base="$(pg_base)"
+    log "copying the PostgreSQL primary at $primary:$KIWI_POSTGRES_PORT into $base/data"
+    rm -rf "$base/data"
+    printf 'kiwi\n' > "$base/password"
+    service_dir postgres "$base"
+    as_service_user postgres env PGPASSWORD=kiwi "$(pg_bin)/pg_basebackup" -D "$base/data" -X stream -R -c fast \
+        -d "$(postgres_conninfo "$primary")" >"$base/basebackup.log" 2>&1 \
+        || { cat "$base/basebackup.log" >&2; die "pg_basebackup from $primary failed"; }
+    postgres_keep_own_socket
+}
+
+# The copied configuration names the other host's socket folder: the last setting in the file wins.
+postgres_keep_own_socket() {
+    echo "unix_socket_directories = '$(pg_base)'" >>"$(pg_base)/data/postgresql.conf"
+}
+
+# How a standby on this host reaches PRIMARY; its application_name is this host's address.
+postgres_conninfo() {
+    echo "host=$1 port=$KIWI_POSTGRES_PORT user=kiwi password=kiwi application_name=$KIWI_INFRA_ADDRESS"
+}
+
+postgres_sql() {
+    PGPASSWORD=kiwi psql -q -X -v ON_ERROR_STOP=1 -h "$KIWI_INFRA_ADDRESS" -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres -tAc "$1"
+}
+
+postgres_role() {
+    if ! postgres_running; then echo stopped; return; fi
+    case "$(postgres_sql 'select pg_is_in_recovery()')" in t) echo standby ;; *) echo primary ;; esac
+}
+
+postgres_promote() {
+    pg_ctl_as -w -t 60 promote >/dev/null || die "the standby was not promoted"
+    log "PostgreSQL on $KIWI_INFRA_ADDRESS promoted to primary"
+}
+
+# Turns this server, crashed or stopped, into a standby of PRIMARY. A crashed one first replays its own WAL (a
+# single-user start that ends cleanly, as pg_rewind requires), then loses whatever it wrote after the histories parted.
+postgres_follow() {
+    local primary="$1" base; base="$(pg_base)"
+    postgres_down
+    if ! as_service_user postgres "$(pg_bin)/pg_controldata" -D "$base/data" | grep -q 'shut down$'; then
+        as_service_user postgres "$(pg_bin)/postgres" --single -D "$base/data" -c config_file="$base/data/postgresql.conf" \
+            postgres </dev/null >"$base/recovery.log" 2>&1 || { tail -n 20 "$base/recovery.log" >&2; die "crash recovery failed"; }
+    fi
+    # A promoted standby writes its new timeline to its control file only at its next checkpoint, and pg_rewind reads
+    # the timeline there: without one it finds the histories alike, rewinds nothing, and the server cannot follow.
+    PGPASSWORD=kiwi psql -q -X -h "$primary" -p "$KIWI_POSTGRES_PORT" -U kiwi -d postgres -c checkpoint >/dev/null \
+        || die "the primary at $primary did not take a checkpoint"
+    as_service_user postgres env PGPASSWORD=kiwi "$(pg_bin)/pg_rewind" -D "$base/data" -R \
+        --source-server="$(postgres_conninfo "$primary") dbname=postgres" >"$base/rewind.log" 2>&1 \
+        || { cat "$base/rewind.log" >&2; die "pg_rewind from $primary failed"; }
+    postgres_keep_own_socket
+    postgres_up
+    log "PostgreSQL on $KIWI_INFRA_ADDRESS follows $primary"
+}
+
+# Whether the primary's commits wait for a standby. Off is what a failover tool does when the standby is lost, so
+# that the primary keeps taking writes (with nothing to fail over to until a standby is back).
+postgres_synchronous() {
+    local names
+    case "$1" in on) names="'*'" ;; off) names="''" ;; *) die "usage: infra.sh synchronous on|off" ;; esac
+    postgres_sql "alter system set synchronous_standby_names = $names" >/dev/null
+    postgres_sql 'select pg_reload_conf()' >/dev/null
 }
 
 postgres_down() {
@@ -324,6 +421,13 @@ if [ "${1:-}" = "await-safe-stop" ]; then
     rmq rabbitmq-upgrade -q await_online_quorum_plus_one --timeout 120 >/dev/null
     exit 0
 fi
+
+case "${1:-}" in
+    promote) postgres_promote; exit 0 ;;
+    follow) [ -n "${2:-}" ] || die "usage: infra.sh follow PRIMARY"; postgres_follow "$2"; exit 0 ;;
+    synchronous) postgres_synchronous "${2:-}"; exit 0 ;;
+    role) postgres_role; exit 0 ;;
+esac
 
 if [ "${1:-}" = "pids" ]; then
     # The postmaster (its backends are its children) and RabbitMQ's Erlang VM.
