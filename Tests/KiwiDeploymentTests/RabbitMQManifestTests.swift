@@ -144,7 +144,7 @@ struct RabbitMQManifestTests {
             "HorizontalPodAutoscaler": "autoscaling/v2", "Kustomization": "kustomize.config.k8s.io/v1beta1",
             "ScaledObject": "keda.sh/v1alpha1", "TriggerAuthentication": "keda.sh/v1alpha1",
             "RabbitmqCluster": "rabbitmq.com/v1beta1", "Queue": "rabbitmq.com/v1beta1", "Exchange": "rabbitmq.com/v1beta1",
-            "Binding": "rabbitmq.com/v1beta1",
+            "Binding": "rabbitmq.com/v1beta1", "Cluster": "postgresql.cnpg.io/v1",
         ]
         for (file, object) in try DeploymentFiles().kubernetes {
             let kind = object["kind"].string ?? "?"
