@@ -68,6 +68,15 @@ struct RoutingRouterTests {
         }
     }
 
+    @Test("readiness's 503 says when to ask again: Retry-After 1, as a failover or a restart is over in seconds")
+    func notReadyRetryAfter() async throws {
+        let gateway = FakeGateway(readiness: ["postgres": { false }])
+        try await gateway.test { client async throws in
+            let answer = try await client.execute(uri: "/health/ready", method: .get)
+            #expect(answer.headers[.retryAfter] == "1")
+        }
+    }
+
     @Test("readiness is 200 degraded when only an optional check fails")
     func degraded() async throws {
         let gateway = FakeGateway(readiness: ["postgres": { true }], optionalReadiness: ["scanWorkers": { false }])
