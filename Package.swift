@@ -269,7 +269,7 @@ let package = Package(
         tests("KiwiKitchenTests", dependencies: ["KiwiDietGuard", "KiwiKitchen", "KiwiModels"]),
         tests("KiwiNutritionTests", dependencies: ["KiwiDatabase", "KiwiModels", "KiwiNutrition"], resources: [.copy("Fixtures")]),
         tests("KiwiConfigurationTests", dependencies: ["KiwiConfiguration"]),
-        tests("KiwiCLITests", dependencies: ["KiwiCLI", "KiwiAPIClient", "KiwiModels", "KiwiTestSupport"]),
+        tests("KiwiCLITests", dependencies: ["KiwiCLI", "KiwiAPIClient", "KiwiModels", "KiwiTestSupport", argumentParser]),
         tests("KiwiLoggingTests", dependencies: ["KiwiLogging", "KiwiModels", logging]),
         tests(
             "KiwiDatabaseTests",
