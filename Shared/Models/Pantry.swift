@@ -92,6 +92,11 @@ public enum QuantityUnit: String, Codable, Hashable, Sendable, CaseIterable {
     case fluidOunce = "fl oz"
     /// An amount the cook judges (salt, pepper): a recipe ingredient's `amount` is then `null`.
     case toTaste = "to taste"
+
+    /// The units a pantry item may be in: the ways food is bought and kept, as pantries have always had them. The
+    /// recipe-only units (the US measures of a recipe shown in US units, `to taste`) are refused there, so a pantry
+    /// never holds a unit an older client does not know, nor a quantity "to taste".
+    public static let pantryUnits: [QuantityUnit] = [.g, .kg, .ml, .l, .tsp, .tbsp, .cup, .piece, .clove, .slice, .pinch, .can, .pack, .bunch]
 }
 
 /// A page of `GET /v1/pantry`: soonest use-soon date first, food that keeps last.

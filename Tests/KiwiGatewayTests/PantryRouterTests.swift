@@ -427,6 +427,8 @@ struct PantryRouterTests {
         (#"{"name":"--"}"#, "letter or digit"),
         (#"{"name":42}"#, "name must be a string"),
         (#"{"name":"Milk","unit":"gallon"}"#, "g, kg, ml"),
+        (#"{"name":"Salt","quantity":1,"unit":"to taste"}"#, "g, kg, ml"),
+        (#"{"name":"Milk","quantity":2,"unit":"fl oz"}"#, "g, kg, ml"),
         (#"{"name":"Milk","unit":"l"}"#, "send a quantity"),
         (#"{"name":"Milk","quantity":0}"#, "greater than 0"),
         (#"{"name":"Milk","quantity":-1}"#, "greater than 0"),

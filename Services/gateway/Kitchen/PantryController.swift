@@ -240,7 +240,7 @@ struct PantryItemFields {
 
     static let unitWithoutQuantity = APIError.badRequest("unit says what quantity counts: send a quantity with it.")
     static let nameNeeded = APIError.badRequest("name must be a string such as \"Tomatoes\".")
-    static let unknownUnit = APIError.badRequest("unit must be one of \(QuantityUnit.allCases.map(\.rawValue).joined(separator: ", ")), or null.")
+    static let unknownUnit = APIError.badRequest("unit must be one of \(QuantityUnit.pantryUnits.map(\.rawValue).joined(separator: ", ")), or null.")
     static let unknownCategory = APIError.badRequest(
         "category must be one of \(StoreSection.allCases.map(\.rawValue).joined(separator: ", ")) (in any case)."
     )
@@ -262,7 +262,7 @@ struct PantryItemFields {
         case nil: break
         case .null?: unit = .clear
         case .string(let text)?:
-            guard let known = QuantityUnit(rawValue: text) else { throw Self.unknownUnit }
+            guard let known = QuantityUnit(rawValue: text), QuantityUnit.pantryUnits.contains(known) else { throw Self.unknownUnit }
             unit = .set(known)
         default: throw Self.unknownUnit
         }
