@@ -6,16 +6,22 @@ import KiwiModels
 import KiwiNutrition
 import Synchronization
 
-/// One scan's recipes labelled with their allergens (``DietGuard/allergens(of:)``), each recipe read through the lexicon
+/// One scan's recipes labelled with their allergens (``DietGuard/allergens(of:)``) and, with a ``NutritionEstimator``,
+/// their nutrition per serving (a recipe with servings, a dish recipe written with amounts), each recipe worked out
 /// once: a streamed recipe is labelled when it is shown, and the whole answer's same recipe (equal, its ids derived from
-/// the scan's) takes that label instead of being read again. With a ``NutritionEstimator``, each recipe that has
-/// servings (and each dish recipe written with amounts) also gets its nutrition per serving: labelling comes after the
-/// guard, so every recipe shown, streamed or whole, carries it. The CPU time of each estimate is counted in
+/// the scan's) takes that label instead of being read and weighed again. Labelling comes after the guard, so every
+/// recipe shown, streamed or whole, carries it. The CPU time of each estimate is counted in
 /// `kiwi_worker_nutrition_cpu_seconds` (`make bench` reports it per scan).
 final class RecipeLabels: Sendable {
     private let dietGuard: DietGuard
     private let nutrition: NutritionEstimator?
-    private let known = Mutex<[Recipe: [KitchenProfile.Allergen]]>([:])
+    private let known = Mutex<[Recipe: Label]>([:])
+
+    /// What labelling adds to one recipe.
+    private struct Label {
+        var allergens: [KitchenProfile.Allergen]
+        var nutrition: RecipeNutrition?
+    }
 
     init(dietGuard: DietGuard = DietGuard(), nutrition: NutritionEstimator? = nil) {
         self.dietGuard = dietGuard
@@ -24,16 +30,17 @@ final class RecipeLabels: Sendable {
 
     /// `recipe` with its allergens and nutrition.
     func labelled(_ recipe: Recipe) -> Recipe {
+        let label = label(of: recipe)
         var labelled = recipe
-        labelled.allergens = allergens(of: recipe)
-        labelled.nutrition = measured { $0.nutrition(of: recipe) }
+        labelled.allergens = label.allergens
+        labelled.nutrition = label.nutrition
         return labelled
     }
 
     /// `answer` with each recipe's allergens, as ``DietGuard/labelled(_:)`` labels it, and nutrition.
     func labelled(_ answer: ScanResponse) -> ScanResponse {
-        var labelled = dietGuard.labelled(answer, recipeAllergens: allergens(of:))
-        for (index, recipe) in labelled.recipes.enumerated() { labelled.recipes[index].nutrition = measured { $0.nutrition(of: recipe) } }
+        var labelled = dietGuard.labelled(answer) { label(of: $0).allergens }
+        for (index, recipe) in answer.recipes.enumerated() { labelled.recipes[index].nutrition = label(of: recipe).nutrition }
         if let recipe = labelled.dish?.recipe { labelled.dish?.recipe?.nutrition = measured { $0.nutrition(of: recipe) } }
         return labelled
     }
@@ -56,10 +63,11 @@ final class RecipeLabels: Sendable {
         return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
 
-    private func allergens(of recipe: Recipe) -> [KitchenProfile.Allergen] {
-        if let allergens = known.withLock({ $0[recipe] }) { return allergens }
-        let allergens = dietGuard.allergens(of: recipe)
-        known.withLock { $0[recipe] = allergens }
-        return allergens
+    /// `recipe`'s label, as the model answered it: worked out the first time, then remembered.
+    private func label(of recipe: Recipe) -> Label {
+        if let label = known.withLock({ $0[recipe] }) { return label }
+        let label = Label(allergens: dietGuard.allergens(of: recipe), nutrition: measured { $0.nutrition(of: recipe) })
+        known.withLock { $0[recipe] = label }
+        return label
     }
 }
