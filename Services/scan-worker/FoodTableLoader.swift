@@ -2,6 +2,7 @@ import KiwiConcurrency
 import KiwiNutrition
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// Reads the nutrition table (the `foods` table, loaded by the gateway's migration 16) from PostgreSQL when the worker
 /// starts, so that every recipe it shows gets its nutrition from the same foods. A worker started before any gateway
@@ -11,14 +12,43 @@ struct FoodTableLoader: Sendable {
     /// How long to wait for a gateway to create the table.
     var patience: Duration = .seconds(60)
 
-    func load(logger: Logger) async throws -> FoodTable {
+    /// The estimator of the table's foods. Built once per process for each content of the table, known by its
+    /// fingerprint (PostgreSQL's md5 of its rows, one round trip): decoding and indexing the 7,349 rows costs about a
+    /// second of CPU in a debug build, which every worker of a process (the tests start dozens) would pay again.
+    func estimator(logger: Logger) async throws -> NutritionEstimator {
+        let fingerprint = try await fingerprint(logger: logger)
+        if let built = Self.built.withLock({ $0[fingerprint] }) { return built }
+        let estimator = NutritionEstimator(try await load(logger: logger))
+        Self.built.withLock { $0[fingerprint] = estimator }
+        return estimator
+    }
+
+    private static let built = Mutex<[String: NutritionEstimator]>([:])
+
+    /// The md5 of every row in order; waits, as ``load(logger:)`` does, for a gateway to create the table.
+    private func fingerprint(logger: Logger) async throws -> String {
+        try await waitingForTheTable(logger: logger) {
+            let rows = try await client.query("SELECT md5(string_agg(foods::text, E'\\n' ORDER BY dataset, description)) FROM foods", logger: logger)
+            for try await fingerprint in rows.decode(String?.self) { return fingerprint ?? "" }
+            return ""
+        }
+    }
+
+    private func load(logger: Logger) async throws -> FoodTable {
+        try await waitingForTheTable(logger: logger) {
+            let foods = try await read(logger: logger)
+            guard !foods.isEmpty else { throw FoodTableUnavailable.empty }
+            logger.info("read the nutrition table", metadata: ["foods": "\(foods.count)"])
+            return FoodTable(foods: foods)
+        }
+    }
+
+    /// `read`'s result, tried again every half second while the table does not exist yet, up to ``patience``.
+    private func waitingForTheTable<Value>(logger: Logger, _ read: () async throws -> Value) async throws -> Value {
         let deadline = ContinuousClock.now + patience
         while true {
             do {
-                let foods = try await read(logger: logger)
-                guard !foods.isEmpty else { throw FoodTableUnavailable.empty }
-                logger.info("read the nutrition table", metadata: ["foods": "\(foods.count)"])
-                return FoodTable(foods: foods)
+                return try await read()
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == Self.undefinedTable {
                 guard .now < deadline else { throw FoodTableUnavailable.missing }
                 logger.info("waiting for a gateway to create the nutrition table (migration 16)")

@@ -69,7 +69,7 @@ final class ScanJobProcessor: Service, Sendable {
     }
 
     func run() async throws {
-        let estimator = NutritionEstimator(try await foods.load(logger: logger))
+        let estimator = try await foods.estimator(logger: logger)
         nutrition.withLock { $0 = estimator }
         await withTaskGroup(of: Void.self) { group in
             await withGracefulShutdownHandler {
