@@ -14,7 +14,7 @@ from pathlib import Path
 # Modules the Swift toolchain ships: no package provides them, so no target declares them.
 TOOLCHAIN_MODULES = {
     "Darwin", "Dispatch", "Foundation", "FoundationEssentials", "FoundationNetworking", "Glibc", "Musl",
-    "Synchronization", "Testing", "XCTest", "_Concurrency",
+    "Synchronization", "SwiftOverlayShims", "Testing", "XCTest", "_Concurrency",
 }
 
 # Products of other packages that vend more modules than the one of their own name.

@@ -6,6 +6,11 @@ import KiwiModels
 import KiwiNutrition
 import Synchronization
 
+#if canImport(SwiftOverlayShims)
+// timespec's members: a whole-module (release) build does not see them through Foundation or Glibc.
+import SwiftOverlayShims
+#endif
+
 /// One scan's recipes labelled with their allergens (``DietGuard/allergens(of:)``) and, with a ``NutritionEstimator``,
 /// their nutrition per serving (a recipe with servings, a dish recipe written with amounts), each recipe worked out
 /// once: a streamed recipe is labelled when it is shown, and the whole answer's same recipe (equal, its ids derived from
