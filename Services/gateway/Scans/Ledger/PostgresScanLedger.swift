@@ -309,7 +309,7 @@ private struct DailyUsageStatement: PostgresPreparedStatement {
 /// ``PostgresScanLedger/columns`` names them, then whether it is (or would have been) a free refinement, the outcome
 /// and the usage. A limit the policy does not set is NULL, no limit. A replayed scan's partials and their count are
 /// joined from its row (a new scan has none).
-private struct ReserveScanStatement: PostgresPreparedStatement {
+struct ReserveScanStatement: PostgresPreparedStatement {
     static let sql = """
         SELECT r_id AS id, r_user_id AS user_id, r_state AS state, r_error_code AS error_code, r_error_message AS error_message,
             r_photo_sha256 AS photo_sha256, r_deadline AS deadline, r_created_at AS created_at, r_result AS result,
