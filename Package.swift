@@ -215,7 +215,7 @@ let package = Package(
             dependencies: [httpTypes, openAPIRuntime, openAPIURLSession],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
-        library("KiwiOpenAI", folder: "OpenAI", dependencies: ["KiwiModels"]),
+        library("KiwiOpenAI", folder: "OpenAI", dependencies: ["KiwiModels", nioCore]),
         library("KiwiDietGuard", folder: "DietGuard", dependencies: ["KiwiModels"], resources: [.embedInCode("ingredient-lexicon.json")]),
         library("KiwiKitchen", folder: "Kitchen", dependencies: ["KiwiDietGuard", "KiwiModels"]),
         library("KiwiNutrition", folder: "Nutrition", dependencies: ["KiwiDietGuard", "KiwiKitchen", "KiwiModels"]),

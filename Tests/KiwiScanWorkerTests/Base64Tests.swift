@@ -1,8 +1,7 @@
 import Foundation
+import KiwiOpenAI
 import NIOCore
 import Testing
-
-@testable import KiwiScanWorker
 
 @Suite("Base64 into a request body")
 struct Base64Tests {

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiModels
+import KiwiOpenAI
 import NIOCore
 
 /// The Chat Completions request that asks gpt-4o about one fridge photo (docs/architecture.md, "2. The scan data flow", step 12).

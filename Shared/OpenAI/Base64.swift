@@ -2,14 +2,14 @@ import NIOCore
 
 /// Standard base64 (RFC 4648 §4, padded), written straight into the request body: a photo is encoded once per
 /// request into its final place, instead of into a buffer of its own that is then copied.
-enum Base64 {
+public enum Base64 {
     /// The length of the base64 of `count` bytes.
-    static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
+    public static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Encodes `input` into `output`, which holds exactly ``encodedCount(_:)`` bytes.
-    static func encode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
+    public static func encode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
         precondition(output.count == encodedCount(input.count))
         alphabet.withUnsafeBufferPointer { alphabet in
             func character(_ sextet: UInt32) -> UInt8 { alphabet[Int(sextet & 0x3F)] }
@@ -36,7 +36,7 @@ enum Base64 {
 
 extension ByteBuffer {
     /// Writes `bytes` in base64 (``Base64``), growing the buffer once if it must.
-    mutating func writeBase64(_ bytes: [UInt8]) {
+    public mutating func writeBase64(_ bytes: [UInt8]) {
         let count = Base64.encodedCount(bytes.count)
         bytes.withUnsafeBytes { input in
             _ = writeWithUnsafeMutableBytes(minimumWritableBytes: count) { output in
