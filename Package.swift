@@ -325,8 +325,8 @@ let package = Package(
         tests(
             "KiwiGatewayTests",
             dependencies: [
-                "KiwiConcurrency", "KiwiDatabase", "KiwiGateway", "KiwiInternalAPI", "KiwiKitchen", "KiwiMessaging", "KiwiModels", "KiwiOpenAI",
-                "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTestSupport",
+                "KiwiConcurrency", "KiwiDatabase", "KiwiDevelopment", "KiwiGateway", "KiwiInternalAPI", "KiwiKitchen", "KiwiMessaging", "KiwiModels",
+                "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTestSupport",
                 httpTypes, hummingbird, hummingbirdTesting, logging, nioCore, postgresNIO,
             ]
         ),

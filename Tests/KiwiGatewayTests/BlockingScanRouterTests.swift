@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import KiwiDatabase
+import KiwiDevelopment
 import KiwiInternalAPI
 import KiwiMessaging
 import KiwiModels

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import KiwiDevelopment
 import KiwiInternalAPI
 import KiwiModels
 import KiwiScanJobs

@@ -51,20 +51,13 @@ struct ScanClient: Sendable {
     /// Whether scans go through the async API.
     let async: Bool
     private let bodies: [ByteBuffer]
-    private static let boundary = "kiwi-loadtest-boundary"
 
     init(gateway: String, client: HTTPClient, imageSize: Int, timeout: TimeAmount, async: Bool = false) {
         self.gateway = gateway
         self.client = client
         self.timeout = timeout
         self.async = async
-        bodies = (0..<8).map { seed in
-            let head =
-                "--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"fridge.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
-            return ByteBuffer(
-                bytes: Array(head.utf8) + SyntheticJPEG.make(size: imageSize, seed: UInt64(seed)) + Array("\r\n--\(Self.boundary)--\r\n".utf8)
-            )
-        }
+        bodies = (0..<8).map { ByteBuffer(bytes: MultipartUpload.make(SyntheticJPEG.make(size: imageSize, seed: UInt64($0))).body) }
     }
 
     /// One scan with the `index`-th photo (modulo the few there are).
@@ -216,7 +209,7 @@ struct ScanClient: Sendable {
         var request = HTTPClientRequest(url: "\(gateway)\(path)")
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(Self.boundary)")
+        request.headers.add(name: "Content-Type", value: MultipartUpload.envelope().contentType)
         request.body = .bytes(bodies[index % bodies.count])
         return request
     }

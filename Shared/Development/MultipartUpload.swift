@@ -1,4 +1,5 @@
-/// `multipart/form-data` bodies as the apps send photos to `POST /v1/scan`.
+/// `multipart/form-data` bodies as the apps send photos to `POST /v1/scan`: for tests, the load test and the
+/// gateway's floor.
 public enum MultipartUpload {
     /// A body with one file field.
     public static func make(
