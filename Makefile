@@ -52,7 +52,7 @@ bench-messaging: ## benchmark RabbitMQ confirmed publishing and consuming (relea
 bench-worker: ## benchmark scan jobs through a real scan worker and the OpenAI stub (release build)
 	@deploy/local/bench-worker.sh
 
-bench-floors: ## what PostgreSQL and RabbitMQ alone cost for a scan's statements and messages (release build)
+bench-floors: ## scenario A, then each process asked for no more than a scan asks of it, at the same rate: A's CPU per scan over each floor (release build)
 	@deploy/local/bench-floors.sh
 
 bench-peer:  ## LiteLLM's proxy forwarding the same scan request to the same stub, 1 and 2 workers (installs LiteLLM into .run/bench-peer/venv)

@@ -87,6 +87,8 @@ let package = Package(
         .executable(name: "kiwi-scan-worker-bench", targets: ["KiwiScanWorkerBench"]),
         .executable(name: "kiwi-loadtest", targets: ["KiwiLoadTest"]),
         .executable(name: "kiwi-stream-floor", targets: ["KiwiStreamFloor"]),
+        .executable(name: "kiwi-gateway-floor", targets: ["KiwiGatewayFloor"]),
+        .executable(name: "kiwi-worker-floor", targets: ["KiwiWorkerFloor"]),
         .library(name: "KiwiModels", targets: ["KiwiModels"]),
         .library(name: "KiwiAPIClient", targets: ["KiwiAPIClient"]),
     ],
@@ -196,7 +198,15 @@ let package = Package(
             folder: "floor-bench",
             dependencies: [
                 "KiwiDevelopment", "KiwiBenchmarking", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiMessaging", "KiwiScanJobs",
-                "KiwiScans", "KiwiTopology", logging, postgresNIO,
+                "KiwiScans", "KiwiTopology", asyncHTTPClient, logging, nioCore, nioHTTP1, postgresNIO,
+            ]
+        ),
+        tool("KiwiGatewayFloor", folder: "gateway-floor", dependencies: ["KiwiConfiguration", "KiwiModels", hummingbird, logging]),
+        tool(
+            "KiwiWorkerFloor",
+            folder: "worker-floor",
+            dependencies: [
+                "KiwiConfiguration", "KiwiDevelopment", "KiwiMessaging", "KiwiOpenAI", "KiwiTopology", asyncHTTPClient, logging, nioCore, nioHTTP1,
             ]
         ),
         tool("KiwiStreamFloor", folder: "stream-floor", dependencies: ["KiwiBenchmarking", "KiwiConfiguration", asyncHTTPClient, nioCore, nioHTTP1]),

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import KiwiBenchmarking
 import KiwiConcurrency
@@ -9,24 +10,61 @@ import KiwiScanJobs
 import KiwiScans
 import KiwiTopology
 import Logging
+import NIOCore
+import NIOHTTP1
 import PostgresNIO
 
-// kiwi-floor-bench: what PostgreSQL and RabbitMQ cost when asked for no more than a scan asks of them, through Kiwi's
-// own clients but without Kiwi's work — trivial statements in place of a scan's, and a scan's messages with nobody
-// doing anything with them. Kiwi's CPU per scan (`make bench`) cannot go below these figures without asking the two
-// servers for less. Reads the servers' CPU from /proc (POSTGRES_PID, RABBITMQ_PID: `infra.sh pids`), so run it against
-// a stack nothing else is using. Prints a table; asserts nothing.
+// kiwi-floor-bench: what each of Kiwi's processes costs when asked for no more than a scan asks of it, against what
+// it cost in scenario A of the same run (A_REPORT, kiwi-loadtest's JSON: its rate is the floors' rate, and each
+// process's CPU per scan is set beside its floor). PostgreSQL and RabbitMQ are asked through Kiwi's own clients but
+// without Kiwi's work: trivial statements in place of a scan's, and a scan's messages with nobody doing anything with
+// them. The gateway's floor is `kiwi-gateway-floor` (GATEWAY_FLOOR_URL, GATEWAY_FLOOR_PID) reading the same uploads A
+// sent; the worker's is `kiwi-worker-floor` (WORKER_FLOOR_PID) taking the same photos from WORKER_FLOOR_QUEUE and
+// sending A's model request with each to the stub, whose count (STUB_URL of requests says when the last is done).
+// Every CPU figure is read from /proc, so run it against a stack nothing else is using. Prints tables; asserts
+// nothing.
 
 var environment = EnvironmentReader()
 let databaseURL = environment.string("DATABASE_URL", default: LocalStack.databaseURL)
 let amqpURL = environment.string("AMQP_URL", default: LocalStack.amqpURL)
 /// A leg's length, in seconds.
 let seconds = environment.value("FLOOR_SECONDS", default: 20, parse: positiveNumber)
-/// Scenario A's rate on the 2-core machine the figures were first taken on: a server's CPU per message depends on
-/// the rate, since at a lower one each wake-up serves fewer messages.
-let scansPerSecond = environment.value("FLOOR_SCANS_PER_SECOND", default: 220, parse: positiveNumber)
+let scenarioA = environment.required("A_REPORT", parse: ScenarioReport.init(path:))
+/// Scenario A's rate unless given: a process's CPU per message depends on the rate, since at a lower one each wake-up
+/// serves fewer messages.
+let givenScansPerSecond = environment.value("FLOOR_SCANS_PER_SECOND", default: Double?.none) { try positiveNumber($0) }
 let postgresPID = environment.required("POSTGRES_PID", parse: processID)
 let rabbitMQPID = environment.required("RABBITMQ_PID", parse: processID)
+let gatewayFloorURL = environment.required("GATEWAY_FLOOR_URL")
+let gatewayFloorPID = environment.required("GATEWAY_FLOOR_PID", parse: processID)
+let workerFloorPID = environment.required("WORKER_FLOOR_PID", parse: processID)
+let workerFloorQueue = environment.string("WORKER_FLOOR_QUEUE", default: "kiwi.floor-bench.worker-jobs")
+let stubURL = environment.required("STUB_URL")
+/// The uploads and photos of scenario A: `kiwi-loadtest`'s, 256 KiB, cycling through 8.
+let photoSize = environment.int("FLOOR_PHOTO_BYTES", default: 256 * 1024, in: 1...2 * 1024 * 1024)
+
+/// What `kiwi-loadtest --json` wrote about a scenario: its rate and each process's CPU.
+struct ScenarioReport: Decodable {
+    struct Process: Decodable {
+        var name: String
+        var cpuSeconds: Double
+    }
+
+    var scansFinishedInWindow: Int
+    var durationSeconds: Double
+    var processes: [Process]
+
+    init(path: String) throws {
+        self = try JSONDecoder().decode(Self.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    var scansPerSecond: Double { Double(scansFinishedInWindow) / durationSeconds }
+
+    /// CPU ms per scan of the processes whose names start with `prefix` (the workers are `kiwi-scan-worker-N`).
+    func cpuMillisecondsPerScan(_ prefix: String) -> Double {
+        processes.filter { $0.name.hasPrefix(prefix) }.reduce(0) { $0 + $1.cpuSeconds } * 1000 / Double(max(1, scansFinishedInWindow))
+    }
+}
 
 func positiveNumber(_ text: String) throws -> Double {
     guard let number = Double(text), number > 0 else { throw ConfigurationError.Reason("must be a number above 0") }
@@ -132,13 +170,13 @@ enum ScanStatements {
 
 // MARK: - RabbitMQ
 
-/// A scan's messages at `scansPerSecond`, as Kiwi builds them, on queues and an exchange of the bench's own: the
+/// A scan's messages at `rate` a second, as Kiwi builds them, on queues and an exchange of the bench's own: the
 /// gateway's job (``ScanJob`` with a 256 KiB photo, confirmed) into a job queue declared as the real one
 /// (``KiwiTopology/scanJobs(queue:)``); a worker takes each with a manual acknowledgement, announces two
 /// ``ScanEvent``s to a fan-out exchange (each confirmed before the next, as a worker does) and acknowledges the job; a
 /// gateway receives the events from its exclusive queue, auto-acknowledged. Returns the broker's CPU ms per scan and
 /// the scans.
-func rabbitMQFloor(serverPID: Int32) async throws -> (perScan: Double, scans: Int) {
+func rabbitMQFloor(serverPID: Int32, rate: Double) async throws -> (perScan: Double, scans: Int) {
     let queue = "kiwi.floor-bench.jobs"
     let exchange = "kiwi.floor-bench.events"
     let eventsQueue = "kiwi.floor-bench.events.gateway"
@@ -162,7 +200,7 @@ func rabbitMQFloor(serverPID: Int32) async throws -> (perScan: Double, scans: In
         topology: eventQueue,
         logger: logger
     )
-    let scans = Int(seconds * scansPerSecond)
+    let scans = Int(seconds * rate)
     let scanID = UUID()
     let job = try ScanJob(
         scanID: scanID,
@@ -197,37 +235,169 @@ func rabbitMQFloor(serverPID: Int32) async throws -> (perScan: Double, scans: In
                         if heard == events.count * scans { break }
                     }
                 }
-                let start = ContinuousClock.now
-                for index in 0..<scans {
-                    try await sleep(until: start + .seconds(Double(index) / scansPerSecond))
-                    group.addTask { try await gateway.publish(job, routingKey: queue) }
-                }
+                try await paced(scans, perSecond: rate) { _ in try await gateway.publish(job, routingKey: queue) }
             }
         }
         return (cpu * 1000 / Double(scans), scans)
     }
 }
 
+/// Runs `body(0)` … `body(count - 1)`, each started `1 / rate` s after the one before whether or not it has ended, as
+/// an open-loop load does; returns when all have ended.
+func paced(_ count: Int, perSecond rate: Double, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+    try await withThrowingDiscardingTaskGroup { group in
+        let start = ContinuousClock.now
+        for index in 0..<count {
+            try await sleep(until: start + .seconds(Double(index) / rate))
+            group.addTask { try await body(index) }
+        }
+    }
+}
+
+struct FloorError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// An HTTP client with a connection for each of a scan load's lanes, as the load generator and the worker have.
+func makeHTTPClient() -> HTTPClient {
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+}
+
+// MARK: - The gateway
+
+/// The uploads of scenario A at `rate` a second to `kiwi-gateway-floor`, after a second of them unmeasured to open
+/// the connections. Returns the floor's CPU ms per upload and the uploads.
+func gatewayFloor(serverPID: Int32, url: String, rate: Double) async throws -> (perScan: Double, scans: Int) {
+    let http = makeHTTPClient()
+    let bodies = (0..<8).map { ByteBuffer(bytes: MultipartUpload.make(SyntheticJPEG.make(size: photoSize, seed: UInt64($0))).body) }
+    @Sendable func upload(_ index: Int) async throws {
+        var request = HTTPClientRequest(url: url + "/v1/scan")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: MultipartUpload.envelope().contentType)
+        request.body = .bytes(bodies[index % bodies.count])
+        let response = try await http.execute(request, timeout: .seconds(30))
+        guard response.status == .ok else { throw FloorError(description: "kiwi-gateway-floor answered \(response.status)") }
+        _ = try await response.body.collect(upTo: 1 << 20)
+    }
+    do {
+        try await paced(Int(rate), perSecond: rate, upload)
+        let uploads = Int(seconds * rate)
+        let (cpu, _) = try await cpuSeconds(of: serverPID) { try await paced(uploads, perSecond: rate, upload) }
+        try await http.shutdown()
+        return (cpu * 1000 / Double(uploads), uploads)
+    } catch {
+        try? await http.shutdown()
+        throw error
+    }
+}
+
+// MARK: - The worker
+
+/// What the stub's `GET /admin/state` says that the bench needs: how many model requests it has had.
+struct StubRequests: Decodable {
+    var requests: Int
+}
+
+/// The photos of scenario A at `rate` a second, each published with a confirm as a message of its own into the queue
+/// `kiwi-worker-floor` consumes, after a second of them unmeasured. The floor's work for a photo has ended when the
+/// stub has had its request (and its acknowledgement follows at once). Returns the floor's CPU ms per photo and the
+/// photos.
+func workerFloor(serverPID: Int32, stub: String, rate: Double) async throws -> (perScan: Double, scans: Int) {
+    let http = makeHTTPClient()
+    let publisher = AMQPPublisher(
+        settings: try AMQPSettings(url: amqpURL, connectionName: "kiwi-floor-bench worker jobs"),
+        topology: KiwiTopology.scanJobs(queue: workerFloorQueue),
+        logger: logger
+    )
+    let photos = (0..<8).map {
+        AMQPMessage(body: SyntheticJPEG.make(size: photoSize, seed: UInt64($0)), properties: AMQPProperties(persistent: true))
+    }
+    @Sendable func requestsSeen() async throws -> Int {
+        let response = try await http.execute(HTTPClientRequest(url: stub + "/admin/state"), timeout: .seconds(10))
+        return try JSONDecoder().decode(StubRequests.self, from: Data(try await response.body.collect(upTo: 16 << 20).readableBytesView)).requests
+    }
+    /// Publishes `count` photos at the rate and waits until the floor has sent each to the stub.
+    @Sendable func feed(_ count: Int) async throws {
+        let target = try await requestsSeen() + count
+        try await paced(count, perSecond: rate) { index in try await publisher.publish(photos[index % photos.count], routingKey: workerFloorQueue) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await requestsSeen() < target {
+            guard ContinuousClock.now < deadline else { throw FloorError(description: "kiwi-worker-floor did not send every photo to the stub") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+    }
+    do {
+        let result = try await whileRunning([publisher]) {
+            await publisher.waitUntilConnected()
+            try await feed(Int(rate))
+            let scans = Int(seconds * rate)
+            let (cpu, _) = try await cpuSeconds(of: serverPID) { try await feed(scans) }
+            return (cpu * 1000 / Double(scans), scans)
+        }
+        try await http.shutdown()
+        return result
+    } catch {
+        try? await http.shutdown()
+        throw error
+    }
+}
+
 // MARK: - The table
 
 do {
-    let (postgres, rabbitMQ) = try environment.finish(postgresPID, rabbitMQPID)
-    print("kiwi-floor-bench: \(ProcessInfo.processInfo.activeProcessorCount) CPUs, \(format(seconds, 0)) s a leg; the servers' own CPU")
+    let (a, postgres, rabbitMQ, gatewayURL, gatewayPID, workerPID, stub) = try environment.finish(
+        scenarioA,
+        postgresPID,
+        rabbitMQPID,
+        gatewayFloorURL,
+        gatewayFloorPID,
+        workerFloorPID,
+        stubURL
+    )
+    let rate = givenScansPerSecond ?? a.scansPerSecond
+    print("kiwi-floor-bench: \(ProcessInfo.processInfo.activeProcessorCount) CPUs, \(format(seconds, 0)) s a leg at \(format(rate, 1)) scans/s")
     print("")
     let floor = try await postgresFloor(serverPID: postgres)
-    let perScan = Double(ScanStatements.reads) * floor.read + Double(ScanStatements.writes) * floor.write
+    let statements = Double(ScanStatements.reads) * floor.read + Double(ScanStatements.writes) * floor.write
     print("| PostgreSQL, 16 lanes, prepared | per second | CPU ms each |")
     print("|---|---|---|")
     print("| a read of nothing (`SELECT $1`) | \(format(floor.readsPerSecond, 0)) | \(format(floor.read, 3)) |")
     print("| a one-row `UPDATE`, committed | \(format(floor.writesPerSecond, 0)) | \(format(floor.write, 3)) |")
-    print("| a scan's \(ScanStatements.reads) reads and \(ScanStatements.writes) writes | | \(format(perScan, 3)) |")
+    print("| a scan's \(ScanStatements.reads) reads and \(ScanStatements.writes) writes | | \(format(statements, 3)) |")
     print("")
-    let broker = try await rabbitMQFloor(serverPID: rabbitMQ)
-    print("| RabbitMQ, a scan's messages | scans | scans/s | CPU ms per scan |")
-    print("|---|---|---|---|")
+    let broker = try await rabbitMQFloor(serverPID: rabbitMQ, rate: rate)
+    let gateway = try await gatewayFloor(serverPID: gatewayPID, url: gatewayURL, rate: rate)
+    let worker = try await workerFloor(serverPID: workerPID, stub: stub, rate: rate)
+    print("| a scan's part, nothing else, at A's rate | scans | CPU ms per scan |")
+    print("|---|---|---|")
     print(
-        "| 256 KiB job confirmed, delivered, acked; 2 events confirmed, fanned out, delivered | \(broker.scans) | \(format(scansPerSecond, 0)) | \(format(broker.perScan, 3)) |"
+        "| RabbitMQ: 256 KiB job confirmed, delivered, acked; 2 events confirmed, fanned out, delivered | \(broker.scans) | \(format(broker.perScan, 3)) |"
     )
+    print("| `kiwi-gateway-floor`: the upload read whole, a 4 KiB answer | \(gateway.scans) | \(format(gateway.perScan, 3)) |")
+    print(
+        "| `kiwi-worker-floor`: the photo delivered, base64 into A's model request, POSTed, answer read, acked | \(worker.scans) | \(format(worker.perScan, 3)) |"
+    )
+    print("")
+    print("| process | scenario A, CPU ms per scan | its floor | A ÷ floor |")
+    print("|---|---|---|---|")
+    func row(_ name: String, _ measured: Double, _ floor: Double) {
+        print("| \(name) | \(format(measured, 2)) | \(format(floor, 2)) | \(format(measured / floor, 2)) |")
+    }
+    row("kiwi-gateway", a.cpuMillisecondsPerScan("kiwi-gateway"), gateway.perScan)
+    row("kiwi-scan-worker", a.cpuMillisecondsPerScan("kiwi-scan-worker"), worker.perScan)
+    row("PostgreSQL", a.cpuMillisecondsPerScan("postgresql"), statements)
+    row("RabbitMQ", a.cpuMillisecondsPerScan("rabbitmq"), broker.perScan)
+    row(
+        "PostgreSQL + RabbitMQ",
+        a.cpuMillisecondsPerScan("postgresql") + a.cpuMillisecondsPerScan("rabbitmq"),
+        statements + broker.perScan
+    )
+    print("| kiwi-auth | \(format(a.cpuMillisecondsPerScan("kiwi-auth"), 2)) | | |")
+    print("")
+    print("Scenario A: \(a.scansFinishedInWindow) scans in \(format(a.durationSeconds, 0)) s (\(format(a.scansPerSecond, 1)) scans/s).")
 } catch {
     FileHandle.standardError.write(Data("kiwi-floor-bench: \(error)\n".utf8))
     exit(1)

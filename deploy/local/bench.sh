@@ -3,7 +3,7 @@
 # Each scenario (docs/operations.md) runs on fresh processes — the OpenAI stub, auth, one gateway and its scan workers —
 # on ports of its own (18080-18089 and 18101-18110 for workers, metrics 19101-19102 and 19201-19210), so a `make run`
 # stack can stay up meanwhile.
-#   bench.sh [A] [B] [C] [D] [S] [R]  the scenarios to run (default: all). Tables on stdout; JSON, the services' metrics at
+#   bench.sh [A] [B] [C] [D] [S] [R] [F]  the scenarios to run (default: all but F; F, the floors, after an A). Tables on stdout; JSON, the services' metrics at
 #                              the end of each scenario (ID-SERVICE.prom) and their logs in .run/bench/.
 #   KIWI_BENCH_SERVICES=DIR    run the gateway, auth and scan workers from DIR instead (another build's release
 #                              binaries), to compare two builds leg by leg on the same machine and load generator.
@@ -17,7 +17,8 @@ source "$here/common.sh"
 use_local_infrastructure postgres rabbitmq
 
 cd "$KIWI_ROOT"
-for product in kiwi-gateway kiwi-auth kiwi-scan-worker kiwi-llm-stub kiwi kiwi-loadtest kiwi-stream-floor; do
+for product in kiwi-gateway kiwi-auth kiwi-scan-worker kiwi-llm-stub kiwi kiwi-loadtest kiwi-stream-floor kiwi-floor-bench kiwi-gateway-floor \
+    kiwi-worker-floor; do
     log "building $product (release)"
     swift build -c release --product "$product" >&2
 done
@@ -198,6 +199,29 @@ FROM scans WHERE created_at >= :'since' AND state = 'succeeded' AND (parent_id I
 SQL
 }
 
+# F: each of Kiwi's processes asked for no more than a scan asks of it, at the rate of the A just run, beside what A
+# measured (kiwi-floor-bench, `make bench-floors`): PostgreSQL's and RabbitMQ's for a scan's statements and messages;
+# the gateway's for reading A's uploads and answering (kiwi-gateway-floor); the worker's for taking A's photos from a
+# queue and sending each in A's model request to a stub (kiwi-worker-floor). Figures in F.md.
+floors_scenario() {
+    [ -f "$BENCH_RUN/A.json" ] && [ -f "$BENCH_RUN/A-request.json" ] || die "F sets its floors beside scenario A's figures: run bench.sh A F"
+    printf '\n## F — each process at its floor, at the rate of A\n\n'
+    start kiwi-llm-stub stub --port 18089 --latency-ms 0 --jitter-ms 0 "${stub_pace[@]}"
+    PORT=18080 start kiwi-gateway-floor gateway-floor
+    local gateway_floor="${pids[-1]}" servers
+    REQUEST_FILE="$BENCH_RUN/A-request.json" OPENAI_BASE_URL="http://127.0.0.1:18089/v1" AMQP_URL="$AMQP_URL" \
+        QUEUE=kiwi.floor-bench.worker-jobs WORKER_CONCURRENCY=64 start kiwi-worker-floor worker-floor
+    local worker_floor="${pids[-1]}"
+    wait_healthy 18089
+    wait_healthy 18080
+    servers="$("$here/infra.sh" pids)"
+    A_REPORT="$BENCH_RUN/A.json" POSTGRES_PID="$(sed -n 's/^postgresql=//p' <<<"$servers")" \
+        RABBITMQ_PID="$(sed -n 's/^rabbitmq=//p' <<<"$servers")" GATEWAY_FLOOR_URL=http://127.0.0.1:18080 \
+        GATEWAY_FLOOR_PID="$gateway_floor" WORKER_FLOOR_PID="$worker_floor" WORKER_FLOOR_QUEUE=kiwi.floor-bench.worker-jobs \
+        STUB_URL=http://127.0.0.1:18089 "$KIWI_BIN/kiwi-floor-bench" | tee "$BENCH_RUN/F.md"
+    stop_all
+}
+
 selected=("$@")
 [ ${#selected[@]} -gt 0 ] || selected=(A B C D S R)
 for id in "${selected[@]}"; do
@@ -214,7 +238,8 @@ for id in "${selected[@]}"; do
             --concurrency 10000 --people 500 --async --ramp-up 60 --warmup 60 --duration 60 --image-size 32768 --request-timeout 240 ;;
         S) streamed_scenario ;;
         R) refinement_scenario ;;
-        *) die "unknown scenario $id; use A, B, C, D, S or R" ;;
+        F) floors_scenario ;;
+        *) die "unknown scenario $id; use A, B, C, D, S, R or F" ;;
     esac
 done
 printf '\nJSON results and service logs: %s\n' "$BENCH_RUN"
