@@ -167,7 +167,7 @@ let package = Package(
             "KiwiLLMStub",
             folder: "llm-stub",
             dependencies: [
-                "KiwiConcurrency", "KiwiJPEG", "KiwiLogging", "KiwiModels", "KiwiOpenAI",
+                "KiwiConcurrency", "KiwiDevelopment", "KiwiJPEG", "KiwiLogging", "KiwiModels", "KiwiOpenAI",
                 argumentParser, crypto, httpTypes, hummingbird, logging, nioCore, nioHTTPTypes, nioPosix,
             ]
         ),

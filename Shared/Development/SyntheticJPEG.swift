@@ -89,15 +89,16 @@ private struct BitWriter {
     }
 }
 
-/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
+/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64), for bytes that need to look random, not be
+/// unpredictable: each draw of the system's generator is a system call.
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

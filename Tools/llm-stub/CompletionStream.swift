@@ -1,3 +1,5 @@
+import Foundation
+import KiwiDevelopment
 import KiwiModels
 import KiwiOpenAI
 
@@ -22,14 +24,15 @@ struct CompletionStream: Sendable {
     init(_ completion: ChatCompletion, includeUsage: Bool) {
         let answered = completion.choices[0]
         let refused = answered.message.content == nil
-        func chunk(choices: [JSONValue], usage: JSONValue = .null) -> String {
+        var random = SplitMix64(seed: UInt64.random(in: .min ... .max))
+        func chunk(choices: [JSONValue], usage: JSONValue = .null, obfuscation: String) -> String {
             var members: [(String, JSONValue)] = [
                 ("id", .string(completion.id)), ("object", .string("chat.completion.chunk")),
                 ("created", .number(JSONNumber(completion.created))), ("model", .string(completion.model)),
                 ("service_tier", .string("default")), ("system_fingerprint", .string(Self.systemFingerprint)), ("choices", .array(choices)),
             ]
             if includeUsage { members.append(("usage", usage)) }
-            members.append(("obfuscation", .string(Self.obfuscation())))
+            members.append(("obfuscation", .string(obfuscation)))
             var object = JSONObject()
             for (key, value) in members { object[key] = value }
             return "data: \(JSONValue.object(object).serialized())\n\n"
@@ -47,13 +50,23 @@ struct CompletionStream: Sendable {
                 refused
                     ? choice(["role": .string("assistant"), "content": .null, "refusal": .string("")])
                     : choice(["role": .string("assistant"), "content": .string(""), "refusal": .null])
-            ]
+            ],
+            obfuscation: Self.obfuscation(&random)
         )
+        // Every fragment's chunk is the same but for the fragment and the padding: serialized once around two markers,
+        // then filled in for each, as the stub serves a thousand of them per answer.
+        let (fragmentMarker, paddingMarker) = ("kiwi-stub-fragment", "kiwi-stub-padding")
+        let template = chunk(
+            choices: [choice(refused ? ["refusal": .string(fragmentMarker)] : ["content": .string(fragmentMarker)])],
+            obfuscation: paddingMarker
+        )
+        let pieces = template.components(separatedBy: "\"\(fragmentMarker)\"")
+        let tail = pieces[1].components(separatedBy: paddingMarker)
         let text = answered.message.content ?? answered.message.refusal ?? ""
-        tokens = Self.fragments(of: text).map { chunk(choices: [choice(refused ? ["refusal": .string($0)] : ["content": .string($0)])]) }
-        closing = chunk(choices: [choice([:], finishReason: answered.finishReason ?? "stop")])
+        tokens = Self.fragments(of: text).map { pieces[0] + JSONValue.string($0).serialized() + tail[0] + Self.obfuscation(&random) + tail[1] }
+        closing = chunk(choices: [choice([:], finishReason: answered.finishReason ?? "stop")], obfuscation: Self.obfuscation(&random))
         if includeUsage, let usage = completion.usage {
-            closing += chunk(choices: [], usage: Self.json(usage))
+            closing += chunk(choices: [], usage: Self.json(usage), obfuscation: Self.obfuscation(&random))
         }
         closing += "data: [DONE]\n\n"
     }
@@ -111,8 +124,9 @@ struct CompletionStream: Sendable {
     }
 
     /// OpenAI pads each chunk with random characters so that its length does not give away the token's.
-    private static func obfuscation() -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-        return String((0..<Int.random(in: 1...16)).map { _ in alphabet.randomElement()! })
+    private static func obfuscation(_ random: inout SplitMix64) -> String {
+        String((0..<Int.random(in: 1...16, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
     }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 }
