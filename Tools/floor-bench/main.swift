@@ -20,7 +20,7 @@ import PostgresNIO
 // without Kiwi's work: trivial statements in place of a scan's, and a scan's messages with nobody doing anything with
 // them. The gateway's floor is `kiwi-gateway-floor` (GATEWAY_FLOOR_URL, GATEWAY_FLOOR_PID) reading the same uploads A
 // sent; the worker's is `kiwi-worker-floor` (WORKER_FLOOR_PID) taking the same photos from WORKER_FLOOR_QUEUE and
-// sending A's model request with each to the stub, whose count (STUB_URL of requests says when the last is done).
+// sending A's model request with each to the stub (STUB_URL), whose count of requests says when the last is done.
 // Every CPU figure is read from /proc, so run it against a stack nothing else is using. Prints tables; asserts
 // nothing.
 

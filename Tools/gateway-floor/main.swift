@@ -12,7 +12,7 @@ import Logging
 var environment = EnvironmentReader()
 let port = environment.port("PORT", default: 18090)
 /// The answer's size: a scan's answer in scenario A is about 3–5 KB of JSON.
-let answerBytes = environment.int("ANSWER_BYTES", default: 4096, in: 2...1 << 20)
+let answerBytes = environment.int("ANSWER_BYTES", default: 4096, in: 12...1 << 20)
 /// The gateway's limit on a scan upload: its photos and room for their multipart envelopes.
 let maximumBodySize = ScanPhoto.maximumTotalSize + 64 * 1024
 
@@ -20,7 +20,7 @@ do {
     try environment.finish()
     var logger = Logger(label: "kiwi-gateway-floor")
     logger.logLevel = .warning
-    let answer = ByteBuffer(string: "{\"floor\":\"" + String(repeating: "x", count: answerBytes - 13) + "\"}")
+    let answer = ByteBuffer(string: "{\"floor\":\"" + String(repeating: "x", count: answerBytes - 12) + "\"}")
     let router = Router()
     router.get("health") { _, _ in HTTPResponse.Status.ok }
     router.post("v1/scan") { request, _ -> Response in
