@@ -72,7 +72,10 @@ body="$BENCH_RUN/A-request.json"
 if ! $peer_only; then
     log "scenario A first: Kiwi's leg of the comparison, and the request body the peer is sent"
     rm -f "$body"
-    "$here/bench.sh" A
+    # Whole answers on both sides: a proxy's job is to forward a request and its answer, and LiteLLM's proxy spends
+    # seconds of CPU re-chunking each 1,100-chunk stream (docs/measurements/2026-11-27-floors.md), so a streamed
+    # replay measures its chunk loop, not a peer's throughput.
+    LLM_STREAM=false "$here/bench.sh" A
 fi
 [ -s "$body" ] || die "no request body from scenario A in $body; run without --peer-only"
 
