@@ -30,16 +30,20 @@ public struct ProcessUsage: Sendable, Hashable {
 
     /// The CPU time of `root` and every living descendant, each with its waited-for children's (cutime and cstime):
     /// a child that exits between two readings moves into its parent's share, so differences stay right. A child
-    /// reaped while the tree is being read would count in neither share, or in both; such a reading is taken again.
+    /// reaped while the tree is being read would count in neither share, or in both; such a reading is taken again,
+    /// for as long as ``consistencyBudget`` allows: on a loaded machine a pass over `/proc` takes long enough for a
+    /// busy parent's children to be reaped during ten passes in a row.
     private static func treeCPUSeconds(root: Int32) -> Double {
+        let giveUp = ContinuousClock.now + consistencyBudget
         var reading = treeReading(root: root)
-        var attempts = 1
-        while attempts < 10, !reading.parents.allSatisfy({ reapedChildrenTicks(pid: $0.key) == $0.value }) {
+        while ContinuousClock.now < giveUp, !reading.parents.allSatisfy({ reapedChildrenTicks(pid: $0.key) == $0.value }) {
             reading = treeReading(root: root)
-            attempts += 1
         }
         return seconds(reading.ticks)
     }
+
+    /// How long a reading of a tree may be taken again until no child was reaped during it.
+    static let consistencyBudget = Duration.milliseconds(500)
 
     /// One pass over `/proc`: the tree's CPU time in clock ticks, and the reaped children's share of each process in
     /// it that has children, to check that none was reaped meanwhile.
