@@ -272,10 +272,11 @@ func makeHTTPClient() -> HTTPClient {
 func gatewayFloor(serverPID: Int32, url: String, rate: Double) async throws -> (perScan: Double, scans: Int) {
     let http = makeHTTPClient()
     let bodies = (0..<8).map { ByteBuffer(bytes: MultipartUpload.make(SyntheticJPEG.make(size: photoSize, seed: UInt64($0))).body) }
+    let contentType = MultipartUpload.envelope().contentType
     @Sendable func upload(_ index: Int) async throws {
         var request = HTTPClientRequest(url: url + "/v1/scan")
         request.method = .POST
-        request.headers.add(name: "Content-Type", value: MultipartUpload.envelope().contentType)
+        request.headers.add(name: "Content-Type", value: contentType)
         request.body = .bytes(bodies[index % bodies.count])
         let response = try await http.execute(request, timeout: .seconds(30))
         guard response.status == .ok else { throw FloorError(description: "kiwi-gateway-floor answered \(response.status)") }

@@ -51,6 +51,7 @@ struct ScanClient: Sendable {
     /// Whether scans go through the async API.
     let async: Bool
     private let bodies: [ByteBuffer]
+    private static let contentType = MultipartUpload.envelope().contentType
 
     init(gateway: String, client: HTTPClient, imageSize: Int, timeout: TimeAmount, async: Bool = false) {
         self.gateway = gateway
@@ -209,7 +210,7 @@ struct ScanClient: Sendable {
         var request = HTTPClientRequest(url: "\(gateway)\(path)")
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Content-Type", value: MultipartUpload.envelope().contentType)
+        request.headers.add(name: "Content-Type", value: Self.contentType)
         request.body = .bytes(bodies[index % bodies.count])
         return request
     }
