@@ -3,8 +3,9 @@
 # Each scenario (docs/operations.md) runs on fresh processes — the OpenAI stub, auth, one gateway and its scan workers —
 # on ports of its own (18080-18089 and 18101-18110 for workers, metrics 19101-19102 and 19201-19210), so a `make run`
 # stack can stay up meanwhile.
-#   bench.sh [A] [B] [C] [D] [S] [R] [F]  the scenarios to run (default: all but F; F, the floors, after an A). Tables on stdout; JSON, the services' metrics at
-#                              the end of each scenario (ID-SERVICE.prom) and their logs in .run/bench/.
+#   bench.sh [A] [B] [C] [D] [S] [R] [F]  the scenarios to run (default: all but F, the floors, which follow an A).
+#                              Tables on stdout; JSON, the services' metrics at the end of each scenario
+#                              (ID-SERVICE.prom) and their logs in .run/bench/.
 #   KIWI_BENCH_SERVICES=DIR    run the gateway, auth and scan workers from DIR instead (another build's release
 #                              binaries), to compare two builds leg by leg on the same machine and load generator.
 #   KIWI_BENCH_SECONDS=S       measure A, B, C and each round of S for S seconds instead of 60 (R's rounds: 30).
@@ -208,16 +209,16 @@ floors_scenario() {
     printf '\n## F — each process at its floor, at the rate of A\n\n'
     start kiwi-llm-stub stub --port 18089 --latency-ms 0 --jitter-ms 0 "${stub_pace[@]}"
     PORT=18080 start kiwi-gateway-floor gateway-floor
-    local gateway_floor="${pids[-1]}" servers
+    local gateway_floor="${pids[-1]}" servers queue=kiwi.floor-bench.worker-jobs
     REQUEST_FILE="$BENCH_RUN/A-request.json" OPENAI_BASE_URL="http://127.0.0.1:18089/v1" AMQP_URL="$AMQP_URL" \
-        QUEUE=kiwi.floor-bench.worker-jobs WORKER_CONCURRENCY=64 start kiwi-worker-floor worker-floor
+        QUEUE="$queue" WORKER_CONCURRENCY=64 start kiwi-worker-floor worker-floor
     local worker_floor="${pids[-1]}"
     wait_healthy 18089
     wait_healthy 18080
     servers="$("$here/infra.sh" pids)"
     A_REPORT="$BENCH_RUN/A.json" POSTGRES_PID="$(sed -n 's/^postgresql=//p' <<<"$servers")" \
         RABBITMQ_PID="$(sed -n 's/^rabbitmq=//p' <<<"$servers")" GATEWAY_FLOOR_URL=http://127.0.0.1:18080 \
-        GATEWAY_FLOOR_PID="$gateway_floor" WORKER_FLOOR_PID="$worker_floor" WORKER_FLOOR_QUEUE=kiwi.floor-bench.worker-jobs \
+        GATEWAY_FLOOR_PID="$gateway_floor" WORKER_FLOOR_PID="$worker_floor" WORKER_FLOOR_QUEUE="$queue" \
         STUB_URL=http://127.0.0.1:18089 "$KIWI_BIN/kiwi-floor-bench" | tee "$BENCH_RUN/F.md"
     stop_all
 }
