@@ -54,5 +54,9 @@ if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     sed -n 's/^◇ Test "\(.*\)" started\.$/\1/p' "$output" | sort > "$output.started"
     sed -n 's/^[✔✘] Test "\(.*\)" \(with [0-9]* test cases \)\{0,1\}\(passed\|failed\) after .*$/\1/p' "$output" | sort -u > "$output.ended"
     comm -23 "$output.started" "$output.ended" >&2
+elif [ "$status" -ne 0 ]; then
+    # CI keeps only the last lines a run prints: the failed expectations once more, last, where they are read.
+    echo "kiwi: the failed expectations (the whole output: $output):" >&2
+    grep -a '^✘ Test "' "$output" | grep -av '" \(with [0-9]* test cases \)\{0,1\}failed after ' | cut -c1-320 | tail -n 12 >&2 || true
 fi
 exit "$status"
