@@ -47,13 +47,14 @@ struct BenchmarkingTests {
 
     @Test("a process tree's CPU time never goes backwards while its children come and go")
     func treeReadingsAreConsistent() throws {
-        // A shell that keeps starting short busy children and reaping them, as a postmaster does its backends. Idle
-        // children started first put many processes between its pid and the busy ones', as between a postmaster's
-        // and its newest backends', so that reading the tree takes long enough for a child to be reaped meanwhile.
+        // A shell that keeps starting busy children of about 0.1 s of CPU and reaping them, as a postmaster does its
+        // backends. Idle children started first put many processes between its pid and the busy ones', as between a
+        // postmaster's and its newest backends', so that reading the tree takes long enough for a child to be reaped
+        // meanwhile: read without retries, most of the two seconds' reaps showed here as a reading that went backwards.
         let parent = Process()
         parent.executableURL = URL(fileURLWithPath: "/bin/sh")
         parent.arguments = [
-            "-c", "for n in $(seq 300); do sleep 4 & done; while :; do sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done'; done",
+            "-c", "for n in $(seq 300); do sleep 4 & done; while :; do sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done'; done",
         ]
         try parent.run()
         defer { parent.terminate() }
