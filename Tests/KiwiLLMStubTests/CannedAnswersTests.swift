@@ -3,6 +3,7 @@ import KiwiDietGuard
 import KiwiModels
 import Testing
 
+@testable import KiwiDevelopment
 @testable import KiwiLLMStub
 
 /// The stub's canned answers are what a good model writes: valid, and truthful about each recipe's allergens.

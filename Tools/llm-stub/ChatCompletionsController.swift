@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KiwiConcurrency
+import KiwiDevelopment
 import KiwiJPEG
 import KiwiModels
 import KiwiOpenAI

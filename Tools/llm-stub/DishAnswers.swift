@@ -1,3 +1,4 @@
+import KiwiDevelopment
 import KiwiModels
 
 /// Deterministic dish answers (`kiwi_dish` requests): the photos' hash picks the dish, so the same photos always get

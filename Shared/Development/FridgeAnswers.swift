@@ -1,8 +1,9 @@
 import KiwiModels
 
-/// Realistic, varied and deterministic answers: the photo's hash picks a fridge and small variations of the
-/// confidences, so the same photo always gets the same answer.
-enum FridgeAnswers {
+/// Realistic, varied and deterministic fridge answers, as gpt-4o writes them: the OpenAI stub's, where the photo's hash
+/// picks a fridge and small variations of the confidences, so the same photo always gets the same answer; tests' and
+/// benchmarks' too.
+public enum FridgeAnswers {
     struct Recipe {
         var name: String
         var summary: String
@@ -29,16 +30,21 @@ enum FridgeAnswers {
 
     /// A valid model answer (no ids, as the schema asks) for a photo with this SHA-256 digest: a fridge's four recipes,
     /// about 1,650 completion tokens, the size of a real four-recipe gpt-4o answer with quantities and step details.
-    static func answer(forDigest digest: [UInt8]) -> JSONValue {
+    public static func answer(forDigest digest: [UInt8]) -> JSONValue {
         let fridge = fridges[Int(digest[0]) % fridges.count]
         return answer(fridge, recipes: fridge.recipes) { index in Double(Int(digest[(2 + index) % digest.count]) % 9 - 4) / 100 }
+    }
+
+    /// Every fridge's answer as written, without the confidences' variations: a benchmark's representative mix.
+    public static var everyFridge: [JSONValue] {
+        fridges.map { answer($0, recipes: $0.recipes) { _ in 0 } }
     }
 
     /// A canned answer whose second recipe contains `allergen` and whose first does not, the fridge's other recipes
     /// after them (from the fridge with the fewest recipes containing it): what a test dictates
     /// (``StubBehaviour/answers``) to see the guard hold back a recipe between two it shows. nil when no fridge has a
     /// recipe with it and one without it.
-    static func answer(withSecondRecipeContaining allergen: KitchenProfile.Allergen) -> String? {
+    public static func answer(withSecondRecipeContaining allergen: KitchenProfile.Allergen) -> String? {
         func containing(_ recipe: Recipe) -> Bool { recipe.allergens.contains(allergen) }
         let candidates = fridges.filter { $0.recipes.contains(where: containing) && !$0.recipes.allSatisfy(containing) }
         guard let fridge = candidates.min(by: { $0.recipes.count(where: containing) < $1.recipes.count(where: containing) }),
@@ -60,10 +66,10 @@ enum FridgeAnswers {
     }
 
     /// The answer for a photo without food.
-    static let noFood = object(["ingredients": .array([]), "recipes": .array([])])
+    public static let noFood = object(["ingredients": .array([]), "recipes": .array([])])
 
     /// JSON that breaks the contract in two places: a difficulty outside the enum and a cook time of zero.
-    static func offSchema(forDigest digest: [UInt8]) -> JSONValue {
+    public static func offSchema(forDigest digest: [UInt8]) -> JSONValue {
         guard case .object(var root) = answer(forDigest: digest), case .array(var recipes)? = root["recipes"],
             case .object(var first) = recipes[0]
         else { return noFood }
@@ -75,7 +81,7 @@ enum FridgeAnswers {
     }
 
     /// What a model writes when it ignores the format.
-    static let prose =
+    public static let prose =
         "Sure! Here are some quick recipes you can make with what's in your fridge:\n\n1. Spinach omelette — whisk the eggs, "
         + "wilt the spinach, fold and serve.\n2. Yogurt parfait — layer yogurt with berries."
 
@@ -98,12 +104,12 @@ enum FridgeAnswers {
     }
 
     /// An ingredient's amount as a model writes it: a whole number without a fraction.
-    static func quantity(_ amount: Double?) -> JSONValue {
+    public static func quantity(_ amount: Double?) -> JSONValue {
         amount.map { .number($0 == $0.rounded() ? JSONNumber(Int($0)) : JSONNumber($0)) } ?? .null
     }
 
     /// One step detail per step, timed where `timers` (by step number from 1) says.
-    static func stepDetails(steps: Int, timers: [Int: Int]) -> JSONValue {
+    public static func stepDetails(steps: Int, timers: [Int: Int]) -> JSONValue {
         .array((1...steps).map { .object(JSONObject(["durationMinutes": timers[$0].map { .number(JSONNumber($0)) } ?? .null])) })
     }
 
