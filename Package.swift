@@ -84,6 +84,7 @@ let package = Package(
         .executable(name: "kiwi-llm-stub", targets: ["KiwiLLMStub"]),
         .executable(name: "kiwi-messaging-bench", targets: ["KiwiMessagingBench"]),
         .executable(name: "kiwi-floor-bench", targets: ["KiwiFloorBench"]),
+        .executable(name: "kiwi-guard-bench", targets: ["KiwiGuardBench"]),
         .executable(name: "kiwi-scan-worker-bench", targets: ["KiwiScanWorkerBench"]),
         .executable(name: "kiwi-loadtest", targets: ["KiwiLoadTest"]),
         .executable(name: "kiwi-stream-floor", targets: ["KiwiStreamFloor"]),
@@ -201,6 +202,7 @@ let package = Package(
                 "KiwiScans", "KiwiTopology", asyncHTTPClient, logging, nioCore, nioHTTP1, postgresNIO,
             ]
         ),
+        tool("KiwiGuardBench", folder: "guard-bench", dependencies: ["KiwiBenchmarking", "KiwiDevelopment", "KiwiDietGuard", "KiwiModels"]),
         tool("KiwiGatewayFloor", folder: "gateway-floor", dependencies: ["KiwiConfiguration", "KiwiModels", hummingbird, logging]),
         tool(
             "KiwiWorkerFloor",
