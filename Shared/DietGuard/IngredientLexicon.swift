@@ -22,6 +22,8 @@ public struct IngredientLexicon: Sendable {
     public let groups: [String: Group]
     /// How the whole lexicon reads compounds and derived forms.
     let forms: WordForms
+    /// The groups with a term that starts with each word: a text can name only the groups its words lead to.
+    let groupsByTermStart: [String: [String]]
     /// The groups each diet excludes.
     let diets: [KitchenProfile.Diet: [String]]
 
@@ -44,15 +46,18 @@ public struct IngredientLexicon: Sendable {
             notParts: Set(file.notCompoundParts ?? [])
         )
         var groups: [String: Group] = [:]
+        var groupsByTermStart: [String: [String]] = [:]
         for group in file.groups {
             guard groups[group.id] == nil else { throw LexiconError("group \(group.id) is listed twice") }
+            let terms = PhraseIndex(group.terms)
             groups[group.id] = Group(
                 id: group.id,
                 name: group.name,
-                terms: PhraseIndex(group.terms),
+                terms: terms,
                 notContaining: PhraseIndex(group.notContaining),
                 freeMarkers: PhraseIndex(group.freeMarkers)
             )
+            for start in Set(terms.phrases.compactMap(\.words.first)) { groupsByTermStart[start, default: []].append(group.id) }
         }
         var diets: [KitchenProfile.Diet: [String]] = [:]
         for (name, excluded) in file.diets {
@@ -65,13 +70,14 @@ public struct IngredientLexicon: Sendable {
             + KitchenProfile.Diet.allCases.filter { diets[$0] == nil }.map { "diet \($0.rawValue)" }
         guard missing.isEmpty else { throw LexiconError("nothing defines \(missing.joined(separator: ", "))") }
         self.groups = groups
+        self.groupsByTermStart = groupsByTermStart
         self.diets = diets
         self.forms = forms
     }
 
     /// `text` read as every group reads it, compounds split and each word's forms worked out once for all of them.
     func reading(_ text: String) -> LexiconReading {
-        LexiconReading(IngredientWords(text), forms: forms)
+        LexiconReading(IngredientWords(text), forms: forms, groupsByTermStart: groupsByTermStart)
     }
 
     private struct File: Decodable {
@@ -112,10 +118,15 @@ extension IngredientLexicon.Group {
     /// to that name: "butter, dairy-free yoghurt" still names butter. One-word compounds are read as their words and
     /// derived forms as the word they come from (``WordForms``). Nil when the text is free of the group.
     func term(in reading: LexiconReading) -> String? {
+        guard reading.nameableGroups.contains(id) else { return nil }
         let text = reading.text
+        let occurrences = terms.occurrences(in: reading, derived: true)
+        // A text may have a term's first word and still name none of the group's terms: then no marker or exception
+        // can matter, and none is looked for.
+        guard !occurrences.isEmpty else { return nil }
         let markers = freeMarkers.occurrences(in: reading, derived: false).map { $0.words }
         let ignored = Set((notContaining.occurrences(in: reading, derived: true).map { $0.words } + markers).flatMap { $0 })
-        let named = terms.occurrences(in: reading, derived: true).filter { found in
+        let named = occurrences.filter { found in
             !found.words.contains(where: ignored.contains)
                 && !markers.contains { marker in
                     if marker.upperBound <= found.words.lowerBound {

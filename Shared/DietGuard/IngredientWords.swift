@@ -11,7 +11,10 @@ struct IngredientWords: Sendable, Hashable {
     let breaks: Set<Int>
 
     init(_ text: String) {
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        // ASCII has no diacritics, and lower-casing is all its folding does: most texts skip Foundation's folding.
+        let folded =
+            text.utf8.allSatisfy { $0 < 0x80 }
+            ? text.lowercased() : text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
         var words: [String] = []
         var breaks: Set<Int> = []
         var current = String.UnicodeScalarView()
@@ -129,8 +132,9 @@ struct WordForms: Sendable {
         fewest[letters.count] = []
         for start in stride(from: letters.count - Self.shortestPart, through: 0, by: -1) {
             for end in stride(from: letters.count, through: start + Self.shortestPart, by: -1) {
+                guard let rest = fewest[end] else { continue }
                 let part = String(letters[start..<end])
-                guard let rest = fewest[end], isPart(part, last: end == letters.count) else { continue }
+                guard isPart(part, last: end == letters.count) else { continue }
                 if fewest[start].map({ rest.count + 1 < $0.count }) ?? true { fewest[start] = [part] + rest }
             }
         }
@@ -146,11 +150,15 @@ struct LexiconReading {
     let singulars: [Set<String>]
     /// For each word, the words of three letters or more it is a regular derived form of.
     let stems: [Set<String>]
+    /// The groups with a term whose first word one of the text's words may stand for: no other group's term can
+    /// occur in it, so no other group is searched for.
+    let nameableGroups: Set<String>
 
-    init(_ text: IngredientWords, forms: WordForms) {
+    init(_ text: IngredientWords, forms: WordForms, groupsByTermStart: [String: [String]]) {
         self.text = text.splittingCompounds(forms)
         singulars = self.text.words.map { Set(IngredientWords.singulars(of: $0)) }
         stems = self.text.words.map { Set(forms.stems(of: $0).filter { $0.count >= 3 }) }
+        nameableGroups = Set(zip(singulars, stems).flatMap { $0.union($1) }.flatMap { groupsByTermStart[$0] ?? [] })
     }
 }
 
@@ -173,8 +181,12 @@ struct PhraseIndex: Sendable {
         let words = reading.text.words
         var found: [(entry: Int, words: Range<Int>)] = []
         for start in words.indices {
-            let firstWords = derived ? reading.singulars[start].union(reading.stems[start]) : reading.singulars[start]
-            for entry in Set(firstWords.flatMap { byFirstWord[$0] ?? [] }) {
+            // An entry is listed under its first word only, so the entries of distinct words are distinct: no set needed.
+            let singulars = reading.singulars[start]
+            var entries: [Int] = []
+            for word in singulars { entries += byFirstWord[word] ?? [] }
+            if derived { for word in reading.stems[start] where !singulars.contains(word) { entries += byFirstWord[word] ?? [] } }
+            for entry in entries {
                 let entryWords = phrases[entry].words
                 let end = start + entryWords.count
                 guard end <= words.count, (start + 1..<end).allSatisfy({ !reading.text.breaks.contains($0) }),
