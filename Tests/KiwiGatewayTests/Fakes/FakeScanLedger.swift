@@ -44,6 +44,8 @@ final class FakeScanLedger: ScanLedger {
         var failure: (any Error & Sendable)?
         var reads = 0
         var failedReads = 0
+        /// Each scan as it was last read by id.
+        var lastRead: [UUID: ScanRecord] = [:]
     }
 
     private let state = Mutex(State())
@@ -68,6 +70,12 @@ final class FakeScanLedger: ScanLedger {
 
     /// How many times a scan was read by id: a test waits on it to know a follower has looked.
     var reads: Int { state.withLock { $0.reads } }
+
+    /// Whether scan `id` was last read by id as it is now: a test waits on it to know a follower has seen every change
+    /// made so far, however many a worker made in a row.
+    func wasReadAsItIs(_ id: UUID) -> Bool {
+        state.withLock { $0.lastRead[id] != nil && $0.lastRead[id] == $0.scans[id]?.record }
+    }
 
     /// How many reads of a scan by id failed with the error set by ``fail(with:)``.
     var failedReads: Int { state.withLock { $0.failedReads } }
@@ -193,6 +201,7 @@ final class FakeScanLedger: ScanLedger {
                 throw failure
             }
             state.reads += 1
+            state.lastRead[id] = state.scans[id]?.record
             return state.scans[id].flatMap { $0.record.userID == userID ? $0.record : nil }
         }
     }
