@@ -158,7 +158,7 @@ struct LexiconReading {
         self.text = text.splittingCompounds(forms)
         singulars = self.text.words.map { Set(IngredientWords.singulars(of: $0)) }
         stems = self.text.words.map { Set(forms.stems(of: $0).filter { $0.count >= 3 }) }
-        nameableGroups = Set(zip(singulars, stems).flatMap { $0.union($1) }.flatMap { groupsByTermStart[$0] ?? [] })
+        nameableGroups = Set((singulars + stems).joined().flatMap { groupsByTermStart[$0] ?? [] })
     }
 }
 
