@@ -94,9 +94,9 @@ struct StreamedScanRouterTests {
             )
             let before = gateway.ledger.reads
             let worker = Task {
-                // Each step waits for the stream to have read the scan after the news of the one before.
+                // The stream's first read, then each step waits until the stream has read the scan as the one before left
+                // it, all of its partials: a read between two of them would see the first alone.
                 while gateway.ledger.reads <= before || gateway.events.watchedScans == 0 { try await Task.sleep(for: .milliseconds(5)) }
-                // A read between two partials of one step would see the first alone: each step waits for a read of all.
                 gateway.workers.start(scan.id)
                 try await readAsItIs(gateway, scan.id)
                 gateway.workers.show([shownIngredients("cream", "leeks"), shownRecipe(0, "Creamy leeks")], of: scan.id)
