@@ -10,6 +10,7 @@ public enum KiwiSchema {
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
+        partialRows,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -634,6 +635,27 @@ public enum KiwiSchema {
                     uuid, uuid, bytea, date, text, bytea, timestamptz, bigint, bigint, bigint, bigint, uuid, jsonb, integer
                 ) ROWS 1
                 """,
+            ]
+        )
+
+    /// An open scan's partials as rows, one per partial (docs/architecture.md, "Streamed scans"): showing one is an
+    /// insert of its few KiB, where appending to the `partials` column of migration 12 read, rewrote and compressed
+    /// every partial before it: more than half of PostgreSQL's statement time in scenario A. `position` is the partial's
+    /// number, `partial_count` after its show. The rows go when the scan ends, and with the scan. The column stays,
+    /// for workers of the previous release during a rollout: readers take it when a scan has no rows.
+    static let partialRows =
+        Migration(
+            version: 18,
+            name: "keep a scan's streamed elements as rows",
+            statements: [
+                """
+                CREATE TABLE scan_partials (
+                    scan_id uuid NOT NULL REFERENCES scans (id) ON DELETE CASCADE,
+                    position integer NOT NULL CHECK (position > 0),
+                    entry jsonb NOT NULL,
+                    PRIMARY KEY (scan_id, position)
+                )
+                """
             ]
         )
 

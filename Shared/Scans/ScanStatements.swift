@@ -12,7 +12,7 @@ struct StartScanStatement: PreparedStatementByID {
     static let sql = """
         WITH started AS (
             UPDATE scans SET state = 'running', updated_at = now() WHERE id = $1 AND state IN ('queued', 'running')
-            RETURNING state, partials::text AS partials, photo_key
+            RETURNING state, \(StoredPartial.column(ofScan: "scans")) AS partials, photo_key
         )
         SELECT state, partials, photo_key FROM started
         UNION ALL SELECT state, NULL, NULL FROM scans WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM started)
@@ -24,16 +24,20 @@ struct StartScanStatement: PreparedStatementByID {
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
 
-/// Appends a partial (`$2`, its stored JSON) to a `running` scan's `partials`, stamped with its acceptance in epoch
-/// milliseconds, while the scan holds fewer than `$3`; returns the new count, the partial's sequence number. No row
-/// when the scan is not running or holds its most.
+/// Stores a partial (`$2`, its stored JSON) of a `running` scan as its next row of `scan_partials`, stamped with its
+/// acceptance in epoch milliseconds, while the scan holds fewer than `$3`; returns its position, the scan's new
+/// `partial_count`. No row when the scan is not running or holds its most. The count's update locks the scan's row,
+/// so one scan's partials are numbered one after another.
 struct ShowPartialStatement: PostgresPreparedStatement {
     static let sql = """
-        UPDATE scans SET partial_count = partial_count + 1,
-            partials = COALESCE(partials, '[]'::jsonb)
-                || jsonb_build_array($2::jsonb || jsonb_build_object('at', (extract(epoch FROM now()) * 1000)::int8))
-        WHERE id = $1 AND state = 'running' AND partial_count < $3
-        RETURNING partial_count
+        WITH counted AS (
+            UPDATE scans SET partial_count = partial_count + 1
+            WHERE id = $1 AND state = 'running' AND partial_count < $3
+            RETURNING partial_count
+        )
+        INSERT INTO scan_partials (scan_id, position, entry)
+        SELECT $1, partial_count, $2::jsonb || jsonb_build_object('at', (extract(epoch FROM now()) * 1000)::int8) FROM counted
+        RETURNING position
         """
     static let bindingDataTypes: [PostgresDataType] = [.uuid, .text, .int8]
     typealias Row = Int
@@ -52,7 +56,7 @@ struct ShowPartialStatement: PostgresPreparedStatement {
 }
 
 /// The end of one scan: its final state and what the model cost, in one statement; its partials are dropped (their
-/// count stays), and its photos' key (docs/architecture.md, "Photos at rest: crypto-shredding"). Releasing (`$17`) ends a scan only while it is `queued`, and frees its idempotency key.
+/// count stays; a release never ends a running scan, so it drops none), and its photos' key (docs/architecture.md, "Photos at rest: crypto-shredding"). Releasing (`$17`) ends a scan only while it is `queued`, and frees its idempotency key.
 struct EndScanStatement: PostgresPreparedStatement {
     static let sql = """
         WITH everyone AS (
@@ -60,6 +64,8 @@ struct EndScanStatement: PostgresPreparedStatement {
             SELECT (now() AT TIME ZONE 'UTC')::date, get_byte(uuid_send($3), 15) % 16, $1, $2 WHERE $2 > 0
             ON CONFLICT (spend_date, part) DO UPDATE
             SET cost_nanousd = spend.cost_nanousd + EXCLUDED.cost_nanousd, tokens = spend.tokens + EXCLUDED.tokens
+        ), shown AS (
+            DELETE FROM scan_partials WHERE scan_id = $3 AND NOT $17
         ), person AS (
             INSERT INTO scan_usage (quota_key, scan_date, scan_count, tokens)
             SELECT quota_key, scan_date, 0, $2 FROM scans WHERE id = $3 AND $2 > 0
@@ -110,12 +116,16 @@ struct EndScanStatement: PostgresPreparedStatement {
 
 /// Fails with `scan_timeout` up to 1,000 open scans whose deadline passed more than `grace` ago, skipping the rows
 /// another replica's sweep holds, and drops their partials (their count stays) and their photos' keys; returns each
-/// one's id and age.
+/// one's id and age. It also drops the partials of any final scan: a show that committed while an end waited for the
+/// scan's row is not seen by that end's statement.
 struct SweepScansStatement: PostgresPreparedStatement {
     static let sql = """
         WITH overdue AS (
             SELECT id FROM scans WHERE state IN ('queued', 'running') AND deadline < now() - make_interval(secs => $1)
             ORDER BY deadline LIMIT 1000 FOR UPDATE SKIP LOCKED
+        ), shown AS (
+            DELETE FROM scan_partials AS partial WHERE partial.scan_id IN (SELECT id FROM overdue)
+                OR NOT EXISTS (SELECT 1 FROM scans WHERE id = partial.scan_id AND state IN ('queued', 'running'))
         )
         UPDATE scans SET state = 'failed', error_code = $2, partials = NULL, photo_key = NULL, updated_at = now()
         FROM overdue WHERE scans.id = overdue.id RETURNING scans.id, \(ScanEndMetrics.ageColumn)

@@ -56,7 +56,7 @@ public struct ScanTransitions: Sendable {
     /// The largest partial stored, in bytes of its JSON: a recipe runs to a few KiB.
     public static let largestPartial = 32 * 1024
 
-    /// Appends `partial` to a running scan's record, for its event streams to send. Returns its sequence number (from
+    /// Stores `partial` with a running scan, for its event streams to send. Returns its sequence number (from
     /// 1); nil when the scan is not running (final, or gone), or when the partial is over ``largestPartial`` or the
     /// scan holds ``mostPartials``: it is not shown, and the result still comes.
     public func show(_ partial: ScanPartial, of id: UUID) async throws -> Int? {

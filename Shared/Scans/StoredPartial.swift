@@ -1,13 +1,13 @@
 import Foundation
 import KiwiModels
 
-/// One entry of an open scan's `partials` column (docs/architecture.md, "Streamed scans"): a ``ScanPartial`` a worker
+/// One of an open scan's stored partials (docs/architecture.md, "Streamed scans"): a ``ScanPartial`` a worker
 /// showed, numbered by its place among every partial the scan stored, and when the database accepted it.
 public struct StoredPartial: Sendable, Hashable {
     /// The partial's sequence number, from 1: its event's id is 2 + `seq`.
     public let seq: Int
     public let partial: ScanPartial
-    /// When the worker's append was accepted, on the database's clock, to the millisecond.
+    /// When the worker's show was accepted, on the database's clock, to the millisecond.
     public let acceptedAt: Date
 
     public init(seq: Int, partial: ScanPartial, acceptedAt: Date) {
@@ -16,15 +16,26 @@ public struct StoredPartial: Sendable, Hashable {
         self.acceptedAt = acceptedAt
     }
 
-    /// The entries of a `partials` column (NULL: none), in order. An entry this release cannot read (a kind of a later
-    /// release, during a rollout) is left out, and the others keep their numbers, so that event ids stay the same on
-    /// every replica.
+    /// The entries of a scan's partials as ``column(ofScan:)`` reads them (NULL: none), in order. An entry this release
+    /// cannot read (a kind of a later release, during a rollout) is left out, and the others keep their numbers, so that
+    /// event ids stay the same on every replica.
     public static func entries(of json: String?) throws -> [StoredPartial] {
         guard let json else { return [] }
         let entries = try KiwiJSON.decoder().decode([Readable].self, from: Data(json.utf8))
         return entries.enumerated().compactMap { offset, readable in
             readable.entry.map { StoredPartial(seq: offset + 1, partial: $0.partial, acceptedAt: Date(timeIntervalSince1970: Double($0.at) / 1000)) }
         }
+    }
+
+    /// SQL for the partials of the scan row `scan` (an alias of `scans`) as one JSON array in order, NULL when none:
+    /// its rows of `scan_partials`, or, when it has none, its `partials` column, which a worker of the previous release
+    /// appends to during a rollout (migration 18). ``entries(of:)`` reads it.
+    public static func column(ofScan scan: String) -> String {
+        """
+        COALESCE(
+            (SELECT jsonb_agg(entry ORDER BY position) FROM scan_partials WHERE scan_id = \(scan).id), \(scan).partials
+        )::text
+        """
     }
 
     /// What a client that has followed the whole stream shows: the partials after the last `restart`, in order.

@@ -1,7 +1,9 @@
 import Foundation
+import KiwiDatabase
 import KiwiModels
 import KiwiScanJobs
 import KiwiScans
+import PostgresNIO
 import Testing
 
 @testable import KiwiGateway
@@ -134,5 +136,53 @@ struct ScanPartialsLedgerTests {
         }
         #expect(replayed.partials.map(\.seq) == [1])
         #expect(replayed.partialCount == 1)
+    }
+
+    /// Scan partials on PostgreSQL alone: a running scan and its rig, on a migrated database of its own.
+    func withRunningScan<Result: Sendable>(
+        _ body: @Sendable (PostgresLedgerRig, ScanRecord) async throws -> Result
+    ) async throws -> Result {
+        try await withMigratedDatabase { client in
+            let rig = PostgresLedgerRig(client: client)
+            return try await body(rig, try await runningScan(rig.ledger, rig))
+        }
+    }
+
+    @Test("a partial a show stored after a scan's end had looked is dropped by the next sweep")
+    func sweepDropsLeftovers() async throws {
+        let (left, running) = try await withRunningScan { rig, scan in
+            _ = try await rig.show(shownIngredients("leeks"), of: scan.id)
+            _ = try await rig.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: nil)
+            // What the race leaves: a show that committed while the end waited for the scan's row.
+            try await rig.client.execute(
+                "INSERT INTO scan_partials (scan_id, position, entry) VALUES (\(scan.id), 2, '{\"kind\": \"restart\", \"at\": 0}')",
+                logger: testLogger
+            )
+            let other = try await runningScan(rig.ledger, rig)
+            _ = try await rig.show(shownIngredients("leeks"), of: other.id)
+            _ = try await rig.ledger.failOverdue(grace: .seconds(30))
+            let rows = try await rig.client.query("SELECT scan_id FROM scan_partials", logger: testLogger)
+            var left: [UUID] = []
+            for try await id in rows.decode(UUID.self) { left.append(id) }
+            return (left, other.id)
+        }
+        #expect(left == [running], "only the running scan's partial stays")
+    }
+
+    @Test("an open scan's partials that a worker of the previous release appended to its column are read with it")
+    func previousReleaseColumnRead() async throws {
+        let (record, claim) = try await withRunningScan { rig, scan in
+            try await rig.client.execute(
+                """
+                UPDATE scans SET partial_count = 1, partials = '[{"kind": "ingredients", "ingredients": [], "at": 0}]'
+                WHERE id = \(scan.id)
+                """,
+                logger: testLogger
+            )
+            return (try await rig.ledger.scan(scan.id, of: scan.userID), try await rig.start(scan.id))
+        }
+        #expect(record?.partials.map(\.partial) == [.ingredients([])])
+        guard case .started(let shown, _) = claim else { throw CancellationError() }
+        #expect(shown == [.ingredients([])])
     }
 }

@@ -18,7 +18,8 @@ struct PostgresScanLedger: ScanLedger {
     /// A scan's columns, named as ``record(_:)`` reads them.
     fileprivate static let columns = """
         id, user_id, state, error_code, COALESCE(error_message, '') AS error_message, photo_sha256, deadline, created_at,
-        result::text AS result, model_ms, retry_after_seconds, partials::text AS partials, partial_count, parent_id
+        result::text AS result, model_ms, retry_after_seconds, \(StoredPartial.column(ofScan: "scans")) AS partials,
+        partial_count, parent_id
         """
 
     private var transitions: ScanTransitions {
@@ -313,7 +314,7 @@ struct ReserveScanStatement: PostgresPreparedStatement {
     static let sql = """
         SELECT r_id AS id, r_user_id AS user_id, r_state AS state, r_error_code AS error_code, r_error_message AS error_message,
             r_photo_sha256 AS photo_sha256, r_deadline AS deadline, r_created_at AS created_at, r_result AS result,
-            r_model_ms AS model_ms, r_retry_after_seconds AS retry_after_seconds, earlier.partials::text AS partials,
+            r_model_ms AS model_ms, r_retry_after_seconds AS retry_after_seconds, \(StoredPartial.column(ofScan: "earlier")) AS partials,
             COALESCE(earlier.partial_count, 0) AS partial_count, r_parent_id AS parent_id, r_free AS free, outcome, used_scans,
             used_tokens, everyones_spend
         FROM kiwi_reserve_scan($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10, $11, $12, to_jsonb($13::text[]), $14, $15)
