@@ -640,9 +640,14 @@ public enum KiwiSchema {
 
     /// An open scan's partials as rows, one per partial (docs/architecture.md, "Streamed scans"): showing one is an
     /// insert of its few KiB, where appending to the `partials` column of migration 12 read, rewrote and compressed
-    /// every partial before it: more than half of PostgreSQL's statement time in scenario A. `position` is the partial's
-    /// number, `partial_count` after its show. The rows go when the scan ends, and with the scan. The column stays,
-    /// for workers of the previous release during a rollout: readers take it when a scan has no rows.
+    /// every partial before it: more than half of PostgreSQL's statement time in scenario A. `position` is the
+    /// partial's number, `partial_count` after its show. The column stays, for workers of the previous release during a
+    /// rollout: readers take it when a scan has no rows.
+    ///
+    /// A scan's rows go when it ends, deleted by a trigger on its final state rather than by each statement that ends
+    /// it: the trigger's `DELETE` runs after the end has its row's lock, so it sees a show that committed while the end
+    /// waited for that lock, which a `DELETE` in the end's own statement, reading as of its start, would leave behind.
+    /// Deleting a scan deletes its rows (`ON DELETE CASCADE`).
     static let partialRows =
         Migration(
             version: 18,
@@ -655,7 +660,20 @@ public enum KiwiSchema {
                     entry jsonb NOT NULL,
                     PRIMARY KEY (scan_id, position)
                 )
+                """,
                 """
+                CREATE FUNCTION kiwi_drop_scan_partials() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    DELETE FROM scan_partials WHERE scan_id = NEW.id;
+                    RETURN NULL;
+                END
+                $$
+                """,
+                """
+                CREATE TRIGGER scan_partials_end AFTER UPDATE OF state ON scans FOR EACH ROW
+                WHEN (OLD.state IN ('queued', 'running') AND NEW.state IN ('succeeded', 'failed'))
+                EXECUTE FUNCTION kiwi_drop_scan_partials()
+                """,
             ]
         )
 

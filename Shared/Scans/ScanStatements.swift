@@ -56,7 +56,7 @@ struct ShowPartialStatement: PostgresPreparedStatement {
 }
 
 /// The end of one scan: its final state and what the model cost, in one statement; its partials are dropped (their
-/// count stays; a release never ends a running scan, so it drops none), and its photos' key (docs/architecture.md, "Photos at rest: crypto-shredding"). Releasing (`$17`) ends a scan only while it is `queued`, and frees its idempotency key.
+/// count stays; migration 18's trigger deletes them), and its photos' key (docs/architecture.md, "Photos at rest: crypto-shredding"). Releasing (`$17`) ends a scan only while it is `queued`, and frees its idempotency key.
 struct EndScanStatement: PostgresPreparedStatement {
     static let sql = """
         WITH everyone AS (
@@ -64,8 +64,6 @@ struct EndScanStatement: PostgresPreparedStatement {
             SELECT (now() AT TIME ZONE 'UTC')::date, get_byte(uuid_send($3), 15) % 16, $1, $2 WHERE $2 > 0
             ON CONFLICT (spend_date, part) DO UPDATE
             SET cost_nanousd = spend.cost_nanousd + EXCLUDED.cost_nanousd, tokens = spend.tokens + EXCLUDED.tokens
-        ), shown AS (
-            DELETE FROM scan_partials WHERE scan_id = $3 AND NOT $17
         ), person AS (
             INSERT INTO scan_usage (quota_key, scan_date, scan_count, tokens)
             SELECT quota_key, scan_date, 0, $2 FROM scans WHERE id = $3 AND $2 > 0
@@ -116,16 +114,12 @@ struct EndScanStatement: PostgresPreparedStatement {
 
 /// Fails with `scan_timeout` up to 1,000 open scans whose deadline passed more than `grace` ago, skipping the rows
 /// another replica's sweep holds, and drops their partials (their count stays) and their photos' keys; returns each
-/// one's id and age. It also drops the partials of any final scan: a show that committed while an end waited for the
-/// scan's row is not seen by that end's statement.
+/// one's id and age.
 struct SweepScansStatement: PostgresPreparedStatement {
     static let sql = """
         WITH overdue AS (
             SELECT id FROM scans WHERE state IN ('queued', 'running') AND deadline < now() - make_interval(secs => $1)
             ORDER BY deadline LIMIT 1000 FOR UPDATE SKIP LOCKED
-        ), shown AS (
-            DELETE FROM scan_partials AS partial WHERE partial.scan_id IN (SELECT id FROM overdue)
-                OR NOT EXISTS (SELECT 1 FROM scans WHERE id = partial.scan_id AND state IN ('queued', 'running'))
         )
         UPDATE scans SET state = 'failed', error_code = $2, partials = NULL, photo_key = NULL, updated_at = now()
         FROM overdue WHERE scans.id = overdue.id RETURNING scans.id, \(ScanEndMetrics.ageColumn)

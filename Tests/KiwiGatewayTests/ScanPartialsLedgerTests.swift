@@ -148,25 +148,42 @@ struct ScanPartialsLedgerTests {
         }
     }
 
-    @Test("a partial a show stored after a scan's end had looked is dropped by the next sweep")
-    func sweepDropsLeftovers() async throws {
-        let (left, running) = try await withRunningScan { rig, scan in
-            _ = try await rig.show(shownIngredients("leeks"), of: scan.id)
-            _ = try await rig.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: nil)
-            // What the race leaves: a show that committed while the end waited for the scan's row.
-            try await rig.client.execute(
-                "INSERT INTO scan_partials (scan_id, position, entry) VALUES (\(scan.id), 2, '{\"kind\": \"restart\", \"at\": 0}')",
+    @Test("a show that commits while the scan's end waits for the scan's row leaves no partial behind")
+    func showRacingEndLeavesNone() async throws {
+        let left = try await withRunningScan { rig, scan in
+            try await rig.client.withConnection { showing in
+                // A show as ShowPartialStatement stores one, in a transaction held open: it holds the scan's row.
+                try await showing.query("BEGIN", logger: testLogger)
+                try await showing.query(
+                    """
+                    WITH counted AS (UPDATE scans SET partial_count = partial_count + 1 WHERE id = \(scan.id) RETURNING partial_count)
+                    INSERT INTO scan_partials (scan_id, position, entry)
+                    SELECT \(scan.id), partial_count, jsonb_build_object('kind', 'restart', 'at', 0) FROM counted
+                    """,
+                    logger: testLogger
+                )
+                async let ended = rig.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: nil)
+                try await waitUntilAStatementWaitsForALock(rig.client)
+                try await showing.query("COMMIT", logger: testLogger)
+                #expect(try await ended)
+            }
+            let rows = try await rig.client.query("SELECT count(*) FROM scan_partials", logger: testLogger)
+            for try await count in rows.decode(Int.self) { return count }
+            return -1
+        }
+        #expect(left == 0)
+    }
+
+    /// Returns once a statement on this database waits for a lock another transaction holds.
+    func waitUntilAStatementWaitsForALock(_ client: PostgresClient) async throws {
+        while true {
+            let rows = try await client.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
                 logger: testLogger
             )
-            let other = try await runningScan(rig.ledger, rig)
-            _ = try await rig.show(shownIngredients("leeks"), of: other.id)
-            _ = try await rig.ledger.failOverdue(grace: .seconds(30))
-            let rows = try await rig.client.query("SELECT scan_id FROM scan_partials", logger: testLogger)
-            var left: [UUID] = []
-            for try await id in rows.decode(UUID.self) { left.append(id) }
-            return (left, other.id)
+            for try await waiting in rows.decode(Int.self) where waiting > 0 { return }
+            try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(left == [running], "only the running scan's partial stays")
     }
 
     @Test("an open scan's partials that a worker of the previous release appended to its column are read with it")
