@@ -10,7 +10,7 @@ public enum KiwiSchema {
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
-        partialRows,
+        partialRows, lz4Compression,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -674,6 +674,20 @@ public enum KiwiSchema {
                 WHEN (OLD.state IN ('queued', 'running') AND NEW.state IN ('succeeded', 'failed'))
                 EXECUTE FUNCTION kiwi_drop_scan_partials()
                 """,
+            ]
+        )
+
+    /// The JSON a scan stores, compressed with LZ4 rather than PostgreSQL's own pglz: a scan's result (about 14 KiB) and
+    /// its larger partials exceed the size at which a row's values are compressed, and pglz was 7 % of PostgreSQL's CPU
+    /// in scenario A (docs/measurements/2026-11-27-floors.md). Values already stored keep their compression; both
+    /// read alike. Needs a server built with LZ4, as Debian's, the PostgreSQL images' and CloudNativePG's are.
+    static let lz4Compression =
+        Migration(
+            version: 19,
+            name: "compress a scan's JSON with LZ4",
+            statements: [
+                "ALTER TABLE scans ALTER COLUMN result SET COMPRESSION lz4",
+                "ALTER TABLE scan_partials ALTER COLUMN entry SET COMPRESSION lz4",
             ]
         )
 

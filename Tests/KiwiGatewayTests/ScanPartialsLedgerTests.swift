@@ -186,6 +186,26 @@ struct ScanPartialsLedgerTests {
         }
     }
 
+    @Test("a scan's large partials and its result are stored compressed with LZ4")
+    func storedWithLZ4() async throws {
+        let methods = try await withRunningScan { rig, scan in
+            let large = shownRecipe(0, "Leek gratin", steps: 300)
+            _ = try await rig.show(large, of: scan.id)
+            let compressed = try await rig.client.query(
+                "SELECT pg_column_compression(entry) FROM scan_partials WHERE scan_id = \(scan.id)",
+                logger: testLogger
+            )
+            var methods: [String?] = []
+            for try await method in compressed.decode(String?.self) { methods.append(method) }
+            guard case .recipe(_, let recipe) = large else { throw CancellationError() }
+            _ = try await rig.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: [recipe]), usage: nil)
+            let result = try await rig.client.query("SELECT pg_column_compression(result) FROM scans WHERE id = \(scan.id)", logger: testLogger)
+            for try await method in result.decode(String?.self) { methods.append(method) }
+            return methods
+        }
+        #expect(methods == ["lz4", "lz4"])
+    }
+
     @Test("an open scan's partials that a worker of the previous release appended to its column are read with it")
     func previousReleaseColumnRead() async throws {
         let (record, claim) = try await withRunningScan { rig, scan in
