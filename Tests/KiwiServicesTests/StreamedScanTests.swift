@@ -44,6 +44,14 @@ struct StreamedScanTests {
                 }
             }
         }
+
+        /// Whether this agrees with `result`: its ingredients, and the result's recipes in order, with at most the last
+        /// missing: a scan that has ended by the time a gateway reads it sends its result in place of the partials the
+        /// client lacks (docs/architecture.md, "Streamed scans"), and the last recipe closes just before the answer ends.
+        func agrees(with result: ScanResponse) -> Bool {
+            ingredients == result.ingredients && recipes.count >= result.recipes.count - 1
+                && recipes == Array(result.recipes.prefix(recipes.count))
+        }
     }
 
     /// The events of `path` (a scan's `/events`) on `gateway`, read as they arrive until the stream ends or `until`
@@ -95,10 +103,10 @@ struct StreamedScanTests {
             #expect(seen.map(\.id) == seen.map(\.id).sorted() && Set(seen.map(\.id)).count == seen.count, "ids rise: \(seen.map(\.id))")
             let names = seen.map(\.name).filter { $0 != "status" }
             let result = try #require(seen.last?.scan?.result)
-            #expect(names == ["ingredients"] + Array(repeating: "recipe", count: result.recipes.count) + ["result"])
+            #expect(names.first == "ingredients" && names.last == "result", "\(names)")
+            #expect(names.dropFirst().dropLast().allSatisfy { $0 == "recipe" }, "\(names)")
             let shown = Shown(after: seen)
-            #expect(shown.ingredients == result.ingredients)
-            #expect(shown.recipes == result.recipes)
+            #expect(shown.agrees(with: result), "\(shown.recipes.map(\.name)) against \(result.recipes.map(\.name))")
             #expect(rig.stub.snapshot.requests == 1)
         }
     }
@@ -126,9 +134,9 @@ struct StreamedScanTests {
             let seen = try await events(location + "/events", token: token, on: rig.gateway)
             let streamed = seen.filter { $0.name != "result" }.map { String(decoding: $0.data, as: UTF8.self).lowercased() }
             #expect(!streamed.contains { $0.contains("pesto") }, "the pesto recipe was shown")
-            #expect(Shown(after: seen).recipes.map(\.name) == ["Tomato toast", "Tomato salad"])
             let result = try #require(seen.last?.scan?.result)
             #expect(result.recipes.map(\.name) == ["Tomato toast", "Tomato salad"])
+            #expect(Shown(after: seen).agrees(with: result))
             #expect(result.withheldRecipes.map(\.name) == ["Pesto pasta"])
         }
     }
@@ -144,8 +152,7 @@ struct StreamedScanTests {
             let result = try #require(seen.last?.scan?.result)
             #expect(result.recipes.count == 4, "the stored result is whole")
             let shown = Shown(after: seen)
-            #expect(shown.ingredients == result.ingredients)
-            #expect(shown.recipes == result.recipes)
+            #expect(shown.agrees(with: result), "\(shown.recipes.map(\.name)) against \(result.recipes.map(\.name))")
             #expect(rig.stub.snapshot.requests == 2, "the cut call and its retry")
         }
     }
@@ -197,8 +204,7 @@ struct StreamedScanTests {
             let seen = try await stream.value
             let result = try #require(seen.last?.scan?.result)
             let shown = Shown(after: seen)
-            #expect(shown.ingredients == result.ingredients)
-            #expect(shown.recipes == result.recipes)
+            #expect(shown.agrees(with: result), "\(shown.recipes.map(\.name)) against \(result.recipes.map(\.name))")
             #expect(rig.stub.snapshot.requests == 2, "the killed worker's call and the redelivered job's")
         }
     }
