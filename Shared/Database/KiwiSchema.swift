@@ -445,7 +445,8 @@ public enum KiwiSchema {
         )
 
     /// Photos at rest (docs/architecture.md, "Photos at rest: crypto-shredding"): `photo_key`, the 32 random bytes the
-    /// scan's job is sealed under, held only while the scan is open. The constraint makes a final scan that still holds
+    /// scan's job is sealed under, held on the row only while the scan is open (the WAL and the row's old versions keep
+    /// copies longer: docs/architecture.md, "What a backup reveals"). The constraint makes a final scan that still holds
     /// its key an error, not a leak: every statement that ends a scan drops it. `kiwi_reserve_scan` gains the key and
     /// writes it with the new scan in its one statement; the version of migration 13 stays, for gateways of the
     /// previous release during a rollout (their scans have no key, their photos travel in the clear).
