@@ -174,9 +174,10 @@ final class ScanJobProcessor: Service, Sendable {
             }
             job = try (consume sealed).opened(with: photoKey)
         } catch {
-            // Noise, tampered with, or a broken gateway: no model call, and the scan refunded. Never the body in the log.
-            logger.error("failing a scan whose job's photos do not open with its key", metadata: ["reason": "\(error)"])
-            let failure = ScanFailure(.llmUnavailable, "The scan's photos could not be opened.")
+            // Noise, tampered with, or a broken gateway: no model call, never a scan unguarded, and the scan refunded.
+            // Never the body or the profile in the log.
+            logger.error("failing a scan whose job's profile or photos do not open with its key", metadata: ["reason": "\(error)"])
+            let failure = ScanFailure(.llmUnavailable, "The scan's job could not be opened.")
             await record(.error(failure), usage: nil, of: scanID, until: recordingDeadline, logger: logger)
             await settle("ack", logger: logger) { try await delivery.ack() }
             end("unopened", startedAt: started, span: span)

@@ -1,12 +1,15 @@
 import Crypto
 import Foundation
 
-/// The key one scan's photos travel sealed under (docs/architecture.md, "Photos at rest: crypto-shredding"): 256 random
+/// The key one scan's photos and profile travel sealed under (docs/architecture.md, "Photos at rest: crypto-shredding"): 256 random
 /// bits, made by the gateway for each scan and kept on the scan's row only while the scan is open. Once the row drops
-/// it, every copy of the job on any broker's disk is noise.
+/// it, a copy of the job on a broker's disk is noise to anyone without an older copy of the key: PostgreSQL's WAL, the
+/// row's old versions and its physical backups and WAL archives keep one longer (docs/architecture.md, "What a backup
+/// reveals").
 ///
 /// A sealed body is `nonce (12 bytes) || ciphertext || tag (16 bytes)`, AES-256-GCM, authenticating the scan id's 16
-/// raw bytes: a body opens only with its own scan's key, and only as that scan's job.
+/// raw bytes and the part's name (``Part``): a body opens only with its own scan's key, and only as that part of that
+/// scan's job.
 public struct PhotoKey: Sendable, Equatable, CustomStringConvertible {
     private let key: SymmetricKey
 
@@ -36,9 +39,25 @@ public struct PhotoKey: Sendable, Equatable, CustomStringConvertible {
     /// Never the key itself, so that no log or test failure prints it.
     public var description: String { "PhotoKey(redacted)" }
 
-    /// `plaintext` sealed as scan `scanID`'s job body.
-    public func seal(_ plaintext: [UInt8], for scanID: UUID) throws -> [UInt8] {
-        let box = try AES.GCM.seal(plaintext, using: key, authenticating: Self.authenticatedData(of: scanID))
+    /// A part of a scan's job sealed under its key. Each part authenticates its own name, so that one part's
+    /// sealed bytes never open as another's.
+    public enum Part: Sendable {
+        /// The job's body: its photos.
+        case photos
+        /// The profile the job is answered for (``ScanJob/Header/profile``).
+        case profile
+
+        fileprivate var label: Data {
+            switch self {
+            case .photos: Data()
+            case .profile: Data("profile".utf8)
+            }
+        }
+    }
+
+    /// `plaintext` sealed as `part` of scan `scanID`'s job.
+    public func seal(_ plaintext: [UInt8], for scanID: UUID, part: Part = .photos) throws -> [UInt8] {
+        let box = try AES.GCM.seal(plaintext, using: key, authenticating: Self.authenticatedData(of: scanID, part))
         // Written out part by part rather than through `combined`, which would be one more copy of the photos.
         var body: [UInt8] = []
         body.reserveCapacity(Self.overhead + box.ciphertext.count)
@@ -48,12 +67,12 @@ public struct PhotoKey: Sendable, Equatable, CustomStringConvertible {
         return body
     }
 
-    /// What ``seal(_:for:)`` sealed for scan `scanID`. Throws ``Unopenable`` when `body` was sealed under another key
-    /// or for another scan, was changed in any byte, or is too short to be a sealed body.
-    public func open(_ body: [UInt8], for scanID: UUID) throws(Unopenable) -> [UInt8] {
+    /// What ``seal(_:for:part:)`` sealed as `part` for scan `scanID`. Throws ``Unopenable`` when `body` was sealed
+    /// under another key, for another scan or as another part, was changed in any byte, or is too short to be sealed.
+    public func open(_ body: [UInt8], for scanID: UUID, part: Part = .photos) throws(Unopenable) -> [UInt8] {
         do {
             let box = try AES.GCM.SealedBox(combined: body)
-            return Array(try AES.GCM.open(box, using: key, authenticating: Self.authenticatedData(of: scanID)))
+            return Array(try AES.GCM.open(box, using: key, authenticating: Self.authenticatedData(of: scanID, part)))
         } catch {
             throw Unopenable()
         }
@@ -64,7 +83,8 @@ public struct PhotoKey: Sendable, Equatable, CustomStringConvertible {
         public var description: String { "does not open with its scan's key" }
     }
 
-    private static func authenticatedData(of scanID: UUID) -> Data {
-        withUnsafeBytes(of: scanID.uuid) { Data($0) }
+    /// The scan id's 16 raw bytes, then the part's name: the photos' is empty, as it was before the profile was sealed.
+    private static func authenticatedData(of scanID: UUID, _ part: Part) -> Data {
+        withUnsafeBytes(of: scanID.uuid) { Data($0) } + part.label
     }
 }

@@ -7,8 +7,9 @@ import KiwiModels
 /// ``KiwiTopology/scanJobQueue`` and a scan worker consumes (docs/architecture.md, "2. The scan data flow", step 6).
 ///
 /// On the queue the body is the raw JPEG (no base64), or the JPEGs one after the other with their sizes in a header,
-/// sealed under the scan's ``PhotoKey``; everything else travels in properties and headers. A refinement's body is
-/// empty, its names in a header. A broker may write the job to its disk, but never the photos in the clear
+/// sealed under the scan's ``PhotoKey``; the profile is sealed under the same key in its own header, since allergies
+/// and diets are health data; everything else travels in properties and headers. A refinement's body is empty, its
+/// names in a header. A broker may write the job to its disk, but never the photos in the clear
 /// (docs/architecture.md, "Photos at rest: crypto-shredding"). The worker writes the outcome on the scan's record, not
 /// in a reply.
 public struct ScanJob: Sendable, Hashable {
@@ -27,8 +28,8 @@ public struct ScanJob: Sendable, Hashable {
     public var requestID: String?
     /// A pseudonym of the user (see ``userKey(forUserID:)``); never the user id itself.
     public var userKey: String
-    /// The user's profile as it was when the scan started; nil when they have none. A redelivered job is answered
-    /// for the same profile.
+    /// The user's profile as it was when the scan started; nil when they have none (sent as an empty profile: every
+    /// job carries one). A redelivered job is answered for the same profile.
     public var profile: KitchenProfile?
 
     public init(
@@ -58,7 +59,12 @@ public struct ScanJob: Sendable, Hashable {
         public static let deadline = "x-kiwi-deadline"
         public static let requestID = "x-request-id"
         public static let userKey = "x-kiwi-user-key"
-        /// The profile as JSON (a few kilobytes at most: the profile's rules bound it).
+        /// The job's format, ``currentFormat``; absent in a job of a gateway of the release before it.
+        public static let format = "x-kiwi-job-format"
+        /// The profile's JSON sealed under the scan's key, in base64 (a few kilobytes at most: the profile's rules
+        /// bound it); in a job without ``format``, the profile's JSON in the clear. A worker of the release before
+        /// ``currentFormat`` reads this header as JSON, so it refuses a sealed one to the dead-letter queue rather than
+        /// answer the scan unguarded (docs/operations.md, "Upgrading").
         public static let profile = "x-kiwi-profile"
         /// With several photos, the size of each in bytes, comma-separated, in the body's order.
         public static let photoSizes = "x-kiwi-photo-sizes"
@@ -70,6 +76,8 @@ public struct ScanJob: Sendable, Hashable {
 
     /// The job's content type: the body is a JPEG, or several one after the other (``Header/photoSizes``), sealed.
     public static let contentType = "image/jpeg"
+    /// The format every job is sent in (``Header/format``): the profile sealed, and always present.
+    public static let currentFormat = "2"
 
     /// The pseudonymous key of a user: 32 hex digits of a SHA-256 over the user id. Stable, so OpenAI's abuse
     /// detection (`safety_identifier`) and logs can tell users apart, but it is not the id.
@@ -78,23 +86,31 @@ public struct ScanJob: Sendable, Hashable {
         return digest.prefix(16).hexEncodedString
     }
 
-    /// The job as a message, its photos sealed under `key`, transient and expiring at the deadline so an unanswered job
-    /// leaves the queue by itself. Consumed: the photos are held once in the clear, then once sealed.
-    public consuming func message(sealingWith key: PhotoKey, now: Date = Date()) throws -> AMQPMessage {
+    /// The job as a message, its photos and profile sealed under `key`, transient and expiring at the deadline so an
+    /// unanswered job leaves the queue by itself. Consumed: the photos are held once in the clear, then once sealed.
+    /// Throws ``ScanJobEncodingError`` rather than send a job without its profile, which a worker would not guard.
+    public consuming func message(sealingWith key: PhotoKey, now: Date = Date()) throws(ScanJobEncodingError) -> AMQPMessage {
         var headers = [
             Header.scanID: scanID.uuidString.lowercased(),
             Header.deadline: String(Int64((deadline.timeIntervalSince1970 * 1000).rounded())),
             Header.userKey: userKey,
+            Header.format: Self.currentFormat,
         ]
         headers[Header.requestID] = requestID
-        headers[Header.profile] = profile.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
+        headers[Header.profile] = try Self.sealed(profile ?? KitchenProfile(), of: scanID, with: key)
         if photos.count > 1 { headers[Header.photoSizes] = photos.map { String($0.count) }.joined(separator: ",") }
         if mode != .fridge { headers[Header.mode] = mode.rawValue }
-        headers[Header.ingredients] = ingredients.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
+        if let ingredients { headers[Header.ingredients] = try Self.json(ingredients, "the refinement's names") }
         let remaining = max(deadline.timeIntervalSince(now), 0.001)
         var body = photos.count == 1 ? photos[0] : Array(photos.joined())
         photos = []
-        if !body.isEmpty { body = try key.seal(body, for: scanID) }
+        if !body.isEmpty {
+            do {
+                body = try key.seal(body, for: scanID)
+            } catch {
+                throw ScanJobEncodingError("the photos could not be sealed: \(error)")
+            }
+        }
         return AMQPMessage(
             body: body,
             properties: AMQPProperties(
@@ -104,6 +120,25 @@ public struct ScanJob: Sendable, Hashable {
                 headers: headers
             )
         )
+    }
+
+    /// `profile` as JSON sealed under `key` for scan `scanID`, in base64: ``Header/profile``.
+    private static func sealed(_ profile: KitchenProfile, of scanID: UUID, with key: PhotoKey) throws(ScanJobEncodingError) -> String {
+        let json = try json(profile, "the profile")
+        do {
+            return Data(try key.seal(Array(json.utf8), for: scanID, part: .profile)).base64EncodedString()
+        } catch {
+            throw ScanJobEncodingError("the profile could not be sealed: \(error)")
+        }
+    }
+
+    private static func json(_ value: some Encodable, _ what: String) throws(ScanJobEncodingError) -> String {
+        do {
+            return String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        } catch {
+            // Not the encoder's error: it may quote the value, and a profile is health data that no log keeps.
+            throw ScanJobEncodingError("\(what) could not be encoded")
+        }
     }
 
     /// Reads a job from a consumed message whose photos were sealed under `key` (nil: sent in the clear, see
@@ -121,6 +156,9 @@ public struct SealedScanJob: Sendable {
     private let body: [UInt8]
     /// With several photos, their sizes in the clear (``ScanJob/Header/photoSizes``).
     private let photoSizes: [Int]?
+    /// The profile as sealed in ``ScanJob/Header/profile`` (empty when the header is missing or not base64); nil in
+    /// a job of the release before sealing profiles.
+    private let sealedProfile: [UInt8]?
 
     /// Reads the job's headers. Throws when the message is not a job any worker could answer: it cannot be fixed by
     /// trying again, so it belongs in the dead-letter queue.
@@ -159,11 +197,21 @@ public struct SealedScanJob: Sendable {
             mode = named
         }
         var profile: KitchenProfile?
-        if let json = properties.headers[Header.profile] {
-            guard let decoded = try? JSONDecoder().decode(KitchenProfile.self, from: Data(json.utf8)) else {
-                throw ScanJobDecodingError("the job's \(Header.profile) header is not a profile")
+        var sealedProfile: [UInt8]?
+        switch properties.headers[Header.format] {
+        case nil:
+            // A gateway of the release before sealing profiles: the profile in the clear, or none.
+            if let json = properties.headers[Header.profile] {
+                guard let decoded = try? JSONDecoder().decode(KitchenProfile.self, from: Data(json.utf8)) else {
+                    throw ScanJobDecodingError("the job's \(Header.profile) header is not a profile")
+                }
+                profile = decoded
             }
-            profile = decoded
+        case ScanJob.currentFormat:
+            // Opened with the scan's key once it is claimed; a missing or broken profile fails the scan then.
+            sealedProfile = properties.headers[Header.profile].flatMap { Data(base64Encoded: $0) }.map { Array($0) } ?? []
+        case let format?:
+            throw ScanJobDecodingError("the job's format \(format) is not one this worker reads")
         }
         job = ScanJob(
             scanID: scanID,
@@ -177,13 +225,28 @@ public struct SealedScanJob: Sendable {
         )
         body = message.body
         self.photoSizes = photoSizes
+        self.sealedProfile = sealedProfile
     }
 
-    /// The job with its photos, opened with its scan's `key`. A refinement has none to open. Nil `key`: the photos are
-    /// in the clear, as a gateway of the release before sealing sent them (its scans have no key). Throws when the
-    /// body does not open with `key` (``PhotoKey/open(_:for:)``), or its photos are not the sizes the job lists.
+    /// The job with its profile and photos, opened with its scan's `key`. A refinement has no photos to open. Nil
+    /// `key`: the photos are in the clear, as a gateway of the release before sealing sent them (its scans have no
+    /// key). Throws when the profile or the body does not open with `key` (``PhotoKey/open(_:for:part:)``), the
+    /// profile is not one, or the photos are not the sizes the job lists: the scan then fails, never runs unguarded.
     public consuming func opened(with key: PhotoKey?) throws(ScanJobDecodingError) -> ScanJob {
         var job = self.job
+        if let sealedProfile {
+            guard let key else { throw ScanJobDecodingError("the job's profile is sealed, and its scan has no key") }
+            let json: [UInt8]
+            do {
+                json = try key.open(sealedProfile, for: job.scanID, part: .profile)
+            } catch {
+                throw ScanJobDecodingError("the job's profile \(error)")
+            }
+            guard let profile = try? JSONDecoder().decode(KitchenProfile.self, from: Data(json)) else {
+                throw ScanJobDecodingError("the job's sealed profile is not a profile")
+            }
+            job.profile = profile.isEmpty ? nil : profile
+        }
         guard job.ingredients == nil else { return job }
         var photos = body
         if let key {
@@ -207,6 +270,17 @@ public struct SealedScanJob: Sendable {
         }
         return job
     }
+}
+
+/// A job that cannot be sent as it is: the gateway fails its scan, refunded, rather than send it unguarded.
+public struct ScanJobEncodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let reason: String
+
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+
+    public var description: String { reason }
 }
 
 /// A message that is not a scan job.

@@ -343,6 +343,22 @@ struct BlockingScanRouterTests {
         #expect(try await gateway.used(by: quotaKey) == 1)
     }
 
+    @Test("a job that could not be sealed with its profile is 500 internal_error, failed, refunded, never sent, and its key starts a new scan")
+    func jobNotSealed() async throws {
+        let gateway = FakeGateway(workers: .refuse(ScanJobEncodingError("the profile could not be encoded")))
+        let (token, _, quotaKey) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let answer = try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "k"])
+            #expect(answer.status == .internalServerError)
+            #expect(answer.errorCode == "internal_error")
+            #expect(try await gateway.used(by: quotaKey) == 0)
+            gateway.workers.set(.answer(.ok(ScanResponse(ingredients: [], recipes: [])), modelTime: nil))
+            let retried = try await client.scan(testPhoto, token: token, headers: [.idempotencyKey: "k"])
+            #expect(retried.status == .ok)
+        }
+        #expect(gateway.ledger.records.map(\.state).sorted { $0.rawValue < $1.rawValue } == [.failed, .succeeded])
+    }
+
     @Test("a scan no worker answers by its deadline is 504 scan_timeout, failed, announced and refunded")
     func noAnswerByTheDeadline() async throws {
         let gateway = FakeGateway(workers: .hold, scanTimeout: .milliseconds(300))

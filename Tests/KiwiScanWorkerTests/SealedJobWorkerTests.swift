@@ -2,6 +2,7 @@ import Foundation
 import KiwiDatabase
 import KiwiDevelopment
 import KiwiMessaging
+import KiwiModels
 import KiwiScanJobs
 import KiwiScans
 import KiwiTestSupport
@@ -48,6 +49,25 @@ struct SealedJobWorkerTests {
         #expect(deadLettered == 0)
     }
 
+    @Test(
+        "a job whose profile is missing or does not open fails the scan llm_unavailable without calling OpenAI: never answered unguarded",
+        arguments: [nil, "bm90IGEgc2VhbGVkIHByb2ZpbGU="]
+    )
+    func unreadableProfileFailsItsScan(_ planted: String?) async throws {
+        let (result, requests, deadLettered) = try await WorkerRig.run { rig in
+            var job = try await rig.reserve(photo)
+            job.profile = KitchenProfile(allergies: [.peanuts])
+            var message = try rig.message(of: job)
+            message.properties.headers[ScanJob.Header.profile] = planted
+            try await rig.publisher.publish(message, routingKey: rig.queue)
+            let result = try await rig.outcome(of: job.scanID, within: .seconds(20))
+            return (result, rig.stub.snapshot.requests, try await rig.messages(in: KiwiTopology.deadLetterQueue(of: rig.queue)))
+        }
+        #expect(result.failureCode == .llmUnavailable)
+        #expect(requests == 0)
+        #expect(deadLettered == 0)
+    }
+
     @Test("a scan with no key (reserved by a gateway from before sealing) is answered from its photo in the clear")
     func scanWithoutKeyIsReadInTheClear() async throws {
         let result = try await WorkerRig.run { rig in
@@ -55,6 +75,8 @@ struct SealedJobWorkerTests {
             try await rig.postgres.execute("UPDATE scans SET photo_key = NULL WHERE id = \(job.scanID)", logger: testLogger)
             var message = try rig.message(of: job)
             message.body = photo
+            message.properties.headers[ScanJob.Header.format] = nil
+            message.properties.headers[ScanJob.Header.profile] = nil
             try await rig.publisher.publish(message, routingKey: rig.queue)
             return try await rig.outcome(of: job.scanID, within: .seconds(20))
         }

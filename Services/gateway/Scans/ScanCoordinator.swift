@@ -155,9 +155,11 @@ struct ScanCoordinator: Sendable {
         } catch {
             context.logger.warning("could not hand the scan to the workers", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])
             // A job that never left frees its key, so that the client's retry, on a replica that reaches the broker,
-            // starts the scan afresh; one whose fate is unknown may yet reach a worker, and keeps it.
-            _ = await fail(scan, .llmUnavailable, releasingKey: error is ScanNotSent, until: .now + Self.briefRetries, context: context)
-            throw ScanAPIErrors.apiError(for: ScanFailure(.llmUnavailable, "")).about(scan)
+            // starts the scan afresh; one whose fate is unknown may yet reach a worker, and keeps it. A job that could
+            // not be sealed (its profile with it) is this gateway's fault, not the workers': 500, refunded.
+            let unsealable = error is ScanJobEncodingError
+            _ = await fail(scan, .llmUnavailable, releasingKey: unsealable || error is ScanNotSent, until: .now + Self.briefRetries, context: context)
+            throw (unsealable ? ScanAPIErrors.unsealable : ScanAPIErrors.apiError(for: ScanFailure(.llmUnavailable, ""))).about(scan)
         }
         metrics.scanStarted(gatewayTime: ContinuousClock.now - started - uploadTime)
         return .new(scan, follower)

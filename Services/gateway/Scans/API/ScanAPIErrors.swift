@@ -49,6 +49,9 @@ struct ScanAPIErrors: Sendable {
         "Only a fridge scan that succeeded can be refined; wait for an open scan to succeed, or start a new scan."
     )
 
+    /// The scan's job could not be sealed (``ScanJobEncodingError``): never sent without its profile, and refunded.
+    static let unsealable = APIError(.internalServerError, .internalError, "Something went wrong on our side; your scan was not counted.")
+
     /// The scan was deleted while its request waited (with its account, or by `DELETE /v1/scans/{id}`).
     static let gone = APIError(.notFound, .notFound, "There is no such scan; it was deleted.")
 

@@ -13,15 +13,10 @@ struct AMQPScanJobQueue: ScanJobQueue {
     let queue: String
 
     /// In a producer span whose context travels in the job's headers: the worker's spans continue it. Only the sealed
-    /// photos reach the broker.
+    /// photos and profile reach the broker; a job that cannot be sealed throws ``ScanJobEncodingError`` unsent.
     func submit(_ job: consuming ScanJob, sealedWith key: PhotoKey) async throws {
         let scanID = job.scanID.uuidString.lowercased()
-        var message: AMQPMessage
-        do {
-            message = try job.message(sealingWith: key)
-        } catch {
-            throw ScanNotSent(reason: "its photos could not be sealed: \(error)")
-        }
+        var message = try job.message(sealingWith: key)
         try await withSpan("publish \(queue)", ofKind: .producer) { [queue] span in
             span.attributes["messaging.system"] = "rabbitmq"
             span.attributes["messaging.destination.name"] = queue

@@ -6,7 +6,7 @@ protocol ScanJobQueue: Sendable {
     /// Hands a scan's job to the workers, its photos sealed under `key` (the scan's): returns once the broker has
     /// taken it, or throws. The job, photo and all, is handed over, not kept while the worker and the model take their
     /// time; the worker records the outcome on the scan's record. Throws ``ScanNotSent`` when the job certainly never
-    /// left this gateway.
+    /// left this gateway, and ``ScanJobEncodingError`` when it could not be sealed to leave.
     func submit(_ job: consuming ScanJob, sealedWith key: PhotoKey) async throws
 }
 
