@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import KiwiConcurrency
 import KiwiDatabase
+import KiwiDietGuard
 import KiwiMessaging
 import KiwiScanJobs
 import KiwiScans
@@ -150,10 +151,12 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     )
     BlockingScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans).addRoutes(to: signedIn)
+    let profileCheck = TodaysProfileCheck(profiles: dependencies.profiles, dietGuard: DietGuard())
     RecipesController(
         recipes: dependencies.recipes,
         ledger: dependencies.ledger,
         pantry: dependencies.pantry,
+        profileCheck: profileCheck,
         publicBaseURL: dependencies.publicBaseURL
     )
     .addRoutes(to: signedIn)
@@ -164,6 +167,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         recipes: dependencies.recipes,
         ledger: dependencies.ledger,
         pantry: dependencies.pantry,
+        profileCheck: profileCheck,
         metrics: metrics
     )
     .addRoutes(to: signedIn)

@@ -109,6 +109,21 @@ public struct DietGuard: Sendable {
     public func findings(in answer: ScanResponse, for profile: KitchenProfile) -> [Finding] {
         let rules = rules(for: profile)
         guard !rules.isEmpty else { return [] }
+        let dish = answer.dish?.recipe.flatMap { finding(in: $0, index: nil, rules: rules) }
+        return answer.recipes.enumerated().compactMap { finding(in: $1, index: $0, rules: rules) } + (dish.map { [$0] } ?? [])
+    }
+
+    /// What breaks `profile` in one `recipe`, as ``findings(in:for:)`` finds it in an answer; nil when it is safe.
+    public func finding(in recipe: some GuardedRecipe, for profile: KitchenProfile) -> Finding? {
+        let rules = rules(for: profile)
+        return rules.isEmpty ? nil : finding(in: recipe, index: nil, rules: rules)
+    }
+
+    private func finding(
+        in recipe: some GuardedRecipe,
+        index: Int?,
+        rules: [(group: IngredientLexicon.Group, rule: Rule)]
+    ) -> Finding? {
         func violation(in text: String, ingredient: String? = nil, place: String) -> Violation? {
             let reading = lexicon.reading(text)
             for (group, rule) in rules {
@@ -118,36 +133,63 @@ public struct DietGuard: Sendable {
             }
             return nil
         }
-        func finding(in recipe: some GuardedRecipe, index: Int?) -> Finding? {
-            var found: [Violation] = []
-            if let broken = violation(in: recipe.name, place: "its name") { found.append(broken) }
-            if let broken = violation(in: recipe.summary, place: "its summary") { found.append(broken) }
-            for (position, name) in recipe.ingredientNames.enumerated() {
-                if let broken = violation(in: name, ingredient: name, place: "ingredient \(position + 1)") { found.append(broken) }
-            }
-            for (position, quantity) in recipe.ingredientQuantities.enumerated() {
-                if let broken = violation(in: quantity, place: "the quantity of ingredient \(position + 1)") { found.append(broken) }
-            }
-            for (position, step) in recipe.steps.enumerated() {
-                if let broken = violation(in: step, place: "step \(position + 1)") { found.append(broken) }
-            }
-            let named = Set(found.map(\.group))
-            let declared = Set((recipe.allergens ?? []).map(\.rawValue))
-            for (group, rule) in rules where declared.contains(group.id) && !named.contains(group.name) {
-                found.append(Violation(ingredient: group.name, group: group.name, rule: rule, place: Violation.declaration))
-            }
-            var substitutions: [Int: Violation] = [:]
-            for (position, substitution) in recipe.substitutions.enumerated() {
-                if let substitution, let broken = violation(in: substitution, place: "the substitution for ingredient \(position + 1)") {
-                    substitutions[position] = broken
-                }
-            }
-            let tip = recipe.makeItFasterTip.flatMap { violation(in: $0, place: "the make-it-faster tip") }
-            guard !found.isEmpty || !substitutions.isEmpty || tip != nil else { return nil }
-            return Finding(index: index, recipeName: recipe.name, violations: found, substitutions: substitutions, tip: tip)
+        var found: [Violation] = []
+        if let broken = violation(in: recipe.name, place: "its name") { found.append(broken) }
+        if let broken = violation(in: recipe.summary, place: "its summary") { found.append(broken) }
+        for (position, name) in recipe.ingredientNames.enumerated() {
+            if let broken = violation(in: name, ingredient: name, place: "ingredient \(position + 1)") { found.append(broken) }
         }
-        let dish = answer.dish?.recipe.flatMap { finding(in: $0, index: nil) }
-        return answer.recipes.enumerated().compactMap { finding(in: $1, index: $0) } + (dish.map { [$0] } ?? [])
+        for (position, quantity) in recipe.ingredientQuantities.enumerated() {
+            if let broken = violation(in: quantity, place: "the quantity of ingredient \(position + 1)") { found.append(broken) }
+        }
+        for (position, step) in recipe.steps.enumerated() {
+            if let broken = violation(in: step, place: "step \(position + 1)") { found.append(broken) }
+        }
+        let named = Set(found.map(\.group))
+        let declared = Set((recipe.allergens ?? []).map(\.rawValue))
+        for (group, rule) in rules where declared.contains(group.id) && !named.contains(group.name) {
+            found.append(Violation(ingredient: group.name, group: group.name, rule: rule, place: Violation.declaration))
+        }
+        var substitutions: [Int: Violation] = [:]
+        for (position, substitution) in recipe.substitutions.enumerated() {
+            if let substitution, let broken = violation(in: substitution, place: "the substitution for ingredient \(position + 1)") {
+                substitutions[position] = broken
+            }
+        }
+        let tip = recipe.makeItFasterTip.flatMap { violation(in: $0, place: "the make-it-faster tip") }
+        guard !found.isEmpty || !substitutions.isEmpty || tip != nil else { return nil }
+        return Finding(index: index, recipeName: recipe.name, violations: found, substitutions: substitutions, tip: tip)
+    }
+
+    /// `recipe` checked against `profile` as it is now, with the guard that checks a scan's answer: the conflicts of the
+    /// recipe itself (each group it breaks once, where it is first named), and the recipe with the advice that breaks
+    /// the profile removed, as from the recipes a scan keeps. For a recipe kept or shown after its scan: the profile
+    /// may have changed since it was answered.
+    public func checked(_ recipe: Recipe, against profile: KitchenProfile) -> (recipe: Recipe, conflicts: [RecipeConflict]) {
+        guard let finding = finding(in: recipe, for: profile) else { return (recipe, []) }
+        var conflicts: [RecipeConflict] = []
+        var groups: Set<String> = []
+        for violation in finding.violations where groups.insert(violation.group).inserted {
+            let (rule, name): (RecipeConflict.Rule, String) =
+                switch violation.rule {
+                case .allergy(let allergen): (.allergy, allergen.rawValue)
+                case .diet(let diet): (.diet, diet.rawValue)
+                }
+            conflicts.append(
+                RecipeConflict(
+                    rule: rule,
+                    name: name,
+                    source: violation.isDeclared ? .allergens : .text,
+                    found: violation.ingredient,
+                    place: violation.place,
+                    reason: Self.reason([violation])
+                )
+            )
+        }
+        var shown = recipe
+        for position in finding.substitutions.keys { shown.ingredients[position].substitution = nil }
+        if finding.tip != nil { shown.makeItFasterTip = nil }
+        return (shown, conflicts)
     }
 
     /// `answer` as the user may see it: each recipe with a finding withheld (and said why), advice that breaks the

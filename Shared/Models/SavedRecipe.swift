@@ -15,6 +15,9 @@ public struct SavedRecipe: Codable, Hashable, Sendable {
     public var note: String?
     /// The user's rating, 1 to 5; `null` on the wire when unrated.
     public var rating: Int?
+    /// Where the recipe breaks the user's profile as it is when the recipe is shown; empty when it fits. Worked out on
+    /// every read, never stored: the profile may have changed since the recipe was saved.
+    public var conflicts: [RecipeConflict]
 
     public init(
         id: UUID,
@@ -23,7 +26,8 @@ public struct SavedRecipe: Codable, Hashable, Sendable {
         recipe: Recipe,
         detectedIngredients: [Ingredient],
         note: String?,
-        rating: Int?
+        rating: Int?,
+        conflicts: [RecipeConflict] = []
     ) {
         self.id = id
         self.scanId = scanId
@@ -32,6 +36,24 @@ public struct SavedRecipe: Codable, Hashable, Sendable {
         self.detectedIngredients = detectedIngredients
         self.note = note
         self.rating = rating
+        self.conflicts = conflicts
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, scanId, savedAt, recipe, detectedIngredients, note, rating, conflicts
+    }
+
+    /// Reads `conflicts` as none when it is missing: an answer of the release before it had none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(UUID.self, forKey: .id)
+        scanId = try container.decode(UUID.self, forKey: .scanId)
+        savedAt = try container.decode(Date.self, forKey: .savedAt)
+        recipe = try container.decode(Recipe.self, forKey: .recipe)
+        detectedIngredients = try container.decode([Ingredient].self, forKey: .detectedIngredients)
+        note = try container.decodeIfPresent(String.self, forKey: .note)
+        rating = try container.decodeIfPresent(Int.self, forKey: .rating)
+        conflicts = try container.decodeIfPresent([RecipeConflict].self, forKey: .conflicts) ?? []
     }
 
     /// Writes `note` and `rating` as explicit `null`s rather than leaving them out: the contract lists every field.
@@ -44,6 +66,7 @@ public struct SavedRecipe: Codable, Hashable, Sendable {
         try container.encode(detectedIngredients, forKey: .detectedIngredients)
         try container.encode(note, forKey: .note)
         try container.encode(rating, forKey: .rating)
+        try container.encode(conflicts, forKey: .conflicts)
     }
 }
 

@@ -50,9 +50,24 @@ public struct ShoppingListSection: Codable, Hashable, Sendable {
 public struct ShoppingListAddition: Codable, Hashable, Sendable {
     public var added: [ShoppingListItem]
     public var list: ShoppingList
+    /// Where the recipe added breaks the person's profile as it is now; empty for an item added by hand.
+    public var conflicts: [RecipeConflict]
 
-    public init(added: [ShoppingListItem], list: ShoppingList) {
+    public init(added: [ShoppingListItem], list: ShoppingList, conflicts: [RecipeConflict] = []) {
         self.added = added
         self.list = list
+        self.conflicts = conflicts
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case added, list, conflicts
+    }
+
+    /// Reads `conflicts` as none when it is missing: an answer of the release before it had none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        added = try container.decode([ShoppingListItem].self, forKey: .added)
+        list = try container.decode(ShoppingList.self, forKey: .list)
+        conflicts = try container.decodeIfPresent([RecipeConflict].self, forKey: .conflicts) ?? []
     }
 }

@@ -39,9 +39,10 @@ struct CookSessionTests {
             self.typed = typed
         }
 
-        func cook(_ recipe: Recipe, terminal: Bool = true) async throws {
+        func cook(_ recipe: Recipe, conflicts: [String] = [], terminal: Bool = true) async throws {
             try await CookSession(
                 recipe: try CookingRecipes.decoded(recipe),
+                conflicts: conflicts,
                 input: { self.typed.isEmpty ? nil : self.typed.removeFirst() },
                 output: { self.text += $0 },
                 clock: clock,
@@ -61,6 +62,19 @@ struct CookSessionTests {
         #expect(kitchen.text.hasPrefix("Tomato pasta — 25 min, easy, serves 2\nYou need:\n  - 200 g spaghetti\n"))
         #expect(kitchen.text.hasSuffix("Done: enjoy your Tomato pasta.\n"))
         #expect(kitchen.typed.isEmpty)
+    }
+
+    @Test("a recipe that breaks the profile as it is now says so before the ingredients, and the walk waits for Enter")
+    func warnsOfConflicts() async throws {
+        let kitchen = Kitchen(typing: [])
+        try await kitchen.cook(CookingRecipes.pasta, conflicts: ["It uses parmesan, which contains milk."])
+        #expect(
+            kitchen.text.hasPrefix(
+                "Tomato pasta — 25 min, easy, serves 2\nCareful: this recipe does not fit your profile as it is now.\n"
+                    + "  ! It uses parmesan, which contains milk.\nYou need:\n"
+            )
+        )
+        #expect(kitchen.text.hasSuffix("Stopped before step 1.\n"))
     }
 
     @Test("a timed step counts its minutes down a second at a time on one line, by the clock, then says time's up")

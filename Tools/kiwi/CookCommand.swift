@@ -25,6 +25,7 @@ struct Cook: AsyncParsableCommand {
             let saved = try await SavedRecipeForm.json(try IDArgument.savedRecipe(id), scaling: scaling, client: client)
             let session = CookSession(
                 recipe: saved.recipe,
+                conflicts: saved.conflicts.map(\.reason),
                 input: { readLine() },
                 output: { text in
                     print(text, terminator: "")
@@ -57,6 +58,8 @@ struct SystemCookClock: CookClock {
 /// when it ends. `q` stops, and so does the end of the input.
 struct CookSession {
     let recipe: Components.Schemas.Recipe
+    /// Where the recipe breaks the profile as it is now, in words (``RecipeLines/conflicts(_:)``).
+    var conflicts: [String] = []
     /// The next line typed, without its newline; nil at the end of the input.
     let input: () -> String?
     let output: (String) -> Void
@@ -71,7 +74,7 @@ struct CookSession {
 
     func run() async throws {
         output(
-            (["\(recipe.name) — \(ScanPrinter.headline(recipe))", "You need:"]
+            (["\(recipe.name) — \(ScanPrinter.headline(recipe))"] + RecipeLines.conflicts(conflicts) + ["You need:"]
                 + recipe.ingredients.map { "  - " + RecipeLines.ingredient($0.name, amount: $0.amount, unit: $0.unit) })
                 .map { $0 + "\n" }.joined()
         )

@@ -20,6 +20,13 @@ enum RecipeLines {
         return "\(quantity) \(name)"
     }
 
+    /// A saved recipe's conflicts with the profile as it is now, each in its own words, under one warning: said before
+    /// anything else of the recipe, so that nobody starts cooking it unwarned.
+    static func conflicts(_ reasons: [String]) -> [String] {
+        guard !reasons.isEmpty else { return [] }
+        return ["Careful: this recipe does not fit your profile as it is now."] + reasons.map { "  ! \($0)" }
+    }
+
     /// "45 min", "1 h", "1 h 30 min".
     static func duration(minutes: Int) -> String {
         switch (minutes / 60, minutes % 60) {

@@ -41,9 +41,11 @@ enum ScanPrinter {
         return lines + (recipe.nutrition.map(RecipeLines.nutrition) ?? [])
     }
 
-    /// A saved recipe: its name and headline, then what a scan shows of it, and the person's note and rating.
+    /// A saved recipe: its name and headline, its conflicts with the profile as it is now, then what a scan shows of it,
+    /// and the person's note and rating.
     static func savedRecipeText(_ saved: Components.Schemas.SavedRecipe) -> String {
-        var lines = ["\(saved.recipe.name) — \(headline(saved.recipe))"] + recipeBody(saved.recipe)
+        var lines = ["\(saved.recipe.name) — \(headline(saved.recipe))"] + RecipeLines.conflicts(saved.conflicts.map(\.reason))
+        lines += recipeBody(saved.recipe)
         if let note = saved.note { lines.append("  Your note: \(note)") }
         if let rating = saved.rating { lines.append("  Your rating: " + String(repeating: "★", count: rating)) }
         return lines.joined(separator: "\n")

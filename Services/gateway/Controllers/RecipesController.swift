@@ -10,13 +10,14 @@ import NIOCore
 
 /// The recipe box (`/v1/recipes`): a user keeps a recipe out of one of their scans, finds it again by name or
 /// ingredient, notes and rates it, takes it to another app as schema.org JSON-LD or shares it as text, and deletes
-/// it; `?cookable=true` ranks the recipes by what the pantry holds. Another user's recipe is 404, like one that never
-/// was.
+/// it; `?cookable=true` ranks the recipes by what the pantry holds. Every recipe answered as JSON is checked against
+/// the user's profile as it is now (``TodaysProfileCheck``). Another user's recipe is 404, like one that never was.
 struct RecipesController: Sendable {
     let recipes: any RecipeBox
     let ledger: any ScanLedger
     /// What the user has at home, for `?cookable=true`.
     let pantry: any PantryStore
+    let profileCheck: TodaysProfileCheck
     /// The base of the share links (`PUBLIC_BASE_URL`).
     let publicBaseURL: URL
 
@@ -57,9 +58,10 @@ struct RecipesController: Sendable {
         switch try await recipes.save(copy, for: session.userID, capacity: Self.capacity) {
         case .saved(let saved):
             context.logger.info("recipe saved", metadata: ["savedRecipeId": "\(saved.id)"])
-            return try Response.json(saved, status: .created, headers: [.location: Self.location(of: saved)])
+            let checked = try await profileCheck.checked(saved, of: session.userID)
+            return try Response.json(checked, status: .created, headers: [.location: Self.location(of: saved)])
         case .alreadySaved(let saved):
-            return try Response.json(saved, headers: [.location: Self.location(of: saved)])
+            return try Response.json(try await profileCheck.checked(saved, of: session.userID), headers: [.location: Self.location(of: saved)])
         case .full:
             throw APIError(
                 .conflict,
@@ -89,12 +91,13 @@ struct RecipesController: Sendable {
         let search = query["q"].map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         if cookable { return try Response.json(try await self.cookable(of: session.userID, matching: search, page: page)) }
         let found = try await recipes.recipes(of: session.userID, matching: search, after: page.cursor, limit: page.limit)
-        return try Response.json(SavedRecipeList(recipes: found.recipes, nextCursor: found.next?.token))
+        let checked = try await profileCheck.checked(found.recipes, of: session.userID)
+        return try Response.json(SavedRecipeList(recipes: checked, nextCursor: found.next?.token))
     }
 
-    /// A page of the user's recipes that match `search`, ranked by ``PantryCoverage`` against their whole pantry on
-    /// today's UTC day. The box holds at most ``capacity`` recipes and the pantry its capacity of items, so both are
-    /// read whole and ranked in memory.
+    /// A page of the user's recipes that match `search` and fit their profile as it is now (none with a conflict),
+    /// ranked by ``PantryCoverage`` against their whole pantry on today's UTC day. The box holds at most ``capacity``
+    /// recipes and the pantry its capacity of items, so both are read whole and ranked in memory.
     ///
     /// The cursor keeps the PageCursor form, `<offset>.<id>`: the offset into the ranking where the next page starts,
     /// and the id of the recipe before it. The next page starts after that recipe where it is in the ranking now, so
@@ -110,7 +113,8 @@ struct RecipesController: Sendable {
             saved += found.recipes
             cursor = found.next
         } while cursor != nil
-        let ranking = PantryCoverage.ranked(saved, pantry: try await pantry.allItems(of: userID), today: CalendarDay(utc: Date()))
+        let fitting = try await profileCheck.checked(saved, of: userID).filter(\.conflicts.isEmpty)
+        let ranking = PantryCoverage.ranked(fitting, pantry: try await pantry.allItems(of: userID), today: CalendarDay(utc: Date()))
         let start =
             page.cursor.map { asked in
                 ranking.firstIndex { $0.saved.id == asked.id }.map { $0 + 1 } ?? min(max(Int(asked.createdAtMicroseconds) - 1, 0), ranking.count)
@@ -120,15 +124,16 @@ struct RecipesController: Sendable {
         return CookableRecipeList(recipes: Array(ranking[start..<end]), nextCursor: next?.token)
     }
 
-    /// `GET /v1/recipes/{id}?servings=&units=`: the saved recipe as the API's JSON, or — as `Accept` asks —
-    /// schema.org/Recipe JSON-LD (`application/ld+json`) or a short text for sharing (`text/plain`); in every form
-    /// scaled to `servings` and converted to `units` when asked (``RecipeScaling``).
+    /// `GET /v1/recipes/{id}?servings=&units=`: the saved recipe as the API's JSON, checked against the profile as it
+    /// is now, or — as `Accept` asks — schema.org/Recipe JSON-LD (`application/ld+json`) or a short text for sharing
+    /// (`text/plain`), both for other people and apps, so without the owner's conflicts; in every form scaled to
+    /// `servings` and converted to `units` when asked (``RecipeScaling``).
     @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
         let scaling = try RecipeScaling(request)
         let saved = try scaling.apply(to: try await ownRecipe(context))
         switch RecipeFormat.preferred(by: request.headers[values: .accept]) {
         case .json:
-            return try Response.json(saved)
+            return try Response.json(try await profileCheck.checked(saved, of: try context.authenticatedSession.userID))
         case .jsonLD:
             return Response(
                 status: .ok,
@@ -163,7 +168,7 @@ struct RecipesController: Sendable {
             throw APIError.badRequest("rating must be a whole number from 1 to 5, or null to clear it.")
         }
         guard let updated = try await recipes.update(id, of: session.userID, patch.changes) else { throw Self.notFound }
-        return try Response.json(updated)
+        return try Response.json(try await profileCheck.checked(updated, of: session.userID))
     }
 
     /// `DELETE /v1/recipes/{id}`: 204.

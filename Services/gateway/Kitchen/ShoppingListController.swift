@@ -16,6 +16,7 @@ struct ShoppingListController: Sendable {
     let recipes: any RecipeBox
     let ledger: any ScanLedger
     let pantry: any PantryStore
+    let profileCheck: TodaysProfileCheck
     let metrics: GatewayMetrics
 
     /// How many items one list may hold, as many as a pantry.
@@ -48,14 +49,17 @@ struct ShoppingListController: Sendable {
     }
 
     /// `POST /v1/shopping-list/items`: `{"recipeId"}` (a saved recipe) or `{"scanId", "recipeId"}` (a recipe of a
-    /// finished scan) adds the recipe's ingredients the pantry lacks, staples never; `{"name", "section"?}` adds one by
-    /// hand. Either way 200 ``ShoppingListAddition``: the same answer for both, so a client reads one shape; an item
-    /// whose key the list has gains the recipe instead of a copy, so the same add twice changes nothing.
+    /// finished scan) adds the recipe's ingredients the pantry lacks, staples never, and answers the recipe's
+    /// `conflicts` with the profile as it is now (``TodaysProfileCheck``), for the client to warn before the shop;
+    /// `{"name", "section"?}` adds one by hand. Either way 200 ``ShoppingListAddition``: the same answer for both, so
+    /// a client reads one shape; an item whose key the list has gains the recipe instead of a copy, so the same add
+    /// twice changes nothing.
     @Sendable func add(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let body = try await PantryController.object(of: request)
         try PantryController.refuseUnknownMembers(of: body, allowed: ["recipeId", "scanId", "name", "section"])
         let items: [ShoppingListItem]
+        var conflicts: [RecipeConflict] = []
         switch (body["recipeId"], body["name"]) {
         case (let recipeID?, nil):
             if body["section"] != nil {
@@ -66,6 +70,7 @@ struct ShoppingListController: Sendable {
                 scanID: body["scanId"].map { try Self.uuid($0, "scanId") },
                 of: session.userID
             )
+            conflicts = try await profileCheck.checked(recipe, of: session.userID).conflicts
             items = try await missingIngredients(of: recipe, for: session.userID)
         case (_?, _?):
             throw APIError.badRequest(#"Send either recipeId or name, not both: {"recipeId": "…"} or {"name": "Milk"}."#)
@@ -79,7 +84,7 @@ struct ShoppingListController: Sendable {
         }
         let added = try await store(items, for: session.userID, context: context)
         let list = ShoppingListExport.list(try await shoppingList.items(of: session.userID))
-        return try Response.json(ShoppingListAddition(added: added, list: list))
+        return try Response.json(ShoppingListAddition(added: added, list: list, conflicts: conflicts))
     }
 
     /// `PATCH /v1/shopping-list/items/{id}` `{"checked": true|false}`: ticks the item off or on; 200 with the item.

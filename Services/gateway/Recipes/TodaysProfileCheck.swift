@@ -1,0 +1,34 @@
+import Foundation
+import KiwiDietGuard
+import KiwiModels
+
+/// Checks recipes kept or shown after their scan against their owner's profile as it is now (docs/architecture.md,
+/// "Saved recipes meet today's profile"), with the guard that checks every scan's answer: a recipe saved before an
+/// allergy was added says so, and is never offered as cookable.
+struct TodaysProfileCheck: Sendable {
+    let profiles: any ProfileStore
+    let dietGuard: DietGuard
+
+    /// `recipes` of `userID` as they are shown: each with its ``SavedRecipe/conflicts`` and without advice that breaks
+    /// the profile. The profile is read once, whatever the count; a store that does not answer fails the request
+    /// rather than show a recipe unchecked.
+    func checked(_ recipes: [SavedRecipe], of userID: UUID) async throws -> [SavedRecipe] {
+        let profile = try await profiles.profile(of: userID) ?? KitchenProfile()
+        return recipes.map { saved in
+            var checked = saved
+            (checked.recipe, checked.conflicts) = dietGuard.checked(saved.recipe, against: profile)
+            return checked
+        }
+    }
+
+    /// One saved recipe as ``checked(_:of:)`` shows it.
+    func checked(_ recipe: SavedRecipe, of userID: UUID) async throws -> SavedRecipe {
+        try await checked([recipe], of: userID)[0]
+    }
+
+    /// A scan's or a saved recipe's conflicts with the profile of `userID` now, and the recipe without advice that
+    /// breaks it.
+    func checked(_ recipe: Recipe, of userID: UUID) async throws -> (recipe: Recipe, conflicts: [RecipeConflict]) {
+        dietGuard.checked(recipe, against: try await profiles.profile(of: userID) ?? KitchenProfile())
+    }
+}
