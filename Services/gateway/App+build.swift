@@ -112,6 +112,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     )
     app.beforeServerStarts {
         try await DatabaseMigrator(migrations: KiwiSchema.gateway).migrate(postgres, logger: logger, timeout: .seconds(120))
+        try await FoodTableRefresh().apply(postgres, logger: logger)
     }
     return app
 }

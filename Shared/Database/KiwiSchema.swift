@@ -10,7 +10,7 @@ public enum KiwiSchema {
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
-        partialRows, lz4Compression,
+        partialRows, lz4Compression, foodTableVersion,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -580,7 +580,8 @@ public enum KiwiSchema {
     /// The nutrition table (docs/architecture.md, "Quantities, scaling and nutrition"): USDA FoodData Central's
     /// Foundation, SR Legacy and FNDDS survey foods, per 100 g, as the committed ``foodTable`` (FoodTable.swift) holds them. The TSV goes
     /// into the statement as one dollar-quoted literal and PostgreSQL splits it, so that loading the 7,349 rows is one
-    /// statement of this migration. The scan worker reads the table at start; nothing writes it.
+    /// statement of this migration. The scan worker reads the table at start; the gateway replaces its rows when the
+    /// committed table changes (``foodTableVersion``).
     static let foods =
         Migration(
             version: 16,
@@ -604,16 +605,23 @@ public enum KiwiSchema {
                     PRIMARY KEY (dataset, description)
                 )
                 """,
-                """
-                INSERT INTO foods
-                SELECT f[1], f[2], f[3], NULLIF(f[4], '')::float8, NULLIF(f[5], '')::float8, NULLIF(f[6], '')::float8,
-                    NULLIF(f[7], '')::float8, NULLIF(f[8], '')::float8, NULLIF(f[9], '')::float8, NULLIF(f[10], '')::float8,
-                    NULLIF(f[11], '')::float8, NULLIF(f[12], '')::float8, NULLIF(f[13], '')
-                FROM regexp_split_to_table($fdc$\(foodTable)$fdc$, E'\\n') AS line, string_to_array(line, E'\\t') AS f
-                WHERE line <> '' AND left(line, 1) <> '#'
-                """,
+                insertFoods(from: foodTable),
             ]
         )
+
+    /// The statement that loads the rows of `tsv`, a nutrition table in the form of ``foodTable``, into `foods`: the TSV
+    /// goes in as one dollar-quoted literal and PostgreSQL splits it. Migration 16 and ``FoodTableRefresh`` load alike.
+    static func insertFoods(from tsv: String) -> String {
+        precondition(!tsv.contains("$fdc$"), "a nutrition table cannot hold its own quote, $fdc$")
+        return """
+            INSERT INTO foods
+            SELECT f[1], f[2], f[3], NULLIF(f[4], '')::float8, NULLIF(f[5], '')::float8, NULLIF(f[6], '')::float8,
+                NULLIF(f[7], '')::float8, NULLIF(f[8], '')::float8, NULLIF(f[9], '')::float8, NULLIF(f[10], '')::float8,
+                NULLIF(f[11], '')::float8, NULLIF(f[12], '')::float8, NULLIF(f[13], '')
+            FROM regexp_split_to_table($fdc$\(tsv)$fdc$, E'\\n') AS line, string_to_array(line, E'\\t') AS f
+            WHERE line <> '' AND left(line, 1) <> '#'
+            """
+    }
 
     /// A reservation returns one row, and the planner is told so. PostgreSQL takes a PL/pgSQL function that returns a
     /// table to return 1,000 rows unless declared otherwise, so it joined the reservation to `scans` (for a replay's
@@ -689,6 +697,26 @@ public enum KiwiSchema {
             statements: [
                 "ALTER TABLE scans ALTER COLUMN result SET COMPRESSION lz4",
                 "ALTER TABLE scan_partials ALTER COLUMN entry SET COMPRESSION lz4",
+            ]
+        )
+
+    /// The version of the nutrition table that `foods` holds: the SHA-256 of the TSV it was loaded from, one row. A
+    /// migration runs once, so a corrected table would never reach a database that migration 16 had loaded; at every
+    /// start the gateway compares this hash with its own table's and, when they differ, replaces the rows
+    /// (``FoodTableRefresh``). Empty here: which table migration 16 loaded is not known, so the first start after it
+    /// loads the table once more and records its hash.
+    static let foodTableVersion =
+        Migration(
+            version: 20,
+            name: "record the nutrition table's version",
+            statements: [
+                """
+                CREATE TABLE food_table_version (
+                    id boolean PRIMARY KEY DEFAULT true CHECK (id),
+                    sha256 bytea NOT NULL CHECK (octet_length(sha256) = 32),
+                    loaded_at timestamptz NOT NULL DEFAULT now()
+                )
+                """
             ]
         )
 
