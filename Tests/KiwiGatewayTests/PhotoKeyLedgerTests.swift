@@ -1,5 +1,6 @@
 import Foundation
 import KiwiDatabase
+import KiwiMessaging
 import KiwiModels
 import KiwiScanJobs
 import KiwiScans
@@ -61,8 +62,9 @@ struct PhotoKeyLedgerTests {
         for key in keysKept {
             #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message, key: key) }
         }
-        // Read as if it were in the clear, it is noise.
-        #expect(try ScanJob(message: message, key: nil).photos != [photo])
+        // Without a key it does not open at all (its profile is sealed too), and its body holds no run of the photo.
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message, key: nil) }
+        #expect(message.body.firstRange(of: photo[0..<64]) == nil)
     }
 
     @Test("the database refuses a final scan that keeps its photo key")
