@@ -14,8 +14,15 @@ public struct IngredientLexicon: Sendable {
         let terms: PhraseIndex
         /// Names that contain a term but are not of this group ("coconut milk" for milk): their words never count.
         let notContaining: PhraseIndex
-        /// Words that make the name they stand in free of the group ("gluten free", "dairy free", "vegan").
+        /// Words that make the name they stand in free of the group ("gluten free", "dairy free", "vegan"), and the
+        /// lexicon's ``File/replacementMarkers`` ("instead of butter").
         let freeMarkers: PhraseIndex
+        /// The entries of ``terms`` that no marker frees: a food of the group whatever stands before it ("gluten-free
+        /// oats" are oats, a cereal of Annex II).
+        let notFreed: Set<Int>
+        /// Words that, right after a term, make it a comparison, not the food ("walnut-sized", "egg-shaped",
+        /// "celery-like"): the lexicon's ``File/comparisonWords``.
+        let comparisonWords: Set<String>
     }
 
     /// The groups by id.
@@ -39,7 +46,10 @@ public struct IngredientLexicon: Sendable {
     /// Reads a lexicon, checking that it names a group for every allergen and for every group a diet excludes.
     public init(json: Data) throws {
         let file = try JSONDecoder().decode(File.self, from: json)
-        let entries = file.groups.flatMap { $0.terms + $0.notContaining + $0.freeMarkers } + (file.wholeWords ?? []) + (file.compoundParts ?? [])
+        let replacements = file.replacementMarkers ?? []
+        let entries =
+            file.groups.flatMap { $0.terms + $0.notContaining + $0.freeMarkers } + replacements + (file.wholeWords ?? [])
+            + (file.compoundParts ?? []) + (file.comparisonWords ?? [])
         let forms = WordForms(
             entries: entries,
             notDerived: Set(file.notDerived ?? []),
@@ -50,12 +60,18 @@ public struct IngredientLexicon: Sendable {
         for group in file.groups {
             guard groups[group.id] == nil else { throw LexiconError("group \(group.id) is listed twice") }
             let terms = PhraseIndex(group.terms)
+            let notFreed = Set((group.notFreed ?? []).map { IngredientWords($0).words })
+            guard notFreed.allSatisfy({ words in terms.phrases.contains { $0.words == words } }) else {
+                throw LexiconError("group \(group.id) lists a term as not freed that is not one of its terms")
+            }
             groups[group.id] = Group(
                 id: group.id,
                 name: group.name,
                 terms: terms,
                 notContaining: PhraseIndex(group.notContaining),
-                freeMarkers: PhraseIndex(group.freeMarkers)
+                freeMarkers: PhraseIndex(group.freeMarkers + replacements),
+                notFreed: Set(terms.phrases.indices.filter { notFreed.contains(terms.phrases[$0].words) }),
+                comparisonWords: Set(file.comparisonWords ?? [])
             )
             for start in Set(terms.phrases.compactMap(\.words.first)) { groupsByTermStart[start, default: []].append(group.id) }
         }
@@ -87,6 +103,8 @@ public struct IngredientLexicon: Sendable {
             var terms: [String]
             var notContaining: [String]
             var freeMarkers: [String]
+            /// Terms no marker frees (``Group/notFreed``).
+            var notFreed: [String]?
         }
         var groups: [Group]
         var diets: [String: [String]]
@@ -96,6 +114,12 @@ public struct IngredientLexicon: Sendable {
         var compoundParts: [String]?
         /// Words that look like derived forms of a term but are not ("minced", "scalloped").
         var notDerived: [String]?
+        /// Words that say the next term is not used, for every group: "instead of", "rather than", "swap the". They
+        /// free it as a group's free marker does ("use olive oil instead of butter", "swap the butter for olive oil" name
+        /// no milk).
+        var replacementMarkers: [String]?
+        /// Words that make the term before them a comparison (``Group/comparisonWords``).
+        var comparisonWords: [String]?
         /// Lexicon words that never stand as part of a compound ("ling").
         var notCompoundParts: [String]?
     }
@@ -125,23 +149,33 @@ extension IngredientLexicon.Group {
         // can matter, and none is looked for.
         guard !occurrences.isEmpty else { return nil }
         let markers = freeMarkers.occurrences(in: reading, derived: false).map { $0.words }
-        let ignored = Set((notContaining.occurrences(in: reading, derived: true).map { $0.words } + markers).flatMap { $0 })
+        // A term inside a name that is not of the group does not count, a longer term that holds such a name does
+        // ("peanut butter cup" is milk, though "peanut butter" is not); a term that shares a word with a marker never
+        // does ("pine-nut-free").
+        let exceptions = notContaining.occurrences(in: reading, derived: true).map { $0.words }
+        let markerWords = Set(markers.flatMap { $0 })
         let named = occurrences.filter { found in
-            !found.words.contains(where: ignored.contains)
-                && !markers.contains { marker in
+            !exceptions.contains { $0.lowerBound <= found.words.lowerBound && found.words.upperBound <= $0.upperBound }
+                && !found.words.contains(where: markerWords.contains) && !isComparison(found.words, in: text)
+                && (notFreed.contains(found.entry) || !markers.contains { marker in
                     if marker.upperBound <= found.words.lowerBound {
                         let between = text.words[marker.upperBound..<found.words.lowerBound]
                         return between.count <= 3 && !between.contains(where: Self.separators.contains)
                             && !(marker.upperBound...found.words.lowerBound).contains(where: text.breaks.contains)
                     }
                     return marker.lowerBound == found.words.upperBound && Self.endsName(at: marker.upperBound, in: text)
-                }
+                })
         }
         return named.map { $0.entry }.min().map { terms.phrases[$0].words.joined(separator: " ") }
     }
 
-    /// Words that end the name a free marker stands before.
-    private static let separators: Set<String> = ["and", "or", "with", "plus"]
+    /// Whether the term at `words` is followed, with no punctuation between, by a comparison word: "walnut-sized".
+    private func isComparison(_ words: Range<Int>, in text: IngredientWords) -> Bool {
+        words.upperBound < text.words.count && !text.breaks.contains(words.upperBound) && comparisonWords.contains(text.words[words.upperBound])
+    }
+
+    /// Words that end the name a free marker stands before: "swap the butter for ghee" frees the butter, not the ghee.
+    private static let separators: Set<String> = ["and", "or", "with", "plus", "for"]
 
     /// Whether a name ends before the word at `position`: the text ends, punctuation or a separating word follows.
     private static func endsName(at position: Int, in text: IngredientWords) -> Bool {

@@ -62,6 +62,7 @@ struct AllergenCasesTests {
         let found = cases.map(found)
         let labelled = zip(cases, found).map { $0.groups.intersection($1).count }.reduce(0, +)
         let total = found.map(\.count).reduce(0, +)
+        print("allergen-cases.tsv: \(labelled) of \(total) groups found were labelled")
         let unlabelled = zip(cases, found).filter { !$1.subtracting($0.groups).isEmpty }.map {
             "\"\($0.text)\": \($1.subtracting($0.groups).sorted())"
         }

@@ -173,7 +173,7 @@ struct IngredientGroupsTests {
         ("something cheesy", "milk"),
         ("eggy bread", "eggs"),
         ("on a floured surface", "gluten"),
-        ("Brown the butter until nutty", "tree_nuts"),
+        ("a walnutty crumble", "tree_nuts"),
         ("until creamier", "milk"),
         ("soured cream", "milk"),
         ("crumbed chicken", "gluten"),

@@ -1,0 +1,83 @@
+import Foundation
+import KiwiDietGuard
+import KiwiModels
+import Testing
+
+/// The guard against sets written apart from it (`Fixtures/blind-allergen-set/README.md`): sentences and ingredient
+/// lines as recipes write them, labelled from EU 1169/2011 Annex II, the FSA's and FARE's guidance by a helper that had
+/// not read the lexicon. Unlike `allergen-cases.tsv`, written from the lexicon, they measure it (docs/operations.md,
+/// "The allergen guard's recall and precision").
+@Suite("Allergen guard on the blind sets")
+struct BlindAllergenSetTests {
+    /// One line of a batch.
+    struct Line: Decodable {
+        var text: String
+        var kind: String
+        /// Every allergen group the text names: each must be found.
+        var groups: Set<String>
+        /// Looks like a group it is not: nothing beyond `groups` may be found.
+        var falseFriend: Bool
+    }
+
+    /// What the guard made of a batch.
+    struct Score: CustomStringConvertible {
+        var labels = 0
+        var missed: [String] = []
+        var found = 0
+        var unlabelled: [String] = []
+
+        var recall: Double { Double(labels - missed.count) / Double(labels) }
+        var precision: Double { Double(found - unlabelled.count) / Double(found) }
+        var description: String {
+            String(format: "recall %.1f %% (%d of %d), precision %.1f %% (%d of %d)", recall * 100, labels - missed.count, labels,
+                precision * 100, found - unlabelled.count, found)
+        }
+    }
+
+    static let batches = ["batch-1"]
+    static let allergens = Set(KitchenProfile.Allergen.allCases.map(\.rawValue))
+    let dietGuard = DietGuard()
+
+    static func lines(of batch: String) throws -> [Line] {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/blind-allergen-set/\(batch)", withExtension: "jsonl"))
+        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+    }
+
+    func score(_ lines: [Line]) -> Score {
+        var score = Score()
+        for line in lines {
+            let found = Set(dietGuard.groups(in: line.text)).intersection(Self.allergens)
+            score.labels += line.groups.count
+            score.missed += line.groups.subtracting(found).sorted().map { "\"\(line.text)\": \($0) not found" }
+            score.found += found.count
+            score.unlabelled += found.subtracting(line.groups).sorted().map { "\"\(line.text)\": \($0) found" }
+        }
+        return score
+    }
+
+    @Test("each batch is as large as the issue asks, labelled with allergen groups only, its false friends with none")
+    func batchesAreWellFormed() throws {
+        let first = try Self.lines(of: "batch-1")
+        #expect(first.filter { !$0.groups.isEmpty }.count >= 300)
+        #expect(first.filter(\.falseFriend).count >= 50)
+        for batch in Self.batches {
+            for line in try Self.lines(of: batch) {
+                #expect(line.groups.isSubset(of: Self.allergens), "\(batch): \(line.text)")
+                #expect(!(line.falseFriend && !line.groups.isEmpty), "\(batch): \(line.text)")
+            }
+        }
+    }
+
+    @Test("every group a line of a blind batch names is found in it: recall is 100 %", arguments: batches)
+    func recallIsWhole(_ batch: String) throws {
+        let score = score(try Self.lines(of: batch))
+        print("blind allergen set \(batch): \(score)")
+        #expect(score.missed.isEmpty, "\(batch): \(score); missed:\n\(score.missed.joined(separator: "\n"))")
+    }
+
+    @Test("of the groups the guard finds in a blind batch, at least 95 % are labelled", arguments: batches)
+    func precisionHolds(_ batch: String) throws {
+        let score = score(try Self.lines(of: batch))
+        #expect(score.precision >= 0.95, "\(batch): \(score); unlabelled:\n\(score.unlabelled.joined(separator: "\n"))")
+    }
+}
