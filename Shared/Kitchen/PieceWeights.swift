@@ -16,7 +16,10 @@ public struct PieceWeight: Sendable, Hashable {
 
     /// One piece, clove or slice of common foods. Garlic is counted by the clove.
     public static let pieces: [PieceWeight] = [
-        .init(["egg", "egg yolk"], 50, "Egg, whole, raw, fresh", "1 large"),
+        .init(["egg"], 50, "Egg, whole, raw, fresh", "1 large"),
+        .init(["egg yolk"], 17, "Egg, yolk, raw, fresh", "1 large"),
+        .init(["egg white"], 33, "Egg, white, raw, fresh", "1 large"),
+        .init(["dried fig"], 8.4, "Figs, dried, uncooked", "1 fig"),
         .init(["onion", "yellow onion", "white onion", "red onion"], 110, "Onions, raw", "1 medium (2-1/2\" dia)"),
         .init(["garlic", "garlic clove", "clove garlic"], 3, "Garlic, raw", "1 clove"),
         .init(["tomato"], 123, "Tomatoes, red, ripe, raw, year round average", "1 medium whole (2-3/5\" dia)"),

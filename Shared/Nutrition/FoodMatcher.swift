@@ -5,6 +5,20 @@ public struct FoodMatch: Sendable, Hashable {
     public let food: Food
     /// 1 for a curated synonym; below 1, the word-overlap score.
     public let confidence: Double
+    /// The ingredient's food words (``IngredientName/key``), prefixed by `dried` for a dried food: what its piece
+    /// weights and densities are looked up by.
+    public let key: String
+    /// For a cooked ingredient weighed as the raw food it was cooked from, where the table has no cooked row: its
+    /// weight is divided by the yield.
+    public let cookingYield: CookingYield?
+    /// The name asks for a state no row of the food is in (frozen blackberries, where the table has raw ones): the
+    /// food is the nearest, and its values an estimate.
+    public let isApproximate: Bool
+
+    /// Whether the values are the table's for the ingredient as named, or an estimate from another state of it.
+    public var isEstimate: Bool { cookingYield != nil || isApproximate }
+    /// Whether the ingredient is cooked, as its name says.
+    public let isCooked: Bool
 }
 
 /// Finds an ingredient's food in the nutrition table (docs/architecture.md, "Quantities, scaling and nutrition"):
@@ -14,10 +28,15 @@ public struct FoodMatch: Sendable, Hashable {
 /// 3. else every food sharing a word with the key is scored by word overlap, its description normalised the same
 ///    way: how many of the ingredient's words it has (most weight), how few words of its own it adds, whether its
 ///    head (its first word, what the food is; the second after a class word: "Nuts, almonds", "Spices, nutmeg") is one
-///    of the ingredient's, whether it is raw (or uncooked, unprepared), whether it is a generic Foundation or SR Legacy
+///    of the ingredient's, whether it is raw (uncooked, unprepared, dry), whether it is a generic Foundation or SR Legacy
 ///    food rather than an FNDDS dish, and how many of the eight nutrients it reports. Ties go to the dataset (Foundation, SR Legacy, FNDDS),
 ///    then the shorter and the alphabetically first description, so the same name always gets the same food;
-/// 4. a best score below ``threshold`` is no match.
+/// 4. a best score below ``threshold``, or a food whose head is none of the name's words ("half-and-half" is not
+///    "Nuts, pecans, halves"), is no match;
+/// 5. the states the name says (``FoodState``: cooked, raw, dried, canned, frozen, smoked, salted, unsalted) pick the
+///    row of the food in that state ("cooked rice" is "Rice, white, …, cooked"); where the table has none, a cooked
+///    ingredient is weighed as its raw food through a cooking yield (``CookingYield``), else the food as found is an
+///    estimate.
 public struct FoodMatcher: Sendable {
     /// The least word-overlap score accepted as a match.
     public static let threshold = 0.72
@@ -155,7 +174,23 @@ public struct FoodMatcher: Sendable {
         "leek": .init("sr_legacy", "Leeks, (bulb and lower leaf-portion), raw"),
         "basil leaf": .init("sr_legacy", "Basil, fresh"),
         "mint": .init("sr_legacy", "Spearmint, fresh"),
-        "mayonnaise": .init("sr_legacy", "Mayonnaise dressing, no cholesterol"),
+        "mayonnaise": .init("sr_legacy", "Salad dressing, mayonnaise, regular"),
+        "reduced fat milk": .init("survey_fndds", "Milk, reduced fat (2%)"),
+        "low fat milk": .init("survey_fndds", "Milk, low fat (1%)"),
+        "skim milk": .init("survey_fndds", "Milk, fat free (skim)"),
+        "bakedbean": .init("sr_legacy", "Beans, baked, canned, plain or vegetarian"),
+        "refriedbean": .init("sr_legacy", "Refried beans, canned, traditional style"),
+        "friedrice": .init("survey_fndds", "Rice, fried, NFS"),
+        "half and half": .init("sr_legacy", "Cream, fluid, half and half"),
+        "light cream": .init("sr_legacy", "Cream, fluid, light whipping"),
+        "powdered sugar": .init("sr_legacy", "Sugars, powdered"),
+        "bread flour": .init("sr_legacy", "Wheat flour, white, bread, enriched"),
+        "plain yogurt": .init("sr_legacy", "Yogurt, plain, whole milk"),
+        "chocolate hazelnut spread": .init("sr_legacy", "Chocolate-flavored hazelnut spread"),
+        "celery stalk": .init("sr_legacy", "Celery, raw"),
+        "celery stick": .init("sr_legacy", "Celery, raw"),
+        "beef stock": .init("sr_legacy", "Soup, stock, beef, home-prepared"),
+        "vegetable stock": .init("sr_legacy", "Soup, vegetable broth, ready to serve"),
         "ice": .init("sr_legacy", "Beverages, water, tap, municipal"),
     ]
 
@@ -182,10 +217,41 @@ public struct FoodMatcher: Sendable {
         byKey[reference].map { foods[$0] }
     }
 
-    /// The food `name` most likely is, or nil when none scores ``threshold``.
+    /// The food `name` most likely is, in the state it names, or nil when none scores ``threshold``.
     public func match(_ name: String) -> FoodMatch? {
-        let key = IngredientKey.of(name)
-        if let reference = Self.synonyms[key], let food = food(reference) { return FoodMatch(food: food, confidence: 1) }
+        let asked = IngredientName(name)
+        guard let (index, confidence) = baseFood(asked.key) else { return nil }
+        let key = (asked.states.contains(.dried) ? "dried " : "") + asked.key
+        func found(_ index: Int, _ confidence: Double, yield: CookingYield? = nil, approximate: Bool = false) -> FoodMatch {
+            FoodMatch(
+                food: foods[index],
+                confidence: confidence,
+                key: key,
+                cookingYield: yield,
+                isApproximate: approximate,
+                isCooked: asked.states.contains(.cooked)
+            )
+        }
+        let states = asked.states.subtracting([.skinless])
+        if states.isEmpty || descriptions[index].satisfies(states) { return found(index, confidence) }
+        if let variant = variant(of: index, key: asked.key, states: states, methods: asked.methods, skinless: asked.states.contains(.skinless)) {
+            return found(variant, min(confidence, 0.9))
+        }
+        if states.contains(.cooked), !descriptions[index].states.contains(.cooked),
+            let yield = CookingYield.of(asked.key, methods: asked.methods, category: foods[index].category)
+        {
+            return found(index, confidence, yield: yield, approximate: states.count > 1)
+        }
+        return found(index, confidence, approximate: true)
+    }
+
+    /// The food `key` names, whatever its state: a curated synonym, else the best word overlap whose head the name
+    /// has.
+    private func baseFood(_ key: String) -> (index: Int, confidence: Double)? {
+        let withoutNumbers = key.split(separator: " ").filter { !$0.allSatisfy(\.isNumber) }.joined(separator: " ")
+        for candidate in [key, withoutNumbers, IngredientKey.of(withoutNumbers)] {
+            if let reference = Self.synonyms[candidate], let index = byKey[reference] { return (index, 1) }
+        }
         let words = Set(key.split(separator: " ").map(String.init)).subtracting(DescriptionWords.ignored)
         guard !words.isEmpty else { return nil }
         var best: (score: Double, index: Int)?
@@ -194,8 +260,48 @@ public struct FoodMatcher: Sendable {
             if let current = best, !isBetter((score, index), than: current) { continue }
             best = (score, index)
         }
-        guard let best, best.score >= Self.threshold else { return nil }
-        return FoodMatch(food: foods[best.index], confidence: (best.score * 100).rounded() / 100)
+        // A food whose head is none of the name's words matches only when it has every one of them, two or more.
+        guard let best, best.score >= Self.threshold,
+            !words.isDisjoint(with: descriptions[best.index].head) || (words.count > 1 && words.isSubset(of: descriptions[best.index].words))
+        else { return nil }
+        return (best.index, (best.score * 100).rounded() / 100)
+    }
+
+    /// The row of the food at `base` (or of the food `key` names) in `states`: of the foods whose words hold every
+    /// word of the name, or of the base, those in every state asked for, that report energy, and are not a processed
+    /// product unless the base is one; the most alike the base first (its head; a generic food before an FNDDS dish,
+    /// which may hold added fat; the cooking method named; its category; the skin left off when asked; the base's
+    /// words), then the unsalted before the salted unless salt was asked for, the fewest words added, the preferred
+    /// dataset, the most nutrients reported.
+    private func variant(of base: Int, key: String, states: Set<FoodState>, methods: Set<String>, skinless: Bool) -> Int? {
+        let baseWords = descriptions[base]
+        let keyWords = Set(key.split(separator: " ").map(String.init)).subtracting(DescriptionWords.ignored)
+        let candidates = Set((keyWords.union(baseWords.head)).flatMap { byWord[$0] ?? [] })
+        let baseCategory = foods[base].category
+        let processed = DescriptionWords.processedCategories.contains(baseCategory)
+        var best: (rank: [Double], index: Int)?
+        for index in candidates where index != base {
+            let candidate = descriptions[index]
+            guard candidate.satisfies(states), keyWords.isSubset(of: candidate.words) || baseWords.words.isSubset(of: candidate.words),
+                foods[index][.energyKcal] != nil, processed || !DescriptionWords.processedCategories.contains(foods[index].category)
+            else { continue }
+            let rank: [Double] = [
+                candidate.head == baseWords.head ? 1 : 0,
+                candidate.datasetRank < 2 ? 1 : 0,
+                methods.isDisjoint(with: candidate.methods) ? 0 : 1,
+                foods[index].category == baseCategory ? 1 : 0,
+                skinless && candidate.states.contains(.skinless) ? 1 : 0,
+                Double(candidate.words.intersection(baseWords.words).count),
+                !states.contains(.salted) && candidate.states.contains(.salted) ? 0 : 1,
+                -Double(candidate.words.subtracting(baseWords.words).subtracting(keyWords).count),
+                -Double(candidate.datasetRank),
+                candidate.completeness,
+                -Double(foods[index].description.count),
+            ]
+            if let current = best, !rank.lexicographicallyPrecedes(current.rank, by: >) { continue }
+            best = (rank, index)
+        }
+        return best?.index
     }
 
     /// Whether `candidate` beats `current`: a higher score, else the preferred dataset, the shorter description, the
@@ -234,12 +340,20 @@ private struct DescriptionWords {
         "nut", "spice", "fish", "crustacean", "mollusk", "cheese", "oil", "bean", "seed", "cereal", "beverage", "sauce", "syrup",
         "leavening", "alcoholic", "pepper",
     ]
-    /// Words that say a food is as bought, before cooking.
-    static let rawWords: Set<String> = ["raw", "uncooked", "unprepared"]
+
+    /// Categories of products made of several foods: never the cooked or canned form of a plain food.
+    static let processedCategories: Set<String> = [
+        "Sausages and Luncheon Meats", "Fast Foods", "Restaurant Foods", "Meals, Entrees, and Side Dishes", "Snacks",
+        "Baby Foods",
+    ]
 
     let words: Set<String>
     let head: Set<String>
     let isRaw: Bool
+    /// The states the description says (``FoodState/described(in:)``).
+    let states: Set<FoodState>
+    /// How the food was cooked, when the description says (``FoodState/methods(in:)``).
+    let methods: Set<String>
     /// The share of the eight nutrients the food reports.
     let completeness: Double
     /// 0 for Foundation, 1 for SR Legacy, 2 for FNDDS survey foods (mixed dishes and foods as eaten).
@@ -247,11 +361,28 @@ private struct DescriptionWords {
 
     init(_ food: Food) {
         let all = IngredientKey.of(food.description).split(separator: " ").map(String.init)
-        words = Set(all).subtracting(Self.ignored)
+        states = FoodState.described(in: all)
+        methods = FoodState.methods(in: all)
+        let text = " " + all.joined(separator: " ") + " "
+        let phraseWords = Set(FoodState.descriptionPhrases.filter { text.contains(" \($0.0) ") }.flatMap { $0.0.split(separator: " ").map(String.init) })
+        words = Set(all).subtracting(Self.ignored).filter { FoodState.descriptionWords[$0] == nil && !phraseWords.contains($0) }
         head = Set(all.prefix(all.first.map(Self.classWords.contains) == true ? 2 : 1))
-        isRaw = !Self.rawWords.isDisjoint(with: all)
+        isRaw = states.contains(.raw)
         completeness = Double(food.per100g.count { $0 != nil }) / Double(Nutrient.allCases.count)
         datasetRank = ["foundation": 0, "sr_legacy": 1][food.dataset] ?? 2
+    }
+
+    /// Whether the food is in every state of `asked`: cooked or dried, canned, frozen, smoked, salted as said; raw and
+    /// unsalted where it says it is not cooked, not salted.
+    func satisfies(_ asked: Set<FoodState>) -> Bool {
+        asked.allSatisfy { state in
+            switch state {
+            case .raw: !states.contains(.cooked)
+            case .unsalted: !states.contains(.salted)
+            case .skinless: true
+            default: states.contains(state)
+            }
+        }
     }
 
     /// The overlap score with a name's `words`: from 0 to 0.95, below a synonym's 1.

@@ -21,7 +21,8 @@ public struct IngredientQuantity: Sendable, Hashable {
 /// Σ grams / 100 × the food's value per 100 g / servings, rounded to one decimal (energy to the whole kcal).
 /// An ingredient that cannot be matched or weighed is left out and named in `unmatched` ("salt, to taste" too: honest
 /// over pretty). Per nutrient, the status is `partial` when an ingredient is left out or a counted food lacks the
-/// nutrient, else `estimated` when a weight was estimated, else `complete`; the recipe's status is the worst of them.
+/// nutrient, else `estimated` when a weight was estimated or a food stands in for the state named (a cooking yield, or
+/// the nearest state: ``FoodMatch/isEstimate``), else `complete`; the recipe's status is the worst of them.
 public struct NutritionEstimator: Sendable {
     public let matcher: FoodMatcher
 
@@ -61,7 +62,7 @@ public struct NutritionEstimator: Sendable {
             let weighing = KitchenMeasure.weight(
                 of: ingredient.amount,
                 ingredient.unit,
-                key: IngredientKey.of(ingredient.name),
+                key: match?.key ?? IngredientKey.of(ingredient.name),
                 defaultPortionGrams: match?.food.portionGrams
             )
             matches.append(
@@ -78,10 +79,14 @@ public struct NutritionEstimator: Sendable {
                 unmatched.append(ingredient.name)
                 continue
             }
-            if weighing.isEstimated { estimated.append(ingredient.name) }
+            // A volume of a cooked food is weighed by its raw density, which cooking changes: an estimate.
+            let cookedByVolume = ingredient.unit.map { KitchenUnits.millilitres[$0] != nil } == true && match.isCooked
+            if weighing.isEstimated || match.isEstimate || cookedByVolume { estimated.append(ingredient.name) }
+            // A cooked weight of a food the table has raw only is the raw weight it was cooked from.
+            let grams = weighing.grams / (match.cookingYield?.factor ?? 1)
             for nutrient in Nutrient.allCases {
                 if let value = match.food[nutrient] {
-                    totals[nutrient.rawValue] += weighing.grams / 100 * value
+                    totals[nutrient.rawValue] += grams / 100 * value
                 } else {
                     lacking.insert(nutrient)
                 }
