@@ -57,7 +57,7 @@ struct AllergenCasesTests {
         #expect(alarms.isEmpty, "\(alarms.count) false friends withheld:\n\(alarms.joined(separator: "\n"))")
     }
 
-    @Test("precision over the set stays at least at the 96 % docs/operations.md records")
+    @Test("precision over the set stays at least at the 95 % docs/operations.md records")
     func precisionHolds() {
         let found = cases.map(found)
         let labelled = zip(cases, found).map { $0.groups.intersection($1).count }.reduce(0, +)
@@ -67,7 +67,7 @@ struct AllergenCasesTests {
             "\"\($0.text)\": \($1.subtracting($0.groups).sorted())"
         }
         #expect(
-            Double(labelled) >= 0.96 * Double(total),
+            Double(labelled) >= 0.95 * Double(total),
             "\(labelled) of \(total) groups found were labelled; unlabelled:\n\(unlabelled.joined(separator: "\n"))"
         )
     }

