@@ -385,12 +385,17 @@ private struct DescriptionWords {
         }
     }
 
-    /// The overlap score with a name's `words`: from 0 to 0.95, below a synonym's 1.
+    /// States a name that says none does not mean: its food as bought, not roasted, salted or canned.
+    static let processing: Set<FoodState> = [.cooked, .salted, .canned, .dried, .smoked, .frozen]
+
+    /// The overlap score with a name's `words`: from 0 to 0.95, below a synonym's 1; 0.05 less for a food in a state
+    /// of ``processing`` (the name's states pick such a row afterwards).
     func score(against name: Set<String>) -> Double {
         let shared = Double(name.intersection(words).count)
         let coverage = shared / Double(name.count)
         let precision = words.isEmpty ? 0 : shared / Double(words.count)
         return 0.5 * coverage + 0.1 * precision + 0.1 * (name.isDisjoint(with: head) ? 0 : 1) + 0.1 * (isRaw ? 1 : 0)
+            - 0.05 * (states.isDisjoint(with: Self.processing) ? 0 : 1)
             + 0.1 * (datasetRank < 2 ? 1 : 0) + 0.05 * completeness
     }
 }

@@ -92,6 +92,7 @@ struct BlindIngredientLinesTests {
     func energyMedian() throws {
         let outcomes = outcomes(try Self.batch("blind-ingredient-lines"))
         print("blind-ingredient-lines: \(Self.summary(outcomes))")
+        print("blind-ingredient-lines-2: \(Self.summary(self.outcomes(try Self.batch("blind-ingredient-lines-2"))))")
         let median = Self.median(outcomes.map { $0.errors[.energyKcal]! })
         let worst = outcomes.sorted { $0.errors[.energyKcal]! > $1.errors[.energyKcal]! }.prefix(15).map(Self.describe)
         #expect(median <= 0.10, "median \(median); the worst:\n\(worst.joined(separator: "\n"))")
