@@ -157,14 +157,15 @@ extension IngredientLexicon.Group {
         let named = occurrences.filter { found in
             !exceptions.contains { $0.lowerBound <= found.words.lowerBound && found.words.upperBound <= $0.upperBound }
                 && !found.words.contains(where: markerWords.contains) && !isComparison(found.words, in: text)
-                && (notFreed.contains(found.entry) || !markers.contains { marker in
-                    if marker.upperBound <= found.words.lowerBound {
-                        let between = text.words[marker.upperBound..<found.words.lowerBound]
-                        return between.count <= 3 && !between.contains(where: Self.separators.contains)
-                            && !(marker.upperBound...found.words.lowerBound).contains(where: text.breaks.contains)
-                    }
-                    return marker.lowerBound == found.words.upperBound && Self.endsName(at: marker.upperBound, in: text)
-                })
+                && (notFreed.contains(found.entry)
+                    || !markers.contains { marker in
+                        if marker.upperBound <= found.words.lowerBound {
+                            let between = text.words[marker.upperBound..<found.words.lowerBound]
+                            return between.count <= 3 && !between.contains(where: Self.separators.contains)
+                                && !(marker.upperBound...found.words.lowerBound).contains(where: text.breaks.contains)
+                        }
+                        return marker.lowerBound == found.words.upperBound && Self.endsName(at: marker.upperBound, in: text)
+                    })
         }
         return named.map { $0.entry }.min().map { terms.phrases[$0].words.joined(separator: " ") }
     }

@@ -52,7 +52,6 @@ public struct CookingYield: Sendable, Hashable {
 
     /// Most specific first: a cut and a method before the cut alone, before the animal.
     private static let rows: [Row] = [
-        meat("ribeye", "grilled", beef, 82.2, "NDB 23227 Beef, rib eye steak, boneless, lip off, separable lean and fat, trimmed to 0\" fat; Grilled"),
         meat("ribeye", nil, beef, 82.2, "NDB 23227 Beef, rib eye steak, boneless, lip off, separable lean and fat, trimmed to 0\" fat; Grilled"),
         meat("sirloin", nil, beef, 80, "NDB 13930 Beef, top sirloin, steak, separable lean and fat, trimmed to 1/8\" fat; Broiled or Grilled"),
         meat("strip", nil, beef, 82, "NDB 13445 Beef, loin, top loin steak, boneless, lip off, trimmed to 0\" fat; Grilled"),
@@ -68,7 +67,13 @@ public struct CookingYield: Sendable, Hashable {
         meat("pork chop", nil, pork, 79, "NDB 10212 Pork, fresh, loin, sirloin (chops), boneless, separable lean and fat; Broiled or Grilled"),
         meat("ground pork", nil, pork, 67, "NDB 10975 Pork, ground, crumbles, medium fat (10%-27%); Pan-browned"),
         meat("bacon", nil, pork, 32, "NDB 10862 Pork, cured, bacon; Pan-fried"),
-        meat("pork", nil, pork, 77, "NDB 10039 Pork, fresh, loin, center loin (roasts), bone-in, separable lean and fat; Baked or Roasted, unspecified"),
+        meat(
+            "pork",
+            nil,
+            pork,
+            77,
+            "NDB 10039 Pork, fresh, loin, center loin (roasts), bone-in, separable lean and fat; Baked or Roasted, unspecified"
+        ),
         meat("chicken breast", "boiled", poultry, 77, "NDB 5061 Chicken, broiler-fryer, breast, meat and skin; Poached, Simmered or Stewed"),
         meat("chicken breast", nil, poultry, 72, "NDB 5060 Chicken, broiler-fryer, breast, meat and skin; Baked or Roasted, unspecified"),
         meat("chicken thigh", "braised", poultry, 68, "NDB 5677 Chicken, broilers or fryers, thigh, meat and skin; Braised"),

@@ -364,7 +364,9 @@ private struct DescriptionWords {
         states = FoodState.described(in: all)
         methods = FoodState.methods(in: all)
         let text = " " + all.joined(separator: " ") + " "
-        let phraseWords = Set(FoodState.descriptionPhrases.filter { text.contains(" \($0.0) ") }.flatMap { $0.0.split(separator: " ").map(String.init) })
+        let phraseWords = Set(
+            FoodState.descriptionPhrases.filter { text.contains(" \($0.0) ") }.flatMap { $0.0.split(separator: " ").map(String.init) }
+        )
         words = Set(all).subtracting(Self.ignored).filter { FoodState.descriptionWords[$0] == nil && !phraseWords.contains($0) }
         head = Set(all.prefix(all.first.map(Self.classWords.contains) == true ? 2 : 1))
         isRaw = states.contains(.raw)

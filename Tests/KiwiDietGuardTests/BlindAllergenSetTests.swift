@@ -29,8 +29,15 @@ struct BlindAllergenSetTests {
         var recall: Double { Double(labels - missed.count) / Double(labels) }
         var precision: Double { Double(found - unlabelled.count) / Double(found) }
         var description: String {
-            String(format: "recall %.1f %% (%d of %d), precision %.1f %% (%d of %d)", recall * 100, labels - missed.count, labels,
-                precision * 100, found - unlabelled.count, found)
+            String(
+                format: "recall %.1f %% (%d of %d), precision %.1f %% (%d of %d)",
+                recall * 100,
+                labels - missed.count,
+                labels,
+                precision * 100,
+                found - unlabelled.count,
+                found
+            )
         }
     }
 

@@ -50,7 +50,10 @@ struct BlindIngredientLinesTests {
 
     func outcomes(_ lines: [Line]) -> [Outcome] {
         lines.map { line in
-            let nutrition = estimator.nutrition(of: [IngredientQuantity(name: line.name, amount: line.amount, unit: line.unit)], servings: line.servings)
+            let nutrition = estimator.nutrition(
+                of: [IngredientQuantity(name: line.name, amount: line.amount, unit: line.unit)],
+                servings: line.servings
+            )
             var errors: [Nutrient: Double] = [:]
             for (nutrient, name) in Self.nutrients {
                 let expected = line.expected[name] ?? 0
