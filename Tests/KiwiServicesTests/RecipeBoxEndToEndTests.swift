@@ -41,4 +41,31 @@ struct RecipeBoxEndToEndTests {
             #expect(left == 0)
         }
     }
+
+    @Test("a saved recipe of a real scan answers its conflict with an allergy added after the save, and is not offered as cookable")
+    func conflictWithTodaysProfile() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let scan = try await rig.finishedScan(photo, token: token)
+            let recipe = try #require(scan.result?.recipes.first { !($0.allergens ?? []).isEmpty })
+            let allergen = try #require(recipe.allergens?.first)
+            let (_, copy) = try await rig.saveRecipe(recipe, of: scan, token: token)
+            #expect(copy.conflicts.isEmpty)
+
+            let profile = try await rig.send(
+                .PUT,
+                "/v1/profile",
+                token: token,
+                contentType: "application/json",
+                body: Array(#"{"allergies": ["\#(allergen.rawValue)"]}"#.utf8)
+            )
+            #expect(profile.status == 200)
+            let shown = try await rig.send(.GET, "/v1/recipes/\(copy.id.uuidString.lowercased())", token: token)
+            let checked = try KiwiJSON.decoder().decode(SavedRecipe.self, from: Data(shown.body))
+            #expect(checked.conflicts.map(\.name).contains(allergen.rawValue))
+            let cookable = try await rig.send(.GET, "/v1/recipes?cookable=true", token: token)
+            let offered = try KiwiJSON.decoder().decode(CookableRecipeList.self, from: Data(cookable.body))
+            #expect(!offered.recipes.contains { $0.saved.id == copy.id })
+        }
+    }
 }
