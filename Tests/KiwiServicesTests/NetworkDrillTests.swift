@@ -430,13 +430,14 @@ struct NetworkDrillTests {
     /// Scans the client starts during each drill, one a second from before the fault to after it.
     let scans = ProcessInfo.processInfo.environment["KIWI_DRILL_SCANS"].flatMap(Int.init) ?? 40
 
-    /// Runs one drill: `apply` 5 s into the load, `heal` once the fault has lasted `lasting` (else `faultDuration`);
-    /// then the checker, whose verdict it returns.
+    /// Runs one drill: `apply` 5 s into the load, `heal` once the fault has lasted `lasting` (else `faultDuration`),
+    /// the scans spread until `settling` after that; then the checker, whose verdict it returns.
     @discardableResult
     func drill(
         _ fault: String,
         on rig: NetworkRig,
         lasting: Duration? = nil,
+        settling: Duration = .seconds(15),
         apply: @escaping @Sendable () async throws -> Void,
         heal: @escaping @Sendable () async throws -> Void
     ) async throws -> DrillVerdict {
@@ -444,7 +445,8 @@ struct NetworkDrillTests {
         for index in 0..<4 { tokens.append(try await SystemRig.signIn(at: rig.gateways[index % 2])) }
         let client = DrillClient(gateways: rig.gateways)
         let faultDuration = lasting ?? faultDuration
-        let spacing = (faultDuration + .seconds(15)) / scans
+        // Scans go on for `settling` past the fault's planned end, so that some start after it heals.
+        let spacing = (faultDuration + settling) / scans
         // Every scan is final by its deadline (plus the sweeper's grace) once the fault heals.
         let deadline = ContinuousClock.now + .seconds(5) + faultDuration + spacing * scans + .seconds(NetworkRig.scanTimeoutSeconds * 3)
         let readiness = ReadinessWatch(services: rig.services)
@@ -654,9 +656,12 @@ struct NetworkDrillTests {
         let hosts = hosts
         try await NetworkRig.run(on: hosts) { rig in
             let leader = try await hosts.leader(of: rig.jobQueue)
+            // Healing restarts the node, which under a loaded CI took 12.6 s of the usual 15 s after the fault: the
+            // scans go on 30 s past it, so that some start once it is back.
             try await drill(
                 "\(leader), the job queue's leader, killed",
                 on: rig,
+                settling: .seconds(30),
                 apply: { try await hosts.signalBroker(SIGKILL, on: leader) },
                 heal: { try await hosts.startBroker(leader) }
             )
