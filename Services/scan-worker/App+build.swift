@@ -66,17 +66,6 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         firstModel: routes[0].model
     )
 
-    let processor = ScanJobProcessor(
-        consumer: consumer,
-        scans: scans,
-        events: events,
-        pipeline: pipeline,
-        intake: intake,
-        metrics: metrics,
-        foods: FoodTableLoader(client: postgres),
-        logger: logger
-    )
-
     let router = Router(options: .autoGenerateHeadEndpoints)
     router.add(middleware: HTTPMetricsMiddleware())
     router.addHealthRoute()
@@ -89,9 +78,17 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         server: .kiwiHTTP1(logger: logger),
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: ScanWorkerConfiguration.serviceName),
         services: [
-            HTTPClientService(client: httpClient), postgres, publisher, consumer, processor,
-            // A gateway of a newer release replaces the table's rows at its start (a rollout upgrades workers first).
-            PeriodicTask("read the nutrition table again", every: .seconds(300), logger: logger) { try await processor.readNutritionAgain() },
+            HTTPClientService(client: httpClient), postgres, publisher, consumer,
+            ScanJobProcessor(
+                consumer: consumer,
+                scans: scans,
+                events: events,
+                pipeline: pipeline,
+                intake: intake,
+                metrics: metrics,
+                foods: FoodTableLoader(client: postgres),
+                logger: logger
+            ),
         ],
         logger: logger
     )

@@ -24,8 +24,7 @@ import Tracing
 /// (docs/architecture.md, "Photos at rest: crypto-shredding"); a final or gone scan has none.
 ///
 /// Before taking a job it reads the nutrition table (``FoodTableLoader``): every recipe it shows gets its nutrition
-/// per serving; without the table the worker does not start. A table a gateway replaced since (``FoodTableRefresh``)
-/// is read again by ``readNutritionAgain()``.
+/// per serving; without the table the worker does not start.
 ///
 /// Every delivery runs as its own task, so up to the consumer's prefetch (`WORKER_CONCURRENCY`) jobs are in
 /// flight at once, fewer while OpenAI's rate limit is near (``IntakeGovernor``). On graceful shutdown it stops taking jobs, finishes the ones in flight (each bounded by its own
@@ -70,7 +69,8 @@ final class ScanJobProcessor: Service, Sendable {
     }
 
     func run() async throws {
-        try await readNutritionAgain()
+        let estimator = try await foods.estimator(logger: logger)
+        nutrition.withLock { $0 = estimator }
         await withTaskGroup(of: Void.self) { group in
             await withGracefulShutdownHandler {
                 var running = 0
@@ -97,13 +97,6 @@ final class ScanJobProcessor: Service, Sendable {
                 self.consumer.stopConsuming()
             }
         }
-    }
-
-    /// Reads the nutrition table, or, when its rows are those read before, keeps the estimator built from them
-    /// (``FoodTableLoader`` knows a table by its fingerprint): jobs that start afterwards use the table as it is now.
-    func readNutritionAgain() async throws {
-        let estimator = try await foods.estimator(logger: logger)
-        nutrition.withLock { $0 = estimator }
     }
 
     /// Answers one delivery in a span that continues the gateway's trace (the job's `traceparent` header).
