@@ -361,13 +361,10 @@ private struct DescriptionWords {
 
     init(_ food: Food) {
         let all = IngredientKey.of(food.description).split(separator: " ").map(String.init)
-        states = FoodState.described(in: all)
+        let said = FoodState.described(in: all)
+        states = said.states
         methods = FoodState.methods(in: all)
-        let text = " " + all.joined(separator: " ") + " "
-        let phraseWords = Set(
-            FoodState.descriptionPhrases.filter { text.contains(" \($0.0) ") }.flatMap { $0.0.split(separator: " ").map(String.init) }
-        )
-        words = Set(all).subtracting(Self.ignored).filter { FoodState.descriptionWords[$0] == nil && !phraseWords.contains($0) }
+        words = Set(all.indices.lazy.filter { !said.positions.contains($0) }.map { all[$0] }).subtracting(Self.ignored)
         head = Set(all.prefix(all.first.map(Self.classWords.contains) == true ? 2 : 1))
         isRaw = states.contains(.raw)
         completeness = Double(food.per100g.count { $0 != nil }) / Double(Nutrient.allCases.count)

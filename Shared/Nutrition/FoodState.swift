@@ -17,21 +17,16 @@ public enum FoodState: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The states a recipe's words say, each with the words that say it: "leftover" and "roast" mean cooked.
-    static func named(in words: [String]) -> Set<FoodState> {
-        var states = Set(words.compactMap { nameWords[$0] })
-        let text = " " + words.joined(separator: " ") + " "
-        for (phrase, state) in namePhrases where text.contains(" \(phrase) ") { states.insert(state) }
-        return states
+    /// What a recipe's words say of its state: "leftover" and "roast" mean cooked.
+    static func named(in words: [String]) -> StatesSaid {
+        StatesSaid(words, single: nameWords, phrases: namePhrases)
     }
 
-    /// The states a food's description says ("Beets, cooked, boiled, drained", "Butter, without salt").
-    static func described(in words: [String]) -> Set<FoodState> {
-        var states = Set(words.compactMap { descriptionWords[$0] })
-        let text = " " + words.joined(separator: " ") + " "
-        for (phrase, state) in descriptionPhrases where text.contains(" \(phrase) ") { states.insert(state) }
-        if states.contains(.unsalted) { states.remove(.salted) }
-        return states
+    /// What a food's description says of its state ("Beets, cooked, boiled, drained", "Butter, without salt").
+    static func described(in words: [String]) -> StatesSaid {
+        var said = StatesSaid(words, single: descriptionWords, phrases: descriptionPhrases)
+        if said.states.contains(.unsalted) { said.states.remove(.salted) }
+        return said
     }
 
     /// How a cooked food was cooked, by the words that say it in a name or a description: "roast" and "baked" are
@@ -56,10 +51,10 @@ public enum FoodState: String, Sendable, Hashable, CaseIterable {
         "smoked": .smoked, "salted": .salted, "unsalted": .unsalted, "skinless": .skinless,
     ]
 
-    static let namePhrases: [(String, FoodState)] = [
+    static let namePhrases = WordPhrases<FoodState>([
         ("skin removed", .skinless), ("skin off", .skinless), ("without skin", .skinless), ("no salt", .unsalted),
         ("without salt", .unsalted), ("no added salt", .unsalted),
-    ]
+    ])
 
     /// Words of a food's description that say its state. "Dry" pasta and grains are as bought, before cooking.
     static let descriptionWords: [String: FoodState] = [
@@ -70,8 +65,27 @@ public enum FoodState: String, Sendable, Hashable, CaseIterable {
         "frozen": .frozen, "smoked": .smoked, "salted": .salted, "unsalted": .unsalted, "skinless": .skinless,
     ]
 
-    static let descriptionPhrases: [(String, FoodState)] = [
+    static let descriptionPhrases = WordPhrases<FoodState>([
         ("with salt", .salted), ("with added salt", .salted), ("without salt", .unsalted), ("without added salt", .unsalted),
         ("no salt added", .unsalted), ("meat only", .skinless), ("skin not eaten", .skinless), ("without skin", .skinless),
-    ]
+    ])
+}
+
+/// The states a name or a description says, and which of its words say them: those words are not what the food is.
+struct StatesSaid {
+    var states: Set<FoodState> = []
+    /// The positions of the words that say a state, alone or in a phrase.
+    var positions: Set<Int> = []
+
+    init(_ words: [String], single: [String: FoodState], phrases: WordPhrases<FoodState>) {
+        for (position, word) in words.enumerated() {
+            guard let state = single[word] else { continue }
+            states.insert(state)
+            positions.insert(position)
+        }
+        for (range, state) in phrases.matches(in: words) {
+            states.insert(state)
+            positions.formUnion(range)
+        }
+    }
 }

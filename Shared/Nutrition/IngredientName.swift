@@ -15,39 +15,25 @@ struct IngredientName: Sendable, Hashable {
 
     init(_ name: String) {
         let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
-        var words = folded.split { !($0.isLetter || $0.isNumber) }.map { IngredientKey.of(String($0)) }
-        var text = " " + words.joined(separator: " ") + " "
-        for (phrase, food) in Self.foodsNamedByAState where text.contains(" \(phrase) ") {
-            text = text.replacingOccurrences(of: " \(phrase) ", with: " \(food) ")
-        }
-        for (regional, american) in Self.phrases where text.contains(" \(regional) ") {
-            text = text.replacingOccurrences(of: " \(regional) ", with: " \(american) ")
-        }
+        let written = folded.split { !($0.isLetter || $0.isNumber) }.map { IngredientKey.of(String($0)) }
+        let named = Self.phrases.replacing(in: Self.foodsNamedByAState.replacing(in: written))
         // Leading numbers are an amount written into the name ("4 poached eggs"); others say which food ("90% lean").
-        words = Array(text.split(separator: " ").map(String.init).drop { $0.allSatisfy(\.isNumber) })
-        states = FoodState.named(in: words)
+        let words = Array(named.drop { $0.allSatisfy(\.isNumber) })
+        let said = FoodState.named(in: words)
+        states = said.states
         methods = FoodState.methods(in: words)
-        var phraseWords = Set<Int>()
-        for (phrase, _) in FoodState.namePhrases {
-            let parts = phrase.split(separator: " ").map(String.init)
-            for start in words.indices where start + parts.count <= words.count && Array(words[start..<start + parts.count]) == parts {
-                phraseWords.formUnion(start..<start + parts.count)
-            }
-        }
-        key = words.enumerated().filter { index, word in
-            !phraseWords.contains(index) && FoodState.nameWords[word] == nil && !Self.ignored.contains(word)
-        }
-        .map { Self.words[$0.element] ?? $0.element }
-        .joined(separator: " ")
+        key = words.indices.filter { !said.positions.contains($0) && !Self.ignored.contains(words[$0]) }
+            .map { Self.words[words[$0]] ?? words[$0] }
+            .joined(separator: " ")
     }
 
     /// Foods whose name holds a state word that is part of what they are: baked beans are a food, not baked beans.
-    static let foodsNamedByAState: [(String, String)] = [
+    static let foodsNamedByAState = WordPhrases<String>([
         ("baked bean", "bakedbean"), ("fried rice", "friedrice"), ("refried bean", "refriedbean"),
-    ]
+    ])
 
     /// British and brand names, and names the table words otherwise, as the table's words: phrases first.
-    static let phrases: [(String, String)] = [
+    static let phrases = WordPhrases<String>([
         ("double cream", "heavy cream"), ("single cream", "light cream"), ("whipping cream", "heavy cream"),
         ("king prawn", "shrimp"), ("tiger prawn", "shrimp"), ("minced beef", "ground beef"), ("beef mince", "ground beef"),
         ("minced pork", "ground pork"), ("pork mince", "ground pork"), ("minced lamb", "ground lamb"), ("lamb mince", "ground lamb"),
@@ -60,7 +46,7 @@ struct IngredientName: Sendable, Hashable {
         ("spring onion", "green onion"), ("hard boiled egg", "egg boiled"), ("soft boiled egg", "egg boiled"),
         ("2 milk", "reduced fat milk"), ("semi skimmed milk", "reduced fat milk"), ("1 milk", "low fat milk"),
         ("skimmed milk", "skim milk"), ("bulgur wheat", "bulgur"), ("cracked wheat", "bulgur"),
-    ]
+    ])
 
     /// Single words: British spellings and names, and brands, as the table's words.
     static let words: [String: String] = [

@@ -35,6 +35,12 @@ struct FoodStateMatchingTests {
         #expect(matcher.match("2% milk")?.food.description == "Milk, reduced fat (2%)")
     }
 
+    @Test("where several phrases start at one word, the longest is read: semi-skimmed milk is not skimmed milk")
+    func longestPhrase() {
+        #expect(matcher.match("semi-skimmed milk")?.food.description == "Milk, reduced fat (2%)")
+        #expect(matcher.match("skimmed milk")?.food.description == "Milk, fat free (skim)")
+    }
+
     @Test("baked beans are a food, not beans that were baked")
     func foodNamedByAState() {
         #expect(matcher.match("Heinz baked beans")?.food.description == "Beans, baked, canned, plain or vegetarian")
