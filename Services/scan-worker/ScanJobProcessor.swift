@@ -69,7 +69,15 @@ final class ScanJobProcessor: Service, Sendable {
     }
 
     func run() async throws {
-        let estimator = try await foods.estimator(logger: logger)
+        let estimator: NutritionEstimator
+        do {
+            estimator = try await cancelWhenGracefulShutdown { try await self.foods.estimator(logger: self.logger) }
+        } catch {
+            guard Task.isShuttingDownGracefully else { throw error }
+            logger.info("stopped before the nutrition table was ready; no scan job was taken")
+            consumer.stopConsuming()
+            return
+        }
         nutrition.withLock { $0 = estimator }
         await withTaskGroup(of: Void.self) { group in
             await withGracefulShutdownHandler {

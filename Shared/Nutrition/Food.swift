@@ -39,7 +39,7 @@ public struct FoodTable: Sendable {
 
     /// The table as the committed TSV (Shared/Database/fdc-foods.tsv) writes it: `#` lines are provenance, every other
     /// line is a food's dataset, description, category, the eight nutrients per 100 g (empty: unknown), portion grams
-    /// and portion unit. The tests and the bench read it so; the worker reads the same rows from PostgreSQL.
+    /// and portion unit. The tests and the bench read it so, and the worker its rows in PostgreSQL, written in this form.
     public init(tsv: String) throws(FoodTableError) {
         var foods: [Food] = []
         for (number, line) in tsv.split(separator: "\n", omittingEmptySubsequences: true).enumerated() where !line.hasPrefix("#") {
