@@ -13,22 +13,29 @@ struct TodaysProfileCheck: Sendable {
     /// the profile. The profile is read once, whatever the count; a store that does not answer fails the request
     /// rather than show a recipe unchecked.
     func checked(_ recipes: [SavedRecipe], of userID: UUID) async throws -> [SavedRecipe] {
-        let profile = try await profiles.profile(of: userID) ?? KitchenProfile()
-        return recipes.map { saved in
-            var checked = saved
-            (checked.recipe, checked.conflicts) = dietGuard.checked(saved.recipe, against: profile)
-            return checked
-        }
+        let profile = try await profile(of: userID)
+        return recipes.map { checked($0, against: profile) }
     }
 
     /// One saved recipe as ``checked(_:of:)`` shows it.
     func checked(_ recipe: SavedRecipe, of userID: UUID) async throws -> SavedRecipe {
-        try await checked([recipe], of: userID)[0]
+        checked(recipe, against: try await profile(of: userID))
     }
 
     /// A scan's or a saved recipe's conflicts with the profile of `userID` now, and the recipe without advice that
     /// breaks it.
     func checked(_ recipe: Recipe, of userID: UUID) async throws -> (recipe: Recipe, conflicts: [RecipeConflict]) {
-        dietGuard.checked(recipe, against: try await profiles.profile(of: userID) ?? KitchenProfile())
+        dietGuard.checked(recipe, against: try await profile(of: userID))
+    }
+
+    private func checked(_ saved: SavedRecipe, against profile: KitchenProfile) -> SavedRecipe {
+        var checked = saved
+        (checked.recipe, checked.conflicts) = dietGuard.checked(saved.recipe, against: profile)
+        return checked
+    }
+
+    /// The profile of `userID` now: one without a profile has no allergies or diets to meet.
+    private func profile(of userID: UUID) async throws -> KitchenProfile {
+        try await profiles.profile(of: userID) ?? KitchenProfile()
     }
 }
