@@ -2,11 +2,11 @@ import Foundation
 import KiwiDatabase
 import KiwiModels
 import KiwiScanJobs
-import KiwiScans
 import PostgresNIO
 import Testing
 
 @testable import KiwiGateway
+@testable import KiwiScans
 
 /// A streamed scan's partials on its record (docs/architecture.md, "Streamed scans"), each case against
 /// ``FakeScanLedger`` and against ``ScanTransitions`` and ``PostgresScanLedger`` on PostgreSQL: stored in order while
@@ -152,16 +152,12 @@ struct ScanPartialsLedgerTests {
     func showRacingEndLeavesNone() async throws {
         let left = try await withRunningScan { rig, scan in
             try await rig.client.withConnection { showing in
-                // A show as ShowPartialStatement stores one, in a transaction held open: it holds the scan's row.
+                // A worker's show stores a partial in a transaction held open: it holds the scan's row.
                 try await showing.query("BEGIN", logger: testLogger)
-                try await showing.query(
-                    """
-                    WITH counted AS (UPDATE scans SET partial_count = partial_count + 1 WHERE id = \(scan.id) RETURNING partial_count)
-                    INSERT INTO scan_partials (scan_id, position, entry)
-                    SELECT \(scan.id), partial_count, jsonb_build_object('kind', 'restart', 'at', 0) FROM counted
-                    """,
-                    logger: testLogger
-                )
+                let show = ShowPartialStatement(id: scan.id, json: #"{"kind":"restart"}"#, most: ScanTransitions.mostPartials)
+                var positions: [Int] = []
+                for try await position in try await showing.execute(show, logger: testLogger) { positions.append(position) }
+                #expect(positions == [1])
                 async let ended = rig.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: []), usage: nil)
                 try await waitUntilAStatementWaitsForALock(rig.client)
                 try await showing.query("COMMIT", logger: testLogger)
