@@ -7,7 +7,8 @@ source "$here/common.sh"
 
 # The formatter first: it takes seconds, and a tree it would change fails before anything is started or built.
 "$here/format.sh" lint
-# Then the imports: every module a target's sources import is declared in Package.swift (check-imports.py).
+# Then the imports: every module a target's sources import is declared in Package.swift, and goes down the layers
+# (check-imports.py; docs/architecture.md, "Modules and layers").
 "$here/check-imports.py"
 
 # Test-only tools: headless Chromium for the share page, and in a virtualenv of our own under .run/ (never the system

@@ -1,0 +1,88 @@
+import Foundation
+import KiwiTestSupport
+import Testing
+
+/// `deploy/local/check-imports.py`, which `make test` runs, on planted packages: an import against the layers
+/// (docs/architecture.md, "Modules and layers") fails the check and is named.
+@Suite("The import direction check")
+struct ImportDirectionTests {
+    /// The check's exit status and what it printed, on a package of `targets`, each with the one line of Swift it
+    /// holds.
+    func check(_ targets: [(name: String, path: String, type: String, source: String)]) async throws -> (status: Int32, output: String) {
+        let root = FileManager.default.temporaryDirectory.appending(path: "kiwi-imports-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var described: [[String: Any]] = []
+        for target in targets {
+            let folder = root.appending(path: target.path)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(target.source.utf8).write(to: folder.appending(path: "Source.swift"))
+            let imported = target.source.split(separator: " ").dropFirst().map(String.init)
+            described.append([
+                "name": target.name, "path": target.path, "type": target.type, "sources": ["Source.swift"], "target_dependencies": imported,
+            ])
+        }
+        let description = root.appending(path: "describe.json")
+        try JSONSerialization.data(withJSONObject: ["path": root.path, "targets": described]).write(to: description)
+        let script = DeploymentFiles.root.appending(path: "deploy/local/check-imports.py").path
+        return try await runProgram("/usr/bin/python3", [script, description.path], includingStandardError: true)
+    }
+
+    @Test("imports that go down the layers pass")
+    func downwardImportsPass() async throws {
+        let result = try await check([
+            ("KiwiModels", "Shared/Models", "library", ""),
+            ("KiwiDietGuard", "Shared/DietGuard", "library", "import KiwiModels"),
+            ("KiwiDatabase", "Shared/Database", "library", ""),
+            ("KiwiGateway", "Services/gateway", "executable", "import KiwiDatabase"),
+        ])
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test("a rules module that imports a store fails the check, naming the module and the file")
+    func upwardImportFails() async throws {
+        let result = try await check([
+            ("KiwiDietGuard", "Shared/DietGuard", "library", "import KiwiDatabase"),
+            ("KiwiDatabase", "Shared/Database", "library", ""),
+        ])
+        #expect(result.status == 1)
+        #expect(result.output.contains("KiwiDietGuard imports upward: rules may not import stores and messaging"), "\(result.output)")
+        #expect(result.output.contains("Shared/DietGuard/Source.swift"), "\(result.output)")
+    }
+
+    @Test("a foundations module that imports any Kiwi module fails the check")
+    func foundationImportFails() async throws {
+        let result = try await check([
+            ("KiwiModels", "Shared/Models", "library", "import KiwiConcurrency"),
+            ("KiwiConcurrency", "Shared/Concurrency", "library", ""),
+        ])
+        #expect(result.status == 1)
+        #expect(result.output.contains("KiwiModels is a foundations module, which imports no Kiwi module"), "\(result.output)")
+    }
+
+    @Test("a shared module that imports a service fails the check")
+    func serviceImportFails() async throws {
+        let result = try await check([
+            ("KiwiServiceSupport", "Shared/ServiceSupport", "library", "import KiwiGateway"),
+            ("KiwiGateway", "Services/gateway", "executable", ""),
+        ])
+        #expect(result.status == 1)
+        #expect(result.output.contains("KiwiServiceSupport imports a service"), "\(result.output)")
+    }
+
+    @Test("a service that imports a module only tools and tests may use fails the check")
+    func developmentImportFails() async throws {
+        let result = try await check([
+            ("KiwiDevelopment", "Shared/Development", "library", ""),
+            ("KiwiAuth", "Services/auth", "executable", "import KiwiDevelopment"),
+        ])
+        #expect(result.status == 1)
+        #expect(result.output.contains("KiwiAuth is a service importing a module only tools and tests may use"), "\(result.output)")
+    }
+
+    @Test("a shared module given no layer fails the check")
+    func unplacedModuleFails() async throws {
+        let result = try await check([("KiwiPantry", "Shared/Pantry", "library", "")])
+        #expect(result.status == 1)
+        #expect(result.output.contains("KiwiPantry is in no layer"), "\(result.output)")
+    }
+}
