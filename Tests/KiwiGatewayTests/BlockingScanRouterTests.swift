@@ -441,15 +441,19 @@ struct BlockingScanRouterTests {
         try await gateway.test { client async throws in
             let worker = Task {
                 let id = try await firstJob(of: gateway)
-                let before = gateway.ledger.reads
+                try await eventually { gateway.events.waitsBegun(on: id) > 0 }
+                let (before, waits) = (gateway.ledger.reads, gateway.events.waitsBegun(on: id))
                 gateway.workers.start(id)
-                try await Task.sleep(for: .milliseconds(100))
+                // The request took the news of the start, and waits again: whatever it did with the news is done.
+                try await eventually { gateway.events.waitsBegun(on: id) > waits }
+                let reads = gateway.ledger.reads - before
                 gateway.workers.answer(id, with: Self.noFood)
-                return before
+                return (before, reads)
             }
             let answer = try await client.scan(testPhoto, token: token)
-            let before = try await worker.value
+            let (before, readsOnStart) = try await worker.value
             #expect(answer.status == .ok)
+            #expect(readsOnStart == 0)
             #expect(gateway.ledger.reads - before == 1)
         }
     }

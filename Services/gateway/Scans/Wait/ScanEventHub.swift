@@ -37,6 +37,12 @@ final class ScanEventHub: Sendable {
         for watch in watches.withLock({ $0.values.flatMap(\.values) }) { watch.wake(.changed) }
     }
 
+    /// How many waits began on scan `id`'s watches (``ScanWatch/waitsBegun``): a follower that took news of it and
+    /// waits again has begun one more.
+    func waitsBegun(on id: UUID) -> UInt64 {
+        watches.withLock { $0[id]?.values.reduce(0) { $0 + $1.waitsBegun } ?? 0 }
+    }
+
     /// How many scans are watched: a gauge of waiting requests and open event streams.
     var watchedScans: Int { watches.withLock { $0.count } }
 }

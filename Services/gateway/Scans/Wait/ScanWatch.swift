@@ -43,6 +43,9 @@ final class ScanWatch: Sendable {
         waiter?.resume(returning: .quiet)
     }
 
+    /// How many waits began: one more than the news a follower has taken, while it waits for the next.
+    var waitsBegun: UInt64 { waits.load(ordering: .relaxed) }
+
     /// Waits for news of the scan since the last call: what came, or ``ScanNews/quiet`` after `timeout` without any.
     /// Returns at once when the task is cancelled. The timeout is a ``TimerWheel`` timer, gone as soon as news comes.
     func next(within timeout: Duration) async -> ScanNews {
