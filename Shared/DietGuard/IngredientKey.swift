@@ -12,6 +12,12 @@ public enum IngredientKey {
         return words.map(singular).joined(separator: " ")
     }
 
+    /// The name's words, folded and singular, none dropped: for a reader that keeps what ``of(_:)`` drops, such as
+    /// the state a name says ("cooked rice" is `cooked rice`, not `rice`).
+    public static func words(of name: String) -> [String] {
+        IngredientWords(name).words.map(singular)
+    }
+
     /// Words that say how an ingredient is bought or cut, not what it is: dropped from the front of a name.
     static let preparationWords: Set<String> = [
         "fresh", "ripe", "large", "small", "medium", "big", "baby", "whole", "raw", "cooked", "leftover", "organic", "frozen",

@@ -248,10 +248,9 @@ public struct FoodMatcher: Sendable {
     /// The food `key` names, whatever its state: a curated synonym, else the best word overlap whose head the name
     /// has.
     private func baseFood(_ key: String) -> (index: Int, confidence: Double)? {
+        func synonym(_ candidate: String) -> Int? { Self.synonyms[candidate].flatMap { byKey[$0] } }
         let withoutNumbers = key.split(separator: " ").filter { !$0.allSatisfy(\.isNumber) }.joined(separator: " ")
-        for candidate in [key, withoutNumbers, IngredientKey.of(withoutNumbers)] {
-            if let reference = Self.synonyms[candidate], let index = byKey[reference] { return (index, 1) }
-        }
+        if let index = synonym(key) ?? synonym(withoutNumbers) ?? synonym(IngredientKey.of(withoutNumbers)) { return (index, 1) }
         let words = Set(key.split(separator: " ").map(String.init)).subtracting(DescriptionWords.ignored)
         guard !words.isEmpty else { return nil }
         var best: (score: Double, index: Int)?

@@ -1,4 +1,3 @@
-import Foundation
 import KiwiDietGuard
 
 /// A recipe ingredient's name as the matcher reads it (docs/architecture.md, "Quantities, scaling and nutrition"): the
@@ -14,9 +13,7 @@ struct IngredientName: Sendable, Hashable {
     let methods: Set<String>
 
     init(_ name: String) {
-        let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
-        let written = folded.split { !($0.isLetter || $0.isNumber) }.map { IngredientKey.of(String($0)) }
-        let named = Self.phrases.replacing(in: Self.foodsNamedByAState.replacing(in: written))
+        let named = Self.phrases.replacing(in: Self.foodsNamedByAState.replacing(in: IngredientKey.words(of: name)))
         // Leading numbers are an amount written into the name ("4 poached eggs"); others say which food ("90% lean").
         let words = Array(named.drop { $0.allSatisfy(\.isNumber) })
         let said = FoodState.named(in: words)

@@ -30,4 +30,9 @@ struct IngredientKeyTests {
     func emptyKey() {
         #expect(IngredientKey.of(" -- ").isEmpty)
     }
+
+    @Test("a name's words keep the amounts and preparation words its key drops, folded and singular")
+    func wordsKeepWhatTheKeyDrops() {
+        #expect(IngredientKey.words(of: "2 Cooked Crème-Fraîche Tomatoes") == ["2", "cooked", "creme", "fraiche", "tomato"])
+    }
 }
