@@ -86,17 +86,27 @@ final class ScanJobProcessor: Service, Sendable {
                     // The prefetch bounds the jobs of one connection. After a reconnect the jobs of the old one may
                     // still be running (the broker has requeued them), so the limit is kept here as well; and it is
                     // lowered ahead of OpenAI's rate limit (``IntakeGovernor``). A job held back when the worker
-                    // shuts down is left unacknowledged, for the broker to give to another worker.
+                    // shuts down is left unacknowledged, for the broker to give to another worker. While it waits, it
+                    // counts as held.
+                    var held = false
                     while running >= intake.allowedJobs() {
+                        if !held {
+                            held = true
+                            metrics.jobsHeld.increment()
+                        }
                         if running > 0 {
                             await group.next()
                             running -= 1
                         } else {
                             let lifts = intake.liftsAt ?? .now + .milliseconds(100)
                             try? await cancelWhenGracefulShutdown { try await sleep(until: lifts) }
-                            if Task.isShuttingDownGracefully { break deliveries }
+                            if Task.isShuttingDownGracefully {
+                                metrics.jobsHeld.decrement()
+                                break deliveries
+                            }
                         }
                     }
+                    if held { metrics.jobsHeld.decrement() }
                     group.addTask { await self.process(delivery) }
                     running += 1
                 }

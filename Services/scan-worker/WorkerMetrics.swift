@@ -10,6 +10,9 @@ import KiwiServiceSupport
 struct WorkerMetrics: Sendable {
     /// `kiwi_worker_jobs_in_flight`: jobs taken off the queue and not yet settled.
     let jobsInFlight = Meter(label: "kiwi_worker_jobs_in_flight")
+    /// `kiwi_worker_jobs_held`: a job taken off the queue that waits to start, while the worker is full or OpenAI's
+    /// rate-limit window is used up (``IntakeGovernor``).
+    let jobsHeld = Meter(label: "kiwi_worker_jobs_held")
     /// `kiwi_llm_repairs_total`: second calls that showed the model its unusable answer.
     let repairs = Counter(label: "kiwi_llm_repairs_total")
     /// `kiwi_guard_repairs_total`: answers that broke a user's allergies or diets, sent back to the model once.

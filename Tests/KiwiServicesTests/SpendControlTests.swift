@@ -128,16 +128,20 @@ struct SpendControlTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(started.allSatisfy { $0 == 202 })
-            // The first ten answers used up the window; the last two wait for it to reset instead of calling.
-            let deadline = ContinuousClock.now + .seconds(30)
-            while rig.stub.snapshot.requests < 10, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-            try await Task.sleep(for: .seconds(2))
+            // The first ten answers used up the window; the last two wait for it to reset instead of calling: the
+            // worker holds the next job with none in flight.
+            func workerMetrics() async throws -> PrometheusText {
+                PrometheusText(String(decoding: try await rig.send(.GET, "", to: rig.metrics["kiwi-scan-worker"]).body, as: UTF8.self))
+            }
+            try await eventually(timeout: .seconds(30), every: .milliseconds(200)) {
+                guard rig.stub.snapshot.requests >= 10 else { return false }
+                let metrics = try await workerMetrics()
+                return metrics.value("kiwi_worker_jobs_held") == 1 && metrics.value("kiwi_worker_jobs_in_flight") == 0
+            }
             let snapshot = rig.stub.snapshot
             #expect(snapshot.requests == 10)
             #expect(snapshot.requestsOverLimit == 0, "the worker called past the rate limit")
-            let metrics = try await rig.send(.GET, "", to: rig.metrics["kiwi-scan-worker"])
-            let text = PrometheusText(String(decoding: metrics.body, as: UTF8.self))
-            #expect(text.value("kiwi_worker_intake_limit") == 0)
+            #expect(try await workerMetrics().value("kiwi_worker_intake_limit") == 0)
         }
     }
 
