@@ -16,12 +16,8 @@ final class ServiceProcess: Sendable {
     private let captured = Mutex(Data())
     /// Signalled once the pipe reached its end (the process and its children closed it).
     private let drained = DispatchSemaphore(value: 0)
-    /// The exit status once known, and whoever waits for it.
-    private struct ExitState {
-        var status: Int32?
-        var waiter: CheckedContinuation<Int32, Never>?
-    }
-    private let exitState = Mutex(ExitState())
+    /// The exit status, once Foundation's termination handler has it.
+    private let reaped = Mutex<Int32?>(nil)
 
     /// Starts `name` (e.g. `kiwi-gateway`) with exactly the given environment, in `directory` (else the test's own).
     convenience init(_ name: String, arguments: [String] = [], environment: [String: String], in directory: URL? = nil) throws {
@@ -39,13 +35,7 @@ final class ServiceProcess: Sendable {
         process.standardOutput = output
         process.standardError = output
         process.terminationHandler = { [self] finished in
-            let status = finished.terminationStatus
-            let waiter = exitState.withLock { state in
-                state.status = status
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(returning: status)
+            reaped.withLock { $0 = finished.terminationStatus }
         }
         try process.run()
         // A thread of its own, blocked in read(2) for the process's whole life: on a global dispatch queue, a few such
@@ -79,39 +69,31 @@ final class ServiceProcess: Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    /// Waits for the process to exit and returns its status, or nil if it is still running after `timeout`.
+    /// The exit status once the process has exited: its code, or the signal that ended it; nil while it runs.
+    var exitStatus: Int32? { reaped.withLock { $0 } ?? KiwiTestSupport.exitStatus(ofChild: pid) }
+
+    /// Waits for the process to exit and returns its status, or nil if it is still running after `timeout` (then it is
+    /// killed: a hung process is not left behind).
     func waitForExit(timeout: Duration = .seconds(20)) async -> Int32? {
-        await withTaskGroup(of: Int32?.self) { group in
-            group.addTask {
-                await withCheckedContinuation { continuation in
-                    let status = self.exitState.withLock { state -> Int32? in
-                        if state.status == nil { state.waiter = continuation }
-                        return state.status
-                    }
-                    if let status { continuation.resume(returning: status) }
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            if first == nil { kill(process.processIdentifier, SIGKILL) }  // hung: do not leave it behind
-            group.cancelAll()
-            return first
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let status = exitStatus { return status }
+            try? await Task.sleep(for: .milliseconds(50))
         }
+        kill(pid, SIGKILL)
+        return nil
     }
 
     /// What the process wrote to standard output and error so far: everything, once it exited.
     func capturedOutput() -> String {
-        if exitState.withLock({ $0.status }) != nil { _ = drained.wait(timeout: .now() + 5) }
+        if exitStatus != nil { _ = drained.wait(timeout: .now() + 5) }
         return String(decoding: captured.withLock { $0 }, as: UTF8.self)
     }
 
     /// Polls `GET url` until it answers, for at most `timeout`; returns the status code, or nil.
     func waitUntilServing(_ url: URL, timeout: Duration = .seconds(60)) async -> Int? {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline, exitState.withLock({ $0.status }) == nil {
+        while ContinuousClock.now < deadline, exitStatus == nil {
             if let (_, response) = try? await URLSession.shared.data(from: url), let http = response as? HTTPURLResponse {
                 return http.statusCode
             }

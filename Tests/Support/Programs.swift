@@ -37,21 +37,23 @@ public func runProgram(
         end.finish()
     }
     .start()
-    let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
-    process.terminationHandler = { finished in
-        exited.yield(finished.terminationStatus)
-        exited.finish()
-    }
+    let reaped = Mutex<Int32?>(nil)
+    process.terminationHandler = { finished in reaped.withLock { $0 = finished.terminationStatus } }
     try process.run()
     try stdin.fileHandleForWriting.write(contentsOf: input)
     try stdin.fileHandleForWriting.close()
-    let stopper = Task {
-        try await Task.sleep(for: timeout)
-        process.terminate()
+    let stopAt = ContinuousClock.now + timeout
+    var stopped = false
+    var status: Int32?
+    while true {
+        status = reaped.withLock { $0 } ?? exitStatus(ofChild: process.processIdentifier)
+        if status != nil { break }
+        if !stopped, ContinuousClock.now >= stopAt {
+            process.terminate()
+            stopped = true
+        }
+        try await Task.sleep(for: .milliseconds(20))
     }
-    var statuses = exits.makeAsyncIterator()
-    let status = await statuses.next() ?? -1
-    stopper.cancel()
     // Children the program left behind (Chromium's helpers) may hold the pipe open: give the rest a moment.
     _ = await withTaskGroup(of: Void.self) { group in
         group.addTask { for await _ in ended {} }
@@ -59,5 +61,16 @@ public func runProgram(
         await group.next()
         group.cancelAll()
     }
-    return (status, String(decoding: output.withLock { $0 }, as: UTF8.self))
+    return (status ?? -1, String(decoding: output.withLock { $0 }, as: UTF8.self))
+}
+
+/// The exit status of child process `pid` once it has exited: its code, or the signal that ended it; nil while it runs
+/// or once it was reaped. It asks the kernel without reaping the child, which stays Foundation's to reap: `Process`
+/// learns of an exit only when a socket it handed the child closes, and a process another test spawned at the same
+/// moment can inherit that socket and hold it open long after the child is gone (Foundation closes a child's other
+/// descriptors by a list it makes before spawning, without a lock).
+public func exitStatus(ofChild pid: pid_t) -> Int32? {
+    var info = siginfo_t()
+    guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid else { return nil }
+    return info._sifields._sigchld.si_status
 }
