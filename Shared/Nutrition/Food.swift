@@ -33,10 +33,6 @@ public struct Food: Sendable, Hashable {
 public struct FoodTable: Sendable {
     public let foods: [Food]
 
-    public init(foods: [Food]) {
-        self.foods = foods
-    }
-
     /// The table as the committed TSV (Shared/Database/fdc-foods.tsv) writes it: `#` lines are provenance, every other
     /// line is a food's dataset, description, category, the eight nutrients per 100 g (empty: unknown), portion grams
     /// and portion unit. The tests and the bench read it so, and the worker its rows in PostgreSQL, written in this form.
