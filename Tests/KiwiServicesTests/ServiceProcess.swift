@@ -16,8 +16,7 @@ final class ServiceProcess: Sendable {
     private let captured = Mutex(Data())
     /// Signalled once the pipe reached its end (the process and its children closed it).
     private let drained = DispatchSemaphore(value: 0)
-    /// The exit status, once Foundation's termination handler has it.
-    private let reaped = Mutex<Int32?>(nil)
+    private let childExit: ChildExit
 
     /// Starts `name` (e.g. `kiwi-gateway`) with exactly the given environment, in `directory` (else the test's own).
     convenience init(_ name: String, arguments: [String] = [], environment: [String: String], in directory: URL? = nil) throws {
@@ -34,9 +33,7 @@ final class ServiceProcess: Sendable {
         output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        process.terminationHandler = { [self] finished in
-            reaped.withLock { $0 = finished.terminationStatus }
-        }
+        childExit = ChildExit(of: process)
         try process.run()
         // A thread of its own, blocked in read(2) for the process's whole life: on a global dispatch queue, a few such
         // readers would take every thread of its small pool, and with it the tasks Swift concurrency runs there.
@@ -70,18 +67,16 @@ final class ServiceProcess: Sendable {
     }
 
     /// The exit status once the process has exited: its code, or the signal that ended it; nil while it runs.
-    var exitStatus: Int32? { reaped.withLock { $0 } ?? KiwiTestSupport.exitStatus(ofChild: pid) }
+    var exitStatus: Int32? { childExit.status }
 
     /// Waits for the process to exit and returns its status, or nil if it is still running after `timeout` (then it is
     /// killed: a hung process is not left behind).
     func waitForExit(timeout: Duration = .seconds(20)) async -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let status = exitStatus { return status }
-            try? await Task.sleep(for: .milliseconds(50))
+        guard let status = try? await childExit.wait(timeout: timeout) else {
+            kill(pid, SIGKILL)
+            return nil
         }
-        kill(pid, SIGKILL)
-        return nil
+        return status
     }
 
     /// What the process wrote to standard output and error so far: everything, once it exited.

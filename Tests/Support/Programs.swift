@@ -37,22 +37,14 @@ public func runProgram(
         end.finish()
     }
     .start()
-    let reaped = Mutex<Int32?>(nil)
-    process.terminationHandler = { finished in reaped.withLock { $0 = finished.terminationStatus } }
+    let childExit = ChildExit(of: process)
     try process.run()
     try stdin.fileHandleForWriting.write(contentsOf: input)
     try stdin.fileHandleForWriting.close()
-    let stopAt = ContinuousClock.now + timeout
-    var stopped = false
-    var status: Int32?
-    while true {
-        status = reaped.withLock { $0 } ?? exitStatus(ofChild: process.processIdentifier)
-        if status != nil { break }
-        if !stopped, ContinuousClock.now >= stopAt {
-            process.terminate()
-            stopped = true
-        }
-        try await Task.sleep(for: .milliseconds(20))
+    var status = try await childExit.wait(timeout: timeout)
+    if status == nil {
+        process.terminate()
+        status = try await childExit.wait()
     }
     // Children the program left behind (Chromium's helpers) may hold the pipe open: give the rest a moment.
     _ = await withTaskGroup(of: Void.self) { group in
@@ -64,13 +56,38 @@ public func runProgram(
     return (status ?? -1, String(decoding: output.withLock { $0 }, as: UTF8.self))
 }
 
-/// The exit status of child process `pid` once it has exited: its code, or the signal that ended it; nil while it runs
-/// or once it was reaped. It asks the kernel without reaping the child, which stays Foundation's to reap: `Process`
-/// learns of an exit only when a socket it handed the child closes, and a process another test spawned at the same
-/// moment can inherit that socket and hold it open long after the child is gone (Foundation closes a child's other
-/// descriptors by a list it makes before spawning, without a lock).
-public func exitStatus(ofChild pid: pid_t) -> Int32? {
-    var info = siginfo_t()
-    guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid else { return nil }
-    return info._sifields._sigchld.si_status
+/// A child process's exit as a test waits for it. Foundation's `Process` learns of an exit only when a socket it
+/// handed the child closes, and a process another test spawned at the same moment can inherit that socket and hold it
+/// open long after the child is gone (Foundation closes a child's other descriptors by a list it makes before spawning,
+/// without a lock); so the kernel is asked as well, without reaping the child, which stays Foundation's to reap.
+public final class ChildExit: Sendable {
+    private let process: Process
+    /// The exit status, once Foundation's termination handler has it.
+    private let reaped = Mutex<Int32?>(nil)
+
+    /// Watches `process`, which has not been run yet: its termination handler is this watch's.
+    public init(of process: Process) {
+        self.process = process
+        process.terminationHandler = { [self] finished in reaped.withLock { $0 = finished.terminationStatus } }
+    }
+
+    /// The exit status once the process has exited: its code, or the signal that ended it; nil while it runs.
+    public var status: Int32? {
+        if let status = reaped.withLock({ $0 }) { return status }
+        var info = siginfo_t()
+        let pid = process.processIdentifier
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid else { return nil }
+        return info._sifields._sigchld.si_status
+    }
+
+    /// Waits for the exit, checking every 20 ms, for at most `timeout` (without one, until it comes): its status, or nil
+    /// if the process still runs.
+    public func wait(timeout: Duration? = nil) async throws -> Int32? {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        while true {
+            if let status { return status }
+            if let deadline, ContinuousClock.now >= deadline { return nil }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
 }
