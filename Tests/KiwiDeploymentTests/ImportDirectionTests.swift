@@ -27,6 +27,18 @@ struct ImportDirectionTests {
         return try await runProgram("/usr/bin/python3", [script, description.path], includingStandardError: true)
     }
 
+    /// Plants `targets` and expects the check to fail, printing `message`; returns what it printed.
+    @discardableResult
+    func expectRefused(
+        _ targets: [(name: String, path: String, type: String, source: String)],
+        saying message: String
+    ) async throws -> String {
+        let result = try await check(targets)
+        #expect(result.status == 1)
+        #expect(result.output.contains(message), "\(result.output)")
+        return result.output
+    }
+
     @Test("imports that go down the layers pass")
     func downwardImportsPass() async throws {
         let result = try await check([
@@ -40,49 +52,42 @@ struct ImportDirectionTests {
 
     @Test("a rules module that imports a store fails the check, naming the module and the file")
     func upwardImportFails() async throws {
-        let result = try await check([
-            ("KiwiDietGuard", "Shared/DietGuard", "library", "import KiwiDatabase"),
-            ("KiwiDatabase", "Shared/Database", "library", ""),
-        ])
-        #expect(result.status == 1)
-        #expect(result.output.contains("KiwiDietGuard imports upward: rules may not import stores and messaging"), "\(result.output)")
-        #expect(result.output.contains("Shared/DietGuard/Source.swift"), "\(result.output)")
+        let output = try await expectRefused(
+            [("KiwiDietGuard", "Shared/DietGuard", "library", "import KiwiDatabase"), ("KiwiDatabase", "Shared/Database", "library", "")],
+            saying: "KiwiDietGuard imports upward: rules may not import stores and messaging"
+        )
+        #expect(output.contains("Shared/DietGuard/Source.swift"), "\(output)")
     }
 
     @Test("a foundations module that imports any Kiwi module fails the check")
     func foundationImportFails() async throws {
-        let result = try await check([
-            ("KiwiModels", "Shared/Models", "library", "import KiwiConcurrency"),
-            ("KiwiConcurrency", "Shared/Concurrency", "library", ""),
-        ])
-        #expect(result.status == 1)
-        #expect(result.output.contains("KiwiModels is a foundations module, which imports no Kiwi module"), "\(result.output)")
+        try await expectRefused(
+            [("KiwiModels", "Shared/Models", "library", "import KiwiConcurrency"), ("KiwiConcurrency", "Shared/Concurrency", "library", "")],
+            saying: "KiwiModels is a foundations module, which imports no Kiwi module"
+        )
     }
 
     @Test("a shared module that imports a service fails the check")
     func serviceImportFails() async throws {
-        let result = try await check([
-            ("KiwiServiceSupport", "Shared/ServiceSupport", "library", "import KiwiGateway"),
-            ("KiwiGateway", "Services/gateway", "executable", ""),
-        ])
-        #expect(result.status == 1)
-        #expect(result.output.contains("KiwiServiceSupport imports a service"), "\(result.output)")
+        try await expectRefused(
+            [
+                ("KiwiServiceSupport", "Shared/ServiceSupport", "library", "import KiwiGateway"),
+                ("KiwiGateway", "Services/gateway", "executable", ""),
+            ],
+            saying: "KiwiServiceSupport imports a service"
+        )
     }
 
     @Test("a service that imports a module only tools and tests may use fails the check")
     func developmentImportFails() async throws {
-        let result = try await check([
-            ("KiwiDevelopment", "Shared/Development", "library", ""),
-            ("KiwiAuth", "Services/auth", "executable", "import KiwiDevelopment"),
-        ])
-        #expect(result.status == 1)
-        #expect(result.output.contains("KiwiAuth is a service importing a module only tools and tests may use"), "\(result.output)")
+        try await expectRefused(
+            [("KiwiDevelopment", "Shared/Development", "library", ""), ("KiwiAuth", "Services/auth", "executable", "import KiwiDevelopment")],
+            saying: "KiwiAuth is a service importing a module only tools and tests may use"
+        )
     }
 
     @Test("a shared module given no layer fails the check")
     func unplacedModuleFails() async throws {
-        let result = try await check([("KiwiPantry", "Shared/Pantry", "library", "")])
-        #expect(result.status == 1)
-        #expect(result.output.contains("KiwiPantry is in no layer"), "\(result.output)")
+        try await expectRefused([("KiwiPantry", "Shared/Pantry", "library", "")], saying: "KiwiPantry is in no layer")
     }
 }
