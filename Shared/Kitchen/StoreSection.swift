@@ -15,7 +15,14 @@ public enum StoreSection: String, Sendable, Hashable, CaseIterable {
 
     /// The section a category names, matched without regard to case; ``other`` for one the model made up.
     public init(category: String) {
-        self = Self.allCases.first { $0.rawValue.lowercased() == category.lowercased() } ?? .other
+        self = Self(named: category) ?? .other
+    }
+
+    /// The section `name` names, matched without regard to case; nil for any other text, so that a person's typo is
+    /// refused rather than filed under ``other``.
+    public init?(named name: String) {
+        guard let section = Self.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else { return nil }
+        self = section
     }
 
     /// The section of an ingredient known only by name (a recipe's ingredient, one typed by hand): its key's entry in

@@ -39,7 +39,7 @@ struct AccountRouterTests {
     func signInTooLarge() async throws {
         let gateway = FakeGateway()
         try await gateway.test { client async throws in
-            let body = ByteBuffer(repeating: UInt8(ascii: "x"), count: SignInController.maximumBodySize + 1)
+            let body = ByteBuffer(repeating: UInt8(ascii: "x"), count: SignInController.largestBody + 1)
             let answer = try await client.execute(.post, "/v1/auth/apple", token: nil, body: body)
             #expect(answer.status == .badRequest)
             #expect(answer.errorCode == "bad_request")

@@ -283,7 +283,7 @@ struct BlockingScanRouterTests {
         let gateway = FakeGateway()
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
-            let tooLarge = [UInt8](repeating: 0x42, count: ImageUpload.maximumBodySize + 1)
+            let tooLarge = [UInt8](repeating: 0x42, count: ImageUpload.largestBody + 1)
             let answer = try await client.upload(tooLarge, contentType: "multipart/form-data; boundary=b", token: token)
             #expect(answer.status == .badRequest)
             #expect(

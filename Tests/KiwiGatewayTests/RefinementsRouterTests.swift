@@ -85,18 +85,28 @@ struct RefinementsRouterTests {
         }
     }
 
-    @Test("a body that is not a JSON object of names is 400 bad_request")
-    func malformedBody() async throws {
+    @Test(
+        "a body that is not a JSON object of names is 400 bad_request naming the member at fault by its JSON path",
+        arguments: [
+            (#"{"ingredients": "leeks"}"#, "$.ingredients must be an array"),
+            (#"{"ingredients": ["leeks", 4]}"#, "$.ingredients[1] must be a string"),
+            (#"{"names": ["leeks"]}"#, "$.ingredients is required"),
+            (#"{"ingredients": ["leeks"], "ingredients": ["eggs"]}"#, "one JSON object"),
+        ]
+    )
+    func malformedBody(body: String, says: String) async throws {
         try await withSucceededScan { _, client, token, _, parent in
             let answer = try await client.execute(
                 .post,
                 "/v1/scans/\(parent.id.uuidString.lowercased())/refinements",
                 token: token,
                 headers: [.contentType: "application/json"],
-                body: ByteBuffer(string: #"{"ingredients": "leeks"}"#)
+                body: ByteBuffer(string: body)
             )
             #expect(answer.status == .badRequest)
             #expect(answer.errorCode == "bad_request")
+            let message = try answer.json()["message"] as? String
+            #expect(message?.contains(says) == true, "\(message ?? "no message")")
         }
     }
 

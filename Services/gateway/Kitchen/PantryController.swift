@@ -46,31 +46,16 @@ struct PantryController: Sendable {
     /// `scanId` alone, or `name` with `quantity`, `unit`, `bestBefore` and `category`, are 400.
     @Sendable func add(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        let body = try await Self.object(of: request)
-        try Self.refuseUnknownMembers(of: body, allowed: ["scanId"] + PantryItemFields.members)
-        switch (body["scanId"], body["name"]) {
-        case (let scanID?, nil):
-            // The item's other members describe one item typed by hand: with a scan they would say nothing.
-            if let member = body.keys.first(where: { $0 != "scanId" }) {
-                throw APIError.badRequest("\(member) goes with name, not with scanId: a scan's ingredients are added as they are.")
-            }
-            guard case .string(let text) = scanID, let id = UUID(uuidString: text) else {
-                throw APIError.badRequest("scanId must be a scan's id (a UUID).")
-            }
-            return try await addScan(id, for: session.userID, context: context)
-        case (_?, _?):
-            throw APIError.badRequest(#"Send either scanId or name, not both: {"scanId": "…"} or {"name": "Tomatoes"}."#)
-        case (nil, _?):
-            return try await addByHand(try PantryItemFields(body, today: CalendarDay(utc: Date())), for: session.userID, context: context)
-        case (nil, nil):
-            throw APIError.badRequest(#"Send scanId or name: {"scanId": "…"} or {"name": "Tomatoes", "quantity": 4}."#)
+        switch try await request.decodedBody(as: PantryAddRequest.self, largest: Self.largestBody, example: PantryItemFields.example) {
+        case .scan(let id): return try await addScan(id, for: session.userID, context: context)
+        case .byHand(let fields): return try await addByHand(fields, for: session.userID, context: context)
         }
     }
 
     /// `GET /v1/pantry/items/{id}`: the item the `Location` of its add names.
     @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        guard let id = Self.itemID(context), let item = try await pantry.item(id, of: session.userID) else { throw Self.notFound }
+        guard let item = try await pantry.item(try context.pathID(else: Self.notFound), of: session.userID) else { throw Self.notFound }
         return try Response.json(item)
     }
 
@@ -80,10 +65,8 @@ struct PantryController: Sendable {
     /// again. 409 `pantry_item_exists` when another item has the new key. The last write wins.
     @Sendable func update(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        guard let id = Self.itemID(context) else { throw Self.notFound }
-        let body = try await Self.object(of: request)
-        try Self.refuseUnknownMembers(of: body, allowed: PantryItemFields.members)
-        let fields = try PantryItemFields(body, today: CalendarDay(utc: Date()))
+        let id = try context.pathID(else: Self.notFound)
+        let fields = try await request.decodedBody(as: PantryItemFields.self, largest: Self.largestBody, example: PantryItemFields.example)
         guard var item = try await pantry.item(id, of: session.userID) else { throw Self.notFound }
         if let name = fields.name { (item.name, item.key) = (name.text, name.key) }
         if let section = fields.section { item.category = section.rawValue }
@@ -110,7 +93,8 @@ struct PantryController: Sendable {
     /// `DELETE /v1/pantry/items/{id}`: 204.
     @Sendable func delete(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        guard let id = Self.itemID(context), try await pantry.delete(id, of: session.userID) else { throw Self.notFound }
+        let id = try context.pathID(else: Self.notFound)
+        guard try await pantry.delete(id, of: session.userID) else { throw Self.notFound }
         context.logger.info("pantry item deleted", metadata: ["pantryItemId": "\(id)"])
         return Response(status: .noContent)
     }
@@ -126,12 +110,7 @@ struct PantryController: Sendable {
     /// Adds the ingredients of the caller's finished scan (a refinement's are its confirmed list), the first of each
     /// key only. An ingredient whose name breaks a name rule is left out rather than refusing the rest.
     private func addScan(_ scanID: UUID, for userID: UUID, context: GatewayRequestContext) async throws -> Response {
-        guard let scan = try await ledger.scan(scanID, of: userID) else {
-            throw APIError(.notFound, .notFound, "There is no such scan; it may have passed its retention period.")
-        }
-        guard !scan.state.isOpen else {
-            throw APIError(.conflict, .scanInProgress, "The scan has not finished yet; add its ingredients once it has.")
-        }
+        let scan = try await ledger.finishedScan(scanID, of: userID, use: "add its ingredients")
         let now = Date()
         var keys: Set<String> = []
         let items = (scan.result.flatMap { $0.mode == .dish ? nil : $0.ingredients } ?? []).compactMap { ingredient -> PantryItem? in
@@ -171,59 +150,41 @@ struct PantryController: Sendable {
     }
 
     private static let notFound = APIError(.notFound, .notFound, "There is no such pantry item.")
-
-    private static func itemID(_ context: GatewayRequestContext) -> UUID? {
-        context.parameters.get("id").flatMap(UUID.init(uuidString:))
-    }
-
-    /// The request's JSON object, at most ``largestBody``; a repeated member is 400, as anything else that is not one
-    /// JSON object (the message showing `example`). The shopping list's bodies are read so too.
-    static func object(of request: Request, example: String = #"{"name": "Tomatoes", "quantity": 4}"#) async throws -> JSONObject {
-        let data: ByteBuffer
-        do {
-            data = try await request.body.collect(upTo: largestBody)
-        } catch {
-            throw APIError.badRequest("The body may be at most \(largestBody / 1024) KiB.")
-        }
-        guard case .object(let object)? = try? StrictJSONParser().parse(Data(data.readableBytesView)) else {
-            throw APIError.badRequest("The body must be one JSON object such as \(example).")
-        }
-        return object
-    }
-
-    /// A 400 naming the first member of `object` not `allowed`.
-    static func refuseUnknownMembers(of object: JSONObject, allowed: [String]) throws {
-        if let unknown = object.keys.first(where: { !allowed.contains($0) }) {
-            throw APIError.badRequest("\(unknown) is not a member Kiwi reads here; send only \(allowed.joined(separator: ", ")).")
-        }
-    }
 }
 
-extension PantryStore {
-    /// Adds `items` as every route does: all or none at ``PantryController/capacity`` (400 `pantry_full`), counting
-    /// the new ones and the pantry's size. The pantry's own adds and the shopping list's move into it.
-    func add(_ items: [PantryItem], for userID: UUID, metrics: GatewayMetrics, context: GatewayRequestContext) async throws -> [PantryItem] {
-        switch try await add(items, for: userID, capacity: PantryController.capacity) {
-        case .added(let stored, let count):
-            let new = zip(items, stored).filter { $0.id == $1.id }.count
-            metrics.pantryAdded(newItems: new, holding: count)
-            context.logger.info("pantry items added", metadata: ["new": "\(new)", "found": "\(stored.count - new)"])
-            return stored
-        case .full:
-            throw APIError(
-                .badRequest,
-                .pantryFull,
-                "A pantry holds at most \(PantryController.capacity) items, and these would take yours past it; nothing was added. Remove some first."
-            )
+/// The body of `POST /v1/pantry/items`: a finished scan's ingredients (`{"scanId"}`), or one item typed by hand
+/// (`{"name", …}`, ``PantryItemFields``). Any other member, or a mix of the two, is 400.
+enum PantryAddRequest: Decodable {
+    case scan(UUID)
+    case byHand(PantryItemFields)
+
+    init(from decoder: any Decoder) throws {
+        let body = try decoder.container(keyedBy: BodyMember.self)
+        try body.refuseMembers(otherThan: ["scanId"] + PantryItemFields.members)
+        switch (try body.id("scanId"), body.has("name")) {
+        case (let scanID?, false):
+            // The item's other members describe one item typed by hand: with a scan they would say nothing.
+            if let member = body.allKeys.first(where: { $0.stringValue != "scanId" }) {
+                throw APIError.badRequest("\(member.stringValue) goes with name, not with scanId: a scan's ingredients are added as they are.")
+            }
+            self = .scan(scanID)
+        case (_?, true):
+            throw APIError.badRequest(#"Send either scanId or name, not both: {"scanId": "…"} or {"name": "Tomatoes"}."#)
+        case (nil, true):
+            self = .byHand(try PantryItemFields(from: decoder))
+        case (nil, false):
+            throw APIError.badRequest(#"Send scanId or name: {"scanId": "…"} or {"name": "Tomatoes", "quantity": 4}."#)
         }
     }
 }
 
 /// The members of a pantry item a request sets (`name`, `quantity`, `unit`, `bestBefore`, `category`), each checked
 /// by its rule (docs/architecture.md, "The pantry and the shopping list"). A member left out is `.keep`; `null` is
-/// `.clear`, which `name` and `category` refuse.
-struct PantryItemFields {
+/// `.clear`, which `name` and `category` refuse; any other member is 400.
+struct PantryItemFields: Decodable {
     static let members = ["name", "quantity", "unit", "bestBefore", "category"]
+    /// The body the messages of a body that is not JSON show.
+    static let example = #"{"name": "Tomatoes", "quantity": 4}"#
     /// The longest name, in Unicode scalars once trimmed (as JSON Schema's `maxLength` counts), as the model's
     /// ingredient names.
     static let longestName = 100
@@ -244,50 +205,33 @@ struct PantryItemFields {
     static let unknownCategory = APIError.badRequest(
         "category must be one of \(StoreSection.allCases.map(\.rawValue).joined(separator: ", ")) (in any case)."
     )
+    private static let quantityRule = APIError.badRequest("quantity must be a number greater than 0 and at most 100000, or null.")
+    private static let dateForm = APIError.badRequest("bestBefore must be a date written yyyy-MM-dd, or null.")
 
-    /// Reads the members of `object` (any other member was refused already); `today` is the UTC day bounds are from.
-    init(_ object: JSONObject, today: CalendarDay) throws {
-        switch object["name"] {
-        case nil: break
-        case .string(let text)?: name = try Self.checkedName(text)
-        default: throw Self.nameNeeded
-        }
-        switch object["quantity"] {
-        case nil: break
-        case .null?: quantity = .clear
-        case .number(let number)? where number.value > 0 && number.value <= Self.largestQuantity: quantity = .set(number.value)
-        default: throw APIError.badRequest("quantity must be a number greater than 0 and at most 100000, or null.")
-        }
-        switch object["unit"] {
-        case nil: break
-        case .null?: unit = .clear
-        case .string(let text)?:
+    /// Reads and checks each member; a best-before date is bounded from today's UTC day.
+    init(from decoder: any Decoder) throws {
+        let body = try decoder.container(keyedBy: BodyMember.self)
+        try body.refuseMembers(otherThan: Self.members)
+        if let text: String = try body.value("name", else: Self.nameNeeded) { name = try Self.checkedName(text) }
+        quantity = try body.change("quantity", else: Self.quantityRule)
+        if case .set(let number) = quantity, !(number > 0 && number <= Self.largestQuantity) { throw Self.quantityRule }
+        unit = try (body.change("unit", else: Self.unknownUnit) as FieldChange<String>).map { text in
             guard let known = QuantityUnit(rawValue: text), QuantityUnit.pantryUnits.contains(known) else { throw Self.unknownUnit }
-            unit = .set(known)
-        default: throw Self.unknownUnit
+            return known
         }
-        switch object["bestBefore"] {
-        case nil: break
-        case .null?: bestBefore = .clear
-        case .string(let text)?:
-            guard let day = CalendarDay(text) else { throw APIError.badRequest("bestBefore must be a date written yyyy-MM-dd, or null.") }
+        bestBefore = try (body.change("bestBefore", else: Self.dateForm) as FieldChange<String>).map { text in
+            guard let day = CalendarDay(text) else { throw Self.dateForm }
             // From yesterday, not today: it is still yesterday for a person west of UTC.
+            let today = CalendarDay(utc: Date())
             let (earliest, latest) = (today.adding(days: -1), today.adding(days: Self.furthestBestBeforeDays))
             guard day >= earliest, day <= latest else {
                 throw APIError.badRequest("bestBefore must be from \(earliest) to \(latest) (5 years ahead); \(day) is not.")
             }
-            bestBefore = .set(day)
-        default: throw APIError.badRequest("bestBefore must be a date written yyyy-MM-dd, or null.")
+            return day
         }
-        switch object["category"] {
-        case nil: break
-        case .string(let text)?:
-            // StoreSection(category:) makes any other text Other: a person's typo must be refused, not filed.
-            guard let known = StoreSection.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
-                throw Self.unknownCategory
-            }
+        if let text: String = try body.value("category", else: Self.unknownCategory) {
+            guard let known = StoreSection(named: text) else { throw Self.unknownCategory }
             section = known
-        default: throw Self.unknownCategory
         }
     }
 

@@ -21,6 +21,8 @@ struct ShoppingListController: Sendable {
 
     /// How many items one list may hold, as many as a pantry.
     static let capacity = 500
+    /// The largest body read, as the pantry's.
+    static let largestBody = 64 * 1024
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
         group.get("shopping-list", use: show)
@@ -56,31 +58,15 @@ struct ShoppingListController: Sendable {
     /// twice changes nothing.
     @Sendable func add(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        let body = try await PantryController.object(of: request)
-        try PantryController.refuseUnknownMembers(of: body, allowed: ["recipeId", "scanId", "name", "section"])
         let items: [ShoppingListItem]
         var conflicts: [RecipeConflict] = []
-        switch (body["recipeId"], body["name"]) {
-        case (let recipeID?, nil):
-            if body["section"] != nil {
-                throw APIError.badRequest("section goes with name, not with recipeId: a recipe's ingredients are listed where they are sold.")
-            }
-            let recipe = try await recipe(
-                Self.uuid(recipeID, "recipeId"),
-                scanID: body["scanId"].map { try Self.uuid($0, "scanId") },
-                of: session.userID
-            )
+        switch try await request.decodedBody(as: ShoppingListAddRequest.self, largest: Self.largestBody, example: #"{"name": "Milk"}"#) {
+        case .recipe(let recipeID, let scanID):
+            let recipe = try await recipe(recipeID, scanID: scanID, of: session.userID)
             conflicts = try await profileCheck.checked(recipe, of: session.userID).conflicts
             items = try await missingIngredients(of: recipe, for: session.userID)
-        case (_?, _?):
-            throw APIError.badRequest(#"Send either recipeId or name, not both: {"recipeId": "…"} or {"name": "Milk"}."#)
-        case (nil, .string(let text)?):
-            if body["scanId"] != nil { throw APIError.badRequest("scanId goes with recipeId, to name one of the scan's recipes.") }
-            items = [try Self.handwritten(name: text, section: body["section"])]
-        case (nil, _?):
-            throw PantryItemFields.nameNeeded
-        case (nil, nil):
-            throw APIError.badRequest(#"Send recipeId (and scanId for a scan's recipe) or name: {"recipeId": "…"} or {"name": "Milk"}."#)
+        case .byHand(let name, let section):
+            items = [Self.item(name, section: section ?? StoreSection(key: name.key), for: [], at: Date())]
         }
         let added = try await store(items, for: session.userID, context: context)
         let list = ShoppingListExport.list(try await shoppingList.items(of: session.userID))
@@ -90,20 +76,17 @@ struct ShoppingListController: Sendable {
     /// `PATCH /v1/shopping-list/items/{id}` `{"checked": true|false}`: ticks the item off or on; 200 with the item.
     @Sendable func check(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        guard let id = Self.itemID(context) else { throw Self.notFound }
-        let body = try await PantryController.object(of: request)
-        try PantryController.refuseUnknownMembers(of: body, allowed: ["checked"])
-        guard case .bool(let checked)? = body["checked"] else {
-            throw APIError.badRequest(#"checked must be true or false: {"checked": true}."#)
-        }
-        guard let item = try await shoppingList.setChecked(id, checked, of: session.userID) else { throw Self.notFound }
+        let id = try context.pathID(else: Self.notFound)
+        let checked = try await request.decodedBody(as: ShoppingListCheckRequest.self, largest: Self.largestBody, example: #"{"checked": true}"#)
+        guard let item = try await shoppingList.setChecked(id, checked.checked, of: session.userID) else { throw Self.notFound }
         return try Response.json(item)
     }
 
     /// `DELETE /v1/shopping-list/items/{id}`: 204.
     @Sendable func delete(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        guard let id = Self.itemID(context), try await shoppingList.delete([id], of: session.userID) == 1 else { throw Self.notFound }
+        let id = try context.pathID(else: Self.notFound)
+        guard try await shoppingList.delete([id], of: session.userID) == 1 else { throw Self.notFound }
         context.logger.info("shopping list item deleted", metadata: ["shoppingListItemId": "\(id)"])
         return Response(status: .noContent)
     }
@@ -158,24 +141,6 @@ struct ShoppingListController: Sendable {
         }
     }
 
-    /// One item typed by hand: the pantry's name rules; `section` one of the sections (in any case), else where its
-    /// key is typically sold.
-    private static func handwritten(name text: String, section: JSONValue?) throws -> ShoppingListItem {
-        let name = try PantryItemFields.checkedName(text)
-        let known: StoreSection
-        switch section {
-        case nil: known = StoreSection(key: name.key)
-        case .string(let text)?:
-            // StoreSection(category:) makes any other text Other: a person's typo must be refused, not filed.
-            guard let found = StoreSection.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
-                throw unknownSection
-            }
-            known = found
-        default: throw unknownSection
-        }
-        return item(name, section: known, for: [], at: Date())
-    }
-
     private static func item(_ name: (text: String, key: String), section: StoreSection, for recipes: [String], at now: Date) -> ShoppingListItem {
         ShoppingListItem(id: UUID(), name: name.text, key: name.key, section: section.rawValue, checked: false, forRecipes: recipes, addedAt: now)
     }
@@ -198,17 +163,54 @@ struct ShoppingListController: Sendable {
     }
 
     private static let notFound = APIError(.notFound, .notFound, "There is no such shopping list item.")
+}
+
+/// The body of `POST /v1/shopping-list/items`: a recipe (`{"recipeId"}` saved, `{"scanId", "recipeId"}` of a finished
+/// scan) or one item typed by hand (`{"name", "section"?}`, the pantry's name rules; `section` one of the sections in
+/// any case, else where the name's key is typically sold). Any other member, or a mix of the two, is 400.
+enum ShoppingListAddRequest: Decodable {
+    case recipe(UUID, scanID: UUID?)
+    case byHand(name: (text: String, key: String), section: StoreSection?)
+
     private static let unknownSection = APIError.badRequest(
         "section must be one of \(StoreSection.allCases.map(\.rawValue).joined(separator: ", ")) (in any case)."
     )
 
-    private static func itemID(_ context: GatewayRequestContext) -> UUID? {
-        context.parameters.get("id").flatMap(UUID.init(uuidString:))
+    init(from decoder: any Decoder) throws {
+        let body = try decoder.container(keyedBy: BodyMember.self)
+        try body.refuseMembers(otherThan: ["recipeId", "scanId", "name", "section"])
+        switch (try body.id("recipeId"), body.has("name")) {
+        case (let recipeID?, false):
+            if body.has("section") {
+                throw APIError.badRequest("section goes with name, not with recipeId: a recipe's ingredients are listed where they are sold.")
+            }
+            self = .recipe(recipeID, scanID: try body.id("scanId"))
+        case (_?, true):
+            throw APIError.badRequest(#"Send either recipeId or name, not both: {"recipeId": "…"} or {"name": "Milk"}."#)
+        case (nil, true):
+            if body.has("scanId") { throw APIError.badRequest("scanId goes with recipeId, to name one of the scan's recipes.") }
+            let name = try PantryItemFields.checkedName(try body.value("name", else: PantryItemFields.nameNeeded)!)
+            var section: StoreSection?
+            if let text: String = try body.value("section", else: Self.unknownSection) {
+                guard let known = StoreSection(named: text) else { throw Self.unknownSection }
+                section = known
+            }
+            self = .byHand(name: name, section: section)
+        case (nil, false):
+            throw APIError.badRequest(#"Send recipeId (and scanId for a scan's recipe) or name: {"recipeId": "…"} or {"name": "Milk"}."#)
+        }
     }
+}
 
-    /// A member that must be an id; 400 naming it otherwise.
-    private static func uuid(_ value: JSONValue, _ member: String) throws -> UUID {
-        guard case .string(let text) = value, let id = UUID(uuidString: text) else { throw APIError.badRequest("\(member) must be an id (a UUID).") }
-        return id
+/// The body of `PATCH /v1/shopping-list/items/{id}`: `{"checked": true|false}`.
+struct ShoppingListCheckRequest: Decodable {
+    var checked: Bool
+
+    init(from decoder: any Decoder) throws {
+        let body = try decoder.container(keyedBy: BodyMember.self)
+        try body.refuseMembers(otherThan: ["checked"])
+        let rule = APIError.badRequest(#"checked must be true or false: {"checked": true}."#)
+        guard let checked: Bool = try body.value("checked", else: rule) else { throw rule }
+        self.checked = checked
     }
 }

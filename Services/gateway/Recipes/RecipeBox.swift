@@ -18,23 +18,6 @@ struct RecipePage: Sendable {
     var next: PageCursor?
 }
 
-/// A change `PATCH /v1/recipes/{id}` asks for to one of the user's own fields: a key left out keeps it, `null`
-/// clears it.
-enum FieldChange<Value: Sendable & Hashable>: Sendable, Hashable {
-    case keep
-    case clear
-    case set(Value)
-
-    /// The field's value after the change.
-    func applied(to current: Value?) -> Value? {
-        switch self {
-        case .keep: current
-        case .clear: nil
-        case .set(let value): value
-        }
-    }
-}
-
 /// A saved recipe's public page: its link's token, and when it was shared.
 struct RecipeShare: Sendable, Hashable {
     var token: String

@@ -40,7 +40,7 @@ struct ScansController: Sendable {
     /// the person confirmed of scan `id`, answered as `POST /v1/scans` answers. 404 when `id` is not the caller's scan,
     /// 409 `scan_not_refinable` when it is open, failed or a dish scan.
     @Sendable func refine(request: Request, context: GatewayRequestContext) async throws -> Response {
-        guard let parentID = Self.scanID(context) else { throw Self.notFound }
+        let parentID = try context.pathID(else: Self.notFound)
         return try await answer(try await scans.refine(parentID, request, context: context), request: request, context: context)
     }
 
@@ -77,7 +77,7 @@ struct ScansController: Sendable {
     /// deleted with its result (a success stays charged for its day); one a worker is on is 409.
     @Sendable func delete(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        guard let id = Self.scanID(context) else { throw Self.notFound }
+        let id = try context.pathID(else: Self.notFound)
         switch try await scans.delete(id, of: session) {
         case .notFound: throw Self.notFound
         case .running:
@@ -99,7 +99,7 @@ struct ScansController: Sendable {
     /// stop. A comment every ``ScanCoordinator/recheckInterval`` without news keeps idle proxies from closing the
     /// stream. Each partial accepted after the stream opened is counted in `kiwi_scan_event_delay_seconds` as written.
     @Sendable func events(request: Request, context: GatewayRequestContext) async throws -> Response {
-        guard let id = Self.scanID(context) else { throw Self.notFound }
+        let id = try context.pathID(else: Self.notFound)
         let session = try context.authenticatedSession
         let seen = request.headers[.lastEventID].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
         let opened = Date()
@@ -137,14 +137,10 @@ struct ScansController: Sendable {
 
     private static let notFound = ScanAPIErrors.noSuchScan
 
-    private static func scanID(_ context: GatewayRequestContext) -> UUID? {
-        context.parameters.get("id").flatMap(UUID.init(uuidString:))
-    }
-
     /// The caller's scan named in the path; 404 for anything else.
     private func ownScan(_ context: GatewayRequestContext) async throws -> ScanRecord {
         let session = try context.authenticatedSession
-        guard let id = Self.scanID(context), let scan = try await scans.scan(id, of: session.userID) else { throw Self.notFound }
+        guard let scan = try await scans.scan(try context.pathID(else: Self.notFound), of: session.userID) else { throw Self.notFound }
         return scan
     }
 }

@@ -29,7 +29,7 @@ struct ScanUpload: Sendable {
 enum ImageUpload {
     /// Room for the multipart envelopes around the largest photos. A body beyond it is refused as soon as the bytes
     /// streaming in pass this size; no more of it is read.
-    static let maximumBodySize = ScanPhoto.maximumTotalSize + 64 * 1024
+    static let largestBody = ScanPhoto.maximumTotalSize + 64 * 1024
     /// The longest an upload may take: one 2 MiB photo in 30 s is 70 KB/s, slower than any phone on a working network;
     /// the full 8 MiB of five photos needs 280 KB/s.
     static let uploadTimeout = Duration.seconds(30)
@@ -41,12 +41,12 @@ enum ImageUpload {
         }
         // A declared length over the limit is refused before any of the body is read (curl's `Expect: 100-continue`
         // then never sends it); an undeclared one when the bytes streaming in pass the limit.
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > maximumBodySize { throw tooLarge }
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > largestBody { throw tooLarge }
         // The collected buffer is copied into an array once and let go, so an upload holds its bytes at most twice.
         let bytes: [UInt8]
         do {
             bytes = Array(
-                try await withDeadline(.now + uploadTimeout) { try await request.body.collect(upTo: maximumBodySize) }.readableBytesView
+                try await withDeadline(.now + uploadTimeout) { try await request.body.collect(upTo: largestBody) }.readableBytesView
             )
         } catch is NIOTooManyBytesError {
             throw tooLarge

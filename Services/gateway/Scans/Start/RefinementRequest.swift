@@ -24,18 +24,7 @@ enum RefinementRequest {
 
     /// The refinement of scan `parentID` the request asks for.
     static func read(from request: Request, refining parentID: UUID) async throws -> QueuedScan.Refinement {
-        let data: ByteBuffer
-        do {
-            data = try await request.body.collect(upTo: largestBody)
-        } catch {
-            throw APIError.badRequest("The body may be at most \(largestBody / 1024) KiB.")
-        }
-        let body: Body
-        do {
-            body = try JSONDecoder().decode(Body.self, from: Data(data.readableBytesView))
-        } catch {
-            throw APIError.badRequest(#"The body must be a JSON object such as {"ingredients": ["Greek yoghurt", "leeks"]}."#)
-        }
+        let body = try await request.decodedBody(as: Body.self, largest: largestBody, example: #"{"ingredients": ["Greek yoghurt", "leeks"]}"#)
         return QueuedScan.Refinement(parentID: parentID, ingredients: try names(body.ingredients))
     }
 

@@ -10,19 +10,14 @@ import Logging
 struct SignInController: Sendable {
     let accounts: any AccountActions
     /// A sign-in body is a JWT in a small JSON object.
-    static let maximumBodySize = 64 * 1024
+    static let largestBody = 64 * 1024
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
         group.post("apple", use: signIn)
     }
 
     @Sendable func signIn(request: Request, context: GatewayRequestContext) async throws -> Response {
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: Self.maximumBodySize)
-        } catch {
-            throw APIError.badRequest("The sign-in request is larger than 64 KiB.")
-        }
+        let body = try await request.collectedBody(largest: Self.largestBody)
         let answer: ForwardedResponse
         do {
             answer = try await accounts.signInWithApple(body: body, requestID: context.requestID)

@@ -27,6 +27,8 @@ struct RecipesController: Sendable {
     static let longestNote = 1000
     /// The longest `?q=`, in characters (Unicode scalars), surrounding spaces included.
     static let longestQuery = 100
+    /// The largest body read: a note of ``longestNote`` characters, escaped, with room to spare.
+    static let largestBody = 64 * 1024
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
         group.post("recipes", use: save)
@@ -43,7 +45,11 @@ struct RecipesController: Sendable {
     /// while the scan is still open, or when the box is full.
     @Sendable func save(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        let asked: SaveRecipeRequest = try await Self.body(of: request, example: #"{"scanId": "…", "recipeId": "…"}"#)
+        let asked = try await request.decodedBody(
+            as: SaveRecipeRequest.self,
+            largest: Self.largestBody,
+            example: #"{"scanId": "…", "recipeId": "…"}"#
+        )
         let (scan, result, recipe) = try await ledger.finishedRecipe(asked.recipeId, ofScan: asked.scanId, of: session.userID)
         let detected = Set(recipe.ingredients.filter(\.isDetected).map { $0.name.lowercased() })
         let copy = SavedRecipe(
@@ -159,13 +165,13 @@ struct RecipesController: Sendable {
     /// and rating (1 to 5); `null` clears one, a key left out keeps it. Answers the saved recipe as it is now.
     @Sendable func update(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        guard let id = Self.recipeID(context) else { throw Self.notFound }
-        let patch: SavedRecipePatch = try await Self.body(of: request, example: #"{"note": "…", "rating": 4}"#)
+        let id = try context.pathID(else: Self.notFound)
+        let patch = try await request.decodedBody(as: SavedRecipePatch.self, largest: Self.largestBody, example: #"{"note": "…", "rating": 4}"#)
         if case .set(let note) = patch.changes.note, note.unicodeScalars.count > Self.longestNote {
             throw APIError.badRequest("note may be at most \(Self.longestNote) characters.")
         }
         if case .set(let rating) = patch.changes.rating, !(1...5).contains(rating) {
-            throw APIError.badRequest("rating must be a whole number from 1 to 5, or null to clear it.")
+            throw SavedRecipePatch.ratingRule
         }
         guard let updated = try await recipes.update(id, of: session.userID, patch.changes) else { throw Self.notFound }
         return try Response.json(try await profileCheck.checked(updated, of: session.userID))
@@ -174,7 +180,8 @@ struct RecipesController: Sendable {
     /// `DELETE /v1/recipes/{id}`: 204.
     @Sendable func delete(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        guard let id = Self.recipeID(context), try await recipes.delete(id, of: session.userID) else { throw Self.notFound }
+        let id = try context.pathID(else: Self.notFound)
+        guard try await recipes.delete(id, of: session.userID) else { throw Self.notFound }
         context.logger.info("saved recipe deleted", metadata: ["savedRecipeId": "\(id)"])
         return Response(status: .noContent)
     }
@@ -183,7 +190,7 @@ struct RecipesController: Sendable {
     /// has already. The token in the link is 256 random bits.
     @Sendable func share(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        guard let id = Self.recipeID(context) else { throw Self.notFound }
+        let id = try context.pathID(else: Self.notFound)
         let token = SharePageController.newToken()
         guard let share = try await recipes.share(id, of: session.userID, token: token) else { throw Self.notFound }
         let link = RecipeShareLink(url: publicBaseURL.appending(path: "r/\(share.token)"), sharedAt: share.sharedAt)
@@ -195,15 +202,11 @@ struct RecipesController: Sendable {
     /// database). Unsharing a recipe that is not shared is 204 too.
     @Sendable func unshare(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        guard let id = Self.recipeID(context), try await recipes.unshare(id, of: session.userID) else { throw Self.notFound }
+        guard try await recipes.unshare(try context.pathID(else: Self.notFound), of: session.userID) else { throw Self.notFound }
         return Response(status: .noContent)
     }
 
     private static let notFound = APIError(.notFound, .notFound, "There is no such saved recipe.")
-
-    private static func recipeID(_ context: GatewayRequestContext) -> UUID? {
-        context.parameters.get("id").flatMap(UUID.init(uuidString:))
-    }
 
     private static func location(of recipe: SavedRecipe) -> String {
         "/v1/recipes/\(recipe.id.uuidString.lowercased())"
@@ -212,25 +215,8 @@ struct RecipesController: Sendable {
     /// The caller's saved recipe named in the path; 404 for anything else.
     private func ownRecipe(_ context: GatewayRequestContext) async throws -> SavedRecipe {
         let session = try context.authenticatedSession
-        guard let id = Self.recipeID(context), let recipe = try await recipes.recipe(id, of: session.userID) else { throw Self.notFound }
+        guard let recipe = try await recipes.recipe(try context.pathID(else: Self.notFound), of: session.userID) else { throw Self.notFound }
         return recipe
-    }
-
-    /// The request's JSON body (at most 64 KiB) as `Body`; a 400 showing `example` for anything else.
-    private static func body<Body: Decodable>(of request: Request, example: String) async throws -> Body {
-        let data: ByteBuffer
-        do {
-            data = try await request.body.collect(upTo: 64 * 1024)
-        } catch {
-            throw APIError.badRequest("The body may be at most 64 KiB.")
-        }
-        do {
-            return try KiwiJSON.decoder().decode(Body.self, from: Data(data.readableBytesView))
-        } catch let error as SavedRecipePatch.UnknownField {
-            throw APIError.badRequest("\(error.name) cannot be changed; send only note and rating, e.g. \(example).")
-        } catch {
-            throw APIError.badRequest("The body must be a JSON object such as \(example).")
-        }
     }
 }
 
@@ -263,58 +249,17 @@ enum RecipeFormat: Sendable, Hashable {
     }
 }
 
-extension ScanLedger {
-    /// The recipe `recipeID` of the user's finished scan `scanID`, for saving it or shopping for it: 404 when the scan is
-    /// not theirs, is gone or has no such recipe; 409 `scan_in_progress` while it is open.
-    func finishedRecipe(
-        _ recipeID: UUID,
-        ofScan scanID: UUID,
-        of userID: UUID
-    ) async throws -> (scan: ScanRecord, result: ScanResponse, recipe: Recipe) {
-        guard let scan = try await scan(scanID, of: userID) else {
-            throw APIError(.notFound, .notFound, "There is no such scan; it may have passed its retention period.")
-        }
-        guard !scan.state.isOpen else {
-            throw APIError(.conflict, .scanInProgress, "The scan has not finished yet; use its recipes once it has.")
-        }
-        guard let result = scan.result, let recipe = result.recipes.first(where: { $0.id == recipeID }) else {
-            throw APIError(.notFound, .notFound, "The scan has no recipe with that id.")
-        }
-        return (scan, result, recipe)
-    }
-}
-
 /// The body of `PATCH /v1/recipes/{id}`, read as a JSON merge patch: a key left out keeps its field, `null` clears
 /// it, and a key other than `note` and `rating` is refused.
 struct SavedRecipePatch: Decodable {
     var changes = SavedRecipeChanges()
 
-    /// A key the patch may not change.
-    struct UnknownField: Error {
-        let name: String
-    }
-
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
-        for key in container.allKeys where !["note", "rating"].contains(key.stringValue) { throw UnknownField(name: key.stringValue) }
-        changes.note = try Self.change(container, "note", as: String.self)
-        changes.rating = try Self.change(container, "rating", as: Int.self)
+        let body = try decoder.container(keyedBy: BodyMember.self)
+        try body.refuseMembers(otherThan: ["note", "rating"])
+        changes.note = try body.change("note", else: APIError.badRequest("note must be a string, or null to clear it."))
+        changes.rating = try body.change("rating", else: Self.ratingRule)
     }
 
-    private static func change<Value: Decodable & Sendable & Hashable>(
-        _ container: KeyedDecodingContainer<Key>,
-        _ name: String,
-        as type: Value.Type
-    ) throws -> FieldChange<Value> {
-        let key = Key(stringValue: name)
-        guard container.contains(key) else { return .keep }
-        return try container.decodeNil(forKey: key) ? .clear : .set(try container.decode(Value.self, forKey: key))
-    }
+    static let ratingRule = APIError.badRequest("rating must be a whole number from 1 to 5, or null to clear it.")
 }

@@ -3,7 +3,6 @@ import Hummingbird
 import KiwiModels
 import KiwiServiceSupport
 import Logging
-import NIOCore
 
 /// The user's kitchen profile: `GET /v1/profile` (an empty profile until they set one) and `PUT /v1/profile`, which
 /// replaces the whole document and answers 400 naming every rule it broke. Scans started afterwards are made for the
@@ -26,12 +25,7 @@ struct ProfileController: Sendable {
 
     @Sendable func replace(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: Self.largestBody)
-        } catch {
-            throw APIError.badRequest("The profile may be at most \(Self.largestBody / 1024) KiB.")
-        }
+        let body = try await request.collectedBody(largest: Self.largestBody)
         let profile: KitchenProfile
         do {
             profile = try KitchenProfile.validate(Data(body.readableBytesView))
