@@ -81,9 +81,7 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
             HTTPClientService(client: httpClient), postgres, publisher, consumer,
             ScanJobProcessor(
                 consumer: consumer,
-                scans: scans,
-                events: events,
-                pipeline: pipeline,
+                handler: ScanJobHandler(scans: scans, events: events, pipeline: pipeline, metrics: metrics),
                 intake: intake,
                 metrics: metrics,
                 foods: FoodTableLoader(client: postgres),

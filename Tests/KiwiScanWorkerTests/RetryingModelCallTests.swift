@@ -27,15 +27,16 @@ struct RetryingModelCallTests {
                 prices: .openAI,
                 metrics: WorkerMetrics()
             )
-            let request = PipelineFixtures.request()
+            var request = PipelineFixtures.request()
+            request.requestID = nil
             var spending = ScanSpending(model: route.model)
             var result = RouteCallResult.gaveWay(retryAfter: nil)
             for _ in 0..<calls {
+                request.deadline = .now + deadline
                 result = await call.completion(
                     on: route,
+                    of: request,
                     { $0.requestBody(images: request.images, safetyIdentifier: request.userKey) },
-                    requestID: nil,
-                    deadline: .now + deadline,
                     spending: &spending,
                     logger: testLogger
                 )

@@ -12,17 +12,6 @@ struct ChatCompletionAnswering: ModelAnswering {
     let prices: ModelPrices
 
     func answer(_ request: ScanRequest, repair: ScanPrompt.Repair?, spending: inout ScanSpending, logger: Logger) async -> ModelReply {
-        await answer(request, repair: repair, listener: nil, spending: &spending, logger: logger)
-    }
-
-    /// The answer, each attempt told to `listener` as it starts and streams (``StreamedAnswering``).
-    func answer(
-        _ request: ScanRequest,
-        repair: ScanPrompt.Repair?,
-        listener: (any AnswerListener)?,
-        spending: inout ScanSpending,
-        logger: Logger
-    ) async -> ModelReply {
         let body = { (prompt: ScanPrompt) in
             prompt.requestBody(
                 images: request.images,
@@ -35,15 +24,7 @@ struct ChatCompletionAnswering: ModelAnswering {
         }
         let routes = request.ingredients == nil ? fallback : textFallback ?? fallback
         let routed = await routes.completion(logger: logger) { route, logger in
-            await call.completion(
-                on: route,
-                body,
-                requestID: request.requestID,
-                deadline: request.deadline,
-                listener: listener,
-                spending: &spending,
-                logger: logger
-            )
+            await call.completion(on: route, of: request, body, spending: &spending, logger: logger)
         }
         let answered: RouteFallback.Answered
         switch routed {

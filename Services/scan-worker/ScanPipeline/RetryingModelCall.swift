@@ -29,17 +29,16 @@ struct RetryingModelCall: Sendable {
     let prices: ModelPrices
     let metrics: WorkerMetrics
 
-    /// `route`'s completion of the request `body` builds from the route's prompt; every attempt counted in `spending`,
-    /// and told to `listener` as it starts and streams.
+    /// `route`'s completion of `request`, whose body `body` builds from the route's prompt; every attempt counted in
+    /// `spending`, and told to the request's listener as it starts and streams.
     func completion(
         on route: ModelRoute,
+        of request: ScanRequest,
         _ body: (ScanPrompt) -> ByteBuffer,
-        requestID: String?,
-        deadline: ContinuousClock.Instant,
-        listener: (any AnswerListener)? = nil,
         spending: inout ScanSpending,
         logger: Logger
     ) async -> RouteCallResult {
+        let (deadline, listener) = (request.deadline, request.listener)
         var retries = 0
         while true {
             guard ContinuousClock.now < deadline else { return .ended(.modelCallTimeout) }
@@ -61,7 +60,7 @@ struct RetryingModelCall: Sendable {
                 span.attributes["kiwi.llm.attempt"] = attempt
                 let outcome = await route.client.send(
                     deadline: min(deadline, .now + attemptTimeout),
-                    clientRequestID: requestID,
+                    clientRequestID: request.requestID,
                     onFragment: onFragment
                 ) {
                     body(route.prompt)

@@ -24,6 +24,9 @@ struct ScanRequest: Sendable {
     var shown = ShownState()
     /// The scan's recipes labelled with their allergens, each once, whether shown while streaming or in the result.
     var labels = RecipeLabels()
+    /// Hears each attempt of the request's model call as it starts and streams (``AnswerShowing``); nil when nothing
+    /// of the answer is shown before its result.
+    var listener: (any AnswerListener)?
 }
 
 /// What one scan's model calls came to: the answer or the failure, and what they cost.

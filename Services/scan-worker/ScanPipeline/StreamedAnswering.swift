@@ -64,8 +64,9 @@ struct StreamedAnswering: ModelAnswering {
     let dietGuard = DietGuard()
 
     func answer(_ request: ScanRequest, repair: ScanPrompt.Repair?, spending: inout ScanSpending, logger: Logger) async -> ModelReply {
-        let showing = request.mode == .fridge ? AnswerShowing(request: request, sink: sink, dietGuard: dietGuard, logger: logger) : nil
-        return await calling.answer(request, repair: repair, listener: showing, spending: &spending, logger: logger)
+        var request = request
+        if request.mode == .fridge { request.listener = AnswerShowing(request: request, sink: sink, dietGuard: dietGuard, logger: logger) }
+        return await calling.answer(request, repair: repair, spending: &spending, logger: logger)
     }
 }
 
