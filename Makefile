@@ -1,5 +1,5 @@
 # Kiwi's local workflow. Every target is safe to run twice; see README.md.
-.PHONY: run test drill up down restart worker logs status build format clean bench bench-messaging bench-worker bench-peer bench-floors
+.PHONY: run test drill up down restart worker logs status build format generate clean bench bench-messaging bench-worker bench-peer bench-floors
 
 run:    ## build and run the whole system in the foreground; Ctrl-C stops it
 	@deploy/local/run.sh
@@ -42,6 +42,9 @@ build:
 
 format: ## format every Swift file with swift-format (.swift-format); make test fails on a file it would change
 	@deploy/local/format.sh fix
+
+generate: ## regenerate the API client's code (Shared/APIClient/Generated/) from Shared/APIDocument/openapi.yaml; commit both
+	@deploy/local/generate.sh
 
 bench:  ## load-test scans through the whole system: scenarios A–D, S and R of docs/operations.md (release build)
 	@deploy/local/bench.sh

@@ -55,16 +55,14 @@ func library(
     _ name: String,
     folder: String,
     dependencies: [Target.Dependency] = [],
-    resources: [Resource]? = nil,
-    plugins: [Target.PluginUsage]? = nil
+    resources: [Resource]? = nil
 ) -> Target {
     .target(
         name: name,
         dependencies: dependencies,
         path: "Shared/\(folder)",
         resources: resources,
-        swiftSettings: swiftSettings,
-        plugins: plugins
+        swiftSettings: swiftSettings
     )
 }
 
@@ -112,14 +110,12 @@ let package = Package(
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        // The gateway turns its OpenAPI document into JSON and the deployment tests read manifests; swift-openapi-generator
-        // already brings Yams 6 into the graph.
+        // The gateway turns its OpenAPI document into JSON and the deployment tests read manifests.
         .package(url: "https://github.com/jpsim/Yams", "5.0.1"..<"7.0.0"),
     ],
     targets: [
@@ -224,8 +220,7 @@ let package = Package(
         library(
             "KiwiAPIClient",
             folder: "APIClient",
-            dependencies: [httpTypes, openAPIRuntime, openAPIURLSession],
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+            dependencies: [httpTypes, openAPIRuntime, openAPIURLSession]
         ),
         library("KiwiOpenAI", folder: "OpenAI", dependencies: ["KiwiModels", nioCore]),
         library("KiwiDietGuard", folder: "DietGuard", dependencies: ["KiwiModels"], resources: [.embedInCode("ingredient-lexicon.json")]),
@@ -331,7 +326,7 @@ let package = Package(
             "KiwiDeploymentTests",
             dependencies: [
                 "KiwiAuth", "KiwiConfiguration", "KiwiGateway", "KiwiMessaging", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
-                "KiwiTopology", yams,
+                "KiwiTopology", crypto, yams,
             ]
         ),
         tests(

@@ -186,7 +186,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     return router
 }
 
-/// The public API's paths and their methods (as `Shared/APIClient/openapi.yaml` lists them), for 405 answers.
+/// The public API's paths and their methods (as `Shared/APIDocument/openapi.yaml` lists them), for 405 answers.
 enum GatewayRoutes {
     static let allowedMethods: [String: [HTTPRequest.Method]] = [
         "/health": [.get, .head], "/health/ready": [.get, .head], "/v1/auth/apple": [.post], "/v1/scan": [.post],

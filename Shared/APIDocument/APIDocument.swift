@@ -3,7 +3,7 @@ import Foundation
 import KiwiModels
 import Yams
 
-/// The public API's OpenAPI document (`Shared/APIClient/openapi.yaml`, which the Swift client is generated from), as
+/// The public API's OpenAPI document (`openapi.yaml` beside this file, which the Swift client is generated from), as
 /// the gateway serves it at `GET /openapi.yaml` and `GET /openapi.json`. Built into the binary, so the served
 /// document is always the one this build implements.
 public enum APIDocument {

@@ -136,7 +136,7 @@ struct HardeningTests {
 
     @Test("the gateway serves its OpenAPI document as YAML and as the same document in JSON, cacheably")
     func servesOpenAPIDocument() async throws {
-        let source = try String(contentsOf: ServiceProcess.checkout.appending(path: "Shared/APIClient/openapi.yaml"), encoding: .utf8)
+        let source = try String(contentsOf: ServiceProcess.checkout.appending(path: "Shared/APIDocument/openapi.yaml"), encoding: .utf8)
         try await SystemRig.run(workers: 0) { rig in
             let yaml = try await rig.send(.GET, "/openapi.yaml")
             #expect(yaml.status == 200)
