@@ -276,7 +276,7 @@ let package = Package(
         tests("KiwiKitchenTests", dependencies: ["KiwiDietGuard", "KiwiKitchen", "KiwiModels"]),
         tests("KiwiNutritionTests", dependencies: ["KiwiDatabase", "KiwiModels", "KiwiNutrition"], resources: [.copy("Fixtures")]),
         tests("KiwiConfigurationTests", dependencies: ["KiwiConfiguration"]),
-        tests("KiwiCLITests", dependencies: ["KiwiCLI", "KiwiAPIClient", "KiwiModels", "KiwiTestSupport", argumentParser]),
+        tests("KiwiCLITests", dependencies: ["KiwiCLI", "KiwiAPIClient", "KiwiModels", "KiwiTestSupport", argumentParser, openAPIRuntime]),
         tests("KiwiLoggingTests", dependencies: ["KiwiLogging", "KiwiModels", logging]),
         tests(
             "KiwiDatabaseTests",

@@ -63,6 +63,29 @@ func signedInSession(_ server: ServerOptions) throws -> (Client, SessionStore, S
     return (KiwiAPI.client(serverURL: savedURL, sessionToken: saved.sessionToken), store, saved)
 }
 
+/// The sentence for any answer a command does not handle itself: the error body every error the API documents
+/// carries, else the status. Read by reflection, since the generated client gives each operation's answers an enum
+/// of its own: a command switches over the answers it handles and hands the rest here.
+func failure(_ output: some Sendable) -> CLIError {
+    guard let answer = Mirror(reflecting: output).children.first, let name = answer.label else {
+        return CLIError("Kiwi answered in a way this command does not know.")
+    }
+    if name == "undocumented", let status = Mirror(reflecting: answer.value).descendant("statusCode") as? Int {
+        return CLIError("Kiwi answered an unexpected HTTP \(status).")
+    }
+    guard let error = Mirror(reflecting: answer.value).descendant("body", "json") as? Components.Schemas._Error else {
+        return CLIError("Kiwi answered \(name) without the error body the API documents.")
+    }
+    return sentence(error, status: statuses[name] ?? 0)
+}
+
+/// The HTTP status of each answer the generated client names.
+private let statuses = [
+    "badRequest": 400, "unauthorized": 401, "notFound": 404, "notAcceptable": 406, "requestTimeout": 408, "conflict": 409,
+    "unprocessableContent": 422, "tooManyRequests": 429, "internalServerError": 500, "badGateway": 502,
+    "serviceUnavailable": 503, "gatewayTimeout": 504,
+]
+
 /// The sentence for an error body the gateway sent.
 func sentence(_ error: Components.Schemas._Error, status: Int) -> CLIError {
     switch error.error {
@@ -118,8 +141,7 @@ struct Login: AsyncParsableCommand {
             case .unauthorized(let refused): throw CLIError("Kiwi did not accept the identity token: \(try refused.body.json.message)")
             case .badRequest(let bad): throw CLIError(try bad.body.json.message)
             case .serviceUnavailable(let unavailable): throw CLIError(try unavailable.body.json.message)
-            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            case let other: throw failure(other)
             }
         }
     }
@@ -159,10 +181,7 @@ struct Quota: AsyncParsableCommand {
             case .ok(let ok):
                 let quota = try ok.body.json
                 print("\(quota.remaining) of \(quota.limit) scans left today; more at \(quota.resetsAt.formatted(date: .omitted, time: .shortened)).")
-            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            case let other: throw failure(other)
             }
         }
     }
@@ -179,9 +198,7 @@ struct Logout: AsyncParsableCommand {
             let (client, store) = try signedInClient(server)
             switch try await client.signOut() {
             case .noContent, .unauthorized: store.delete()
-            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            case let other: throw failure(other)
             }
             print("Signed out.")
         }
@@ -204,10 +221,7 @@ struct DeleteAccount: AsyncParsableCommand {
             }
             switch try await client.deleteAccount() {
             case .ok: store.delete()
-            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            case let other: throw failure(other)
             }
             print("Your account and all its data are deleted.")
         }

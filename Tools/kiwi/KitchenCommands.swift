@@ -76,13 +76,7 @@ struct Pantry: AsyncParsableCommand {
                 case .ok(let found):
                     guard case .PantryItem(let item) = try found.body.json else { throw CLIError("Kiwi answered a list instead of the item.") }
                     print("Already in your pantry, updated: \(Pantry.line(item))")
-                case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-                case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
-                case .conflict(let answer): throw sentence(try answer.body.json, status: 409)
-                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                case let other: throw failure(other)
                 }
             }
         }
@@ -113,13 +107,7 @@ struct Pantry: AsyncParsableCommand {
                     print("Your pantry has the scan's \(added.items.count) \(added.items.count == 1 ? "ingredient" : "ingredients"):")
                     for item in added.items { print(Pantry.line(item)) }
                 case .created(let created): print("Added \(Pantry.line(try created.body.json))")
-                case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-                case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
-                case .conflict(let answer): throw sentence(try answer.body.json, status: 409)
-                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                case let other: throw failure(other)
                 }
             }
         }
@@ -141,11 +129,7 @@ struct Pantry: AsyncParsableCommand {
                 }
                 switch try await client.deletePantryItem(path: .init(id: found.id)) {
                 case .noContent: print("Removed \(found.name).")
-                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-                case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
-                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                case let other: throw failure(other)
                 }
             }
         }
@@ -159,11 +143,7 @@ struct Pantry: AsyncParsableCommand {
             let page: Components.Schemas.PantryList
             switch try await client.listPantry(query: .init(limit: 100, cursor: cursor)) {
             case .ok(let ok): page = try ok.body.json
-            case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            case let other: throw failure(other)
             }
             items += page.items
             cursor = page.nextCursor
@@ -212,11 +192,7 @@ struct Shop: AsyncParsableCommand {
                 case .ok(let ok):
                     guard case .plainText(let text) = ok.body else { throw CLIError("Kiwi answered JSON instead of text.") }
                     body = text
-                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-                case .notAcceptable(let answer): throw sentence(try answer.body.json, status: 406)
-                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                case let other: throw failure(other)
                 }
                 let text = try await String(collecting: body, upTo: 1 << 20)
                 print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
@@ -251,13 +227,7 @@ struct Shop: AsyncParsableCommand {
                             ? "Nothing to buy: your pantry has all it needs." : "On your list: " + added.map(\.name).joined(separator: ", ") + "."
                     )
                     if !added.isEmpty { hint("See the list: kiwi shop") }
-                case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-                case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
-                case .conflict(let answer): throw sentence(try answer.body.json, status: 409)
-                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                case let other: throw failure(other)
                 }
             }
         }
@@ -277,23 +247,14 @@ struct Shop: AsyncParsableCommand {
                 let list: Components.Schemas.ShoppingList
                 switch try await client.getShoppingList(headers: .init(accept: [.init(contentType: .json)])) {
                 case .ok(let ok): list = try ok.body.json
-                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-                case .notAcceptable(let answer): throw sentence(try answer.body.json, status: 406)
-                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                case let other: throw failure(other)
                 }
                 guard let found = Pantry.find(item, in: list.sections.flatMap(\.items), id: \.id, name: \.name) else {
                     throw CLIError("Your shopping list has no '\(item)'; `kiwi shop` prints it.")
                 }
                 switch try await client.updateShoppingListItem(path: .init(id: found.id), body: .json(.init(checked: !uncheck))) {
                 case .ok(let ok): print(try ok.body.json.checked ? "Checked off \(found.name)." : "\(found.name) is to buy again.")
-                case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-                case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
-                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                case let other: throw failure(other)
                 }
             }
         }
@@ -317,11 +278,7 @@ struct Shop: AsyncParsableCommand {
                         return
                     }
                     print("Now in your pantry: " + items.map(\.name).joined(separator: ", ") + ".")
-                case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                case let other: throw failure(other)
                 }
             }
         }

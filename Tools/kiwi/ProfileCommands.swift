@@ -22,10 +22,7 @@ struct Profile: AsyncParsableCommand {
                 let (client, _) = try signedInClient(server)
                 switch try await client.getProfile() {
                 case .ok(let ok): Profile.print(try ok.body.json)
-                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                case let other: throw failure(other)
                 }
             }
         }
@@ -72,11 +69,7 @@ struct Profile: AsyncParsableCommand {
                 case .ok(let ok):
                     Swift.print("Profile saved.")
                     Profile.print(try ok.body.json)
-                case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                case let other: throw failure(other)
                 }
             }
         }

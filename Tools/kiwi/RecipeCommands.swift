@@ -55,13 +55,7 @@ struct Save: AsyncParsableCommand {
             case .ok(let earlier):
                 saved = try earlier.body.json
                 print("Already in your recipe box.")
-            case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-            case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
-            case .conflict(let answer): throw sentence(try answer.body.json, status: 409)
-            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            case let other: throw failure(other)
             }
             print("Saved \(saved.recipe.name) as \(saved.id).")
             hint("Share it: kiwi share \(saved.id); export it: kiwi export \(saved.id)")
@@ -74,11 +68,7 @@ struct Save: AsyncParsableCommand {
         let scan: Components.Schemas.Scan
         switch try await client.getScan(path: .init(id: scanID)) {
         case .ok(let ok): scan = try ok.body.json
-        case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-        case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
-        case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-        case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-        case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+        case let other: throw failure(other)
         }
         switch scan.status {
         case .queued, .running: throw CLIError("Scan \(scanID) has not finished; follow it with `kiwi scan --resume \(scanID)`.")
@@ -112,11 +102,7 @@ struct Recipes: AsyncParsableCommand {
             let page: Components.Schemas.SavedRecipeList
             switch try await client.listRecipes(query: .init(limit: limit, q: query)) {
             case .ok(let ok): page = try ok.body.json
-            case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            case let other: throw failure(other)
             }
             guard !page.recipes.isEmpty else {
                 print(query == nil ? "Your recipe box is empty." : "No saved recipe matches.")
@@ -152,11 +138,7 @@ struct Share: AsyncParsableCommand {
             if withdraw {
                 switch try await client.unshareRecipe(path: .init(id: id)) {
                 case .noContent: print("The page is withdrawn; its link no longer works.")
-                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-                case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
-                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                case let other: throw failure(other)
                 }
                 return
             }
@@ -164,11 +146,7 @@ struct Share: AsyncParsableCommand {
             switch try await client.shareRecipe(path: .init(id: id)) {
             case .created(let created): link = try created.body.json
             case .ok(let existing): link = try existing.body.json
-            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-            case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
-            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            case let other: throw failure(other)
             }
             print(link.url)
         }
@@ -241,14 +219,7 @@ enum SavedRecipeForm {
     ) async throws -> Operations.GetRecipe.Output.Ok.Body {
         switch try await client.getRecipe(path: .init(id: id), query: scaling.query, headers: .init(accept: [.init(contentType: form)])) {
         case .ok(let ok): return ok.body
-        case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-        case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-        case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
-        case .conflict(let answer): throw sentence(try answer.body.json, status: 409)
-        case .notAcceptable(let answer): throw sentence(try answer.body.json, status: 406)
-        case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-        case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-        case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+        case let other: throw failure(other)
         }
     }
 

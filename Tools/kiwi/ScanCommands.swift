@@ -95,14 +95,7 @@ struct Scan: AsyncParsableCommand {
                 switch try await client.createScan(headers: .init(idempotencyKey: key), body: .multipartForm(.init(parts))) {
                 case .accepted(let accepted): scan = try accepted.body.json
                 case .ok(let ok): scan = try ok.body.json
-                case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-                case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-                case .requestTimeout(let answer): throw sentence(try answer.body.json, status: 408)
-                case .unprocessableContent(let answer): throw sentence(try answer.body.json, status: 422)
-                case .tooManyRequests(let answer): throw sentence(try answer.body.json, status: 429)
-                case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-                case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-                case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+                case let other: throw failure(other)
                 }
                 break
             } catch let error as ClientError where attempt < 3 {
@@ -126,17 +119,7 @@ struct Scan: AsyncParsableCommand {
             + [Part.mode(.init(payload: .init(body: HTTPBody(mode.rawValue))))]
         switch try await client.scanFridge(body: .multipartForm(.init(parts))) {
         case .ok(let ok): return (try ok.body.json, String(ok.headers.location.split(separator: "/").last ?? ""))
-        case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-        case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-        case .notFound(let answer): throw sentence(try answer.body.json, status: 404)
-        case .tooManyRequests(let answer): throw sentence(try answer.body.json, status: 429)
-        case .unprocessableContent(let answer): throw sentence(try answer.body.json, status: 422)
-        case .badGateway(let answer): throw sentence(try answer.body.json, status: 502)
-        case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-        case .gatewayTimeout(let answer): throw sentence(try answer.body.json, status: 504)
-        case .requestTimeout(let answer): throw sentence(try answer.body.json, status: 408)
-        case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-        case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+        case let other: throw failure(other)
         }
     }
 }
@@ -232,11 +215,7 @@ struct Scans: AsyncParsableCommand {
             let page: Components.Schemas.ScanList
             switch try await client.listScans(query: .init(limit: limit)) {
             case .ok(let ok): page = try ok.body.json
-            case .badRequest(let answer): throw sentence(try answer.body.json, status: 400)
-            case .unauthorized(let answer): throw sentence(try answer.body.json, status: 401)
-            case .serviceUnavailable(let answer): throw sentence(try answer.body.json, status: 503)
-            case .internalServerError(let answer): throw sentence(try answer.body.json, status: 500)
-            case .undocumented(let status, _): throw CLIError("Kiwi answered an unexpected HTTP \(status).")
+            case let other: throw failure(other)
             }
             guard !page.scans.isEmpty else {
                 print("No scans kept.")
