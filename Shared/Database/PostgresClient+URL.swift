@@ -49,7 +49,7 @@ extension PostgresClient.Configuration {
         // `TimerWheel`), so with the defaults (close after 60 s, ping after 30 s) a busy service went on spending
         // 3-4 % of a core for up to a minute after its load.
         // Closing after 10 s ends that 10 s after the load; connections opened for a burst close 10 s after their last
-        // use (docs/operations.md §6). No keep-alive: a connection idle for at most 10 s needs no ping, and a ping as
+        // use (docs/measurements/2026-11-24-load-tests.md). No keep-alive: a connection idle for at most 10 s needs no ping, and a ping as
         // often as the idle close fired together with it and left PostgresNIO 1.33's pool unable to shut down
         // (PostgresPoolShutdownTests).
         options.connectionIdleTimeout = .seconds(10)

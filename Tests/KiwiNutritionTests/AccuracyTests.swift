@@ -42,7 +42,7 @@ let nutrientNames: [Nutrient: String] = [
 
 /// How far the estimate may be from the hand-computed reference, per serving: 10 % of the reference or, for a small
 /// value, an absolute allowance (25 kcal, 2 g, 0.5 g of saturated fat or fibre, 60 mg of sodium), whichever is larger.
-/// docs/operations.md, "Nutrition", reports the errors measured.
+/// docs/measurements/2026-11-27-nutrition.md reports the errors measured.
 let allowance: [Nutrient: Double] = [
     .energyKcal: 25, .proteinG: 2, .fatG: 2, .saturatedFatG: 0.5, .carbohydrateG: 2, .sugarsG: 2, .fibreG: 0.5, .sodiumMg: 60,
 ]
