@@ -124,7 +124,7 @@ let package = Package(
             "KiwiGateway",
             folder: "gateway",
             dependencies: [
-                "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiInternalAPI", "KiwiKitchen",
+                "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiInternalAPI", "KiwiFood",
                 "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTopology", "KiwiTracing",
                 asyncHTTPClient, coreMetrics, crypto, httpTypes, hummingbird, instrumentation, logging, nioCore, nioHTTP1, postgresNIO,
                 serviceLifecycle, tracing,
@@ -154,7 +154,7 @@ let package = Package(
             "KiwiCLI",
             folder: "kiwi",
             dependencies: [
-                "KiwiDevelopment", "KiwiModels", "KiwiAPIClient", "KiwiAppleSignIn", "KiwiConcurrency", "KiwiKitchen", argumentParser,
+                "KiwiDevelopment", "KiwiModels", "KiwiAPIClient", "KiwiAppleSignIn", "KiwiConcurrency", "KiwiFood", argumentParser,
                 // The scan event stream, which URLSession on Linux would only hand over once it has ended.
                 asyncHTTPClient,
                 nioCore, nioHTTP1, openAPIRuntime,
@@ -224,8 +224,8 @@ let package = Package(
         ),
         library("KiwiOpenAI", folder: "OpenAI", dependencies: ["KiwiModels", nioCore]),
         library("KiwiDietGuard", folder: "DietGuard", dependencies: ["KiwiModels"], resources: [.embedInCode("ingredient-lexicon.json")]),
-        library("KiwiKitchen", folder: "Kitchen", dependencies: ["KiwiDietGuard", "KiwiModels"]),
-        library("KiwiNutrition", folder: "Nutrition", dependencies: ["KiwiDietGuard", "KiwiKitchen", "KiwiModels"]),
+        library("KiwiFood", folder: "Food", dependencies: ["KiwiDietGuard", "KiwiModels"]),
+        library("KiwiNutrition", folder: "Nutrition", dependencies: ["KiwiDietGuard", "KiwiFood", "KiwiModels"]),
         library("KiwiAPIDocument", folder: "APIDocument", dependencies: ["KiwiModels", crypto, yams], resources: [.embedInCode("openapi.yaml")]),
         library("KiwiConcurrency", folder: "Concurrency", dependencies: [heapModule]),
         library("KiwiScanJobs", folder: "ScanJobs", dependencies: ["KiwiConcurrency", "KiwiMessaging", "KiwiModels", crypto]),
@@ -273,7 +273,7 @@ let package = Package(
         ),
         tests("KiwiModelsTests", dependencies: ["KiwiModels", "KiwiTestSupport"], resources: [.copy("Fixtures")]),
         tests("KiwiDietGuardTests", dependencies: ["KiwiDietGuard", "KiwiModels"], resources: [.copy("Fixtures")]),
-        tests("KiwiKitchenTests", dependencies: ["KiwiDietGuard", "KiwiKitchen", "KiwiModels"]),
+        tests("KiwiFoodTests", dependencies: ["KiwiDietGuard", "KiwiFood", "KiwiModels"]),
         tests("KiwiNutritionTests", dependencies: ["KiwiDatabase", "KiwiModels", "KiwiNutrition"], resources: [.copy("Fixtures")]),
         tests("KiwiConfigurationTests", dependencies: ["KiwiConfiguration"]),
         tests("KiwiCLITests", dependencies: ["KiwiCLI", "KiwiAPIClient", "KiwiModels", "KiwiTestSupport", argumentParser, openAPIRuntime]),
@@ -332,7 +332,7 @@ let package = Package(
         tests(
             "KiwiGatewayTests",
             dependencies: [
-                "KiwiConcurrency", "KiwiDatabase", "KiwiDevelopment", "KiwiGateway", "KiwiInternalAPI", "KiwiKitchen", "KiwiMessaging", "KiwiModels",
+                "KiwiConcurrency", "KiwiDatabase", "KiwiDevelopment", "KiwiGateway", "KiwiInternalAPI", "KiwiFood", "KiwiMessaging", "KiwiModels",
                 "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTestSupport",
                 httpTypes, hummingbird, hummingbirdTesting, logging, nioCore, postgresNIO,
             ]

@@ -12,8 +12,8 @@ import PostgresNIO
 func buildApplication(configuration: AuthConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let postgres = PostgresClient(configuration: configuration.database, countingConnectionsLoggingTo: logger)
     let revocations = AMQPPublisher(settings: configuration.amqp, topology: KiwiTopology.revocations, logger: logger)
-    let users = PostgresUserRepository(client: postgres, logger: logger)
-    let sessions = PostgresSessionRepository(client: postgres, logger: logger)
+    let users = PostgresUserStore(client: postgres, logger: logger)
+    let sessions = PostgresSessionStore(client: postgres, logger: logger)
     let verifier = AppleIdentityTokenVerifier(
         keys: AppleSigningKeys(source: configuration.appleKeySource(logger: logger), logger: logger),
         audiences: configuration.appleClientIDs

@@ -48,7 +48,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     )
     let authService = AuthServiceClient(httpClient: httpClient, baseURL: configuration.authServiceURL, internalToken: configuration.internalAPIToken)
     let ledger = PostgresScanLedger(client: postgres, logger: logger)
-    let recipes = PostgresRecipeBox(client: postgres, logger: logger)
+    let recipes = PostgresSavedRecipeStore(client: postgres, logger: logger)
     let profiles = PostgresProfileStore(client: postgres, logger: logger)
     let pantry = PostgresPantryStore(client: postgres, logger: logger)
     let shoppingList = PostgresShoppingListStore(client: postgres, logger: logger)
@@ -71,7 +71,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             pantry: pantry,
             shoppingList: shoppingList,
             publicBaseURL: configuration.publicBaseURL,
-            scanEvents: hub,
+            scanEventHub: hub,
             policy: policy,
             scanTimeout: configuration.scanTimeout,
             sessionCache: cache,
@@ -144,7 +144,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         profiles: dependencies.profiles,
         jobQueue: dependencies.jobQueue,
         announcer: dependencies.announcer,
-        events: dependencies.scanEvents,
+        hub: dependencies.scanEventHub,
         policy: dependencies.policy,
         startLimiter: ScanStartLimiter(capacity: dependencies.scanStartSlots),
         metrics: metrics,

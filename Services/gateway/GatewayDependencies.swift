@@ -38,8 +38,8 @@ struct GatewayDependencies: Sendable {
     /// Every scan and its state, and so each person's daily usage (``ScanLedger``): real ``PostgresScanLedger``, fake
     /// `FakeScanLedger`.
     var ledger: any ScanLedger
-    /// The recipes users keep (``RecipeBox``): real ``PostgresRecipeBox``, fake `FakeRecipeBox`.
-    var recipes: any RecipeBox
+    /// The recipes users keep (``SavedRecipeStore``): real ``PostgresSavedRecipeStore``, fake `FakeSavedRecipeStore`.
+    var recipes: any SavedRecipeStore
     /// Each user's kitchen profile (``ProfileStore``): real ``PostgresProfileStore``, fake `FakeProfileStore`.
     var profiles: any ProfileStore
     /// What each user has at home (``PantryStore``): real ``PostgresPantryStore``, fake `FakePantryStore`.
@@ -52,7 +52,7 @@ struct GatewayDependencies: Sendable {
     /// How many share pages one client address may open in a burst, and then per second.
     var sharePageLimit = RateLimit(burst: 60, perSecond: 1)
     /// Wakes the requests and event streams waiting for a scan when news of it arrives.
-    var scanEvents: ScanEventHub
+    var scanEventHub: ScanEventHub
     var policy: QuotaPolicy
     /// How long a scan may take (`SCAN_TIMEOUT_SECONDS`).
     var scanTimeout: Duration

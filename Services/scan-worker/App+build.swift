@@ -45,8 +45,8 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
     let routes = configuration.routes.map(route)
     // A text route that is also a photo route is that route: one breaker for one endpoint.
     let textRoutes = configuration.textRoutes.map { settings in configuration.routes.firstIndex(of: settings).map { routes[$0] } ?? route(settings) }
-    let scans = ScanTransitions(client: postgres, logger: logger)
-    let events = ScanEventAnnouncer(publisher: publisher, logger: logger)
+    let scans = ScanTransitionStore(client: postgres, logger: logger)
+    let announcer = ScanEventAnnouncer(publisher: publisher, logger: logger)
     let calling = ChatCompletionAnswering(
         fallback: RouteFallback(routes: routes),
         textFallback: RouteFallback(routes: textRoutes),
@@ -60,7 +60,7 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         prices: configuration.prices
     )
     let pipeline = ScanPipeline(
-        answering: configuration.stream ? StreamedAnswering(calling: calling, sink: StoredPartialSink(scans: scans, events: events)) : calling,
+        answering: configuration.stream ? StreamedAnswering(calling: calling, sink: StoredPartialSink(scans: scans, announcer: announcer)) : calling,
         repair: AnswerRepair(metrics: metrics),
         profileGuard: ProfileGuard(metrics: metrics),
         firstModel: routes[0].model
@@ -81,7 +81,7 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
             HTTPClientService(client: httpClient), postgres, publisher, consumer,
             ScanJobProcessor(
                 consumer: consumer,
-                handler: ScanJobHandler(scans: scans, events: events, pipeline: pipeline, metrics: metrics),
+                handler: ScanJobHandler(scans: scans, announcer: announcer, pipeline: pipeline, metrics: metrics),
                 intake: intake,
                 metrics: metrics,
                 foods: FoodTableLoader(client: postgres),

@@ -27,7 +27,7 @@ struct HandledDelivery: Sendable {
 }
 
 /// Takes one delivered scan job through its steps (docs/architecture.md, "2. The scan data flow"): the message
-/// decoded, the scan claimed (marked `running`, ``ScanTransitions/start(_:)``), the job opened with the key the claim
+/// decoded, the scan claimed (marked `running`, ``ScanTransitionStore/start(_:)``), the job opened with the key the claim
 /// returns (docs/architecture.md, "Photos at rest: crypto-shredding"), its photos cleaned, the model asked
 /// (``ScanPipeline``), and the outcome recorded and announced to the gateways (``ScanEventAnnouncer``). A job whose
 /// scan is already final (another worker answered it, the sweeper or its gateway failed it) or gone (cancelled, its
@@ -40,8 +40,8 @@ struct ScanJobHandler: Sendable {
     /// The furthest deadline a job may have (`SCAN_TIMEOUT_SECONDS` is at most 600).
     static let longestDeadline: TimeInterval = 3600
 
-    let scans: ScanTransitions
-    let events: ScanEventAnnouncer
+    let scans: ScanTransitionStore
+    let announcer: ScanEventAnnouncer
     let pipeline: ScanPipeline
     let metrics: WorkerMetrics
 
@@ -69,7 +69,7 @@ struct ScanJobHandler: Sendable {
         let timeLeft = min(sealed.job.deadline.timeIntervalSinceNow, Self.longestDeadline)
         let deadline = started + .milliseconds(timeLeft * 1000)
         // Past its deadline (and the sweeper's grace after it) the scan is the sweeper's to fail.
-        let recordingDeadline = deadline + ScanTransitions.sweepGrace
+        let recordingDeadline = deadline + ScanTransitionStore.sweepGrace
         guard timeLeft > 0 else {
             logger.info("failing a scan whose deadline passed before a worker took it", metadata: ["lateMs": "\(Int(-timeLeft * 1000))"])
             await record(.error(ScanFailure(.scanTimeout, "")), usage: nil, of: scanID, until: recordingDeadline, logger: logger)
@@ -84,7 +84,7 @@ struct ScanJobHandler: Sendable {
             // A final scan's key is gone: its job could not be opened anyway.
             logger.info("the scan is already final; not asking the model again", metadata: ["state": "\(state.rawValue)"])
             // Said again, in case the first announcement was lost with the worker that made it.
-            await events.announce(ScanEvent(scanID: scanID, state: state))
+            await announcer.announce(ScanEvent(scanID: scanID, state: state))
             return HandledDelivery(settlement: .ack, outcome: "already_final", logger: logger)
         case .missing?:
             logger.info("the scan is gone (cancelled, or its account deleted); not asking the model")
@@ -107,7 +107,7 @@ struct ScanJobHandler: Sendable {
             await record(.error(failure), usage: nil, of: scanID, until: recordingDeadline, logger: logger)
             return HandledDelivery(settlement: .ack, outcome: "unopened", logger: logger)
         }
-        await events.announce(ScanEvent(scanID: scanID, state: .running))
+        await announcer.announce(ScanEvent(scanID: scanID, state: .running))
 
         let photoSize = job.photos.reduce(0) { $0 + $1.count }
         let (result, analysis) = await answer(
@@ -161,7 +161,7 @@ struct ScanJobHandler: Sendable {
             if changed == false { logger.info("the scan was already final; this answer is dropped") }
             return false
         }
-        await events.announce(ScanEvent(scanID: scanID, state: result.state))
+        await announcer.announce(ScanEvent(scanID: scanID, state: result.state))
         return true
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import KiwiDietGuard
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 
 /// One ingredient as the estimate reads it: its name and quantity for the whole recipe.
@@ -17,7 +17,7 @@ public struct IngredientQuantity: Sendable, Hashable {
 }
 
 /// A recipe's nutrition per serving from its quantities (docs/architecture.md, "Quantities, scaling and nutrition"):
-/// each ingredient matched to a food (``FoodMatcher``) and weighed (``KitchenMeasure``); the values are
+/// each ingredient matched to a food (``FoodMatcher``) and weighed (``QuantityWeighing``); the values are
 /// Σ grams / 100 × the food's value per 100 g / servings, rounded to one decimal (energy to the whole kcal).
 /// An ingredient that cannot be matched or weighed is left out and named in `unmatched` ("salt, to taste" too: honest
 /// over pretty). Per nutrient, the status is `partial` when an ingredient is left out or a counted food lacks the
@@ -59,7 +59,7 @@ public struct NutritionEstimator: Sendable {
         var estimated: [String] = []
         for ingredient in ingredients {
             let match = matcher.match(ingredient.name)
-            let weighing = KitchenMeasure.weight(
+            let weighing = QuantityWeighing.weight(
                 of: ingredient.amount,
                 ingredient.unit,
                 key: match?.key ?? IngredientKey.of(ingredient.name),
@@ -80,7 +80,7 @@ public struct NutritionEstimator: Sendable {
                 continue
             }
             // A volume of a cooked food is weighed by its raw density, which cooking changes: an estimate.
-            let cookedByVolume = ingredient.unit.map { KitchenUnits.millilitres[$0] != nil } == true && match.isCooked
+            let cookedByVolume = ingredient.unit.map { UnitSizes.millilitres[$0] != nil } == true && match.isCooked
             if weighing.isEstimated || match.isEstimate || cookedByVolume { estimated.append(ingredient.name) }
             // A cooked weight of a food the table has raw only is the raw weight it was cooked from.
             let grams = weighing.grams / (match.cookingYield?.factor ?? 1)

@@ -4,7 +4,7 @@ import KiwiModels
 import KiwiScanJobs
 import PostgresNIO
 
-// The compare-and-sets of ``ScanTransitions``, prepared once per connection (KiwiDatabase's PreparedStatements).
+// The compare-and-sets of ``ScanTransitionStore``, prepared once per connection (KiwiDatabase's PreparedStatements).
 
 /// Marks an open scan `running`; returns its state either way (none when there is no such scan), and of an open one the
 /// partials it stored while running before (a redelivery's) and its photos' key; NULL for any other.

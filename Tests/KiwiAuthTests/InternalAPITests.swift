@@ -157,7 +157,7 @@ struct InternalAPITests {
                 try await postgres.query(
                     "UPDATE sessions SET expires_at = now() - interval '1 day' WHERE token_hash = \(SessionTokenDigest.sha256(expired.sessionToken))"
                 )
-                let repository = PostgresSessionRepository(client: postgres, logger: Logger(label: "test.purge"))
+                let repository = PostgresSessionStore(client: postgres, logger: Logger(label: "test.purge"))
                 #expect(try await repository.purgeExpired() >= 1)
                 #expect(try await repository.find(tokenHash: SessionTokenDigest.sha256(live.sessionToken)) != nil)
                 let rows = try await postgres.query(

@@ -30,7 +30,7 @@ struct CookSessionTests {
     }
 
     /// A session over `recipe` with `typed` as its input lines; what it wrote is in `text` afterwards.
-    final class Kitchen {
+    final class Cook {
         var typed: [String]
         var text = ""
         let clock = TestClock()
@@ -54,75 +54,75 @@ struct CookSessionTests {
     @Test("every step is shown in order, each after an Enter, and the walk ends with the recipe done")
     func walksTheSteps() async throws {
         // Start, step 1's timer, step 2's next, step 3's timer: the last step asks nothing.
-        let kitchen = Kitchen(typing: Array(repeating: "", count: 4))
-        try await kitchen.cook(CookingRecipes.pasta)
+        let cook = Cook(typing: Array(repeating: "", count: 4))
+        try await cook.cook(CookingRecipes.pasta)
         let steps = ["Step 1 of 4: Boil the spaghetti.", "Step 2 of 4: Chop", "Step 3 of 4: Simmer", "Step 4 of 4: Toss"]
-        let positions = try steps.map { try #require(kitchen.text.range(of: $0)).lowerBound }
+        let positions = try steps.map { try #require(cook.text.range(of: $0)).lowerBound }
         #expect(positions == positions.sorted())
-        #expect(kitchen.text.hasPrefix("Tomato pasta — 25 min, easy, serves 2\nYou need:\n  - 200 g spaghetti\n"))
-        #expect(kitchen.text.hasSuffix("Done: enjoy your Tomato pasta.\n"))
-        #expect(kitchen.typed.isEmpty)
+        #expect(cook.text.hasPrefix("Tomato pasta — 25 min, easy, serves 2\nYou need:\n  - 200 g spaghetti\n"))
+        #expect(cook.text.hasSuffix("Done: enjoy your Tomato pasta.\n"))
+        #expect(cook.typed.isEmpty)
     }
 
     @Test("a recipe that breaks the profile as it is now says so before the ingredients, and the walk waits for Enter")
     func warnsOfConflicts() async throws {
-        let kitchen = Kitchen(typing: [])
-        try await kitchen.cook(CookingRecipes.pasta, conflicts: ["It uses parmesan, which contains milk."])
+        let cook = Cook(typing: [])
+        try await cook.cook(CookingRecipes.pasta, conflicts: ["It uses parmesan, which contains milk."])
         #expect(
-            kitchen.text.hasPrefix(
+            cook.text.hasPrefix(
                 "Tomato pasta — 25 min, easy, serves 2\nCareful: this recipe does not fit your profile as it is now.\n"
                     + "  ! It uses parmesan, which contains milk.\nYou need:\n"
             )
         )
-        #expect(kitchen.text.hasSuffix("Stopped before step 1.\n"))
+        #expect(cook.text.hasSuffix("Stopped before step 1.\n"))
     }
 
     @Test("a timed step counts its minutes down a second at a time on one line, by the clock, then says time's up")
     func countsDownOnOneLine() async throws {
-        let kitchen = Kitchen(typing: [])
+        let cook = Cook(typing: [])
         try await CookSession(
             recipe: try CookingRecipes.decoded(CookingRecipes.pasta),
             input: { nil },
-            output: { kitchen.text += $0 },
-            clock: kitchen.clock,
+            output: { cook.text += $0 },
+            clock: cook.clock,
             terminal: true
         ).countDown(minutes: 10)
-        #expect(kitchen.clock.elapsed == .seconds(600))
-        #expect(kitchen.clock.sleeps == 600)
-        #expect(!kitchen.text.contains("\n") || kitchen.text.hasSuffix("Time's up.\u{07}\n"))
-        #expect(kitchen.text.hasPrefix("\r\u{1B}[K  Timer: 10:00 left\r\u{1B}[K  Timer: 9:59 left"))
-        #expect(kitchen.text.contains("\r\u{1B}[K  Timer: 0:01 left\r\u{1B}[K  Time's up."))
+        #expect(cook.clock.elapsed == .seconds(600))
+        #expect(cook.clock.sleeps == 600)
+        #expect(!cook.text.contains("\n") || cook.text.hasSuffix("Time's up.\u{07}\n"))
+        #expect(cook.text.hasPrefix("\r\u{1B}[K  Timer: 10:00 left\r\u{1B}[K  Timer: 9:59 left"))
+        #expect(cook.text.contains("\r\u{1B}[K  Timer: 0:01 left\r\u{1B}[K  Time's up."))
     }
 
     @Test("the countdown runs between its step and the next one, after the Enter that starts it, and the next step follows it")
     func timerBeforeNextStep() async throws {
-        let kitchen = Kitchen(typing: Array(repeating: "", count: 4))
-        try await kitchen.cook(CookingRecipes.pasta)
-        #expect(kitchen.clock.elapsed == .seconds((9 + 10) * 60))
-        let simmer = try #require(kitchen.text.range(of: "Step 3 of 4"))
-        let timesUp = try #require(kitchen.text.range(of: "Time's up.", range: simmer.upperBound..<kitchen.text.endIndex))
-        let toss = try #require(kitchen.text.range(of: "Step 4 of 4"))
+        let cook = Cook(typing: Array(repeating: "", count: 4))
+        try await cook.cook(CookingRecipes.pasta)
+        #expect(cook.clock.elapsed == .seconds((9 + 10) * 60))
+        let simmer = try #require(cook.text.range(of: "Step 3 of 4"))
+        let timesUp = try #require(cook.text.range(of: "Time's up.", range: simmer.upperBound..<cook.text.endIndex))
+        let toss = try #require(cook.text.range(of: "Step 4 of 4"))
         #expect(simmer.upperBound < timesUp.lowerBound && timesUp.upperBound < toss.lowerBound)
-        #expect(kitchen.text.contains("(Enter: start the 10 min timer · s: skip it · q: stop)"))
+        #expect(cook.text.contains("(Enter: start the 10 min timer · s: skip it · q: stop)"))
     }
 
     @Test("s skips a step's timer without waiting")
     func skipsATimer() async throws {
-        let kitchen = Kitchen(typing: ["", "s", "", "s"])
-        try await kitchen.cook(CookingRecipes.pasta)
-        #expect(kitchen.clock.sleeps == 0)
-        #expect(!kitchen.text.contains("Time's up"))
-        #expect(kitchen.text.hasSuffix("Done: enjoy your Tomato pasta.\n"))
+        let cook = Cook(typing: ["", "s", "", "s"])
+        try await cook.cook(CookingRecipes.pasta)
+        #expect(cook.clock.sleeps == 0)
+        #expect(!cook.text.contains("Time's up"))
+        #expect(cook.text.hasSuffix("Done: enjoy your Tomato pasta.\n"))
     }
 
     @Test("q stops before the next step, and so does the end of the input")
     func stops() async throws {
-        let quitting = Kitchen(typing: ["", "s", "q"])
+        let quitting = Cook(typing: ["", "s", "q"])
         try await quitting.cook(CookingRecipes.pasta)
         #expect(quitting.text.hasSuffix("Stopped before step 3.\n"))
         #expect(quitting.text.contains("Step 2 of 4") && !quitting.text.contains("Step 3 of 4"))
 
-        let ended = Kitchen(typing: [])
+        let ended = Cook(typing: [])
         try await ended.cook(CookingRecipes.pasta)
         #expect(ended.text.hasSuffix("Stopped before step 1.\n"))
         #expect(!ended.text.contains("Step 1 of 4"))
@@ -130,24 +130,24 @@ struct CookSessionTests {
 
     @Test("off a terminal the countdown writes a line a minute instead of rewriting one")
     func lineAMinuteOffTerminal() async throws {
-        let kitchen = Kitchen(typing: [])
+        let cook = Cook(typing: [])
         try await CookSession(
             recipe: try CookingRecipes.decoded(CookingRecipes.pasta),
             input: { nil },
-            output: { kitchen.text += $0 },
-            clock: kitchen.clock,
+            output: { cook.text += $0 },
+            clock: cook.clock,
             terminal: false
         ).countDown(minutes: 2)
-        #expect(kitchen.text == "  Timer: 2 min left\n  Timer: 1 min left\n  Time's up.\u{07}\n")
+        #expect(cook.text == "  Timer: 2 min left\n  Timer: 1 min left\n  Time's up.\u{07}\n")
     }
 
     @Test("a recipe answered before Kiwi timed steps is walked without timers")
     func olderRecipeHasNoTimers() async throws {
-        let kitchen = Kitchen(typing: Array(repeating: "", count: 4))
-        try await kitchen.cook(CookingRecipes.olderPasta)
-        #expect(kitchen.clock.sleeps == 0)
-        #expect(!kitchen.text.contains("timer"))
-        #expect(kitchen.text.hasSuffix("Done: enjoy your Tomato pasta.\n"))
+        let cook = Cook(typing: Array(repeating: "", count: 4))
+        try await cook.cook(CookingRecipes.olderPasta)
+        #expect(cook.clock.sleeps == 0)
+        #expect(!cook.text.contains("timer"))
+        #expect(cook.text.hasSuffix("Done: enjoy your Tomato pasta.\n"))
     }
 
     @Test("the time left is shown in whole seconds rounded up, as m:ss or h:mm:ss")

@@ -441,11 +441,11 @@ struct BlockingScanRouterTests {
         try await gateway.test { client async throws in
             let worker = Task {
                 let id = try await firstJob(of: gateway)
-                try await eventually { gateway.events.waitsBegun(on: id) > 0 }
-                let (before, waits) = (gateway.ledger.reads, gateway.events.waitsBegun(on: id))
+                try await eventually { gateway.hub.waitsBegun(on: id) > 0 }
+                let (before, waits) = (gateway.ledger.reads, gateway.hub.waitsBegun(on: id))
                 gateway.workers.start(id)
                 // The request took the news of the start, and waits again: whatever it did with the news is done.
-                try await eventually { gateway.events.waitsBegun(on: id) > waits }
+                try await eventually { gateway.hub.waitsBegun(on: id) > waits }
                 let reads = gateway.ledger.reads - before
                 gateway.workers.answer(id, with: Self.noFood)
                 return (before, reads)

@@ -19,11 +19,11 @@ final class FakeGateway: Sendable {
     let sessions = FakeSessionIntrospector()
     let accounts = FakeAccountActions()
     let ledger = FakeScanLedger()
-    let recipes = FakeRecipeBox()
+    let recipes = FakeSavedRecipeStore()
     let profiles = FakeProfileStore()
     let pantry = FakePantryStore()
     let shoppingList = FakeShoppingListStore()
-    let events = ScanEventHub()
+    let hub = ScanEventHub()
     let workers: FakeScanJobQueue
     let announcer: FakeScanAnnouncer
     let scanTimeout: Duration
@@ -47,8 +47,8 @@ final class FakeGateway: Sendable {
         readiness: [String: @Sendable () async -> Bool] = [:],
         optionalReadiness: [String: @Sendable () async -> Bool] = [:]
     ) {
-        self.workers = FakeScanJobQueue(workers, ledger: ledger, events: events)
-        self.announcer = FakeScanAnnouncer(events: events)
+        self.workers = FakeScanJobQueue(workers, ledger: ledger, hub: hub)
+        self.announcer = FakeScanAnnouncer(hub: hub)
         self.scanTimeout = scanTimeout
         self.sharePageLimit = sharePageLimit
         self.policy = policy
@@ -74,7 +74,7 @@ final class FakeGateway: Sendable {
             pantry: pantry,
             shoppingList: shoppingList,
             sharePageLimit: sharePageLimit,
-            scanEvents: events,
+            scanEventHub: hub,
             policy: policy,
             scanTimeout: scanTimeout,
             sessionCache: cache,

@@ -13,15 +13,15 @@ struct ScanEventHubTests {
     @Test("news that a worker started the scan wakes its follower as still open")
     func runningIsStillOpen() async {
         let registration = hub.register(id)
-        hub.announce(ScanEvent(scanID: id, state: .running))
+        hub.wake(ScanEvent(scanID: id, state: .running))
         #expect(await registration.watch.next(within: .seconds(60)) == .stillOpen)
     }
 
     @Test("news of running and then of the outcome, both before the wait, wakes the follower as changed")
     func outcomeOutranksRunning() async {
         let registration = hub.register(id)
-        hub.announce(ScanEvent(scanID: id, state: .running))
-        hub.announce(ScanEvent(scanID: id, state: .succeeded))
+        hub.wake(ScanEvent(scanID: id, state: .running))
+        hub.wake(ScanEvent(scanID: id, state: .succeeded))
         #expect(await registration.watch.next(within: .seconds(60)) == .changed)
     }
 
@@ -35,7 +35,7 @@ struct ScanEventHubTests {
     @Test("a wait without news ends quiet at its timeout; another scan's news does not end it")
     func quietWithoutNews() async {
         let registration = hub.register(id)
-        hub.announce(ScanEvent(scanID: UUID(), state: .failed))
+        hub.wake(ScanEvent(scanID: UUID(), state: .failed))
         #expect(await registration.watch.next(within: .milliseconds(50)) == .quiet)
     }
 }

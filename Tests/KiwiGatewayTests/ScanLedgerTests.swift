@@ -13,13 +13,13 @@ import Testing
 /// to them directly.
 protocol LedgerRig: Sendable {
     var ledger: any ScanLedger { get }
-    /// A worker takes the scan (``ScanTransitions/start(_:)``).
+    /// A worker takes the scan (``ScanTransitionStore/start(_:)``).
     func start(_ id: UUID) async throws -> ScanClaim
-    /// A worker records the scan's answer (``ScanTransitions/succeed(_:result:usage:)``).
+    /// A worker records the scan's answer (``ScanTransitionStore/succeed(_:result:usage:)``).
     func succeed(_ id: UUID, result: ScanResponse, usage: ModelUsage?) async throws -> Bool
-    /// A worker fails the scan (``ScanTransitions/fail(_:_:usage:)``).
+    /// A worker fails the scan (``ScanTransitionStore/fail(_:_:usage:)``).
     func fail(_ id: UUID, _ reason: ScanFailure, usage: ModelUsage?) async throws -> Bool
-    /// A worker shows an element of the scan's answer (``ScanTransitions/show(_:of:)``).
+    /// A worker shows an element of the scan's answer (``ScanTransitionStore/show(_:of:)``).
     func show(_ partial: ScanPartial, of id: UUID) async throws -> Int?
     /// Moves the creation time of scans `ids` to `date`, as if they had been reserved then.
     func setCreated(_ ids: [UUID], at date: Date) async throws
@@ -35,14 +35,14 @@ extension FakeScanLedger: LedgerRig {
     }
 }
 
-/// ``PostgresScanLedger`` and a worker's ``ScanTransitions`` on one database.
+/// ``PostgresScanLedger`` and a worker's ``ScanTransitionStore`` on one database.
 struct PostgresLedgerRig: LedgerRig {
     let client: PostgresClient
 
     // Generous: 1,000 reservations of one person queue on one lock on this 2-core machine.
     var ledger: any ScanLedger { PostgresScanLedger(client: client, logger: testLogger, timeout: .seconds(60)) }
 
-    var transitions: ScanTransitions { ScanTransitions(client: client, logger: testLogger) }
+    var transitions: ScanTransitionStore { ScanTransitionStore(client: client, logger: testLogger) }
 
     func start(_ id: UUID) async throws -> ScanClaim {
         try await transitions.start(id)

@@ -9,7 +9,7 @@ import Testing
 @testable import KiwiScans
 
 /// A streamed scan's partials on its record (docs/architecture.md, "Streamed scans"), each case against
-/// ``FakeScanLedger`` and against ``ScanTransitions`` and ``PostgresScanLedger`` on PostgreSQL: stored in order while
+/// ``FakeScanLedger`` and against ``ScanTransitionStore`` and ``PostgresScanLedger`` on PostgreSQL: stored in order while
 /// the scan runs, bounded, dropped when it ends, and handed to a redelivered job's worker.
 @Suite("Scan partials, fake and PostgreSQL", .timeLimit(.minutes(2)))
 struct ScanPartialsLedgerTests {
@@ -71,7 +71,7 @@ struct ScanPartialsLedgerTests {
             let huge = shownRecipe(0, "Leek gratin", steps: 3_000)
             let oversized = try await rig.show(huge, of: scan.id)
             var seqs: [Int?] = []
-            for index in 0...ScanTransitions.mostPartials { seqs.append(try await rig.show(shownRecipe(index, "Leek soup"), of: scan.id)) }
+            for index in 0...ScanTransitionStore.mostPartials { seqs.append(try await rig.show(shownRecipe(index, "Leek soup"), of: scan.id)) }
             return (seqs, oversized, try await ledger.scan(scan.id, of: scan.userID)?.partialCount)
         }
         #expect(oversized == nil)
@@ -154,7 +154,7 @@ struct ScanPartialsLedgerTests {
             try await rig.client.withConnection { showing in
                 // A worker's show stores a partial in a transaction held open: it holds the scan's row.
                 try await showing.query("BEGIN", logger: testLogger)
-                let show = ShowPartialStatement(id: scan.id, json: #"{"kind":"restart"}"#, most: ScanTransitions.mostPartials)
+                let show = ShowPartialStatement(id: scan.id, json: #"{"kind":"restart"}"#, most: ScanTransitionStore.mostPartials)
                 var positions: [Int] = []
                 for try await position in try await showing.execute(show, logger: testLogger) { positions.append(position) }
                 #expect(positions == [1])

@@ -235,7 +235,7 @@ struct ScansRouterTests {
             let worker = Task {
                 // The stream has read the scan (its check and its first look) before the worker starts it, and
                 // looked again before the worker answers: each step is seen.
-                while gateway.ledger.reads < before + 2 || gateway.events.watchedScans == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                while gateway.ledger.reads < before + 2 || gateway.hub.watchedScans == 0 { try await Task.sleep(for: .milliseconds(5)) }
                 gateway.workers.start(scan.id)
                 while gateway.ledger.reads < before + 3 { try await Task.sleep(for: .milliseconds(5)) }
                 gateway.workers.answer(scan.id, with: .ok(Self.empty))

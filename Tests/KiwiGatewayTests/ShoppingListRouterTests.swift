@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import KiwiFood
 import KiwiInternalAPI
-import KiwiKitchen
 import KiwiModels
 import KiwiScanJobs
 import KiwiTestSupport

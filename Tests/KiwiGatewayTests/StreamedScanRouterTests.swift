@@ -96,7 +96,7 @@ struct StreamedScanRouterTests {
             let worker = Task {
                 // The stream's first read, then each step waits until the stream has read the scan as the one before left
                 // it, all of its partials: a read between two of them would see the first alone.
-                while gateway.ledger.reads <= before || gateway.events.watchedScans == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                while gateway.ledger.reads <= before || gateway.hub.watchedScans == 0 { try await Task.sleep(for: .milliseconds(5)) }
                 gateway.workers.start(scan.id)
                 try await readAsItIs(gateway, scan.id)
                 gateway.workers.show([shownIngredients("cream", "leeks"), shownRecipe(0, "Creamy leeks")], of: scan.id)

@@ -195,7 +195,7 @@ struct ScanWorkerTests {
     func finalScanIsNotAskedAgain() async throws {
         let (announced, requests) = try await WorkerRig.run { rig in
             let job = try await rig.reserve(photo)
-            _ = try await ScanTransitions(client: rig.postgres, logger: testLogger).fail(job.scanID, ScanFailure(.scanTimeout, ""))
+            _ = try await ScanTransitionStore(client: rig.postgres, logger: testLogger).fail(job.scanID, ScanFailure(.scanTimeout, ""))
             try await rig.submit(job)
             try await eventually { !rig.announcements(of: job.scanID).isEmpty }
             return (rig.announcements(of: job.scanID), rig.stub.snapshot.requests)

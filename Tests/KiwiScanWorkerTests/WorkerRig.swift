@@ -143,7 +143,7 @@ struct WorkerRig: Sendable {
             photoSHA256: Data(repeating: 1, count: 32),
             deadline: deadline
         )
-        try await ScanTransitions(client: postgres, logger: testLogger).insertQueued(scan)
+        try await ScanTransitionStore(client: postgres, logger: testLogger).insertQueued(scan)
         photoKeys.withLock { $0[scan.id] = scan.photoKey }
         return ScanJob(scanID: scan.id, photos: [jpeg], deadline: deadline, requestID: "req-\(UUID().uuidString.prefix(8))", userKey: testUserKey)
     }

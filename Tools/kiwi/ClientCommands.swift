@@ -43,15 +43,15 @@ func hint(_ text: String) {
 }
 
 /// The client for the saved session; a sentence when there is none.
-func signedInClient(_ server: ServerOptions) throws -> (Client, SessionStore) {
+func signedInClient(_ server: ServerOptions) throws -> (Client, SessionFile) {
     let (client, store, _) = try signedInSession(server)
     return (client, store)
 }
 
 /// The client for the saved session and the session itself (its server and token, for requests the generated client
 /// cannot stream); a sentence when there is none.
-func signedInSession(_ server: ServerOptions) throws -> (Client, SessionStore, SessionStore.Saved) {
-    let store = SessionStore()
+func signedInSession(_ server: ServerOptions) throws -> (Client, SessionFile, SessionFile.Saved) {
+    let store = SessionFile()
     guard let saved = store.load(), let savedURL = URL(string: saved.server) else {
         throw CLIError("You are not signed in. Run `kiwi login --dev` first.")
     }
@@ -136,7 +136,7 @@ struct Login: AsyncParsableCommand {
             switch try await KiwiAPI.client(serverURL: url).signInWithApple(body: .json(.init(identityToken: token))) {
             case .ok(let ok):
                 let session = try ok.body.json
-                try SessionStore().save(.init(server: url.absoluteString, sessionToken: session.sessionToken, expiresAt: session.expiresAt))
+                try SessionFile().save(.init(server: url.absoluteString, sessionToken: session.sessionToken, expiresAt: session.expiresAt))
                 print("Signed in until \(session.expiresAt.formatted(date: .abbreviated, time: .shortened)).")
             case .unauthorized(let refused): throw CLIError("Kiwi did not accept the identity token: \(try refused.body.json.message)")
             case .badRequest(let bad): throw CLIError(try bad.body.json.message)

@@ -1,5 +1,5 @@
 import KiwiAPIClient
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 
 /// The parts of a recipe that `kiwi scan`, `kiwi recipe show` and `kiwi cook` print alike: amounts with their units,

@@ -56,7 +56,7 @@ struct Scan: AsyncParsableCommand {
     /// The answer of the scan followed or started, and the scan's id.
     private func answer(
         client: Client,
-        session: SessionStore.Saved,
+        session: SessionFile.Saved,
         follower: ScanFollower
     ) async throws -> (Components.Schemas.ScanResponse, String) {
         if let resume {
@@ -127,7 +127,7 @@ struct Scan: AsyncParsableCommand {
 /// Follows a scan on `GET /v1/scans/{id}/events` until its `result` or `error` event, with a progress line on
 /// standard error, reconnecting with `Last-Event-ID` when the stream breaks off.
 struct ScanFollower {
-    let session: SessionStore.Saved
+    let session: SessionFile.Saved
     /// Where the scan's progress is shown; nowhere when nil.
     let progress: ProgressLine?
     /// Where the answer's elements are shown as they stream (`ingredients`, `recipe`, `restart` events); nowhere when nil.

@@ -149,7 +149,7 @@ func run(size: Int, concurrency: Int, postgres: PostgresClient) async throws -> 
                 deadline: deadline
             )
             let ok = await outcomes.wait(for: reserved.id, timeout: .seconds(120)) {
-                try await ScanTransitions(client: postgres, logger: logger).insertQueued(reserved)
+                try await ScanTransitionStore(client: postgres, logger: logger).insertQueued(reserved)
                 let job = ScanJob(scanID: reserved.id, photos: [photos[index % photos.count]], deadline: deadline, requestID: nil, userKey: "bench")
                 try await publisher.publish(job.message(sealingWith: reserved.photoKey), routingKey: queue)
             }

@@ -30,7 +30,7 @@ PRODUCT_MODULES = {
 LAYERS = [
     ("foundations", {"KiwiModels", "KiwiJPEG", "KiwiConcurrency", "KiwiConfiguration", "KiwiTracing", "CRabbitMQ"}),
     ("rules", {
-        "KiwiDietGuard", "KiwiKitchen", "KiwiNutrition", "KiwiOpenAI", "KiwiInternalAPI", "KiwiAPIDocument", "KiwiLogging",
+        "KiwiDietGuard", "KiwiFood", "KiwiNutrition", "KiwiOpenAI", "KiwiInternalAPI", "KiwiAPIDocument", "KiwiLogging",
         "KiwiAppleSignIn", "KiwiAPIClient",
     }),
     ("stores and messaging", {"KiwiDatabase", "KiwiMessaging", "KiwiTopology", "KiwiScanJobs", "KiwiScans"}),

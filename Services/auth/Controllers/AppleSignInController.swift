@@ -10,8 +10,8 @@ import Logging
 /// `POST /v1/auth/apple`: exchanges an Apple identity token for a Kiwi session.
 struct AppleSignInController<Context: RequestContext> {
     let verifier: AppleIdentityTokenVerifier
-    let users: PostgresUserRepository
-    let sessions: PostgresSessionRepository
+    let users: PostgresUserStore
+    let sessions: PostgresSessionStore
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.post("apple", use: signIn)

@@ -8,8 +8,8 @@ import Logging
 
 /// The internal API the gateway calls: introspect a token, revoke a session, delete a user.
 struct InternalController<Context: RequestContext> {
-    let users: PostgresUserRepository
-    let sessions: PostgresSessionRepository
+    let users: PostgresUserStore
+    let sessions: PostgresSessionStore
     let quotaKeys: QuotaKeyMaker
     let announcer: RevocationAnnouncer
 

@@ -8,7 +8,7 @@ import Logging
 /// The signed-in user's own things: `GET /v1/quota`, `DELETE /v1/account`, `DELETE /v1/auth/session`.
 struct AccountController: Sendable {
     let ledger: any ScanLedger
-    let recipes: any RecipeBox
+    let recipes: any SavedRecipeStore
     let profiles: any ProfileStore
     let pantry: any PantryStore
     let shoppingList: any ShoppingListStore

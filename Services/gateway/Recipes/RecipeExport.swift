@@ -1,5 +1,5 @@
 import Foundation
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 
 /// A saved recipe in the forms other apps take: schema.org/Recipe JSON-LD, which recipe managers (Mealie, Tandoor,

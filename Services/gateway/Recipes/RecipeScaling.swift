@@ -1,5 +1,5 @@
 import Hummingbird
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 import KiwiServiceSupport
 

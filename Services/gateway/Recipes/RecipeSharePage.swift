@@ -1,5 +1,5 @@
 import Foundation
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 
 /// The public page of a shared recipe (`/r/{token}`): plain HTML for a phone's browser, with the recipe's

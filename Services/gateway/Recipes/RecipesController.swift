@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 import KiwiScans
 import KiwiServiceSupport
@@ -13,7 +13,7 @@ import NIOCore
 /// it; `?cookable=true` ranks the recipes by what the pantry holds. Every recipe answered as JSON is checked against
 /// the user's profile as it is now (``TodaysProfileCheck``). Another user's recipe is 404, like one that never was.
 struct RecipesController: Sendable {
-    let recipes: any RecipeBox
+    let recipes: any SavedRecipeStore
     let ledger: any ScanLedger
     /// What the user has at home, for `?cookable=true`.
     let pantry: any PantryStore

@@ -13,7 +13,7 @@ import Synchronization
 /// once, on every gateway), limited per client address, and cacheable only with revalidation (`ETag`,
 /// `Cache-Control: no-cache`) for the same reason.
 struct SharePageController: Sendable {
-    let recipes: any RecipeBox
+    let recipes: any SavedRecipeStore
     let limiter: ClientRateLimiter
 
     func addRoutes(to router: Router<GatewayRequestContext>) {

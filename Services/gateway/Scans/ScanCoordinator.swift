@@ -25,7 +25,7 @@ struct ScanCoordinator: Sendable {
     let profiles: any ProfileStore
     let jobQueue: any ScanJobQueue
     let announcer: any ScanAnnouncer
-    let events: ScanEventHub
+    let hub: ScanEventHub
     let policy: QuotaPolicy
     let startLimiter: ScanStartLimiter
     let metrics: GatewayMetrics
@@ -200,7 +200,7 @@ struct ScanCoordinator: Sendable {
     /// A follower of scan `id` of `userID`, its watch registered here: before the record it starts from is read
     /// (`known`, or its own first reading), so that news of the scan after that reading is not missed.
     private func follower(of id: UUID, of userID: UUID, from known: ScanRecord? = nil) -> ScanFollower {
-        ScanFollower(id, of: userID, ledger: ledger, registration: events.register(id), known: known)
+        ScanFollower(id, of: userID, ledger: ledger, registration: hub.register(id), known: known)
     }
 
     /// Scan `id` of user `userID`; nil for another user's, or none.

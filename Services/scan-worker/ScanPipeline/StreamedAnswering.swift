@@ -20,15 +20,15 @@ protocol ScanPartialSink: Sendable {
     func show(_ partial: ScanPartial, of scanID: UUID) async throws -> Bool
 }
 
-/// The real sink: the partial stored on the scan's record (``ScanTransitions/show(_:of:)``), then the gateways told
+/// The real sink: the partial stored on the scan's record (``ScanTransitionStore/show(_:of:)``), then the gateways told
 /// the scan changed, as for any of its state changes; they send its clients what the record holds.
 struct StoredPartialSink: ScanPartialSink {
-    let scans: ScanTransitions
-    let events: ScanEventAnnouncer
+    let scans: ScanTransitionStore
+    let announcer: ScanEventAnnouncer
 
     func show(_ partial: ScanPartial, of scanID: UUID) async throws -> Bool {
         guard try await scans.show(partial, of: scanID) != nil else { return false }
-        await events.announce(ScanEvent(scanID: scanID, state: .running))
+        await announcer.announce(ScanEvent(scanID: scanID, state: .running))
         return true
     }
 }

@@ -6,10 +6,10 @@ import Synchronization
 /// The scan event exchange: every announcement reaches this gateway's hub at once, and is kept for the test to see.
 final class FakeScanAnnouncer: ScanAnnouncer {
     private let announcements = Mutex<[ScanEvent]>([])
-    private let events: ScanEventHub
+    private let hub: ScanEventHub
 
-    init(events: ScanEventHub) {
-        self.events = events
+    init(hub: ScanEventHub) {
+        self.hub = hub
     }
 
     /// The events the gateway announced.
@@ -17,6 +17,6 @@ final class FakeScanAnnouncer: ScanAnnouncer {
 
     func announce(_ event: ScanEvent) async {
         announcements.withLock { $0.append(event) }
-        events.announce(event)
+        hub.wake(event)
     }
 }

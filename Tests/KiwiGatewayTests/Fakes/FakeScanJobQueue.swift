@@ -28,12 +28,12 @@ final class FakeScanJobQueue: ScanJobQueue {
 
     private let state: Mutex<State>
     private let ledger: FakeScanLedger
-    private let events: ScanEventHub
+    private let hub: ScanEventHub
 
-    init(_ fate: Fate, ledger: FakeScanLedger, events: ScanEventHub) {
+    init(_ fate: Fate, ledger: FakeScanLedger, hub: ScanEventHub) {
         state = Mutex(State(fate: fate))
         self.ledger = ledger
-        self.events = events
+        self.hub = hub
     }
 
     /// The photos received, in order (every photo of every job).
@@ -71,18 +71,18 @@ final class FakeScanJobQueue: ScanJobQueue {
 
     /// A worker takes scan `id`: it is `running` now.
     func start(_ id: UUID) {
-        if case .started? = try? ledger.start(id) { events.announce(ScanEvent(scanID: id, state: .running)) }
+        if case .started? = try? ledger.start(id) { hub.wake(ScanEvent(scanID: id, state: .running)) }
     }
 
     /// A worker shows `partials` of scan `id`'s answer, announcing the scan running after each, as the real one does.
     func show(_ partials: [ScanPartial], of id: UUID) {
         for partial in partials where (try? ledger.show(partial, of: id)) != nil {
-            events.announce(ScanEvent(scanID: id, state: .running))
+            hub.wake(ScanEvent(scanID: id, state: .running))
         }
     }
 
     /// A worker records `result` for scan `id`, as the real one does (only on an open scan).
     func answer(_ id: UUID, with result: ScanOutcome, modelTime: Duration? = nil) {
-        if (try? ledger.finish(id, with: result, modelTime: modelTime)) == true { events.announce(ScanEvent(scanID: id, state: result.state)) }
+        if (try? ledger.finish(id, with: result, modelTime: modelTime)) == true { hub.wake(ScanEvent(scanID: id, state: result.state)) }
     }
 }

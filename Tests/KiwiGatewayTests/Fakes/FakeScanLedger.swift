@@ -132,7 +132,7 @@ final class FakeScanLedger: ScanLedger {
         }
     }
 
-    /// What a worker does when it takes a scan (``ScanTransitions/start(_:)``): an open scan becomes `running`.
+    /// What a worker does when it takes a scan (``ScanTransitionStore/start(_:)``): an open scan becomes `running`.
     func start(_ id: UUID) throws -> ScanClaim {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
@@ -143,14 +143,14 @@ final class FakeScanLedger: ScanLedger {
         }
     }
 
-    /// What a worker does when it shows an element of its answer (``ScanTransitions/show(_:of:)``): a running scan
+    /// What a worker does when it shows an element of its answer (``ScanTransitionStore/show(_:of:)``): a running scan
     /// holding fewer than its most partials stores one no larger than the largest. Its sequence number; nil for any other.
     func show(_ partial: ScanPartial, of id: UUID) throws -> Int? {
         let size = try KiwiJSON.encoder().encode(partial).count
         return try state.withLock { state in
             if let failure = state.failure { throw failure }
-            guard let record = state.scans[id]?.record, record.state == .running, record.partialCount < ScanTransitions.mostPartials,
-                size <= ScanTransitions.largestPartial
+            guard let record = state.scans[id]?.record, record.state == .running, record.partialCount < ScanTransitionStore.mostPartials,
+                size <= ScanTransitionStore.largestPartial
             else { return nil }
             let seq = record.partialCount + 1
             state.scans[id]?.record.partials.append(StoredPartial(seq: seq, partial: partial, acceptedAt: Date()))
@@ -159,13 +159,13 @@ final class FakeScanLedger: ScanLedger {
         }
     }
 
-    /// What a worker does with its answer (``ScanTransitions/succeed(_:result:usage:)``). False when the scan was
+    /// What a worker does with its answer (``ScanTransitionStore/succeed(_:result:usage:)``). False when the scan was
     /// no longer open; the model's cost counts all the same.
     func succeed(_ id: UUID, result: ScanResponse, usage: ModelUsage?) throws -> Bool {
         try end(id, as: .succeeded, result: result, modelTime: usage?.modelTime, usage: usage)
     }
 
-    /// What a worker does when the scan fails (``ScanTransitions/fail(_:_:usage:)``). False when the scan was no
+    /// What a worker does when the scan fails (``ScanTransitionStore/fail(_:_:usage:)``). False when the scan was no
     /// longer open; the model's cost counts all the same.
     func fail(_ id: UUID, _ reason: ScanFailure, usage: ModelUsage?) throws -> Bool {
         try end(id, as: .failed, reason: reason, modelTime: usage?.modelTime, usage: usage)
@@ -292,7 +292,7 @@ final class FakeScanLedger: ScanLedger {
     }
 
     /// Ends an open scan as `final`, and counts what the model cost whatever becomes of it, as
-    /// ``ScanTransitions`` does: everyone's spend of today (UTC), and the person's tokens of the scan's day.
+    /// ``ScanTransitionStore`` does: everyone's spend of today (UTC), and the person's tokens of the scan's day.
     private func end(
         _ id: UUID,
         as final: ScanState,

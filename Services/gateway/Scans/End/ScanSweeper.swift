@@ -9,7 +9,7 @@ import Logging
 /// from doing the same work.
 enum ScanSweeper {
     /// How long after its deadline an open scan is failed: until then its worker may still record the outcome.
-    static let grace = ScanTransitions.sweepGrace
+    static let grace = ScanTransitionStore.sweepGrace
     /// How often each replica sweeps.
     static let interval = Duration.seconds(10)
 

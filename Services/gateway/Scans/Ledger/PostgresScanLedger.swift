@@ -22,8 +22,8 @@ struct PostgresScanLedger: ScanLedger {
         partial_count, parent_id
         """
 
-    private var transitions: ScanTransitions {
-        var transitions = ScanTransitions(client: client, logger: logger)
+    private var transitions: ScanTransitionStore {
+        var transitions = ScanTransitionStore(client: client, logger: logger)
         transitions.timeout = timeout
         return transitions
     }

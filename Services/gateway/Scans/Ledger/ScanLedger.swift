@@ -42,7 +42,7 @@ struct ScanPage: Sendable {
 /// daily usage. Real: ``PostgresScanLedger`` (the `scans` table); fake: `FakeScanLedger`.
 ///
 /// Every state change is a compare-and-set on the state, so a refund (a scan becoming `failed`) happens at most once,
-/// and nothing moves a scan out of a final state. The real ledger makes its changes through ``ScanTransitions``, the
+/// and nothing moves a scan out of a final state. The real ledger makes its changes through ``ScanTransitionStore``, the
 /// same compare-and-sets by which the scan worker makes the others (`running`, its outcome).
 protocol ScanLedger: Sendable {
     /// What counts against the allowances of the person with `quotaKey` on `day`: their scans that are not

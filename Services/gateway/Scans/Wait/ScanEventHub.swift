@@ -27,7 +27,7 @@ final class ScanEventHub: Sendable {
     }
 
     /// News of a scan: wakes its watches.
-    func announce(_ event: ScanEvent) {
+    func wake(_ event: ScanEvent) {
         let news: ScanNews = event.state.isOpen ? .stillOpen : .changed
         for watch in watches.withLock({ $0[event.scanID].map { Array($0.values) } ?? [] }) { watch.wake(news) }
     }

@@ -18,7 +18,7 @@ struct ScanEventListener: Service {
                     logger.warning("ignoring a scan event message that does not decode")
                     continue
                 }
-                hub.announce(event)
+                hub.wake(event)
             }
         }
     }

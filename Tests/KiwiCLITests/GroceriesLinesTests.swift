@@ -7,7 +7,7 @@ import Testing
 @testable import KiwiCLI
 
 @Suite("Printing the pantry and cookable recipes")
-struct KitchenLinesTests {
+struct GroceriesLinesTests {
     static let id = UUID(uuidString: "6f1c2a7e-0b4d-4c55-9a0e-3d2f1e8b7c61")!
 
     /// `item` as the API client decodes it.

@@ -122,7 +122,7 @@ struct PostgresShoppingListStore: ShoppingListStore {
     }
 
     /// The first key of the two-key advisory locks of shopping lists ("SHOP"): the two-key form is a key space of its
-    /// own, so these locks never wait on a recipe box's (`PostgresRecipeBox.lockKey`) or a scan reservation's.
+    /// own, so these locks never wait on a recipe box's (`PostgresSavedRecipeStore.lockKey`) or a scan reservation's.
     static let lockSpace: Int32 = 0x5348_4F50
 
     /// The second key: the first 4 bytes of the user's id. Two users whose ids share them only wait on each other.

@@ -7,7 +7,7 @@ import Testing
 
 /// `kiwi pantry`, `kiwi shop` and `kiwi cookable`, run as a real process against the real services.
 @Suite("kiwi CLI: pantry, shopping list and cookable", .serialized, .timeLimit(.minutes(3)))
-struct KitchenCLITests {
+struct GroceriesCLITests {
     typealias CLI = CLITests.CLI
 
     @Test("pantry adds by hand and from a scan, finds a name again, lists and removes; shop lists a saved recipe, checks off, moves to the pantry")

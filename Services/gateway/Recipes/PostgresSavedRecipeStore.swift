@@ -6,7 +6,7 @@ import PostgresNIO
 
 /// The `saved_recipes` table. The recipe and its detected ingredients are kept as the API's JSON, so a saved recipe
 /// reads back exactly as it was answered.
-struct PostgresRecipeBox: RecipeBox {
+struct PostgresSavedRecipeStore: SavedRecipeStore {
     let client: PostgresClient
     let logger: Logger
     /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.

@@ -3,7 +3,7 @@ import Foundation
 /// The signed-in session, kept between commands in `$XDG_CONFIG_HOME/kiwi/session.json`, else
 /// `$HOME/.config/kiwi/session.json` (else the home folder of the user's account), readable by the user alone
 /// (0600, in a 0700 folder).
-struct SessionStore {
+struct SessionFile {
     struct Saved: Codable {
         var server: String
         var sessionToken: String

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KiwiDietGuard
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 import KiwiScans
 import KiwiServiceSupport

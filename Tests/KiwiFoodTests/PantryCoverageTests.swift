@@ -1,6 +1,6 @@
 import Foundation
 import KiwiDietGuard
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 import Testing
 

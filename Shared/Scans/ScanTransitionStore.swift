@@ -5,7 +5,7 @@ import KiwiScanJobs
 import Logging
 import PostgresNIO
 
-/// What a worker found when it claimed a scan to run it (``ScanTransitions/start(_:)``).
+/// What a worker found when it claimed a scan to run it (``ScanTransitionStore/start(_:)``).
 public enum ScanClaim: Sendable, Equatable {
     /// The scan is `running` now: call the model. `shown`: what its client shows of an earlier attempt (the partials
     /// after the last restart, in order; none on a first delivery), for this attempt to confirm or restart.
@@ -22,7 +22,7 @@ public enum ScanClaim: Sendable, Equatable {
 /// (docs/architecture.md, "4. The quota strategy"). Each is a compare-and-set on the state: a scan leaves `queued` or
 /// `running` once, so a refund (becoming `failed`) happens at most once, a late answer changes nothing, and each
 /// scan's end is counted once in ``ScanEndMetrics``.
-public struct ScanTransitions: Sendable {
+public struct ScanTransitionStore: Sendable {
     public let client: PostgresClient
     public let logger: Logger
     /// The longest one statement may take before it fails with ``DatabaseUnavailable``.

@@ -4,8 +4,8 @@ import Synchronization
 
 @testable import KiwiGateway
 
-/// Saved recipes in memory, kept and found the way ``PostgresRecipeBox`` keeps and finds them.
-final class FakeRecipeBox: RecipeBox {
+/// Saved recipes in memory, kept and found the way ``PostgresSavedRecipeStore`` keeps and finds them.
+final class FakeSavedRecipeStore: SavedRecipeStore {
     private struct Kept {
         var userID: UUID
         var recipe: SavedRecipe

@@ -1,9 +1,9 @@
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 import Testing
 
 @Suite("Store sections, shelf lives and staples")
-struct KitchenTablesTests {
+struct FoodTablesTests {
     @Test("a known ingredient is listed in its section, a compound by its last word, anything else under Other")
     func sectionsByKey() {
         #expect(StoreSection(key: "milk") == .dairy)

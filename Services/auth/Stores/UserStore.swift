@@ -5,7 +5,7 @@ import PostgresNIO
 
 /// The users table: one row per Apple account. A concrete type, not a protocol: everything auth does is SQL, and its
 /// tests run it against the real PostgreSQL.
-struct PostgresUserRepository: Sendable {
+struct PostgresUserStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.

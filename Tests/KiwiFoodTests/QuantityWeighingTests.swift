@@ -1,10 +1,10 @@
 import KiwiDietGuard
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 import Testing
 
-@Suite("Kitchen units and weighing")
-struct KitchenMeasureTests {
+@Suite("Unit sizes and weighing")
+struct QuantityWeighingTests {
     @Test(
         "each unit has its size in NIST Handbook 44, Appendix C",
         arguments: [
@@ -13,7 +13,7 @@ struct KitchenMeasureTests {
         ]
     )
     func unitSizes(unit: QuantityUnit, published: Double) throws {
-        let size = try #require(KitchenUnits.millilitres[unit] ?? KitchenUnits.grams[unit])
+        let size = try #require(UnitSizes.millilitres[unit] ?? UnitSizes.grams[unit])
         #expect(abs(size - published) < 0.0005)
     }
 
@@ -22,7 +22,7 @@ struct KitchenMeasureTests {
         arguments: [(QuantityUnit.cup, QuantityUnit.fluidOunce, 8.0), (.cup, .tbsp, 16), (.tbsp, .tsp, 3), (.lb, .oz, 16)]
     )
     func unitsNest(larger: QuantityUnit, smaller: QuantityUnit, count: Double) throws {
-        let sizes = KitchenUnits.millilitres.merging(KitchenUnits.grams) { first, _ in first }
+        let sizes = UnitSizes.millilitres.merging(UnitSizes.grams) { first, _ in first }
         let largerSize = try #require(sizes[larger])
         let smallerSize = try #require(sizes[smaller])
         #expect(abs(largerSize / smallerSize - count) < 1e-9)
@@ -37,7 +37,7 @@ struct KitchenMeasureTests {
         ]
     )
     func cupWeights(key: String, grams: Double) throws {
-        let weighing = try #require(KitchenMeasure.weight(of: 1, .cup, key: key, defaultPortionGrams: nil))
+        let weighing = try #require(QuantityWeighing.weight(of: 1, .cup, key: key, defaultPortionGrams: nil))
         #expect(abs(weighing.grams - grams) < 0.05)
         #expect(!weighing.isEstimated)
     }
@@ -52,53 +52,53 @@ struct KitchenMeasureTests {
         ]
     )
     func pieceWeights(key: String, unit: QuantityUnit, grams: Double) throws {
-        let weighing = try #require(KitchenMeasure.weight(of: 1, unit, key: key, defaultPortionGrams: 999))
+        let weighing = try #require(QuantityWeighing.weight(of: 1, unit, key: key, defaultPortionGrams: 999))
         #expect(weighing == Weighing(grams: grams, isEstimated: true))
     }
 
     @Test("weights convert exactly and are not estimates", arguments: [(QuantityUnit.lb, 2.0, 907.18474), (.oz, 4, 113.398_092_5), (.kg, 0.5, 500)])
     func exactWeights(unit: QuantityUnit, amount: Double, grams: Double) throws {
-        let weighing = try #require(KitchenMeasure.weight(of: amount, unit, key: "anything", defaultPortionGrams: nil))
+        let weighing = try #require(QuantityWeighing.weight(of: amount, unit, key: "anything", defaultPortionGrams: nil))
         #expect(abs(weighing.grams - grams) < 1e-9)
         #expect(!weighing.isEstimated)
     }
 
     @Test("a volume of a food without a density is weighed at 1 g/ml, as an estimate")
     func assumedDensity() {
-        #expect(KitchenMeasure.weight(of: 2, .tbsp, key: "fish sauce", defaultPortionGrams: nil)?.isEstimated == true)
-        #expect(KitchenMeasure.weight(of: 250, .ml, key: "fish sauce", defaultPortionGrams: nil)?.grams == 250)
+        #expect(QuantityWeighing.weight(of: 2, .tbsp, key: "fish sauce", defaultPortionGrams: nil)?.isEstimated == true)
+        #expect(QuantityWeighing.weight(of: 250, .ml, key: "fish sauce", defaultPortionGrams: nil)?.grams == 250)
     }
 
     @Test("a piece of a food without a piece weight weighs the matched food's portion, else nothing")
     func defaultPortion() {
-        #expect(KitchenMeasure.weight(of: 2, .piece, key: "dragon fruit", defaultPortionGrams: 300) == Weighing(grams: 600, isEstimated: true))
-        #expect(KitchenMeasure.weight(of: 2, .piece, key: "dragon fruit", defaultPortionGrams: nil) == nil)
+        #expect(QuantityWeighing.weight(of: 2, .piece, key: "dragon fruit", defaultPortionGrams: 300) == Weighing(grams: 600, isEstimated: true))
+        #expect(QuantityWeighing.weight(of: 2, .piece, key: "dragon fruit", defaultPortionGrams: nil) == nil)
     }
 
     @Test("an amount without a unit counts pieces")
     func bareCount() {
-        #expect(KitchenMeasure.weight(of: 2, nil, key: "egg", defaultPortionGrams: nil) == Weighing(grams: 100, isEstimated: true))
+        #expect(QuantityWeighing.weight(of: 2, nil, key: "egg", defaultPortionGrams: nil) == Weighing(grams: 100, isEstimated: true))
     }
 
     @Test("to taste, or no amount, cannot be weighed")
     func unweighable() {
-        #expect(KitchenMeasure.weight(of: nil, .toTaste, key: "salt", defaultPortionGrams: nil) == nil)
-        #expect(KitchenMeasure.weight(of: nil, nil, key: "salt", defaultPortionGrams: nil) == nil)
-        #expect(KitchenMeasure.weight(of: 1, .toTaste, key: "salt", defaultPortionGrams: nil) == nil)
+        #expect(QuantityWeighing.weight(of: nil, .toTaste, key: "salt", defaultPortionGrams: nil) == nil)
+        #expect(QuantityWeighing.weight(of: nil, nil, key: "salt", defaultPortionGrams: nil) == nil)
+        #expect(QuantityWeighing.weight(of: 1, .toTaste, key: "salt", defaultPortionGrams: nil) == nil)
     }
 
     @Test("a pinch is a sixteenth of a teaspoon of the food, as an estimate")
     func pinch() throws {
-        let weighing = try #require(KitchenMeasure.weight(of: 1, .pinch, key: "salt", defaultPortionGrams: nil))
+        let weighing = try #require(QuantityWeighing.weight(of: 1, .pinch, key: "salt", defaultPortionGrams: nil))
         #expect(abs(weighing.grams - 6.0 / 16) < 1e-9)
         #expect(weighing.isEstimated)
     }
 
     @Test("a can weighs 400 g; a bunch or pack weighs its table row or nothing")
     func containers() {
-        #expect(KitchenMeasure.weight(of: 2, .can, key: "chickpea", defaultPortionGrams: nil) == Weighing(grams: 800, isEstimated: true))
-        #expect(KitchenMeasure.weight(of: 1, .bunch, key: "spinach", defaultPortionGrams: nil) == Weighing(grams: 340, isEstimated: true))
-        #expect(KitchenMeasure.weight(of: 1, .pack, key: "tofu", defaultPortionGrams: nil) == nil)
+        #expect(QuantityWeighing.weight(of: 2, .can, key: "chickpea", defaultPortionGrams: nil) == Weighing(grams: 800, isEstimated: true))
+        #expect(QuantityWeighing.weight(of: 1, .bunch, key: "spinach", defaultPortionGrams: nil) == Weighing(grams: 340, isEstimated: true))
+        #expect(QuantityWeighing.weight(of: 1, .pack, key: "tofu", defaultPortionGrams: nil) == nil)
     }
 
     @Test("every key of the tables is a normalised ingredient key, so that a lookup can find it")

@@ -4,14 +4,14 @@ import Testing
 
 @testable import KiwiGateway
 
-/// The recipe box, each case against ``FakeRecipeBox`` and against ``PostgresRecipeBox`` on a migrated database of
+/// The recipe box, each case against ``FakeSavedRecipeStore`` and against ``PostgresSavedRecipeStore`` on a migrated database of
 /// its own.
 @Suite("Recipe box, fake and PostgreSQL")
-struct RecipeBoxTests {
+struct SavedRecipeStoreTests {
     /// The box of each kind.
-    static let boxes = PortImplementations<any RecipeBox>(
-        fake: { FakeRecipeBox() },
-        postgres: { PostgresRecipeBox(client: $0, logger: testLogger, timeout: .seconds(60)) }
+    static let boxes = PortImplementations<any SavedRecipeStore>(
+        fake: { FakeSavedRecipeStore() },
+        postgres: { PostgresSavedRecipeStore(client: $0, logger: testLogger, timeout: .seconds(60)) }
     )
 
     /// A copy of ``RecipesRouterTests/omelette`` (or `name`) from a scan of its own.

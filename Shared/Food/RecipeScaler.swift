@@ -58,13 +58,13 @@ public enum RecipeScaler {
     public static func convert(_ quantity: Quantity, to units: UnitSystem?) -> Quantity {
         switch (units, quantity.unit) {
         case (.metric, .cup), (.metric, .fluidOunce):
-            Quantity(quantity.amount * KitchenUnits.millilitres[quantity.unit]!, .ml)
+            Quantity(quantity.amount * UnitSizes.millilitres[quantity.unit]!, .ml)
         case (.metric, .oz), (.metric, .lb):
-            Quantity(quantity.amount * KitchenUnits.grams[quantity.unit]!, .g)
+            Quantity(quantity.amount * UnitSizes.grams[quantity.unit]!, .g)
         case (.us, .g), (.us, .kg):
-            usWeight(grams: quantity.amount * KitchenUnits.grams[quantity.unit]!)
+            usWeight(grams: quantity.amount * UnitSizes.grams[quantity.unit]!)
         case (.us, .ml), (.us, .l):
-            usVolume(millilitres: quantity.amount * KitchenUnits.millilitres[quantity.unit]!)
+            usVolume(millilitres: quantity.amount * UnitSizes.millilitres[quantity.unit]!)
         default:
             quantity
         }
@@ -114,15 +114,15 @@ public enum RecipeScaler {
 
     /// Ounces, or pounds from 16 oz.
     static func usWeight(grams: Double) -> Quantity {
-        let ounces = grams / KitchenUnits.grams[.oz]!
+        let ounces = grams / UnitSizes.grams[.oz]!
         return ounces >= 16 ? Quantity(ounces / 16, .lb) : Quantity(ounces, .oz)
     }
 
     /// Teaspoons below 1 tbsp, tablespoons below ¼ cup, else cups.
     static func usVolume(millilitres: Double) -> Quantity {
-        let tablespoon = KitchenUnits.millilitres[.tbsp]!
-        let cup = KitchenUnits.millilitres[.cup]!
-        if millilitres < tablespoon { return Quantity(millilitres / KitchenUnits.millilitres[.tsp]!, .tsp) }
+        let tablespoon = UnitSizes.millilitres[.tbsp]!
+        let cup = UnitSizes.millilitres[.cup]!
+        if millilitres < tablespoon { return Quantity(millilitres / UnitSizes.millilitres[.tsp]!, .tsp) }
         if millilitres < cup / 4 { return Quantity(millilitres / tablespoon, .tbsp) }
         return Quantity(millilitres / cup, .cup)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 
 /// A shopping list in the forms `GET /v1/shopping-list` answers: grouped for the API's JSON, and as plain text for a

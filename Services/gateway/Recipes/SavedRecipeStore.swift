@@ -37,9 +37,9 @@ struct SavedRecipeChanges: Sendable, Hashable {
     var rating: FieldChange<Int> = .keep
 }
 
-/// The recipes users keep (`/v1/recipes`). Real: ``PostgresRecipeBox`` (the `saved_recipes` table); fake:
-/// `FakeRecipeBox`. Every lookup is by the user too: another user's recipe is one that does not exist.
-protocol RecipeBox: Sendable {
+/// The recipes users keep (`/v1/recipes`). Real: ``PostgresSavedRecipeStore`` (the `saved_recipes` table); fake:
+/// `FakeSavedRecipeStore`. Every lookup is by the user too: another user's recipe is one that does not exist.
+protocol SavedRecipeStore: Sendable {
     /// Keeps `recipe` for `userID`, unless they kept the same recipe of the same scan before or keep `capacity`
     /// recipes already. Two saves at once never take a user past the capacity.
     func save(_ recipe: SavedRecipe, for userID: UUID, capacity: Int) async throws -> RecipeSaving

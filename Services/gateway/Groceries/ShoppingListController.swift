@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 import KiwiServiceSupport
 import Logging
@@ -13,7 +13,7 @@ import NIOCore
 /// body is checked before anything is stored, and an add is all or nothing.
 struct ShoppingListController: Sendable {
     let shoppingList: any ShoppingListStore
-    let recipes: any RecipeBox
+    let recipes: any SavedRecipeStore
     let ledger: any ScanLedger
     let pantry: any PantryStore
     let profileCheck: TodaysProfileCheck

@@ -8,7 +8,7 @@ public enum QuantityText {
         if unit == .toTaste { return "to taste" }
         guard let amount else { return nil }
         let unit = unit ?? .piece
-        let number = KitchenUnits.isMetric(unit) ? decimal(amount) : fraction(amount)
+        let number = UnitSizes.isMetric(unit) ? decimal(amount) : fraction(amount)
         guard let word = word(unit, plural: amount > 1) else { return number }
         return "\(number) \(word)"
     }

@@ -16,7 +16,7 @@ public struct FoodDensity: Sendable, Hashable {
 
     /// Grams per millilitre.
     public var density: Double {
-        grams / KitchenUnits.millilitres[volume]!
+        grams / UnitSizes.millilitres[volume]!
     }
 
     /// The documented table, about 45 common foods measured by volume.

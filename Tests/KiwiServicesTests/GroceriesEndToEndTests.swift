@@ -12,7 +12,7 @@ import Testing
 /// shopping list"): what a refined scan confirmed fills the pantry, a saved recipe's missing ingredients fill the list,
 /// and bought items make the recipe cookable.
 @Suite("Pantry and shopping list end to end", .serialized, .timeLimit(.minutes(3)))
-struct KitchenEndToEndTests {
+struct GroceriesEndToEndTests {
     let photo = SyntheticJPEG.make(size: 16 * 1024, seed: 98)
     let confirmed = ["Greek yoghurt", "leeks"]
     let gratin = ModelAnswers.Dish(

@@ -1,5 +1,5 @@
 import Foundation
-import KiwiKitchen
+import KiwiFood
 import KiwiModels
 import Testing
 

@@ -11,8 +11,8 @@ struct LiveSession: Sendable, Hashable {
     let appleUserID: String
 }
 
-/// The sessions table, addressed by token hash only. A concrete type, like ``PostgresUserRepository``.
-struct PostgresSessionRepository: Sendable {
+/// The sessions table, addressed by token hash only. A concrete type, like ``PostgresUserStore``.
+struct PostgresSessionStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.

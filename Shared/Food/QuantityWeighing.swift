@@ -13,9 +13,9 @@ public struct Weighing: Sendable, Hashable {
     }
 }
 
-/// Weighs recipe quantities for the nutrition estimate, from the documented tables (``KitchenUnits``,
+/// Weighs recipe quantities for the nutrition estimate, from the documented tables (``UnitSizes``,
 /// ``FoodDensity``, ``PieceWeight``; docs/architecture.md, "Quantities, scaling and nutrition").
-public enum KitchenMeasure {
+public enum QuantityWeighing {
     /// The usual size of a can of food in Europe and the US (400 g; 14.5 oz in the US is within 3 %).
     public static let canGrams = 400.0
 
@@ -29,17 +29,17 @@ public enum KitchenMeasure {
     public static func weight(of amount: Double?, _ unit: QuantityUnit?, key: String, defaultPortionGrams: Double?) -> Weighing? {
         guard let amount, amount > 0 else { return nil }
         let unit = unit ?? .piece
-        if let grams = KitchenUnits.grams[unit] {
+        if let grams = UnitSizes.grams[unit] {
             return Weighing(grams: amount * grams, isEstimated: false)
         }
         let density = FoodDensity.byKey[key]
-        if let millilitres = KitchenUnits.millilitres[unit] {
+        if let millilitres = UnitSizes.millilitres[unit] {
             return Weighing(grams: amount * millilitres * (density ?? 1), isEstimated: density == nil)
         }
         let eachGrams: Double? =
             switch unit {
             case .piece, .clove, .slice: PieceWeight.pieceGrams[key] ?? defaultPortionGrams
-            case .pinch: KitchenUnits.pinchMillilitres * (density ?? 1)
+            case .pinch: UnitSizes.pinchMillilitres * (density ?? 1)
             case .can: canGrams
             case .bunch: PieceWeight.bunchGrams[key]
             case .pack: PieceWeight.packGrams[key]
