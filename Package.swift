@@ -124,18 +124,18 @@ let package = Package(
             "KiwiGateway",
             folder: "gateway",
             dependencies: [
-                "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiInternalAPI", "KiwiFood",
-                "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTopology", "KiwiTracing",
-                asyncHTTPClient, coreMetrics, crypto, httpTypes, hummingbird, instrumentation, logging, nioCore, nioHTTP1, postgresNIO,
-                serviceLifecycle, tracing,
+                "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiFood", "KiwiInternalAPI",
+                "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiStrictJSON", "KiwiTopology",
+                "KiwiTracing", asyncHTTPClient, coreMetrics, crypto, httpTypes, hummingbird, instrumentation, logging, nioCore, nioHTTP1,
+                postgresNIO, serviceLifecycle, tracing,
             ]
         ),
         service(
             "KiwiScanWorker",
             folder: "scan-worker",
             dependencies: [
-                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLogging", "KiwiMessaging",
-                "KiwiModels", "KiwiNutrition", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTopology", "KiwiTracing",
+                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLogging", "KiwiMessaging", "KiwiModels",
+                "KiwiNutrition", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiStrictJSON", "KiwiTopology", "KiwiTracing",
                 asyncHTTPClient, coreMetrics, hummingbird, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle, tracing,
             ]
         ),
@@ -164,8 +164,8 @@ let package = Package(
             "KiwiLLMStub",
             folder: "llm-stub",
             dependencies: [
-                "KiwiConcurrency", "KiwiDevelopment", "KiwiJPEG", "KiwiLogging", "KiwiModels", "KiwiOpenAI",
-                argumentParser, crypto, httpTypes, hummingbird, logging, nioCore, nioHTTPTypes, nioPosix,
+                "KiwiConcurrency", "KiwiDevelopment", "KiwiJPEG", "KiwiLogging", "KiwiModels", "KiwiOpenAI", "KiwiStrictJSON", argumentParser,
+                crypto, httpTypes, hummingbird, logging, nioCore, nioHTTPTypes, nioPosix,
             ]
         ),
         tool(
@@ -198,7 +198,7 @@ let package = Package(
                 "KiwiScans", "KiwiTopology", asyncHTTPClient, logging, nioCore, nioHTTP1, postgresNIO,
             ]
         ),
-        tool("KiwiGuardBench", folder: "guard-bench", dependencies: ["KiwiBenchmarking", "KiwiDevelopment", "KiwiDietGuard", "KiwiModels"]),
+        tool("KiwiGuardBench", folder: "guard-bench", dependencies: ["KiwiBenchmarking", "KiwiDevelopment", "KiwiDietGuard", "KiwiModels", "KiwiStrictJSON"]),
         tool("KiwiGatewayFloor", folder: "gateway-floor", dependencies: ["KiwiConfiguration", "KiwiModels", hummingbird, logging]),
         tool(
             "KiwiWorkerFloor",
@@ -211,11 +211,14 @@ let package = Package(
 
         // MARK: Shared libraries
         // Crypto: the ids of a model's answer are derived from the scan id and the answer (SHA-256), not drawn at random.
-        library("KiwiModels", folder: "Models", dependencies: [crypto]),
+        // JSON read strictly (values, the strict parser, the incremental reader, decoding from values, shapes): it
+        // imports nothing of Kiwi's, so every layer may use it.
+        library("KiwiStrictJSON", folder: "StrictJSON"),
+        library("KiwiModels", folder: "Models", dependencies: ["KiwiStrictJSON", crypto]),
         library("KiwiJPEG", folder: "JPEG"),
         // What only development tools and tests use: synthetic photos, the stand-in for Apple's signing key, running
         // services around a body. No service depends on it.
-        library("KiwiDevelopment", folder: "Development", dependencies: ["KiwiModels", jwtKit, serviceLifecycle, cryptoExtras]),
+        library("KiwiDevelopment", folder: "Development", dependencies: ["KiwiModels", "KiwiStrictJSON", jwtKit, serviceLifecycle, cryptoExtras]),
         library("KiwiBenchmarking", folder: "Benchmarking", dependencies: ["KiwiConcurrency"]),
         library(
             "KiwiAPIClient",
@@ -236,7 +239,7 @@ let package = Package(
         ),
         library("KiwiInternalAPI", folder: "InternalAPI", dependencies: ["KiwiModels", crypto]),
         library("KiwiConfiguration", folder: "Configuration", dependencies: [configuration]),
-        library("KiwiLogging", folder: "Logging", dependencies: ["KiwiModels", logging]),
+        library("KiwiLogging", folder: "Logging", dependencies: ["KiwiModels", "KiwiStrictJSON", logging]),
         library(
             "KiwiDatabase",
             folder: "Database",
@@ -267,17 +270,20 @@ let package = Package(
         // MARK: Tests
         .target(
             name: "KiwiTestSupport",
-            dependencies: ["KiwiConcurrency", "KiwiDatabase", "KiwiJPEG", "KiwiModels", logging, nioCore, nioPosix, postgresNIO, serviceLifecycle],
+            dependencies: [
+                "KiwiConcurrency", "KiwiDatabase", "KiwiJPEG", "KiwiModels", "KiwiStrictJSON", logging, nioCore, nioPosix, postgresNIO,
+                serviceLifecycle,
+            ],
             path: "Tests/Support",
             swiftSettings: swiftSettings
         ),
-        tests("KiwiModelsTests", dependencies: ["KiwiModels", "KiwiTestSupport"], resources: [.copy("Fixtures")]),
-        tests("KiwiDietGuardTests", dependencies: ["KiwiDietGuard", "KiwiModels"], resources: [.copy("Fixtures")]),
+        tests("KiwiModelsTests", dependencies: ["KiwiModels", "KiwiStrictJSON", "KiwiTestSupport"], resources: [.copy("Fixtures")]),
+        tests("KiwiDietGuardTests", dependencies: ["KiwiDietGuard", "KiwiModels", "KiwiStrictJSON"], resources: [.copy("Fixtures")]),
         tests("KiwiFoodTests", dependencies: ["KiwiDietGuard", "KiwiFood", "KiwiModels"]),
         tests("KiwiNutritionTests", dependencies: ["KiwiDatabase", "KiwiModels", "KiwiNutrition"], resources: [.copy("Fixtures")]),
         tests("KiwiConfigurationTests", dependencies: ["KiwiConfiguration"]),
         tests("KiwiCLITests", dependencies: ["KiwiCLI", "KiwiAPIClient", "KiwiModels", "KiwiTestSupport", argumentParser, openAPIRuntime]),
-        tests("KiwiLoggingTests", dependencies: ["KiwiLogging", "KiwiModels", logging]),
+        tests("KiwiLoggingTests", dependencies: ["KiwiLogging", "KiwiModels", "KiwiStrictJSON", logging]),
         tests(
             "KiwiDatabaseTests",
             dependencies: [
@@ -307,18 +313,17 @@ let package = Package(
         tests(
             "KiwiLLMStubTests",
             dependencies: [
-                "KiwiConcurrency", "KiwiDevelopment", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiModels", "KiwiOpenAI", "KiwiTestSupport",
-                asyncHTTPClient, crypto, nioCore, nioHTTP1,
+                "KiwiConcurrency", "KiwiDevelopment", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiModels", "KiwiOpenAI", "KiwiStrictJSON",
+                "KiwiTestSupport", asyncHTTPClient, crypto, nioCore, nioHTTP1,
             ],
             resources: [.copy("Fixtures")]
         ),
         tests(
             "KiwiScanWorkerTests",
             dependencies: [
-                "KiwiDevelopment", "KiwiConcurrency", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels",
-                "KiwiNutrition", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
-                "KiwiTopology",
-                asyncHTTPClient, crypto, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle,
+                "KiwiConcurrency", "KiwiDatabase", "KiwiDevelopment", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels",
+                "KiwiNutrition", "KiwiOpenAI", "KiwiScanJobs", "KiwiScanWorker", "KiwiScans", "KiwiServiceSupport", "KiwiStrictJSON",
+                "KiwiTestSupport", "KiwiTopology", asyncHTTPClient, crypto, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle,
             ],
             resources: [.copy("Fixtures")]
         ),

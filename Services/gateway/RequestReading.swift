@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import KiwiModels
 import KiwiServiceSupport
+import KiwiStrictJSON
 import NIOCore
 
 /// How every route reads what a client sends, so that one mistake is one 400 everywhere: a body past the route's

@@ -1,4 +1,5 @@
 import KiwiModels
+import KiwiStrictJSON
 
 /// Realistic, varied and deterministic fridge answers, as gpt-4o writes them: the OpenAI stub's, where the photo's hash
 /// picks a fridge and small variations of the confidences, so the same photo always gets the same answer; tests' and

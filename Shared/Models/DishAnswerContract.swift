@@ -1,4 +1,5 @@
 import Foundation
+import KiwiStrictJSON
 
 /// The rules of a dish scan's answer (`mode=dish`), from one description as for fridge answers
 /// (``ScanResponseContract``): the model writes `{"dish": {…} | null}` without ids; clients receive the dish inside a

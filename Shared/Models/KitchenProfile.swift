@@ -1,4 +1,5 @@
 import Foundation
+import KiwiStrictJSON
 
 /// How a user cooks (`GET`/`PUT /v1/profile`): diets and allergies every answer is checked against, dislikes and
 /// limits the model is asked to respect. Every scan carries the profile as it was when the scan started.

@@ -1,4 +1,5 @@
 import Foundation
+import KiwiStrictJSON
 
 /// The rules of a scan answer (docs/architecture.md, "The scan answer contract"), and the validators and JSON Schema built from them.
 ///

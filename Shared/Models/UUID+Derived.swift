@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KiwiStrictJSON
 
 extension UUID {
     /// A name-based UUID (RFC 9562 version 8) for an entity of a model's answer: the first 128 bits of

@@ -42,7 +42,8 @@ struct ImportDirectionTests {
     @Test("imports that go down the layers pass")
     func downwardImportsPass() async throws {
         let result = try await check([
-            ("KiwiModels", "Shared/Models", "library", ""),
+            ("KiwiStrictJSON", "Shared/StrictJSON", "library", ""),
+            ("KiwiModels", "Shared/Models", "library", "import KiwiStrictJSON"),
             ("KiwiDietGuard", "Shared/DietGuard", "library", "import KiwiModels"),
             ("KiwiDatabase", "Shared/Database", "library", ""),
             ("KiwiGateway", "Services/gateway", "executable", "import KiwiDatabase"),
@@ -59,11 +60,19 @@ struct ImportDirectionTests {
         #expect(output.contains("Shared/DietGuard/Source.swift"), "\(output)")
     }
 
-    @Test("a foundations module that imports any Kiwi module fails the check")
+    @Test("a foundations module that imports any Kiwi module but the JSON module fails the check")
     func foundationImportFails() async throws {
         try await expectRefused(
             [("KiwiModels", "Shared/Models", "library", "import KiwiConcurrency"), ("KiwiConcurrency", "Shared/Concurrency", "library", "")],
-            saying: "KiwiModels is a foundations module, which imports no Kiwi module"
+            saying: "KiwiModels is a foundations module, which imports no Kiwi module but the JSON module"
+        )
+    }
+
+    @Test("the JSON module that imports any Kiwi module fails the check")
+    func jsonImportFails() async throws {
+        try await expectRefused(
+            [("KiwiStrictJSON", "Shared/StrictJSON", "library", "import KiwiModels"), ("KiwiModels", "Shared/Models", "library", "")],
+            saying: "KiwiStrictJSON is the JSON module, which imports no Kiwi module"
         )
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import KiwiDietGuard
 import KiwiModels
+import KiwiStrictJSON
 import Testing
 
 /// The guard reads every free-text member a model writes in a recipe, found by walking the contract's shapes rather

@@ -1,6 +1,7 @@
 import Foundation
 import KiwiDietGuard
 import KiwiModels
+import KiwiStrictJSON
 import Testing
 
 @testable import KiwiDevelopment

@@ -4,6 +4,7 @@ import KiwiConcurrency
 import KiwiDevelopment
 import KiwiModels
 import KiwiOpenAI
+import KiwiStrictJSON
 import KiwiTestSupport
 import NIOCore
 import NIOHTTP1

@@ -5,6 +5,7 @@ import KiwiDevelopment
 import KiwiJPEG
 import KiwiModels
 import KiwiOpenAI
+import KiwiStrictJSON
 import KiwiTestSupport
 import NIOCore
 import NIOHTTP1

@@ -1,6 +1,7 @@
 import Foundation
 import KiwiLogging
 import KiwiModels
+import KiwiStrictJSON
 import Logging
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiModels
+import KiwiStrictJSON
 import Testing
 
 /// Each recipe's `allergens`: the model must declare them, and clients may meet recipes answered before it did.

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiModels
+import KiwiStrictJSON
 import Testing
 
 /// What a reader hands over for `text` fed in the given fragments.

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiModels
+import KiwiStrictJSON
 
 /// An independent reading of JSON Schema (the keywords OpenAI's strict mode uses), written from the
 /// specification rather than from ``JSONShape``, so agreeing with it means the schema says what the

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiModels
+import KiwiStrictJSON
 import Testing
 
 @Suite("Decoding from a parsed JSON tree")

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiModels
+import KiwiStrictJSON
 import Testing
 
 /// The field names and date format are the contract with mobile clients: each model is checked

@@ -1,4 +1,5 @@
 import KiwiModels
+import KiwiStrictJSON
 import Testing
 
 @Suite("Strict JSON parser")

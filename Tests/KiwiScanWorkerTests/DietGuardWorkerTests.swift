@@ -3,6 +3,7 @@ import KiwiDevelopment
 import KiwiModels
 import KiwiScanJobs
 import KiwiScans
+import KiwiStrictJSON
 import KiwiTestSupport
 import Testing
 

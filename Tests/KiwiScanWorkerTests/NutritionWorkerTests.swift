@@ -4,6 +4,7 @@ import KiwiDevelopment
 import KiwiModels
 import KiwiNutrition
 import KiwiScanJobs
+import KiwiStrictJSON
 import Testing
 
 @testable import KiwiLLMStub

@@ -1,4 +1,5 @@
 import KiwiModels
+import KiwiStrictJSON
 
 extension JSONValue {
     /// Replaces (or with `nil`, removes) the value at the given path of member names and array indexes.

@@ -1,4 +1,5 @@
 import KiwiModels
+import KiwiStrictJSON
 
 /// Answers a test dictates to the OpenAI stub (`StubBehaviour.answers`): the model's JSON, as it writes it (no ids).
 public enum ModelAnswers {

@@ -3,6 +3,7 @@ import KiwiBenchmarking
 import KiwiDevelopment
 import KiwiDietGuard
 import KiwiModels
+import KiwiStrictJSON
 
 // kiwi-guard-bench: the CPU the scan worker's allergen work costs per scan, alone, on one thread. Every recipe of a
 // fridge answer is labelled with its allergens, as every scan's are (`DietGuard.allergens(of:)`), and the answer is

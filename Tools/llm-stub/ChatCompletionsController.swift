@@ -7,6 +7,7 @@ import KiwiDevelopment
 import KiwiJPEG
 import KiwiModels
 import KiwiOpenAI
+import KiwiStrictJSON
 import NIOCore
 
 /// `POST /v1/chat/completions`: checks the request as OpenAI would, waits the simulated latency, then answers

@@ -2,6 +2,7 @@ import Foundation
 import KiwiDevelopment
 import KiwiModels
 import KiwiOpenAI
+import KiwiStrictJSON
 
 /// A completion as OpenAI streams it (`"stream": true`): server-sent events `data: {chat.completion.chunk}`, each
 /// followed by a blank line. The first chunk says `role: "assistant"` with empty content (or, for a refusal, null

@@ -1,5 +1,6 @@
 import KiwiDevelopment
 import KiwiModels
+import KiwiStrictJSON
 
 /// Deterministic dish answers (`kiwi_dish` requests): the photos' hash picks the dish, so the same photos always get
 /// the same answer.

@@ -1,4 +1,5 @@
 import KiwiModels
+import KiwiStrictJSON
 
 /// What a model under strict Structured Outputs can write that still breaks Kiwi's contract: strict mode holds the
 /// schema's structure, but string lengths are only described to it (`maxLength` is not a supported keyword), so a

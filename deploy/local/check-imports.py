@@ -25,9 +25,11 @@ PRODUCT_MODULES = {
     "Instrumentation": {"Instrumentation", "ServiceContextModule"},
 }
 
-# Kiwi's modules by layer, lowest first. A module imports modules of its own layer or of lower ones; the first layer's
-# import no Kiwi module at all. A Kiwi library missing here fails the check: a new module is given its layer on purpose.
+# Kiwi's modules by layer, lowest first. A module imports modules of its own layer or of lower ones, except in the two
+# lowest: the JSON module imports no Kiwi module at all, and a foundations module none but the JSON module. A Kiwi
+# library missing here fails the check: a new module is given its layer on purpose.
 LAYERS = [
+    ("JSON", {"KiwiStrictJSON"}),
     ("foundations", {"KiwiModels", "KiwiJPEG", "KiwiConcurrency", "KiwiConfiguration", "KiwiTracing", "CRabbitMQ"}),
     ("rules", {
         "KiwiDietGuard", "KiwiFood", "KiwiNutrition", "KiwiOpenAI", "KiwiInternalAPI", "KiwiAPIDocument", "KiwiLogging",
@@ -103,7 +105,9 @@ def wrong_directions(package):
             elif name in services and module in DEVELOPMENT_ONLY:
                 yield name, module, paths, "is a service importing a module only tools and tests may use"
             elif layer == 0:
-                yield name, module, paths, f"is a {LAYERS[0][0]} module, which imports no Kiwi module"
+                yield name, module, paths, f"is the {LAYERS[0][0]} module, which imports no Kiwi module"
+            elif layer == 1 and layer_of(module) != 0:
+                yield name, module, paths, f"is a {LAYERS[1][0]} module, which imports no Kiwi module but the {LAYERS[0][0]} module"
             elif layer is not None and (layer_of(module) is None or layer_of(module) > layer):
                 above = LAYERS[layer_of(module)][0] if layer_of(module) is not None else "no layer"
                 yield name, module, paths, f"imports upward: {LAYERS[layer][0]} may not import {above}"

@@ -1,6 +1,7 @@
 import Foundation
 import KiwiModels
 import KiwiOpenAI
+import KiwiStrictJSON
 import NIOCore
 
 /// A streamed chat completion (`"stream": true`) read as its bytes arrive: server-sent events whose data is a

@@ -1,4 +1,5 @@
 import KiwiModels
+import KiwiStrictJSON
 
 /// The prompt of a refinement (docs/architecture.md, "Refinements"): no photo, the ingredients the person confirmed
 /// instead, under the fridge scan's rules, schema and profile.

@@ -1,6 +1,7 @@
 import Foundation
 import KiwiModels
 import KiwiOpenAI
+import KiwiStrictJSON
 import NIOCore
 
 /// The Chat Completions request that asks gpt-4o about one fridge photo (docs/architecture.md, "2. The scan data flow", step 12).

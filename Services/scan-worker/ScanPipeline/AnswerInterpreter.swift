@@ -1,6 +1,7 @@
 import Foundation
 import KiwiModels
 import KiwiOpenAI
+import KiwiStrictJSON
 
 /// Why an answer cannot be used: a short kind for logs, and for the repair prompt the problem and the answer.
 struct UnusableAnswer: Error, Sendable {

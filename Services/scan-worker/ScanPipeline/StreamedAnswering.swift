@@ -2,6 +2,7 @@ import Foundation
 import KiwiDietGuard
 import KiwiModels
 import KiwiScans
+import KiwiStrictJSON
 import Logging
 import Synchronization
 
