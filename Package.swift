@@ -125,9 +125,9 @@ let package = Package(
             folder: "gateway",
             dependencies: [
                 "KiwiAPIDocument", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiFood", "KiwiInternalAPI",
-                "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiStrictJSON", "KiwiTopology",
-                "KiwiTracing", asyncHTTPClient, coreMetrics, crypto, httpTypes, hummingbird, instrumentation, logging, nioCore, nioHTTP1,
-                postgresNIO, serviceLifecycle, tracing,
+                "KiwiLogging", "KiwiMessaging", "KiwiModels", "KiwiScanMessages", "KiwiScanStore", "KiwiScans", "KiwiServiceSupport",
+                "KiwiStrictJSON", "KiwiTopology", "KiwiTracing", asyncHTTPClient, coreMetrics, crypto, httpTypes, hummingbird, instrumentation,
+                logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle, tracing,
             ]
         ),
         service(
@@ -135,8 +135,9 @@ let package = Package(
             folder: "scan-worker",
             dependencies: [
                 "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDietGuard", "KiwiJPEG", "KiwiLogging", "KiwiMessaging", "KiwiModels",
-                "KiwiNutrition", "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiStrictJSON", "KiwiTopology", "KiwiTracing",
-                asyncHTTPClient, coreMetrics, hummingbird, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle, tracing,
+                "KiwiNutrition", "KiwiOpenAI", "KiwiScanMessages", "KiwiScanStore", "KiwiScans", "KiwiServiceSupport", "KiwiStrictJSON",
+                "KiwiTopology", "KiwiTracing", asyncHTTPClient, coreMetrics, hummingbird, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle,
+                tracing,
             ]
         ),
         service(
@@ -180,9 +181,8 @@ let package = Package(
             "KiwiScanWorkerBench",
             folder: "scan-worker-bench",
             dependencies: [
-                "KiwiDevelopment", "KiwiBenchmarking", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiJPEG", "KiwiMessaging",
-                "KiwiScanJobs", "KiwiScans", "KiwiTopology",
-                logging, postgresNIO,
+                "KiwiBenchmarking", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDevelopment", "KiwiJPEG", "KiwiMessaging",
+                "KiwiScanMessages", "KiwiScanStore", "KiwiScans", "KiwiTopology", logging, postgresNIO,
             ]
         ),
         tool(
@@ -194,11 +194,15 @@ let package = Package(
             "KiwiFloorBench",
             folder: "floor-bench",
             dependencies: [
-                "KiwiDevelopment", "KiwiBenchmarking", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiMessaging", "KiwiScanJobs",
-                "KiwiScans", "KiwiTopology", asyncHTTPClient, logging, nioCore, nioHTTP1, postgresNIO,
+                "KiwiBenchmarking", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDevelopment", "KiwiMessaging", "KiwiScanMessages",
+                "KiwiScanStore", "KiwiScans", "KiwiTopology", asyncHTTPClient, logging, nioCore, nioHTTP1, postgresNIO,
             ]
         ),
-        tool("KiwiGuardBench", folder: "guard-bench", dependencies: ["KiwiBenchmarking", "KiwiDevelopment", "KiwiDietGuard", "KiwiModels", "KiwiStrictJSON"]),
+        tool(
+            "KiwiGuardBench",
+            folder: "guard-bench",
+            dependencies: ["KiwiBenchmarking", "KiwiDevelopment", "KiwiDietGuard", "KiwiModels", "KiwiStrictJSON"]
+        ),
         tool("KiwiGatewayFloor", folder: "gateway-floor", dependencies: ["KiwiConfiguration", "KiwiModels", hummingbird, logging]),
         tool(
             "KiwiWorkerFloor",
@@ -231,11 +235,20 @@ let package = Package(
         library("KiwiNutrition", folder: "Nutrition", dependencies: ["KiwiDietGuard", "KiwiFood", "KiwiModels"]),
         library("KiwiAPIDocument", folder: "APIDocument", dependencies: ["KiwiModels", crypto, yams], resources: [.embedInCode("openapi.yaml")]),
         library("KiwiConcurrency", folder: "Concurrency", dependencies: [heapModule]),
-        library("KiwiScanJobs", folder: "ScanJobs", dependencies: ["KiwiConcurrency", "KiwiMessaging", "KiwiModels", crypto]),
+        // A scan's values (state, failure, outcome, event, job, photo key, partial): no SQL and no AMQP, so every layer
+        // above may use them.
+        library("KiwiScans", folder: "Scans", dependencies: ["KiwiModels", crypto]),
+        // The statements and transitions of a scan's row in `scans`, shared by the gateway and the worker.
         library(
-            "KiwiScans",
-            folder: "Scans",
-            dependencies: ["KiwiDatabase", "KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiTopology", coreMetrics, logging, postgresNIO]
+            "KiwiScanStore",
+            folder: "ScanStore",
+            dependencies: ["KiwiDatabase", "KiwiModels", "KiwiScans", coreMetrics, logging, postgresNIO]
+        ),
+        // A scan job and a scan event as messages, beside the topology that names their queue and exchange.
+        library(
+            "KiwiScanMessages",
+            folder: "ScanMessages",
+            dependencies: ["KiwiMessaging", "KiwiModels", "KiwiScans", "KiwiTopology", crypto, logging]
         ),
         library("KiwiInternalAPI", folder: "InternalAPI", dependencies: ["KiwiModels", crypto]),
         library("KiwiConfiguration", folder: "Configuration", dependencies: [configuration]),
@@ -309,7 +322,7 @@ let package = Package(
         tests("KiwiBenchmarkingTests", dependencies: ["KiwiBenchmarking"]),
         tests("KiwiConcurrencyTests", dependencies: ["KiwiConcurrency", "KiwiTestSupport"]),
         tests("KiwiJPEGTests", dependencies: ["KiwiDevelopment", "KiwiJPEG", "KiwiTestSupport"]),
-        tests("KiwiScanJobsTests", dependencies: ["KiwiMessaging", "KiwiModels", "KiwiScanJobs", "KiwiScans"]),
+        tests("KiwiScanMessagesTests", dependencies: ["KiwiMessaging", "KiwiModels", "KiwiScanMessages", "KiwiScans"]),
         tests(
             "KiwiLLMStubTests",
             dependencies: [
@@ -322,8 +335,9 @@ let package = Package(
             "KiwiScanWorkerTests",
             dependencies: [
                 "KiwiConcurrency", "KiwiDatabase", "KiwiDevelopment", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels",
-                "KiwiNutrition", "KiwiOpenAI", "KiwiScanJobs", "KiwiScanWorker", "KiwiScans", "KiwiServiceSupport", "KiwiStrictJSON",
-                "KiwiTestSupport", "KiwiTopology", asyncHTTPClient, crypto, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle,
+                "KiwiNutrition", "KiwiOpenAI", "KiwiScanMessages", "KiwiScanStore", "KiwiScanWorker", "KiwiScans", "KiwiServiceSupport",
+                "KiwiStrictJSON", "KiwiTestSupport", "KiwiTopology", asyncHTTPClient, crypto, logging, nioCore, nioHTTP1, postgresNIO,
+                serviceLifecycle,
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -337,9 +351,9 @@ let package = Package(
         tests(
             "KiwiGatewayTests",
             dependencies: [
-                "KiwiConcurrency", "KiwiDatabase", "KiwiDevelopment", "KiwiGateway", "KiwiInternalAPI", "KiwiFood", "KiwiMessaging", "KiwiModels",
-                "KiwiOpenAI", "KiwiScanJobs", "KiwiScans", "KiwiServiceSupport", "KiwiTestSupport",
-                httpTypes, hummingbird, hummingbirdTesting, logging, nioCore, postgresNIO,
+                "KiwiConcurrency", "KiwiDatabase", "KiwiDevelopment", "KiwiFood", "KiwiGateway", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels",
+                "KiwiOpenAI", "KiwiScanMessages", "KiwiScanStore", "KiwiScans", "KiwiServiceSupport", "KiwiTestSupport", httpTypes, hummingbird,
+                hummingbirdTesting, logging, nioCore, postgresNIO,
             ]
         ),
         tests(

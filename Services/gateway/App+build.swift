@@ -6,7 +6,7 @@ import KiwiConcurrency
 import KiwiDatabase
 import KiwiDietGuard
 import KiwiMessaging
-import KiwiScanJobs
+import KiwiScanMessages
 import KiwiScans
 import KiwiServiceSupport
 import KiwiTopology

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiInternalAPI
+import KiwiScanMessages
 import NIOCore
 
 /// Who a bearer token belongs to. Real: ``AuthServiceClient`` (the auth service's introspection endpoint);

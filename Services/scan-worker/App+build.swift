@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Hummingbird
 import KiwiDatabase
 import KiwiMessaging
+import KiwiScanMessages
+import KiwiScanStore
 import KiwiScans
 import KiwiServiceSupport
 import KiwiTopology

@@ -6,7 +6,8 @@ import KiwiMessaging
 import KiwiModels
 import KiwiNutrition
 import KiwiOpenAI
-import KiwiScanJobs
+import KiwiScanMessages
+import KiwiScanStore
 import KiwiScans
 import Logging
 

@@ -3,7 +3,8 @@ import Foundation
 import KiwiConcurrency
 import KiwiMessaging
 import KiwiNutrition
-import KiwiScanJobs
+import KiwiScanMessages
+import KiwiScans
 import KiwiTracing
 import Logging
 import ServiceLifecycle

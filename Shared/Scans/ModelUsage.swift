@@ -16,7 +16,7 @@ public struct ModelUsage: Sendable, Hashable {
     public var modelTime: Duration
 
     /// ``modelTime`` in whole milliseconds, as the record keeps it.
-    var milliseconds: Int { Int(modelTime / .milliseconds(1)) }
+    public var milliseconds: Int { Int(modelTime / .milliseconds(1)) }
 
     public init(model: String, route: String?, tokens: TokenUsage, costNanos: Int64, attempts: Int, modelTime: Duration) {
         self.model = model

@@ -1,5 +1,4 @@
 import Foundation
-import KiwiScanJobs
 
 /// A scan about to be reserved, `queued`.
 public struct QueuedScan: Sendable {

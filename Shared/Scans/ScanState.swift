@@ -1,5 +1,3 @@
-import KiwiScanJobs
-
 /// Where a scan is in its life (docs/architecture.md, "4. The quota strategy"). `queued` and `running` are open;
 /// `succeeded` and `failed` are final, and a scan never leaves a final state. Every scan that is not `failed` counts
 /// against its person's day.

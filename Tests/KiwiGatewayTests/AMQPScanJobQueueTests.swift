@@ -1,6 +1,6 @@
 import Foundation
 import KiwiMessaging
-import KiwiScanJobs
+import KiwiScans
 import KiwiTestSupport
 import Testing
 

@@ -6,7 +6,6 @@ import KiwiDevelopment
 import KiwiInternalAPI
 import KiwiMessaging
 import KiwiModels
-import KiwiScanJobs
 import KiwiScans
 import KiwiServiceSupport
 import KiwiTestSupport

@@ -5,7 +5,7 @@ import HummingbirdTesting
 import KiwiDevelopment
 import KiwiInternalAPI
 import KiwiModels
-import KiwiScanJobs
+import KiwiScans
 import KiwiTestSupport
 import Logging
 import NIOCore

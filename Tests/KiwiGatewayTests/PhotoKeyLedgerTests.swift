@@ -2,7 +2,8 @@ import Foundation
 import KiwiDatabase
 import KiwiMessaging
 import KiwiModels
-import KiwiScanJobs
+import KiwiScanMessages
+import KiwiScanStore
 import KiwiScans
 import KiwiTestSupport
 import PostgresNIO

@@ -3,7 +3,6 @@ import HTTPTypes
 import HummingbirdTesting
 import KiwiInternalAPI
 import KiwiModels
-import KiwiScanJobs
 import KiwiScans
 import KiwiTestSupport
 import NIOCore

@@ -1,12 +1,12 @@
 import Foundation
 import KiwiDatabase
 import KiwiModels
-import KiwiScanJobs
+import KiwiScans
 import PostgresNIO
 import Testing
 
 @testable import KiwiGateway
-@testable import KiwiScans
+@testable import KiwiScanStore
 
 /// A streamed scan's partials on its record (docs/architecture.md, "Streamed scans"), each case against
 /// ``FakeScanLedger`` and against ``ScanTransitionStore`` and ``PostgresScanLedger`` on PostgreSQL: stored in order while

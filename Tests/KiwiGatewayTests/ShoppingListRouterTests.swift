@@ -4,7 +4,7 @@ import HummingbirdTesting
 import KiwiFood
 import KiwiInternalAPI
 import KiwiModels
-import KiwiScanJobs
+import KiwiScans
 import KiwiTestSupport
 import NIOCore
 import Testing

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import KiwiModels
-import KiwiScanJobs
 import KiwiScans
 import KiwiTestSupport
 import NIOCore

@@ -1,5 +1,5 @@
 import KiwiModels
-import KiwiScanJobs
+import KiwiScans
 import KiwiTestSupport
 import Testing
 

@@ -3,7 +3,7 @@ import KiwiDatabase
 import KiwiDevelopment
 import KiwiModels
 import KiwiNutrition
-import KiwiScanJobs
+import KiwiScans
 import KiwiStrictJSON
 import Testing
 

@@ -1,7 +1,6 @@
 import Foundation
 import KiwiDevelopment
 import KiwiModels
-import KiwiScanJobs
 import KiwiScans
 import KiwiTestSupport
 import Testing

@@ -1,6 +1,5 @@
 import Foundation
 import KiwiOpenAI
-import KiwiScanJobs
 import KiwiScans
 import Testing
 

@@ -1,4 +1,4 @@
-import KiwiScanJobs
+import KiwiScans
 import Testing
 
 @testable import KiwiScanWorker

@@ -1,5 +1,4 @@
 import KiwiModels
-import KiwiScanJobs
 import KiwiScans
 import KiwiTestSupport
 import Logging

@@ -5,7 +5,7 @@ import KiwiJPEG
 import KiwiMessaging
 import KiwiModels
 import KiwiOpenAI
-import KiwiScanJobs
+import KiwiScanStore
 import KiwiScans
 import KiwiTestSupport
 import KiwiTopology

@@ -3,7 +3,7 @@ import KiwiDatabase
 import KiwiDevelopment
 import KiwiMessaging
 import KiwiModels
-import KiwiScanJobs
+import KiwiScanMessages
 import KiwiScans
 import KiwiTestSupport
 import KiwiTopology

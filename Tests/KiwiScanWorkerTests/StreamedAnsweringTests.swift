@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import KiwiModels
 import KiwiOpenAI
-import KiwiScanJobs
 import KiwiScans
 import KiwiTestSupport
 import Testing

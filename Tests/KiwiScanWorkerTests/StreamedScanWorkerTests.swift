@@ -1,6 +1,5 @@
 import KiwiDevelopment
 import KiwiModels
-import KiwiScanJobs
 import KiwiScans
 import KiwiTestSupport
 import Testing

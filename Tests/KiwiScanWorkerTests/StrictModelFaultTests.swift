@@ -3,7 +3,7 @@ import Foundation
 import KiwiDevelopment
 import KiwiModels
 import KiwiOpenAI
-import KiwiScanJobs
+import KiwiScans
 import KiwiTestSupport
 import Logging
 import NIOCore

@@ -3,7 +3,8 @@ import KiwiDatabase
 import KiwiDevelopment
 import KiwiMessaging
 import KiwiModels
-import KiwiScanJobs
+import KiwiScanMessages
+import KiwiScanStore
 import KiwiScans
 import KiwiServiceSupport
 import KiwiTestSupport

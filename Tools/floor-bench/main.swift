@@ -6,7 +6,8 @@ import KiwiConfiguration
 import KiwiDatabase
 import KiwiDevelopment
 import KiwiMessaging
-import KiwiScanJobs
+import KiwiScanMessages
+import KiwiScanStore
 import KiwiScans
 import KiwiTopology
 import Logging

@@ -7,7 +7,8 @@ import KiwiDatabase
 import KiwiDevelopment
 import KiwiJPEG
 import KiwiMessaging
-import KiwiScanJobs
+import KiwiScanMessages
+import KiwiScanStore
 import KiwiScans
 import KiwiTopology
 import Logging

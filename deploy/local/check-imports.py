@@ -33,9 +33,9 @@ LAYERS = [
     ("foundations", {"KiwiModels", "KiwiJPEG", "KiwiConcurrency", "KiwiConfiguration", "KiwiTracing", "CRabbitMQ"}),
     ("rules", {
         "KiwiDietGuard", "KiwiFood", "KiwiNutrition", "KiwiOpenAI", "KiwiInternalAPI", "KiwiAPIDocument", "KiwiLogging",
-        "KiwiAppleSignIn", "KiwiAPIClient",
+        "KiwiAppleSignIn", "KiwiAPIClient", "KiwiScans",
     }),
-    ("stores and messaging", {"KiwiDatabase", "KiwiMessaging", "KiwiTopology", "KiwiScanJobs", "KiwiScans"}),
+    ("stores and messaging", {"KiwiDatabase", "KiwiMessaging", "KiwiTopology", "KiwiScanStore", "KiwiScanMessages"}),
     ("service support", {"KiwiServiceSupport", "KiwiDevelopment", "KiwiBenchmarking", "KiwiTestSupport"}),
 ]
 

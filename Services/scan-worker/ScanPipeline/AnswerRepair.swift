@@ -1,5 +1,5 @@
 import CoreMetrics
-import KiwiScanJobs
+import KiwiScans
 import Logging
 
 /// The pipeline's repair step: a valid answer in up to `rounds` requests, the model asked again, shown its unusable

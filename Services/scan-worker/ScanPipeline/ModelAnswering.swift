@@ -1,5 +1,5 @@
 import KiwiModels
-import KiwiScanJobs
+import KiwiScans
 import Logging
 
 /// A valid answer, and the model's text of it (shown to the model again when the guard asks for a repair).

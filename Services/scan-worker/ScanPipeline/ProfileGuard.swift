@@ -1,7 +1,7 @@
 import CoreMetrics
 import KiwiDietGuard
 import KiwiModels
-import KiwiScanJobs
+import KiwiScans
 import Logging
 import Tracing
 

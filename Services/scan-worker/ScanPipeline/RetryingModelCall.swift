@@ -1,6 +1,5 @@
 import KiwiConcurrency
 import KiwiOpenAI
-import KiwiScanJobs
 import KiwiScans
 import Logging
 import NIOCore

@@ -1,4 +1,4 @@
-import KiwiScanJobs
+import KiwiScans
 import Logging
 
 /// The pipeline's route-choosing step: the routes of `LLM_MODELS` tried in order, each until it answers or gives way

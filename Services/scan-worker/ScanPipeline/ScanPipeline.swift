@@ -1,6 +1,5 @@
 import Foundation
 import KiwiModels
-import KiwiScanJobs
 import KiwiScans
 import Logging
 

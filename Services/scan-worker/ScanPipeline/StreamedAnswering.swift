@@ -1,6 +1,8 @@
 import Foundation
 import KiwiDietGuard
 import KiwiModels
+import KiwiScanMessages
+import KiwiScanStore
 import KiwiScans
 import KiwiStrictJSON
 import Logging

@@ -1,7 +1,7 @@
 import Foundation
 import KiwiConcurrency
 import KiwiModels
-import KiwiScanJobs
+import KiwiScanStore
 import KiwiScans
 import Synchronization
 

@@ -5,7 +5,6 @@ import Hummingbird
 import KiwiConcurrency
 import KiwiDatabase
 import KiwiModels
-import KiwiScanJobs
 import KiwiScans
 import KiwiServiceSupport
 import Logging

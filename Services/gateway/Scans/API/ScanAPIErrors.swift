@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KiwiModels
-import KiwiScanJobs
+import KiwiScans
 import KiwiServiceSupport
 
 /// The API's errors about scans, in one place: a start refused (counted in ``GatewayMetrics``), a scan's failure as

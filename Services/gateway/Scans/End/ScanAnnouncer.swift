@@ -1,3 +1,4 @@
+import KiwiScanMessages
 import KiwiScans
 
 /// News that a scan changed state, for every gateway replica (this one too): whoever there waits for the scan reads

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import KiwiScanStore
 import KiwiScans
 import KiwiServiceSupport
 import Logging

@@ -2,7 +2,7 @@ import Foundation
 import KiwiConcurrency
 import KiwiDatabase
 import KiwiModels
-import KiwiScanJobs
+import KiwiScanStore
 import KiwiScans
 import Logging
 import PostgresNIO

@@ -1,6 +1,6 @@
 import Foundation
 import KiwiModels
-import KiwiScanJobs
+import KiwiScanStore
 import KiwiScans
 
 /// What reserving a scan came to.

@@ -1,6 +1,7 @@
 import Foundation
 import KiwiMessaging
-import KiwiScanJobs
+import KiwiScanMessages
+import KiwiScans
 import KiwiTracing
 import ServiceContextModule
 import Tracing

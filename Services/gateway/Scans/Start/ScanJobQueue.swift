@@ -1,4 +1,4 @@
-import KiwiScanJobs
+import KiwiScans
 
 /// The workers' job queue, as the gateway reaches it. Real: ``AMQPScanJobQueue`` (RabbitMQ's job queue); fake:
 /// `FakeScanJobQueue`.

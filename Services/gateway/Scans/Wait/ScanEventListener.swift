@@ -1,4 +1,5 @@
 import KiwiMessaging
+import KiwiScanMessages
 import KiwiScans
 import Logging
 import ServiceLifecycle

@@ -1,7 +1,7 @@
 import Foundation
 import KiwiDatabase
 import KiwiModels
-import KiwiScanJobs
+import KiwiScans
 import PostgresNIO
 
 // The compare-and-sets of ``ScanTransitionStore``, prepared once per connection (KiwiDatabase's PreparedStatements).

@@ -1,7 +1,8 @@
 import Foundation
 import KiwiMessaging
 import KiwiModels
-import KiwiScanJobs
+import KiwiScanMessages
+import KiwiScans
 
 /// How a worker of the release before sealed profiles (f91d2f1, `SealedScanJob.init(message:)`) read a job's profile:
 /// a header it could not read as a profile's JSON made the message no job, rejected to the dead-letter queue, and a

@@ -1,7 +1,7 @@
 import Foundation
 import KiwiMessaging
 import KiwiModels
-import KiwiScanJobs
+import KiwiScanMessages
 import KiwiScans
 import Testing
 

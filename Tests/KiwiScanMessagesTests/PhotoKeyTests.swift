@@ -1,5 +1,5 @@
 import Foundation
-import KiwiScanJobs
+import KiwiScans
 import Testing
 
 /// The seal of a scan's photos (docs/architecture.md, "Photos at rest: crypto-shredding").

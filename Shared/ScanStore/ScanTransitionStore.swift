@@ -1,7 +1,7 @@
 import Foundation
 import KiwiDatabase
 import KiwiModels
-import KiwiScanJobs
+import KiwiScans
 import Logging
 import PostgresNIO
 
