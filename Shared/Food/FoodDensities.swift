@@ -19,7 +19,7 @@ public struct FoodDensity: Sendable, Hashable {
         grams / UnitSizes.millilitres[volume]!
     }
 
-    /// The documented table, about 45 common foods measured by volume.
+    /// The table: about 45 common foods measured by volume, each row citing its FoodData Central food and portion.
     public static let table: [FoodDensity] = [
         .init(["flour", "all purpose flour", "white flour"], 125, .cup, "Wheat flour, white, all-purpose, enriched, bleached", "1 cup"),
         .init(["wheat flour", "wholemeal flour", "wholewheat flour"], 120, .cup, "Wheat flour, whole-grain", "1 cup"),

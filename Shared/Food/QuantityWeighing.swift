@@ -13,8 +13,8 @@ public struct Weighing: Sendable, Hashable {
     }
 }
 
-/// Weighs recipe quantities for the nutrition estimate, from the documented tables (``UnitSizes``,
-/// ``FoodDensity``, ``PieceWeight``; docs/architecture.md, "Quantities, scaling and nutrition").
+/// Weighs recipe quantities for the nutrition estimate, from the tables of ``UnitSizes``, ``FoodDensity`` and
+/// ``PieceWeight``, each row citing its source (docs/architecture.md, "Quantities, scaling and nutrition").
 public enum QuantityWeighing {
     /// The usual size of a can of food in Europe and the US (400 g; 14.5 oz in the US is within 3 %).
     public static let canGrams = 400.0
