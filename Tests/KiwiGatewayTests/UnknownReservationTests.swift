@@ -58,7 +58,9 @@ struct UnknownReservationTests {
             proxied.options.minimumConnections = 0
             proxied.options.maximumConnections = 4
             try await withClient(proxied) { client in
-                let ledger = PostgresScanLedger(client: client, logger: testLogger, timeout: .seconds(2))
+                // A deadline well above a statement's time on a machine busy with the whole suite: a reset fails a
+                // statement at once, so the deadline only bounds a test that would otherwise hang.
+                let ledger = PostgresScanLedger(client: client, logger: testLogger, timeout: .seconds(10))
                 // Another person's reservation first, on the one connection: its statement is then prepared there, and
                 // the next reservation goes out whole (bind, execute) rather than waiting on a reply to its preparation.
                 _ = try await ledger.reserve(newScan(newQuotaKey()), policy: QuotaPolicy(limit: 4))
