@@ -256,7 +256,7 @@ let package = Package(
         library(
             "KiwiDatabase",
             folder: "Database",
-            dependencies: ["KiwiConcurrency", coreMetrics, logging, nioSSL, postgresNIO, tracing],
+            dependencies: ["KiwiConcurrency", coreMetrics, crypto, logging, nioSSL, postgresNIO, tracing],
             resources: [.copy("fdc-foods.tsv")]
         ),
         library(
