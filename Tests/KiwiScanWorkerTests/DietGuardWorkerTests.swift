@@ -25,7 +25,7 @@ struct DietGuardWorkerTests {
             var job = try await rig.reserve(photo)
             job.profile = profile
             try await rig.submit(job)
-            guard case .ok(let response) = try await rig.outcome(of: job.scanID, within: .seconds(25)) else {
+            guard case .ok(let response) = try await rig.outcome(of: job.scanID, within: WorkerRig.patience) else {
                 throw ScanMissing()
             }
             return (response, rig.stub.snapshot.recent)

@@ -24,7 +24,7 @@ struct PhotosAndDishWorkerTests {
             var job = try await rig.reserve([])
             (job.photos, job.mode, job.profile) = (photos, mode, profile)
             try await rig.submit(job)
-            return (try await rig.outcome(of: job.scanID, within: .seconds(25)), rig.stub.snapshot.recent)
+            return (try await rig.outcome(of: job.scanID, within: WorkerRig.patience), rig.stub.snapshot.recent)
         }
     }
 

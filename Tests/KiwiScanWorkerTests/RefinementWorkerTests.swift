@@ -27,7 +27,7 @@ struct RefinementWorkerTests {
             var job = try await rig.reserve([])
             (job.photos, job.ingredients, job.profile) = ([], names, profile)
             try await rig.submit(job)
-            return (try await rig.outcome(of: job.scanID, within: .seconds(25)), rig.stub.snapshot.recent)
+            return (try await rig.outcome(of: job.scanID, within: WorkerRig.patience), rig.stub.snapshot.recent)
         }
     }
 

@@ -80,7 +80,7 @@ struct ScanWorkerTests {
         let (result, lateness) = try await WorkerRig.run(behaviour: StubBehaviour(fault: .slow)) { rig in
             let job = try await rig.reserve(photo, deadlineIn: .seconds(3))
             try await rig.submit(job)
-            return (try await rig.outcome(of: job.scanID, within: .seconds(60)), try await rig.recordedAfterDeadline(job.scanID))
+            return (try await rig.outcome(of: job.scanID, within: WorkerRig.patience), try await rig.recordedAfterDeadline(job.scanID))
         }
         #expect(result.failureCode == .scanTimeout)
         // Recorded 250 ms before the deadline; the stub would hold the call for an hour. The slack is for a machine
@@ -103,9 +103,9 @@ struct ScanWorkerTests {
     @Test("a retry-after past the deadline is not waited for: llm_unavailable is recorded well before the deadline")
     func retryAfterPastDeadline() async throws {
         let (result, lateness, requests) = try await WorkerRig.run(behaviour: StubBehaviour(fault: .rateLimit, retryAfterSeconds: 120)) { rig in
-            let job = try await rig.reserve(photo, deadlineIn: .seconds(60))
+            let job = try await rig.reserve(photo, deadlineIn: WorkerRig.patience)
             try await rig.submit(job)
-            let result = try await rig.outcome(of: job.scanID, within: .seconds(60))
+            let result = try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
             return (result, try await rig.recordedAfterDeadline(job.scanID), rig.stub.snapshot.requests)
         }
         #expect(result.failureCode == .llmUnavailable)
@@ -133,7 +133,7 @@ struct ScanWorkerTests {
             // Stopped gracefully, so the worker acknowledges the job it recorded before it exits.
             let group = ServiceGroup(configuration: .init(services: [try await rig.worker()], logger: testLogger))
             let running = Task { try await group.run() }
-            let result = try await rig.outcome(of: job.scanID, within: .seconds(10))
+            let result = try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
             await group.triggerGracefulShutdown()
             try await running.value
             let left = try await rig.messages(in: rig.queue)
@@ -150,7 +150,7 @@ struct ScanWorkerTests {
         let (announced, partials) = try await WorkerRig.run { rig in
             let job = try await rig.reserve(photo)
             try await rig.submit(job)
-            _ = try await rig.outcome(of: job.scanID, within: .seconds(20))
+            _ = try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
             try await eventually { rig.announcements(of: job.scanID).last == .succeeded }
             return (rig.announcements(of: job.scanID), try await rig.partialCount(of: job.scanID))
         }
@@ -163,7 +163,7 @@ struct ScanWorkerTests {
         let (usage, tokens, cost, personTokens, everyonesSpend) = try await WorkerRig.run { rig in
             let job = try await rig.reserve(photo)
             try await rig.submit(job)
-            _ = try await rig.outcome(of: job.scanID, within: .seconds(20))
+            _ = try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
             let rows = try await rig.postgres.query(
                 """
                 SELECT model, route, attempts, model_ms, prompt_tokens, cached_prompt_tokens, completion_tokens, cost_nanousd,
@@ -213,7 +213,7 @@ struct ScanWorkerTests {
             // The same job twice, as after a redelivery whose first worker was still answering.
             try await rig.submit(job)
             try await rig.submit(job)
-            let result = try await rig.outcome(of: job.scanID, within: .seconds(20))
+            let result = try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
             try await eventually { rig.stub.snapshot.requests == 2 }
             // Stopped gracefully, a worker first finishes the jobs it holds: the second answer's write is done.
             await workers.triggerGracefulShutdown()
@@ -256,7 +256,7 @@ struct ScanWorkerTests {
             let doomed = try await rig.worker()
             let doomedRun = Task { try await whileRunning([doomed]) { try await Task.sleep(for: .seconds(3600)) } }
             // A deadline far enough away that the survivor takes the job in time on a machine the whole suite shares.
-            let result = Task { try await rig.scan(photo, deadlineIn: .seconds(60)) }
+            let result = Task { try await rig.scan(photo, deadlineIn: WorkerRig.patience) }
             try await eventually { rig.stub.snapshot.requests == 1 }
             // Killed: its task ends without acknowledging, and its connections close under it.
             doomedRun.cancel()
@@ -277,7 +277,7 @@ struct ScanWorkerTests {
             let results = try await withThrowingTaskGroup(of: ScanOutcome.self) { group in
                 // A deadline well past the latency: on a machine the whole suite keeps busy, 64 jobs take a while to queue.
                 for seed in 0..<64 {
-                    group.addTask { try await rig.scan(SyntheticJPEG.make(size: 4096, seed: UInt64(seed)), deadlineIn: .seconds(60)) }
+                    group.addTask { try await rig.scan(SyntheticJPEG.make(size: 4096, seed: UInt64(seed)), deadlineIn: WorkerRig.patience) }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }

@@ -24,7 +24,7 @@ struct SealedJobWorkerTests {
         let (result, keptKeys) = try await WorkerRig.run { rig in
             let job = try await rig.reserve(photo)
             try await rig.submit(job)
-            let result = try await rig.outcome(of: job.scanID, within: .seconds(20))
+            let result = try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
             let rows = try await rig.postgres.query(
                 "SELECT count(*) FROM scans WHERE id = \(job.scanID) AND photo_key IS NOT NULL",
                 logger: testLogger
@@ -41,7 +41,7 @@ struct SealedJobWorkerTests {
         let (result, requests, deadLettered) = try await WorkerRig.run { rig in
             let job = try await rig.reserve(photo)
             try await rig.publisher.publish(try job.message(sealingWith: PhotoKey()), routingKey: rig.queue)
-            let result = try await rig.outcome(of: job.scanID, within: .seconds(20))
+            let result = try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
             return (result, rig.stub.snapshot.requests, try await rig.messages(in: KiwiTopology.deadLetterQueue(of: rig.queue)))
         }
         #expect(result.failureCode == .llmUnavailable)
@@ -60,7 +60,7 @@ struct SealedJobWorkerTests {
             var message = try rig.message(of: job)
             message.properties.headers[ScanJob.Header.profile] = planted
             try await rig.publisher.publish(message, routingKey: rig.queue)
-            let result = try await rig.outcome(of: job.scanID, within: .seconds(20))
+            let result = try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
             return (result, rig.stub.snapshot.requests, try await rig.messages(in: KiwiTopology.deadLetterQueue(of: rig.queue)))
         }
         #expect(result.failureCode == .llmUnavailable)
@@ -78,7 +78,7 @@ struct SealedJobWorkerTests {
             message.properties.headers[ScanJob.Header.format] = nil
             message.properties.headers[ScanJob.Header.profile] = nil
             try await rig.publisher.publish(message, routingKey: rig.queue)
-            return try await rig.outcome(of: job.scanID, within: .seconds(20))
+            return try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
         }
         #expect(result.failureCode == nil)
     }

@@ -22,7 +22,7 @@ struct StreamedScanWorkerTests {
         let (result, partials, announced) = try await WorkerRig.run(behaviour: StubBehaviour(answers: [answer])) { rig in
             let job = try await rig.reserve(photo)
             try await rig.submit(job)
-            let result = try await rig.outcome(of: job.scanID, within: .seconds(25))
+            let result = try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
             // The final announcement travels after the record is written.
             try await eventually { rig.announcements(of: job.scanID).last == .succeeded }
             return (result, try await rig.partialCount(of: job.scanID), rig.announcements(of: job.scanID))
@@ -44,7 +44,7 @@ struct StreamedScanWorkerTests {
         ) { rig in
             let job = try await rig.reserve(photo)
             try await rig.submit(job)
-            let result = try await rig.outcome(of: job.scanID, within: .seconds(25))
+            let result = try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
             return (result, try await rig.partialCount(of: job.scanID), rig.stub.snapshot.recent)
         }
         #expect(result.failureCode == nil, "\(result)")

@@ -38,7 +38,7 @@ struct StrictModelFaultTests {
             var job = try await rig.reserve(photo)
             job.profile = KitchenProfile(allergies: [.treeNuts])
             try await rig.submit(job)
-            return (try await rig.outcome(of: job.scanID, within: .seconds(25)), rig.stub.snapshot.requests)
+            return (try await rig.outcome(of: job.scanID, within: WorkerRig.patience), rig.stub.snapshot.requests)
         }
         guard case .ok(let response) = result else {
             Issue.record("expected an answer, got \(result)")

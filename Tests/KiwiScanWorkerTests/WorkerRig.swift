@@ -125,16 +125,25 @@ struct WorkerRig: Sendable {
         }
     }
 
-    /// The test database (`make test`'s), migrated once for all the worker tests: each scan is one of its own, so
-    /// tests share it without seeing each other.
+    /// The test database (`make test`'s), migrated once for all the worker tests, and its nutrition table indexed once
+    /// for every worker of this process (``FoodTableLoader`` keeps an index by its table's fingerprint): each scan is
+    /// one of its own, so tests share the database without seeing each other, and a worker starts without building the
+    /// index again while dozens of others start beside it.
     private static let migratedTestDatabase = Task {
         let database = try PostgresClient.Configuration(url: try testDatabaseURL())
-        try await withClient(database) { _ = try await DatabaseMigrator().migrate($0, logger: testLogger) }
+        try await withClient(database) { client in
+            _ = try await DatabaseMigrator().migrate(client, logger: testLogger)
+            _ = try await FoodTableLoader(client: client).estimator(logger: testLogger)
+        }
         return database
     }
 
+    /// How long a test waits for a scan that should succeed: far above what one takes (a second or two), so that a
+    /// machine busy with the whole suite makes a test slower, not a failure. Tests of a deadline set their own.
+    static let patience = Duration.seconds(60)
+
     /// Reserves a scan as the gateway does (a `queued` record) and returns its job, due `timeout` from now.
-    func reserve(_ jpeg: [UInt8], deadlineIn timeout: Duration = .seconds(20)) async throws -> ScanJob {
+    func reserve(_ jpeg: [UInt8], deadlineIn timeout: Duration = patience) async throws -> ScanJob {
         let deadline = Date().addingTimeInterval(timeout.seconds)
         let scan = QueuedScan(
             userID: UUID(),
@@ -160,7 +169,7 @@ struct WorkerRig: Sendable {
     }
 
     /// Reserves a scan, sends its job as the gateway does, and waits until a worker recorded its outcome.
-    func scan(_ jpeg: [UInt8], deadlineIn timeout: Duration = .seconds(20)) async throws -> ScanOutcome {
+    func scan(_ jpeg: [UInt8], deadlineIn timeout: Duration = patience) async throws -> ScanOutcome {
         let job = try await reserve(jpeg, deadlineIn: timeout)
         try await submit(job)
         return try await outcome(of: job.scanID, within: timeout + .seconds(5))
