@@ -1,5 +1,6 @@
 import Foundation
 import KiwiModels
+import KiwiStrictJSON
 import Testing
 
 /// `PUT /v1/profile`'s rules: every one refused with the rule it broke and where.

@@ -7,7 +7,6 @@ import KiwiModels
 import KiwiScans
 import KiwiServiceSupport
 import Logging
-import NIOCore
 
 /// The pantry (`/v1/pantry`): what the person has at home, filled from a scan's confirmed ingredients or by hand,
 /// merged by ``IngredientKey`` so that "Tomatoes" and "tomato" are one item, listed soonest use-soon date first. Another
