@@ -58,9 +58,13 @@ struct BenchmarkingTests {
         ]
         try parent.run()
         defer { parent.terminate() }
+        // Two seconds of readings, and on until the tree has used a third of a second of CPU: on a machine busy with the
+        // whole suite, two seconds can give the shell less than the tenth of a second the first expectation asks for.
         var readings: [Double] = []
-        let deadline = ContinuousClock.now + .seconds(2)
-        while ContinuousClock.now < deadline { readings.append(ProcessUsage(pid: parent.processIdentifier, includingChildren: true).cpuSeconds) }
+        let (least, longest) = (ContinuousClock.now + .seconds(2), ContinuousClock.now + .seconds(30))
+        while ContinuousClock.now < least || (readings.last ?? 0) < 0.3 && ContinuousClock.now < longest {
+            readings.append(ProcessUsage(pid: parent.processIdentifier, includingChildren: true).cpuSeconds)
+        }
         let backwards = zip(readings, readings.dropFirst()).filter { $1 < $0 }
         #expect(readings.last ?? 0 > 0.1)
         #expect(backwards.isEmpty, "\(backwards.count) of \(readings.count) readings went backwards")
