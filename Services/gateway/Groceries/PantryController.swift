@@ -201,9 +201,6 @@ struct PantryItemFields: Decodable {
     static let unitWithoutQuantity = APIError.badRequest("unit says what quantity counts: send a quantity with it.")
     static let nameNeeded = APIError.badRequest("name must be a string such as \"Tomatoes\".")
     static let unknownUnit = APIError.badRequest("unit must be one of \(QuantityUnit.pantryUnits.map(\.rawValue).joined(separator: ", ")), or null.")
-    static let unknownCategory = APIError.badRequest(
-        "category must be one of \(StoreSection.allCases.map(\.rawValue).joined(separator: ", ")) (in any case)."
-    )
     private static let quantityRule = APIError.badRequest("quantity must be a number greater than 0 and at most 100000, or null.")
     private static let dateForm = APIError.badRequest("bestBefore must be a date written yyyy-MM-dd, or null.")
 
@@ -228,10 +225,7 @@ struct PantryItemFields: Decodable {
             }
             return day
         }
-        if let text: String = try body.value("category", else: Self.unknownCategory) {
-            guard let known = StoreSection(named: text) else { throw Self.unknownCategory }
-            section = known
-        }
+        section = try body.section("category")
     }
 
     /// `text` trimmed of surrounding white space, with its key; a 400 naming the rule it breaks: 1 to ``longestName``
@@ -291,5 +285,17 @@ extension PantryItem {
         let estimate = ShelfLife.estimatedUseBy(key: key, section: StoreSection(category: category), addedOn: CalendarDay(utc: addedAt))
         useSoonBy = bestBefore ?? estimate
         useSoonEstimated = bestBefore == nil && estimate != nil
+    }
+}
+
+extension KeyedDecodingContainer<BodyMember> {
+    /// Member `name` as a store section, matched in any case; nil when it is left out. Any other text, `null`
+    /// included, is a 400: a person's typo must be refused, not filed under Other.
+    func section(_ name: String) throws -> StoreSection? {
+        let wrong = APIError.badRequest("\(name) must be one of \(StoreSection.allCases.map(\.rawValue).joined(separator: ", ")) (in any case).")
+        return try value(name, else: wrong).map { (text: String) in
+            guard let known = StoreSection(named: text) else { throw wrong }
+            return known
+        }
     }
 }

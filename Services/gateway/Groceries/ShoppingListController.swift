@@ -172,10 +172,6 @@ enum ShoppingListAddRequest: Decodable {
     case recipe(UUID, scanID: UUID?)
     case byHand(name: (text: String, key: String), section: StoreSection?)
 
-    private static let unknownSection = APIError.badRequest(
-        "section must be one of \(StoreSection.allCases.map(\.rawValue).joined(separator: ", ")) (in any case)."
-    )
-
     init(from decoder: any Decoder) throws {
         let body = try decoder.container(keyedBy: BodyMember.self)
         try body.refuseMembers(otherThan: ["recipeId", "scanId", "name", "section"])
@@ -190,12 +186,7 @@ enum ShoppingListAddRequest: Decodable {
         case (nil, true):
             if body.has("scanId") { throw APIError.badRequest("scanId goes with recipeId, to name one of the scan's recipes.") }
             let name = try PantryItemFields.checkedName(try body.value("name", else: PantryItemFields.nameNeeded)!)
-            var section: StoreSection?
-            if let text: String = try body.value("section", else: Self.unknownSection) {
-                guard let known = StoreSection(named: text) else { throw Self.unknownSection }
-                section = known
-            }
-            self = .byHand(name: name, section: section)
+            self = .byHand(name: name, section: try body.section("section"))
         case (nil, false):
             throw APIError.badRequest(#"Send recipeId (and scanId for a scan's recipe) or name: {"recipeId": "…"} or {"name": "Milk"}."#)
         }
