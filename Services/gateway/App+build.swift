@@ -158,18 +158,20 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         ledger: dependencies.ledger,
         pantry: dependencies.pantry,
         profileCheck: profileCheck,
-        publicBaseURL: dependencies.publicBaseURL
+        publicBaseURL: dependencies.publicBaseURL,
+        now: dependencies.now
     )
     .addRoutes(to: signedIn)
     ProfileController(profiles: dependencies.profiles).addRoutes(to: signedIn)
-    PantryController(pantry: dependencies.pantry, ledger: dependencies.ledger, metrics: metrics).addRoutes(to: signedIn)
+    PantryController(pantry: dependencies.pantry, ledger: dependencies.ledger, metrics: metrics, now: dependencies.now).addRoutes(to: signedIn)
     ShoppingListController(
         shoppingList: dependencies.shoppingList,
         recipes: dependencies.recipes,
         ledger: dependencies.ledger,
         pantry: dependencies.pantry,
         profileCheck: profileCheck,
-        metrics: metrics
+        metrics: metrics,
+        now: dependencies.now
     )
     .addRoutes(to: signedIn)
     AccountController(

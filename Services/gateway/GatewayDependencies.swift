@@ -65,4 +65,8 @@ struct GatewayDependencies: Sendable {
     var optionalReadinessChecks: [String: @Sendable () async -> Bool] = [:]
     /// How many scans may be starting at once (``ScanStartLimiter``).
     var scanStartSlots = 64
+    /// The time of the dates a person sees on their food: the day an item is added, its use-soon estimate, the bounds
+    /// of a best-before date and the pantry's ranking of recipes. The router tests fix its day, so that a run across
+    /// midnight UTC sees one.
+    var now: @Sendable () -> Date = { Date() }
 }

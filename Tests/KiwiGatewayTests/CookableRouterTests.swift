@@ -34,15 +34,15 @@ struct CookableRouterTests {
         )
     }
 
-    /// A pantry item whose key is its name lower-cased (so name it in the singular), to be used by tomorrow when
-    /// `useSoon` (within three days even if the test crosses midnight UTC), else food that keeps.
+    /// A pantry item whose key is its name lower-cased (so name it in the singular), to be used by the gateway's
+    /// tomorrow when `useSoon`, else food that keeps.
     static func item(_ name: String, useSoon: Bool = false) -> PantryItem {
         PantryItem(
             id: UUID(),
             name: name,
             key: name.lowercased(),
             category: "Other",
-            useSoonBy: useSoon ? CalendarDay(utc: Date()).adding(days: 1) : nil,
+            useSoonBy: useSoon ? FakeGateway.today.adding(days: 1) : nil,
             source: .manual,
             addedAt: Date(),
             lastSeenAt: Date()

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import KiwiConcurrency
 import KiwiDevelopment
 import KiwiInternalAPI
 import KiwiModels
@@ -33,9 +34,16 @@ final class FakeGateway: Sendable {
     let policy: QuotaPolicy
     let scanStartSlots: Int
     private let madeOn = UTCDay()
+    private let madeAt = ContinuousClock.now
     private let revocationsReceived = Atomic(true)
     private let readiness: [String: @Sendable () async -> Bool]
     private let optionalReadiness: [String: @Sendable () async -> Bool]
+
+    /// Noon UTC of a fixed day, where the gateway's clock of food dates (``GatewayDependencies/now``) starts, running
+    /// on from when the gateway was made: a test sees one day however long it runs, and whenever.
+    static let noon = Date(timeIntervalSince1970: 1_781_524_800)  // 2026-06-15T12:00:00Z
+    /// The UTC day of the gateway's clock of food dates.
+    static let today = CalendarDay(utc: noon)
 
     /// - Parameter workers: what becomes of every scan job: by default an empty answer at once.
     init(
@@ -81,7 +89,8 @@ final class FakeGateway: Sendable {
             sessionCachingAllowed: { [self] in revocationsReceived.load(ordering: .relaxed) },
             readinessChecks: readiness,
             optionalReadinessChecks: optionalReadiness,
-            scanStartSlots: scanStartSlots
+            scanStartSlots: scanStartSlots,
+            now: { [madeAt] in Self.noon.addingTimeInterval((ContinuousClock.now - madeAt).seconds) }
         )
     }
 

@@ -16,7 +16,7 @@ import Testing
 /// reaches another user's pantry.
 @Suite("Gateway router: the pantry")
 struct PantryRouterTests {
-    static let today = CalendarDay(utc: Date())
+    static let today = FakeGateway.today
     static let answer = ScanResponse(
         ingredients: [
             Ingredient(id: UUID(), name: "Eggs", category: "Protein", confidence: 0.9),

@@ -16,6 +16,8 @@ struct PantryController: Sendable {
     let pantry: any PantryStore
     let ledger: any ScanLedger
     let metrics: GatewayMetrics
+    /// The time of an add and the UTC day a best-before date is bounded from (``GatewayDependencies/now``).
+    let now: @Sendable () -> Date
 
     /// How many items one pantry may hold.
     static let capacity = 500
@@ -66,6 +68,7 @@ struct PantryController: Sendable {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
         let fields = try await request.decodedBody(as: PantryItemFields.self, largest: Self.largestBody, example: PantryItemFields.example)
+        let bestBefore = try fields.checkedBestBefore(today: CalendarDay(utc: now()))
         guard var item = try await pantry.item(id, of: session.userID) else { throw Self.notFound }
         if let name = fields.name { (item.name, item.key) = (name.text, name.key) }
         if let section = fields.section { item.category = section.rawValue }
@@ -73,7 +76,7 @@ struct PantryController: Sendable {
         // A unit says what the quantity counts: clearing the quantity clears its unit, unless a unit is sent too.
         item.unit = fields.quantity == .clear && fields.unit == .keep ? nil : fields.unit.applied(to: item.unit)
         guard item.unit == nil || item.quantity != nil else { throw PantryItemFields.unitWithoutQuantity }
-        item.bestBefore = fields.bestBefore.applied(to: item.bestBefore)
+        item.bestBefore = bestBefore.applied(to: item.bestBefore)
         item.workOutUseSoon()
         switch try await pantry.replace(item, of: session.userID) {
         case .replaced(let replaced):
@@ -110,11 +113,11 @@ struct PantryController: Sendable {
     /// key only. An ingredient whose name breaks a name rule is left out rather than refusing the rest.
     private func addScan(_ scanID: UUID, for userID: UUID, context: GatewayRequestContext) async throws -> Response {
         let scan = try await ledger.finishedScan(scanID, of: userID, use: "add its ingredients")
-        let now = Date()
+        let addedAt = now()
         var keys: Set<String> = []
         let items = (scan.result.flatMap { $0.mode == .dish ? nil : $0.ingredients } ?? []).compactMap { ingredient -> PantryItem? in
             guard let name = try? PantryItemFields.checkedName(ingredient.name), keys.insert(name.key).inserted else { return nil }
-            return PantryItem.new(name: name, section: StoreSection(category: ingredient.category), source: .scan, scanId: scanID, at: now)
+            return PantryItem.new(name: name, section: StoreSection(category: ingredient.category), source: .scan, scanId: scanID, at: addedAt)
         }
         guard !items.isEmpty else {
             throw APIError(
@@ -131,14 +134,16 @@ struct PantryController: Sendable {
         guard let name = fields.name else { throw PantryItemFields.nameNeeded }
         let (quantity, unit) = (fields.quantity.applied(to: nil), fields.unit.applied(to: nil))
         guard unit == nil || quantity != nil else { throw PantryItemFields.unitWithoutQuantity }
+        let addedAt = now()
+        let bestBefore = try fields.checkedBestBefore(today: CalendarDay(utc: addedAt))
         let item = PantryItem.new(
             name: name,
             section: fields.section ?? StoreSection(key: name.key),
             quantity: quantity,
             unit: unit,
-            bestBefore: fields.bestBefore.applied(to: nil),
+            bestBefore: bestBefore.applied(to: nil),
             source: .manual,
-            at: Date()
+            at: addedAt
         )
         let stored = try await pantry.add([item], for: userID, metrics: metrics, context: context)[0]
         return try Response.json(
@@ -204,7 +209,7 @@ struct PantryItemFields: Decodable {
     private static let quantityRule = APIError.badRequest("quantity must be a number greater than 0 and at most 100000, or null.")
     private static let dateForm = APIError.badRequest("bestBefore must be a date written yyyy-MM-dd, or null.")
 
-    /// Reads and checks each member; a best-before date is bounded from today's UTC day.
+    /// Reads and checks each member; a best-before date's bounds are ``checkedBestBefore(today:)``'s.
     init(from decoder: any Decoder) throws {
         let body = try decoder.container(keyedBy: BodyMember.self)
         try body.refuseMembers(otherThan: Self.members)
@@ -217,15 +222,21 @@ struct PantryItemFields: Decodable {
         }
         bestBefore = try (body.change("bestBefore", else: Self.dateForm) as FieldChange<String>).map { text in
             guard let day = CalendarDay(text) else { throw Self.dateForm }
-            // From yesterday, not today: it is still yesterday for a person west of UTC.
-            let today = CalendarDay(utc: Date())
+            return day
+        }
+        section = try body.section("category")
+    }
+
+    /// The best-before change sent, a 400 unless its date is from yesterday (it is still yesterday for a person west of
+    /// UTC) to ``furthestBestBeforeDays`` after `today`, the request's UTC day.
+    func checkedBestBefore(today: CalendarDay) throws -> FieldChange<CalendarDay> {
+        try bestBefore.map { day in
             let (earliest, latest) = (today.adding(days: -1), today.adding(days: Self.furthestBestBeforeDays))
             guard day >= earliest, day <= latest else {
                 throw APIError.badRequest("bestBefore must be from \(earliest) to \(latest) (5 years ahead); \(day) is not.")
             }
             return day
         }
-        section = try body.section("category")
     }
 
     /// `text` trimmed of surrounding white space, with its key; a 400 naming the rule it breaks: 1 to ``longestName``

@@ -18,6 +18,8 @@ struct ShoppingListController: Sendable {
     let pantry: any PantryStore
     let profileCheck: TodaysProfileCheck
     let metrics: GatewayMetrics
+    /// When an item is added (``GatewayDependencies/now``).
+    let now: @Sendable () -> Date
 
     /// How many items one list may hold, as many as a pantry.
     static let capacity = 500
@@ -66,7 +68,7 @@ struct ShoppingListController: Sendable {
             conflicts = try await profileCheck.checked(recipe, of: session.userID).conflicts
             items = try await missingIngredients(of: recipe, for: session.userID)
         case .byHand(let name, let section):
-            items = [Self.item(name, section: section ?? StoreSection(key: name.key), for: [], at: Date())]
+            items = [Self.item(name, section: section ?? StoreSection(key: name.key), for: [], at: now())]
         }
         let added = try await store(items, for: session.userID, context: context)
         let list = ShoppingListExport.list(try await shoppingList.items(of: session.userID))
@@ -107,9 +109,9 @@ struct ShoppingListController: Sendable {
         let session = try context.authenticatedSession
         let checked = try await shoppingList.items(of: session.userID).filter(\.checked)
         guard !checked.isEmpty else { return try Response.json(PantryItems(items: [])) }
-        let now = Date()
+        let addedAt = now()
         let items = checked.map { item in
-            PantryItem.new(name: (item.name, item.key), section: StoreSection(category: item.section), source: .manual, at: now)
+            PantryItem.new(name: (item.name, item.key), section: StoreSection(category: item.section), source: .manual, at: addedAt)
         }
         let moved = try await pantry.add(items, for: session.userID, metrics: metrics, context: context)
         let removed = try await shoppingList.delete(checked.map(\.id), of: session.userID)
@@ -132,12 +134,12 @@ struct ShoppingListController: Sendable {
     /// refusing the rest, as a scan's are from the pantry.
     private func missingIngredients(of recipe: Recipe, for userID: UUID) async throws -> [ShoppingListItem] {
         var keys = Set(try await pantry.allItems(of: userID).map(\.key))
-        let now = Date()
+        let addedAt = now()
         return recipe.ingredients.compactMap { ingredient in
             guard let name = try? PantryItemFields.checkedName(ingredient.name), !PantryStaples.contains(key: name.key),
                 keys.insert(name.key).inserted
             else { return nil }
-            return Self.item(name, section: StoreSection(key: name.key), for: [recipe.name], at: now)
+            return Self.item(name, section: StoreSection(key: name.key), for: [recipe.name], at: addedAt)
         }
     }
 

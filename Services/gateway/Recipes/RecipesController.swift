@@ -20,6 +20,8 @@ struct RecipesController: Sendable {
     let profileCheck: TodaysProfileCheck
     /// The base of the share links (`PUBLIC_BASE_URL`).
     let publicBaseURL: URL
+    /// The time whose UTC day the pantry's ranking counts use-soon dates from (``GatewayDependencies/now``).
+    let now: @Sendable () -> Date
 
     /// How many recipes one user may keep.
     static let capacity = 500
@@ -120,7 +122,7 @@ struct RecipesController: Sendable {
             cursor = found.next
         } while cursor != nil
         let fitting = try await profileCheck.checked(saved, of: userID).filter(\.conflicts.isEmpty)
-        let ranking = PantryCoverage.ranked(fitting, pantry: try await pantry.allItems(of: userID), today: CalendarDay(utc: Date()))
+        let ranking = PantryCoverage.ranked(fitting, pantry: try await pantry.allItems(of: userID), today: CalendarDay(utc: now()))
         let start =
             page.cursor.map { asked in
                 ranking.firstIndex { $0.saved.id == asked.id }.map { $0 + 1 } ?? min(max(Int(asked.createdAtMicroseconds) - 1, 0), ranking.count)
