@@ -16,24 +16,30 @@ public struct StoredPartial: Sendable, Hashable {
         self.acceptedAt = acceptedAt
     }
 
-    /// The entries of a scan's partials as ``column(ofScan:)`` reads them (NULL: none), in order. An entry this release
-    /// cannot read (a kind of a later release, during a rollout) is left out, and the others keep their numbers, so that
-    /// event ids stay the same on every replica.
-    public static func entries(of json: String?) throws -> [StoredPartial] {
+    /// The entries of a scan's partials after the first `after` as ``column(ofScan:after:)`` reads them (NULL: none),
+    /// in order. An entry this release cannot read (a kind of a later release, during a rollout) is left out, and the
+    /// others keep their numbers, so that event ids stay the same on every replica.
+    public static func entries(of json: String?, after: Int = 0) throws -> [StoredPartial] {
         guard let json else { return [] }
         let entries = try KiwiJSON.decoder().decode([Readable].self, from: Data(json.utf8))
         return entries.enumerated().compactMap { offset, readable in
-            readable.entry.map { StoredPartial(seq: offset + 1, partial: $0.partial, acceptedAt: Date(timeIntervalSince1970: Double($0.at) / 1000)) }
+            readable.entry.map {
+                StoredPartial(seq: after + offset + 1, partial: $0.partial, acceptedAt: Date(timeIntervalSince1970: Double($0.at) / 1000))
+            }
         }
     }
 
-    /// SQL for the partials of the scan row `scan` (an alias of `scans`) as one JSON array in order, NULL when none:
-    /// its rows of `scan_partials`, or, when it has none, its `partials` column, which a worker of the previous release
-    /// appends to during a rollout (migration 18). ``entries(of:)`` reads it.
-    public static func column(ofScan scan: String) -> String {
+    /// SQL for the partials of the scan row `scan` (an alias of `scans`) after the first `after` (SQL for a number: a
+    /// reader that has those reads only the rest) as one JSON array in order, NULL when none: its rows of
+    /// `scan_partials`, or, when it has none, its `partials` column, which a worker of the previous release appends to
+    /// during a rollout (migration 18). A scan's partials are numbered one after another from 1, so the first read is
+    /// number `after` + 1 (``entries(of:after:)``).
+    public static func column(ofScan scan: String, after: String = "0") -> String {
         """
         COALESCE(
-            (SELECT jsonb_agg(entry ORDER BY position) FROM scan_partials WHERE scan_id = \(scan).id), \(scan).partials
+            (SELECT jsonb_agg(entry ORDER BY position) FROM scan_partials WHERE scan_id = \(scan).id AND position > \(after)),
+            (SELECT jsonb_agg(legacy.entry ORDER BY legacy.position)
+                FROM jsonb_array_elements(\(scan).partials) WITH ORDINALITY AS legacy(entry, position) WHERE legacy.position > \(after))
         )::text
         """
     }

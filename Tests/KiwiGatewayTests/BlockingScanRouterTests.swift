@@ -433,8 +433,8 @@ struct BlockingScanRouterTests {
         }
     }
 
-    @Test("a waiting scan reads its record once, for the outcome, and not when a worker starts it")
-    func noReadWhenStarted() async throws {
+    @Test("a waiting scan is not woken, and reads nothing, when a worker starts it or shows its steps; it reads its record once, for the outcome")
+    func oneReadPerOutcome() async throws {
         let gateway = FakeGateway(workers: .hold, scanTimeout: .seconds(3600))
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
@@ -443,16 +443,18 @@ struct BlockingScanRouterTests {
                 try await eventually { gateway.hub.waitsBegun(on: id) > 0 }
                 let (before, waits) = (gateway.ledger.reads, gateway.hub.waitsBegun(on: id))
                 gateway.workers.start(id)
-                // The request took the news of the start, and waits again: whatever it did with the news is done.
-                try await eventually { gateway.hub.waitsBegun(on: id) > waits }
-                let reads = gateway.ledger.reads - before
+                gateway.workers.show([shownIngredients("leeks")] + (0..<4).map { shownRecipe($0, "Leek dish \($0)") }, of: id)
+                // Time for a woken request to read and wait again, which is what would fail this test.
+                try await Task.sleep(for: .milliseconds(200))
+                let (readsWhileOpen, wokenWhileOpen) = (gateway.ledger.reads - before, gateway.hub.waitsBegun(on: id) - waits)
                 gateway.workers.answer(id, with: Self.noFood)
-                return (before, reads)
+                return (before, readsWhileOpen, wokenWhileOpen)
             }
             let answer = try await client.scan(testPhoto, token: token)
-            let (before, readsOnStart) = try await worker.value
+            let (before, readsWhileOpen, wokenWhileOpen) = try await worker.value
             #expect(answer.status == .ok)
-            #expect(readsOnStart == 0)
+            #expect(readsWhileOpen == 0)
+            #expect(wokenWhileOpen == 0)
             #expect(gateway.ledger.reads - before == 1)
         }
     }

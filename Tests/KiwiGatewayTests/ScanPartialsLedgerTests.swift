@@ -48,6 +48,20 @@ struct ScanPartialsLedgerTests {
         #expect(acceptedAt.allSatisfy { $0 > before.addingTimeInterval(-1) && $0 < Date().addingTimeInterval(1) })
     }
 
+    @Test("a reading after the first n partials gets only the rest, numbered as in a whole reading", arguments: StoreKind.allCases)
+    func readAfterSeen(_ kind: StoreKind) async throws {
+        let partials = [shownIngredients("leeks"), shownRecipe(0, "Leek gratin"), shownRecipe(1, "Leek soup")]
+        let readings = try await withLedger(kind) { ledger, rig in
+            let scan = try await runningScan(ledger, rig)
+            for partial in partials { _ = try await rig.show(partial, of: scan.id) }
+            var readings: [[StoredPartial]] = []
+            for seen in 0...4 { readings.append(try await ledger.scan(scan.id, of: scan.userID, partialsAfter: seen)?.partials ?? []) }
+            return readings
+        }
+        #expect(readings.map { $0.map(\.seq) } == [[1, 2, 3], [2, 3], [3], [], []])
+        #expect(readings[1].map(\.partial) == Array(partials.dropFirst()))
+    }
+
     @Test("a partial of a scan that is not running is refused: queued, final or gone", arguments: StoreKind.allCases)
     func refusedWhenNotRunning(_ kind: StoreKind) async throws {
         let (seqs, record) = try await withLedger(kind) { ledger, rig in
@@ -215,7 +229,25 @@ struct ScanPartialsLedgerTests {
             return (try await rig.ledger.scan(scan.id, of: scan.userID), try await rig.start(scan.id))
         }
         #expect(record?.partials.map(\.partial) == [.ingredients([])])
+        #expect(record?.partials.map(\.seq) == [1])
         guard case .started(let shown, _) = claim else { throw CancellationError() }
         #expect(shown == [.ingredients([])])
+    }
+
+    @Test("partials a worker of the previous release appended to the column are read after the first n as the table's are")
+    func previousReleaseColumnReadAfterSeen() async throws {
+        let partials = try await withRunningScan { rig, scan in
+            try await rig.client.execute(
+                """
+                UPDATE scans SET partial_count = 2, partials = '[{"kind": "ingredients", "ingredients": [], "at": 0},
+                    {"kind": "restart", "at": 0}]'
+                WHERE id = \(scan.id)
+                """,
+                logger: testLogger
+            )
+            return try await rig.ledger.scan(scan.id, of: scan.userID, partialsAfter: 1)?.partials
+        }
+        #expect(partials?.map(\.seq) == [2])
+        #expect(partials?.map(\.partial) == [.restart])
     }
 }

@@ -126,6 +126,29 @@ struct StreamedScanRouterTests {
         }
     }
 
+    @Test("a stream reads each partial once: each reading of the scan leaves out the partials it has sent")
+    func eachPartialReadOnce() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let id = try await runningScan(gateway, client, token: token)
+            let partials = [shownIngredients("leeks")] + (0..<4).map { shownRecipe($0, "Recipe \($0 + 1)") }
+            let reads = gateway.ledger.reads
+            let worker = Task {
+                try await readAgain(gateway, since: reads)
+                for partial in partials {
+                    gateway.workers.show([partial], of: id)
+                    try await readAsItIs(gateway, id)
+                }
+                gateway.workers.answer(id, with: .ok(ScansRouterTests.empty))
+            }
+            let answer = try await client.execute(.get, "/v1/scans/\(id)/events", token: token)
+            try await worker.value
+            #expect(try events(answer, of: id).count == 3 + partials.count)
+            #expect(gateway.ledger.partialsRead == partials.count)
+        }
+    }
+
     @Test("a client reconnecting with the first recipe's Last-Event-ID gets the recipes after it, each once, then the result")
     func reconnectAfterFirstRecipe() async throws {
         let gateway = FakeGateway(workers: .hold)

@@ -136,7 +136,7 @@ struct ScanCoordinator: Sendable {
         }
         let userKey = ScanJob.userKey(forUserID: session.userID.uuidString.lowercased())
         // Followed from before its job leaves, so that the follower starts from this record without reading it again.
-        let follower = follower(of: scan.id, of: session.userID, from: scan)
+        let follower = follower(of: scan.id, of: session.userID, for: .outcome, from: scan)
         do {
             try await jobQueue.submit(
                 ScanJob(
@@ -180,9 +180,9 @@ struct ScanCoordinator: Sendable {
         var follower: ScanFollower
         switch started {
         case .new(_, let following): follower = following
-        case .repeated(let scan): follower = self.follower(of: scan.id, of: scan.userID)
+        case .repeated(let scan): follower = self.follower(of: scan.id, of: scan.userID, for: .outcome)
         }
-        while let sighting = try await follower.next(until: deadline, everyState: false) {
+        while let sighting = try await follower.next(until: deadline) {
             if case .gone = sighting { return nil }
         }
         return follower.last
@@ -191,15 +191,16 @@ struct ScanCoordinator: Sendable {
     /// Scan `id` of `userID` for its event stream: the steps a client that has seen `lastEventID` of them has not, as
     /// they come, until the scan is final. Nil when the user has no such scan.
     func watch(_ id: UUID, of userID: UUID, lastEventID seen: Int) async throws -> ScanSteps? {
-        var follower = follower(of: id, of: userID)
-        guard case .record(let scan)? = try await follower.next(until: nil, everyState: true) else { return nil }
+        var follower = follower(of: id, of: userID, for: .everyState)
+        follower.partialsSeen = max(0, seen - 2)
+        guard case .record(let scan)? = try await follower.next(until: nil) else { return nil }
         return ScanSteps(following: follower, from: scan, after: seen)
     }
 
     /// A follower of scan `id` of `userID`, its watch registered here: before the record it starts from is read
     /// (`known`, or its own first reading), so that news of the scan after that reading is not missed.
-    private func follower(of id: UUID, of userID: UUID, from known: ScanRecord? = nil) -> ScanFollower {
-        ScanFollower(id, of: userID, ledger: ledger, registration: hub.register(id), known: known)
+    private func follower(of id: UUID, of userID: UUID, for interest: ScanWatch.Interest, from known: ScanRecord? = nil) -> ScanFollower {
+        ScanFollower(id, of: userID, ledger: ledger, registration: hub.register(id, for: interest), known: known)
     }
 
     /// Scan `id` of user `userID`; nil for another user's, or none.

@@ -43,6 +43,8 @@ final class FakeScanLedger: ScanLedger {
         var spend: [String: Int64] = [:]
         var failure: (any Error & Sendable)?
         var reads = 0
+        /// How many partials the reads by id handed out.
+        var partialsRead = 0
         var failedReads = 0
         /// Each scan as it was last read by id.
         var lastRead: [UUID: ScanRecord] = [:]
@@ -70,6 +72,9 @@ final class FakeScanLedger: ScanLedger {
 
     /// How many times a scan was read by id: a test waits on it to know a follower has looked.
     var reads: Int { state.withLock { $0.reads } }
+
+    /// How many partials the reads of scans by id handed out, in all.
+    var partialsRead: Int { state.withLock { $0.partialsRead } }
 
     /// Whether scan `id` was last read by id as it is now: a test waits on it to know a follower has seen every change
     /// made so far, however many a worker made in a row.
@@ -194,7 +199,7 @@ final class FakeScanLedger: ScanLedger {
         }
     }
 
-    func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord? {
+    func scan(_ id: UUID, of userID: UUID, partialsAfter seen: Int) async throws -> ScanRecord? {
         try state.withLock { state in
             if let failure = state.failure {
                 state.failedReads += 1
@@ -202,7 +207,10 @@ final class FakeScanLedger: ScanLedger {
             }
             state.reads += 1
             state.lastRead[id] = state.scans[id]?.record
-            return state.scans[id].flatMap { $0.record.userID == userID ? $0.record : nil }
+            guard var record = state.scans[id]?.record, record.userID == userID else { return nil }
+            record.partials.removeAll { $0.seq <= seen }
+            state.partialsRead += record.partials.count
+            return record
         }
     }
 

@@ -15,12 +15,15 @@ struct PostgresScanLedger: ScanLedger {
     /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
     var timeout = StatementTimeout.default
 
-    /// A scan's columns, named as ``record(_:)`` reads them.
-    fileprivate static let columns = """
+    /// A scan's columns, named as ``record(_:partialsAfter:)`` reads them, its partials after the first
+    /// `partialsAfter` (SQL for a number).
+    fileprivate static func columns(partialsAfter: String = "0") -> String {
+        """
         id, user_id, state, error_code, COALESCE(error_message, '') AS error_message, photo_sha256, deadline, created_at,
-        result::text AS result, model_ms, retry_after_seconds, \(StoredPartial.column(ofScan: "scans")) AS partials,
+        result::text AS result, model_ms, retry_after_seconds, \(StoredPartial.column(ofScan: "scans", after: partialsAfter)) AS partials,
         partial_count, parent_id
         """
+    }
 
     private var transitions: ScanTransitionStore {
         var transitions = ScanTransitionStore(client: client, logger: logger)
@@ -73,7 +76,9 @@ struct PostgresScanLedger: ScanLedger {
         while true {
             do {
                 return try await withStatementDeadline("scan ledger resolve reservation", timeout: .seconds(1)) {
-                    try await Self.records(try await client.execute(ScanOfUserStatement(id: scan.id, userID: scan.userID), logger: logger)).first
+                    try await Self.records(
+                        try await client.execute(ScanOfUserStatement(id: scan.id, userID: scan.userID, partialsAfter: 0), logger: logger)
+                    ).first
                 }
             } catch let error where DatabaseFailure(error) == .outage && ContinuousClock.now + Self.resolvePause < giveUp {
                 try await sleep(for: Self.resolvePause)
@@ -129,7 +134,7 @@ struct PostgresScanLedger: ScanLedger {
             let micros = PageCursor.createdAtMicrosecondsSQL
             let rows = try await client.query(
                 """
-                SELECT \(unescaped: Self.columns), \(unescaped: micros) AS created_at_micros FROM scans
+                SELECT \(unescaped: Self.columns()), \(unescaped: micros) AS created_at_micros FROM scans
                 WHERE user_id = \(userID) AND (\(cursor == nil) OR (\(unescaped: micros), id) < (\(cursor?.createdAtMicroseconds ?? 0), \(cursor?.id ?? UUID())))
                 ORDER BY created_at DESC, id DESC LIMIT \(limit + 1)
                 """,
@@ -145,16 +150,17 @@ struct PostgresScanLedger: ScanLedger {
         }
     }
 
-    func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord? {
+    func scan(_ id: UUID, of userID: UUID, partialsAfter seen: Int) async throws -> ScanRecord? {
         try await withStatementDeadline("scan ledger find", timeout: timeout) {
-            try await Self.records(try await client.execute(ScanOfUserStatement(id: id, userID: userID), logger: logger)).first
+            let rows = try await client.execute(ScanOfUserStatement(id: id, userID: userID, partialsAfter: seen), logger: logger)
+            return try await Self.records(rows, partialsAfter: seen).first
         }
     }
 
     func scan(idempotencyKey key: String, of userID: UUID) async throws -> ScanRecord? {
         try await withStatementDeadline("scan ledger find key", timeout: timeout) {
             let rows = try await client.query(
-                "SELECT \(unescaped: Self.columns) FROM scans WHERE user_id = \(userID) AND idempotency_key = \(key)",
+                "SELECT \(unescaped: Self.columns()) FROM scans WHERE user_id = \(userID) AND idempotency_key = \(key)",
                 logger: logger
             )
             return try await Self.records(rows).first
@@ -258,14 +264,14 @@ struct PostgresScanLedger: ScanLedger {
         quotaKey.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
     }
 
-    private static func records(_ rows: some AsyncSequence<PostgresRow, any Error>) async throws -> [ScanRecord] {
+    private static func records(_ rows: some AsyncSequence<PostgresRow, any Error>, partialsAfter seen: Int = 0) async throws -> [ScanRecord] {
         var records: [ScanRecord] = []
-        for try await row in rows { records.append(try record(row.makeRandomAccess())) }
+        for try await row in rows { records.append(try record(row.makeRandomAccess(), partialsAfter: seen)) }
         return records
     }
 
-    /// A scan from a row that holds ``columns``, read by name.
-    private static func record(_ columns: PostgresRandomAccessRow) throws -> ScanRecord {
+    /// A scan from a row that holds ``columns(partialsAfter:)``, read by name.
+    private static func record(_ columns: PostgresRandomAccessRow, partialsAfter seen: Int = 0) throws -> ScanRecord {
         let result = try columns["result"].decode(String?.self)
         return ScanRecord(
             id: try columns["id"].decode(UUID.self),
@@ -279,7 +285,7 @@ struct PostgresScanLedger: ScanLedger {
             result: try result.map { try KiwiJSON.decoder().decode(ScanResponse.self, from: Data($0.utf8)) },
             modelTime: try columns["model_ms"].decode(Int?.self).map { .milliseconds($0) },
             retryAfterSeconds: try columns["retry_after_seconds"].decode(Int?.self),
-            partials: try StoredPartial.entries(of: try columns["partials"].decode(String?.self)),
+            partials: try StoredPartial.entries(of: try columns["partials"].decode(String?.self), after: seen),
             partialCount: try columns["partial_count"].decode(Int.self),
             parentID: try columns["parent_id"].decode(UUID?.self)
         )
@@ -358,16 +364,19 @@ private struct ReservationOutcomeUnknown: Error {
 
 /// One scan of one person.
 private struct ScanOfUserStatement: PostgresPreparedStatement {
-    static let sql = "SELECT \(PostgresScanLedger.columns) FROM scans WHERE id = $1 AND user_id = $2"
+    static let sql = "SELECT \(PostgresScanLedger.columns(partialsAfter: "$3")) FROM scans WHERE id = $1 AND user_id = $2"
+    static let bindingDataTypes: [PostgresDataType] = [.uuid, .uuid, .int8]
     typealias Row = PostgresRow
 
     let id: UUID
     let userID: UUID
+    let partialsAfter: Int
 
     func makeBindings() -> PostgresBindings {
         var bindings = PostgresBindings()
         bindings.append(id)
         bindings.append(userID)
+        bindings.append(partialsAfter)
         return bindings
     }
 }

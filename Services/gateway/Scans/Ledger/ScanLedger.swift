@@ -59,8 +59,9 @@ protocol ScanLedger: Sendable {
     /// (``ScanNotSent``), and frees its idempotency key: the client's retry with the same key starts the scan afresh.
     /// False when it was no longer queued.
     func release(_ id: UUID, code: ScanFailure.Code) async throws -> Bool
-    /// The scan `id` of user `userID`; nil for another user's, or none.
-    func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord?
+    /// The scan `id` of user `userID`, with its partials after the first `seen` only (a reader that has those need not
+    /// read them again); nil for another user's, or none.
+    func scan(_ id: UUID, of userID: UUID, partialsAfter seen: Int) async throws -> ScanRecord?
     /// The scan user `userID` started with idempotency key `key`; nil when none holds it.
     func scan(idempotencyKey key: String, of userID: UUID) async throws -> ScanRecord?
     /// A page of at most `limit` of the user's scans, newest first, starting after `cursor`.
@@ -81,4 +82,11 @@ protocol ScanLedger: Sendable {
     /// Clears results older than `retention` and deletes scans older than it whose day has ended, and charges of
     /// days before `today`. Returns how many scans were deleted.
     func purge(olderThan retention: Duration, today: String) async throws -> Int
+}
+
+extension ScanLedger {
+    /// The scan `id` of user `userID`, with all its partials; nil for another user's, or none.
+    func scan(_ id: UUID, of userID: UUID) async throws -> ScanRecord? {
+        try await scan(id, of: userID, partialsAfter: 0)
+    }
 }

@@ -21,7 +21,7 @@ struct ScanRecord: Sendable, Hashable {
     /// For `llm_unavailable`: when the worker said trying again may help, in seconds.
     var retryAfterSeconds: Int?
     /// What a worker showed of the answer so far, in order (docs/architecture.md, "Streamed scans"): kept while the
-    /// scan is open, none once it is final.
+    /// scan is open, none once it is final. A reader that had some read only those after them.
     var partials: [StoredPartial] = []
     /// How many partials the scan stored in all, kept after it ends: the final event's id is 3 + this.
     var partialCount = 0

@@ -3,8 +3,9 @@ import KiwiScans
 import Synchronization
 
 /// Wakes whoever in this gateway waits for a scan (a blocking `POST /v1/scan`, `Prefer: wait`, an event stream)
-/// when news of it arrives (``ScanEventListener``). Waiters read the scan's record when woken; the news itself
-/// carries nothing they trust, but says whether it is worth a read (``ScanNews``).
+/// when news of it arrives (``ScanEventListener``), as far as their ``ScanWatch/Interest`` asks: news that a scan is
+/// still open (a worker started it, or showed a step) wakes event streams only, not requests waiting for its answer.
+/// Waiters read the scan's record when woken; the news itself carries nothing they trust.
 final class ScanEventHub: Sendable {
     private let watches = Mutex<[UUID: [ObjectIdentifier: ScanWatch]]>([:])
 
@@ -12,8 +13,8 @@ final class ScanEventHub: Sendable {
 
     /// A watch on scan `id` that stays until the registration is released. A follower registers before it reads the
     /// scan's record, and a new scan is registered before its job is published, so news in between is not missed.
-    func register(_ id: UUID) -> ScanWatchRegistration {
-        let registration = ScanWatchRegistration(id: id, hub: self)
+    func register(_ id: UUID, for interest: ScanWatch.Interest) -> ScanWatchRegistration {
+        let registration = ScanWatchRegistration(id: id, interest: interest, hub: self)
         watches.withLock { $0[id, default: [:]][ObjectIdentifier(registration.watch)] = registration.watch }
         return registration
     }
@@ -26,15 +27,16 @@ final class ScanEventHub: Sendable {
         }
     }
 
-    /// News of a scan: wakes its watches.
+    /// News of a scan: wakes its watches that ask for it.
     func wake(_ event: ScanEvent) {
-        let news: ScanNews = event.state.isOpen ? .stillOpen : .changed
-        for watch in watches.withLock({ $0[event.scanID].map { Array($0.values) } ?? [] }) { watch.wake(news) }
+        let stillOpen = event.state.isOpen
+        let woken = watches.withLock { $0[event.scanID]?.values.filter { !stillOpen || $0.interest == .everyState } ?? [] }
+        for watch in woken { watch.wake() }
     }
 
     /// Wakes every watch: news may have been lost (the subscription was down), so everyone looks again.
     func wakeAll() {
-        for watch in watches.withLock({ $0.values.flatMap(\.values) }) { watch.wake(.changed) }
+        for watch in watches.withLock({ $0.values.flatMap(\.values) }) { watch.wake() }
     }
 
     /// How many waits began on scan `id`'s watches (``ScanWatch/waitsBegun``): a follower that took news of it and

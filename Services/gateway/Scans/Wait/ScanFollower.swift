@@ -30,6 +30,8 @@ struct ScanFollower: Sendable {
     private var unread: ScanRecord?
     /// The record as last seen; nil before the first.
     private(set) var last: ScanRecord?
+    /// How many of the scan's partials the reader has: a reading leaves them out (``ScanLedger/scan(_:of:partialsAfter:)``).
+    var partialsSeen = 0
     private var outageWaits = RetrySchedule.storeOutage.waits()
     /// Whether the record last seen is open, so that news comes before the next reading.
     private var awaitingNews = false
@@ -45,22 +47,18 @@ struct ScanFollower: Sendable {
     }
 
     /// What the follower sees next; nil once the following has ended: after the scan was seen final or gone, once
-    /// `deadline` passed (never, without one), or once the store stayed out of reach. `everyState`: the follower
-    /// shows the scan's progress, and reads it on news that it is still open (``ScanNews/stillOpen``, a worker started
-    /// it); others wait for the outcome only, and do not.
-    mutating func next(until deadline: ContinuousClock.Instant?, everyState: Bool) async throws -> Sighting? {
+    /// `deadline` passed (never, without one), or once the store stayed out of reach. The record is read again on the
+    /// news its watch's ``ScanWatch/Interest`` asks for.
+    mutating func next(until deadline: ContinuousClock.Instant?) async throws -> Sighting? {
         while !ended {
             if awaitingNews {
                 let now = ContinuousClock.now
                 if let deadline, now >= deadline { return end() }
                 let wait = deadline.map { min(ScanCoordinator.recheckInterval, $0 - now) } ?? ScanCoordinator.recheckInterval
-                let news = await registration.watch.next(within: wait)
+                let heard = await registration.watch.next(within: wait)
                 try Task.checkCancellation()
-                // News worth a read: a quiet spell or any news for a follower of every state; for the others, a quiet
-                // spell or news that may be the outcome.
-                if news == .stillOpen && !everyState { continue }
                 awaitingNews = false
-                if news == .quiet { return .quiet }
+                if !heard { return .quiet }
                 continue
             }
             if let known = unread {
@@ -68,7 +66,7 @@ struct ScanFollower: Sendable {
                 return seen(known)
             }
             do {
-                guard let read = try await ledger.scan(id, of: userID) else {
+                guard let read = try await ledger.scan(id, of: userID, partialsAfter: partialsSeen) else {
                     ended = true
                     return .gone
                 }

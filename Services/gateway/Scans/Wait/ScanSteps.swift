@@ -53,7 +53,8 @@ struct ScanSteps: AsyncSequence, Sendable {
                     if !scan.state.isOpen { return nil }
                     self.scan = nil
                 }
-                switch try await follower.next(until: nil, everyState: true) {
+                follower.partialsSeen = Swift.max(0, sent - 2)
+                switch try await follower.next(until: nil) {
                 case .record(let read)?: scan = read
                 case .quiet?: return .quiet
                 case .gone?, nil: return nil
