@@ -40,7 +40,7 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
             stream: configuration.stream,
             streamIdleTimeout: configuration.streamIdleTimeout,
             breaker: configuration.breaker,
-            httpClient: httpClient,
+            transport: .over(httpClient),
             logger: logger
         )
     }

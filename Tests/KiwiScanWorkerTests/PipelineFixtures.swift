@@ -20,8 +20,31 @@ enum PipelineFixtures {
             ModelRouteSettings(name: name, model: model, baseURL: baseURL, apiKey: "sk-test"),
             detail: .high,
             breaker: breaker,
-            httpClient: .shared,
+            transport: .over(.shared),
             logger: testLogger
+        )
+    }
+
+    /// A pipeline composed as the worker composes it (`App+build.swift`): streamed answers shown to `sink`, tried on
+    /// `routes` in order, each call retried up to `maxRetries` times.
+    static func streamedPipeline(routes: [ModelRoute], sink: any ScanPartialSink, maxRetries: Int = 2) -> ScanPipeline {
+        let metrics = WorkerMetrics()
+        let calling = ChatCompletionAnswering(
+            fallback: RouteFallback(routes: routes),
+            call: RetryingModelCall(
+                retryPolicy: RetryPolicy(maxRetries: maxRetries, initialBackoff: .milliseconds(10)),
+                attemptTimeout: .seconds(20),
+                rateLimits: RateLimitFeedback(intake: IntakeGovernor(concurrency: 4, logger: testLogger), route: routes[0].name),
+                prices: .openAI,
+                metrics: metrics
+            ),
+            prices: .openAI
+        )
+        return ScanPipeline(
+            answering: StreamedAnswering(calling: calling, sink: sink),
+            repair: AnswerRepair(metrics: metrics),
+            profileGuard: ProfileGuard(metrics: metrics),
+            firstModel: routes[0].model
         )
     }
 

@@ -69,29 +69,12 @@ struct StreamedAnsweringTests {
                     stream: stream,
                     streamIdleTimeout: idleTimeout,
                     breaker: CircuitBreaker.Settings(),
-                    httpClient: .shared,
+                    transport: .over(.shared),
                     logger: testLogger
                 )
             }
-            let metrics = WorkerMetrics()
-            let calling = ChatCompletionAnswering(
-                fallback: RouteFallback(routes: routes),
-                call: RetryingModelCall(
-                    retryPolicy: RetryPolicy(maxRetries: maxRetries, initialBackoff: .milliseconds(10)),
-                    attemptTimeout: .seconds(20),
-                    rateLimits: RateLimitFeedback(intake: IntakeGovernor(concurrency: 4, logger: testLogger), route: models[0]),
-                    prices: .openAI,
-                    metrics: metrics
-                ),
-                prices: .openAI
-            )
             let sink = RecordingSink(stub: stub)
-            let pipeline = ScanPipeline(
-                answering: StreamedAnswering(calling: calling, sink: sink),
-                repair: AnswerRepair(metrics: metrics),
-                profileGuard: ProfileGuard(metrics: metrics),
-                firstModel: models[0]
-            )
+            let pipeline = PipelineFixtures.streamedPipeline(routes: routes, sink: sink, maxRetries: maxRetries)
             var request = PipelineFixtures.request(profile: profile)
             (request.scanID, request.mode, request.deadline, request.shown) = (scanID, mode, .now + .seconds(30), ShownState(shown))
             request.labels = labels

@@ -69,7 +69,7 @@ struct StrictModelFaultTests {
     func tokenRateLimit() async throws {
         let wait = Duration.milliseconds(1500)
         let outcome = try await withLLMStub(behaviour: StubBehaviour(fault: .rateLimit, retryAfterSeconds: 1.5)) { url, _ in
-            let client = ChatCompletionsClient(httpClient: .shared, baseURL: url, apiKey: "sk-test")
+            let client = ChatCompletionsClient(transport: .over(.shared), baseURL: url, apiKey: "sk-test")
             return await client.send(deadline: .now + .seconds(10)) {
                 ScanPrompt(model: "gpt-4o", detail: .high).requestBody(images: [.init(jpeg: photo)], safetyIdentifier: testUserKey)
             }

@@ -51,7 +51,7 @@ struct ChatCompletionsClient: Sendable {
         var rateLimit: RateLimitStatus?
     }
 
-    let httpClient: HTTPClient
+    let transport: ChatCompletionsTransport
     let endpoint: String
     let apiKey: String
     /// The longest a streamed answer may go without a byte before the attempt counts as stalled
@@ -60,8 +60,8 @@ struct ChatCompletionsClient: Sendable {
     /// The most response bytes read; a scan answer is a few kilobytes, a stream of it some ten times that.
     static let maximumResponseSize = 4 * 1024 * 1024
 
-    init(httpClient: HTTPClient, baseURL: URL, apiKey: String, streamIdleTimeout: Duration = .seconds(20)) {
-        self.httpClient = httpClient
+    init(transport: ChatCompletionsTransport, baseURL: URL, apiKey: String, streamIdleTimeout: Duration = .seconds(20)) {
+        self.transport = transport
         self.endpoint = baseURL.appending(path: "chat/completions").absoluteString
         self.apiKey = apiKey
         self.streamIdleTimeout = streamIdleTimeout
@@ -92,9 +92,9 @@ struct ChatCompletionsClient: Sendable {
         let body = OneShotBody(makeBody())
         request.body = .stream(body, length: .known(Int64(body.length)))
         do {
-            return try await withDeadline(deadline) { [httpClient, request, streamIdleTimeout] in
+            return try await withDeadline(deadline) { [transport, request, streamIdleTimeout] in
                 // The deadline is withDeadline's alone: it covers the body too, and cancelling the call ends the request.
-                let response = try await httpClient.execute(request, deadline: .distantFuture)
+                let response = try await transport.execute(request)
                 if (200..<300).contains(response.status.code), response.headers.first(name: "content-type")?.hasPrefix("text/event-stream") == true {
                     return await Self.read(response, idleTimeout: streamIdleTimeout, onFragment: onFragment)
                 }

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import CoreMetrics
 import Logging
 
@@ -21,13 +20,13 @@ struct ModelRoute: Sendable {
         stream: Bool = true,
         streamIdleTimeout: Duration = .seconds(20),
         breaker: CircuitBreaker.Settings,
-        httpClient: HTTPClient,
+        transport: ChatCompletionsTransport,
         logger: Logger
     ) {
         name = settings.name
         prompt = ScanPrompt(model: settings.model, detail: detail, stream: stream)
         client = ChatCompletionsClient(
-            httpClient: httpClient,
+            transport: transport,
             baseURL: settings.baseURL,
             apiKey: settings.apiKey,
             streamIdleTimeout: streamIdleTimeout
