@@ -352,8 +352,8 @@ let package = Package(
             "KiwiGatewayTests",
             dependencies: [
                 "KiwiConcurrency", "KiwiDatabase", "KiwiDevelopment", "KiwiFood", "KiwiGateway", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels",
-                "KiwiOpenAI", "KiwiScanMessages", "KiwiScanStore", "KiwiScans", "KiwiServiceSupport", "KiwiTestSupport", httpTypes, hummingbird,
-                hummingbirdTesting, logging, nioCore, postgresNIO,
+                "KiwiOpenAI", "KiwiScanMessages", "KiwiScanStore", "KiwiScans", "KiwiServiceSupport", "KiwiStrictJSON", "KiwiTestSupport", httpTypes,
+                hummingbird, hummingbirdTesting, logging, nioCore, postgresNIO,
             ]
         ),
         tests(

@@ -21,11 +21,12 @@ struct CompletionStream: Sendable {
     /// The stub's `system_fingerprint`, in OpenAI's form.
     static let systemFingerprint = "fp_4b1d5e7c9a"
 
-    /// `completion` (one choice) streamed; `includeUsage` is the request's `stream_options.include_usage`.
-    init(_ completion: ChatCompletion, includeUsage: Bool) {
+    /// `completion` (one choice) streamed; `includeUsage` is the request's `stream_options.include_usage`. `seed` draws
+    /// the padding: the same seed, the same bytes.
+    init(_ completion: ChatCompletion, includeUsage: Bool, seed: UInt64 = .random(in: .min ... .max)) {
         let answered = completion.choices[0]
         let refused = answered.message.content == nil
-        var random = SplitMix64(seed: UInt64.random(in: .min ... .max))
+        var random = SplitMix64(seed: seed)
         func chunk(choices: [JSONValue], usage: JSONValue = .null, obfuscation: String) -> String {
             var members: [(String, JSONValue)] = [
                 ("id", .string(completion.id)), ("object", .string("chat.completion.chunk")),

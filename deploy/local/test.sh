@@ -11,10 +11,11 @@ source "$here/common.sh"
 # (check-imports.py; docs/architecture.md, "Modules and layers").
 "$here/check-imports.py"
 
-# Test-only tools: headless Chromium for the share page, and in a virtualenv of our own under .run/ (never the system
-# Python's packages) recipe-scrapers (what Mealie and Tandoor import with) and schemathesis (the API description fuzzed
-# against the running system). Installed once, and again only when a pinned version changes.
-"$here/install-packages.sh" chromium python3-venv
+# Test-only tools: headless Chromium for the share page, valgrind and objcopy for the instruction budget, and in a virtualenv of
+# our own under .run/ (never the system Python's packages) recipe-scrapers (what Mealie and Tandoor import with) and
+# schemathesis (the API description fuzzed against the running system). Installed once, and again only when a pinned
+# version changes.
+"$here/install-packages.sh" chromium python3-venv valgrind binutils
 venv="$KIWI_RUN/test-venv"
 test_packages=("recipe-scrapers==15.13.0" "schemathesis==4.32.5")
 pinned='import sys; from importlib.metadata import version; sys.exit(any(version(n) != v for n, v in (p.split("==") for p in sys.argv[1:])))'
@@ -59,5 +60,10 @@ elif [ "$status" -ne 0 ]; then
     # CI keeps only the last lines a run prints: the failed expectations once more, last, where they are read.
     echo "kiwi: the failed expectations (the whole output: $output):" >&2
     grep -a '^✘ Test "' "$output" | grep -av '" \(with [0-9]* test cases \)\{0,1\}failed after ' | cut -c1-320 | tail -n 12 >&2 || true
+fi
+# Once the tests pass, what one request costs in instructions, against Tests/instruction-budget.txt: a regression of
+# more than 5 % fails the run, however busy the machine (docs/operations.md, "The instruction budget").
+if [ "$status" -eq 0 ]; then
+    "$here/instruction-budget.py" || status=$?
 fi
 exit "$status"
