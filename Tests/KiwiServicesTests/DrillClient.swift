@@ -160,8 +160,11 @@ struct DrillVerdict: Sendable, CustomStringConvertible {
     /// The least share of the scans that lived wholly outside the fault window that the client must see answered: a
     /// fault may cost the scans it touched, not the others.
     static let leastAnsweredShareOutsideFault = 0.95
-    /// How soon after healing the client must see a scan succeed: the drills' recovery times and the reasoning behind
-    /// this bound are in docs/operations.md, "Partition drills" (*The checker*).
+    /// How soon after healing the client must see a scan succeed (docs/operations.md, "Partition drills"): the slowest
+    /// honest recovery, nothing answering during the fault. A request begun in it gives up after 10 s, the retry follows
+    /// 0.5 s later, the stub's slowest answer takes 3 s, the client reads the scan again within 0.25 s: 13.75 s, rounded
+    /// up. A RabbitMQ reconnection fits inside it (10 s handshake timeout, backoff from 100 ms); slower would mean
+    /// waiting on the heartbeat (~20 s) or a deadline (30 s).
     static let firstSuccessAfterHealingBound = Duration.seconds(15)
 
     var started = 0
