@@ -31,9 +31,9 @@ WORK = Path(os.environ.get("KIWI_RUN", ROOT / ".run")) / "instructions"
 # How far over its budget a count may go before the check fails.
 TOLERANCE = 0.05
 
-# Each workload: its XCTest case, and N, the requests of the smaller run. Two runs of the same N differ by up to 0.2 % of
-# their count (5 million instructions of a start-up of 3 billion, as threads happen to interleave): N keeps that under
-# 0.5 % of one request's cost, well inside the budget's 5 %, and a run under callgrind within a minute.
+# Each workload: its XCTest case, and N, the requests of the smaller run. Two runs of the same N differ by a few million
+# instructions in some 3 billion, as threads happen to interleave: N keeps that under 1 % of one request's cost, well
+# inside the budget's 5 %, and a run under callgrind within a minute.
 WORKLOADS = {
     "worker-streamed-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload", 2),
     "gateway-blocking-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload", 50),
