@@ -192,7 +192,7 @@ struct ScanCoordinator: Sendable {
     /// they come, until the scan is final. Nil when the user has no such scan.
     func watch(_ id: UUID, of userID: UUID, lastEventID seen: Int) async throws -> ScanSteps? {
         var follower = follower(of: id, of: userID, for: .everyState)
-        follower.partialsSeen = max(0, seen - 2)
+        follower.partialsSeen = ScanSteps.partialsSent(upTo: seen)
         guard case .record(let scan)? = try await follower.next(until: nil) else { return nil }
         return ScanSteps(following: follower, from: scan, after: seen)
     }

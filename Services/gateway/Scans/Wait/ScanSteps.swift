@@ -29,6 +29,12 @@ struct ScanSteps: AsyncSequence, Sendable {
         self.seen = seen
     }
 
+    /// How many of the scan's partials a client has had once it has seen the events up to `lastEventID`: a partial's
+    /// event id is 2 + its number, after `queued` (1) and `running` (2).
+    static func partialsSent(upTo lastEventID: Int) -> Int {
+        Swift.max(0, lastEventID - 2)
+    }
+
     /// Whether the client has seen every event: the scan is final, and its final event was sent.
     var allSeen: Bool { !first.state.isOpen && seen >= 3 + first.partialCount }
 
@@ -53,7 +59,7 @@ struct ScanSteps: AsyncSequence, Sendable {
                     if !scan.state.isOpen { return nil }
                     self.scan = nil
                 }
-                follower.partialsSeen = Swift.max(0, sent - 2)
+                follower.partialsSeen = ScanSteps.partialsSent(upTo: sent)
                 switch try await follower.next(until: nil) {
                 case .record(let read)?: scan = read
                 case .quiet?: return .quiet
