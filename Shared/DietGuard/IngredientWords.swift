@@ -128,6 +128,12 @@ struct WordForms: Sendable {
     func parts(of word: String) -> [String]? {
         guard word.count >= 2 * Self.shortestPart, !knows(word), word.allSatisfy(\.isLetter) else { return nil }
         let letters = Array(word)
+        // A compound begins with a part and ends with one. Most words do neither, and checking their 2n ends first
+        // spares them the search of all n² candidate parts, the guard's costliest step.
+        let ends = Self.shortestPart...(letters.count - Self.shortestPart)
+        guard ends.contains(where: { isPart(String(letters[..<$0]), last: false) }),
+            ends.contains(where: { isPart(String(letters[$0...]), last: true) })
+        else { return nil }
         var fewest: [[String]?] = Array(repeating: nil, count: letters.count + 1)
         fewest[letters.count] = []
         for start in stride(from: letters.count - Self.shortestPart, through: 0, by: -1) {

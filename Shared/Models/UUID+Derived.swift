@@ -12,7 +12,7 @@ extension UUID {
         withUnsafeBytes(of: seed.uuid) { hash.update(bufferPointer: $0) }
         hash.update(data: Array(path.utf8))
         hash.update(data: [0])
-        hash.update(data: Array(entity.serialized().utf8))
+        hash.update(data: entity.serializedUTF8())
         var bytes = Array(hash.finalize().prefix(16))
         bytes[6] = bytes[6] & 0x0F | 0x80
         bytes[8] = bytes[8] & 0x3F | 0x80

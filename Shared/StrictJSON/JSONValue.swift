@@ -76,49 +76,64 @@ public struct JSONObject: Hashable, Sendable {
 extension JSONValue {
     /// Compact JSON text for this value, members in their order.
     public func serialized() -> String {
-        var output = ""
+        String(decoding: serializedUTF8(), as: UTF8.self)
+    }
+
+    /// ``serialized()`` as its UTF-8 bytes: what a hash or a request body takes, written without a `String` between.
+    public func serializedUTF8() -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
         write(to: &output)
         return output
     }
 
-    private func write(to output: inout String) {
+    private func write(to output: inout [UInt8]) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .number(let number): output += number.text
+        case .null: output += "null".utf8
+        case .bool(let value): output += (value ? "true" : "false").utf8
+        case .number(let number): output += number.text.utf8
         case .string(let value): Self.writeString(value, to: &output)
         case .array(let elements):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 element.write(to: &output)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let object):
-            output += "{"
+            output.append(UInt8(ascii: "{"))
             for (index, member) in object.members.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 Self.writeString(member.key, to: &output)
-                output += ":"
+                output.append(UInt8(ascii: ":"))
                 member.value.write(to: &output)
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ value: String, to output: inout String) {
-        output += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20: output += String(format: "\\u%04x", scalar.value)
-            default: output.unicodeScalars.append(scalar)
+    /// `value` quoted, with `"`, `\` and the control characters escaped; runs that need no escape are copied whole.
+    private static func writeString(_ value: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { bytes in
+            var run = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                output += bytes[run..<index]
+                run = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): output += #"\""#.utf8
+                case UInt8(ascii: "\\"): output += #"\\"#.utf8
+                case UInt8(ascii: "\n"): output += #"\n"#.utf8
+                case UInt8(ascii: "\r"): output += #"\r"#.utf8
+                case UInt8(ascii: "\t"): output += #"\t"#.utf8
+                default: output += #"\u00"#.utf8 + [Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0x0F)]]
+                }
             }
+            output += bytes[run...]
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

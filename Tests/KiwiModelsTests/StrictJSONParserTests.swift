@@ -44,4 +44,11 @@ struct StrictJSONParserTests {
         let text = #"{"name":"a \"quoted\"\nline","n":[0.5,12,true,null]}"#
         #expect(try json(text).serialized() == text)
     }
+
+    @Test("serialises control characters as lower-case \\u escapes and other text as its UTF-8")
+    func serialisesEscapes() {
+        let value = JSONValue.string("\u{01}\u{1f}\t\r\\ é😀")
+        #expect(value.serialized() == #""\u0001\u001f\t\r\\ é😀""#)
+        #expect(value.serializedUTF8() == Array(value.serialized().utf8))
+    }
 }

@@ -99,19 +99,17 @@ struct ScanPrompt: Sendable {
         self.model = model
         self.detail = detail
         self.stream = stream
-        let template = Array(
-            Self.request(
-                model: model,
-                detail: detail,
-                stream: stream,
-                images: 1,
-                mode: .fridge,
-                safetyIdentifier: Self.safetyIdentifierPlaceholder,
-                profile: nil,
-                repair: nil
-            )
-            .serialized().utf8
+        let template = Self.request(
+            model: model,
+            detail: detail,
+            stream: stream,
+            images: 1,
+            mode: .fridge,
+            safetyIdentifier: Self.safetyIdentifierPlaceholder,
+            profile: nil,
+            repair: nil
         )
+        .serializedUTF8()
         let image = template.firstRange(of: Self.quoted(Self.imagePlaceholder(0)))!
         // The identifier's placeholder follows the image; nothing the model wrote is in a first request.
         let identifier = template[image.upperBound...].firstRange(of: Self.quoted(Self.safetyIdentifierPlaceholder))!
@@ -138,7 +136,7 @@ struct ScanPrompt: Sendable {
         let profile = profile.flatMap { $0.isEmpty ? nil : $0 }
         let encodedSize = images.reduce(0) { $0 + $1.base64Count + 64 }
         guard images.count != 1 || ingredients != nil || mode != .fridge || repair != nil || profile != nil else {
-            let identifier = Array(JSONValue.string(safetyIdentifier).serialized().utf8)
+            let identifier = JSONValue.string(safetyIdentifier).serializedUTF8()
             var body = ByteBuffer()
             body.reserveCapacity(firstRequest.beforeImage.count + encodedSize + identifier.count + firstRequest.afterIdentifier.count)
             body.writeBytes(firstRequest.beforeImage)
@@ -148,20 +146,18 @@ struct ScanPrompt: Sendable {
             body.writeBytes(firstRequest.afterIdentifier)
             return body
         }
-        let template = Array(
-            Self.request(
-                model: model,
-                detail: detail,
-                stream: stream,
-                images: images.count,
-                ingredients: ingredients,
-                mode: mode,
-                safetyIdentifier: safetyIdentifier,
-                profile: profile,
-                repair: repair
-            )
-            .serialized().utf8
+        let template = Self.request(
+            model: model,
+            detail: detail,
+            stream: stream,
+            images: images.count,
+            ingredients: ingredients,
+            mode: mode,
+            safetyIdentifier: safetyIdentifier,
+            profile: profile,
+            repair: repair
         )
+        .serializedUTF8()
         var body = ByteBuffer()
         body.reserveCapacity(template.count + encodedSize)
         // The placeholders come in order, before any text the model wrote: each is the first of its kind after the last.
