@@ -1,3 +1,4 @@
+import Foundation
 import KiwiDietGuard
 import KiwiModels
 import KiwiTestSupport
@@ -22,14 +23,20 @@ struct RecipeLabelsTests {
         #expect(labelled.recipes == shown)
     }
 
-    @Test("a recipe changed after it was shown is labelled for what it says now")
-    func changedRecipeIsLabelledAgain() throws {
+    @Test("a recipe the model wrote again, changed, is labelled for what it says now")
+    func rewrittenRecipeIsLabelledAgain() throws {
         let labels = RecipeLabels()
-        var recipe = try PipelineFixtures.validAnswer([salad]).response.recipes[0]
-        #expect(labels.labelled(recipe).allergens == [])
+        let seed = UUID()
+        let first = try recipe(salad, seed: seed)
+        #expect(labels.labelled(first).allergens == [])
 
-        recipe.steps.append("Scatter crumbled walnuts over it.")
+        let rewritten = try recipe(ModelAnswers.Dish("Tomato salad", ingredients: ["tomatoes", "olive oil", "walnuts"]), seed: seed)
 
-        #expect(labels.labelled(recipe).allergens == [.treeNuts])
+        #expect(labels.labelled(rewritten).allergens == [.treeNuts])
+    }
+
+    /// The only recipe of an answer of `dish`, its ids derived from `seed` as a scan's are.
+    private func recipe(_ dish: ModelAnswers.Dish, seed: UUID) throws -> Recipe {
+        try ScanResponseContract.validateModelAnswer(Data(ModelAnswers.fridge([dish]).utf8), idSeed: seed).recipes[0]
     }
 }

@@ -13,14 +13,15 @@ import SwiftOverlayShims
 
 /// One scan's recipes labelled with their allergens (``DietGuard/allergens(of:)``) and, with a ``NutritionEstimator``,
 /// their nutrition per serving (a recipe with servings, a dish recipe written with amounts), each recipe worked out
-/// once: a streamed recipe is labelled when it is shown, and the whole answer's same recipe (equal, its ids derived from
-/// the scan's) takes that label instead of being read and weighed again. Labelling comes after the guard, so every
+/// once: a streamed recipe is labelled when it is shown, and the whole answer's same recipe takes that label instead of
+/// being read and weighed again. A recipe is known by its id: derived from the scan's id, its place and its JSON, an id
+/// names one recipe as the model wrote it, and is cheaper to look up than the recipe's every field. Labelling comes after the guard, so every
 /// recipe shown, streamed or whole, carries it. The CPU time of each estimate is counted in
 /// `kiwi_worker_nutrition_cpu_seconds` (`make bench` reports it per scan).
 final class RecipeLabels: Sendable {
     private let dietGuard: DietGuard
     private let nutrition: NutritionEstimator?
-    private let known = Mutex<[Recipe: Label]>([:])
+    private let known = Mutex<[UUID: Label]>([:])
 
     /// What labelling adds to one recipe.
     private struct Label {
@@ -70,9 +71,9 @@ final class RecipeLabels: Sendable {
 
     /// `recipe`'s label, as the model answered it: worked out the first time, then remembered.
     private func label(of recipe: Recipe) -> Label {
-        if let label = known.withLock({ $0[recipe] }) { return label }
+        if let label = known.withLock({ $0[recipe.id] }) { return label }
         let label = Label(allergens: dietGuard.allergens(of: recipe), nutrition: measured { $0.nutrition(of: recipe) })
-        known.withLock { $0[recipe] = label }
+        known.withLock { $0[recipe.id] = label }
         return label
     }
 }
