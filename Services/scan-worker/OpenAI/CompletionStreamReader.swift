@@ -48,15 +48,18 @@ struct CompletionStreamReader {
     mutating func read(_ buffer: ByteBuffer) throws(StreamError) -> [String] {
         bytesRead += buffer.readableBytes
         var completed: [String] = []
-        var bytes = buffer.readableBytesView[...]
-        while let end = bytes.firstIndex(of: UInt8(ascii: "\n")) {
-            line.append(contentsOf: bytes[..<end])
-            bytes = bytes[(end + 1)...]
+        // One copy of the bytes, whose lines are then found with `memchr` and copied whole: the chunk's bytes one at a
+        // time, through the buffer's generic view, cost more than the rest of a chunk's reading.
+        let bytes = Array(buffer.readableBytesView)
+        var start = 0
+        while let end = Self.find(Self.newline, in: bytes, from: start)?.lowerBound {
+            line.append(contentsOf: bytes[start..<end])
+            start = end + 1
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             if let fragment = try readLine() { completed.append(fragment) }
             line.removeAll(keepingCapacity: true)
         }
-        line.append(contentsOf: bytes)
+        line.append(contentsOf: bytes[start...])
         return completed
     }
 
@@ -67,9 +70,8 @@ struct CompletionStreamReader {
             defer { data = nil }
             return try data.flatMap { data throws(StreamError) in try dispatch(data) }
         }
-        let prefix = Array("data:".utf8)
-        guard line.starts(with: prefix) else { return nil }
-        var value = line[prefix.count...]
+        guard Self.starts(line, with: Self.dataField, at: 0) else { return nil }
+        var value = line[Self.dataField.count...]
         if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
         if data == nil {
             data = Array(value)
@@ -78,6 +80,9 @@ struct CompletionStreamReader {
         }
         return nil
     }
+
+    private static let newline = [UInt8(ascii: "\n")]
+    private static let dataField = Array("data:".utf8)
 
     /// One event's data: a chunk, an error, or `[DONE]`. Returns the chunk's content fragment, if it has one.
     private mutating func dispatch(_ data: [UInt8]) throws(StreamError) -> String? {
@@ -121,7 +126,7 @@ struct CompletionStreamReader {
     /// every chunk is one, and reading them without decoding the whole chunk keeps a stream's cost near an unstreamed
     /// answer's; any other chunk (the first, the last, a refusal, another server's member order) is decoded whole.
     private static func contentFragment(in data: [UInt8]) -> String? {
-        guard let opening = find(contentOpening, in: data) else { return nil }
+        guard let opening = find(contentOpening, in: data, anchoredAt: contentOpeningAnchor) else { return nil }
         var index = opening.upperBound
         var escaped = false
         while index < data.endIndex, escaped || data[index] != UInt8(ascii: "\"") {
@@ -129,7 +134,7 @@ struct CompletionStreamReader {
             index += 1
         }
         let closing = index + 1
-        guard closing <= data.endIndex, data[closing...].starts(with: contentClosing),
+        guard starts(data, with: contentClosing, at: closing),
             find(usageOpening, in: data, from: closing + contentClosing.count) == nil
         else { return nil }
         let text = data[opening.upperBound..<index]
@@ -139,16 +144,17 @@ struct CompletionStreamReader {
         return decoded
     }
 
-    /// Where `needle` first occurs in `data` from `start`, found with `memchr` and `memcmp`: the generic search costs
-    /// the stream more than everything else it does with a chunk.
-    private static func find(_ needle: [UInt8], in data: [UInt8], from start: Int = 0) -> Range<Int>? {
+    /// Where `needle` first occurs in `data` from `start`, found with `memchr` for its byte at `anchor` and `memcmp`:
+    /// the generic search costs the stream more than everything else it does with a chunk, and a byte the needle has
+    /// but the chunk seldom has (`[`, not `"`) keeps the comparisons to one or two.
+    private static func find(_ needle: [UInt8], in data: [UInt8], from start: Int = 0, anchoredAt anchor: Int = 0) -> Range<Int>? {
         data.withUnsafeBufferPointer { haystack in
             guard let base = haystack.baseAddress else { return nil }
             let last = haystack.count - needle.count
             var index = start
             while index <= last {
-                guard let hit = memchr(base + index, Int32(needle[0]), last - index + 1) else { return nil }
-                index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                guard let hit = memchr(base + index + anchor, Int32(needle[anchor]), last - index + 1) else { return nil }
+                index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - anchor
                 if memcmp(base + index, needle, needle.count) == 0 { return index..<(index + needle.count) }
                 index += 1
             }
@@ -156,7 +162,13 @@ struct CompletionStreamReader {
         }
     }
 
+    /// Whether `data` holds `prefix` at `index`.
+    private static func starts(_ data: [UInt8], with prefix: [UInt8], at index: Int) -> Bool {
+        index + prefix.count <= data.count && data.withUnsafeBufferPointer { memcmp($0.baseAddress! + index, prefix, prefix.count) == 0 }
+    }
+
     private static let contentOpening = Array(#""choices":[{"index":0,"delta":{"content":""#.utf8)
+    private static let contentOpeningAnchor = contentOpening.firstIndex(of: UInt8(ascii: "["))!
     private static let contentClosing = Array(#"},"logprobs":null,"finish_reason":null}]"#.utf8)
     private static let usageOpening = Array(#""usage":{"#.utf8)
 
