@@ -105,12 +105,17 @@ public struct DietGuard: Sendable {
     /// Every recipe of `answer` that breaks `profile`, with what breaks it; empty when all are safe. A recipe breaks it
     /// when its text names a group the profile excludes, or when the model declares an allergen of such a group: each
     /// source alone is enough, so a recipe the lexicon misses is still caught by the model's own declaration, and the
-    /// other way round. A declared group the text also names is reported once, where the text names it.
-    public func findings(in answer: ScanResponse, for profile: KitchenProfile) -> [Finding] {
+    /// other way round. A declared group the text also names is reported once, where the text names it. The answer's
+    /// recipes that `safe` says were already found safe for `profile` (checked one at a time as they streamed; a dish
+    /// scan's recipe does not stream) are not read again.
+    public func findings(in answer: ScanResponse, for profile: KitchenProfile, except safe: (Recipe) -> Bool = { _ in false }) -> [Finding] {
         let rules = rules(for: profile)
         guard !rules.isEmpty else { return [] }
         let dish = answer.dish?.recipe.flatMap { finding(in: $0, index: nil, rules: rules) }
-        return answer.recipes.enumerated().compactMap { finding(in: $1, index: $0, rules: rules) } + (dish.map { [$0] } ?? [])
+        let recipes = answer.recipes.enumerated().compactMap { index, recipe in
+            safe(recipe) ? nil : finding(in: recipe, index: index, rules: rules)
+        }
+        return recipes + (dish.map { [$0] } ?? [])
     }
 
     /// What breaks `profile` in one `recipe`, as ``findings(in:for:)`` finds it in an answer; nil when it is safe.

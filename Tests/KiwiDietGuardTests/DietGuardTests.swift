@@ -39,6 +39,12 @@ struct DietGuardTests {
         #expect(finding.violations.allSatisfy { $0.rule == .allergy(.treeNuts) })
     }
 
+    @Test("a recipe the caller already found safe for the profile is not read again")
+    func recipeFoundSafeIsNotReadAgain() {
+        let findings = dietGuard.findings(in: answer, for: KitchenProfile(allergies: [.treeNuts])) { $0.name == "Pasta with pesto" }
+        #expect(findings.isEmpty)
+    }
+
     @Test("a recipe that breaks the profile is withheld, with a reason a user understands")
     func withholdsWithReason() {
         let guarded = dietGuard.enforce(dietGuard.findings(in: answer, for: KitchenProfile(allergies: [.treeNuts])), on: answer)

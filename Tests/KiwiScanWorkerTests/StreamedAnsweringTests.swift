@@ -46,7 +46,8 @@ struct StreamedAnsweringTests {
     }
 
     /// One scan through a pipeline built as the worker builds it, on a route for each of `models` (each with its own
-    /// behaviour when `byModel` gives one), streaming unless `stream` is false, its recipes labelled by `labels`.
+    /// behaviour when `byModel` gives one), streaming unless `stream` is false, its recipes labelled by `labels` and those
+    /// the guard clears as they stream recorded in `safe`.
     func scan(
         _ behaviour: StubBehaviour = StubBehaviour(),
         byModel: [String: StubBehaviour] = [:],
@@ -58,7 +59,8 @@ struct StreamedAnsweringTests {
         scanID: UUID = UUID(),
         maxRetries: Int = 2,
         idleTimeout: Duration = .seconds(10),
-        labels: RecipeLabels = RecipeLabels()
+        labels: RecipeLabels = RecipeLabels(),
+        safe: SafeRecipes = SafeRecipes()
     ) async throws -> Scan {
         try await withLLMStub(behaviour: behaviour) { url, stub in
             for (model, behaviour) in byModel { stub.setBehaviour(behaviour, model: model) }
@@ -77,7 +79,7 @@ struct StreamedAnsweringTests {
             let pipeline = PipelineFixtures.streamedPipeline(routes: routes, sink: sink, maxRetries: maxRetries)
             var request = PipelineFixtures.request(profile: profile)
             (request.scanID, request.mode, request.deadline, request.shown) = (scanID, mode, .now + .seconds(30), ShownState(shown))
-            request.labels = labels
+            (request.labels, request.safe) = (labels, safe)
             let analysis = await pipeline.analyze(request, logger: testLogger)
             return Scan(analysis: analysis, shown: sink.shown.withLock { $0 }, requests: stub.snapshot.requests)
         }
@@ -121,6 +123,16 @@ struct StreamedAnsweringTests {
         #expect(response.withheldRecipes.map(\.name) == [pesto.name])
         #expect(scan.partials == elements(of: response))
         #expect(scan.requests == 2)  // the guard's repair, whose elements confirmed what was shown
+    }
+
+    @Test("each recipe shown is recorded safe for the profile, so the result's guard does not read it again; one withheld is not")
+    func shownRecipesAreRecordedSafe() async throws {
+        let (scanID, safe) = (UUID(), SafeRecipes())
+        let content = ModelAnswers.fridge([salad, pesto, lemonPasta])
+        let scan = try await scan(StubBehaviour(answers: [content]), profile: treeNuts, scanID: scanID, safe: safe)
+        #expect(try scan.response.recipes.map { safe.contains($0) } == [true, true])
+        let answered = try ScanResponseContract.validateModelAnswer(Data(content.utf8), idSeed: scanID)
+        #expect(answered.recipes.map { safe.contains($0) } == [true, false, true])
     }
 
     @Test("a stream cut mid-recipe is retried: what it showed is confirmed silently, and the result is whole")

@@ -1,8 +1,10 @@
 import CoreMetrics
+import Foundation
 import KiwiDietGuard
 import KiwiModels
 import KiwiScans
 import Logging
+import Synchronization
 import Tracing
 
 /// The pipeline's guarding step: an answer as the user may see it (``DietGuard``). When a recipe breaks the user's
@@ -20,12 +22,13 @@ struct ProfileGuard: Sendable {
         _ answer: ValidAnswer,
         profile: KitchenProfile?,
         labels: RecipeLabels,
+        safe: SafeRecipes = SafeRecipes(),
         logger: Logger,
         askingAgain askAgain: (ScanPrompt.Repair) async -> Result<ValidAnswer, ScanFailure>
     ) async -> ScanResponse {
         var response = answer.response
         if let profile, !profile.isEmpty {
-            response = await enforced(answer, profile: profile, logger: logger, askingAgain: askAgain)
+            response = await enforced(answer, profile: profile, safe: safe, logger: logger, askingAgain: askAgain)
             response.appliedProfile = profile
         }
         return labels.labelled(response)
@@ -34,10 +37,11 @@ struct ProfileGuard: Sendable {
     private func enforced(
         _ answer: ValidAnswer,
         profile: KitchenProfile,
+        safe: SafeRecipes,
         logger: Logger,
         askingAgain askAgain: (ScanPrompt.Repair) async -> Result<ValidAnswer, ScanFailure>
     ) async -> ScanResponse {
-        let findings = withSpan("guard the answer") { _ in dietGuard.findings(in: answer.response, for: profile) }
+        let findings = withSpan("guard the answer") { _ in dietGuard.findings(in: answer.response, for: profile, except: safe.contains) }
         guard !findings.isEmpty else { return answer.response }
         logger.info("the answer breaks the user's allergies or diets; asking for a repair", metadata: ["recipes": "\(findings.count)"])
         metrics.guardRepairs.increment()
@@ -58,5 +62,23 @@ struct ProfileGuard: Sendable {
             metrics.recipesWithheld.increment(by: guarded.withheldRecipes.count)
         }
         return guarded
+    }
+}
+
+/// The recipes of one scan that the guard has read and found safe for the scan's profile, by id. A recipe checked as it
+/// streamed is the whole answer's same recipe, its id derived from the scan's id, its place and its JSON, so the whole
+/// answer's guard need not read it again. Only this process's checks count: a recipe shown before a restart, perhaps
+/// by an older release's lexicon, is read again.
+final class SafeRecipes: Sendable {
+    private let ids = Mutex<Set<UUID>>([])
+
+    /// Records that the guard found nothing in `recipe` for the scan's profile.
+    func insert(_ recipe: Recipe) {
+        _ = ids.withLock { $0.insert(recipe.id) }
+    }
+
+    /// Whether the guard has found `recipe` safe for the scan's profile.
+    func contains(_ recipe: Recipe) -> Bool {
+        ids.withLock { $0.contains(recipe.id) }
     }
 }

@@ -23,6 +23,8 @@ struct ScanRequest: Sendable {
     var shown = ShownState()
     /// The scan's recipes labelled with their allergens, each once, whether shown while streaming or in the result.
     var labels = RecipeLabels()
+    /// The scan's recipes the guard found safe for its profile as they streamed, not read again in the result.
+    var safe = SafeRecipes()
     /// Hears each attempt of the request's model call as it starts and streams (``AnswerShowing``); nil when nothing
     /// of the answer is shown before its result.
     var listener: (any AnswerListener)?
@@ -62,7 +64,8 @@ struct ScanPipeline: Sendable {
         case .failure(let failure):
             result = .failure(failure)
         case .success(let answer):
-            let response = await profileGuard.guarded(answer, profile: request.profile, labels: request.labels, logger: logger) { guardRepair in
+            let response = await profileGuard.guarded(answer, profile: request.profile, labels: request.labels, safe: request.safe, logger: logger) {
+                guardRepair in
                 await repair.validAnswer(rounds: 1, repair: guardRepair, logger: logger, asking: ask)
             }
             result = .success(response)

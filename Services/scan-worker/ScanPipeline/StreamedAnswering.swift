@@ -123,7 +123,10 @@ actor AnswerShowing: AnswerListener {
                 let recipe = try ScanResponseContract.validateModelRecipe(value, at: index, idSeed: idSeed)
                 guard let ingredients = request.shown.answer.withLock({ $0.ingredients }) else { return [] }
                 let alone = ScanResponse(ingredients: ingredients, recipes: [recipe])
-                if let profile = request.profile, !profile.isEmpty, !dietGuard.findings(in: alone, for: profile).isEmpty { return [] }
+                if let profile = request.profile, !profile.isEmpty {
+                    guard dietGuard.findings(in: alone, for: profile).isEmpty else { return [] }
+                    request.safe.insert(recipe)
+                }
                 let labelled = request.labels.labelled(recipe)
                 return request.shown.answer.withLock { $0.accept(recipe: labelled) }
             }
