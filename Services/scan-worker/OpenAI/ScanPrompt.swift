@@ -122,8 +122,8 @@ struct ScanPrompt: Sendable {
     /// its repair request.
     ///
     /// The body is built as a `JSONValue` with a placeholder for each image URL, which is spliced in as bytes
-    /// afterwards: a megabyte of base64 needs no escaping, and writing it through the general serializer
-    /// one character at a time would cost more than the rest of the request. Each attempt builds its own buffer,
+    /// afterwards: a megabyte of base64 needs no escaping, and the general serializer, which looks at every byte for
+    /// one, would spend more on it than on the rest of the request. Each attempt builds its own buffer,
     /// which is freed once sent.
     func requestBody(
         images: [Photo],

@@ -15,8 +15,8 @@ import SwiftOverlayShims
 /// their nutrition per serving (a recipe with servings, a dish recipe written with amounts), each recipe worked out
 /// once: a streamed recipe is labelled when it is shown, and the whole answer's same recipe takes that label instead of
 /// being read and weighed again. A recipe is known by its id: derived from the scan's id, its place and its JSON, an id
-/// names one recipe as the model wrote it, and is cheaper to look up than the recipe's every field. Labelling comes after the guard, so every
-/// recipe shown, streamed or whole, carries it. The CPU time of each estimate is counted in
+/// names one recipe as the model wrote it, and is cheaper to look up than the recipe's every field. Labelling comes
+/// after the guard, so every recipe shown, streamed or whole, carries it. The CPU time of each estimate is counted in
 /// `kiwi_worker_nutrition_cpu_seconds` (`make bench` reports it per scan).
 final class RecipeLabels: Sendable {
     private let dietGuard: DietGuard

@@ -64,8 +64,13 @@ struct ScanPipeline: Sendable {
         case .failure(let failure):
             result = .failure(failure)
         case .success(let answer):
-            let response = await profileGuard.guarded(answer, profile: request.profile, labels: request.labels, safe: request.safe, logger: logger) {
-                guardRepair in
+            let response = await profileGuard.guarded(
+                answer,
+                profile: request.profile,
+                labels: request.labels,
+                safe: request.safe,
+                logger: logger
+            ) { guardRepair in
                 await repair.validAnswer(rounds: 1, repair: guardRepair, logger: logger, asking: ask)
             }
             result = .success(response)
