@@ -121,10 +121,8 @@ actor AnswerShowing: AnswerListener {
                 return request.shown.answer.withLock { $0.accept(ingredients: ingredients) }
             case .recipe(let index, let value):
                 let recipe = try ScanResponseContract.validateModelRecipe(value, at: index, idSeed: idSeed)
-                guard let ingredients = request.shown.answer.withLock({ $0.ingredients }) else { return [] }
-                let alone = ScanResponse(ingredients: ingredients, recipes: [recipe])
                 if let profile = request.profile, !profile.isEmpty {
-                    guard dietGuard.findings(in: alone, for: profile).isEmpty else { return [] }
+                    guard dietGuard.finding(in: recipe, for: profile) == nil else { return [] }
                     request.safe.insert(recipe)
                 }
                 let labelled = request.labels.labelled(recipe)
