@@ -66,9 +66,9 @@ enum PipelineFixtures {
     }
 
     /// A valid answer of `dishes`, as the model wrote it.
-    static func validAnswer(_ dishes: [ModelAnswers.Dish]) throws -> ValidAnswer {
+    static func validAnswer(_ dishes: [ModelAnswers.Dish], idSeed: UUID = UUID()) throws -> ValidAnswer {
         let content = ModelAnswers.fridge(dishes)
-        return ValidAnswer(response: try ScanResponseContract.validateModelAnswer(Data(content.utf8), idSeed: UUID()), content: content)
+        return ValidAnswer(response: try ScanResponseContract.validateModelAnswer(Data(content.utf8), idSeed: idSeed), content: content)
     }
 
     /// A photo the stub can read.

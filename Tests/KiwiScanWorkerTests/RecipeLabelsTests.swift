@@ -27,16 +27,12 @@ struct RecipeLabelsTests {
     func rewrittenRecipeIsLabelledAgain() throws {
         let labels = RecipeLabels()
         let seed = UUID()
-        let first = try recipe(salad, seed: seed)
+        let first = try PipelineFixtures.validAnswer([salad], idSeed: seed).response.recipes[0]
         #expect(labels.labelled(first).allergens == [])
 
-        let rewritten = try recipe(ModelAnswers.Dish("Tomato salad", ingredients: ["tomatoes", "olive oil", "walnuts"]), seed: seed)
+        let withWalnuts = ModelAnswers.Dish("Tomato salad", ingredients: ["tomatoes", "olive oil", "walnuts"])
+        let rewritten = try PipelineFixtures.validAnswer([withWalnuts], idSeed: seed).response.recipes[0]
 
         #expect(labels.labelled(rewritten).allergens == [.treeNuts])
-    }
-
-    /// The only recipe of an answer of `dish`, its ids derived from `seed` as a scan's are.
-    private func recipe(_ dish: ModelAnswers.Dish, seed: UUID) throws -> Recipe {
-        try ScanResponseContract.validateModelAnswer(Data(ModelAnswers.fridge([dish]).utf8), idSeed: seed).recipes[0]
     }
 }
