@@ -73,6 +73,7 @@ public final class AMQPConsumer: Service, Sendable {
     private let link: AMQPLink
     private let tag = "kiwi-\(UUID().uuidString.lowercased())"
     private let isStopped = StopFlag()
+    private let added = AddedBindings()
 
     /// - Parameters:
     ///   - queue: The queue to consume; `topology` (declared on every connect) usually declares it.
@@ -93,12 +94,13 @@ public final class AMQPConsumer: Service, Sendable {
         self.continuation = continuation
         let reference = LinkReference()
         let metrics = AMQPMetrics(connection: settings.connectionName)
-        let (tag, isStopped) = (self.tag, self.isStopped)
+        let (tag, isStopped, added) = (self.tag, self.isStopped, self.added)
         self.link = AMQPLink(
             settings: settings,
             role: AMQPLink.Role(
                 setUp: { channel throws(AMQPError) in
                     try channel.declare(topology)
+                    for binding in added.current { try channel.bind(binding) }
                     guard !isStopped.value else { return }
                     try channel.consume(queue, tag: tag, prefetch: autoAck ? nil : prefetch, autoAck: autoAck)
                 },
@@ -152,6 +154,30 @@ public final class AMQPConsumer: Service, Sendable {
         await link.waitUntilConnected()
     }
 
+    /// Adds `binding` (of the consumed queue, usually exclusive to this connection) until as many ``unbind(_:)`` calls
+    /// as there were binds, and declares it again on every reconnect. Returns once the broker has bound it, or at once
+    /// while disconnected: the next connection binds it, and `connectionLost` has told the owner that news may be lost.
+    public func bind(_ binding: AMQPBinding) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // Under the lock, so that the link runs binds and unbinds in the order of the counts' changes.
+            added.change(binding, by: 1) { first in
+                link.submit { channel throws(AMQPError) in
+                    defer { continuation.resume() }
+                    // Bound already, or its bind is ahead in the link's queue of commands: then this only waits for it.
+                    if first { try channel?.bind(binding) }
+                }
+            }
+        }
+    }
+
+    /// Undoes one ``bind(_:)``; the last one removes the binding, without waiting for the broker.
+    public func unbind(_ binding: AMQPBinding) {
+        added.change(binding, by: -1) { last in
+            guard last else { return }
+            link.submit { channel throws(AMQPError) in try channel?.unbind(binding) }
+        }
+    }
+
     /// Stops taking deliveries but keeps the connection, so the ones already received can still be settled
     /// (a service that shuts down gracefully finishes its work first). ``deliveries`` finishes once the broker
     /// has cancelled the consumer; anything it sent meanwhile goes straight back to the queue.
@@ -182,6 +208,24 @@ private final class DeliveredMessage: Sendable {
 
     func discardBody() {
         state.withLock { $0.body = [] }
+    }
+}
+
+/// The bindings a consumer added (``AMQPConsumer/bind(_:)``), each with how many asked for it.
+private final class AddedBindings: Sendable {
+    private let counts = Mutex<[AMQPBinding: Int]>([:])
+
+    /// Every binding to declare on a new connection.
+    var current: [AMQPBinding] { counts.withLock { Array($0.keys) } }
+
+    /// Counts `binding` up or down by `change`, then calls `submit` under the lock with whether the count just left zero
+    /// (up) or reached it (down).
+    func change(_ binding: AMQPBinding, by change: Int, submit: (Bool) -> Void) {
+        counts.withLock { counts in
+            let count = counts[binding, default: 0] + change
+            counts[binding] = count > 0 ? count : nil
+            submit(change > 0 ? count == change : count == 0)
+        }
     }
 }
 

@@ -84,21 +84,47 @@ public struct AMQPBinding: Hashable, Sendable {
     }
 }
 
+/// A binding of an exchange to another (a RabbitMQ extension): what `source` routes with a matching key, it also
+/// hands to `destination`, which routes it on by its own bindings.
+public struct AMQPExchangeBinding: Hashable, Sendable {
+    public var destination: String
+    public var source: String
+    public var routingKey: String
+
+    public init(destination: String, source: String, routingKey: String = "") {
+        self.destination = destination
+        self.source = source
+        self.routingKey = routingKey
+    }
+}
+
 /// Exchanges, queues and bindings that a connection declares every time it connects. Declaring is
 /// idempotent, so every service declares what it uses and none depends on another having started first.
 public struct AMQPTopology: Hashable, Sendable {
     public var exchanges: [AMQPExchange]
     public var queues: [AMQPQueue]
     public var bindings: [AMQPBinding]
+    public var exchangeBindings: [AMQPExchangeBinding]
 
-    public init(exchanges: [AMQPExchange] = [], queues: [AMQPQueue] = [], bindings: [AMQPBinding] = []) {
+    public init(
+        exchanges: [AMQPExchange] = [],
+        queues: [AMQPQueue] = [],
+        bindings: [AMQPBinding] = [],
+        exchangeBindings: [AMQPExchangeBinding] = []
+    ) {
         self.exchanges = exchanges
         self.queues = queues
         self.bindings = bindings
+        self.exchangeBindings = exchangeBindings
     }
 
     /// Both topologies together.
     public func merging(_ other: AMQPTopology) -> AMQPTopology {
-        AMQPTopology(exchanges: exchanges + other.exchanges, queues: queues + other.queues, bindings: bindings + other.bindings)
+        AMQPTopology(
+            exchanges: exchanges + other.exchanges,
+            queues: queues + other.queues,
+            bindings: bindings + other.bindings,
+            exchangeBindings: exchangeBindings + other.exchangeBindings
+        )
     }
 }

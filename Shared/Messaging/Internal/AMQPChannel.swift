@@ -124,17 +124,46 @@ final class AMQPChannel {
                 try checkReply("queue.declare \(queue.name)")
             }
         }
-        for binding in topology.bindings {
-            amqp_queue_bind(
+        for binding in topology.bindings { try bind(binding) }
+        for binding in topology.exchangeBindings {
+            amqp_exchange_bind(
                 state,
                 number,
-                arena.bytes(binding.queue),
-                arena.bytes(binding.exchange),
+                arena.bytes(binding.destination),
+                arena.bytes(binding.source),
                 arena.bytes(binding.routingKey),
                 amqp_empty_table
             )
-            try checkReply("queue.bind \(binding.queue)")
+            try checkReply("exchange.bind \(binding.destination)")
         }
+    }
+
+    /// Binds a queue to an exchange. Binding what is bound already is a no-op.
+    func bind(_ binding: AMQPBinding) throws(AMQPError) {
+        let arena = CArena()
+        amqp_queue_bind(
+            state,
+            number,
+            arena.bytes(binding.queue),
+            arena.bytes(binding.exchange),
+            arena.bytes(binding.routingKey),
+            amqp_empty_table
+        )
+        try checkReply("queue.bind \(binding.queue)")
+    }
+
+    /// Removes a binding. Removing one that is not there is a no-op.
+    func unbind(_ binding: AMQPBinding) throws(AMQPError) {
+        let arena = CArena()
+        amqp_queue_unbind(
+            state,
+            number,
+            arena.bytes(binding.queue),
+            arena.bytes(binding.exchange),
+            arena.bytes(binding.routingKey),
+            amqp_empty_table
+        )
+        try checkReply("queue.unbind \(binding.queue)")
     }
 
     /// Runs a declaration's `check`, turning the broker's PRECONDITION_FAILED (406: an object of that name exists

@@ -1,0 +1,108 @@
+import Foundation
+import KiwiDevelopment
+import KiwiMessaging
+import KiwiTestSupport
+import Synchronization
+import Testing
+
+/// Bindings a consumer adds while it consumes (``AMQPConsumer/bind(_:)``): how a gateway hears a scan another started.
+@Suite("Messaging: bindings added while consuming", .timeLimit(.minutes(1)))
+struct ConsumerBindingTests {
+    let exchange = "kiwi.test.bindings.\(UUID().uuidString.lowercased())"
+    let queue = uniqueQueue("bindings")
+    let name = "kiwi-test-bindings-\(UUID().uuidString.prefix(8))"
+
+    /// The consumer's queue, exclusive as a gateway's subscription is, bound for `marker` from the start.
+    private var topology: AMQPTopology {
+        AMQPTopology(
+            exchanges: [AMQPExchange(name: exchange, kind: .topic, durable: false)],
+            queues: [AMQPQueue(name: queue, durable: false, exclusive: true, autoDelete: true)],
+            bindings: [AMQPBinding(queue: queue, exchange: exchange, routingKey: "marker")]
+        )
+    }
+
+    private var news: AMQPBinding { AMQPBinding(queue: queue, exchange: exchange, routingKey: "news") }
+
+    @Test("a binding added while consuming brings the messages it matches, and none once it is removed")
+    func addedBindingRoutesUntilRemoved() async throws {
+        let consumer = AMQPConsumer(
+            settings: try brokerSettings(name),
+            queue: queue,
+            prefetch: 0,
+            autoAck: true,
+            topology: topology,
+            logger: testLogger
+        )
+        let publisher = AMQPPublisher(settings: try brokerSettings(), topology: AMQPTopology(exchanges: topology.exchanges), logger: testLogger)
+        let (bound, unbound) = try await whileRunning([consumer, publisher]) {
+            await consumer.waitUntilConnected()
+            await publisher.waitUntilConnected()
+            await consumer.bind(news)
+            try await publish(["news", "marker"], with: publisher)
+            let bound = try await collect(2, from: consumer, ack: false).map(\.message.text)
+            consumer.unbind(news)
+            // The link runs its commands in order: a bind returns after the unbind before it is done.
+            await consumer.bind(AMQPBinding(queue: queue, exchange: exchange, routingKey: "barrier"))
+            // The marker follows the news from one channel: had the news been routed, it would come first.
+            try await publish(["news", "marker"], with: publisher)
+            return (bound, try await collect(1, from: consumer, ack: false).map(\.message.text))
+        }
+        #expect(bound == ["news", "marker"])
+        #expect(unbound == ["marker"])
+    }
+
+    @Test("a binding added while consuming is bound again on the connection that replaces a lost one")
+    func addedBindingSurvivesReconnection() async throws {
+        let lost = AsyncStream.makeStream(of: Void.self)
+        let consumer = AMQPConsumer(
+            settings: try brokerSettings(name),
+            queue: queue,
+            prefetch: 0,
+            autoAck: true,
+            topology: topology,
+            logger: testLogger,
+            connectionLost: { _ in lost.continuation.yield() }
+        )
+        let publisher = AMQPPublisher(settings: try brokerSettings(), topology: AMQPTopology(exchanges: topology.exchanges), logger: testLogger)
+        let heard = try await whileRunning([consumer, publisher]) {
+            await consumer.waitUntilConnected()
+            await publisher.waitUntilConnected()
+            await consumer.bind(news)
+            try await closeConnectionsFromBroker(named: name)
+            for await _ in lost.stream { break }
+            // The first connection, and its exclusive queue, are gone: only the next one's queue, bound anew, can take
+            // news sent from now on, until it arrives.
+            return try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    for await delivery in consumer.deliveries where delivery.message.text == "news" { return true }
+                    return false
+                }
+                group.addTask {
+                    while true {
+                        try await publish(["news"], with: publisher)
+                        try await Task.sleep(for: .milliseconds(200))
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(20))
+                    return false
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
+        }
+        #expect(heard)
+    }
+
+    /// Publishes one message per routing key, its body the key, in order from one channel.
+    private func publish(_ keys: [String], with publisher: AMQPPublisher) async throws {
+        for key in keys {
+            try await publisher.publish(AMQPMessage(body: Array(key.utf8)), exchange: exchange, routingKey: key, mandatory: false)
+        }
+    }
+}
+
+extension AMQPMessage {
+    /// The body as UTF-8 text.
+    fileprivate var text: String { String(decoding: body, as: UTF8.self) }
+}
