@@ -59,11 +59,12 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     )
     let announcer = ScanEventAnnouncer(publisher: publisher, logger: logger)
     let metrics = GatewayMetrics()
+    hub.route(with: ScanNewsBindings(consumer: scanEvents, instance: instance, metrics: metrics))
     let router = buildRouter(
         dependencies: GatewayDependencies(
             sessions: authService,
             accounts: authService,
-            jobQueue: AMQPScanJobQueue(publisher: publisher, queue: configuration.jobQueue),
+            jobQueue: AMQPScanJobQueue(publisher: publisher, queue: configuration.jobQueue, gateway: instance),
             announcer: announcer,
             ledger: ledger,
             recipes: recipes,

@@ -17,6 +17,9 @@ struct GatewayMetrics: Sendable {
     /// `kiwi_gateway_scans_swept_total`: open scans failed (and refunded) by the sweeper because nobody recorded an
     /// outcome by their deadline and its grace.
     let sweptScans = Counter(label: "kiwi_gateway_scans_swept_total")
+    /// `kiwi_gateway_scan_news_requests_total`: watches here of a scan another gateway started, each of which bound this
+    /// gateway's subscription to that scan's news (``ScanNewsBindings``).
+    let scanNewsRequests = Counter(label: "kiwi_gateway_scan_news_requests_total")
     private let refunds = Counter(label: "kiwi_gateway_quota_refunds_total", dimensions: [("result", "ok")])
     private let failedRefunds = Counter(label: "kiwi_gateway_quota_refunds_total", dimensions: [("result", "failed")])
     private let cacheHits = Counter(label: "kiwi_gateway_session_cache_total", dimensions: [("result", "hit")])

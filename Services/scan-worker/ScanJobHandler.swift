@@ -62,7 +62,7 @@ struct ScanJobHandler: Sendable {
             logger.error("rejecting a message that is not a scan job to the dead-letter queue", metadata: ["reason": "\(error)"])
             return HandledDelivery(settlement: .reject, outcome: "rejected", logger: logger)
         }
-        let scanID = sealed.job.scanID
+        let (scanID, gateway) = (sealed.job.scanID, sealed.job.gateway)
         logger[metadataKey: "scanId"] = .string(scanID.uuidString.lowercased())
         logger[metadataKey: "requestId"] = sealed.job.requestID.map { .string($0) }
         logger[metadataKey: "user"] = .string(LogRedaction.userKey(sealed.job.userKey))
@@ -73,7 +73,7 @@ struct ScanJobHandler: Sendable {
         let recordingDeadline = deadline + ScanTransitionStore.sweepGrace
         guard timeLeft > 0 else {
             logger.info("failing a scan whose deadline passed before a worker took it", metadata: ["lateMs": "\(Int(-timeLeft * 1000))"])
-            await record(.error(ScanFailure(.scanTimeout, "")), usage: nil, of: scanID, until: recordingDeadline, logger: logger)
+            await record(.error(ScanFailure(.scanTimeout, "")), usage: nil, of: scanID, startedBy: gateway, until: recordingDeadline, logger: logger)
             return HandledDelivery(settlement: .ack, outcome: "expired", logger: logger)
         }
         let shown: [ScanPartial]
@@ -85,7 +85,7 @@ struct ScanJobHandler: Sendable {
             // A final scan's key is gone: its job could not be opened anyway.
             logger.info("the scan is already final; not asking the model again", metadata: ["state": "\(state.rawValue)"])
             // Said again, in case the first announcement was lost with the worker that made it.
-            await announcer.announce(ScanEvent(scanID: scanID, state: state))
+            await announcer.announce(ScanEvent(scanID: scanID, state: state), startedBy: gateway)
             return HandledDelivery(settlement: .ack, outcome: "already_final", logger: logger)
         case .missing?:
             logger.info("the scan is gone (cancelled, or its account deleted); not asking the model")
@@ -105,10 +105,10 @@ struct ScanJobHandler: Sendable {
             // Never the body or the profile in the log.
             logger.error("failing a scan whose job's profile or photos do not open with its key", metadata: ["reason": "\(error)"])
             let failure = ScanFailure(.llmUnavailable, "The scan's job could not be opened.")
-            await record(.error(failure), usage: nil, of: scanID, until: recordingDeadline, logger: logger)
+            await record(.error(failure), usage: nil, of: scanID, startedBy: gateway, until: recordingDeadline, logger: logger)
             return HandledDelivery(settlement: .ack, outcome: "unopened", logger: logger)
         }
-        await announcer.announce(ScanEvent(scanID: scanID, state: .running))
+        await announcer.announce(ScanEvent(scanID: scanID, state: .running), startedBy: gateway)
 
         let photoSize = job.photos.reduce(0) { $0 + $1.count }
         let (result, analysis) = await answer(
@@ -120,7 +120,7 @@ struct ScanJobHandler: Sendable {
             logger: logger
         )
         guard !Task.isCancelled else { return nil }
-        let recorded = await record(result, usage: analysis?.usage, of: job.scanID, until: recordingDeadline, logger: logger)
+        let recorded = await record(result, usage: analysis?.usage, of: scanID, startedBy: gateway, until: recordingDeadline, logger: logger)
         let outcome = recorded ? result.metricsLabel : "superseded"
         var metadata: Logger.Metadata = [
             "outcome": .string(outcome), "latencyMs": "\((ContinuousClock.now - started).milliseconds)", "bytes": "\(photoSize)",
@@ -147,6 +147,7 @@ struct ScanJobHandler: Sendable {
         _ result: ScanOutcome,
         usage: ModelUsage?,
         of scanID: UUID,
+        startedBy gateway: String?,
         until deadline: ContinuousClock.Instant,
         logger: Logger
     ) async
@@ -162,7 +163,7 @@ struct ScanJobHandler: Sendable {
             if changed == false { logger.info("the scan was already final; this answer is dropped") }
             return false
         }
-        await announcer.announce(ScanEvent(scanID: scanID, state: result.state))
+        await announcer.announce(ScanEvent(scanID: scanID, state: result.state), startedBy: gateway)
         return true
     }
 
@@ -229,6 +230,7 @@ struct ScanJobHandler: Sendable {
             profile: job.profile,
             userKey: job.userKey,
             requestID: job.requestID,
+            gateway: job.gateway,
             deadline: deadline,
             shown: ShownState(shown),
             labels: labels

@@ -5,7 +5,7 @@ import KiwiScans
 import KiwiTopology
 import Logging
 
-/// A ``ScanEvent`` as a message on ``KiwiTopology/scanEventExchange``: its JSON, not persisted.
+/// A ``ScanEvent`` as a message on ``KiwiTopology/scanNewsExchange``: its JSON, not persisted.
 extension ScanEvent {
     /// The event as a message body (JSON).
     public var message: AMQPMessage {
@@ -31,9 +31,12 @@ public struct ScanEventAnnouncer: Sendable {
         self.logger = logger
     }
 
-    public func announce(_ event: ScanEvent) async {
+    /// Announces `event` to `gateway`, the instance that started the scan (nil: to every gateway), and to any gateway
+    /// watching the scan for a client of its own.
+    public func announce(_ event: ScanEvent, startedBy gateway: String?) async {
         do {
-            try await publisher.publish(event.message, exchange: KiwiTopology.scanEventExchange, routingKey: "", mandatory: false)
+            let key = KiwiTopology.scanNewsKey(of: event.scanID, startedBy: gateway)
+            try await publisher.publish(event.message, exchange: KiwiTopology.scanNewsExchange, routingKey: key, mandatory: false)
         } catch {
             logger.warning(
                 "could not announce a scan's new state; gateways read it on their next look",
@@ -44,8 +47,9 @@ public struct ScanEventAnnouncer: Sendable {
 }
 
 extension AMQPConsumer {
-    /// A subscription to every scan event: `instance`'s own exclusive queue on the fan-out exchange, its messages
-    /// counted delivered as sent (an event only says when to read a record again, so none is worth redelivering).
+    /// Gateway `instance`'s subscription to scan events (``KiwiTopology/scanEventSubscription(instance:)``): news of the
+    /// scans it started, news for every gateway, and what it binds for the scans it watches. Its messages are counted
+    /// delivered as sent: an event only says when to read a record again, so none is worth redelivering.
     public static func scanEvents(
         settings: AMQPSettings,
         instance: String,

@@ -3,6 +3,7 @@ import Foundation
 import KiwiMessaging
 import KiwiModels
 import KiwiScans
+import KiwiTopology
 
 /// A scan job as a message on ``KiwiTopology/scanJobQueue`` (docs/architecture.md, "2. The scan data flow"): the body
 /// the photos, sealed; the profile sealed in a header; everything else in headers and properties.
@@ -27,6 +28,8 @@ extension ScanJob {
         public static let mode = "x-kiwi-mode"
         /// A refinement's ingredient names, a JSON array of strings (at most 40 of 100 characters: a few kilobytes).
         public static let ingredients = "x-kiwi-ingredients"
+        /// The gateway instance that started the scan (``ScanJob/gateway``); absent in a job of the release before.
+        public static let gateway = "x-kiwi-gateway"
     }
 
     /// The job's content type: the body is a JPEG, or several one after the other (``Header/photoSizes``), sealed.
@@ -45,6 +48,7 @@ extension ScanJob {
             Header.format: Self.currentFormat,
         ]
         headers[Header.requestID] = requestID
+        headers[Header.gateway] = gateway
         headers[Header.profile] = try Self.sealed(profile ?? KitchenProfile(), of: scanID, with: key)
         if photos.count > 1 { headers[Header.photoSizes] = photos.map { String($0.count) }.joined(separator: ",") }
         if mode != .fridge { headers[Header.mode] = mode.rawValue }
@@ -169,7 +173,9 @@ public struct SealedScanJob: Sendable {
             requestID: properties.headers[Header.requestID],
             userKey: userKey,
             profile: profile,
-            ingredients: ingredients
+            ingredients: ingredients,
+            // A name that is not a gateway's cannot be routed: the news then goes to every gateway.
+            gateway: properties.headers[Header.gateway].flatMap { KiwiTopology.isGatewayName($0) ? $0 : nil }
         )
         body = message.body
         self.photoSizes = photoSizes

@@ -30,6 +30,9 @@ public struct ScanJob: Sendable, Hashable {
     /// The user's profile as it was when the scan started; nil when they have none (sent as an empty profile: every
     /// job carries one). A redelivered job is answered for the same profile.
     public var profile: KitchenProfile?
+    /// The gateway instance that started the scan, whose subscription hears the scan's news without asking
+    /// (``KiwiTopology/scanNewsKey(of:startedBy:)``); nil in a job of a gateway of the release before.
+    public var gateway: String?
 
     public init(
         scanID: UUID,
@@ -39,7 +42,8 @@ public struct ScanJob: Sendable, Hashable {
         requestID: String?,
         userKey: String,
         profile: KitchenProfile? = nil,
-        ingredients: [String]? = nil
+        ingredients: [String]? = nil,
+        gateway: String? = nil
     ) {
         self.scanID = scanID
         self.photos = photos
@@ -49,6 +53,7 @@ public struct ScanJob: Sendable, Hashable {
         self.requestID = requestID
         self.userKey = userKey
         self.profile = profile
+        self.gateway = gateway
     }
 
     /// The pseudonymous key of a user: 32 hex digits of a SHA-256 over the user id. Stable, so OpenAI's abuse

@@ -1,3 +1,4 @@
+import Foundation
 import KiwiMessaging
 
 /// The names and shapes of Kiwi's own exchanges and queues (docs/architecture.md, "1. System overview").
@@ -7,8 +8,18 @@ public enum KiwiTopology {
     public static let scanJobQueue = "kiwi.scan.jobs"
     /// Session revocations, fanned out to every gateway.
     public static let revocationExchange = "kiwi.sessions.revoked"
-    /// Scans' state changes, fanned out to every gateway.
+    /// Scans' state changes, routed by `<gateway>.<scan id>` (``scanNewsKey(of:startedBy:)``): each gateway hears the
+    /// scans it started, any other scan only while it watches it (``scanNewsBinding(of:instance:)``), and the news that
+    /// gateways send (``everyGateway``). So a gateway's share of the news stays the same however many there are
+    /// (docs/architecture.md, "Scan events").
+    public static let scanNewsExchange = "kiwi.scans.news"
+    /// The fan-out exchange of the release before ``scanNewsExchange``, whose gateways subscribe to it: it is handed all
+    /// of the news while they may still run (a rolling upgrade), and costs a routing of nothing once they are gone
+    /// (docs/operations.md, "Upgrading").
     public static let scanEventExchange = "kiwi.scans.events"
+    /// The routing word of news for every gateway: news a gateway sends (a cancellation, a sweep), and news of a scan
+    /// whose job names no gateway (one a gateway of the release before started).
+    public static let everyGateway = "all"
 
     /// Where jobs of `queue` that were rejected as poison, or expired unanswered, go.
     public static func deadLetterExchange(of queue: String = scanJobQueue) -> String { "\(queue).dead-letter" }
@@ -66,16 +77,53 @@ public enum KiwiTopology {
         subscription(named: "kiwi.gateway.\(instance).revocations", to: revocationExchange)
     }
 
-    /// The scan event exchange alone, for whoever publishes scan events (workers and gateways).
+    /// The scan news exchange, for whoever publishes scan events (workers and gateways), bound to the fan-out exchange
+    /// of the release before for its gateways.
     public static var scanEvents: AMQPTopology {
-        AMQPTopology(exchanges: [AMQPExchange(name: scanEventExchange, kind: .fanout)])
+        AMQPTopology(
+            exchanges: [AMQPExchange(name: scanNewsExchange, kind: .topic), AMQPExchange(name: scanEventExchange, kind: .fanout)],
+            exchangeBindings: [AMQPExchangeBinding(destination: scanEventExchange, source: scanNewsExchange, routingKey: "#")]
+        )
     }
 
-    /// One gateway instance's subscription to scan events: its exclusive queue bound to the exchange.
-    /// Declare it only on the connection that consumes the queue.
+    /// One gateway instance's subscription to scan events: its exclusive queue, bound for the news of the scans it
+    /// started and the news for every gateway. Declare it only on the connection that consumes the queue.
     public static func scanEventSubscription(instance: String) -> (queue: String, topology: AMQPTopology) {
-        subscription(named: "kiwi.gateway.\(instance).scan-events", to: scanEventExchange)
+        let queue = scanEventQueue(of: instance)
+        return (
+            queue,
+            AMQPTopology(
+                exchanges: [AMQPExchange(name: scanNewsExchange, kind: .topic)],
+                queues: [AMQPQueue(name: queue, durable: false, exclusive: true, autoDelete: true)],
+                bindings: [instance, everyGateway].map { AMQPBinding(queue: queue, exchange: scanNewsExchange, routingKey: "\($0).*") }
+            )
+        )
     }
+
+    /// The binding that brings gateway `instance` the news of scan `scanID` wherever it started: added while the
+    /// gateway watches a scan it did not start (``AMQPConsumer/bind(_:)``).
+    public static func scanNewsBinding(of scanID: UUID, instance: String) -> AMQPBinding {
+        AMQPBinding(queue: scanEventQueue(of: instance), exchange: scanNewsExchange, routingKey: "*.\(routingWord(scanID))")
+    }
+
+    /// The routing key of news of scan `scanID`: the gateway that started it (nil: ``everyGateway``), then the scan.
+    public static func scanNewsKey(of scanID: UUID, startedBy gateway: String?) -> String {
+        "\(gateway ?? everyGateway).\(routingWord(scanID))"
+    }
+
+    /// Whether `name` can stand for a gateway in a routing key: a gateway's instance id (a UUID), or any short word of
+    /// letters, digits and `-`, which no topic pattern (`*`, `#`) or separator (`.`) can be mistaken in.
+    public static func isGatewayName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            }
+    }
+
+    private static func scanEventQueue(of instance: String) -> String { "kiwi.gateway.\(instance).scan-events" }
+
+    private static func routingWord(_ scanID: UUID) -> String { scanID.uuidString.lowercased() }
 
     /// An exclusive, self-deleting queue bound to the fan-out `exchange`, with the exchange itself. Classic: it belongs
     /// to one connection anyway, and is declared again, on whichever node, when that connection is replaced.

@@ -105,6 +105,7 @@ struct RabbitMQManifestTests {
         Self.expectSame("queues", manifests: manifests.queues, code: code)
         Self.expectSame("exchanges", manifests: manifests.exchanges, code: Set(declared.exchanges))
         Self.expectSame("bindings", manifests: manifests.bindings, code: Set(declared.bindings))
+        Self.expectSame("exchange bindings", manifests: manifests.exchangeBindings, code: Set(declared.exchangeBindings))
     }
 
     /// Expects `manifests` and `code` to hold the same declarations, naming those only one of them holds.
@@ -160,11 +161,16 @@ struct ManifestTopology {
     let queues: Set<AMQPQueue>
     let exchanges: Set<AMQPExchange>
     let bindings: Set<AMQPBinding>
+    let exchangeBindings: Set<AMQPExchangeBinding>
 
     init(_ files: DeploymentFiles) throws {
         queues = Set(try files.objects("Queue").map(Self.queue))
         exchanges = Set(try files.objects("Exchange").map(Self.exchange))
-        bindings = Set(try files.objects("Binding").map(Self.binding))
+        let bindings = files.objects("Binding")
+        self.bindings = Set(try bindings.filter { $0["spec"]["destinationType"].string == "queue" }.map(Self.binding))
+        exchangeBindings = Set(try bindings.filter { $0["spec"]["destinationType"].string == "exchange" }.map(Self.exchangeBinding))
+        let other = bindings.filter { !["queue", "exchange"].contains($0["spec"]["destinationType"].string) }
+        guard other.isEmpty else { throw ManifestError("Bindings of neither a queue nor an exchange: \(other.count)") }
     }
 
     /// A Queue as its operator declares it: `durable` defaults to true (its admission webhook), `type` is the queue's
@@ -196,14 +202,19 @@ struct ManifestTopology {
     }
 
     private static func binding(_ object: YAMLValue) throws -> AMQPBinding {
+        let (destination, source, routingKey) = try parts(of: object)
+        return AMQPBinding(queue: destination, exchange: source, routingKey: routingKey)
+    }
+
+    private static func exchangeBinding(_ object: YAMLValue) throws -> AMQPExchangeBinding {
+        let (destination, source, routingKey) = try parts(of: object)
+        return AMQPExchangeBinding(destination: destination, source: source, routingKey: routingKey)
+    }
+
+    /// A Binding's destination, source and routing key; one with arguments is an error, as Kiwi declares none.
+    private static func parts(of object: YAMLValue) throws -> (destination: String, source: String, routingKey: String) {
         let spec = object["spec"]
-        guard spec["destinationType"].string == "queue", !spec["arguments"].exists else {
-            throw ManifestError("Binding \(object["metadata"]["name"].string ?? "?") binds no queue, or has arguments")
-        }
-        return AMQPBinding(
-            queue: try #require(spec["destination"].string),
-            exchange: try #require(spec["source"].string),
-            routingKey: spec["routingKey"].string ?? ""
-        )
+        guard !spec["arguments"].exists else { throw ManifestError("Binding \(object["metadata"]["name"].string ?? "?") has arguments") }
+        return (try #require(spec["destination"].string), try #require(spec["source"].string), spec["routingKey"].string ?? "")
     }
 }

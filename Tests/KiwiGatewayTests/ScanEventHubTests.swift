@@ -53,4 +53,47 @@ struct ScanEventHubTests {
         hub.wake(ScanEvent(scanID: UUID(), state: .failed))
         #expect(await registration.watch.next(within: .milliseconds(50)) == false)
     }
+
+    @Test("a watch on a scan started here asks for none of its news: the scan's job brings it here")
+    func startedHereAsksNothing() async {
+        let routing = CountingScanNewsRouting()
+        hub.route(with: routing)
+        hub.started(id, until: .now + .seconds(60))
+        await hub.register(id, for: .everyState).listen()
+        #expect(routing.listens(to: id) == 0)
+    }
+
+    @Test("a watch on a scan another gateway started asks for its news once, and gives it up when released")
+    func startedElsewhereAsksWhileWatched() async {
+        let routing = CountingScanNewsRouting()
+        hub.route(with: routing)
+        var registration: ScanWatchRegistration? = hub.register(id, for: .everyState)
+        await registration?.listen()
+        await registration?.listen()
+        #expect((routing.listens(to: id), routing.stops(of: id)) == (1, 0))
+        registration = nil
+        #expect(routing.stops(of: id) == 1)
+    }
+
+    @Test("a scan started here is watched as another gateway's once its end has passed")
+    func startedHereUntilItsEnd() async {
+        let routing = CountingScanNewsRouting()
+        hub.route(with: routing)
+        hub.started(id, until: .now - .seconds(1))
+        await hub.register(id, for: .outcome).listen()
+        #expect(routing.listens(to: id) == 1)
+    }
+
+    @Test("a follower of a scan another gateway started asks for its news as it first reads the record")
+    func followerListensAsItReads() async throws {
+        let routing = CountingScanNewsRouting()
+        hub.route(with: routing)
+        var follower = ScanFollower(id, of: UUID(), ledger: FakeScanLedger(), registration: hub.register(id, for: .everyState), known: nil)
+        #expect(routing.listens(to: id) == 0)
+        guard case .gone? = try await follower.next(until: .now + .seconds(1)) else {
+            Issue.record("the fake ledger has no such scan")
+            return
+        }
+        #expect(routing.listens(to: id) == 1)
+    }
 }

@@ -93,11 +93,12 @@ struct FailoverTests {
         for node in nodes { await node.stop() }
     }
 
-    @Test("a gateway's subscription to the scan events fan-out, an exclusive queue, is declared again on the next node and receives")
+    @Test("a gateway's subscription to scan events, an exclusive queue, is declared again on the next node and receives")
     func subscriptionRecoversOnNextNode() async throws {
         let nodes = try await startNodes(2)
         let name = "kiwi-test-failover-\(UUID().uuidString.prefix(8))"
-        let subscription = KiwiTopology.scanEventSubscription(instance: UUID().uuidString.lowercased())
+        let instance = UUID().uuidString.lowercased()
+        let subscription = KiwiTopology.scanEventSubscription(instance: instance)
         let consumer = AMQPConsumer(
             settings: try settings(ports: nodes.map(\.port), name: name),
             queue: subscription.queue,
@@ -122,7 +123,8 @@ struct FailoverTests {
                 group.addTask {
                     while true {
                         let event = AMQPMessage(body: marker)
-                        try? await announcer.publish(event, exchange: KiwiTopology.scanEventExchange, routingKey: "", mandatory: false)
+                        let key = KiwiTopology.scanNewsKey(of: UUID(), startedBy: instance)
+                        try? await announcer.publish(event, exchange: KiwiTopology.scanNewsExchange, routingKey: key, mandatory: false)
                         try await Task.sleep(for: .milliseconds(200))
                     }
                 }

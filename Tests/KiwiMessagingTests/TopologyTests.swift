@@ -75,6 +75,88 @@ struct TopologyTests {
         #expect(reached == [true, true])
     }
 
+    @Test("a scan's news reaches the gateway that started it, and another gateway only once it binds the scan", .timeLimit(.minutes(1)))
+    func scanNewsReachesItsGateways() async throws {
+        let (starter, watcher) = (UUID().uuidString.lowercased(), UUID().uuidString.lowercased())
+        let (a, b) = (try Self.subscriber(starter), try Self.subscriber(watcher))
+        let worker = AMQPPublisher(settings: try brokerSettings(), topology: KiwiTopology.scanEvents, logger: testLogger)
+        let scan = UUID()
+        let heard = try await whileRunning([a, b, worker]) {
+            for service in [a.waitUntilConnected, b.waitUntilConnected, worker.waitUntilConnected] { await service() }
+            let first = try await Self.announce("first", of: scan, startedBy: starter, with: worker)
+            // Sent after the news from the same channel: it reaches the watcher after the news, had the news reached it.
+            let marker = try await Self.announce("marker", of: UUID(), startedBy: watcher, with: worker)
+            let starterHeard = try await Self.received(first, by: a).contains(first)
+            let watcherBefore = try await Self.received(marker, by: b)
+            await b.bind(KiwiTopology.scanNewsBinding(of: scan, instance: watcher))
+            let second = try await Self.announce("second", of: scan, startedBy: starter, with: worker)
+            return (
+                starter: starterHeard,
+                watcherBefore: watcherBefore.last == marker && !watcherBefore.contains(first),
+                watcherAfter: try await Self.received(second, by: b).contains(second)
+            )
+        }
+        #expect(heard.starter)
+        #expect(heard.watcherBefore, "the watcher heard the scan's news before it bound it")
+        #expect(heard.watcherAfter)
+    }
+
+    @Test("a gateway of the release before, on the fan-out exchange, still hears every scan's news", .timeLimit(.minutes(1)))
+    func previousReleaseHearsEveryScan() async throws {
+        let queue = "kiwi.gateway.\(UUID().uuidString.lowercased()).scan-events"
+        let previous = AMQPConsumer(
+            settings: try brokerSettings(),
+            queue: queue,
+            prefetch: 0,
+            autoAck: true,
+            topology: AMQPTopology(
+                exchanges: [AMQPExchange(name: KiwiTopology.scanEventExchange, kind: .fanout)],
+                queues: [AMQPQueue(name: queue, durable: false, exclusive: true, autoDelete: true)],
+                bindings: [AMQPBinding(queue: queue, exchange: KiwiTopology.scanEventExchange)]
+            ),
+            logger: testLogger
+        )
+        let worker = AMQPPublisher(settings: try brokerSettings(), topology: KiwiTopology.scanEvents, logger: testLogger)
+        let heard = try await whileRunning([previous, worker]) {
+            await previous.waitUntilConnected()
+            await worker.waitUntilConnected()
+            let news = try await Self.announce("news", of: UUID(), startedBy: UUID().uuidString.lowercased(), with: worker)
+            return try await Self.received(news, by: previous).contains(news)
+        }
+        #expect(heard)
+    }
+
+    /// A gateway's subscription to scan events, as `instance`.
+    private static func subscriber(_ instance: String) throws -> AMQPConsumer {
+        let subscription = KiwiTopology.scanEventSubscription(instance: instance)
+        return AMQPConsumer(
+            settings: try brokerSettings(),
+            queue: subscription.queue,
+            prefetch: 0,
+            autoAck: true,
+            topology: subscription.topology,
+            logger: testLogger
+        )
+    }
+
+    /// Publishes news of `scan` as a worker does, its body `text` and a unique suffix; returns the body.
+    private static func announce(_ text: String, of scan: UUID, startedBy gateway: String, with publisher: AMQPPublisher) async throws -> [UInt8] {
+        let body = Array("\(text) \(UUID().uuidString)".utf8)
+        let key = KiwiTopology.scanNewsKey(of: scan, startedBy: gateway)
+        try await publisher.publish(AMQPMessage(body: body), exchange: KiwiTopology.scanNewsExchange, routingKey: key, mandatory: false)
+        return body
+    }
+
+    /// What `consumer` receives up to `body` (the news other tests send to every gateway may come too), or in 10 s.
+    private static func received(_ body: [UInt8], by consumer: AMQPConsumer) async throws -> [[UInt8]] {
+        var received: [[UInt8]] = []
+        repeat {
+            guard let next = try await collect(1, from: consumer, ack: false).first else { return received }
+            received.append(next.message.body)
+        } while received.last != body
+        return received
+    }
+
     @Test("the job queue and its dead-letter queue are quorum queues, and the job queue limits redeliveries")
     func jobQueuesAreQuorumQueues() {
         let queues = KiwiTopology.scanJobs().queues

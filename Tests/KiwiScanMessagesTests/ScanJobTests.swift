@@ -32,6 +32,18 @@ struct ScanJobTests {
         }
     }
 
+    @Test(
+        "a job names the gateway that started it; a name no routing key can hold is read as none",
+        arguments: [
+            ("gateway-1", "gateway-1"), ("a.b", nil), ("a*", nil), ("#", nil), ("", nil), (String(repeating: "g", count: 65), nil),
+        ] as [(String, String?)]
+    )
+    func gatewayTravels(_ sent: String, _ read: String?) throws {
+        var job = job
+        job.gateway = sent
+        #expect(try ScanJob(message: job.message(sealingWith: key), key: key).gateway == read)
+    }
+
     @Test("a job does not open with another key, nor as another scan's")
     func sealedToItsScan() throws {
         let message = try job.message(sealingWith: key)

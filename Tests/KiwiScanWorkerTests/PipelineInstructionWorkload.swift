@@ -74,7 +74,7 @@ final class PipelineInstructionWorkload: XCTestCase {
 private final class CountingSink: ScanPartialSink, Sendable {
     private let shown = Locked(0)
 
-    func show(_ partial: ScanPartial, of scanID: UUID) async throws -> Bool {
+    func show(_ partial: ScanPartial, of scanID: UUID, startedBy gateway: String?) async throws -> Bool {
         shown.withLock { $0 += 1 }
         return true
     }

@@ -14,7 +14,7 @@ struct RecordingSink: ScanPartialSink {
     let stub: StubState
     let shown = Locked<[(partial: ScanPartial, requests: Int)]>([])
 
-    func show(_ partial: ScanPartial, of scanID: UUID) async throws -> Bool {
+    func show(_ partial: ScanPartial, of scanID: UUID, startedBy gateway: String?) async throws -> Bool {
         let requests = stub.snapshot.requests
         shown.withLock { $0.append((partial, requests)) }
         return true

@@ -61,6 +61,8 @@ struct WorkerRig: Sendable {
     let database: PostgresClient.Configuration
     let postgres: PostgresClient
     let publisher: AMQPPublisher
+    /// The gateway the rig stands in for, which its jobs name: the workers' news reaches the rig only if routed to it.
+    let gateway: String
     private let announced: Locked<[ScanEvent]>
     /// Each reserved scan's photo key, as its row holds it.
     private let photoKeys = Locked<[UUID: PhotoKey]>([:])
@@ -84,7 +86,8 @@ struct WorkerRig: Sendable {
                     topology: KiwiTopology.scanJobs(queue: queue).merging(KiwiTopology.scanEvents),
                     logger: testLogger
                 )
-                let events = AMQPConsumer.scanEvents(settings: settings, instance: "test-\(UUID().uuidString.lowercased())", logger: testLogger)
+                let gateway = "test-\(UUID().uuidString.lowercased())"
+                let events = AMQPConsumer.scanEvents(settings: settings, instance: gateway, logger: testLogger)
                 var services: [any Service] = [publisher, events]
                 for _ in 0..<workers {
                     services.append(
@@ -117,6 +120,7 @@ struct WorkerRig: Sendable {
                         database: database,
                         postgres: postgres,
                         publisher: publisher,
+                        gateway: gateway,
                         announced: announced
                     )
                     return try await body(rig)
@@ -155,7 +159,14 @@ struct WorkerRig: Sendable {
         )
         try await ScanTransitionStore(client: postgres, logger: testLogger).insertQueued(scan)
         photoKeys.withLock { $0[scan.id] = scan.photoKey }
-        return ScanJob(scanID: scan.id, photos: [jpeg], deadline: deadline, requestID: "req-\(UUID().uuidString.prefix(8))", userKey: testUserKey)
+        return ScanJob(
+            scanID: scan.id,
+            photos: [jpeg],
+            deadline: deadline,
+            requestID: "req-\(UUID().uuidString.prefix(8))",
+            userKey: testUserKey,
+            gateway: gateway
+        )
     }
 
     /// Publishes `job` to the rig's queue, as the gateway does.

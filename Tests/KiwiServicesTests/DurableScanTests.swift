@@ -301,6 +301,10 @@ struct DurableScanTests {
             // Between them, whatever the stream saw of the answer as it was written: ids only grow.
             let ids = seen.compactMap { Int($0.id) }
             #expect(ids.count == seen.count && zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }, "\(seen)")
+            // The gateway that streamed it asked for the scan's news; the one that started it had it unasked.
+            let asked = "kiwi_gateway_scan_news_requests_total"
+            #expect(try await rig.scrapeMetrics(of: "kiwi-gateway-1").value(asked) == 1)
+            #expect(try await rig.scrapeMetrics(of: "kiwi-gateway-0").value(asked) == 0)
             // The scan is final: its partials are gone, and a client that missed them gets the result alone.
             let resumed = try await rig.send(.GET, location + "/events", token: token, headers: [("Last-Event-ID", "2")])
             #expect(try events(resumed.body).map { [$0.id, $0.event] } == [[end.id, "result"]])

@@ -135,6 +135,8 @@ struct ScanCoordinator: Sendable {
         case .reserved(let reserved): scan = reserved
         }
         let userKey = ScanJob.userKey(forUserID: session.userID.uuidString.lowercased())
+        // Its job names this gateway, so the scan's news comes here unasked while a worker may have any.
+        hub.started(scan.id, until: scan.deadlineInstant + ScanSweeper.grace)
         // Followed from before its job leaves, so that the follower starts from this record without reading it again.
         let follower = follower(of: scan.id, of: session.userID, for: .outcome, from: scan)
         do {

@@ -17,6 +17,8 @@ struct ScanRequest: Sendable {
     /// The scan's request id, sent to OpenAI as `X-Client-Request-Id` so that a call can be traced there (and the
     /// development stub can scope a fault to one test's requests).
     var requestID: String?
+    /// The gateway that started the scan, to which the news of each element shown goes (``ScanJob/gateway``).
+    var gateway: String?
     /// Nothing outlives it: no attempt, no wait between attempts.
     var deadline: ContinuousClock.Instant
     /// What the scan's client shows of its answer so far, for every model call of the scan to confirm or restart.

@@ -18,9 +18,9 @@ protocol AnswerListener: Sendable {
 
 /// Where the elements of a scan's answer go to be shown to its clients before the answer is whole.
 protocol ScanPartialSink: Sendable {
-    /// Shows `partial` to the clients of scan `scanID`; false when it was not shown (the scan is no longer running,
+    /// Shows `partial` to the clients of scan `scanID`, which gateway `gateway` started; false when it was not shown (the scan is no longer running,
     /// or holds as many partials as it may).
-    func show(_ partial: ScanPartial, of scanID: UUID) async throws -> Bool
+    func show(_ partial: ScanPartial, of scanID: UUID, startedBy gateway: String?) async throws -> Bool
 }
 
 /// The real sink: the partial stored on the scan's record (``ScanTransitionStore/show(_:of:)``), then the gateways told
@@ -29,9 +29,9 @@ struct StoredPartialSink: ScanPartialSink {
     let scans: ScanTransitionStore
     let announcer: ScanEventAnnouncer
 
-    func show(_ partial: ScanPartial, of scanID: UUID) async throws -> Bool {
+    func show(_ partial: ScanPartial, of scanID: UUID, startedBy gateway: String?) async throws -> Bool {
         guard try await scans.show(partial, of: scanID) != nil else { return false }
-        await announcer.announce(ScanEvent(scanID: scanID, state: .running))
+        await announcer.announce(ScanEvent(scanID: scanID, state: .running), startedBy: gateway)
         return true
     }
 }
@@ -135,7 +135,7 @@ actor AnswerShowing: AnswerListener {
 
     private func show(_ partial: ScanPartial) async -> Bool {
         do {
-            if try await sink.show(partial, of: request.scanID) { return true }
+            if try await sink.show(partial, of: request.scanID, startedBy: request.gateway) { return true }
             logger.info("a partial was not shown: the scan is no longer running or holds all it may; showing nothing more")
         } catch {
             logger.warning("could not show a partial; showing nothing more of this scan", metadata: ["error": "\(error)"])

@@ -12,11 +12,14 @@ struct AMQPScanJobQueue: ScanJobQueue {
     let publisher: AMQPPublisher
     /// The queue's name (`SCAN_JOB_QUEUE`).
     let queue: String
+    /// This gateway's instance id, which every job names so that its scan's news comes back here (``ScanJob/gateway``).
+    let gateway: String
 
     /// In a producer span whose context travels in the job's headers: the worker's spans continue it. Only the sealed
     /// photos and profile reach the broker; a job that cannot be sealed throws ``ScanJobEncodingError`` unsent.
     func submit(_ job: consuming ScanJob, sealedWith key: PhotoKey) async throws {
         let scanID = job.scanID.uuidString.lowercased()
+        job.gateway = gateway
         var message = try job.message(sealingWith: key)
         try await withSpan("publish \(queue)", ofKind: .producer) { [queue] span in
             span.attributes["messaging.system"] = "rabbitmq"

@@ -65,6 +65,7 @@ struct ScanFollower: Sendable {
                 unread = nil
                 return seen(known)
             }
+            await registration.listen()
             do {
                 guard let read = try await ledger.scan(id, of: userID, partialsAfter: partialsSeen) else {
                     ended = true
