@@ -24,7 +24,11 @@ struct LoadTest: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The gateway's base URL.") var gateway = "http://127.0.0.1:8080"
+    @Option(
+        name: .customLong("gateway"),
+        help: "A gateway's base URL; repeat it to spread the scans over several gateways, each scan's event stream through the next."
+    )
+    var gateways: [String] = ["http://127.0.0.1:8080"]
     @Option(help: "Scans in flight at once (closed loop).") var concurrency: Int?
     @Option(help: "Scans started per second (open loop).") var rate: Double?
     @Option(help: "Seconds of measured load.") var duration = 60.0
@@ -68,7 +72,7 @@ struct LoadTest: AsyncParsableCommand {
             """
     )
     var brokerMetrics: String?
-    @Option(help: "The exchange whose messages --broker-metrics counts: the scan events'.") var eventExchange = "kiwi.scans.events"
+    @Option(help: "The exchange whose messages --broker-metrics counts: the scan events'.") var eventExchange = "kiwi.scans.news"
     @Option(help: "Also write the results to this file as JSON.") var json: String?
 
     func validate() throws {
@@ -113,9 +117,9 @@ struct LoadTest: AsyncParsableCommand {
     private func load(http: HTTPClient, key: DevelopmentAppleKey) async throws -> LoadReport {
         let people = self.people ?? concurrency ?? 64
         FileHandle.standardError.write(Data("signing \(people) people in\n".utf8))
-        let users = UserPool(gateway: gateway, client: http, key: key, audience: audience, people: people)
+        let users = UserPool(gateway: gateways[0], client: http, key: key, audience: audience, people: people)
         try await users.prepare()
-        let scans = ScanClient(gateway: gateway, client: http, imageSize: imageSize, timeout: .seconds(Int64(requestTimeout)), async: async)
+        let scans = ScanClient(gateways: gateways, client: http, imageSize: imageSize, timeout: .seconds(Int64(requestTimeout)), async: async)
         let parents = refinements ? try await refinableScans(people: people, users: users, scans: scans) : []
         let watched = try reportedProcesses()
 
@@ -223,7 +227,7 @@ struct LoadTest: AsyncParsableCommand {
             durationSeconds: duration,
             warmupSeconds: warmup,
             imageBytes: imageSize,
-            gateway: gateway,
+            gateway: gateways.joined(separator: " "),
             users: await users.users,
             signInFailures: recorder.counts.signInFailures,
             refused: recorder.measuredRefusals,

@@ -43,9 +43,11 @@ struct RefinableScan: Sendable {
 }
 
 /// Scans generated photos of one size, cycling through a few so the stub's answers vary: with one blocking
-/// `POST /v1/scan`, or (``async``) with `POST /v1/scans` and then the scan's event stream until its outcome.
+/// `POST /v1/scan`, or (``async``) with `POST /v1/scans` and then the scan's event stream until its outcome. With
+/// several gateways the scans take turns over them, and each scan's event stream goes through the next one, as a
+/// load balancer that spreads requests may well send it.
 struct ScanClient: Sendable {
-    let gateway: String
+    let gateways: [String]
     let client: HTTPClient
     let timeout: TimeAmount
     /// Whether scans go through the async API.
@@ -53,8 +55,8 @@ struct ScanClient: Sendable {
     private let bodies: [ByteBuffer]
     private static let contentType = MultipartUpload.envelope().contentType
 
-    init(gateway: String, client: HTTPClient, imageSize: Int, timeout: TimeAmount, async: Bool = false) {
-        self.gateway = gateway
+    init(gateways: [String], client: HTTPClient, imageSize: Int, timeout: TimeAmount, async: Bool = false) {
+        self.gateways = gateways
         self.client = client
         self.timeout = timeout
         self.async = async
@@ -64,20 +66,20 @@ struct ScanClient: Sendable {
     /// One scan with the `index`-th photo (modulo the few there are).
     func scan(token: String, index: Int) async -> ScanOutcome {
         async
-            ? await followedScan(upload(to: "/v1/scans", token: token, index: index), token: token)
+            ? await followedScan(upload(to: "/v1/scans", token: token, index: index), token: token, eventsThrough: gateway(index + 1))
             : await blockingScan(token: token, index: index)
     }
 
     /// A refinement of `parent` with its ingredients' names (`POST /v1/scans/{id}/refinements`), followed through its
     /// event stream as an async scan is.
     func refine(_ parent: RefinableScan) async -> ScanOutcome {
-        var request = HTTPClientRequest(url: "\(gateway)\(parent.location)/refinements")
+        var request = HTTPClientRequest(url: "\(gateway(0))\(parent.location)/refinements")
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(parent.token)")
         request.headers.add(name: "Content-Type", value: "application/json")
         struct Body: Encodable { var ingredients: [String] }
         request.body = .bytes(ByteBuffer(bytes: (try? JSONEncoder().encode(Body(ingredients: parent.ingredients))) ?? Data()))
-        return await followedScan(request, token: parent.token)
+        return await followedScan(request, token: parent.token, eventsThrough: gateway(0))
     }
 
     /// A photo scan through the async API as `token`'s person, to refine later: nil when it did not succeed.
@@ -91,7 +93,7 @@ struct ScanClient: Sendable {
             }
             var result: Result?
         }
-        var request = HTTPClientRequest(url: "\(gateway)\(location)")
+        var request = HTTPClientRequest(url: "\(gateway(0))\(location)")
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         guard let response = try? await client.execute(request, timeout: timeout), response.status == .ok,
             let body = try? await response.body.collect(upTo: 1 << 20),
@@ -123,12 +125,12 @@ struct ScanClient: Sendable {
         }
     }
 
-    /// `request` (`POST /v1/scans` or a refinement), then `GET /v1/scans/{id}/events` until the `result` or `error`
+    /// `request` (`POST /v1/scans` or a refinement), then `GET /v1/scans/{id}/events` through `eventsGateway` until the `result` or `error`
     /// event, which ends the stream. A success counts as 200; a failed scan as its error's code. A stream refused with
     /// 503 is opened again after its `Retry-After` (1 s without one) until the deadline, as a client following its
     /// scan would: the scan goes on without it. The arrivals of the first `ingredients` and `recipe` events are timed
     /// as each chunk comes. The model's time is not reported on this path.
-    private func followedScan(_ request: HTTPClientRequest, token: String) async -> ScanOutcome {
+    private func followedScan(_ request: HTTPClientRequest, token: String, eventsThrough eventsGateway: String) async -> ScanOutcome {
         let started = ContinuousClock.now
         let deadline = NIODeadline.now() + timeout
         do {
@@ -146,7 +148,7 @@ struct ScanClient: Sendable {
                     refused: retryAfter != nil && (status == 503 || status == 429)
                 )
             }
-            var events = HTTPClientRequest(url: "\(gateway)\(location)/events")
+            var events = HTTPClientRequest(url: "\(eventsGateway)\(location)/events")
             events.headers.add(name: "Authorization", value: "Bearer \(token)")
             var stream = try await client.execute(events, deadline: deadline)
             while stream.status == .serviceUnavailable {
@@ -193,6 +195,11 @@ struct ScanClient: Sendable {
         }
     }
 
+    /// The base URL of the `index`-th scan's gateway (modulo how many there are).
+    private func gateway(_ index: Int) -> String {
+        gateways[index % gateways.count]
+    }
+
     /// The most of one scan's event stream that is read.
     private static let longestStream = 4 << 20
 
@@ -207,7 +214,7 @@ struct ScanClient: Sendable {
 
     /// A `POST` of the `index`-th photo (modulo the few there are) to `path`, as the multipart field `image`.
     private func upload(to path: String, token: String, index: Int) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: "\(gateway)\(path)")
+        var request = HTTPClientRequest(url: "\(gateway(index))\(path)")
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.headers.add(name: "Content-Type", value: Self.contentType)

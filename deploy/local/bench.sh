@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # `make bench`: scan throughput and latency through the whole system, measured by kiwi-loadtest (release build).
-# Each scenario (docs/operations.md) runs on fresh processes — the OpenAI stub, auth, one gateway and its scan workers —
-# on ports of its own (18080-18089 and 18101-18110 for workers, metrics 19101-19102 and 19201-19210), so a `make run`
-# stack can stay up meanwhile.
-#   bench.sh [A] [B] [C] [D] [S] [R] [F]  the scenarios to run (default: all but F, the floors, which follow an A).
+# Each scenario (docs/operations.md) runs on fresh processes — the OpenAI stub, auth, its gateways and scan workers —
+# on ports of its own (18080-18089, 18111-18113 for more gateways and 18101-18110 for workers; metrics 19101-19102,
+# 19111-19113 and 19201-19210), so a `make run` stack can stay up meanwhile.
+#   bench.sh [A] [B] [C] [D] [S] [R] [F] [G]  the scenarios to run (default: A to R; F, the floors, follows an A; G
+#                              is the deployment's growth, 1, 2 and 4 gateways).
 #                              Tables on stdout; JSON, the services' metrics at the end of each scenario
 #                              (ID-SERVICE.prom) and their logs in .run/bench/.
 #   KIWI_BENCH_SERVICES=DIR    run the gateway, auth and scan workers from DIR instead (another build's release
 #                              binaries), to compare two builds leg by leg on the same machine and load generator.
 #   KIWI_BENCH_SECONDS=S       measure A, B, C and each round of S for S seconds instead of 60 (R's rounds: 30).
-#   KIWI_BENCH_ROUNDS=N        S's rounds of each kind (streamed, whole), interleaved: 2 unless given.
+#   KIWI_BENCH_ROUNDS=N        S's rounds of each kind (streamed, whole), and G's of each size, interleaved: 2 unless given.
+#   KIWI_BENCH_RATE=R          G's scans started per second: 24 (half of A's rate on the 2-core machine) unless given.
+#   KIWI_BENCH_ASYNC=1         G through the async API, each scan's event stream through another gateway than its POST.
 #   KIWI_BENCH_DATABASE_URL=U  the services' DATABASE_URL, e.g. through tcp-relay.py: a network hop to PostgreSQL.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
@@ -74,6 +77,9 @@ wait_healthy() {
     done
 }
 
+# How many gateways a scenario runs, each with the next port; only G sets more than one.
+gateways=1
+
 # The stub's streams: instant (all of an answer at once, after the scenario's latency) unless a scenario sets
 # stub_pace=() for the stub's own pace, gpt-4o's.
 stub_pace=(--time-to-first-token-ms 0 --tokens-per-second 0)
@@ -89,12 +95,17 @@ scenario() {
     start kiwi-llm-stub stub --port 18089 --latency-ms "$latency" --jitter-ms "$jitter" "${stub_pace[@]}" \
         --save-request "$BENCH_RUN/$id-request.json"
     PORT=18081 METRICS_PORT=19102 start kiwi-auth kiwi-auth
-    PORT=18080 METRICS_PORT=19101 start kiwi-gateway kiwi-gateway
+    local gateway urls=() ports=(18080) metrics=(19101)
+    for gateway in $(seq 1 $((gateways - 1))); do ports+=($((18110 + gateway))) metrics+=($((19110 + gateway))); done
+    for gateway in "${!ports[@]}"; do
+        PORT="${ports[$gateway]}" METRICS_PORT="${metrics[$gateway]}" start kiwi-gateway "kiwi-gateway$([ "$gateway" -eq 0 ] || echo "-$gateway")"
+        urls+=(--gateway "http://127.0.0.1:${ports[$gateway]}")
+    done
     for worker in $(seq 1 "$workers"); do
         PORT=$((18100 + worker)) METRICS_PORT=$((19200 + worker)) WORKER_CONCURRENCY="$concurrency" \
             start kiwi-scan-worker "kiwi-scan-worker-$worker"
     done
-    for port in 18089 18081 18080 $(seq 18101 $((18100 + workers))); do wait_healthy "$port"; done
+    for port in 18089 18081 "${ports[@]}" $(seq 18101 $((18100 + workers))); do wait_healthy "$port"; done
     # Kiwi's own CPU counts every service, the broker and the database (all their processes); the stub is outside.
     local processes=() index server
     for index in "${!labels[@]}"; do
@@ -102,10 +113,14 @@ scenario() {
         else processes+=(--process "${labels[$index]}=${pids[$index]}"); fi
     done
     for server in $("$here/infra.sh" pids); do processes+=(--process "$server"); done
-    "$KIWI_BIN/kiwi-loadtest" --gateway http://127.0.0.1:18080 --key-directory "$KIWI_RUN/dev-apple" \
+    "$KIWI_BIN/kiwi-loadtest" "${urls[@]}" --key-directory "$KIWI_RUN/dev-apple" \
         --json "$BENCH_RUN/$id.json" "${processes[@]}" "$@"
     # The services' metrics as the scenario left them: their histograms say where a scan's time went.
     curl -fs --max-time 5 http://127.0.0.1:19101/metrics >"$BENCH_RUN/$id-gateway.prom" || log "could not read the gateway's metrics"
+    for gateway in $(seq 1 $((gateways - 1))); do
+        curl -fs --max-time 5 "http://127.0.0.1:${metrics[$gateway]}/metrics" >"$BENCH_RUN/$id-gateway-$gateway.prom" ||
+            log "could not read gateway $gateway's metrics"
+    done
     for worker in $(seq 1 "$workers"); do
         curl -fs --max-time 5 "http://127.0.0.1:$((19200 + worker))/metrics" >"$BENCH_RUN/$id-scan-worker-$worker.prom" ||
             log "could not read scan worker $worker's metrics"
@@ -223,6 +238,29 @@ floors_scenario() {
     stop_all
 }
 
+# G: Kiwi's CPU per scan as the deployment grows (issue 56): one load well below saturation, half of A's rate, paced as
+# B's (blocking scans, the stub answering after 2 s), through 1, 2 and 4 gateways with as many scan workers, each size a
+# leg on fresh processes, the legs interleaved over KIWI_BENCH_ROUNDS rounds (the order reversed in even ones).
+# --async follows each scan's event stream through another gateway than its POST. bench-gateways.py pools each size's
+# rounds and sets them against one gateway.
+growth_scenario() {
+    local rounds="${KIWI_BENCH_ROUNDS:-2}" round size order
+    local load=(
+        --rate "${KIWI_BENCH_RATE:-24}" --people 256 --warmup 10 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144 --idle-after 0
+        --broker-metrics "http://$KIWI_INFRA_ADDRESS:$KIWI_RABBITMQ_METRICS_PORT/metrics/detailed?family=channel_exchange_metrics"
+        "$@"
+    )
+    rm -f "$BENCH_RUN"/G-*.json
+    for round in $(seq 1 "$rounds"); do
+        order=(1 2 4)
+        [ $((round % 2)) -eq 1 ] || order=(4 2 1)
+        for size in "${order[@]}"; do
+            gateways="$size" scenario "G-$size-$round" "$size gateway(s) and scan worker(s), round $round" 2000 0 "$size" 64 -- "${load[@]}"
+        done
+    done
+    python3 "$here/bench-gateways.py" "$BENCH_RUN" "$rounds" | tee "$BENCH_RUN/G.md"
+}
+
 selected=("$@")
 [ ${#selected[@]} -gt 0 ] || selected=(A B C D S R)
 for id in "${selected[@]}"; do
@@ -240,7 +278,8 @@ for id in "${selected[@]}"; do
         S) streamed_scenario ;;
         R) refinement_scenario ;;
         F) floors_scenario ;;
-        *) die "unknown scenario $id; use A, B, C, D, S, R or F" ;;
+        G) growth_scenario ${KIWI_BENCH_ASYNC:+--async} ;;
+        *) die "unknown scenario $id; use A, B, C, D, S, R, F or G" ;;
     esac
 done
 printf '\nJSON results and service logs: %s\n' "$BENCH_RUN"
