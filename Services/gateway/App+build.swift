@@ -30,8 +30,15 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let hub = ScanEventHub()
     var scanEventSettings = configuration.amqp
     scanEventSettings.connectionName += " scan events"
-    // News sent while the subscription is down is lost: every waiter reads its scan again.
-    let scanEvents = AMQPConsumer.scanEvents(settings: scanEventSettings, instance: instance, logger: logger) { _ in hub.wakeAll() }
+    // News sent while the subscription is down is lost: every waiter reads its scan again as it drops, and again once
+    // the subscription is back, with every scan watched here bound anew.
+    let scanEvents = AMQPConsumer.scanEvents(
+        settings: scanEventSettings,
+        instance: instance,
+        logger: logger,
+        connectionLost: { _ in hub.wakeAll() },
+        consuming: { hub.wakeAll() }
+    )
     let subscription = KiwiTopology.revocationSubscription(instance: instance)
     var revocationSettings = configuration.amqp
     revocationSettings.connectionName += " revocations"

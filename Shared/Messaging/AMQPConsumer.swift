@@ -80,6 +80,8 @@ public final class AMQPConsumer: Service, Sendable {
     ///   - prefetch: The most unacknowledged deliveries at once (ignored with `autoAck`).
     ///   - autoAck: The broker counts a message delivered as soon as it sends it; no settling needed.
     ///   - connectionLost: Called when the connection drops (or the consumer stops), before reconnecting.
+    ///   - consuming: Called each time a connection is set up and consuming, its bindings all declared: messages routed
+    ///     while there was none are lost, unless the queue outlived the connection.
     public init(
         settings: AMQPSettings,
         queue: String,
@@ -87,7 +89,8 @@ public final class AMQPConsumer: Service, Sendable {
         autoAck: Bool = false,
         topology: AMQPTopology = AMQPTopology(),
         logger: Logger,
-        connectionLost: @escaping @Sendable (AMQPError) -> Void = { _ in }
+        connectionLost: @escaping @Sendable (AMQPError) -> Void = { _ in },
+        consuming: @escaping @Sendable () -> Void = {}
     ) {
         let (stream, continuation) = AsyncStream.makeStream(of: AMQPDelivery.self)
         deliveries = stream
@@ -103,6 +106,7 @@ public final class AMQPConsumer: Service, Sendable {
                     for binding in added.current { try channel.bind(binding) }
                     guard !isStopped.value else { return }
                     try channel.consume(queue, tag: tag, prefetch: autoAck ? nil : prefetch, autoAck: autoAck)
+                    consuming()
                 },
                 handle: { channel, method throws(AMQPError) in
                     switch method {
@@ -155,12 +159,12 @@ public final class AMQPConsumer: Service, Sendable {
     }
 
     /// Adds `binding` (of the consumed queue, usually exclusive to this connection) until as many ``unbind(_:)`` calls
-    /// as there were binds, and declares it again on every reconnect. Returns once the broker has bound it, or at once
-    /// while disconnected: the next connection binds it, and `connectionLost` has told the owner that news may be lost.
+    /// as there were binds, and declares it again on every reconnect. Returns once the broker has bound it, or once the
+    /// link finds no connection: the next one binds it, and then calls `consuming`.
     public func bind(_ binding: AMQPBinding) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             // Under the lock, so that the link runs binds and unbinds in the order of the counts' changes.
-            added.change(binding, by: 1) { first in
+            added.retain(binding) { first in
                 link.submit { channel throws(AMQPError) in
                     defer { continuation.resume() }
                     // Bound already, or its bind is ahead in the link's queue of commands: then this only waits for it.
@@ -172,8 +176,7 @@ public final class AMQPConsumer: Service, Sendable {
 
     /// Undoes one ``bind(_:)``; the last one removes the binding, without waiting for the broker.
     public func unbind(_ binding: AMQPBinding) {
-        added.change(binding, by: -1) { last in
-            guard last else { return }
+        added.release(binding) {
             link.submit { channel throws(AMQPError) in try channel?.unbind(binding) }
         }
     }
@@ -218,13 +221,20 @@ private final class AddedBindings: Sendable {
     /// Every binding to declare on a new connection.
     var current: [AMQPBinding] { counts.withLock { Array($0.keys) } }
 
-    /// Counts `binding` up or down by `change`, then calls `submit` under the lock with whether the count just left zero
-    /// (up) or reached it (down).
-    func change(_ binding: AMQPBinding, by change: Int, submit: (Bool) -> Void) {
+    /// Counts one more ask for `binding`, then calls `submit` under the lock with whether it is the first.
+    func retain(_ binding: AMQPBinding, submit: (_ first: Bool) -> Void) {
         counts.withLock { counts in
-            let count = counts[binding, default: 0] + change
-            counts[binding] = count > 0 ? count : nil
-            submit(change > 0 ? count == change : count == 0)
+            counts[binding, default: 0] += 1
+            submit(counts[binding] == 1)
+        }
+    }
+
+    /// Counts one ask for `binding` less, and calls `submitLast` under the lock when it was the last.
+    func release(_ binding: AMQPBinding, submitLast: () -> Void) {
+        counts.withLock { counts in
+            guard let count = counts[binding] else { return }
+            counts[binding] = count > 1 ? count - 1 : nil
+            if count == 1 { submitLast() }
         }
     }
 }

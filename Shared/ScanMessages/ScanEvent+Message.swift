@@ -54,7 +54,8 @@ extension AMQPConsumer {
         settings: AMQPSettings,
         instance: String,
         logger: Logger,
-        connectionLost: @escaping @Sendable (AMQPError) -> Void = { _ in }
+        connectionLost: @escaping @Sendable (AMQPError) -> Void = { _ in },
+        consuming: @escaping @Sendable () -> Void = {}
     ) -> AMQPConsumer {
         let subscription = KiwiTopology.scanEventSubscription(instance: instance)
         return AMQPConsumer(
@@ -64,7 +65,8 @@ extension AMQPConsumer {
             autoAck: true,
             topology: subscription.topology,
             logger: logger,
-            connectionLost: connectionLost
+            connectionLost: connectionLost,
+            consuming: consuming
         )
     }
 }
