@@ -1,9 +1,9 @@
 import Foundation
 import KiwiModels
 
-/// News that a scan changed state, fanned out to every gateway replica (`KiwiTopology.scanEventExchange`) so
-/// that whichever one is waiting for the scan, or streaming it to a client, looks at its record again. The record
-/// in PostgreSQL is the truth; an event only says when to read it.
+/// News that a scan changed state, routed to the gateway replicas that watch the scan (`KiwiTopology.scanNewsExchange`)
+/// so that whichever one is waiting for it, or streaming it to a client, looks at its record again. The record in
+/// PostgreSQL is the truth; an event only says when to read it.
 public struct ScanEvent: Sendable, Hashable, Codable {
     public var scanID: UUID
     public var state: ScanState

@@ -106,9 +106,10 @@ public enum KiwiTopology {
         AMQPBinding(queue: scanEventQueue(of: instance), exchange: scanNewsExchange, routingKey: "*.\(routingWord(scanID))")
     }
 
-    /// The routing key of news of scan `scanID`: the gateway that started it (nil: ``everyGateway``), then the scan.
+    /// The routing key of news of scan `scanID`: the gateway that started it, then the scan. Without a gateway, or with
+    /// a name no key can hold (``isGatewayName(_:)``), the news goes to ``everyGateway``.
     public static func scanNewsKey(of scanID: UUID, startedBy gateway: String?) -> String {
-        "\(gateway ?? everyGateway).\(routingWord(scanID))"
+        "\(gateway.flatMap { isGatewayName($0) ? $0 : nil } ?? everyGateway).\(routingWord(scanID))"
     }
 
     /// Whether `name` can stand for a gateway in a routing key: a gateway's instance id (a UUID), or any short word of

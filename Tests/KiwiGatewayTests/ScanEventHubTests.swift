@@ -59,18 +59,27 @@ struct ScanEventHubTests {
         let routing = CountingScanNewsRouting()
         hub.route(with: routing)
         hub.started(id, until: .now + .seconds(60))
-        await hub.register(id, for: .everyState).listen()
+        #expect(await hub.register(id, for: .everyState).listen() == false)
         #expect(routing.listens(to: id) == 0)
     }
 
-    @Test("a watch on a scan another gateway started asks for its news once, and gives it up when released")
-    func startedElsewhereAsksWhileWatched() async {
+    @Test("a watch on a scan another gateway started asks for its news once, however often it listens")
+    func startedElsewhereAsksOnce() async {
+        let routing = CountingScanNewsRouting()
+        hub.route(with: routing)
+        let registration = hub.register(id, for: .everyState)
+        #expect(await registration.listen())
+        #expect(await registration.listen() == false)
+        #expect(routing.listens(to: id) == 1)
+    }
+
+    @Test("a watch that asked for a scan's news gives it up when released")
+    func releasedWatchGivesUpNews() async {
         let routing = CountingScanNewsRouting()
         hub.route(with: routing)
         var registration: ScanWatchRegistration? = hub.register(id, for: .everyState)
-        await registration?.listen()
-        await registration?.listen()
-        #expect((routing.listens(to: id), routing.stops(of: id)) == (1, 0))
+        _ = await registration?.listen()
+        #expect(routing.stops(of: id) == 0)
         registration = nil
         #expect(routing.stops(of: id) == 1)
     }
@@ -80,20 +89,38 @@ struct ScanEventHubTests {
         let routing = CountingScanNewsRouting()
         hub.route(with: routing)
         hub.started(id, until: .now - .seconds(1))
-        await hub.register(id, for: .outcome).listen()
+        #expect(await hub.register(id, for: .outcome).listen())
         #expect(routing.listens(to: id) == 1)
     }
 
-    @Test("a follower of a scan another gateway started asks for its news as it first reads the record")
-    func followerListensAsItReads() async throws {
+    @Test("a follower of an open scan another gateway started asks for its news once it has read the record")
+    func followerOfOpenScanListens() async throws {
+        let routing = CountingScanNewsRouting()
+        hub.route(with: routing)
+        let ledger = FakeScanLedger()
+        let user = UUID()
+        guard case .reserved(let scan) = try await ledger.reserve(newScan(newQuotaKey(), user: user), policy: QuotaPolicy(limit: 4)) else {
+            Issue.record("the fake ledger did not reserve the scan")
+            return
+        }
+        var follower = ScanFollower(scan.id, of: user, ledger: ledger, registration: hub.register(scan.id, for: .everyState), known: nil)
+        guard case .record(let seen)? = try await follower.next(until: .now + .seconds(1)) else {
+            Issue.record("the follower saw no record")
+            return
+        }
+        #expect(seen.id == scan.id)
+        #expect(routing.listens(to: scan.id) == 1)
+    }
+
+    @Test("a follower of a scan that is not there asks for no news")
+    func followerOfMissingScanAsksNothing() async throws {
         let routing = CountingScanNewsRouting()
         hub.route(with: routing)
         var follower = ScanFollower(id, of: UUID(), ledger: FakeScanLedger(), registration: hub.register(id, for: .everyState), known: nil)
-        #expect(routing.listens(to: id) == 0)
         guard case .gone? = try await follower.next(until: .now + .seconds(1)) else {
             Issue.record("the fake ledger has no such scan")
             return
         }
-        #expect(routing.listens(to: id) == 1)
+        #expect(routing.listens(to: id) == 0)
     }
 }

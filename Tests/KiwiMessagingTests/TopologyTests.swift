@@ -101,6 +101,21 @@ struct TopologyTests {
         #expect(heard.watcherAfter)
     }
 
+    @Test("news a gateway sends for every gateway reaches each gateway's subscription", .timeLimit(.minutes(1)))
+    func newsForEveryGatewayReachesEach() async throws {
+        let gateways = try (0..<2).map { _ in try Self.subscriber(UUID().uuidString.lowercased()) }
+        let sender = AMQPPublisher(settings: try brokerSettings(), topology: KiwiTopology.scanEvents, logger: testLogger)
+        let heard = try await whileRunning(gateways + [sender]) {
+            for gateway in gateways { await gateway.waitUntilConnected() }
+            await sender.waitUntilConnected()
+            let news = try await Self.announce("cancelled", of: UUID(), startedBy: nil, with: sender)
+            var heard: [Bool] = []
+            for gateway in gateways { heard.append(try await Self.received(news, by: gateway).contains(news)) }
+            return heard
+        }
+        #expect(heard == [true, true])
+    }
+
     @Test("a gateway of the release before, on the fan-out exchange, still hears every scan's news", .timeLimit(.minutes(1)))
     func previousReleaseHearsEveryScan() async throws {
         let queue = "kiwi.gateway.\(UUID().uuidString.lowercased()).scan-events"
@@ -140,7 +155,7 @@ struct TopologyTests {
     }
 
     /// Publishes news of `scan` as a worker does, its body `text` and a unique suffix; returns the body.
-    private static func announce(_ text: String, of scan: UUID, startedBy gateway: String, with publisher: AMQPPublisher) async throws -> [UInt8] {
+    private static func announce(_ text: String, of scan: UUID, startedBy gateway: String?, with publisher: AMQPPublisher) async throws -> [UInt8] {
         let body = Array("\(text) \(UUID().uuidString)".utf8)
         let key = KiwiTopology.scanNewsKey(of: scan, startedBy: gateway)
         try await publisher.publish(AMQPMessage(body: body), exchange: KiwiTopology.scanNewsExchange, routingKey: key, mandatory: false)

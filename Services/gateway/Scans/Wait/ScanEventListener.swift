@@ -4,7 +4,7 @@ import KiwiScans
 import Logging
 import ServiceLifecycle
 
-/// Feeds this gateway's ``ScanEventHub`` from its subscription to scan events (``AMQPConsumer/scanEvents(settings:instance:logger:connectionLost:)``).
+/// Feeds this gateway's ``ScanEventHub`` from its subscription to scan events (``AMQPConsumer/scanEvents``).
 struct ScanEventListener: Service {
     let consumer: AMQPConsumer
     let hub: ScanEventHub

@@ -5,7 +5,8 @@ import KiwiScans
 
 /// One follower's sight of a scan (``ScanCoordinator``): its record each time it is read, read again when news of the
 /// scan comes (``ScanWatch``) and every ``ScanCoordinator/recheckInterval`` in case news was lost. Its watch was
-/// registered before the record it starts from was read, so no news after that reading is missed.
+/// registered before the record it starts from was read, and the news of a scan another gateway started asked for
+/// before the record was read again (``ScanWatchRegistration/listen()``), so no news after that reading is missed.
 ///
 /// A store out of reach does not end the following, since the scan goes on without it: the record is read again after
 /// each wait of ``RetrySchedule/storeOutage``, or at once on news of the scan, until the following's deadline
@@ -65,13 +66,15 @@ struct ScanFollower: Sendable {
                 unread = nil
                 return seen(known)
             }
-            await registration.listen()
             do {
                 guard let read = try await ledger.scan(id, of: userID, partialsAfter: partialsSeen) else {
                     ended = true
                     return .gone
                 }
                 outageWaits = RetrySchedule.storeOutage.waits()
+                // An open scan another gateway started: its news is asked for now, and the row read again, so that news
+                // sent before the asking took effect is in the reading. A final or missing scan asks for nothing.
+                if read.state.isOpen, await registration.listen() { continue }
                 return seen(read)
             } catch let error where DatabaseFailure(error) == .outage {
                 let wait = outageWaits.next()

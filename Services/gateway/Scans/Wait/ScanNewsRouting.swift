@@ -1,13 +1,15 @@
 import CoreMetrics
 import Foundation
+import KiwiConcurrency
 import KiwiMessaging
 import KiwiTopology
 
 /// How a gateway asks for the news of a scan another gateway started, while it watches that scan for a client of its
 /// own. Real: ``ScanNewsBindings``; fake: `CountingScanNewsRouting`.
 protocol ScanNewsRouting: Sendable {
-    /// Returns once news of scan `id` reaches this gateway, or at once while the subscription is down (every watch is
-    /// woken when it is back).
+    /// Returns once news of scan `id` reaches this gateway, or sooner when that cannot be soon (the subscription is
+    /// down or reconnecting): then the watch hears of the scan on its next look, or when every watch is woken as the
+    /// subscription is back.
     func listen(to id: UUID) async
     /// Undoes one ``listen(to:)``.
     func stopListening(to id: UUID)
@@ -21,9 +23,14 @@ struct ScanNewsBindings: ScanNewsRouting {
     let instance: String
     let metrics: GatewayMetrics
 
+    /// How long a watch waits for its binding: behind a reconnect the bind can take seconds, and a follower must not.
+    static let patience = Duration.seconds(2)
+
     func listen(to id: UUID) async {
         metrics.scanNewsRequests.increment()
-        await consumer.bind(KiwiTopology.scanNewsBinding(of: id, instance: instance))
+        let binding = KiwiTopology.scanNewsBinding(of: id, instance: instance)
+        // Given up on, the bind still happens, and is undone by the watch's end like any other.
+        _ = try? await withDeadline(.now + Self.patience) { await consumer.bind(binding) }
     }
 
     func stopListening(to id: UUID) {

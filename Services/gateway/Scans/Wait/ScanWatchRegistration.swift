@@ -17,10 +17,12 @@ final class ScanWatchRegistration: Sendable {
         self.routing = routing
     }
 
-    /// Returns once the scan's news reaches this gateway: at once when it comes unasked, or has been asked for already.
-    func listen() async {
-        guard let routing, !listening.exchange(true, ordering: .relaxed) else { return }
+    /// Asks for the scan's news, unless it comes here unasked or was asked for already; true when it asked now, once
+    /// the news reaches this gateway (or the asking gave up: ``ScanNewsRouting/listen(to:)``).
+    func listen() async -> Bool {
+        guard let routing, !listening.exchange(true, ordering: .relaxed) else { return false }
         await routing.listen(to: id)
+        return true
     }
 
     deinit {
