@@ -174,8 +174,9 @@ enum ScanStatements {
 /// A scan's messages at `rate` a second, as Kiwi builds them, on queues and an exchange of the bench's own: the
 /// gateway's job (``ScanJob`` with a 256 KiB photo, confirmed) into a job queue declared as the real one
 /// (``KiwiTopology/scanJobs(queue:)``); a worker takes each with a manual acknowledgement, announces two
-/// ``ScanEvent``s to a fan-out exchange (each confirmed before the next, as a worker does) and acknowledges the job; a
-/// gateway receives the events from its exclusive queue, auto-acknowledged. Returns the broker's CPU ms per scan and
+/// ``ScanEvent``s to an exchange that routes them to one gateway's queue alone, as scan news reaches the gateway that
+/// started the scan (each confirmed before the next, as a worker does), and acknowledges the job; that gateway receives
+/// the events from its exclusive queue, auto-acknowledged. Returns the broker's CPU ms per scan and
 /// the scans.
 func rabbitMQFloor(serverPID: Int32, rate: Double) async throws -> (perScan: Double, scans: Int) {
     let queue = "kiwi.floor-bench.jobs"

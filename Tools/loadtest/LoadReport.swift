@@ -28,7 +28,7 @@ struct LoadReport: Encodable {
     var durationSeconds: Double
     var warmupSeconds: Double
     var imageBytes: Int
-    var gateway: String
+    var gateways: [String]
     /// Users signed in for the test, and sign-ins that failed.
     var users: Int
     var signInFailures: Int
@@ -64,7 +64,7 @@ struct LoadReport: Encodable {
         durationSeconds: Double,
         warmupSeconds: Double,
         imageBytes: Int,
-        gateway: String,
+        gateways: [String],
         users: Int,
         signInFailures: Int,
         refused: Int,
@@ -75,8 +75,8 @@ struct LoadReport: Encodable {
         eventMessages: Double? = nil,
         processes: [ProcessRow]
     ) {
-        (self.mode, self.durationSeconds, self.warmupSeconds, self.imageBytes, self.gateway) = (
-            mode, durationSeconds, warmupSeconds, imageBytes, gateway
+        (self.mode, self.durationSeconds, self.warmupSeconds, self.imageBytes, self.gateways) = (
+            mode, durationSeconds, warmupSeconds, imageBytes, gateways
         )
         (self.users, self.signInFailures, self.refused, self.processes) = (users, signInFailures, refused, processes)
         scans = outcomes.count

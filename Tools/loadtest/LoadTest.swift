@@ -227,7 +227,7 @@ struct LoadTest: AsyncParsableCommand {
             durationSeconds: duration,
             warmupSeconds: warmup,
             imageBytes: imageSize,
-            gateway: gateways.joined(separator: " "),
+            gateways: gateways,
             users: await users.users,
             signInFailures: recorder.counts.signInFailures,
             refused: recorder.measuredRefusals,

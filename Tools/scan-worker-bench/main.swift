@@ -125,7 +125,9 @@ func run(size: Int, concurrency: Int, postgres: PostgresClient) async throws -> 
     try await waitHealthy(port: workerPort)
     let settings = try AMQPSettings(url: amqpURL, connectionName: "kiwi-scan-worker-bench")
     let publisher = AMQPPublisher(settings: settings, topology: KiwiTopology.scanJobs(queue: queue).merging(KiwiTopology.scanEvents), logger: logger)
-    let events = AMQPConsumer.scanEvents(settings: settings, instance: "bench-\(UUID().uuidString.lowercased())", logger: logger)
+    // The gateway the bench stands in for, which its jobs name, as a real gateway's do.
+    let gateway = "bench-\(UUID().uuidString.lowercased())"
+    let events = AMQPConsumer.scanEvents(settings: settings, instance: gateway, logger: logger)
     let outcomes = Outcomes()
     let photos = (0..<16).map { SyntheticJPEG.make(size: size, seed: UInt64($0)) }
     return try await whileRunning([publisher, events]) {
@@ -151,7 +153,14 @@ func run(size: Int, concurrency: Int, postgres: PostgresClient) async throws -> 
             )
             let ok = await outcomes.wait(for: reserved.id, timeout: .seconds(120)) {
                 try await ScanTransitionStore(client: postgres, logger: logger).insertQueued(reserved)
-                let job = ScanJob(scanID: reserved.id, photos: [photos[index % photos.count]], deadline: deadline, requestID: nil, userKey: "bench")
+                let job = ScanJob(
+                    scanID: reserved.id,
+                    photos: [photos[index % photos.count]],
+                    deadline: deadline,
+                    requestID: nil,
+                    userKey: "bench",
+                    gateway: gateway
+                )
                 try await publisher.publish(job.message(sealingWith: reserved.photoKey), routingKey: queue)
             }
             return (ok, ContinuousClock.now - started)

@@ -18,8 +18,8 @@ protocol AnswerListener: Sendable {
 
 /// Where the elements of a scan's answer go to be shown to its clients before the answer is whole.
 protocol ScanPartialSink: Sendable {
-    /// Shows `partial` to the clients of scan `scanID`, which gateway `gateway` started; false when it was not shown (the scan is no longer running,
-    /// or holds as many partials as it may).
+    /// Shows `partial` to the clients of scan `scanID`, which gateway `gateway` started; false when it was not shown
+    /// (the scan is no longer running, or holds as many partials as it may).
     func show(_ partial: ScanPartial, of scanID: UUID, startedBy gateway: String?) async throws -> Bool
 }
 
