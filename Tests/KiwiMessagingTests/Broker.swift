@@ -45,6 +45,34 @@ private func runInfra(_ arguments: [String]) async throws {
     try #require(result.status == 0, "infra.sh \(arguments[0]) failed: \(result.output)")
 }
 
+/// Whether a message whose body is `body` reaches `consumer` within `timeout`, `send` sending it every 200 ms meanwhile:
+/// what is sent while a subscription is down is lost by design, so it goes out until it arrives.
+func keepSending(
+    until consumer: AMQPConsumer,
+    receives body: [UInt8],
+    within timeout: Duration,
+    send: @escaping @Sendable () async throws -> Void
+) async throws -> Bool {
+    try await withThrowingTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            for await delivery in consumer.deliveries where delivery.message.body == body { return true }
+            return false
+        }
+        group.addTask {
+            while true {
+                try await send()
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            return false
+        }
+        defer { group.cancelAll() }
+        return try await group.next()!
+    }
+}
+
 /// Collects up to `count` deliveries, waiting at most `timeout` for them.
 func collect(_ count: Int, from consumer: AMQPConsumer, timeout: Duration = .seconds(10), ack: Bool = true) async throws -> [AMQPDelivery] {
     try await withThrowingTaskGroup(of: [AMQPDelivery].self) { group in

@@ -57,24 +57,9 @@ struct ConsumerBindingTests {
             try await closeConnectionsFromBroker(named: name)
             for await _ in lost.stream { break }
             // The first connection, and its exclusive queue, are gone: only the next one's queue, bound anew, can take
-            // news sent from now on, until it arrives.
-            return try await withThrowingTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    for await delivery in consumer.deliveries where delivery.message.text == "news" { return true }
-                    return false
-                }
-                group.addTask {
-                    while true {
-                        try await publish(["news"], with: publisher)
-                        try await Task.sleep(for: .milliseconds(200))
-                    }
-                }
-                group.addTask {
-                    try await Task.sleep(for: .seconds(20))
-                    return false
-                }
-                defer { group.cancelAll() }
-                return try await group.next()!
+            // news sent from now on.
+            return try await keepSending(until: consumer, receives: Array("news".utf8), within: .seconds(20)) {
+                try await publish(["news"], with: publisher)
             }
         }
         #expect(heard)

@@ -112,28 +112,11 @@ struct FailoverTests {
             await consumer.waitUntilConnected()
             await announcer.waitUntilConnected()
             try await closeConnectionsFromBroker(named: name)
-            // News sent while the subscription is down is lost by design, so the marker goes out until it arrives. The
-            // exchange is the services' own: other tests' events may arrive too.
+            // The exchange is the services' own: other tests' events may arrive too.
             let marker = Array("failover \(UUID().uuidString)".utf8)
-            return try await withThrowingTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    for await delivery in consumer.deliveries where delivery.message.body == marker { return true }
-                    return false
-                }
-                group.addTask {
-                    while true {
-                        let event = AMQPMessage(body: marker)
-                        let key = KiwiTopology.scanNewsKey(of: UUID(), startedBy: instance)
-                        try? await announcer.publish(event, exchange: KiwiTopology.scanNewsExchange, routingKey: key, mandatory: false)
-                        try await Task.sleep(for: .milliseconds(200))
-                    }
-                }
-                group.addTask {
-                    try await Task.sleep(for: .seconds(15))
-                    return false
-                }
-                defer { group.cancelAll() }
-                return try await group.next()!
+            return try await keepSending(until: consumer, receives: marker, within: .seconds(15)) {
+                let key = KiwiTopology.scanNewsKey(of: UUID(), startedBy: instance)
+                try? await announcer.publish(AMQPMessage(body: marker), exchange: KiwiTopology.scanNewsExchange, routingKey: key, mandatory: false)
             }
         }
         #expect(received)
