@@ -24,7 +24,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     let publisher = AMQPPublisher(
         settings: configuration.amqp,
-        topology: KiwiTopology.scanJobs(queue: configuration.jobQueue).merging(KiwiTopology.scanEvents),
+        topology: KiwiTopology.scanJobs(queue: configuration.jobQueue, kind: configuration.omissions.jobQueueKind).merging(KiwiTopology.scanEvents),
         logger: logger
     )
     let hub = ScanEventHub()

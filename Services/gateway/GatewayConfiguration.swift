@@ -29,6 +29,8 @@ struct GatewayConfiguration: ServiceConfiguration {
     var scanTimeout: Duration
     /// The job queue (`SCAN_JOB_QUEUE`), as the scan workers consume it.
     var jobQueue: String
+    /// What a benchmark leg leaves out (`KIWI_BENCH_WITHOUT`): of the gateway's part, only the quorum queue.
+    var omissions: BenchOmissions
     /// How long an introspected session is trusted without asking the auth service again.
     var sessionCacheTTL: Duration
     /// How long a scan's result is kept (`SCAN_RESULT_TTL_HOURS`); its record goes once its day has ended too.
@@ -59,6 +61,7 @@ struct GatewayConfiguration: ServiceConfiguration {
         scanTimeout = .seconds(reader.int("SCAN_TIMEOUT_SECONDS", default: 90, in: 1...600))
         shutdownTimeout = .seconds(reader.int("SHUTDOWN_TIMEOUT_SECONDS", default: 20, in: 1...600))
         jobQueue = reader.jobQueue()
+        omissions = reader.benchOmissions(in: basics.environment)
         sessionCacheTTL = .seconds(reader.int("SESSION_CACHE_SECONDS", default: 5, in: 0...60))
         scanRetention = .seconds(3600 * reader.int("SCAN_RESULT_TTL_HOURS", default: 24, in: 1...720))
         publicBaseURL = reader.httpURL("PUBLIC_BASE_URL", default: URL(string: "http://localhost:8080")!)
@@ -76,6 +79,7 @@ struct GatewayConfiguration: ServiceConfiguration {
             "scanTimeoutSeconds": .stringConvertible(scanTimeout.components.seconds),
             "shutdownTimeoutSeconds": .stringConvertible(shutdownTimeout?.components.seconds ?? 0),
             "jobQueue": .string(jobQueue),
+            "benchWithout": .stringConvertible(omissions),
             "sessionCacheSeconds": .stringConvertible(sessionCacheTTL.components.seconds),
             "scanResultTTLHours": .stringConvertible(scanRetention.components.seconds / 3600),
             "publicBaseURL": .string(publicBaseURL.absoluteString),

@@ -26,7 +26,7 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         settings: configuration.amqp,
         queue: configuration.jobQueue,
         prefetch: configuration.concurrency,
-        topology: KiwiTopology.scanJobs(queue: configuration.jobQueue),
+        topology: KiwiTopology.scanJobs(queue: configuration.jobQueue, kind: configuration.omissions.jobQueueKind),
         logger: logger
     )
     let postgres = PostgresClient(configuration: configuration.database, countingConnectionsLoggingTo: logger)
@@ -61,8 +61,10 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
         ),
         prices: configuration.prices
     )
+    let partialSink: any ScanPartialSink =
+        configuration.omissions.omits(.shows) ? UnstoredPartialSink() : StoredPartialSink(scans: scans, announcer: announcer)
     let pipeline = ScanPipeline(
-        answering: configuration.stream ? StreamedAnswering(calling: calling, sink: StoredPartialSink(scans: scans, announcer: announcer)) : calling,
+        answering: configuration.stream ? StreamedAnswering(calling: calling, sink: partialSink) : calling,
         repair: AnswerRepair(metrics: metrics),
         profileGuard: ProfileGuard(metrics: metrics),
         firstModel: routes[0].model
@@ -83,7 +85,13 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
             HTTPClientService(client: httpClient), postgres, publisher, consumer,
             ScanJobProcessor(
                 consumer: consumer,
-                handler: ScanJobHandler(scans: scans, announcer: announcer, pipeline: pipeline, metrics: metrics),
+                handler: ScanJobHandler(
+                    scans: scans,
+                    announcer: announcer,
+                    pipeline: pipeline,
+                    metrics: metrics,
+                    omissions: configuration.omissions
+                ),
                 intake: intake,
                 metrics: metrics,
                 foods: FoodTableLoader(client: postgres),

@@ -9,6 +9,7 @@ import KiwiOpenAI
 import KiwiScanMessages
 import KiwiScanStore
 import KiwiScans
+import KiwiServiceSupport
 import Logging
 
 /// What became of one delivery, for the processor's loop to settle it and count it.
@@ -45,6 +46,8 @@ struct ScanJobHandler: Sendable {
     let announcer: ScanEventAnnouncer
     let pipeline: ScanPipeline
     let metrics: WorkerMetrics
+    /// The labels a benchmark leg leaves out (``BenchOmissions``); none in a deployment.
+    var omissions = BenchOmissions.none
 
     /// Handles `delivery`, each recipe it shows labelled with `nutrition`; nil when the worker was shut down hard
     /// while the model was asked (the broker requeues the unacknowledged job).
@@ -115,7 +118,10 @@ struct ScanJobHandler: Sendable {
             Self.takePhotos(from: &job),
             for: job,
             shown: shown,
-            labels: RecipeLabels(nutrition: nutrition),
+            labels: RecipeLabels(
+                allergens: !omissions.omits(.labels),
+                nutrition: omissions.omits(.nutrition) ? nil : nutrition
+            ),
             deadline: deadline - Self.recordAllowance,
             logger: logger
         )

@@ -43,6 +43,8 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
     /// The queue jobs come from (`SCAN_JOB_QUEUE`): ``KiwiTopology/scanJobQueue`` unless workers must be kept apart
     /// on a shared broker, as benchmarks and tests do.
     var jobQueue: String
+    /// What a benchmark leg leaves out (`KIWI_BENCH_WITHOUT`); nothing in a deployment.
+    var omissions: BenchOmissions
 
     init(environment: [String: String]) throws(ConfigurationError) {
         var reader = EnvironmentReader(environment: environment)
@@ -79,6 +81,7 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
         maxRetries = reader.int("OPENAI_MAX_RETRIES", default: 2, in: 0...10)
         concurrency = reader.int("WORKER_CONCURRENCY", default: 16, in: 1...1024)
         jobQueue = reader.jobQueue()
+        omissions = reader.benchOmissions(in: basics.environment)
         (self.database, self.amqp, (self.routes, self.textRoutes)) = try reader.finish(
             database,
             amqp,
@@ -105,6 +108,7 @@ struct ScanWorkerConfiguration: ServiceConfiguration {
             "maxRetries": .stringConvertible(maxRetries),
             "concurrency": .stringConvertible(concurrency),
             "jobQueue": .string(jobQueue),
+            "benchWithout": .stringConvertible(omissions),
         ]
     }
 }

@@ -41,24 +41,26 @@ public enum KiwiTopology {
         + "to quorum queues\""
 
     /// The job queue (``scanJobQueue`` unless tests name their own) with its dead-letter exchange and queue, both
-    /// quorum queues. A one-node broker declares the same: a quorum queue of one works.
-    public static func scanJobs(queue: String = scanJobQueue) -> AMQPTopology {
+    /// quorum queues. A one-node broker declares the same: a quorum queue of one works. `kind` is `classic` only in a
+    /// benchmark leg that measures what the quorum queue costs (``BenchOmissions``): a classic queue has no delivery
+    /// limit.
+    public static func scanJobs(queue: String = scanJobQueue, kind: AMQPQueue.Kind = .quorum) -> AMQPTopology {
         let (exchange, deadLetters) = (deadLetterExchange(of: queue), deadLetterQueue(of: queue))
         return AMQPTopology(
             exchanges: [AMQPExchange(name: exchange, kind: .fanout)],
             queues: [
                 AMQPQueue(
                     name: deadLetters,
-                    kind: .quorum,
+                    kind: kind,
                     messageTTL: deadLetterRetention,
                     maxLengthBytes: deadLetterMaxBytes,
                     mismatchAdvice: quorumMigration
                 ),
                 AMQPQueue(
                     name: queue,
-                    kind: .quorum,
+                    kind: kind,
                     deadLetterExchange: exchange,
-                    deliveryLimit: jobDeliveryLimit,
+                    deliveryLimit: kind == .quorum ? jobDeliveryLimit : nil,
                     mismatchAdvice: quorumMigration
                 ),
             ],

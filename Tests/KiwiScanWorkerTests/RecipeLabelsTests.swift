@@ -35,4 +35,13 @@ struct RecipeLabelsTests {
 
         #expect(labels.labelled(rewritten).allergens == [.treeNuts])
     }
+
+    @Test("a benchmark leg without labels leaves every recipe's allergens as the model declared them")
+    func withoutAllergenLabelsTheModelsDeclarationStays() throws {
+        let answer = try PipelineFixtures.validAnswer([pesto, salad]).response
+        let labels = RecipeLabels(allergens: false)
+
+        #expect(answer.recipes.map { labels.labelled($0) } == answer.recipes)
+        #expect(labels.labelled(answer) == answer)
+    }
 }

@@ -113,6 +113,29 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("a benchmark leg leaves out the features KIWI_BENCH_WITHOUT lists, in development; every feature is on without it")
+    func benchOmissions() throws {
+        let development = complete.merging(["KIWI_ENV": "development", "KIWI_BENCH_WITHOUT": "shows, quorum"]) { $1 }
+        let worker = try ScanWorkerConfiguration(environment: development)
+        #expect(worker.omissions.features == [.shows, .quorum])
+        #expect(worker.omissions.jobQueueKind == .classic)
+        #expect(try GatewayConfiguration(environment: development).omissions.jobQueueKind == .classic)
+        let everything = try ScanWorkerConfiguration(environment: complete.merging(["KIWI_ENV": "development"]) { $1 })
+        #expect(everything.omissions == .none)
+        #expect(everything.omissions.jobQueueKind == .quorum)
+    }
+
+    @Test(
+        "KIWI_BENCH_WITHOUT is refused in production, and with a feature it does not know",
+        arguments: [["KIWI_BENCH_WITHOUT": "labels"], ["KIWI_ENV": "development", "KIWI_BENCH_WITHOUT": "labels,guard"]]
+    )
+    func benchOmissionsRefused(_ variables: [String: String]) {
+        let error = #expect(throws: ConfigurationError.self) {
+            try ScanWorkerConfiguration(environment: complete.merging(variables) { $1 })
+        }
+        #expect(error?.invalid.map(\.name) == ["KIWI_BENCH_WITHOUT"])
+    }
+
     @Test("LLM_MODELS lists routes in order, each with its name, base URL and the key its variable holds")
     func workerRoutes() throws {
         var environment = complete

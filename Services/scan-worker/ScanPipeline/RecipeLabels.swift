@@ -20,6 +20,8 @@ import SwiftOverlayShims
 /// `kiwi_worker_nutrition_cpu_seconds` (`make bench` reports it per scan).
 final class RecipeLabels: Sendable {
     private let dietGuard: DietGuard
+    /// Whether recipes are labelled with their allergens: always, but in a benchmark leg that measures what it costs.
+    private let allergens: Bool
     private let nutrition: NutritionEstimator?
     private let known = Mutex<[UUID: Label]>([:])
 
@@ -29,8 +31,9 @@ final class RecipeLabels: Sendable {
         var nutrition: RecipeNutrition?
     }
 
-    init(dietGuard: DietGuard = DietGuard(), nutrition: NutritionEstimator? = nil) {
+    init(dietGuard: DietGuard = DietGuard(), allergens: Bool = true, nutrition: NutritionEstimator? = nil) {
         self.dietGuard = dietGuard
+        self.allergens = allergens
         self.nutrition = nutrition
     }
 
@@ -38,14 +41,14 @@ final class RecipeLabels: Sendable {
     func labelled(_ recipe: Recipe) -> Recipe {
         let label = label(of: recipe)
         var labelled = recipe
-        labelled.allergens = label.allergens
+        if allergens { labelled.allergens = label.allergens }
         labelled.nutrition = label.nutrition
         return labelled
     }
 
     /// `answer` with each recipe's allergens, as ``DietGuard/labelled(_:)`` labels it, and nutrition.
     func labelled(_ answer: ScanResponse) -> ScanResponse {
-        var labelled = dietGuard.labelled(answer) { label(of: $0).allergens }
+        var labelled = allergens ? dietGuard.labelled(answer) { label(of: $0).allergens } : answer
         for (index, recipe) in answer.recipes.enumerated() { labelled.recipes[index].nutrition = label(of: recipe).nutrition }
         if let recipe = labelled.dish?.recipe { labelled.dish?.recipe?.nutrition = measured { $0.nutrition(of: recipe) } }
         return labelled
@@ -72,7 +75,7 @@ final class RecipeLabels: Sendable {
     /// `recipe`'s label, as the model answered it: worked out the first time, then remembered.
     private func label(of recipe: Recipe) -> Label {
         if let label = known.withLock({ $0[recipe.id] }) { return label }
-        let label = Label(allergens: dietGuard.allergens(of: recipe), nutrition: measured { $0.nutrition(of: recipe) })
+        let label = Label(allergens: allergens ? dietGuard.allergens(of: recipe) : [], nutrition: measured { $0.nutrition(of: recipe) })
         known.withLock { $0[recipe.id] = label }
         return label
     }

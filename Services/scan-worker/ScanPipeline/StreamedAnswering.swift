@@ -36,6 +36,14 @@ struct StoredPartialSink: ScanPartialSink {
     }
 }
 
+/// The sink of a benchmark leg without shows (``BenchOmissions/Feature/shows``): each partial counts as shown, and
+/// nothing is stored or announced, so the leg measures what storing and announcing them costs.
+struct UnstoredPartialSink: ScanPartialSink {
+    func show(_ partial: ScanPartial, of scanID: UUID, startedBy gateway: String?) async throws -> Bool {
+        true
+    }
+}
+
 /// What a scan's client shows of its answer (``ShownAnswer``), kept across all of the scan's model calls; the
 /// processor starts it from the scan's claim.
 final class ShownState: Sendable {
