@@ -10,47 +10,23 @@ import json
 import os
 import sys
 
+from bench_figures import LABELS, pooled
+
 GOAL_GROWTH = 0.15
-KINDS = (("gateway", "kiwi-gateway"), ("worker", "kiwi-scan-worker"), ("PostgreSQL", "postgres"), ("RabbitMQ", "rabbitmq"),
-         ("auth", "kiwi-auth"))
-
-
-def kind(name):
-    return next((label for label, prefix in KINDS if name.startswith(prefix)), "other")
-
-
-def pooled(reports):
-    finished = sum(r["scansFinishedInWindow"] for r in reports)
-    cpu = {}
-    for report in reports:
-        for process in report["processes"]:
-            if process["kiwi"]:
-                cpu[kind(process["name"])] = cpu.get(kind(process["name"]), 0) + process["cpuSeconds"]
-    messages = [r.get("eventMessages") for r in reports]
-    return {
-        "scans": sum(r["scans"] for r in reports),
-        "succeeded": sum(r["succeeded"] for r in reports),
-        "scansPerSecond": sum(r["successfulScansPerSecond"] for r in reports) / len(reports),
-        "kiwiCPUMsPerScan": sum(r["kiwiCPUSeconds"] for r in reports) * 1000 / finished,
-        "byRound": [r["kiwiCPUMsPerScan"] for r in reports],
-        "byKindMsPerScan": {label: seconds * 1000 / finished for label, seconds in cpu.items()},
-        "eventMessagesPerScan": sum(messages) / finished if None not in messages else None,
-    }
 
 
 def main(run, rounds):
     sizes = sorted({int(name.split("-")[1]) for name in os.listdir(run) if name.startswith("G-") and name.endswith(".json")})
     figures = {size: pooled([json.load(open(f"{run}/G-{size}-{n}.json")) for n in range(1, rounds + 1)]) for size in sizes}
     base = figures[sizes[0]]["kiwiCPUMsPerScan"]
-    labels = [label for label, _ in KINDS]
     print(f"## G — Kiwi's CPU per scan as gateways are added ({rounds} rounds per size, interleaved)\n")
     print("| gateways (and workers) | scans (succeeded) | successful scans/s | Kiwi CPU ms per scan (each round) | "
-          + " | ".join(labels) + " | scan events published per scan | growth over 1 |")
-    print("|---" * (6 + len(labels)) + "|")
+          + " | ".join(LABELS) + " | scan events published per scan | growth over 1 |")
+    print("|---" * (6 + len(LABELS)) + "|")
     for size in sizes:
         f = figures[size]
         rounds_text = ", ".join(f"{value:.2f}" for value in f["byRound"])
-        kinds = " | ".join(f"{f['byKindMsPerScan'].get(label, 0):.2f}" for label in labels)
+        kinds = " | ".join(f"{f['byKindMsPerScan'].get(label, 0):.2f}" for label in LABELS)
         messages = "–" if f["eventMessagesPerScan"] is None else f"{f['eventMessagesPerScan']:.2f}"
         growth = f["kiwiCPUMsPerScan"] / base - 1
         print(f"| {size} | {f['scans']} ({f['succeeded']}) | {f['scansPerSecond']:.1f} | **{f['kiwiCPUMsPerScan']:.2f}** ({rounds_text}) | "

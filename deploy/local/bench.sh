@@ -3,14 +3,15 @@
 # Each scenario (docs/operations.md) runs on fresh processes — the OpenAI stub, auth, its gateways and scan workers —
 # on ports of its own (18080-18089, 18111-18113 for more gateways and 18101-18110 for workers; metrics 19101-19102,
 # 19111-19113 and 19201-19210), so a `make run` stack can stay up meanwhile.
-#   bench.sh [A] [B] [C] [D] [S] [R] [F] [G]  the scenarios to run (default: A to R; F, the floors, follows an A; G
-#                              is the deployment's growth, 1, 2 and 4 gateways).
+#   bench.sh [A] [B] [C] [D] [S] [R] [F] [G] [W]  the scenarios to run (default: A to R; F, the floors, follows an A;
+#                              G is the deployment's growth, 1, 2 and 4 gateways; W, A with each feature left out).
 #                              Tables on stdout; JSON, the services' metrics at the end of each scenario
 #                              (ID-SERVICE.prom) and their logs in .run/bench/.
 #   KIWI_BENCH_SERVICES=DIR    run the gateway, auth and scan workers from DIR instead (another build's release
 #                              binaries), to compare two builds leg by leg on the same machine and load generator.
 #   KIWI_BENCH_SECONDS=S       measure A, B, C and each round of S for S seconds instead of 60 (R's rounds: 30).
-#   KIWI_BENCH_ROUNDS=N        S's rounds of each kind (streamed, whole), and G's of each size, interleaved: 2 unless given.
+#   KIWI_BENCH_ROUNDS=N        S's rounds of each kind (streamed, whole), G's of each size and W's of each leg,
+#                              interleaved: 2 unless given (W: 3).
 #   KIWI_BENCH_RATE=R          G's scans started per second: 24 (half of A's rate on the 2-core machine) unless given.
 #   KIWI_BENCH_ASYNC=1         G through the async API, each scan's event stream through another gateway than its POST.
 #   KIWI_BENCH_DATABASE_URL=U  the services' DATABASE_URL, e.g. through tcp-relay.py: a network hop to PostgreSQL.
@@ -261,6 +262,31 @@ growth_scenario() {
     python3 "$here/bench-gateways.py" "$BENCH_RUN" "$rounds" | tee "$BENCH_RUN/G.md"
 }
 
+# W: where A's CPU per scan goes (issue 56). A's load with every feature on, and with each feature left out in turn
+# (KIWI_BENCH_WITHOUT, a development-only switch of the gateway and worker; streaming by LLM_STREAM=false), each leg on
+# fresh processes, interleaved over KIWI_BENCH_ROUNDS rounds (the order reversed in even ones). The classic queue of
+# the quorum leg has a name of its own: a queue's kind cannot change. bench-attribution.py sets each leg against all.
+attribution_scenario() {
+    local rounds="${KIWI_BENCH_ROUNDS:-3}" round leg order
+    local legs=(all stream shows labels nutrition quorum)
+    local load=(--concurrency 64 --warmup 5 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144)
+    rm -f "$BENCH_RUN"/W-*.json
+    for round in $(seq 1 "$rounds"); do
+        order=("${legs[@]}")
+        [ $((round % 2)) -eq 1 ] || order=(quorum nutrition labels shows stream all)
+        for leg in "${order[@]}"; do
+            case "$leg" in
+                all) scenario "W-all-$round" "every feature on, round $round" 0 0 1 64 -- "${load[@]}" ;;
+                stream) LLM_STREAM=false scenario "W-stream-$round" "without streaming, round $round" 0 0 1 64 -- "${load[@]}" ;;
+                quorum) SCAN_JOB_QUEUE="$SCAN_JOB_QUEUE.classic" KIWI_BENCH_WITHOUT=quorum \
+                    scenario "W-quorum-$round" "without the quorum queue, round $round" 0 0 1 64 -- "${load[@]}" ;;
+                *) KIWI_BENCH_WITHOUT="$leg" scenario "W-$leg-$round" "without $leg, round $round" 0 0 1 64 -- "${load[@]}" ;;
+            esac
+        done
+    done
+    python3 "$here/bench-attribution.py" "$BENCH_RUN" "$rounds" "${legs[@]}" | tee "$BENCH_RUN/W.md"
+}
+
 selected=("$@")
 [ ${#selected[@]} -gt 0 ] || selected=(A B C D S R)
 for id in "${selected[@]}"; do
@@ -279,7 +305,8 @@ for id in "${selected[@]}"; do
         R) refinement_scenario ;;
         F) floors_scenario ;;
         G) growth_scenario ${KIWI_BENCH_ASYNC:+--async} ;;
-        *) die "unknown scenario $id; use A, B, C, D, S, R, F or G" ;;
+        W) attribution_scenario ;;
+        *) die "unknown scenario $id; use A, B, C, D, S, R, F, G or W" ;;
     esac
 done
 printf '\nJSON results and service logs: %s\n' "$BENCH_RUN"
