@@ -195,7 +195,7 @@ let package = Package(
             folder: "floor-bench",
             dependencies: [
                 "KiwiBenchmarking", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiDevelopment", "KiwiMessaging", "KiwiScanMessages",
-                "KiwiScanStore", "KiwiScans", "KiwiTopology", asyncHTTPClient, logging, nioCore, nioHTTP1, postgresNIO,
+                "KiwiScanStore", "KiwiScans", "KiwiTopology", asyncHTTPClient, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle,
             ]
         ),
         tool(

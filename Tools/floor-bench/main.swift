@@ -14,6 +14,8 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import PostgresNIO
+import ServiceLifecycle
+import Synchronization
 
 // kiwi-floor-bench: what each of Kiwi's processes costs when asked for no more than a scan asks of it, against what
 // it cost in scenario A of the same run (A_REPORT, kiwi-loadtest's JSON: its rate is the floors' rate, and each
@@ -22,8 +24,10 @@ import PostgresNIO
 // them. The gateway's floor is `kiwi-gateway-floor` (GATEWAY_FLOOR_URL, GATEWAY_FLOOR_PID) reading the same uploads A
 // sent; the worker's is `kiwi-worker-floor` (WORKER_FLOOR_PID) taking the same photos from WORKER_FLOOR_QUEUE and
 // sending A's model request with each to the stub (STUB_URL), whose count of requests says when the last is done.
-// Every CPU figure is read from /proc, so run it against a stack nothing else is using. Prints tables; asserts
-// nothing.
+// With B_REPORT (scenario B's JSON), the latency floor too: B's lanes each running a scan's commits and confirmed
+// publishes one after the other, the model a 2 s sleep, as `kiwi-floor-bench` alone would, beside B's gateway-added
+// latency. Every CPU figure is read from /proc, so run it against a stack nothing else is using. Prints tables;
+// asserts nothing.
 
 var environment = EnvironmentReader()
 let databaseURL = environment.string("DATABASE_URL", default: LocalStack.databaseURL)
@@ -31,6 +35,9 @@ let amqpURL = environment.string("AMQP_URL", default: LocalStack.amqpURL)
 /// A leg's length, in seconds.
 let seconds = environment.value("FLOOR_SECONDS", default: 20, parse: positiveNumber)
 let scenarioA = environment.required("A_REPORT", parse: ScenarioReport.init(path:))
+let scenarioB = environment.value("B_REPORT", default: LatencyReport?.none) { try LatencyReport(path: $0) }
+/// Scenario B's lanes, each waiting for its scan's answer before starting the next.
+let latencyLanes = environment.int("B_LANES", default: 32, in: 1...256)
 /// Scenario A's rate unless given: a process's CPU per message depends on the rate, since at a lower one each wake-up
 /// serves fewer messages.
 let givenScansPerSecond = environment.value("FLOOR_SCANS_PER_SECOND", default: Double?.none) { try positiveNumber($0) }
@@ -64,6 +71,15 @@ struct ScenarioReport: Decodable {
     /// CPU ms per scan of the processes whose names start with `prefix` (the workers are `kiwi-scan-worker-N`).
     func cpuMillisecondsPerScan(_ prefix: String) -> Double {
         processes.filter { $0.name.hasPrefix(prefix) }.reduce(0) { $0 + $1.cpuSeconds } * 1000 / Double(max(1, scansFinishedInWindow))
+    }
+}
+
+/// What `kiwi-loadtest --json` wrote about scenario B: the latency Kiwi added to the model's.
+struct LatencyReport: Decodable {
+    var gatewayAddedMs: LatencySummary
+
+    init(path: String) throws {
+        self = try JSONDecoder().decode(Self.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }
 
@@ -171,58 +187,90 @@ enum ScanStatements {
 
 // MARK: - RabbitMQ
 
-/// A scan's messages at `rate` a second, as Kiwi builds them, on queues and an exchange of the bench's own: the
-/// gateway's job (``ScanJob`` with a 256 KiB photo, confirmed) into a job queue declared as the real one
-/// (``KiwiTopology/scanJobs(queue:)``); a worker takes each with a manual acknowledgement, announces two
-/// ``ScanEvent``s to an exchange that routes them to one gateway's queue alone, as scan news reaches the gateway that
-/// started the scan (each confirmed before the next, as a worker does), and acknowledges the job; that gateway receives
-/// the events from its exclusive queue, auto-acknowledged. Returns the broker's CPU ms per scan and
-/// the scans.
-func rabbitMQFloor(serverPID: Int32, rate: Double) async throws -> (perScan: Double, scans: Int) {
-    let queue = "kiwi.floor-bench.jobs"
-    let exchange = "kiwi.floor-bench.events"
-    let eventsQueue = "kiwi.floor-bench.events.gateway"
-    let jobs = KiwiTopology.scanJobs(queue: queue)
-    // The exclusive queue is declared only by the connection that consumes it; RabbitMQ refuses it to any other.
-    let eventExchange = AMQPTopology(exchanges: [AMQPExchange(name: exchange, kind: .fanout)])
-    let eventQueue = AMQPTopology(
-        exchanges: eventExchange.exchanges,
-        queues: [AMQPQueue(name: eventsQueue, durable: false, exclusive: true, autoDelete: true)],
-        bindings: [AMQPBinding(queue: eventsQueue, exchange: exchange)]
-    )
-    func settings(_ role: String) throws -> AMQPSettings { try AMQPSettings(url: amqpURL, connectionName: "kiwi-floor-bench \(role)") }
-    let gateway = AMQPPublisher(settings: try settings("gateway"), topology: jobs, logger: logger)
-    let worker = AMQPConsumer(settings: try settings("worker"), queue: queue, prefetch: 64, topology: jobs, logger: logger)
-    let announcer = AMQPPublisher(settings: try settings("worker events"), topology: eventExchange, logger: logger)
-    let listener = AMQPConsumer(
-        settings: try settings("gateway events"),
-        queue: eventsQueue,
-        prefetch: 0,
-        autoAck: true,
-        topology: eventQueue,
-        logger: logger
-    )
-    let scans = Int(seconds * rate)
-    let scanID = UUID()
-    let job = try ScanJob(
-        scanID: scanID,
-        photos: [SyntheticJPEG.make(size: 256 * 1024, seed: 1)],
-        deadline: Date().addingTimeInterval(90),
-        requestID: nil,
-        userKey: "floor-bench"
-    ).message(sealingWith: PhotoKey())
-    let events = [ScanEvent(scanID: scanID, state: .running).message, ScanEvent(scanID: scanID, state: .succeeded).message]
-    return try await whileRunning([gateway, worker, announcer, listener]) {
+/// A scan's links to RabbitMQ as Kiwi has them, on queues and an exchange of the bench's own: the gateway's publisher
+/// of jobs into a job queue declared as the real one (``KiwiTopology/scanJobs(queue:)``); the worker's consumer of it
+/// (manual acknowledgements) and publisher of ``ScanEvent``s to an exchange that routes them to one gateway's queue
+/// alone, as scan news reaches the gateway that started the scan; that gateway's consumer of its exclusive queue,
+/// auto-acknowledged.
+struct ScanMessageLinks {
+    static let queue = "kiwi.floor-bench.jobs"
+    static let exchange = "kiwi.floor-bench.events"
+    static let eventsQueue = "kiwi.floor-bench.events.gateway"
+
+    let gateway: AMQPPublisher
+    let worker: AMQPConsumer
+    let announcer: AMQPPublisher
+    let listener: AMQPConsumer
+
+    init() throws {
+        let jobs = KiwiTopology.scanJobs(queue: Self.queue)
+        // The exclusive queue is declared only by the connection that consumes it; RabbitMQ refuses it to any other.
+        let eventExchange = AMQPTopology(exchanges: [AMQPExchange(name: Self.exchange, kind: .fanout)])
+        let eventQueue = AMQPTopology(
+            exchanges: eventExchange.exchanges,
+            queues: [AMQPQueue(name: Self.eventsQueue, durable: false, exclusive: true, autoDelete: true)],
+            bindings: [AMQPBinding(queue: Self.eventsQueue, exchange: Self.exchange)]
+        )
+        func settings(_ role: String) throws -> AMQPSettings { try AMQPSettings(url: amqpURL, connectionName: "kiwi-floor-bench \(role)") }
+        gateway = AMQPPublisher(settings: try settings("gateway"), topology: jobs, logger: logger)
+        worker = AMQPConsumer(settings: try settings("worker"), queue: Self.queue, prefetch: 64, topology: jobs, logger: logger)
+        announcer = AMQPPublisher(settings: try settings("worker events"), topology: eventExchange, logger: logger)
+        listener = AMQPConsumer(
+            settings: try settings("gateway events"),
+            queue: Self.eventsQueue,
+            prefetch: 0,
+            autoAck: true,
+            topology: eventQueue,
+            logger: logger
+        )
+    }
+
+    var services: [any Service] { [gateway, worker, announcer, listener] }
+
+    func waitUntilConnected() async {
         for link in [gateway, announcer] { await link.waitUntilConnected() }
         for link in [worker, listener] { await link.waitUntilConnected() }
+    }
+
+    /// Publishes `event` as a worker announces it: confirmed before the worker goes on.
+    func announce(_ event: ScanEvent) async throws {
+        try await announcer.publish(event.message, exchange: Self.exchange, routingKey: "", mandatory: false)
+    }
+
+    /// Scenario A's and B's photo.
+    static let photo = SyntheticJPEG.make(size: 256 * 1024, seed: 1)
+
+    /// A job of scan `scanID` as the gateway sends it: its photo sealed.
+    static func job(of scanID: UUID) throws -> AMQPMessage {
+        try ScanJob(
+            scanID: scanID,
+            photos: [photo],
+            deadline: Date().addingTimeInterval(90),
+            requestID: nil,
+            userKey: "floor-bench"
+        ).message(sealingWith: PhotoKey())
+    }
+}
+
+/// A scan's messages at `rate` a second, as Kiwi builds them (``ScanMessageLinks``): the gateway's job, confirmed; the
+/// worker takes each, announces two events (each confirmed before the next, as a worker does), and acknowledges the
+/// job; the gateway receives the events. Returns the broker's CPU ms per scan and the scans.
+func rabbitMQFloor(serverPID: Int32, rate: Double) async throws -> (perScan: Double, scans: Int) {
+    let links = try ScanMessageLinks()
+    let scans = Int(seconds * rate)
+    let scanID = UUID()
+    let job = try ScanMessageLinks.job(of: scanID)
+    let events = [ScanEvent(scanID: scanID, state: .running), ScanEvent(scanID: scanID, state: .succeeded)]
+    return try await whileRunning(links.services) {
+        await links.waitUntilConnected()
         let (cpu, _) = try await cpuSeconds(of: serverPID) {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask {
                     try await withThrowingDiscardingTaskGroup { deliveries in
                         var taken = 0
-                        for await delivery in worker.deliveries {
+                        for await delivery in links.worker.deliveries {
                             deliveries.addTask {
-                                for event in events { try await announcer.publish(event, exchange: exchange, routingKey: "", mandatory: false) }
+                                for event in events { try await links.announce(event) }
                                 try await delivery.ack()
                             }
                             taken += 1
@@ -232,15 +280,118 @@ func rabbitMQFloor(serverPID: Int32, rate: Double) async throws -> (perScan: Dou
                 }
                 group.addTask {
                     var heard = 0
-                    for await _ in listener.deliveries {
+                    for await _ in links.listener.deliveries {
                         heard += 1
                         if heard == events.count * scans { break }
                     }
                 }
-                try await paced(scans, perSecond: rate) { _ in try await gateway.publish(job, routingKey: queue) }
+                try await paced(scans, perSecond: rate) { _ in try await links.gateway.publish(job, routingKey: ScanMessageLinks.queue) }
             }
         }
         return (cpu * 1000 / Double(scans), scans)
+    }
+}
+
+/// The lanes of ``latencyFloor(lanes:)`` waiting for their scans' final events.
+final class WaitingLanes: Sendable {
+    private let lanes = Mutex<[UUID: AsyncStream<Void>.Continuation]>([:])
+
+    /// What ends once scan `scanID`'s final event has come; wait before publishing its job, so as not to miss it.
+    func wait(for scanID: UUID) -> AsyncStream<Void> {
+        let (answered, heard) = AsyncStream.makeStream(of: Void.self)
+        lanes.withLock { $0[scanID] = heard }
+        return answered
+    }
+
+    func answered(_ scanID: UUID) {
+        lanes.withLock { $0.removeValue(forKey: scanID) }?.finish()
+    }
+}
+
+/// The latency floor under scenario B: `lanes` lanes each running scans one after the other, a scan being its commits
+/// and confirmed publishes in the order Kiwi's critical path has them, and nothing else. The gateway's reads before the
+/// reservation, the reservation, the job confirmed; the worker's claim, its `running` event, the model (a 2 s sleep,
+/// taken out of the figure as B takes out the model's `Server-Timing`), the outcome and its event; the gateway's final
+/// read once the event arrives. The lanes start over 2 s and the scans of the first 5 s are not counted, as B ramps up
+/// and warms up. Returns the time each counted scan took beyond the sleep.
+func latencyFloor(lanes: Int) async throws -> LatencySummary {
+    let model = Duration.seconds(2)
+    let (rampUp, warmUp) = (Duration.seconds(2), Duration.seconds(5))
+    let client = PostgresClient(configuration: try PostgresClient.Configuration(url: databaseURL), backgroundLogger: logger)
+    let links = try ScanMessageLinks()
+    let waiting = WaitingLanes()
+    @Sendable func write(_ row: Int) async throws {
+        for try await _ in try await client.execute(WriteStatement(number: Int64(row)), logger: logger) {}
+    }
+    @Sendable func read(_ row: Int) async throws {
+        for try await _ in try await client.execute(ReadStatement(number: Int64(row)), logger: logger) {}
+    }
+    return try await whileRunning(links.services + [client]) {
+        await links.waitUntilConnected()
+        try await client.execute("DROP TABLE IF EXISTS kiwi_floor_bench", logger: logger)
+        try await client.execute("CREATE TABLE kiwi_floor_bench (id int8 PRIMARY KEY, n int8 NOT NULL)", logger: logger)
+        try await client.execute("INSERT INTO kiwi_floor_bench SELECT g, 0 FROM generate_series(0, \(lanes - 1)) AS g", logger: logger)
+        let start = ContinuousClock.now
+        let (counted, end) = (start + warmUp, start + warmUp + .seconds(seconds))
+        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+            group.addTask {
+                // The worker: each job claimed, announced, answered after the model's time, recorded and announced.
+                try await withThrowingDiscardingTaskGroup { jobs in
+                    for await delivery in links.worker.deliveries {
+                        jobs.addTask {
+                            let scanID = try SealedScanJob(message: delivery.message).job.scanID
+                            let row = Int(scanID.uuid.0) % lanes
+                            try await write(row)
+                            try await links.announce(ScanEvent(scanID: scanID, state: .running))
+                            try await Task.sleep(for: model)
+                            try await write(row)
+                            try await links.announce(ScanEvent(scanID: scanID, state: .succeeded))
+                            try await delivery.ack()
+                        }
+                    }
+                }
+                return []
+            }
+            group.addTask {
+                // The gateway's subscription: each final event wakes the lane waiting for its scan.
+                for await delivery in links.listener.deliveries {
+                    guard let event = ScanEvent(message: delivery.message), !event.state.isOpen else { continue }
+                    waiting.answered(event.scanID)
+                }
+                return []
+            }
+            return try await withThrowingTaskGroup(of: [Duration].self) { laneGroup in
+                for lane in 0..<lanes {
+                    laneGroup.addTask {
+                        var taken: [Duration] = []
+                        try await Task.sleep(until: start + rampUp * lane / lanes)
+                        while ContinuousClock.now < end {
+                            let started = ContinuousClock.now
+                            var scanID = UUID().uuid
+                            scanID.0 = UInt8(lane)
+                            let scan = UUID(uuid: scanID)
+                            for _ in 1..<ScanStatements.reads { try await read(lane) }
+                            try await write(lane)
+                            let answered = waiting.wait(for: scan)
+                            try await links.gateway.publish(try ScanMessageLinks.job(of: scan), routingKey: ScanMessageLinks.queue)
+                            do {
+                                try await withDeadline(.now + .seconds(30)) { for await _ in answered {} }
+                            } catch is DeadlineExceededError {
+                                throw FloorError(description: "a scan's final event did not come within 30 s (see RabbitMQ's log)")
+                            }
+                            try await read(lane)
+                            if started >= counted { taken.append(ContinuousClock.now - started - model) }
+                        }
+                        return taken
+                    }
+                }
+                let all = try await laneGroup.reduce(into: []) { $0 += $1 }
+                group.cancelAll()
+                return all
+            }
+        }
+        try await client.execute("DROP TABLE kiwi_floor_bench", logger: logger)
+        return LatencySummary(latencies)
     }
 }
 
@@ -401,6 +552,20 @@ do {
     print("| kiwi-auth | \(format(a.cpuMillisecondsPerScan("kiwi-auth"), 2)) | | |")
     print("")
     print("Scenario A: \(a.scansFinishedInWindow) scans in \(format(a.durationSeconds, 0)) s (\(format(a.scansPerSecond, 1)) scans/s).")
+    if let b = scenarioB {
+        let floor = try await latencyFloor(lanes: latencyLanes)
+        let added = b.gatewayAddedMs
+        print("")
+        print("| latency added to a 2 s model, \(latencyLanes) lanes | scans | p50 ms | p99 ms |")
+        print("|---|---|---|---|")
+        print(
+            "| Kiwi, scenario B (end to end less the model's `Server-Timing`) | \(added.count) | \(format(added.p50, 1)) | \(format(added.p99, 1)) |"
+        )
+        print(
+            "| the floor: a scan's commits and confirmed publishes alone, in order | \(floor.count) | \(format(floor.p50, 1)) | \(format(floor.p99, 1)) |"
+        )
+        print("| B ÷ floor | | \(format(added.p50 / floor.p50, 2)) | \(format(added.p99 / floor.p99, 2)) |")
+    }
 } catch {
     FileHandle.standardError.write(Data("kiwi-floor-bench: \(error)\n".utf8))
     exit(1)

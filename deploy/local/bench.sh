@@ -219,7 +219,8 @@ SQL
 # F: each of Kiwi's processes asked for no more than a scan asks of it, at the rate of the A just run, beside what A
 # measured (kiwi-floor-bench, `make bench-floors`): PostgreSQL's and RabbitMQ's for a scan's statements and messages;
 # the gateway's for reading A's uploads and answering (kiwi-gateway-floor); the worker's for taking A's photos from a
-# queue and sending each in A's model request to a stub (kiwi-worker-floor). Figures in F.md.
+# queue and sending each in A's model request to a stub (kiwi-worker-floor). After a B, the latency floor too: B's
+# lanes running a scan's commits and confirmed publishes alone, beside B's gateway-added latency. Figures in F.md.
 floors_scenario() {
     [ -f "$BENCH_RUN/A.json" ] && [ -f "$BENCH_RUN/A-request.json" ] || die "F sets its floors beside scenario A's figures: run bench.sh A F"
     printf '\n## F — each process at its floor, at the rate of A\n\n'
@@ -232,10 +233,13 @@ floors_scenario() {
     wait_healthy 18089
     wait_healthy 18080
     servers="$("$here/infra.sh" pids)"
+    local latency_report=""
+    ! $b_ran || latency_report="$BENCH_RUN/B.json"
     A_REPORT="$BENCH_RUN/A.json" POSTGRES_PID="$(sed -n 's/^postgresql=//p' <<<"$servers")" \
         RABBITMQ_PID="$(sed -n 's/^rabbitmq=//p' <<<"$servers")" GATEWAY_FLOOR_URL=http://127.0.0.1:18080 \
         GATEWAY_FLOOR_PID="$gateway_floor" WORKER_FLOOR_PID="$worker_floor" WORKER_FLOOR_QUEUE="$queue" \
-        STUB_URL=http://127.0.0.1:18089 "$KIWI_BIN/kiwi-floor-bench" | tee "$BENCH_RUN/F.md"
+        STUB_URL=http://127.0.0.1:18089 B_LANES="$b_lanes" B_REPORT="$latency_report" \
+        "$KIWI_BIN/kiwi-floor-bench" | tee "$BENCH_RUN/F.md"
     stop_all
 }
 
@@ -289,10 +293,15 @@ attribution_scenario() {
 
 selected=("$@")
 [ ${#selected[@]} -gt 0 ] || selected=(A B C D S R)
+# B's lanes, which F's latency floor runs as many of once a B has run.
+b_lanes=32
+b_ran=false
 for id in "${selected[@]}"; do
     case "$id" in
         A) scenario A "throughput" 0 0 1 64 -- --concurrency 64 --warmup 5 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144 ;;
-        B) scenario B "gateway overhead" 2000 0 1 64 -- --concurrency 32 --ramp-up 2 --warmup 5 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144 ;;
+        B) scenario B "gateway overhead" 2000 0 1 64 -- --concurrency "$b_lanes" --ramp-up 2 --warmup 5 --duration "${KIWI_BENCH_SECONDS:-60}" \
+            --image-size 262144
+            b_ran=true ;;
         C) scenario C "many in flight" 20000 5000 2 1024 -- --concurrency 2000 --ramp-up 20 --warmup 30 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144 ;;
         # 10,000 scans held by one gateway at once through the async API (each client follows its scan's events);
         # the report's peak RSS of kiwi-gateway is the figure to hold under 1 GiB. 500 people at once, twenty scans
