@@ -55,10 +55,10 @@ bench-messaging: ## benchmark RabbitMQ confirmed publishing and consuming (relea
 bench-worker: ## benchmark scan jobs through a real scan worker and the OpenAI stub (release build)
 	@deploy/local/bench-worker.sh
 
-bench-floors: ## scenario A, then each process asked for no more than a scan asks of it, at the same rate: A's CPU per scan over each floor (release build)
+bench-floors: ## scenarios A and B, then each process asked for no more than a scan asks of it: A's CPU per scan over each floor, B's added latency over its floor (release build)
 	@deploy/local/bench-floors.sh
 
-bench-peer:  ## LiteLLM's proxy forwarding the same scan request to the same stub, 1 and 2 workers (installs LiteLLM into .run/bench-peer/venv)
+bench-peer:  ## LiteLLM's proxy forwarding the same scan requests to the same stub: whole answers with 1 and 2 workers, streamed at gpt-4o's pace (installs LiteLLM into .run/bench-peer/venv)
 	@deploy/local/bench-peer.sh
 
 clean:  ## stop everything and delete local data (.run/, or its /var/tmp fallback) and build output
