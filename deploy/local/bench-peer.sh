@@ -2,9 +2,9 @@
 # `make bench-peer`: Kiwi's throughput and CPU beside a peer's. First Kiwi's legs, scenarios A (whole answers) and S (one
 # round: streamed at gpt-4o's pace, then whole) of `make bench`, whose stubs save the request bodies the scan worker
 # sends for the 256 KiB photo; then LiteLLM's proxy (what teams put in front of OpenAI for keys, limits and retries)
-# forwarding those same bodies to kiwi-llm-stub, driven by wrk at 64 connections: A's body to a zero-latency stub with 1
-# and then 2 proxy worker processes, and S's streamed body ("stream": true) to a stub streaming at gpt-4o's pace, as in
-# S, with 1. Last, Kiwi's successful scans/s as a ratio of each whole leg's requests/s, and Kiwi's CPU per streamed scan
+# forwarding those same bodies to kiwi-llm-stub: A's body to a zero-latency stub with 1 and then 2 proxy worker
+# processes, driven by wrk at 64 connections; S's streamed body ("stream": true) to a stub streaming at gpt-4o's pace,
+# as in S, with 1, at 8 connections (bench-peer-streams.py). Last, Kiwi's successful scans/s as a ratio of each whole leg's requests/s, and Kiwi's CPU per streamed scan
 # against LiteLLM's per streamed request. The peer's stub and proxy use ports 18189 and 18190; a scan worker left
 # pointing at the stub would be detected.
 #   bench-peer.sh [--duration SECONDS] [--warmup SECONDS] [--peer-only]
@@ -23,6 +23,10 @@ LITELLM_VERSION="1.106.2"
 STUB_PORT="${KIWI_BENCH_PEER_STUB_PORT:-18189}"
 PROXY_PORT="${KIWI_BENCH_PEER_PORT:-18190}"
 CONNECTIONS=64
+# The streamed leg's: LiteLLM re-chunks every chunk in Python, and 64 streams at gpt-4o's pace (5,000 chunks a second)
+# are several times what one core of it can carry. Saturated, its streams stall past its 60 s request timeout and its
+# CPU per request counts the CPU of streams that failed; 8 keep it below a core, where a request costs what it costs.
+STREAMED_CONNECTIONS=8
 THREADS=2
 # Each leg: ANSWER:WORKERS, whole answers or streamed ones through that many proxy worker processes.
 LEGS=(whole:1 whole:2 streamed:1)
@@ -233,8 +237,8 @@ drive() {
         >"$PEER_RUN/logs/wrk-$label.log" 2>&1 || die "wrk failed; see $PEER_RUN/logs/wrk-$label.log"
 }
 
-printf '\n## Peer — LiteLLM %s proxy → kiwi-llm-stub (0 ms; streams instant, or at gpt-4o'"'"'s pace), %s connections, %s s after %s s of warm-up\n\n' \
-    "$LITELLM_VERSION" "$CONNECTIONS" "$duration" "$warmup"
+printf '\n## Peer — LiteLLM %s proxy → kiwi-llm-stub (0 ms; streams instant, or at gpt-4o'"'"'s pace), %s connections (streamed: %s), %s s after %s s of warm-up\n\n' \
+    "$LITELLM_VERSION" "$CONNECTIONS" "$STREAMED_CONNECTIONS" "$duration" "$warmup"
 printf '| peer | answers | workers | requests/s | p50 ms | p99 ms | errors | CPU ms per request | CPU µs per chunk |\n'
 printf '|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
 
@@ -270,6 +274,8 @@ for leg_spec in "${LEGS[@]}"; do
     fi
 
     processes="$(process_tree "$proxy_pid" | wc -l)"
+    connections="$CONNECTIONS"
+    [ "$answers" = whole ] || connections="$STREAMED_CONNECTIONS"
     if [ "$answers" = whole ]; then
         [ "$warmup" -eq 0 ] || drive "$warmup" "$label-warmup" "$PEER_RUN/request.lua"
         read -r stub_before invalid_before < <(stub_counts)
@@ -281,7 +287,7 @@ for leg_spec in "${LEGS[@]}"; do
         # reports its warm-up's requests, which the stub's count includes.
         read -r stub_before invalid_before < <(stub_counts)
         python3 "$here/bench-peer-streams.py" "http://127.0.0.1:$PROXY_PORT/v1/chat/completions" "$master_key" "$leg_body" \
-            "$CONNECTIONS" "$((warmup > 20 ? warmup : 20))" "$duration" "tree_ticks $proxy_pid" >"$PEER_RUN/logs/wrk-$label.log" 2>&1 ||
+            "$connections" "$((warmup > 20 ? warmup : 20))" "$duration" "tree_ticks $proxy_pid" >"$PEER_RUN/logs/wrk-$label.log" 2>&1 ||
             die "the streamed leg's driver failed; see $PEER_RUN/logs/wrk-$label.log"
         ticks_before=0 ticks_after=0
     fi
@@ -291,7 +297,7 @@ for leg_spec in "${LEGS[@]}"; do
     figures="$(sed -n 's/^kiwi-wrk //p' "$PEER_RUN/logs/wrk-$label.log")"
     [ -n "$figures" ] || die "no figures from wrk; see $PEER_RUN/logs/wrk-$label.log"
     leg="$(python3 - "$figures" "$answers" "$workers" "$processes" "$((ticks_after - ticks_before))" "$ticks_per_second" \
-        "$((stub_after - stub_before))" "$((invalid_after - invalid_before))" "$CONNECTIONS" <<'PYTHON'
+        "$((stub_after - stub_before))" "$((invalid_after - invalid_before))" "$connections" <<'PYTHON'
 import json, sys
 
 wrk, answers = json.loads(sys.argv[1]), sys.argv[2]
@@ -305,6 +311,7 @@ cpu_seconds = ticks / per_second
 print(json.dumps({
     "answers": answers,
     "workers": workers,
+    "connections": connections,
     "processes": processes,
     "requests_per_second": round(wrk["requests"] / seconds, 1),
     "p50_ms": round(wrk["p50_us"] / 1000, 1),
