@@ -233,6 +233,7 @@ struct ScanJobHandler: Sendable {
             images: images,
             ingredients: job.ingredients,
             mode: job.mode,
+            showsPartials: job.showsPartials,
             profile: job.profile,
             userKey: job.userKey,
             requestID: job.requestID,

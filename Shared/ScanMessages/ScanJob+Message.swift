@@ -30,6 +30,9 @@ extension ScanJob {
         public static let ingredients = "x-kiwi-ingredients"
         /// The gateway instance that started the scan (``ScanJob/gateway``); absent in a job of the release before.
         public static let gateway = "x-kiwi-gateway"
+        /// `none` when the worker shows nothing of the answer before its result (``ScanJob/showsPartials``); absent
+        /// otherwise, and in a job of the release before, whose workers show every fridge answer.
+        public static let partials = "x-kiwi-partials"
     }
 
     /// The job's content type: the body is a JPEG, or several one after the other (``Header/photoSizes``), sealed.
@@ -49,6 +52,7 @@ extension ScanJob {
         ]
         headers[Header.requestID] = requestID
         headers[Header.gateway] = gateway
+        if !showsPartials { headers[Header.partials] = "none" }
         headers[Header.profile] = try Self.sealed(profile ?? KitchenProfile(), of: scanID, with: key)
         if photos.count > 1 { headers[Header.photoSizes] = photos.map { String($0.count) }.joined(separator: ",") }
         if mode != .fridge { headers[Header.mode] = mode.rawValue }
@@ -175,7 +179,8 @@ public struct SealedScanJob: Sendable {
             profile: profile,
             ingredients: ingredients,
             // A name that is not a gateway's cannot be routed: the news then goes to every gateway.
-            gateway: properties.headers[Header.gateway].flatMap { KiwiTopology.isGatewayName($0) ? $0 : nil }
+            gateway: properties.headers[Header.gateway].flatMap { KiwiTopology.isGatewayName($0) ? $0 : nil },
+            showsPartials: properties.headers[Header.partials] != "none"
         )
         body = message.body
         self.photoSizes = photoSizes

@@ -33,6 +33,10 @@ public struct ScanJob: Sendable, Hashable {
     /// The gateway instance that started the scan, whose subscription hears the scan's news without asking
     /// (``KiwiTopology/scanNewsKey(of:startedBy:)``); nil in a job of a gateway of the release before.
     public var gateway: String?
+    /// Whether the worker shows the answer's elements as they stream (docs/architecture.md, "Streamed scans"): not for
+    /// a scan whose client waits for the result alone (`POST /v1/scan`), which would pay to store and announce what
+    /// nobody watches. True in a job of a gateway of the release before.
+    public var showsPartials: Bool
 
     public init(
         scanID: UUID,
@@ -43,7 +47,8 @@ public struct ScanJob: Sendable, Hashable {
         userKey: String,
         profile: KitchenProfile? = nil,
         ingredients: [String]? = nil,
-        gateway: String? = nil
+        gateway: String? = nil,
+        showsPartials: Bool = true
     ) {
         self.scanID = scanID
         self.photos = photos
@@ -54,6 +59,7 @@ public struct ScanJob: Sendable, Hashable {
         self.userKey = userKey
         self.profile = profile
         self.gateway = gateway
+        self.showsPartials = showsPartials
     }
 
     /// The pseudonymous key of a user: 32 hex digits of a SHA-256 over the user id. Stable, so OpenAI's abuse

@@ -251,6 +251,16 @@ struct BlockingScanRouterTests {
         #expect(try await gateway.used(by: quotaKey) == 1)
     }
 
+    @Test("a blocking scan's job asks the workers to show nothing before the result, which its client alone waits for")
+    func jobShowsNoPartials() async throws {
+        let gateway = FakeGateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            #expect(try await client.scan(testPhoto, token: token).status == .ok)
+        }
+        #expect(gateway.workers.showsPartials == [false])
+    }
+
     @Test("8 MiB of photos in all is accepted")
     func eightMiBAccepted() async throws {
         let gateway = FakeGateway()

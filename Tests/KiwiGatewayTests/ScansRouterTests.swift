@@ -35,6 +35,16 @@ struct ScansRouterTests {
         #expect(try await gateway.used(by: quotaKey) == 1)
     }
 
+    @Test("an async scan's job asks the workers to show its answer's elements as they stream")
+    func jobShowsPartials() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            #expect(try await client.scan(testPhoto, token: token, path: "/v1/scans").status == .accepted)
+        }
+        #expect(gateway.workers.showsPartials == [true])
+    }
+
     @Test("with Prefer: wait=5 a scan that finishes in time is answered 200 with its result, and the wait is said applied")
     func preferWaitFinished() async throws {
         let gateway = FakeGateway(workers: .answer(.ok(Self.empty), modelTime: nil))

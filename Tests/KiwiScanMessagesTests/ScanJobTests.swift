@@ -44,6 +44,16 @@ struct ScanJobTests {
         #expect(try ScanJob(message: job.message(sealingWith: key), key: key).gateway == read)
     }
 
+    @Test("a job says when its answer is shown to nobody before its result; a job without the header is shown, as before")
+    func partialsTravel() throws {
+        var job = job
+        #expect(try ScanJob(message: job.message(sealingWith: key), key: key).showsPartials)
+        job.showsPartials = false
+        let message = try job.message(sealingWith: key)
+        #expect(message.properties.headers[ScanJob.Header.partials] == "none")
+        #expect(try ScanJob(message: message, key: key).showsPartials == false)
+    }
+
     @Test("a job does not open with another key, nor as another scan's")
     func sealedToItsScan() throws {
         let message = try job.message(sealingWith: key)

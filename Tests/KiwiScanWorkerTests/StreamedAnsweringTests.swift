@@ -54,6 +54,7 @@ struct StreamedAnsweringTests {
         models: [String] = ["gpt-4o"],
         profile: KitchenProfile? = nil,
         mode: ScanMode = .fridge,
+        showsPartials: Bool = true,
         stream: Bool = true,
         shown: [ScanPartial] = [],
         scanID: UUID = UUID(),
@@ -79,7 +80,7 @@ struct StreamedAnsweringTests {
             let pipeline = PipelineFixtures.streamedPipeline(routes: routes, sink: sink, maxRetries: maxRetries)
             var request = PipelineFixtures.request(profile: profile)
             (request.scanID, request.mode, request.deadline, request.shown) = (scanID, mode, .now + .seconds(30), ShownState(shown))
-            (request.labels, request.safe) = (labels, safe)
+            (request.labels, request.safe, request.showsPartials) = (labels, safe, showsPartials)
             let analysis = await pipeline.analyze(request, logger: testLogger)
             return Scan(analysis: analysis, shown: sink.shown.withLock { $0 }, requests: stub.snapshot.requests)
         }
@@ -199,6 +200,17 @@ struct StreamedAnsweringTests {
         let again = try await scan(StubBehaviour(answers: [ModelAnswers.fridge([soup])]), shown: first.partials, scanID: scanID)
         #expect(again.partials.first == .restart)
         #expect(Array(again.partials.dropFirst(2)) == Array(elements(of: try again.response).dropFirst()))
+    }
+
+    @Test("a scan whose client waits for the result alone streams, shows nothing, and gets the result a shown scan gets")
+    func unwatchedScanShowsNothing() async throws {
+        let scanID = UUID()
+        let answer = StubBehaviour(answers: [ModelAnswers.fridge([salad, lemonPasta])])
+        let unwatched = try await scan(answer, showsPartials: false, scanID: scanID)
+        let watched = try await scan(answer, scanID: scanID)
+        #expect(unwatched.shown.isEmpty)
+        #expect(!watched.shown.isEmpty)
+        #expect(try unwatched.response == watched.response)
     }
 
     @Test("a dish scan streams and shows nothing before its result")

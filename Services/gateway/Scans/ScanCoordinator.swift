@@ -55,18 +55,21 @@ struct ScanCoordinator: Sendable {
     /// Reserves a scan for the request's photo and hands its job to the workers; or finds the scan the same
     /// `Idempotency-Key` started. Throws the API's error for a spent allowance (429), a bad photo or key (400/422),
     /// too many scans starting on this gateway (503 with `Retry-After`), a store that is down (503), or a job the
-    /// broker would not take (503, and the scan refunded).
-    func start(_ request: Request, context: GatewayRequestContext) async throws -> StartedScan {
-        try await start(request, refusingEarly: true, context: context) { ScanInput(try await ImageUpload.read(from: request, context: context)) }
+    /// broker would not take (503, and the scan refunded). `showingPartials`: whether the workers show the answer's
+    /// elements as they stream; false when the client waits for the result alone (``ScanJob/showsPartials``).
+    func start(_ request: Request, showingPartials: Bool, context: GatewayRequestContext) async throws -> StartedScan {
+        try await start(request, refusingEarly: true, showingPartials: showingPartials, context: context) {
+            ScanInput(try await ImageUpload.read(from: request, context: context))
+        }
     }
 
     /// Starts a refinement of scan `parentID` (docs/architecture.md, "Refinements") from the ingredient names of
-    /// `request`, as ``start(_:context:)`` starts a photo scan; or finds the refinement the same `Idempotency-Key`
+    /// `request`, as ``start(_:showingPartials:context:)`` starts a photo scan; or finds the refinement the same `Idempotency-Key`
     /// started. Throws besides 400/422 for a body that is not a list of names, 404 when the parent is not a scan of the
     /// caller, and 409 `scan_not_refinable` when it is open, failed or a dish scan.
     func refine(_ parentID: UUID, _ request: Request, context: GatewayRequestContext) async throws -> StartedScan {
         // No refusal before the body: it is small, and a free refinement meets no scan limit; the reservation decides.
-        try await start(request, refusingEarly: false, context: context) {
+        try await start(request, refusingEarly: false, showingPartials: true, context: context) {
             ScanInput(try await RefinementRequest.read(from: request, refining: parentID))
         }
     }
@@ -76,6 +79,7 @@ struct ScanCoordinator: Sendable {
     private func start(
         _ request: Request,
         refusingEarly: Bool,
+        showingPartials: Bool,
         context: GatewayRequestContext,
         input: @Sendable () async throws -> ScanInput
     ) async throws -> StartedScan {
@@ -83,17 +87,25 @@ struct ScanCoordinator: Sendable {
         let idempotencyKey = try IdempotencyKey.of(request)
         guard
             let started = try await startLimiter.withSlot({
-                try await start(of: session, idempotencyKey: idempotencyKey, refusingEarly: refusingEarly, context: context, input: input)
+                try await start(
+                    of: session,
+                    idempotencyKey: idempotencyKey,
+                    refusingEarly: refusingEarly,
+                    showingPartials: showingPartials,
+                    context: context,
+                    input: input
+                )
             })
         else { throw ScanAPIErrors.busy }
         return started
     }
 
-    /// ``start(_:refusingEarly:context:input:)`` in its slot.
+    /// ``start(_:refusingEarly:showingPartials:context:input:)`` in its slot.
     private func start(
         of session: AuthenticatedSession,
         idempotencyKey: String?,
         refusingEarly: Bool,
+        showingPartials: Bool,
         context: GatewayRequestContext,
         input readInput: () async throws -> ScanInput
     ) async throws -> StartedScan {
@@ -149,7 +161,8 @@ struct ScanCoordinator: Sendable {
                     requestID: context.requestID,
                     userKey: userKey,
                     profile: profile,
-                    ingredients: input.refinement?.ingredients
+                    ingredients: input.refinement?.ingredients,
+                    showsPartials: showingPartials
                 ),
                 sealedWith: queued.photoKey
             )

@@ -11,6 +11,8 @@ struct ScanRequest: Sendable {
     /// A refinement's confirmed ingredient names, asked about instead of photos; nil for a photo scan.
     var ingredients: [String]?
     var mode: ScanMode = .fridge
+    /// Whether the elements of a fridge answer are shown as they stream (``ScanJob/showsPartials``).
+    var showsPartials = true
     var profile: KitchenProfile?
     /// The user's pseudonymous key, sent as OpenAI's `safety_identifier`.
     var userKey: String

@@ -68,7 +68,8 @@ final class ShownState: Sendable {
 
 /// The pipeline's answering step when answers stream (`LLM_STREAM`): the same call as ``ChatCompletionAnswering``, with
 /// each element of a fridge answer shown as soon as it is written and checked (``AnswerShowing``). Dish answers are
-/// one object: they stream, and show nothing before their result.
+/// one object: they stream, and show nothing before their result; nor does a scan whose client waits for the result
+/// alone (``ScanRequest/showsPartials``).
 struct StreamedAnswering: ModelAnswering {
     let calling: ChatCompletionAnswering
     let sink: any ScanPartialSink
@@ -76,7 +77,9 @@ struct StreamedAnswering: ModelAnswering {
 
     func answer(_ request: ScanRequest, repair: ScanPrompt.Repair?, spending: inout ScanSpending, logger: Logger) async -> ModelReply {
         var request = request
-        if request.mode == .fridge { request.listener = AnswerShowing(request: request, sink: sink, dietGuard: dietGuard, logger: logger) }
+        if request.mode == .fridge, request.showsPartials {
+            request.listener = AnswerShowing(request: request, sink: sink, dietGuard: dietGuard, logger: logger)
+        }
         return await calling.answer(request, repair: repair, spending: &spending, logger: logger)
     }
 }

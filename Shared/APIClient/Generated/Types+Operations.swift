@@ -3126,8 +3126,9 @@ public enum Operations {
             /// The event stream. Each event is an `id:` line, an `event:` line and one `data:` line of JSON, then a
             /// blank line. First `status` events, the `Scan` resource as it stood at that step: `queued` (id 1) and, only
             /// when the scan is seen running, `running` (id 2). Then, while the model writes a fridge answer (a photo
-            /// scan or a refinement; never a dish scan), the answer's elements as they are checked, each stored with the
-            /// scan so that a reconnect replays it: `ingredients` (`ScanIngredientsEvent`: the detected ingredients, with
+            /// scan started with `POST /v1/scans` or a refinement; never a dish scan, nor a scan started with `POST
+            /// /v1/scan`, whose client waits for the result alone), the answer's elements as they are checked, each
+            /// stored with the scan so that a reconnect replays it: `ingredients` (`ScanIngredientsEvent`: the detected ingredients, with
             /// the ids they keep in the result), `recipe` (`ScanRecipeEvent`: a recipe validated, checked against the
             /// profile and labelled with its allergens; one that breaks the profile is never sent) and `restart`
             /// (`ScanRestartEvent`: discard every `ingredients` and `recipe` shown so far; what stands is sent again after

@@ -46,6 +46,8 @@ final class FakeScanJobQueue: ScanJobQueue {
     var requestIDs: [String] { state.withLock { $0.jobs.compactMap(\.requestID) } }
     /// The ingredient names the jobs carried, in order: nil for a photo scan's.
     var ingredients: [[String]?] { state.withLock { $0.jobs.map(\.ingredients) } }
+    /// Whether each job received, in order, shows its answer's elements as they stream.
+    var showsPartials: [Bool] { state.withLock { $0.jobs.map(\.showsPartials) } }
     /// The scan ids of the jobs received, in order.
     var scanIDs: [UUID] { state.withLock { $0.jobs.map(\.scanID) } }
 

@@ -42,7 +42,8 @@ struct BlockingScanController: Sendable {
     }
 
     private func scanning(_ request: Request, context: GatewayRequestContext) async throws -> Response {
-        let started = try await scans.start(request, context: context)
+        // Nobody watches the elements of a scan whose client waits for its result alone: the workers show none.
+        let started = try await scans.start(request, showingPartials: false, context: context)
         metrics.scansInFlight.increment()
         defer { metrics.scansInFlight.decrement() }
         let scan = started.scan

@@ -33,7 +33,7 @@ struct ScansController: Sendable {
     /// was sent and the scan ended within N seconds (`Preference-Applied` says the wait was honoured). A repeated
     /// `Idempotency-Key` answers the earlier scan in the same way.
     @Sendable func create(request: Request, context: GatewayRequestContext) async throws -> Response {
-        try await answer(try await scans.start(request, context: context), request: request, context: context)
+        try await answer(try await scans.start(request, showingPartials: true, context: context), request: request, context: context)
     }
 
     /// `POST /v1/scans/{id}/refinements` (docs/architecture.md, "Refinements"): a text-only scan from the ingredients
