@@ -115,9 +115,9 @@ struct MetricsTests {
             #expect(metrics.value("kiwi_worker_job_duration_seconds_count", ["outcome": "ok"]) == 1)
             #expect(metrics.value("kiwi_worker_jobs_in_flight") == 0)
             #expect(metrics.value("kiwi_amqp_deliveries_total", ["connection": "kiwi-scan-worker"]) == 1)
-            // The scan's announcements: running, each element shown as it streamed (the ingredients and the stub's four
-            // recipes), succeeded.
-            #expect(metrics.value("kiwi_amqp_publishes_total", ["connection": "kiwi-scan-worker"]) == 7)
+            // The scan's announcements: running and succeeded. Its client waits for the result alone (`POST /v1/scan`),
+            // so nothing is shown as it streams.
+            #expect(metrics.value("kiwi_amqp_publishes_total", ["connection": "kiwi-scan-worker"]) == 2)
             #expect(metrics.value("kiwi_llm_attempts_total", ["result": "ok"]) == 1)
             #expect(metrics.value("kiwi_llm_attempt_duration_seconds_count", ["result": "ok"]) == 1)
             let prompt = metrics.value("kiwi_llm_tokens_total", ["kind": "prompt", "outcome": "ok"])
