@@ -202,6 +202,19 @@ struct StreamedAnsweringTests {
         #expect(Array(again.partials.dropFirst(2)) == Array(elements(of: try again.response).dropFirst()))
     }
 
+    @Test("a redelivered job that shows nothing still restarts what an earlier delivery showed, when the answer differs")
+    func unwatchedRedeliveryRestartsWhatWasShown() async throws {
+        let scanID = UUID()
+        let first = try await scan(StubBehaviour(answers: [ModelAnswers.fridge([salad, lemonPasta])]), scanID: scanID)
+        let again = try await scan(
+            StubBehaviour(answers: [ModelAnswers.fridge([soup])]),
+            showsPartials: false,
+            shown: first.partials,
+            scanID: scanID
+        )
+        #expect(again.partials.first == .restart)
+    }
+
     @Test("a scan whose client waits for the result alone streams, shows nothing, and gets the result a shown scan gets")
     func unwatchedScanShowsNothing() async throws {
         let scanID = UUID()

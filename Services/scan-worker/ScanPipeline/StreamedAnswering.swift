@@ -69,7 +69,8 @@ final class ShownState: Sendable {
 /// The pipeline's answering step when answers stream (`LLM_STREAM`): the same call as ``ChatCompletionAnswering``, with
 /// each element of a fridge answer shown as soon as it is written and checked (``AnswerShowing``). Dish answers are
 /// one object: they stream, and show nothing before their result; nor does a scan whose client waits for the result
-/// alone (``ScanRequest/showsPartials``).
+/// alone (``ScanRequest/showsPartials``), unless an earlier delivery of its job already showed some (a worker of the
+/// release before showed every scan's): what was shown is confirmed or restarted, never left to contradict the result.
 struct StreamedAnswering: ModelAnswering {
     let calling: ChatCompletionAnswering
     let sink: any ScanPartialSink
@@ -77,7 +78,7 @@ struct StreamedAnswering: ModelAnswering {
 
     func answer(_ request: ScanRequest, repair: ScanPrompt.Repair?, spending: inout ScanSpending, logger: Logger) async -> ModelReply {
         var request = request
-        if request.mode == .fridge, request.showsPartials {
+        if request.mode == .fridge, request.showsPartials || !request.shown.shown.isEmpty {
             request.listener = AnswerShowing(request: request, sink: sink, dietGuard: dietGuard, logger: logger)
         }
         return await calling.answer(request, repair: repair, spending: &spending, logger: logger)
