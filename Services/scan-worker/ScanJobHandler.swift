@@ -46,7 +46,8 @@ struct ScanJobHandler: Sendable {
     let announcer: ScanEventAnnouncer
     let pipeline: ScanPipeline
     let metrics: WorkerMetrics
-    /// The labels a benchmark leg leaves out (``BenchOmissions``); none in a deployment.
+    /// What a benchmark leg leaves out of each recipe's labels, allergens or nutrition (``BenchOmissions``); nothing in a
+    /// deployment.
     var omissions = BenchOmissions.none
 
     /// Handles `delivery`, each recipe it shows labelled with `nutrition`; nil when the worker was shut down hard
