@@ -4,7 +4,7 @@ proxy's CPU ticks over exactly the requests it counts.
 
     bench-peer-streams.py URL KEY BODY CONNECTIONS WARMUP_SECONDS SECONDS TICKS_COMMAND
 
-wrk cannot say which requests a window's CPU paid for when each takes 15 s: it counts those that end inside the window
+wrk cannot say which requests a window's CPU paid for when each takes 20 s: it counts those that end inside the window
 and drops those still in flight at its end, whose CPU the window has already paid. So here every client finishes the
 request it is in before a phase ends: after the warm-up they all wait until none is in flight, TICKS_COMMAND (a shell
 command printing the proxy's CPU ticks) runs, the measured phase starts requests for SECONDS, every one started is read

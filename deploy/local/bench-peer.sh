@@ -8,7 +8,7 @@
 # against LiteLLM's per streamed request. The peer's stub and proxy use ports 18189 and 18190; a scan worker left
 # pointing at the stub would be detected.
 #   bench-peer.sh [--duration SECONDS] [--warmup SECONDS] [--peer-only]
-#       60 s measured after a 5 s warm-up per peer leg (20 s for the streamed leg: its requests take 15 s); --peer-only
+#       60 s measured after a 5 s warm-up per peer leg (20 s for the streamed leg: its requests take about 20 s); --peer-only
 #       skips Kiwi's legs and replays their saved bodies.
 #   KIWI_BENCH_BIN=DIR   run kiwi-llm-stub from DIR (another checkout's release build) instead of building it here.
 #   KIWI_BENCH_PEER_STUB_PORT, KIWI_BENCH_PEER_PORT   other ports for the stub and the proxy.
@@ -283,7 +283,7 @@ for leg_spec in "${LEGS[@]}"; do
         drive "$duration" "$label" "$PEER_RUN/request.lua"
         ticks_after="$(tree_ticks "$proxy_pid")"
     else
-        # Streamed requests take 15 s each: every one is read to its end, so that the CPU counted is theirs. The driver
+        # Streamed requests take about 20 s each: every one is read to its end, so that the CPU counted is theirs. The driver
         # reports its warm-up's requests, which the stub's count includes.
         read -r stub_before invalid_before < <(stub_counts)
         python3 "$here/bench-peer-streams.py" "http://127.0.0.1:$PROXY_PORT/v1/chat/completions" "$master_key" "$leg_body" \

@@ -273,7 +273,8 @@ growth_scenario() {
 attribution_scenario() {
     local rounds="${KIWI_BENCH_ROUNDS:-3}" round leg order
     local legs=(all stream shows labels nutrition quorum)
-    local load=(--concurrency 64 --warmup 5 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144)
+    # Through the async API: a blocking scan shows nothing (docs/architecture.md, "Streamed scans").
+    local load=(--async --concurrency 64 --warmup 5 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144)
     rm -f "$BENCH_RUN"/W-*.json
     for round in $(seq 1 "$rounds"); do
         order=("${legs[@]}")
