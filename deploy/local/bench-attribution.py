@@ -9,7 +9,7 @@ rounds (bench_figures.pooled), and what leaving the feature out saved against `a
 import json
 import sys
 
-from bench_figures import LABELS, pooled
+from bench_figures import COLUMNS, HEADER, LABELS, cells, pooled_rounds
 
 LEFT_OUT = {
     "all": "nothing: every feature on",
@@ -22,16 +22,13 @@ LEFT_OUT = {
 
 
 def main(run, rounds, legs):
-    figures = {leg: pooled([json.load(open(f"{run}/W-{leg}-{n}.json")) for n in range(1, rounds + 1)]) for leg in legs}
+    figures = {leg: pooled_rounds(run, f"W-{leg}", rounds) for leg in legs}
     base = figures["all"]
     print(f"## W — where a scan's CPU goes, each feature left out in turn ({rounds} rounds per leg, interleaved)\n")
-    print("| left out | scans (succeeded) | successful scans/s | Kiwi CPU ms per scan (each round) | "
-          + " | ".join(LABELS) + " | the feature's cost per scan |")
-    print("|---" * (5 + len(LABELS)) + "|")
+    print(f"| left out | {HEADER} | the feature's cost per scan |")
+    print("|---" * (2 + COLUMNS) + "|")
     for leg in legs:
         f = figures[leg]
-        rounds_text = ", ".join(f"{value:.2f}" for value in f["byRound"])
-        kinds = " | ".join(f"{f['byKindMsPerScan'].get(label, 0):.2f}" for label in LABELS)
         if leg == "all":
             cost = "–"
         else:
@@ -40,8 +37,7 @@ def main(run, rounds, legs):
                 f"{label} {base['byKindMsPerScan'].get(label, 0) - f['byKindMsPerScan'].get(label, 0):+.2f}" for label in LABELS
             )
             cost = f"**{saved:+.2f} ms** ({saved / base['kiwiCPUMsPerScan'] * 100:+.1f} %; {by_kind})"
-        print(f"| {LEFT_OUT.get(leg, leg)} | {f['scans']} ({f['succeeded']}) | {f['scansPerSecond']:.1f} | "
-              f"**{f['kiwiCPUMsPerScan']:.2f}** ({rounds_text}) | {kinds} | {cost} |")
+        print(f"| {LEFT_OUT.get(leg, leg)} | {cells(f)} | {cost} |")
     json.dump(figures, open(f"{run}/W.json", "w"), indent=2, sort_keys=True)
 
 

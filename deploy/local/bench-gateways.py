@@ -10,27 +10,23 @@ import json
 import os
 import sys
 
-from bench_figures import LABELS, pooled
+from bench_figures import COLUMNS, HEADER, cells, pooled_rounds
 
 GOAL_GROWTH = 0.15
 
 
 def main(run, rounds):
     sizes = sorted({int(name.split("-")[1]) for name in os.listdir(run) if name.startswith("G-") and name.endswith(".json")})
-    figures = {size: pooled([json.load(open(f"{run}/G-{size}-{n}.json")) for n in range(1, rounds + 1)]) for size in sizes}
+    figures = {size: pooled_rounds(run, f"G-{size}", rounds) for size in sizes}
     base = figures[sizes[0]]["kiwiCPUMsPerScan"]
     print(f"## G — Kiwi's CPU per scan as gateways are added ({rounds} rounds per size, interleaved)\n")
-    print("| gateways (and workers) | scans (succeeded) | successful scans/s | Kiwi CPU ms per scan (each round) | "
-          + " | ".join(LABELS) + " | scan events published per scan | growth over 1 |")
-    print("|---" * (6 + len(LABELS)) + "|")
+    print(f"| gateways (and workers) | {HEADER} | scan events published per scan | growth over 1 |")
+    print("|---" * (3 + COLUMNS) + "|")
     for size in sizes:
         f = figures[size]
-        rounds_text = ", ".join(f"{value:.2f}" for value in f["byRound"])
-        kinds = " | ".join(f"{f['byKindMsPerScan'].get(label, 0):.2f}" for label in LABELS)
         messages = "–" if f["eventMessagesPerScan"] is None else f"{f['eventMessagesPerScan']:.2f}"
         growth = f["kiwiCPUMsPerScan"] / base - 1
-        print(f"| {size} | {f['scans']} ({f['succeeded']}) | {f['scansPerSecond']:.1f} | **{f['kiwiCPUMsPerScan']:.2f}** ({rounds_text}) | "
-              f"{kinds} | {messages} | {growth * 100:+.1f} % |")
+        print(f"| {size} | {cells(f)} | {messages} | {growth * 100:+.1f} % |")
     largest = figures[sizes[-1]]["kiwiCPUMsPerScan"] / base - 1
     verdict = "met" if largest <= GOAL_GROWTH else "missed"
     print(f"\nGoal: at most {GOAL_GROWTH * 100:.0f} % more CPU per scan with {sizes[-1]} gateways than with {sizes[0]}: "

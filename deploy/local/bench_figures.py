@@ -1,8 +1,10 @@
-"""What bench.sh's summaries share: the process kinds of kiwi-loadtest's reports, and a leg's rounds pooled.
+"""What bench.sh's summaries share: the process kinds of kiwi-loadtest's reports, a leg's rounds pooled, and the
+columns every leg's row of a summary table has.
 
 A leg's CPU per scan is all its rounds' CPU over all their scans finished in the windows, so a round with more scans
 weighs more; each round's own figure is kept beside it, as its spread.
 """
+import json
 
 KINDS = (("gateway", "kiwi-gateway"), ("worker", "kiwi-scan-worker"), ("PostgreSQL", "postgres"), ("RabbitMQ", "rabbitmq"),
          ("auth", "kiwi-auth"))
@@ -30,3 +32,21 @@ def pooled(reports):
         "byKindMsPerScan": {label: seconds * 1000 / finished for label, seconds in cpu.items()},
         "eventMessagesPerScan": sum(messages) / finished if None not in messages else None,
     }
+
+
+def pooled_rounds(run, leg, rounds):
+    """The rounds of leg LEG, BENCH_RUN/LEG-1.json … LEG-ROUNDS.json, pooled."""
+    return pooled([json.load(open(f"{run}/{leg}-{n}.json")) for n in range(1, rounds + 1)])
+
+
+# The header of the columns `cells` fills, and how many there are.
+HEADER = "scans (succeeded) | successful scans/s | Kiwi CPU ms per scan (each round) | " + " | ".join(LABELS)
+COLUMNS = 3 + len(LABELS)
+
+
+def cells(figures):
+    """A pooled leg's scans, rate, CPU per scan with each round's, and CPU per scan by process kind, as table cells."""
+    rounds = ", ".join(f"{value:.2f}" for value in figures["byRound"])
+    kinds = " | ".join(f"{figures['byKindMsPerScan'].get(label, 0):.2f}" for label in LABELS)
+    return (f"{figures['scans']} ({figures['succeeded']}) | {figures['scansPerSecond']:.1f} | "
+            f"**{figures['kiwiCPUMsPerScan']:.2f}** ({rounds}) | {kinds}")
