@@ -271,14 +271,17 @@ growth_scenario() {
 # fresh processes, interleaved over KIWI_BENCH_ROUNDS rounds (the order reversed in even ones). The classic queue of
 # the quorum leg has a name of its own: a queue's kind cannot change. bench-attribution.py sets each leg against all.
 attribution_scenario() {
-    local rounds="${KIWI_BENCH_ROUNDS:-3}" round leg order
+    local rounds="${KIWI_BENCH_ROUNDS:-3}" round leg order index
     local legs=(all stream shows labels nutrition quorum)
     # Through the async API: a blocking scan shows nothing (docs/architecture.md, "Streamed scans").
     local load=(--async --concurrency 64 --warmup 5 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144)
     rm -f "$BENCH_RUN"/W-*.json
     for round in $(seq 1 "$rounds"); do
         order=("${legs[@]}")
-        [ $((round % 2)) -eq 1 ] || order=(quorum nutrition labels shows stream all)
+        if [ $((round % 2)) -eq 0 ]; then
+            order=()
+            for ((index = ${#legs[@]} - 1; index >= 0; index--)); do order+=("${legs[index]}"); done
+        fi
         for leg in "${order[@]}"; do
             case "$leg" in
                 all) scenario "W-all-$round" "every feature on, round $round" 0 0 1 64 -- "${load[@]}" ;;
