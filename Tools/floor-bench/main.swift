@@ -148,7 +148,7 @@ func run<Statement: OneNumberStatement>(
             group.addTask {
                 var count = 0
                 while ContinuousClock.now < end {
-                    for try await _ in try await client.execute(statement(lane + lanes * count), logger: logger) {}
+                    try await execute(statement(lane + lanes * count), on: client)
                     count += 1
                 }
                 return count
@@ -158,23 +158,35 @@ func run<Statement: OneNumberStatement>(
     }
 }
 
+/// Runs `statement` and reads its row.
+func execute(_ statement: some OneNumberStatement, on client: PostgresClient) async throws {
+    for try await _ in try await client.execute(statement, logger: logger) {}
+}
+
+/// What `body` returns, run with the table ``WriteStatement`` updates made afresh with `rows` rows, and dropped after.
+func withFloorTable<Result>(rows: Int, on client: PostgresClient, _ body: () async throws -> Result) async throws -> Result {
+    try await client.execute("DROP TABLE IF EXISTS kiwi_floor_bench", logger: logger)
+    try await client.execute("CREATE TABLE kiwi_floor_bench (id int8 PRIMARY KEY, n int8 NOT NULL)", logger: logger)
+    try await client.execute("INSERT INTO kiwi_floor_bench SELECT g, 0 FROM generate_series(0, \(rows - 1)) AS g", logger: logger)
+    let result = try await body()
+    try await client.execute("DROP TABLE kiwi_floor_bench", logger: logger)
+    return result
+}
+
 /// PostgreSQL's CPU ms per read and per write of 16 lanes, and how many of each it ran a second.
 func postgresFloor(serverPID: Int32) async throws -> (read: Double, write: Double, readsPerSecond: Double, writesPerSecond: Double) {
     let client = PostgresClient(configuration: try PostgresClient.Configuration(url: databaseURL), backgroundLogger: logger)
+    let (rows, lanes) = (10_000, 16)
     return try await whileRunning([client]) {
-        let rows = 10_000
-        try await client.execute("DROP TABLE IF EXISTS kiwi_floor_bench", logger: logger)
-        try await client.execute("CREATE TABLE kiwi_floor_bench (id int8 PRIMARY KEY, n int8 NOT NULL)", logger: logger)
-        try await client.execute("INSERT INTO kiwi_floor_bench SELECT g, 0 FROM generate_series(0, \(rows - 1)) AS g", logger: logger)
-        let lanes = 16
-        let (readCPU, reads) = try await cpuSeconds(of: serverPID) {
-            try await run(lanes: lanes, on: client) { ReadStatement(number: Int64($0)) }
+        try await withFloorTable(rows: rows, on: client) {
+            let (readCPU, reads) = try await cpuSeconds(of: serverPID) {
+                try await run(lanes: lanes, on: client) { ReadStatement(number: Int64($0)) }
+            }
+            let (writeCPU, writes) = try await cpuSeconds(of: serverPID) {
+                try await run(lanes: lanes, on: client) { WriteStatement(number: Int64($0 % rows)) }
+            }
+            return (readCPU * 1000 / Double(reads), writeCPU * 1000 / Double(writes), Double(reads) / seconds, Double(writes) / seconds)
         }
-        let (writeCPU, writes) = try await cpuSeconds(of: serverPID) {
-            try await run(lanes: lanes, on: client) { WriteStatement(number: Int64($0 % rows)) }
-        }
-        try await client.execute("DROP TABLE kiwi_floor_bench", logger: logger)
-        return (readCPU * 1000 / Double(reads), writeCPU * 1000 / Double(writes), Double(reads) / seconds, Double(writes) / seconds)
     }
 }
 
@@ -320,78 +332,72 @@ func latencyFloor(lanes: Int) async throws -> LatencySummary {
     let client = PostgresClient(configuration: try PostgresClient.Configuration(url: databaseURL), backgroundLogger: logger)
     let links = try ScanMessageLinks()
     let waiting = WaitingLanes()
-    @Sendable func write(_ row: Int) async throws {
-        for try await _ in try await client.execute(WriteStatement(number: Int64(row)), logger: logger) {}
-    }
-    @Sendable func read(_ row: Int) async throws {
-        for try await _ in try await client.execute(ReadStatement(number: Int64(row)), logger: logger) {}
-    }
+    @Sendable func write(_ row: Int) async throws { try await execute(WriteStatement(number: Int64(row)), on: client) }
+    @Sendable func read(_ row: Int) async throws { try await execute(ReadStatement(number: Int64(row)), on: client) }
     return try await whileRunning(links.services + [client]) {
         await links.waitUntilConnected()
-        try await client.execute("DROP TABLE IF EXISTS kiwi_floor_bench", logger: logger)
-        try await client.execute("CREATE TABLE kiwi_floor_bench (id int8 PRIMARY KEY, n int8 NOT NULL)", logger: logger)
-        try await client.execute("INSERT INTO kiwi_floor_bench SELECT g, 0 FROM generate_series(0, \(lanes - 1)) AS g", logger: logger)
-        let start = ContinuousClock.now
-        let (counted, end) = (start + warmUp, start + warmUp + .seconds(seconds))
-        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
-            group.addTask {
-                // The worker: each job claimed, announced, answered after the model's time, recorded and announced.
-                try await withThrowingDiscardingTaskGroup { jobs in
-                    for await delivery in links.worker.deliveries {
-                        jobs.addTask {
-                            let scanID = try SealedScanJob(message: delivery.message).job.scanID
-                            let row = Int(scanID.uuid.0) % lanes
-                            try await write(row)
-                            try await links.announce(ScanEvent(scanID: scanID, state: .running))
-                            try await Task.sleep(for: model)
-                            try await write(row)
-                            try await links.announce(ScanEvent(scanID: scanID, state: .succeeded))
-                            try await delivery.ack()
-                        }
-                    }
-                }
-                return []
-            }
-            group.addTask {
-                // The gateway's subscription: each final event wakes the lane waiting for its scan.
-                for await delivery in links.listener.deliveries {
-                    guard let event = ScanEvent(message: delivery.message), !event.state.isOpen else { continue }
-                    waiting.answered(event.scanID)
-                }
-                return []
-            }
-            return try await withThrowingTaskGroup(of: [Duration].self) { laneGroup in
-                for lane in 0..<lanes {
-                    laneGroup.addTask {
-                        var taken: [Duration] = []
-                        try await Task.sleep(until: start + rampUp * lane / lanes)
-                        while ContinuousClock.now < end {
-                            let started = ContinuousClock.now
-                            var scanID = UUID().uuid
-                            scanID.0 = UInt8(lane)
-                            let scan = UUID(uuid: scanID)
-                            for _ in 1..<ScanStatements.reads { try await read(lane) }
-                            try await write(lane)
-                            let answered = waiting.wait(for: scan)
-                            try await links.gateway.publish(try ScanMessageLinks.job(of: scan), routingKey: ScanMessageLinks.queue)
-                            do {
-                                try await withDeadline(.now + .seconds(30)) { for await _ in answered {} }
-                            } catch is DeadlineExceededError {
-                                throw FloorError(description: "a scan's final event did not come within 30 s (see RabbitMQ's log)")
+        return try await withFloorTable(rows: lanes, on: client) {
+            let start = ContinuousClock.now
+            let (counted, end) = (start + warmUp, start + warmUp + .seconds(seconds))
+            let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+                group.addTask {
+                    // The worker: each job claimed, announced, answered after the model's time, recorded and announced.
+                    try await withThrowingDiscardingTaskGroup { jobs in
+                        for await delivery in links.worker.deliveries {
+                            jobs.addTask {
+                                let scanID = try SealedScanJob(message: delivery.message).job.scanID
+                                let row = Int(scanID.uuid.0) % lanes
+                                try await write(row)
+                                try await links.announce(ScanEvent(scanID: scanID, state: .running))
+                                try await Task.sleep(for: model)
+                                try await write(row)
+                                try await links.announce(ScanEvent(scanID: scanID, state: .succeeded))
+                                try await delivery.ack()
                             }
-                            try await read(lane)
-                            if started >= counted { taken.append(ContinuousClock.now - started - model) }
                         }
-                        return taken
                     }
+                    return []
                 }
-                let all = try await laneGroup.reduce(into: []) { $0 += $1 }
-                group.cancelAll()
-                return all
+                group.addTask {
+                    // The gateway's subscription: each final event wakes the lane waiting for its scan.
+                    for await delivery in links.listener.deliveries {
+                        guard let event = ScanEvent(message: delivery.message), !event.state.isOpen else { continue }
+                        waiting.answered(event.scanID)
+                    }
+                    return []
+                }
+                return try await withThrowingTaskGroup(of: [Duration].self) { laneGroup in
+                    for lane in 0..<lanes {
+                        laneGroup.addTask {
+                            var taken: [Duration] = []
+                            try await Task.sleep(until: start + rampUp * lane / lanes)
+                            while ContinuousClock.now < end {
+                                let started = ContinuousClock.now
+                                var scanID = UUID().uuid
+                                scanID.0 = UInt8(lane)
+                                let scan = UUID(uuid: scanID)
+                                for _ in 1..<ScanStatements.reads { try await read(lane) }
+                                try await write(lane)
+                                let answered = waiting.wait(for: scan)
+                                try await links.gateway.publish(try ScanMessageLinks.job(of: scan), routingKey: ScanMessageLinks.queue)
+                                do {
+                                    try await withDeadline(.now + .seconds(30)) { for await _ in answered {} }
+                                } catch is DeadlineExceededError {
+                                    throw FloorError(description: "a scan's final event did not come within 30 s (see RabbitMQ's log)")
+                                }
+                                try await read(lane)
+                                if started >= counted { taken.append(ContinuousClock.now - started - model) }
+                            }
+                            return taken
+                        }
+                    }
+                    let all = try await laneGroup.reduce(into: []) { $0 += $1 }
+                    group.cancelAll()
+                    return all
+                }
             }
+            return LatencySummary(latencies)
         }
-        try await client.execute("DROP TABLE kiwi_floor_bench", logger: logger)
-        return LatencySummary(latencies)
     }
 }
 
