@@ -121,7 +121,7 @@ struct ScanClient: Sendable {
         } catch let error as HTTPClientError where error == .deadlineExceeded {
             return ScanOutcome(started: started, latency: .now - started, code: "client_timeout")
         } catch {
-            return ScanOutcome(started: started, latency: .now - started, code: "transport_error")
+            return ScanOutcome(started: started, latency: .now - started, code: Self.transportError(error))
         }
     }
 
@@ -191,7 +191,7 @@ struct ScanClient: Sendable {
         } catch let error as HTTPClientError where error == .deadlineExceeded {
             return ScanOutcome(started: started, latency: .now - started, code: "client_timeout")
         } catch {
-            return ScanOutcome(started: started, latency: .now - started, code: "transport_error")
+            return ScanOutcome(started: started, latency: .now - started, code: Self.transportError(error))
         }
     }
 
@@ -220,6 +220,12 @@ struct ScanClient: Sendable {
         request.headers.add(name: "Content-Type", value: Self.contentType)
         request.body = .bytes(bodies[index % bodies.count])
         return request
+    }
+
+    /// A failure below HTTP, named by its kind (`transport_error: HTTPClientError.connectTimeout`, or an `IOError` with
+    /// its errno), so that a report tells a gateway that closed connections from one that never accepted them.
+    static func transportError(_ error: any Error) -> String {
+        "transport_error: " + (error is HTTPClientError || error is IOError ? String(describing: error) : String(reflecting: type(of: error)))
     }
 
     /// `error` of the API's error shape.
