@@ -1,8 +1,13 @@
+import AsyncHTTPClient
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import KiwiAppleSignIn
 import KiwiDevelopment
 import KiwiTestSupport
+import Logging
 import NIOHTTP1
+import Synchronization
 import Testing
 
 @testable import KiwiLLMStub
@@ -26,6 +31,39 @@ struct LoadTestTests {
         #expect(ScanClient.retryAfter(["Retry-After": "Wed, 21 Oct 2026 07:28:00 GMT"]) == nil)
         #expect(ScanClient.retryAfter(["Retry-After": "-1"]) == nil)
         #expect(ScanClient.retryAfter([:]) == nil)
+    }
+
+    @Test("a failure below HTTP is reported by its kind, so that closed connections and connect timeouts are told apart")
+    func namesTransportErrors() {
+        #expect(ScanClient.transportError(HTTPClientError.remoteConnectionClosed) == "transport_error: HTTPClientError.remoteConnectionClosed")
+        #expect(ScanClient.transportError(CancellationError()) == "transport_error: Swift.CancellationError")
+    }
+
+    @Test("a sign-in refused with Retry-After is not tried again for that person before the wait has passed")
+    func signInHonoursRetryAfter() async throws {
+        let attempts = Mutex<[ContinuousClock.Instant]>([])
+        let router = Router()
+        router.post("/v1/auth/apple") { _, _ -> Response in
+            attempts.withLock { $0.append(.now) }
+            return Response(status: .serviceUnavailable, headers: [.retryAfter: "1"])
+        }
+        var logger = Logger(label: "test.refusing-gateway")
+        logger.logLevel = .critical
+        try await Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+            .test(.live) { client in
+                let users = UserPool(
+                    gateway: "http://127.0.0.1:\(client.port!)",
+                    client: .shared,
+                    key: SystemRig.key,
+                    audience: "app.kiwi.test",
+                    people: 1
+                )
+                await #expect(throws: LoadTestError.self) { try await users.token() }
+                await #expect(throws: LoadTestError.self) { try await users.token() }
+            }
+        let times = attempts.withLock { $0 }
+        try #require(times.count == 2)
+        #expect(times[1] - times[0] >= .seconds(1), "asked again \(times[1] - times[0]) after a Retry-After of 1 s")
     }
 
     @Test("event names are read from a stream cut anywhere, as from the stream whole; data lines are not names")

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import KiwiAppleSignIn
+import KiwiConcurrency
 import KiwiDevelopment
 import NIOCore
 import NIOHTTP1
@@ -8,7 +9,8 @@ import NIOHTTP1
 /// Hands out session tokens of load-test users, each for as many scans as the gateway lets it make today. Successive
 /// scans take turns over `people` users, as many people scan at once in real life; a user whose scans are used up is
 /// replaced by a new one (signed in with a development identity token, through the gateway). Concurrent callers of one
-/// turn share its sign-in.
+/// turn share its sign-in; a sign-in refused with `Retry-After` is tried again only after it, backing off as a lane
+/// refused a scan does (``LoadTest/backoff(after:refusals:)``), as the app would.
 actor UserPool {
     private typealias User = (token: String, scansLeft: Int)
 
@@ -18,6 +20,8 @@ actor UserPool {
     private let audience: String
     private var turns: [User?]
     private var signingIn: [Task<User, any Error>?]
+    /// When each turn's next sign-in may start, and how many of its sign-ins in a row were refused with `Retry-After`.
+    private var refusals: [(notBefore: ContinuousClock.Instant, times: Int)?]
     private var nextTurn = 0
     /// Users signed in so far.
     private(set) var users = 0
@@ -30,6 +34,7 @@ actor UserPool {
         self.audience = audience
         self.turns = Array(repeating: nil, count: people)
         self.signingIn = Array(repeating: nil, count: people)
+        self.refusals = Array(repeating: nil, count: people)
     }
 
     /// Signs every turn's first user in before the load starts, as people have signed in before they scan: the first
@@ -63,18 +68,23 @@ actor UserPool {
     private func signIn(turn: Int) async throws {
         let pending =
             signingIn[turn]
-            ?? Task { [gateway, client, key, audience] in
-                try await Self.newUser(gateway: gateway, client: client, key: key, audience: audience)
+            ?? Task { [gateway, client, key, audience, refused = refusals[turn]] in
+                if let refused { try await sleep(until: refused.notBefore) }
+                return try await Self.newUser(gateway: gateway, client: client, key: key, audience: audience)
             }
         signingIn[turn] = pending
         do {
             let user = try await pending.value
             if signingIn[turn] == pending {
-                (turns[turn], signingIn[turn]) = (user, nil)
+                (turns[turn], signingIn[turn], refusals[turn]) = (user, nil, nil)
                 users += 1
             }
         } catch {
-            if signingIn[turn] == pending { signingIn[turn] = nil }
+            if signingIn[turn] == pending {
+                signingIn[turn] = nil
+                let times = (refusals[turn]?.times ?? 0) + 1
+                refusals[turn] = (error as? LoadTestError)?.retryAfter.map { (.now + LoadTest.backoff(after: $0, refusals: times), times) }
+            }
             throw error
         }
     }
@@ -106,7 +116,10 @@ actor UserPool {
         let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
         guard response.status == .ok else {
-            throw LoadTestError("\(request.method.rawValue) \(request.url) answered \(response.status.code): \(String(buffer: body))")
+            throw LoadTestError(
+                "\(request.method.rawValue) \(request.url) answered \(response.status.code): \(String(buffer: body))",
+                retryAfter: ScanClient.retryAfter(response.headers)
+            )
         }
         return try JSONDecoder().decode(Answer.self, from: Data(body.readableBytesView))
     }
@@ -115,8 +128,11 @@ actor UserPool {
 /// A failure that ends the load test, with a sentence for the operator.
 struct LoadTestError: Error, CustomStringConvertible {
     let description: String
+    /// How long the server asked to wait before trying again, if it did.
+    var retryAfter: Duration?
 
-    init(_ description: String) {
+    init(_ description: String, retryAfter: Duration? = nil) {
         self.description = description
+        self.retryAfter = retryAfter
     }
 }
