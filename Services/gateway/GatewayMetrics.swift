@@ -24,6 +24,7 @@ struct GatewayMetrics: Sendable {
     private let failedRefunds = Counter(label: "kiwi_gateway_quota_refunds_total", dimensions: [("result", "failed")])
     private let cacheHits = Counter(label: "kiwi_gateway_session_cache_total", dimensions: [("result", "hit")])
     private let cacheMisses = Counter(label: "kiwi_gateway_session_cache_total", dimensions: [("result", "miss")])
+    private let sharedIntrospections = Counter(label: "kiwi_gateway_session_cache_total", dimensions: [("result", "shared")])
     private let scanStartTime = Timer(label: "kiwi_gateway_scan_start_seconds")
     private let eventDelay = Timer(label: "kiwi_scan_event_delay_seconds")
     private let sweeps = Counter(label: "kiwi_gateway_sweeps_total", dimensions: [("result", "ok")])
@@ -96,8 +97,13 @@ struct GatewayMetrics: Sendable {
         shoppingListAdds.increment(by: newItems)
     }
 
-    /// `kiwi_gateway_session_cache_total{result="hit|miss"}`: a miss asks the auth service.
-    func sessionLookedUp(cached: Bool) {
-        (cached ? cacheHits : cacheMisses).increment()
+    /// `kiwi_gateway_session_cache_total{result="hit|miss|shared"}`: a miss asks the auth service; a shared lookup
+    /// waited for the answer to another request's.
+    func sessionLookedUp(_ lookup: SessionLookup) {
+        switch lookup {
+        case .cached: cacheHits.increment()
+        case .asked: cacheMisses.increment()
+        case .shared: sharedIntrospections.increment()
+        }
     }
 }

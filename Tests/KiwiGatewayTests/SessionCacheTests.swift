@@ -1,5 +1,6 @@
 import Foundation
 import KiwiInternalAPI
+import KiwiTestSupport
 import Testing
 
 @testable import KiwiGateway
@@ -56,6 +57,35 @@ struct SessionCacheTests {
         #expect(cache.session(forTokenHash: "aa") == session)
     }
 
+    @Test("requests of one token that arrive while its introspection is on its way share it: the auth service is asked once")
+    func concurrentRequestsShareOneIntrospection() async throws {
+        let cache = SessionCache()
+        let held = HeldIntrospection(user: user)
+        async let first = cache.introspection(ofTokenHash: "aa", held.introspect)
+        async let second = cache.introspection(ofTokenHash: "aa", held.introspect)
+        try await eventually { cache.waiting(onTokenHash: "aa") == 2 }
+        held.answer()
+        let answers = await [first, second]
+        #expect(try answers.map { try $0.introspection.answer.get()?.userId } == [user, user])
+        #expect(answers.filter(\.shared).count == 1)
+        #expect(held.asked == 1)
+        #expect(cache.waiting(onTokenHash: "aa") == 0)
+    }
+
+    @Test("a request after a revocation asks the auth service anew instead of sharing an introspection from before it")
+    func revocationEndsSharing() async throws {
+        let cache = SessionCache()
+        let held = HeldIntrospection(user: user)
+        async let before = cache.introspection(ofTokenHash: "aa", held.introspect)
+        try await eventually { held.asked == 1 }
+        cache.apply(.user(user))
+        async let after = cache.introspection(ofTokenHash: "aa", held.introspect)
+        try await eventually { held.asked == 2 }
+        held.answer()
+        held.answer()
+        _ = await (before, after)
+    }
+
     @Test("a full cache drops its expired entries first and never grows past its capacity")
     func capacityIsBounded() {
         let cache = SessionCache(capacity: 2)
@@ -67,5 +97,52 @@ struct SessionCacheTests {
         }
         #expect(cache.session(forTokenHash: "c") != nil)
         #expect([cache.session(forTokenHash: "a"), cache.session(forTokenHash: "b")].compactMap { $0 }.count <= 1)
+    }
+}
+
+/// An introspection that answers only when told to, counting how often it was asked.
+private final class HeldIntrospection: Sendable {
+    private struct State {
+        var asked = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Answers allowed before anyone waited for them.
+        var early = 0
+    }
+
+    private let state = Locked(State())
+    let user: UUID
+
+    init(user: UUID) {
+        self.user = user
+    }
+
+    var asked: Int { state.withLock { $0.asked } }
+
+    /// Lets the longest-waiting introspection answer (or the next one, when none waits yet).
+    func answer() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiting.isEmpty {
+                state.early += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        waiter?.resume()
+    }
+
+    @Sendable func introspect() async throws(AuthServiceUnavailable) -> SessionIntrospection? {
+        await withCheckedContinuation { continuation in
+            let go = state.withLock { state -> Bool in
+                state.asked += 1
+                guard state.early == 0 else {
+                    state.early -= 1
+                    return true
+                }
+                state.waiting.append(continuation)
+                return false
+            }
+            if go { continuation.resume() }
+        }
+        return SessionIntrospection(userId: user, expiresAt: Date().addingTimeInterval(3600), quotaKey: String(repeating: "ab", count: 32))
     }
 }

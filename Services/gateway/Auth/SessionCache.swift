@@ -14,12 +14,28 @@ struct AuthenticatedSession: Sendable, Hashable {
 
 /// Introspection results, kept for a few seconds so that not every request costs a call to the auth service.
 ///
-/// Revocation events (sign-out, account deletion) evict entries at once. An introspection that was already on its
+/// Revocation events (sign-outs, account deletion) evict entries at once. An introspection that was already on its
 /// way when its session was revoked must not put the session back: `store` refuses a result older than the
 /// latest revocation that covers it.
+///
+/// A token that is not cached is introspected once however many of its requests arrive while the answer is on its way
+/// (``introspection(ofTokenHash:_:)``): when the auth service is slow, a person's every lane would otherwise ask it
+/// again, and slow it down further.
 final class SessionCache: Sendable {
+    /// What an introspection answered, and when it was asked.
+    typealias Introspection = (answer: Result<SessionIntrospection?, AuthServiceUnavailable>, requestedAt: ContinuousClock.Instant)
+
+    private struct Flight {
+        let id: UUID
+        let task: Task<Introspection, Never>
+        /// How many requests wait for it, the one that started it included.
+        var waiting = 1
+    }
+
     private struct State {
         var entries: [String: (session: AuthenticatedSession, until: ContinuousClock.Instant)] = [:]
+        /// Introspections on their way, by token hash.
+        var flights: [String: Flight] = [:]
         /// When tokens and users were last revoked, kept as long as an introspection can take.
         var revokedTokens: [String: ContinuousClock.Instant] = [:]
         var revokedUsers: [UUID: ContinuousClock.Instant] = [:]
@@ -65,9 +81,53 @@ final class SessionCache: Sendable {
         }
     }
 
+    /// The introspection of the token hashed as `hash`: the one already on its way (`shared`), or `introspect`, run
+    /// once for every request of the token that arrives until it answers.
+    func introspection(
+        ofTokenHash hash: String,
+        _ introspect: @escaping @Sendable () async throws(AuthServiceUnavailable) -> SessionIntrospection?
+    ) async -> (introspection: Introspection, shared: Bool) {
+        let (task, shared) = state.withLock { state in
+            if let flight = state.flights[hash]?.task {
+                state.flights[hash]?.waiting += 1
+                return (flight, true)
+            }
+            let id = UUID()
+            let task = Task { () -> Introspection in
+                let asked = await Self.ask(introspect)
+                self.land(hash, id)
+                return asked
+            }
+            state.flights[hash] = Flight(id: id, task: task)
+            return (task, false)
+        }
+        return (await task.value, shared)
+    }
+
+    /// How many requests wait for the introspection of `hash` that is on its way; 0 when none is.
+    func waiting(onTokenHash hash: String) -> Int {
+        state.withLock { $0.flights[hash]?.waiting ?? 0 }
+    }
+
+    /// `introspect`'s answer, asked now.
+    static func ask(_ introspect: () async throws(AuthServiceUnavailable) -> SessionIntrospection?) async -> Introspection {
+        let requestedAt = ContinuousClock.now
+        do { return (.success(try await introspect()), requestedAt) } catch { return (.failure(error), requestedAt) }
+    }
+
+    /// Forgets flight `id` of `hash` once it has answered, unless a revocation already has.
+    private func land(_ hash: String, _ id: UUID) {
+        state.withLock { state in
+            if state.flights[hash]?.id == id { state.flights[hash] = nil }
+        }
+    }
+
     /// Forgets every session: revocations may have been missed (the subscription's connection dropped).
     func clear() {
-        state.withLock { $0.entries.removeAll() }
+        state.withLock { state in
+            state.entries.removeAll()
+            state.flights.removeAll()
+        }
     }
 
     /// Applies a revocation announced by the auth service.
@@ -75,6 +135,8 @@ final class SessionCache: Sendable {
         let now = ContinuousClock.now
         state.withLock { state in
             let forgetBefore = now - revocationMemory
+            // A request after the revocation asks anew: an introspection on its way may have been answered before it.
+            state.flights.removeAll()
             state.revokedTokens = state.revokedTokens.filter { $0.value > forgetBefore }
             state.revokedUsers = state.revokedUsers.filter { $0.value > forgetBefore }
             if let hash = event.sessionTokenHash {
@@ -87,4 +149,10 @@ final class SessionCache: Sendable {
             }
         }
     }
+}
+
+/// How a request's session was found: in the cache, by asking the auth service, or by waiting for the answer another
+/// request of the same token asked for.
+enum SessionLookup {
+    case cached, asked, shared
 }

@@ -28,12 +28,18 @@ struct AuthenticationMiddleware: RouterMiddleware {
         let hash = SessionTokenDigest.hex(token)
         let caching = cachingAllowed()
         var session = caching ? cache.session(forTokenHash: hash) : nil
-        metrics.sessionLookedUp(cached: session != nil)
-        if session == nil {
-            let requestedAt = ContinuousClock.now
+        if session != nil {
+            metrics.sessionLookedUp(.cached)
+        } else {
+            let (sessions, requestID) = (sessions, context.requestID)
+            let introspect: @Sendable () async throws(AuthServiceUnavailable) -> SessionIntrospection? = {
+                try await sessions.introspect(token, requestID: requestID)
+            }
+            let (asked, shared) = caching ? await cache.introspection(ofTokenHash: hash, introspect) : (await SessionCache.ask(introspect), false)
+            metrics.sessionLookedUp(shared ? .shared : .asked)
             let introspection: SessionIntrospection?
             do {
-                introspection = try await sessions.introspect(token, requestID: context.requestID)
+                introspection = try asked.answer.get()
             } catch {
                 throw error.answer(logging: "cannot check a session", logger: context.logger)
             }
@@ -45,7 +51,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
                     .answer(logging: "cannot check a session", logger: context.logger)
             }
             let fresh = AuthenticatedSession(userID: introspection.userId, expiresAt: introspection.expiresAt, quotaKey: quotaKey, tokenHash: hash)
-            if caching { cache.store(fresh, requestedAt: requestedAt) }
+            if caching { cache.store(fresh, requestedAt: asked.requestedAt) }
             session = fresh
         }
         var context = context
