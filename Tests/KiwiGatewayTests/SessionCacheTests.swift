@@ -5,7 +5,7 @@ import Testing
 
 @testable import KiwiGateway
 
-@Suite("Session cache")
+@Suite("Session cache", .timeLimit(.minutes(1)))
 struct SessionCacheTests {
     let user: UUID
     let session: AuthenticatedSession
@@ -63,27 +63,47 @@ struct SessionCacheTests {
         let held = HeldIntrospection(user: user)
         async let first = cache.introspection(ofTokenHash: "aa", held.introspect)
         async let second = cache.introspection(ofTokenHash: "aa", held.introspect)
-        try await eventually { cache.waiting(onTokenHash: "aa") == 2 }
-        held.answer()
+        // Declared after the requests, so it runs before they are awaited: a failed expectation ends the test, not hangs it.
+        defer { held.answerAll() }
+        try await eventually { cache.requests(sharingTokenHash: "aa") == 2 }
+        held.answerAll()
         let answers = await [first, second]
         #expect(try answers.map { try $0.introspection.answer.get()?.userId } == [user, user])
         #expect(answers.filter(\.shared).count == 1)
         #expect(held.asked == 1)
-        #expect(cache.waiting(onTokenHash: "aa") == 0)
+        #expect(cache.requests(sharingTokenHash: "aa") == 0)
     }
 
-    @Test("a request after a revocation asks the auth service anew instead of sharing an introspection from before it")
-    func revocationEndsSharing() async throws {
+    @Test(
+        "a request after a revocation of the token or its user asks the auth service anew instead of sharing an introspection from before it",
+        arguments: [false, true]
+    )
+    func revocationEndsSharing(ofUser: Bool) async throws {
         let cache = SessionCache()
         let held = HeldIntrospection(user: user)
         async let before = cache.introspection(ofTokenHash: "aa", held.introspect)
+        defer { held.answerAll() }
         try await eventually { held.asked == 1 }
-        cache.apply(.user(user))
+        cache.apply(ofUser ? .user(user) : .session(tokenHash: "aa"))
         async let after = cache.introspection(ofTokenHash: "aa", held.introspect)
+        defer { held.answerAll() }
         try await eventually { held.asked == 2 }
-        held.answer()
-        held.answer()
-        _ = await (before, after)
+        held.answerAll()
+        let answers = await [before, after]
+        #expect(answers.map(\.shared) == [false, false])
+    }
+
+    @Test("a cache with no time to live shares no introspection either: every request asks the auth service")
+    func noSharingWithoutCaching() async throws {
+        let cache = SessionCache(timeToLive: .zero)
+        let held = HeldIntrospection(user: user)
+        async let first = cache.introspection(ofTokenHash: "aa", held.introspect)
+        async let second = cache.introspection(ofTokenHash: "aa", held.introspect)
+        defer { held.answerAll() }
+        try await eventually { held.asked == 2 }
+        held.answerAll()
+        let answers = await [first, second]
+        #expect(answers.map(\.shared) == [false, false])
     }
 
     @Test("a full cache drops its expired entries first and never grows past its capacity")
@@ -105,8 +125,8 @@ private final class HeldIntrospection: Sendable {
     private struct State {
         var asked = 0
         var waiting: [CheckedContinuation<Void, Never>] = []
-        /// Answers allowed before anyone waited for them.
-        var early = 0
+        /// Once set, every introspection answers at once.
+        var answering = false
     }
 
     private let state = Locked(State())
@@ -118,30 +138,24 @@ private final class HeldIntrospection: Sendable {
 
     var asked: Int { state.withLock { $0.asked } }
 
-    /// Lets the longest-waiting introspection answer (or the next one, when none waits yet).
-    func answer() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.waiting.isEmpty {
-                state.early += 1
-                return nil
-            }
-            return state.waiting.removeFirst()
+    /// Lets every introspection answer, those waiting and those to come.
+    func answerAll() {
+        let waiting = state.withLock { state in
+            state.answering = true
+            defer { state.waiting = [] }
+            return state.waiting
         }
-        waiter?.resume()
+        for continuation in waiting { continuation.resume() }
     }
 
     @Sendable func introspect() async throws(AuthServiceUnavailable) -> SessionIntrospection? {
         await withCheckedContinuation { continuation in
-            let go = state.withLock { state -> Bool in
+            let answering = state.withLock { state in
                 state.asked += 1
-                guard state.early == 0 else {
-                    state.early -= 1
-                    return true
-                }
-                state.waiting.append(continuation)
-                return false
+                if !state.answering { state.waiting.append(continuation) }
+                return state.answering
             }
-            if go { continuation.resume() }
+            if answering { continuation.resume() }
         }
         return SessionIntrospection(userId: user, expiresAt: Date().addingTimeInterval(3600), quotaKey: String(repeating: "ab", count: 32))
     }

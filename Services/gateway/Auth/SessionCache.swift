@@ -20,7 +20,7 @@ struct AuthenticatedSession: Sendable, Hashable {
 ///
 /// A token that is not cached is introspected once however many of its requests arrive while the answer is on its way
 /// (``introspection(ofTokenHash:_:)``): when the auth service is slow, a person's every lane would otherwise ask it
-/// again, and slow it down further.
+/// again, and slow it down further. A cache with no time to live shares nothing either.
 final class SessionCache: Sendable {
     /// What an introspection answered, and when it was asked.
     typealias Introspection = (answer: Result<SessionIntrospection?, AuthServiceUnavailable>, requestedAt: ContinuousClock.Instant)
@@ -28,8 +28,8 @@ final class SessionCache: Sendable {
     private struct Flight {
         let id: UUID
         let task: Task<Introspection, Never>
-        /// How many requests wait for it, the one that started it included.
-        var waiting = 1
+        /// How many requests it answers, the one that started it included.
+        var requests = 1
     }
 
     private struct State {
@@ -82,14 +82,16 @@ final class SessionCache: Sendable {
     }
 
     /// The introspection of the token hashed as `hash`: the one already on its way (`shared`), or `introspect`, run
-    /// once for every request of the token that arrives until it answers.
+    /// once for every request of the token that arrives until it answers. A request cancelled meanwhile still waits
+    /// for the answer (at most the auth client's timeout): the others need it.
     func introspection(
         ofTokenHash hash: String,
         _ introspect: @escaping @Sendable () async throws(AuthServiceUnavailable) -> SessionIntrospection?
     ) async -> (introspection: Introspection, shared: Bool) {
+        guard timeToLive > .zero else { return (await Self.ask(introspect), false) }
         let (task, shared) = state.withLock { state in
             if let flight = state.flights[hash]?.task {
-                state.flights[hash]?.waiting += 1
+                state.flights[hash]?.requests += 1
                 return (flight, true)
             }
             let id = UUID()
@@ -104,9 +106,9 @@ final class SessionCache: Sendable {
         return (await task.value, shared)
     }
 
-    /// How many requests wait for the introspection of `hash` that is on its way; 0 when none is.
-    func waiting(onTokenHash hash: String) -> Int {
-        state.withLock { $0.flights[hash]?.waiting ?? 0 }
+    /// How many requests the introspection of `hash` that is on its way answers; 0 when none is on its way.
+    func requests(sharingTokenHash hash: String) -> Int {
+        state.withLock { $0.flights[hash]?.requests ?? 0 }
     }
 
     /// `introspect`'s answer, asked now.
@@ -135,16 +137,18 @@ final class SessionCache: Sendable {
         let now = ContinuousClock.now
         state.withLock { state in
             let forgetBefore = now - revocationMemory
-            // A request after the revocation asks anew: an introspection on its way may have been answered before it.
-            state.flights.removeAll()
             state.revokedTokens = state.revokedTokens.filter { $0.value > forgetBefore }
             state.revokedUsers = state.revokedUsers.filter { $0.value > forgetBefore }
+            // A request after the revocation asks anew: an introspection on its way may have been answered before it.
+            // Flights are known by token, not user, so a user's revocation forgets them all.
             if let hash = event.sessionTokenHash {
                 state.entries[hash] = nil
+                state.flights[hash] = nil
                 state.revokedTokens[hash] = now
             }
             if let userID = event.userId {
                 state.entries = state.entries.filter { $0.value.session.userID != userID }
+                state.flights.removeAll()
                 state.revokedUsers[userID] = now
             }
         }
