@@ -127,6 +127,7 @@ struct LoadTest: AsyncParsableCommand {
         let measuringFrom = start + .milliseconds(warmup * 1000)
         let stopAt = measuringFrom + .milliseconds(duration * 1000)
         let recorder = Recorder(measuringFrom: measuringFrom, until: stopAt)
+        await users.end(at: stopAt)
         let progress = Task { await ProgressLine(recorder: recorder, start: start, measuringFrom: measuringFrom, stopAt: stopAt).run() }
         // CPU and the metrics are counted over the measured window; the snapshots are taken on schedule while the load runs.
         @Sendable func readings() -> [ProcessUsage] { watched.map { ProcessUsage(pid: $0.pid, includingChildren: true) } }

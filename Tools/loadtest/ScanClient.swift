@@ -222,10 +222,12 @@ struct ScanClient: Sendable {
         return request
     }
 
-    /// A failure below HTTP, named by its kind (`transport_error: HTTPClientError.connectTimeout`, or an `IOError` with
-    /// its errno), so that a report tells a gateway that closed connections from one that never accepted them.
+    /// A failure below HTTP, named by its kind (`transport_error: HTTPClientError.connectTimeout`, a `ChannelError`'s
+    /// case, or an `IOError` with its errno), so that a report tells a gateway that closed connections from one that
+    /// never accepted them. Other errors are named by their type: their text may hold addresses, one line each.
     static func transportError(_ error: any Error) -> String {
-        "transport_error: " + (error is HTTPClientError || error is IOError ? String(describing: error) : String(reflecting: type(of: error)))
+        let named = error is HTTPClientError || error is IOError || error is ChannelError
+        return "transport_error: " + (named ? String(reflecting: error) : String(reflecting: type(of: error)))
     }
 
     /// `error` of the API's error shape.

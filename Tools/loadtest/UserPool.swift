@@ -22,6 +22,8 @@ actor UserPool {
     private var signingIn: [Task<User, any Error>?]
     /// When each turn's next sign-in may start, and how many of its sign-ins in a row were refused with `Retry-After`.
     private var refusals: [(notBefore: ContinuousClock.Instant, times: Int)?]
+    /// When the load ends: no sign-in waits past it.
+    private var loadEnds: ContinuousClock.Instant?
     private var nextTurn = 0
     /// Users signed in so far.
     private(set) var users = 0
@@ -51,6 +53,11 @@ actor UserPool {
         }
     }
 
+    /// Makes sign-ins backing off wait no longer than `instant`, when the load ends.
+    func end(at instant: ContinuousClock.Instant) {
+        loadEnds = instant
+    }
+
     /// A session token with a scan left today: the next turn's user.
     func token() async throws -> String {
         let turn = nextTurn
@@ -68,8 +75,8 @@ actor UserPool {
     private func signIn(turn: Int) async throws {
         let pending =
             signingIn[turn]
-            ?? Task { [gateway, client, key, audience, refused = refusals[turn]] in
-                if let refused { try await sleep(until: refused.notBefore) }
+            ?? Task { [gateway, client, key, audience, refused = refusals[turn], loadEnds] in
+                if let refused { try await sleep(until: min(refused.notBefore, loadEnds ?? refused.notBefore)) }
                 return try await Self.newUser(gateway: gateway, client: client, key: key, audience: audience)
             }
         signingIn[turn] = pending
