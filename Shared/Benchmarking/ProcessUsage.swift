@@ -33,41 +33,57 @@ public struct ProcessUsage: Sendable, Hashable {
     /// reaped while the tree is being read would count in neither share, or in both; such a reading is taken again,
     /// for as long as ``consistencyBudget`` allows: on a loaded machine a pass over `/proc` takes long enough for a
     /// busy parent's children to be reaped during many passes in a row. A benchmark reads a tree at its start and end.
+    ///
+    /// A pass reads `/proc` in pid order, and pids wrap (at 32,768 by default), so a child can be read before its
+    /// parent. Reaped between the two, it counts in both shares and its parent's share shows no change afterwards:
+    /// such a child must still be there once the pass is over.
     private static func treeCPUSeconds(root: Int32) -> Double {
         let giveUp = ContinuousClock.now + consistencyBudget
         var reading = treeReading(root: root)
-        while ContinuousClock.now < giveUp, !reading.parents.allSatisfy({ reapedChildrenTicks(pid: $0.key) == $0.value }) {
+        while ContinuousClock.now < giveUp, !isConsistent(reading) {
             reading = treeReading(root: root)
         }
         return seconds(reading.ticks)
     }
 
+    /// Whether no child of the tree was reaped while `reading` was taken.
+    private static func isConsistent(_ reading: TreeReading) -> Bool {
+        reading.parents.allSatisfy { reapedChildrenTicks(pid: $0.key) == $0.value }
+            && reading.readBeforeParent.allSatisfy { statFields(pid: $0) != nil }
+    }
+
     /// How long a reading of a tree may be taken again until no child was reaped during it.
     static let consistencyBudget = Duration.seconds(2)
 
-    /// One pass over `/proc`: the tree's CPU time in clock ticks, and the reaped children's share of each process in
-    /// it that has children, to check that none was reaped meanwhile.
-    private static func treeReading(root: Int32) -> (ticks: Int, parents: [Int32: Int]) {
+    /// One pass over `/proc`: the tree's CPU time in clock ticks, the reaped children's share of each process in it
+    /// that has children, and the processes read before their parents, to check that no child was reaped meanwhile.
+    private struct TreeReading {
+        var ticks = 0
+        var parents: [Int32: Int] = [:]
+        var readBeforeParent: [Int32] = []
+    }
+
+    private static func treeReading(root: Int32) -> TreeReading {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         var children: [Int32: [Int32]] = [:]
-        var stats: [Int32: [Substring]] = [:]
+        var stats: [Int32: (fields: [Substring], order: Int)] = [:]
         for pid in entries.compactMap(Int32.init) {
             guard let fields = statFields(pid: pid), let parent = Int32(fields[1]) else { continue }
             children[parent, default: []].append(pid)
-            stats[pid] = fields
+            stats[pid] = (fields, stats.count)
         }
-        var total = 0
-        var parents: [Int32: Int] = [:]
+        var reading = TreeReading()
         var pending = [root]
         while let pid = pending.popLast() {
-            guard let fields = stats[pid] else { continue }
-            total += ticks(fields[11...14])  // utime, stime, cutime, cstime
+            guard let (fields, order) = stats[pid] else { continue }
+            reading.ticks += ticks(fields[11...14])  // utime, stime, cutime, cstime
             if let own = children[pid] {
-                parents[pid] = ticks(fields[13...14])
+                reading.parents[pid] = ticks(fields[13...14])
+                reading.readBeforeParent += own.filter { stats[$0].map { $0.order < order } ?? false }
                 pending += own
             }
         }
-        return (total, parents)
+        return reading
     }
 
     /// cutime and cstime: the CPU ticks of the children `pid` has waited for; nil when it is gone.
