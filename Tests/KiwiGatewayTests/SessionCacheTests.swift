@@ -80,30 +80,28 @@ struct SessionCacheTests {
     )
     func revocationEndsSharing(ofUser: Bool) async throws {
         let cache = SessionCache()
-        let held = HeldIntrospection(user: user)
-        async let before = cache.introspection(ofTokenHash: "aa", held.introspect)
-        defer { held.answerAll() }
-        try await eventually { held.asked == 1 }
-        cache.apply(ofUser ? .user(user) : .session(tokenHash: "aa"))
-        async let after = cache.introspection(ofTokenHash: "aa", held.introspect)
-        defer { held.answerAll() }
-        try await eventually { held.asked == 2 }
-        held.answerAll()
-        let answers = await [before, after]
-        #expect(answers.map(\.shared) == [false, false])
+        let shared = try await twoRequests(to: cache, whileTheFirstIsAsked: { cache.apply(ofUser ? .user(self.user) : .session(tokenHash: "aa")) })
+        #expect(shared == [false, false])
     }
 
     @Test("a cache with no time to live shares no introspection either: every request asks the auth service")
     func noSharingWithoutCaching() async throws {
-        let cache = SessionCache(timeToLive: .zero)
+        #expect(try await twoRequests(to: SessionCache(timeToLive: .zero)) == [false, false])
+    }
+
+    /// Whether each of two requests of one token shared an introspection: the second made once the first has asked
+    /// the auth service and `meanwhile` has run, both answered once the second has asked too.
+    private func twoRequests(to cache: SessionCache, whileTheFirstIsAsked meanwhile: () -> Void = {}) async throws -> [Bool] {
         let held = HeldIntrospection(user: user)
         async let first = cache.introspection(ofTokenHash: "aa", held.introspect)
+        defer { held.answerAll() }
+        try await eventually { held.asked == 1 }
+        meanwhile()
         async let second = cache.introspection(ofTokenHash: "aa", held.introspect)
         defer { held.answerAll() }
         try await eventually { held.asked == 2 }
         held.answerAll()
-        let answers = await [first, second]
-        #expect(answers.map(\.shared) == [false, false])
+        return await [first, second].map(\.shared)
     }
 
     @Test("a full cache drops its expired entries first and never grows past its capacity")
