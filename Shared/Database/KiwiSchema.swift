@@ -10,7 +10,7 @@ public enum KiwiSchema {
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
-        partialRows, lz4Compression, foodTableVersion,
+        partialRows, lz4Compression, foodTableVersion, households,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -717,6 +717,45 @@ public enum KiwiSchema {
                     loaded_at timestamptz NOT NULL DEFAULT now()
                 )
                 """
+            ]
+        )
+
+    /// Households: people who share one kitchen (docs/architecture.md, "Households"). A person is a member of at most
+    /// one (`user_id` is unique); other members know them by the member id and the name they chose; `position` orders
+    /// them by when they joined, the longest-standing (who manages the household) first. An invitation is
+    /// kept as the SHA-256 of its code, never the code; the last member out deletes the household and, with it, its
+    /// invitations.
+    static let households =
+        Migration(
+            version: 21,
+            name: "create households, their members and invitations",
+            statements: [
+                """
+                CREATE TABLE households (
+                    id uuid PRIMARY KEY,
+                    name text NOT NULL,
+                    created_at timestamptz NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE household_members (
+                    id uuid PRIMARY KEY,
+                    user_id uuid NOT NULL UNIQUE,
+                    household_id uuid NOT NULL REFERENCES households (id) ON DELETE CASCADE,
+                    display_name text NOT NULL,
+                    joined_at timestamptz NOT NULL,
+                    position bigint GENERATED ALWAYS AS IDENTITY
+                )
+                """,
+                "CREATE INDEX household_members_by_household ON household_members (household_id, position)",
+                """
+                CREATE TABLE household_invitations (
+                    code_hash bytea PRIMARY KEY CHECK (octet_length(code_hash) = 32),
+                    household_id uuid NOT NULL REFERENCES households (id) ON DELETE CASCADE,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX household_invitations_by_household ON household_invitations (household_id)",
             ]
         )
 
