@@ -59,6 +59,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let profiles = PostgresProfileStore(client: postgres, logger: logger)
     let pantry = PostgresPantryStore(client: postgres, logger: logger)
     let shoppingList = PostgresShoppingListStore(client: postgres, logger: logger)
+    let households = PostgresHouseholdStore(client: postgres, logger: logger)
     let policy = QuotaPolicy(
         limit: configuration.scanDailyLimit,
         tokenLimit: configuration.userDailyTokens,
@@ -78,6 +79,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             profiles: profiles,
             pantry: pantry,
             shoppingList: shoppingList,
+            households: households,
             publicBaseURL: configuration.publicBaseURL,
             scanEventHub: hub,
             policy: policy,
@@ -182,12 +184,20 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         now: dependencies.now
     )
     .addRoutes(to: signedIn)
+    HouseholdController(
+        households: dependencies.households,
+        profiles: dependencies.profiles,
+        codeLimiter: ClientRateLimiter(dependencies.householdCodeLimit),
+        now: dependencies.now
+    )
+    .addRoutes(to: signedIn)
     AccountController(
         ledger: dependencies.ledger,
         recipes: dependencies.recipes,
         profiles: dependencies.profiles,
         pantry: dependencies.pantry,
         shoppingList: dependencies.shoppingList,
+        households: dependencies.households,
         policy: dependencies.policy,
         accounts: dependencies.accounts,
         cache: dependencies.sessionCache
@@ -204,6 +214,7 @@ enum GatewayRoutes {
         "/v1/quota": [.get, .head], "/v1/account": [.delete], "/v1/auth/session": [.delete], "/openapi.yaml": [.get, .head],
         "/openapi.json": [.get, .head], "/v1/pantry": [.get, .head, .delete], "/v1/pantry/items": [.post],
         "/v1/shopping-list": [.get, .head, .delete], "/v1/shopping-list/items": [.post], "/v1/shopping-list/checked/pantry": [.post],
+        "/v1/household": [.get, .head, .post], "/v1/household/invitations": [.post], "/v1/household/members": [.post],
     ]
 }
 

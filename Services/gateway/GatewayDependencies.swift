@@ -48,10 +48,14 @@ struct GatewayDependencies: Sendable {
     /// What each user means to buy (``ShoppingListStore``): real ``PostgresShoppingListStore``, fake
     /// `FakeShoppingListStore`.
     var shoppingList: any ShoppingListStore
+    /// Who shares a kitchen with whom (``HouseholdStore``): real ``PostgresHouseholdStore``, fake `FakeHouseholdStore`.
+    var households: any HouseholdStore
     /// The base of the share links (`PUBLIC_BASE_URL`).
     var publicBaseURL = URL(string: "http://localhost:8080")!
     /// How many share pages one client address may open in a burst, and then per second.
     var sharePageLimit = RateLimit(burst: 60, perSecond: 1)
+    /// How many household invitations one person may make, and how many codes try, in a burst and then per second.
+    var householdCodeLimit = RateLimit(burst: 10, perSecond: 1.0 / 60)
     /// Wakes the requests and event streams waiting for a scan when news of it arrives.
     var scanEventHub: ScanEventHub
     var policy: QuotaPolicy

@@ -55,6 +55,16 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let scanHasNoIngredients: APIErrorCode = "scan_has_no_ingredients"
     /// 400: `POST /v1/shopping-list/items` when the new items would take the list past its 500 items.
     public static let shoppingListFull: APIErrorCode = "shopping_list_full"
+    /// 404: a `/v1/household` route for a person who is in no household.
+    public static let notInHousehold: APIErrorCode = "not_in_household"
+    /// 409: `POST /v1/household` or `POST /v1/household/members` by a person who is in a household already.
+    public static let alreadyInHousehold: APIErrorCode = "already_in_household"
+    /// 404: `POST /v1/household/members` with a code that is unknown, used, expired, or of a household that is gone.
+    public static let invitationNotFound: APIErrorCode = "invitation_not_found"
+    /// 409: `POST /v1/household/members` when the household has as many members as it may.
+    public static let householdFull: APIErrorCode = "household_full"
+    /// 403: `DELETE /v1/household/members/{id}` of another member by one who does not manage the household.
+    public static let notHouseholdManager: APIErrorCode = "not_household_manager"
     public static let invalidModelResponse: APIErrorCode = "invalid_model_response"
     public static let scanUnavailable: APIErrorCode = "scan_unavailable"
     public static let scanTimeout: APIErrorCode = "scan_timeout"

@@ -24,11 +24,13 @@ final class FakeGateway: Sendable {
     let profiles = FakeProfileStore()
     let pantry = FakePantryStore()
     let shoppingList = FakeShoppingListStore()
+    let households = FakeHouseholdStore()
     let hub = ScanEventHub()
     let workers: FakeScanJobQueue
     let announcer: FakeScanAnnouncer
     let scanTimeout: Duration
     let sharePageLimit: RateLimit
+    let householdCodeLimit: RateLimit
     /// Trusts a checked session for an hour: a test stalled on a busy machine must not see it expire.
     let cache = SessionCache(timeToLive: .seconds(3600))
     let policy: QuotaPolicy
@@ -50,6 +52,7 @@ final class FakeGateway: Sendable {
         workers: FakeScanJobQueue.Fate = .answer(.ok(ScanResponse(ingredients: [], recipes: [])), modelTime: nil),
         scanTimeout: Duration = .seconds(10),
         sharePageLimit: RateLimit = RateLimit(burst: 60, perSecond: 1),
+        householdCodeLimit: RateLimit = RateLimit(burst: 10, perSecond: 1.0 / 60),
         policy: QuotaPolicy = QuotaPolicy(limit: 4),
         scanStartSlots: Int = 64,
         readiness: [String: @Sendable () async -> Bool] = [:],
@@ -59,6 +62,7 @@ final class FakeGateway: Sendable {
         self.announcer = FakeScanAnnouncer(hub: hub)
         self.scanTimeout = scanTimeout
         self.sharePageLimit = sharePageLimit
+        self.householdCodeLimit = householdCodeLimit
         self.policy = policy
         self.scanStartSlots = scanStartSlots
         self.readiness = readiness
@@ -81,7 +85,9 @@ final class FakeGateway: Sendable {
             profiles: profiles,
             pantry: pantry,
             shoppingList: shoppingList,
+            households: households,
             sharePageLimit: sharePageLimit,
+            householdCodeLimit: householdCodeLimit,
             scanEventHub: hub,
             policy: policy,
             scanTimeout: scanTimeout,

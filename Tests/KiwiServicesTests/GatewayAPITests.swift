@@ -152,8 +152,8 @@ struct GatewayAPITests {
         try await SystemRig.run(gateways: 2) { rig in
             let token = try await rig.signIn()
             let user = try await rig.userID(of: token)
-            // A row in every table that holds a user's data: a session, a scan, a saved recipe, a profile, a pantry item
-            // and a shopping list item.
+            // A row in every table that holds a user's data: a session, a scan, a saved recipe, a profile, a pantry item,
+            // a shopping list item and a household's member.
             let scan = try await rig.finishedScan(photo, token: token)
             #expect(try await rig.saveRecipe(try #require(scan.result?.recipes.first), of: scan, token: token).status == 201)
             let profile = Array(#"{"servings": 2}"#.utf8)
@@ -162,8 +162,10 @@ struct GatewayAPITests {
                 let item = Array(#"{"name": "Milk"}"#.utf8)
                 #expect(try await rig.send(.POST, path, token: token, contentType: "application/json", body: item).status == status)
             }
+            let household = Array(#"{"name": "Home", "displayName": "Sam"}"#.utf8)
+            #expect(try await rig.send(.POST, "/v1/household", token: token, contentType: "application/json", body: household).status == 201)
             let before = try await rowsOfUser(user, rig: rig)
-            let tables = ["users", "sessions", "scans", "saved_recipes", "profiles", "pantry_items", "shopping_list_items"]
+            let tables = ["users", "sessions", "scans", "saved_recipes", "profiles", "pantry_items", "shopping_list_items", "household_members"]
             #expect(Set(tables).isSubset(of: before.keys), "\(before)")
             #expect(before.values.allSatisfy { $0 > 0 }, "a table the test left empty proves nothing: \(before)")
             // The second gateway has the session cached.

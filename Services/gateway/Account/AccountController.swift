@@ -12,6 +12,7 @@ struct AccountController: Sendable {
     let profiles: any ProfileStore
     let pantry: any PantryStore
     let shoppingList: any ShoppingListStore
+    let households: any HouseholdStore
     let policy: QuotaPolicy
     let accounts: any AccountActions
     let cache: SessionCache
@@ -29,9 +30,10 @@ struct AccountController: Sendable {
         return try Response.json(QuotaInfo(remaining: policy.remaining(after: usage), limit: policy.limit, resetsAt: policy.resetsAt(after: now)))
     }
 
-    /// Deletes the user's scans, saved recipes, profile, pantry and shopping list (the gateway owns them), then the user and their sessions (the auth
-    /// service owns them); every gateway forgets the sessions through the revocation broadcast, this one at once. The day's charges
-    /// stay until the day ends: they are kept by person, not account, so that signing up again does not reset them.
+    /// Deletes the user's scans, saved recipes, profile, pantry and shopping list, and takes them out of their household
+    /// (the gateway owns them), then the user and their sessions (the auth service owns them); every gateway forgets the
+    /// sessions through the revocation broadcast, this one at once. The day's charges stay until the day ends: they are
+    /// kept by person, not account, so that signing up again does not reset them.
     @Sendable func deleteAccount(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         try await ledger.deleteScans(of: session.userID, quotaKey: session.quotaKey, today: policy.day(of: Date()))
@@ -39,6 +41,7 @@ struct AccountController: Sendable {
         try await profiles.delete(of: session.userID)
         try await pantry.deleteAll(of: session.userID)
         try await shoppingList.deleteAll(of: session.userID)
+        _ = try await households.leave(session.userID)
         do {
             try await accounts.deleteUser(session.userID, requestID: context.requestID)
         } catch {

@@ -69,6 +69,162 @@ extension Components {
                 self.body = body
             }
         }
+        public struct NotInHousehold: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/NotInHousehold/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                ///
+                /// - Remark: Generated from `#/components/responses/NotInHousehold/headers/X-Request-Id`.
+                public var xRequestId: Components.Headers.RequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                public init(xRequestId: Components.Headers.RequestID) {
+                    self.xRequestId = xRequestId
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.NotInHousehold.Headers
+            /// - Remark: Generated from `#/components/responses/NotInHousehold/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/NotInHousehold/content/application\/json`.
+                case json(Components.Schemas._Error)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas._Error {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.NotInHousehold.Body
+            /// Creates a new `NotInHousehold`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.NotInHousehold.Headers,
+                body: Components.Responses.NotInHousehold.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct AlreadyInHousehold: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/AlreadyInHousehold/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                ///
+                /// - Remark: Generated from `#/components/responses/AlreadyInHousehold/headers/X-Request-Id`.
+                public var xRequestId: Components.Headers.RequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                public init(xRequestId: Components.Headers.RequestID) {
+                    self.xRequestId = xRequestId
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.AlreadyInHousehold.Headers
+            /// - Remark: Generated from `#/components/responses/AlreadyInHousehold/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/AlreadyInHousehold/content/application\/json`.
+                case json(Components.Schemas._Error)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas._Error {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.AlreadyInHousehold.Body
+            /// Creates a new `AlreadyInHousehold`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.AlreadyInHousehold.Headers,
+                body: Components.Responses.AlreadyInHousehold.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct HouseholdCodesLimited: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/HouseholdCodesLimited/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                ///
+                /// - Remark: Generated from `#/components/responses/HouseholdCodesLimited/headers/X-Request-Id`.
+                public var xRequestId: Components.Headers.RequestID
+                /// Seconds until the next may be made or tried.
+                ///
+                /// - Remark: Generated from `#/components/responses/HouseholdCodesLimited/headers/Retry-After`.
+                public var retryAfter: Swift.Int
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                ///   - retryAfter: Seconds until the next may be made or tried.
+                public init(
+                    xRequestId: Components.Headers.RequestID,
+                    retryAfter: Swift.Int
+                ) {
+                    self.xRequestId = xRequestId
+                    self.retryAfter = retryAfter
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.HouseholdCodesLimited.Headers
+            /// - Remark: Generated from `#/components/responses/HouseholdCodesLimited/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/HouseholdCodesLimited/content/application\/json`.
+                case json(Components.Schemas._Error)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas._Error {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.HouseholdCodesLimited.Body
+            /// Creates a new `HouseholdCodesLimited`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.HouseholdCodesLimited.Headers,
+                body: Components.Responses.HouseholdCodesLimited.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         public struct BadRequest: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/BadRequest/headers`.
             public struct Headers: Sendable, Hashable {

@@ -214,6 +214,222 @@ extension Components {
                 case resetsAt
             }
         }
+        /// A household's name or a member's display name. Trimmed of surrounding white space, 1 to 40 characters (Unicode scalars) without control characters or line breaks, with a letter or digit; kept trimmed.
+        ///
+        /// - Remark: Generated from `#/components/schemas/HouseholdName`.
+        public typealias HouseholdName = Swift.String
+        /// - Remark: Generated from `#/components/schemas/NewHousehold`.
+        public struct NewHousehold: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NewHousehold/name`.
+            public var name: Components.Schemas.HouseholdName
+            /// - Remark: Generated from `#/components/schemas/NewHousehold/displayName`.
+            public var displayName: Components.Schemas.HouseholdName
+            /// Creates a new `NewHousehold`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - displayName:
+            public init(
+                name: Components.Schemas.HouseholdName,
+                displayName: Components.Schemas.HouseholdName
+            ) {
+                self.name = name
+                self.displayName = displayName
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case displayName
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Components.Schemas.HouseholdName.self,
+                    forKey: .name
+                )
+                self.displayName = try container.decode(
+                    Components.Schemas.HouseholdName.self,
+                    forKey: .displayName
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "displayName"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/HouseholdJoin`.
+        public struct HouseholdJoin: Codable, Hashable, Sendable {
+            /// The invitation's code, in any case, spaces and hyphens between its letters allowed. Text that is no code is answered as an unknown code (404).
+            ///
+            /// - Remark: Generated from `#/components/schemas/HouseholdJoin/code`.
+            public var code: Swift.String
+            /// - Remark: Generated from `#/components/schemas/HouseholdJoin/displayName`.
+            public var displayName: Components.Schemas.HouseholdName
+            /// The joiner agrees that every member sees their allergies and diets.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HouseholdJoin/shareProfile`.
+            public var shareProfile: Swift.Bool
+            /// Creates a new `HouseholdJoin`.
+            ///
+            /// - Parameters:
+            ///   - code: The invitation's code, in any case, spaces and hyphens between its letters allowed. Text that is no code is answered as an unknown code (404).
+            ///   - displayName:
+            ///   - shareProfile: The joiner agrees that every member sees their allergies and diets.
+            public init(
+                code: Swift.String,
+                displayName: Components.Schemas.HouseholdName,
+                shareProfile: Swift.Bool
+            ) {
+                self.code = code
+                self.displayName = displayName
+                self.shareProfile = shareProfile
+            }
+            public enum CodingKeys: String, CodingKey {
+                case code
+                case displayName
+                case shareProfile
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.code = try container.decode(
+                    Swift.String.self,
+                    forKey: .code
+                )
+                self.displayName = try container.decode(
+                    Components.Schemas.HouseholdName.self,
+                    forKey: .displayName
+                )
+                self.shareProfile = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .shareProfile
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "code",
+                    "displayName",
+                    "shareProfile"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Household`.
+        public struct Household: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Household/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Household/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Household/createdAt`.
+            public var createdAt: Foundation.Date
+            /// Longest-standing first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Household/members`.
+            public var members: [Components.Schemas.HouseholdMember]
+            /// The caller's own entry in `members`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Household/yourMemberId`.
+            public var yourMemberId: Swift.String
+            /// Creates a new `Household`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - createdAt:
+            ///   - members: Longest-standing first.
+            ///   - yourMemberId: The caller's own entry in `members`.
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                createdAt: Foundation.Date,
+                members: [Components.Schemas.HouseholdMember],
+                yourMemberId: Swift.String
+            ) {
+                self.id = id
+                self.name = name
+                self.createdAt = createdAt
+                self.members = members
+                self.yourMemberId = yourMemberId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case createdAt
+                case members
+                case yourMemberId
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/HouseholdMember`.
+        public struct HouseholdMember: Codable, Hashable, Sendable {
+            /// The member's id in this household (not a user id).
+            ///
+            /// - Remark: Generated from `#/components/schemas/HouseholdMember/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/HouseholdMember/displayName`.
+            public var displayName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/HouseholdMember/allergies`.
+            public var allergies: [Components.Schemas.Allergen]
+            /// - Remark: Generated from `#/components/schemas/HouseholdMember/diets`.
+            public var diets: [Components.Schemas.Diet]
+            /// - Remark: Generated from `#/components/schemas/HouseholdMember/joinedAt`.
+            public var joinedAt: Foundation.Date
+            /// Whether this member may remove others: the creator, and once the creator has left, whoever has been in the household longest.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HouseholdMember/manages`.
+            public var manages: Swift.Bool
+            /// Creates a new `HouseholdMember`.
+            ///
+            /// - Parameters:
+            ///   - id: The member's id in this household (not a user id).
+            ///   - displayName:
+            ///   - allergies:
+            ///   - diets:
+            ///   - joinedAt:
+            ///   - manages: Whether this member may remove others: the creator, and once the creator has left, whoever has been in the household longest.
+            public init(
+                id: Swift.String,
+                displayName: Swift.String,
+                allergies: [Components.Schemas.Allergen],
+                diets: [Components.Schemas.Diet],
+                joinedAt: Foundation.Date,
+                manages: Swift.Bool
+            ) {
+                self.id = id
+                self.displayName = displayName
+                self.allergies = allergies
+                self.diets = diets
+                self.joinedAt = joinedAt
+                self.manages = manages
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case displayName
+                case allergies
+                case diets
+                case joinedAt
+                case manages
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/HouseholdInvitation`.
+        public struct HouseholdInvitation: Codable, Hashable, Sendable {
+            /// 26 letters and digits; shown only here, as Kiwi keeps its hash.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HouseholdInvitation/code`.
+            public var code: Swift.String
+            /// - Remark: Generated from `#/components/schemas/HouseholdInvitation/expiresAt`.
+            public var expiresAt: Foundation.Date
+            /// Creates a new `HouseholdInvitation`.
+            ///
+            /// - Parameters:
+            ///   - code: 26 letters and digits; shown only here, as Kiwi keeps its hash.
+            ///   - expiresAt:
+            public init(
+                code: Swift.String,
+                expiresAt: Foundation.Date
+            ) {
+                self.code = code
+                self.expiresAt = expiresAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case code
+                case expiresAt
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/AccountDeletion`.
         public struct AccountDeletion: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/AccountDeletion/deleted`.

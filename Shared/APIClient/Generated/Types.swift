@@ -231,6 +231,41 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/profile`.
     /// - Remark: Generated from `#/paths//v1/profile/put(putProfile)`.
     func putProfile(_ input: Operations.PutProfile.Input) async throws -> Operations.PutProfile.Output
+    /// The caller's household and its members
+    ///
+    /// Every member by the name they chose, with their profile's allergies and diets as they are now: what an answer for them is checked against. Never an Apple id, an email or a user id.
+    ///
+    /// - Remark: HTTP `GET /v1/household`.
+    /// - Remark: Generated from `#/paths//v1/household/get(getHousehold)`.
+    func getHousehold(_ input: Operations.GetHousehold.Input) async throws -> Operations.GetHousehold.Output
+    /// Create a household, with the caller its only member
+    ///
+    /// The creator manages it (removes members) until they leave; then whoever has been in it longest does.
+    ///
+    /// - Remark: HTTP `POST /v1/household`.
+    /// - Remark: Generated from `#/paths//v1/household/post(createHousehold)`.
+    func createHousehold(_ input: Operations.CreateHousehold.Input) async throws -> Operations.CreateHousehold.Output
+    /// Make a code that lets one person join, within 24 hours
+    ///
+    /// The code is shown only in this answer (Kiwi keeps its hash). It works once. A person may make 10 codes at once, then one a minute.
+    ///
+    /// - Remark: HTTP `POST /v1/household/invitations`.
+    /// - Remark: Generated from `#/paths//v1/household/invitations/post(inviteToHousehold)`.
+    func inviteToHousehold(_ input: Operations.InviteToHousehold.Input) async throws -> Operations.InviteToHousehold.Output
+    /// Join a household with an invitation's code
+    ///
+    /// Joining shares the joiner's allergies and diets with every member, so that answers made for the household are safe for them too: the body must say `"shareProfile": true`. A person may try 10 codes at once, then one a minute. A household has at most 12 members.
+    ///
+    /// - Remark: HTTP `POST /v1/household/members`.
+    /// - Remark: Generated from `#/paths//v1/household/members/post(joinHousehold)`.
+    func joinHousehold(_ input: Operations.JoinHousehold.Input) async throws -> Operations.JoinHousehold.Output
+    /// Leave the household (`me`), or remove a member from it
+    ///
+    /// `me` leaves. A member id removes that member: allowed to the member who manages the household (`manages`), and to the member themselves. The last member out deletes the household and its invitations.
+    ///
+    /// - Remark: HTTP `DELETE /v1/household/members/{id}`.
+    /// - Remark: Generated from `#/paths//v1/household/members/{id}/delete(removeHouseholdMember)`.
+    func removeHouseholdMember(_ input: Operations.RemoveHouseholdMember.Input) async throws -> Operations.RemoveHouseholdMember.Output
     /// Delete the account and all its data
     ///
     /// - Remark: HTTP `DELETE /v1/account`.
@@ -693,6 +728,69 @@ extension APIProtocol {
         try await putProfile(Operations.PutProfile.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// The caller's household and its members
+    ///
+    /// Every member by the name they chose, with their profile's allergies and diets as they are now: what an answer for them is checked against. Never an Apple id, an email or a user id.
+    ///
+    /// - Remark: HTTP `GET /v1/household`.
+    /// - Remark: Generated from `#/paths//v1/household/get(getHousehold)`.
+    public func getHousehold(headers: Operations.GetHousehold.Input.Headers = .init()) async throws -> Operations.GetHousehold.Output {
+        try await getHousehold(Operations.GetHousehold.Input(headers: headers))
+    }
+    /// Create a household, with the caller its only member
+    ///
+    /// The creator manages it (removes members) until they leave; then whoever has been in it longest does.
+    ///
+    /// - Remark: HTTP `POST /v1/household`.
+    /// - Remark: Generated from `#/paths//v1/household/post(createHousehold)`.
+    public func createHousehold(
+        headers: Operations.CreateHousehold.Input.Headers = .init(),
+        body: Operations.CreateHousehold.Input.Body
+    ) async throws -> Operations.CreateHousehold.Output {
+        try await createHousehold(Operations.CreateHousehold.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Make a code that lets one person join, within 24 hours
+    ///
+    /// The code is shown only in this answer (Kiwi keeps its hash). It works once. A person may make 10 codes at once, then one a minute.
+    ///
+    /// - Remark: HTTP `POST /v1/household/invitations`.
+    /// - Remark: Generated from `#/paths//v1/household/invitations/post(inviteToHousehold)`.
+    public func inviteToHousehold(headers: Operations.InviteToHousehold.Input.Headers = .init()) async throws -> Operations.InviteToHousehold.Output {
+        try await inviteToHousehold(Operations.InviteToHousehold.Input(headers: headers))
+    }
+    /// Join a household with an invitation's code
+    ///
+    /// Joining shares the joiner's allergies and diets with every member, so that answers made for the household are safe for them too: the body must say `"shareProfile": true`. A person may try 10 codes at once, then one a minute. A household has at most 12 members.
+    ///
+    /// - Remark: HTTP `POST /v1/household/members`.
+    /// - Remark: Generated from `#/paths//v1/household/members/post(joinHousehold)`.
+    public func joinHousehold(
+        headers: Operations.JoinHousehold.Input.Headers = .init(),
+        body: Operations.JoinHousehold.Input.Body
+    ) async throws -> Operations.JoinHousehold.Output {
+        try await joinHousehold(Operations.JoinHousehold.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Leave the household (`me`), or remove a member from it
+    ///
+    /// `me` leaves. A member id removes that member: allowed to the member who manages the household (`manages`), and to the member themselves. The last member out deletes the household and its invitations.
+    ///
+    /// - Remark: HTTP `DELETE /v1/household/members/{id}`.
+    /// - Remark: Generated from `#/paths//v1/household/members/{id}/delete(removeHouseholdMember)`.
+    public func removeHouseholdMember(
+        path: Operations.RemoveHouseholdMember.Input.Path,
+        headers: Operations.RemoveHouseholdMember.Input.Headers = .init()
+    ) async throws -> Operations.RemoveHouseholdMember.Output {
+        try await removeHouseholdMember(Operations.RemoveHouseholdMember.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Delete the account and all its data

@@ -1,0 +1,300 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import KiwiInternalAPI
+import KiwiModels
+import NIOCore
+import Testing
+
+@testable import KiwiGateway
+
+/// `/v1/household`: creating, inviting, joining, leaving and removing, in-process on fakes.
+@Suite("Gateway router: households")
+struct HouseholdRouterTests {
+    /// A person signed in to `gateway`: their token and user id.
+    typealias Person = (token: String, userID: UUID)
+
+    static func person(_ gateway: FakeGateway, allergies: [KitchenProfile.Allergen] = [], diets: [KitchenProfile.Diet] = []) async throws -> Person {
+        let (token, session, _) = gateway.signIn()
+        if !allergies.isEmpty || !diets.isEmpty {
+            try await gateway.profiles.save(KitchenProfile(diets: diets, allergies: allergies), for: session.userId)
+        }
+        return (token, session.userId)
+    }
+
+    static func household(_ answer: TestResponse) throws -> Household {
+        try KiwiJSON.decoder().decode(Household.self, from: Data(answer.body.readableBytesView))
+    }
+
+    static func create(
+        _ client: any TestClientProtocol,
+        _ person: Person,
+        name: String = "Home",
+        as displayName: String = "Sam"
+    ) async throws -> TestResponse {
+        try await client.execute(
+            .post,
+            "/v1/household",
+            token: person.token,
+            body: ByteBuffer(string: #"{"name": "\#(name)", "displayName": "\#(displayName)"}"#)
+        )
+    }
+
+    static func invitation(_ client: any TestClientProtocol, _ person: Person) async throws -> HouseholdInvitation {
+        let answer = try await client.execute(.post, "/v1/household/invitations", token: person.token)
+        #expect(answer.status == .created)
+        return try KiwiJSON.decoder().decode(HouseholdInvitation.self, from: Data(answer.body.readableBytesView))
+    }
+
+    static func join(
+        _ client: any TestClientProtocol,
+        _ person: Person,
+        code: String,
+        as displayName: String = "Alex",
+        share: String = "true"
+    ) async throws
+        -> TestResponse
+    {
+        let body = #"{"code": "\#(code)", "displayName": "\#(displayName)", "shareProfile": \#(share)}"#
+        return try await client.execute(.post, "/v1/household/members", token: person.token, body: ByteBuffer(string: body))
+    }
+
+    /// `second` joined to `first`'s new household.
+    static func twoPeople(_ client: any TestClientProtocol, _ first: Person, _ second: Person) async throws -> Household {
+        #expect(try await create(client, first).status == .created)
+        let joined = try await join(client, second, code: try await invitation(client, first).code)
+        #expect(joined.status == .ok)
+        return try household(joined)
+    }
+
+    @Test("creating a household answers 201 with its creator as its only member, who manages it")
+    func createAnswersHousehold() async throws {
+        let gateway = FakeGateway()
+        let sam = try await Self.person(gateway, allergies: [.peanuts])
+        try await gateway.test { client async throws in
+            let answer = try await Self.create(client, sam, name: "  The Flat ", as: " Sam ")
+            #expect(answer.status == .created)
+            #expect(answer.headers[.location] == "/v1/household")
+            let household = try Self.household(answer)
+            #expect(household.name == "The Flat")
+            #expect(household.members.map(\.displayName) == ["Sam"])
+            #expect(household.members.first?.allergies == [.peanuts])
+            #expect(household.members.first?.manages == true)
+            #expect(household.yourMemberId == household.members.first?.id)
+            #expect(try Self.household(try await client.execute(.get, "/v1/household", token: sam.token)) == household)
+        }
+    }
+
+    @Test("a member's JSON names them and their shared profile, never their user id")
+    func memberJSONHasNoUserID() async throws {
+        let gateway = FakeGateway()
+        let sam = try await Self.person(gateway)
+        try await gateway.test { client async throws in
+            let answer = try await Self.create(client, sam)
+            let member = try #require((try answer.json()["members"] as? [[String: Any]])?.first)
+            #expect(member.keys.sorted() == ["allergies", "diets", "displayName", "id", "joinedAt", "manages"])
+            #expect(!String(buffer: answer.body).lowercased().contains(sam.userID.uuidString.lowercased()))
+        }
+    }
+
+    @Test("a person in no household gets 404 not_in_household")
+    func noHouseholdIsNotFound() async throws {
+        let gateway = FakeGateway()
+        let sam = try await Self.person(gateway)
+        try await gateway.test { client async throws in
+            for (method, path) in [
+                (HTTPRequest.Method.get, "/v1/household"), (.post, "/v1/household/invitations"), (.delete, "/v1/household/members/me"),
+            ] {
+                let answer = try await client.execute(method, path, token: sam.token)
+                #expect(answer.status == .notFound)
+                #expect(answer.errorCode == "not_in_household")
+            }
+        }
+    }
+
+    @Test("creating a second household is 409 already_in_household")
+    func secondHouseholdIsRefused() async throws {
+        let gateway = FakeGateway()
+        let sam = try await Self.person(gateway)
+        try await gateway.test { client async throws in
+            _ = try await Self.create(client, sam)
+            let again = try await Self.create(client, sam, name: "Other")
+            #expect(again.status == .conflict)
+            #expect(again.errorCode == "already_in_household")
+            #expect(try Self.household(try await client.execute(.get, "/v1/household", token: sam.token)).name == "Home")
+        }
+    }
+
+    @Test(
+        "a blank or over-long name is 400 bad_request",
+        arguments: [#""   ""#, #""\#(String(repeating: "a", count: 41))""#, #""a\nb""#, "7", #""--""#]
+    )
+    func badNameIsRefused(_ name: String) async throws {
+        let gateway = FakeGateway()
+        let sam = try await Self.person(gateway)
+        try await gateway.test { client async throws in
+            let body = #"{"name": \#(name), "displayName": "Sam"}"#
+            let answer = try await client.execute(.post, "/v1/household", token: sam.token, body: ByteBuffer(string: body))
+            #expect(answer.status == .badRequest)
+            #expect(answer.errorCode == "bad_request")
+        }
+    }
+
+    @Test("an invitation's code joins its household, and each member sees the other's allergies and diets")
+    func invitationJoins() async throws {
+        let gateway = FakeGateway()
+        let sam = try await Self.person(gateway, allergies: [.milk])
+        let alex = try await Self.person(gateway, allergies: [.peanuts], diets: [.vegetarian])
+        try await gateway.test { client async throws in
+            let joined = try await Self.twoPeople(client, sam, alex)
+            #expect(joined.members.map(\.displayName) == ["Sam", "Alex"])
+            #expect(joined.members.map(\.allergies) == [[.milk], [.peanuts]])
+            #expect(joined.members.map(\.diets) == [[], [.vegetarian]])
+            #expect(joined.members.map(\.manages) == [true, false])
+            #expect(joined.yourMemberId == joined.members[1].id)
+            let seenBySam = try Self.household(try await client.execute(.get, "/v1/household", token: sam.token))
+            #expect(seenBySam.members == joined.members)
+            #expect(seenBySam.yourMemberId == joined.members[0].id)
+        }
+    }
+
+    @Test("a code works once: used again it is 404 invitation_not_found")
+    func codeWorksOnce() async throws {
+        let gateway = FakeGateway()
+        let (sam, alex, kim) = (try await Self.person(gateway), try await Self.person(gateway), try await Self.person(gateway))
+        try await gateway.test { client async throws in
+            _ = try await Self.create(client, sam)
+            let code = try await Self.invitation(client, sam).code
+            #expect(try await Self.join(client, alex, code: code).status == .ok)
+            let again = try await Self.join(client, kim, code: code, as: "Kim")
+            #expect(again.status == .notFound)
+            #expect(again.errorCode == "invitation_not_found")
+        }
+    }
+
+    @Test("a code is read in any case and with spaces or hyphens between its letters")
+    func codeIsReadAsTyped() async throws {
+        let gateway = FakeGateway()
+        let (sam, alex) = (try await Self.person(gateway), try await Self.person(gateway))
+        try await gateway.test { client async throws in
+            _ = try await Self.create(client, sam)
+            let code = try await Self.invitation(client, sam).code
+            #expect(code.count == InvitationCode.length)
+            let typed = code.uppercased().enumerated().map { $0.offset % 4 == 3 ? "\($0.element)-" : "\($0.element)" }.joined()
+            #expect(try await Self.join(client, alex, code: typed).status == .ok)
+        }
+    }
+
+    @Test("an invitation expires 24 hours after it is made")
+    func invitationExpiresInADay() async throws {
+        let gateway = FakeGateway()
+        let sam = try await Self.person(gateway)
+        try await gateway.test { client async throws in
+            _ = try await Self.create(client, sam)
+            let invitation = try await Self.invitation(client, sam)
+            let made = gateway.dependencies.now()
+            #expect(abs(invitation.expiresAt.timeIntervalSince(made) - 24 * 3600) < 60)
+        }
+    }
+
+    @Test("joining without agreeing to share the profile is 400, and the code still works", arguments: ["false", "null", #""yes""#])
+    func joinNeedsConsent(_ share: String) async throws {
+        let gateway = FakeGateway()
+        let (sam, alex) = (try await Self.person(gateway), try await Self.person(gateway))
+        try await gateway.test { client async throws in
+            _ = try await Self.create(client, sam)
+            let code = try await Self.invitation(client, sam).code
+            let refused = try await Self.join(client, alex, code: code, share: share)
+            #expect(refused.status == .badRequest)
+            #expect(refused.errorCode == "bad_request")
+            #expect((try refused.json()["message"] as? String)?.contains("shareProfile") == true)
+            #expect(try await Self.join(client, alex, code: code).status == .ok)
+        }
+    }
+
+    @Test("joining a second household is 409 already_in_household, and the code still works")
+    func joinWhileMemberIsRefused() async throws {
+        let gateway = FakeGateway()
+        let (sam, alex, kim) = (try await Self.person(gateway), try await Self.person(gateway), try await Self.person(gateway))
+        try await gateway.test { client async throws in
+            _ = try await Self.create(client, sam)
+            _ = try await Self.create(client, alex, as: "Alex")
+            let code = try await Self.invitation(client, sam).code
+            let refused = try await Self.join(client, alex, code: code)
+            #expect(refused.status == .conflict)
+            #expect(refused.errorCode == "already_in_household")
+            #expect(try await Self.join(client, kim, code: code, as: "Kim").status == .ok)
+        }
+    }
+
+    @Test("codes tried past the limit are 429 with Retry-After")
+    func codeTriesAreLimited() async throws {
+        let gateway = FakeGateway(householdCodeLimit: RateLimit(burst: 3, perSecond: 1.0 / 60))
+        let alex = try await Self.person(gateway)
+        try await gateway.test { client async throws in
+            for _ in 0..<3 { #expect(try await Self.join(client, alex, code: InvitationCode.make().code).status == .notFound) }
+            let limited = try await Self.join(client, alex, code: InvitationCode.make().code)
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.errorCode == "rate_limit_exceeded")
+            #expect(limited.headers[.retryAfter].flatMap(Int.init) ?? 0 > 0)
+        }
+    }
+
+    @Test("a member leaves with 204, and the others see them gone")
+    func memberLeaves() async throws {
+        let gateway = FakeGateway()
+        let (sam, alex) = (try await Self.person(gateway), try await Self.person(gateway))
+        try await gateway.test { client async throws in
+            _ = try await Self.twoPeople(client, sam, alex)
+            #expect(try await client.execute(.delete, "/v1/household/members/me", token: alex.token).status == .noContent)
+            #expect(try await client.execute(.get, "/v1/household", token: alex.token).status == .notFound)
+            #expect(try Self.household(try await client.execute(.get, "/v1/household", token: sam.token)).members.map(\.displayName) == ["Sam"])
+        }
+    }
+
+    @Test("the manager removes a member with 204; another member removing someone is 403 not_household_manager")
+    func onlyTheManagerRemoves() async throws {
+        let gateway = FakeGateway()
+        let (sam, alex, kim) = (try await Self.person(gateway), try await Self.person(gateway), try await Self.person(gateway))
+        try await gateway.test { client async throws in
+            _ = try await Self.twoPeople(client, sam, alex)
+            let withKim = try Self.household(try await Self.join(client, kim, code: try await Self.invitation(client, sam).code, as: "Kim"))
+            let kimID = try #require(withKim.members.last?.id)
+            let refused = try await client.execute(.delete, "/v1/household/members/\(kimID)", token: alex.token)
+            #expect(refused.status == .forbidden)
+            #expect(refused.errorCode == "not_household_manager")
+            #expect(try await client.execute(.delete, "/v1/household/members/\(kimID)", token: sam.token).status == .noContent)
+            #expect(try await client.execute(.get, "/v1/household", token: kim.token).status == .notFound)
+        }
+    }
+
+    @Test("a member id of another household, or no id, is 404 not_found")
+    func otherHouseholdsMemberIsNotFound() async throws {
+        let gateway = FakeGateway()
+        let (sam, alex) = (try await Self.person(gateway), try await Self.person(gateway))
+        try await gateway.test { client async throws in
+            _ = try await Self.create(client, sam)
+            let alexID = try Self.household(try await Self.create(client, alex, as: "Alex")).yourMemberId
+            for path in ["/v1/household/members/\(alexID)", "/v1/household/members/someone"] {
+                let answer = try await client.execute(.delete, path, token: sam.token)
+                #expect(answer.status == .notFound)
+                #expect(answer.errorCode == "not_found")
+            }
+            #expect(try await client.execute(.get, "/v1/household", token: alex.token).status == .ok)
+        }
+    }
+
+    @Test("deleting an account takes the person out of their household, and no member sees their name")
+    func accountDeletionLeaves() async throws {
+        let gateway = FakeGateway()
+        let (sam, alex) = (try await Self.person(gateway), try await Self.person(gateway))
+        try await gateway.test { client async throws in
+            _ = try await Self.twoPeople(client, sam, alex)
+            #expect(try await client.execute(.delete, "/v1/account", token: alex.token).status == .ok)
+            let left = try await client.execute(.get, "/v1/household", token: sam.token)
+            #expect(try Self.household(left).members.map(\.displayName) == ["Sam"])
+            #expect(!String(buffer: left.body).contains("Alex"))
+        }
+        #expect(try await gateway.households.household(of: alex.userID) == nil)
+    }
+}

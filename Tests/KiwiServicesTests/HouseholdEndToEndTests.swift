@@ -1,0 +1,71 @@
+import Foundation
+import KiwiModels
+import NIOHTTP1
+import PostgresNIO
+import Testing
+
+/// Households through the real services (docs/architecture.md, "Households"): people signed in with Apple create,
+/// invite and join across two gateway replicas, and an account's deletion leaves no row that names its person.
+@Suite("Households end to end", .serialized, .timeLimit(.minutes(3)))
+struct HouseholdEndToEndTests {
+    @Test("two people join one household through two gateways; a used code is refused; deleting one account leaves the other alone")
+    func twoPeopleShareAHousehold() async throws {
+        try await SystemRig.run(gateways: 2, workers: 0) { rig in
+            let sam = try await rig.signIn(email: "sam@example.com")
+            let alex = try await rig.signIn(email: "alex@example.com")
+            let kim = try await rig.signIn(email: "kim@example.com")
+            let profile = Array(#"{"allergies": ["peanuts"], "diets": ["vegetarian"]}"#.utf8)
+            #expect(try await rig.send(.PUT, "/v1/profile", token: alex, contentType: "application/json", body: profile).status == 200)
+
+            let created = try await rig.json(.POST, "/v1/household", ["name": "Home", "displayName": "Sam"], token: sam, to: rig.gateways[0])
+            #expect(created.status == 201)
+            let invitation = try await rig.send(.POST, "/v1/household/invitations", token: sam, to: rig.gateways[0])
+            #expect(invitation.status == 201)
+            let code = try KiwiJSON.decoder().decode(HouseholdInvitation.self, from: invitation.body).code
+            let join: [String: Any] = ["code": code, "displayName": "Alex", "shareProfile": true]
+            let joined = try await rig.json(.POST, "/v1/household/members", join, token: alex, to: rig.gateways[1])
+            #expect(joined.status == 200)
+            let reused = try await rig.json(.POST, "/v1/household/members", ["code": code, "displayName": "Kim", "shareProfile": true], token: kim)
+            #expect(reused.status == 404)
+
+            let seen = try await rig.send(.GET, "/v1/household", token: sam, to: rig.gateways[1])
+            let household = try KiwiJSON.decoder().decode(Household.self, from: seen.body)
+            #expect(household.members.map(\.displayName) == ["Sam", "Alex"])
+            #expect(household.members.last?.allergies == [.peanuts])
+            #expect(household.members.last?.diets == [.vegetarian])
+            let alexID = try await rig.userID(of: alex)
+            let body = String(decoding: seen.body, as: UTF8.self)
+            for secret in ["alex@example.com", alexID.uuidString.lowercased()] { #expect(!body.contains(secret)) }
+
+            #expect(try await rig.send(.DELETE, "/v1/account", token: alex).status == 200)
+            #expect(try await rig.householdRows(naming: alexID) == 0)
+            let after = try KiwiJSON.decoder().decode(Household.self, from: try await rig.send(.GET, "/v1/household", token: sam).body)
+            #expect(after.members.map(\.displayName) == ["Sam"])
+        }
+    }
+}
+
+extension SystemRig {
+    /// `method path` with `members` as its JSON body.
+    fileprivate func json(
+        _ method: HTTPMethod,
+        _ path: String,
+        _ members: [String: Any],
+        token: String,
+        to gateway: URL? = nil
+    ) async throws -> Exchange {
+        let body = try JSONSerialization.data(withJSONObject: members)
+        return try await send(method, path, token: token, contentType: "application/json", body: Array(body), to: gateway)
+    }
+
+    /// How many `household_members` rows are `user`'s.
+    fileprivate func householdRows(naming user: UUID) async throws -> Int {
+        try await database { client in
+            var count = 0
+            for try await value in try await client.query("SELECT count(*) FROM household_members WHERE user_id = \(user)").decode(Int.self) {
+                count = value
+            }
+            return count
+        }
+    }
+}
