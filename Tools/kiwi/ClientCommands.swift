@@ -81,7 +81,7 @@ func failure(_ output: some Sendable) -> CLIError {
 
 /// The HTTP status of each answer the generated client names.
 private let statuses = [
-    "badRequest": 400, "unauthorized": 401, "notFound": 404, "notAcceptable": 406, "requestTimeout": 408, "conflict": 409,
+    "badRequest": 400, "unauthorized": 401, "forbidden": 403, "notFound": 404, "notAcceptable": 406, "requestTimeout": 408, "conflict": 409,
     "unprocessableContent": 422, "tooManyRequests": 429, "internalServerError": 500, "badGateway": 502,
     "serviceUnavailable": 503, "gatewayTimeout": 504,
 ]
