@@ -68,6 +68,24 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
 
     /// The most dislikes a profile keeps.
     public static let maximumDislikes = 20
+
+    /// This person's profile when they cook for `others` too (a household's table): every allergy and every diet of
+    /// anyone at it, so that a recipe is vegetarian if one of them is; the others' dislikes after this person's, as many
+    /// as a profile keeps, since dislikes are only asked for; the cook time and servings stay this person's.
+    public func atTable(with others: [KitchenProfile]) -> KitchenProfile {
+        let everyone = [self] + others
+        var dislikes: [String] = []
+        for dislike in everyone.flatMap(\.dislikes) where !dislikes.contains(dislike) && dislikes.count < Self.maximumDislikes {
+            dislikes.append(dislike)
+        }
+        return KitchenProfile(
+            diets: Diet.allCases.filter { diet in everyone.contains { $0.diets.contains(diet) } },
+            allergies: Allergen.allCases.filter { allergen in everyone.contains { $0.allergies.contains(allergen) } },
+            dislikes: dislikes,
+            maxCookTimeMinutes: maxCookTimeMinutes,
+            servings: servings
+        )
+    }
     /// How long one dislike may be, in characters.
     public static let dislikeLength = 1...40
 

@@ -138,4 +138,24 @@ struct KitchenProfileTests {
         #expect(json?.keys.sorted() == ["allergies", "diets", "dislikes", "maxCookTimeMinutes", "servings"])
         #expect(try JSONDecoder().decode(KitchenProfile.self, from: JSONEncoder().encode(profile)) == profile)
     }
+
+    @Test("at a table, every allergy and diet of anyone at it counts, in the lists' order")
+    func tableUnitesAllergiesAndDiets() {
+        let cook = KitchenProfile(diets: [.pescatarian], allergies: [.milk], maxCookTimeMinutes: 30, servings: 2)
+        let others = [KitchenProfile(diets: [.vegetarian], allergies: [.peanuts, .milk]), KitchenProfile(allergies: [.gluten])]
+        let table = cook.atTable(with: others)
+        #expect(table.allergies == [.gluten, .peanuts, .milk])
+        #expect(table.diets == [.vegetarian, .pescatarian])
+    }
+
+    @Test("at a table, the cook's time and servings stay, and dislikes follow the cook's, each once, as many as a profile keeps")
+    func tableKeepsTheCooksLimits() {
+        let cook = KitchenProfile(dislikes: ["olives", "capers"], maxCookTimeMinutes: 30, servings: 2)
+        let other = KitchenProfile(dislikes: ["capers"] + (1...30).map { "dislike \($0)" }, maxCookTimeMinutes: 10, servings: 6)
+        let table = cook.atTable(with: [other])
+        #expect(table.maxCookTimeMinutes == 30)
+        #expect(table.servings == 2)
+        #expect(table.dislikes.count == KitchenProfile.maximumDislikes)
+        #expect(Array(table.dislikes.prefix(3)) == ["olives", "capers", "dislike 1"])
+    }
 }
