@@ -149,9 +149,10 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
             cachingAllowed: dependencies.sessionCachingAllowed
         )
     )
+    let tableProfile = TableProfile(profiles: dependencies.profiles, households: dependencies.households)
     let scans = ScanCoordinator(
         ledger: dependencies.ledger,
-        profiles: dependencies.profiles,
+        tableProfile: tableProfile,
         jobQueue: dependencies.jobQueue,
         announcer: dependencies.announcer,
         hub: dependencies.scanEventHub,
@@ -162,7 +163,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     )
     BlockingScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans).addRoutes(to: signedIn)
-    let profileCheck = TodaysProfileCheck(profiles: dependencies.profiles, dietGuard: DietGuard())
+    let profileCheck = TodaysProfileCheck(tableProfile: tableProfile, dietGuard: DietGuard())
     RecipesController(
         recipes: dependencies.recipes,
         ledger: dependencies.ledger,

@@ -297,4 +297,33 @@ struct HouseholdRouterTests {
         }
         #expect(try await gateway.households.household(of: alex.userID) == nil)
     }
+
+    @Test("a member's scan is made for every member's allergies and diets; once the other has left, for the cook's alone")
+    func scanIsMadeForTheTable() async throws {
+        let gateway = FakeGateway()
+        let sam = try await Self.person(gateway, allergies: [.milk])
+        let alex = try await Self.person(gateway, allergies: [.peanuts], diets: [.vegetarian])
+        try await gateway.test { client async throws in
+            _ = try await Self.twoPeople(client, sam, alex)
+            #expect(try await client.scan(testPhoto, token: sam.token).status == .ok)
+            #expect(try await client.execute(.delete, "/v1/household/members/me", token: alex.token).status == .noContent)
+            #expect(try await client.scan(testPhoto, token: sam.token).status == .ok)
+        }
+        #expect(
+            gateway.workers.profiles == [KitchenProfile(diets: [.vegetarian], allergies: [.peanuts, .milk]), KitchenProfile(allergies: [.milk])]
+        )
+    }
+
+    @Test("a saved recipe conflicts with another member's allergy, which its owner never had")
+    func savedRecipeMeetsTheTable() async throws {
+        let (gateway, token, userID) = try await SavedRecipeConflictRouterTests.gateway(profile: KitchenProfile())
+        let alex = try await Self.person(gateway, allergies: [.peanuts])
+        try await gateway.test { client async throws in
+            _ = try await Self.twoPeople(client, (token, userID), alex)
+            let shown = try SavedRecipeConflictRouterTests.saved(
+                try await client.execute(.get, "/v1/recipes/\(SavedRecipeConflictRouterTests.noodles.id)", token: token)
+            )
+            #expect(shown.conflicts.map(\.name) == ["peanuts"])
+        }
+    }
 }

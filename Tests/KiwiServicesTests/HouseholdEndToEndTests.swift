@@ -1,11 +1,16 @@
 import Foundation
+import KiwiDevelopment
 import KiwiModels
+import KiwiTestSupport
 import NIOHTTP1
 import PostgresNIO
 import Testing
 
+@testable import KiwiLLMStub
+
 /// Households through the real services (docs/architecture.md, "Households"): people signed in with Apple create,
-/// invite and join across two gateway replicas, and an account's deletion leaves no row that names its person.
+/// invite and join across two gateway replicas, an account's deletion leaves no row that names its person, and the
+/// worker guards a member's scan for everyone at the table.
 @Suite("Households end to end", .serialized, .timeLimit(.minutes(3)))
 struct HouseholdEndToEndTests {
     @Test("two people join one household through two gateways; a used code is refused; deleting one account leaves the other alone")
@@ -41,6 +46,32 @@ struct HouseholdEndToEndTests {
             #expect(try await rig.householdRows(naming: alexID) == 0)
             let after = try KiwiJSON.decoder().decode(Household.self, from: try await rig.send(.GET, "/v1/household", token: sam).body)
             #expect(after.members.map(\.displayName) == ["Sam"])
+        }
+    }
+
+    @Test("a scan by one member withholds a recipe that another member's allergy forbids, and says it was made for both")
+    func scanIsGuardedForTheTable() async throws {
+        let answer = ModelAnswers.fridge([
+            ModelAnswers.Dish("Peanut noodles", ingredients: ["rice noodles", "peanut butter"]),
+            ModelAnswers.Dish("Tomato toast", ingredients: ["bread", "tomato"]),
+        ])
+        try await SystemRig.run(behaviour: StubBehaviour(answers: [answer])) { rig in
+            let sam = try await rig.signIn(email: "sam@example.com")
+            let alex = try await rig.signIn(email: "alex@example.com")
+            let profile = Array(#"{"allergies": ["peanuts"]}"#.utf8)
+            #expect(try await rig.send(.PUT, "/v1/profile", token: alex, contentType: "application/json", body: profile).status == 200)
+            #expect(try await rig.json(.POST, "/v1/household", ["name": "Home", "displayName": "Sam"], token: sam).status == 201)
+            let invitation = try await rig.send(.POST, "/v1/household/invitations", token: sam)
+            let code = try KiwiJSON.decoder().decode(HouseholdInvitation.self, from: invitation.body).code
+            let join: [String: Any] = ["code": code, "displayName": "Alex", "shareProfile": true]
+            #expect(try await rig.json(.POST, "/v1/household/members", join, token: alex).status == 200)
+
+            let scanned = try await rig.scan(SyntheticJPEG.make(size: 16 * 1024, seed: 57), token: sam)
+            #expect(scanned.status == 200)
+            let response = try ScanResponseContract.validate(scanned.body)
+            #expect(response.recipes.map(\.name) == ["Tomato toast"])
+            #expect(response.withheldRecipes.map(\.name) == ["Peanut noodles"])
+            #expect(response.appliedProfile?.allergies == [.peanuts])
         }
     }
 }

@@ -2,11 +2,12 @@ import Foundation
 import KiwiDietGuard
 import KiwiModels
 
-/// Checks recipes kept or shown after their scan against their owner's profile as it is now (docs/architecture.md,
-/// "Saved recipes meet today's profile"), with the guard that checks every scan's answer: a recipe saved before an
-/// allergy was added says so, and is never offered as cookable.
+/// Checks recipes kept or shown after their scan against the profile of their owner's table as it is now
+/// (docs/architecture.md, "Saved recipes meet today's profile"; ``TableProfile``), with the guard that checks every scan's
+/// answer: a recipe saved before an allergy was added, or before someone with it joined the household, says so, and is
+/// never offered as cookable.
 struct TodaysProfileCheck: Sendable {
-    let profiles: any ProfileStore
+    let tableProfile: TableProfile
     let dietGuard: DietGuard
 
     /// `recipes` of `userID` as they are shown: each with its ``SavedRecipe/conflicts`` and without advice that breaks
@@ -34,8 +35,8 @@ struct TodaysProfileCheck: Sendable {
         return checked
     }
 
-    /// The profile of `userID` now: one without a profile has no allergies or diets to meet.
+    /// The profile of `userID`'s table now: a table without a profile has no allergies or diets to meet.
     private func profile(of userID: UUID) async throws -> KitchenProfile {
-        try await profiles.profile(of: userID) ?? KitchenProfile()
+        try await tableProfile.profile(of: userID) ?? KitchenProfile()
     }
 }

@@ -20,8 +20,8 @@ import Logging
 /// announcer, the sweeper) and `Scans/Ledger/` (the records).
 struct ScanCoordinator: Sendable {
     let ledger: any ScanLedger
-    /// The profile each scan is made for, read as the scan starts.
-    let profiles: any ProfileStore
+    /// The profile each scan is made for, its person's and their household's, read as the scan starts.
+    let tableProfile: TableProfile
     let jobQueue: any ScanJobQueue
     let announcer: any ScanAnnouncer
     let hub: ScanEventHub
@@ -113,7 +113,7 @@ struct ScanCoordinator: Sendable {
         let started = ContinuousClock.now
         let day = policy.day(of: now)
         // Read while the usage is, so that it costs no extra round trip; a store that is down is a 503 before the upload.
-        async let reading = profiles.profile(of: session.userID)
+        async let reading = tableProfile.profile(of: session.userID)
         if refusingEarly, let refusal = policy.refusal(after: try await ledger.usage(of: session.quotaKey, on: day)),
             try await !startedBefore(idempotencyKey, by: session.userID)
         {

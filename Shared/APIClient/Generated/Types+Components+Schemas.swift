@@ -718,7 +718,7 @@ extension Components {
             public var ingredients: [Components.Schemas.Ingredient]
             /// - Remark: Generated from `#/components/schemas/ScanResponse/recipes`.
             public var recipes: [Components.Schemas.Recipe]
-            /// The profile the answer was made for, as it was when the scan started; absent when the user had none.
+            /// The profile the answer was made for, as it was when the scan started: the user's own, with every allergy and diet of the members of their household; absent when nobody at the table had a profile.
             ///
             /// - Remark: Generated from `#/components/schemas/ScanResponse/appliedProfile`.
             public var appliedProfile: Components.Schemas.KitchenProfile?
@@ -748,7 +748,7 @@ extension Components {
             /// - Parameters:
             ///   - ingredients:
             ///   - recipes:
-            ///   - appliedProfile: The profile the answer was made for, as it was when the scan started; absent when the user had none.
+            ///   - appliedProfile: The profile the answer was made for, as it was when the scan started: the user's own, with every allergy and diet of the members of their household; absent when nobody at the table had a profile.
             ///   - withheldRecipes: Recipes the model suggested that broke the profile's allergies or diets even after one repair, and were
             ///   - mode: What the photos showed, as the scan asked (`fridge` for answers recorded before dish scans existed).
             ///   - dish: A dish scan's answer; absent for a fridge scan and for photos that show no dish.

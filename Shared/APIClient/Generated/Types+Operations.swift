@@ -11644,7 +11644,7 @@ public enum Operations {
     }
     /// Join a household with an invitation's code
     ///
-    /// Joining shares the joiner's allergies and diets with every member, so that answers made for the household are safe for them too: the body must say `"shareProfile": true`. A person may try 10 codes at once, then one a minute. A household has at most 12 members.
+    /// Joining shares the joiner's allergies and diets with every member, so that answers made for the household are safe for them too (each member's scans carry them, and their dislikes, to the model): the body must say `"shareProfile": true`. A person may try 10 codes at once, then one a minute. A household has at most 12 members.
     ///
     /// - Remark: HTTP `POST /v1/household/members`.
     /// - Remark: Generated from `#/paths//v1/household/members/post(joinHousehold)`.
