@@ -45,10 +45,3 @@ struct AppleSignInController<Context: RequestContext> {
         return try Response.json(SessionResponse(sessionToken: token.value, expiresAt: expiresAt))
     }
 }
-
-extension Date {
-    /// This date without its fractional seconds, as the API writes dates.
-    func rounded() -> Date {
-        Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down))
-    }
-}

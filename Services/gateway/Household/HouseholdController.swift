@@ -42,7 +42,7 @@ struct HouseholdController: Sendable {
             largest: Self.largestBody,
             example: #"{"name": "Home", "displayName": "Sam"}"#
         )
-        let at = Self.wholeSeconds(now())
+        let at = now().rounded()
         let household = HouseholdRecord(id: UUID(), name: body.name, createdAt: at, members: [])
         let creator = HouseholdMemberRecord(id: UUID(), userID: session.userID, displayName: body.displayName, joinedAt: at)
         guard case .created(let created) = try await households.create(household, creator: creator) else { throw Self.alreadyInHousehold }
@@ -63,7 +63,7 @@ struct HouseholdController: Sendable {
         try limit("invite", session)
         let (code, hash) = InvitationCode.make()
         let at = now()
-        let expiresAt = Self.wholeSeconds(at.addingTimeInterval(Self.invitationLifetime))
+        let expiresAt = at.addingTimeInterval(Self.invitationLifetime).rounded()
         guard try await households.invite(codeHash: hash, by: session.userID, expiresAt: expiresAt, now: at) else { throw Self.notInHousehold }
         context.logger.info("household invitation made")
         return try Response.json(HouseholdInvitation(code: code, expiresAt: expiresAt), status: .created)
@@ -80,8 +80,9 @@ struct HouseholdController: Sendable {
         )
         try limit("join", session)
         guard let hash = InvitationCode.hash(of: body.code) else { throw Self.invitationNotFound }
-        let member = HouseholdMemberRecord(id: UUID(), userID: session.userID, displayName: body.displayName, joinedAt: Self.wholeSeconds(now()))
-        switch try await households.join(codeHash: hash, member: member, now: now(), capacity: Self.capacity) {
+        let at = now()
+        let member = HouseholdMemberRecord(id: UUID(), userID: session.userID, displayName: body.displayName, joinedAt: at.rounded())
+        switch try await households.join(codeHash: hash, member: member, now: at, capacity: Self.capacity) {
         case .joined(let household):
             context.logger.info("household joined", metadata: ["householdId": "\(household.id)"])
             return try Response.json(try await answer(household, for: session.userID))
@@ -141,11 +142,6 @@ struct HouseholdController: Sendable {
                 headers: [.retryAfter: String(wait)]
             )
         }
-    }
-
-    /// Dates as the API writes them, so that what is stored reads back as it was answered.
-    private static func wholeSeconds(_ date: Date) -> Date {
-        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     }
 
     private static let notInHousehold = APIError(.notFound, .notInHousehold, "You are in no household; create one or join one with an invitation.")
