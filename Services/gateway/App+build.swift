@@ -166,6 +166,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     let profileCheck = TodaysProfileCheck(tableProfile: tableProfile, dietGuard: DietGuard())
     RecipesController(
         recipes: dependencies.recipes,
+        households: dependencies.households,
         ledger: dependencies.ledger,
         pantry: dependencies.pantry,
         profileCheck: profileCheck,
@@ -174,9 +175,17 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     )
     .addRoutes(to: signedIn)
     ProfileController(profiles: dependencies.profiles).addRoutes(to: signedIn)
-    PantryController(pantry: dependencies.pantry, ledger: dependencies.ledger, metrics: metrics, now: dependencies.now).addRoutes(to: signedIn)
+    PantryController(
+        pantry: dependencies.pantry,
+        households: dependencies.households,
+        ledger: dependencies.ledger,
+        metrics: metrics,
+        now: dependencies.now
+    )
+    .addRoutes(to: signedIn)
     ShoppingListController(
         shoppingList: dependencies.shoppingList,
+        households: dependencies.households,
         recipes: dependencies.recipes,
         ledger: dependencies.ledger,
         pantry: dependencies.pantry,

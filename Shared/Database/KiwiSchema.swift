@@ -10,7 +10,7 @@ public enum KiwiSchema {
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
-        partialRows, lz4Compression, foodTableVersion, households,
+        partialRows, lz4Compression, foodTableVersion, households, sharedKitchen,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -756,6 +756,37 @@ public enum KiwiSchema {
                 )
                 """,
                 "CREATE INDEX household_invitations_by_household ON household_invitations (household_id)",
+            ]
+        )
+
+    /// A household's shared kitchen (docs/architecture.md, "Households"): the pantry, the shopping list and the recipe
+    /// box belong to a kitchen, `kitchen_id`, which is the household's id for its members and the person's own user id
+    /// while they are in none. A saved recipe's note and rating are each member's own (`saved_recipe_notes`), so they
+    /// move out of `saved_recipes`. No foreign key from `kitchen_id`: it names a user or a household, and the gateway
+    /// deletes a kitchen itself when its last member leaves or the account goes.
+    static let sharedKitchen =
+        Migration(
+            version: 22,
+            name: "share a household's kitchen",
+            statements: [
+                "ALTER TABLE pantry_items RENAME COLUMN user_id TO kitchen_id",
+                "ALTER TABLE shopping_list_items RENAME COLUMN user_id TO kitchen_id",
+                "ALTER TABLE saved_recipes RENAME COLUMN user_id TO kitchen_id",
+                """
+                CREATE TABLE saved_recipe_notes (
+                    saved_recipe_id uuid NOT NULL REFERENCES saved_recipes (id) ON DELETE CASCADE,
+                    user_id uuid NOT NULL,
+                    note text CHECK (char_length(note) <= 1000),
+                    rating smallint CHECK (rating BETWEEN 1 AND 5),
+                    PRIMARY KEY (saved_recipe_id, user_id)
+                )
+                """,
+                "CREATE INDEX saved_recipe_notes_by_user ON saved_recipe_notes (user_id)",
+                """
+                INSERT INTO saved_recipe_notes (saved_recipe_id, user_id, note, rating)
+                SELECT id, kitchen_id, note, rating FROM saved_recipes WHERE note IS NOT NULL OR rating IS NOT NULL
+                """,
+                "ALTER TABLE saved_recipes DROP COLUMN note, DROP COLUMN rating, DROP COLUMN updated_at",
             ]
         )
 

@@ -63,6 +63,9 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let invitationNotFound: APIErrorCode = "invitation_not_found"
     /// 409: `POST /v1/household/members` when the household has as many members as it may.
     public static let householdFull: APIErrorCode = "household_full"
+    /// 409: `POST /v1/household/members` when the joiner's pantry, shopping list or recipe box merged into the
+    /// household's would pass its limit; the message names the counts, and nothing was merged.
+    public static let kitchenTooFull: APIErrorCode = "kitchen_too_full"
     /// 403: `DELETE /v1/household/members/{id}` of another member by one who does not manage the household.
     public static let notHouseholdManager: APIErrorCode = "not_household_manager"
     public static let invalidModelResponse: APIErrorCode = "invalid_model_response"

@@ -54,9 +54,9 @@ struct CookableRouterTests {
         let gateway = FakeGateway()
         let (token, session, _) = gateway.signIn()
         for recipe in recipes {
-            #expect(try await gateway.recipes.save(recipe, for: session.userId, capacity: RecipesController.capacity) == .saved(recipe))
+            #expect(try await gateway.recipes.save(recipe, for: .own(session.userId), capacity: RecipesController.capacity) == .saved(recipe))
         }
-        #expect(try await gateway.pantry.add(pantry, for: session.userId, capacity: 500) == .added(pantry, count: pantry.count))
+        #expect(try await gateway.pantry.add(pantry, for: .own(session.userId), capacity: 500) == .added(pantry, count: pantry.count))
         return (gateway, token, session.userId)
     }
 
@@ -177,14 +177,14 @@ struct CookableRouterTests {
     func pagingSurvivesSave() async throws {
         try await Self.nextPage { gateway, userID, _ async throws in
             let newest = Self.recipe("Newest", [("rice", nil)])
-            #expect(try await gateway.recipes.save(newest, for: userID, capacity: RecipesController.capacity) == .saved(newest))
+            #expect(try await gateway.recipes.save(newest, for: .own(userID), capacity: RecipesController.capacity) == .saved(newest))
         }
     }
 
     @Test("when the page's last recipe is deleted, the next page starts with the recipe that followed it")
     func pagingSurvivesDeletingCursorRecipe() async throws {
         try await Self.nextPage { gateway, userID, cursorRecipe async throws in
-            #expect(try await gateway.recipes.delete(cursorRecipe, of: userID))
+            #expect(try await gateway.recipes.delete(cursorRecipe, of: .own(userID)))
         }
     }
 

@@ -24,7 +24,7 @@ final class FakeGateway: Sendable {
     let profiles = FakeProfileStore()
     let pantry = FakePantryStore()
     let shoppingList = FakeShoppingListStore()
-    let households = FakeHouseholdStore()
+    let households: FakeHouseholdStore
     let hub = ScanEventHub()
     let workers: FakeScanJobQueue
     let announcer: FakeScanAnnouncer
@@ -58,6 +58,7 @@ final class FakeGateway: Sendable {
         readiness: [String: @Sendable () async -> Bool] = [:],
         optionalReadiness: [String: @Sendable () async -> Bool] = [:]
     ) {
+        self.households = FakeHouseholdStore(pantry: pantry, shoppingList: shoppingList, recipes: recipes)
         self.workers = FakeScanJobQueue(workers, ledger: ledger, hub: hub)
         self.announcer = FakeScanAnnouncer(hub: hub)
         self.scanTimeout = scanTimeout

@@ -326,4 +326,71 @@ struct HouseholdRouterTests {
             #expect(shown.conflicts.map(\.name) == ["peanuts"])
         }
     }
+
+    @Test("members share one pantry and one shopping list: what one adds, the other reads and changes")
+    func membersShareTheKitchen() async throws {
+        let gateway = FakeGateway()
+        let (sam, alex) = (try await Self.person(gateway), try await Self.person(gateway))
+        try await gateway.test { client async throws in
+            _ = try await Self.twoPeople(client, sam, alex)
+            let milk = ByteBuffer(string: #"{"name": "Milk"}"#)
+            #expect(try await client.execute(.post, "/v1/pantry/items", token: sam.token, body: milk).status == .created)
+            #expect(try await client.execute(.post, "/v1/shopping-list/items", token: sam.token, body: milk).status == .ok)
+            let pantry = try KiwiJSON.decoder().decode(
+                PantryList.self,
+                from: Data(try await client.execute(.get, "/v1/pantry", token: alex.token).body.readableBytesView)
+            )
+            #expect(pantry.items.map(\.name) == ["Milk"])
+            let item = try #require(pantry.items.first)
+            #expect(try await client.execute(.delete, "/v1/pantry/items/\(item.id)", token: alex.token).status == .noContent)
+            #expect(try await client.execute(.delete, "/v1/shopping-list", token: alex.token).status == .noContent)
+            let emptied = try KiwiJSON.decoder().decode(
+                PantryList.self,
+                from: Data(try await client.execute(.get, "/v1/pantry", token: sam.token).body.readableBytesView)
+            )
+            #expect(emptied.items.isEmpty)
+        }
+        #expect(try await gateway.shoppingList.items(of: try await gateway.households.kitchen(of: sam.userID)).isEmpty)
+    }
+
+    @Test("a join whose pantry would pass the limit is 409 kitchen_too_full naming the counts, and the code still works")
+    func overfullJoinIsRefused() async throws {
+        let gateway = FakeGateway()
+        let (sam, alex) = (try await Self.person(gateway), try await Self.person(gateway))
+        let items = { (prefix: String, count: Int) in (0..<count).map { SharedKitchenStoreTests.pantryItem("\(prefix) \($0)") } }
+        _ = try await gateway.pantry.add(items("Sam", 300), for: .own(sam.userID), capacity: PantryController.capacity)
+        _ = try await gateway.pantry.add(items("Alex", 250), for: .own(alex.userID), capacity: PantryController.capacity)
+        try await gateway.test { client async throws in
+            #expect(try await Self.create(client, sam).status == .created)
+            let code = try await Self.invitation(client, sam).code
+            let refused = try await Self.join(client, alex, code: code)
+            #expect(refused.status == .conflict)
+            let error = try KiwiJSON.decoder().decode(ErrorBody.self, from: Data(refused.body.readableBytesView))
+            #expect(error.error == .kitchenTooFull)
+            #expect(["550", "300", "250", "500"].allSatisfy(error.message.contains), "\(error.message)")
+            _ = try await gateway.pantry.deleteAll(of: .own(alex.userID))
+            #expect(try await Self.join(client, alex, code: code).status == .ok)
+        }
+    }
+
+    @Test("a leaver keeps nothing of the household's kitchen and starts with an empty one of their own")
+    func leaverStartsEmpty() async throws {
+        let gateway = FakeGateway()
+        let (sam, alex) = (try await Self.person(gateway), try await Self.person(gateway))
+        _ = try await gateway.pantry.add([SharedKitchenStoreTests.pantryItem("Rice")], for: .own(alex.userID), capacity: PantryController.capacity)
+        try await gateway.test { client async throws in
+            _ = try await Self.twoPeople(client, sam, alex)
+            #expect(try await client.execute(.delete, "/v1/household/members/me", token: alex.token).status == .noContent)
+            let alexs = try KiwiJSON.decoder().decode(
+                PantryList.self,
+                from: Data(try await client.execute(.get, "/v1/pantry", token: alex.token).body.readableBytesView)
+            )
+            #expect(alexs.items.isEmpty)
+            let sams = try KiwiJSON.decoder().decode(
+                PantryList.self,
+                from: Data(try await client.execute(.get, "/v1/pantry", token: sam.token).body.readableBytesView)
+            )
+            #expect(sams.items.map(\.name) == ["Rice"])
+        }
+    }
 }

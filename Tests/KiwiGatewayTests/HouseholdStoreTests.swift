@@ -46,7 +46,7 @@ struct HouseholdStoreTests {
     {
         let code = code()
         #expect(try await store.invite(codeHash: code, by: member, expiresAt: tomorrow, now: now))
-        return try await store.join(codeHash: code, member: person, now: now, capacity: capacity)
+        return try await store.join(codeHash: code, member: person, now: now, capacity: capacity, limits: .standard)
     }
 
     @Test("a created household reads back with its creator as its only member", arguments: StoreKind.allCases)
@@ -82,8 +82,8 @@ struct HouseholdStoreTests {
             #expect(try await store.invite(codeHash: code, by: sam.userID, expiresAt: Self.tomorrow, now: Self.now))
             var expected = household
             expected.members = [sam, alex]
-            #expect(try await store.join(codeHash: code, member: alex, now: Self.now, capacity: 12) == .joined(expected))
-            #expect(try await store.join(codeHash: code, member: kim, now: Self.now, capacity: 12) == .invitationUnknown)
+            #expect(try await store.join(codeHash: code, member: alex, now: Self.now, capacity: 12, limits: .standard) == .joined(expected))
+            #expect(try await store.join(codeHash: code, member: kim, now: Self.now, capacity: 12, limits: .standard) == .invitationUnknown)
             #expect(try await store.household(of: alex.userID) == expected)
             #expect(try await store.household(of: kim.userID) == nil)
         }
@@ -96,7 +96,10 @@ struct HouseholdStoreTests {
             _ = try await Self.created(by: sam, in: store)
             let code = Self.code()
             #expect(try await store.invite(codeHash: code, by: sam.userID, expiresAt: Self.tomorrow, now: Self.now))
-            #expect(try await store.join(codeHash: code, member: Self.person("Alex"), now: Self.tomorrow, capacity: 12) == .invitationUnknown)
+            #expect(
+                try await store.join(codeHash: code, member: Self.person("Alex"), now: Self.tomorrow, capacity: 12, limits: .standard)
+                    == .invitationUnknown
+            )
         }
     }
 
@@ -108,9 +111,9 @@ struct HouseholdStoreTests {
             let alexHousehold = try await Self.created(by: alex, in: store)
             let code = Self.code()
             #expect(try await store.invite(codeHash: code, by: sam.userID, expiresAt: Self.tomorrow, now: Self.now))
-            #expect(try await store.join(codeHash: code, member: alex, now: Self.now, capacity: 12) == .alreadyMember)
+            #expect(try await store.join(codeHash: code, member: alex, now: Self.now, capacity: 12, limits: .standard) == .alreadyMember)
             #expect(try await store.household(of: alex.userID) == alexHousehold)
-            guard case .joined = try await store.join(codeHash: code, member: kim, now: Self.now, capacity: 12) else {
+            guard case .joined = try await store.join(codeHash: code, member: kim, now: Self.now, capacity: 12, limits: .standard) else {
                 Issue.record("the invitation was used up by a join that did not happen")
                 return
             }
@@ -124,8 +127,9 @@ struct HouseholdStoreTests {
             _ = try await Self.created(by: sam, in: store)
             let code = Self.code()
             #expect(try await store.invite(codeHash: code, by: sam.userID, expiresAt: Self.tomorrow, now: Self.now))
-            #expect(try await store.join(codeHash: code, member: Self.person("Alex"), now: Self.now, capacity: 1) == .full)
-            guard case .joined = try await store.join(codeHash: code, member: Self.person("Alex"), now: Self.now, capacity: 2) else {
+            #expect(try await store.join(codeHash: code, member: Self.person("Alex"), now: Self.now, capacity: 1, limits: .standard) == .full)
+            guard case .joined = try await store.join(codeHash: code, member: Self.person("Alex"), now: Self.now, capacity: 2, limits: .standard)
+            else {
                 Issue.record("the invitation was used up by a join that did not happen")
                 return
             }
@@ -189,7 +193,10 @@ struct HouseholdStoreTests {
             #expect(try await store.leave(sam.userID))
             #expect(try await store.leave(sam.userID) == false)
             #expect(try await store.household(of: sam.userID) == nil)
-            #expect(try await store.join(codeHash: code, member: Self.person("Alex"), now: Self.now, capacity: 12) == .invitationUnknown)
+            #expect(
+                try await store.join(codeHash: code, member: Self.person("Alex"), now: Self.now, capacity: 12, limits: .standard)
+                    == .invitationUnknown
+            )
         }
     }
 
@@ -202,7 +209,9 @@ struct HouseholdStoreTests {
             #expect(try await store.invite(codeHash: code, by: sam.userID, expiresAt: Self.tomorrow, now: Self.now))
             let outcomes = try await withThrowingTaskGroup(of: HouseholdJoining.self) { group in
                 for index in 0..<8 {
-                    group.addTask { try await store.join(codeHash: code, member: Self.person("Guest \(index)"), now: Self.now, capacity: 12) }
+                    group.addTask {
+                        try await store.join(codeHash: code, member: Self.person("Guest \(index)"), now: Self.now, capacity: 12, limits: .standard)
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -224,7 +233,9 @@ struct HouseholdStoreTests {
             }
             let outcomes = try await withThrowingTaskGroup(of: HouseholdJoining.self) { group in
                 for code in codes {
-                    group.addTask { try await store.join(codeHash: code, member: Self.person("Guest"), now: Self.now, capacity: 2) }
+                    group.addTask {
+                        try await store.join(codeHash: code, member: Self.person("Guest"), now: Self.now, capacity: 2, limits: .standard)
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }

@@ -75,7 +75,7 @@ struct PantryRouterTests {
     /// `count` items of keys of their own, straight into the fake store.
     static func fill(_ gateway: FakeGateway, for user: UUID, count: Int) async throws {
         let items = (0..<count).map { PantryItem.new(name: ("Item \($0)", "item \($0)"), section: .other, source: .manual, at: Date()) }
-        _ = try await gateway.pantry.add(items, for: user, capacity: PantryController.capacity)
+        _ = try await gateway.pantry.add(items, for: .own(user), capacity: PantryController.capacity)
     }
 
     // MARK: Adding by hand

@@ -46,7 +46,7 @@ struct PantryStoreTests {
     @Test("added items read back exactly, every field, and the add says how many the pantry holds", arguments: StoreKind.allCases)
     func addedItemsReadBack(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             var spinach = Self.item("Spinach", quantity: 0.25, unit: .kg, bestBefore: Self.today.adding(days: 2))
             (spinach.source, spinach.scanId, spinach.category) = (.scan, UUID(), "Vegetable")
             let rice = Self.item("Rice", addedAt: Self.now.addingTimeInterval(-3600))
@@ -63,7 +63,7 @@ struct PantryStoreTests {
     )
     func addMergesByKey(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let first = Self.item("Tomatoes", quantity: 4, unit: .piece, useSoonBy: Self.today.adding(days: 5))
             _ = try await store.add([first], for: user, capacity: 10)
             var again = Self.item(
@@ -85,7 +85,7 @@ struct PantryStoreTests {
     @Test("adding a key again without quantity or best-before keeps the ones the item has", arguments: StoreKind.allCases)
     func addKeepsWhatTheNewItemLacks(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let first = Self.item("Milk", quantity: 1, unit: .l, bestBefore: Self.today.adding(days: 4))
             _ = try await store.add([first], for: user, capacity: 10)
             var again = Self.item("Milk", addedAt: Self.now.addingTimeInterval(60))
@@ -99,7 +99,7 @@ struct PantryStoreTests {
     @Test("an add that would take the pantry past its capacity adds nothing, while one of known keys only goes in", arguments: StoreKind.allCases)
     func capacityIsAllOrNothing(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let kept = [Self.item("Eggs"), Self.item("Milk")]
             _ = try await store.add(kept, for: user, capacity: 3)
             #expect(try await store.add([Self.item("Flour"), Self.item("Sugar")], for: user, capacity: 3) == .full)
@@ -113,7 +113,7 @@ struct PantryStoreTests {
     @Test("pages run soonest use-soon date first, food that keeps last, then by id, without skipping or repeating", arguments: StoreKind.allCases)
     func pagesRunSoonestFirst(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let items = [
                 Self.item("Rice"), Self.item("Milk", bestBefore: Self.today.adding(days: 6)),
                 Self.item("Spinach", useSoonBy: Self.today.adding(days: 1)), Self.item("Flour"),
@@ -141,7 +141,7 @@ struct PantryStoreTests {
     @Test("a replace writes the whole item over the old one, the last write winning", arguments: StoreKind.allCases)
     func replaceWritesLastWins(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let item = Self.item("Tomatoes", quantity: 4, unit: .piece)
             _ = try await store.add([item], for: user, capacity: 10)
             var first = item
@@ -157,7 +157,7 @@ struct PantryStoreTests {
     @Test("a replace onto another item's key is keyTaken, of another user's or no item notFound, and changes nothing", arguments: StoreKind.allCases)
     func replaceRefusals(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let (user, other) = (UUID(), UUID())
+            let (user, other) = (Kitchen.own(UUID()), Kitchen.own(UUID()))
             let (eggs, milk) = (Self.item("Eggs"), Self.item("Milk"))
             _ = try await store.add([eggs, milk], for: user, capacity: 10)
             var renamed = eggs
@@ -172,7 +172,7 @@ struct PantryStoreTests {
     @Test("a delete removes one item, deleteAll every one of a user, and neither touches another user's", arguments: StoreKind.allCases)
     func deleteAndDeleteAll(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let (user, other) = (UUID(), UUID())
+            let (user, other) = (Kitchen.own(UUID()), Kitchen.own(UUID()))
             let (eggs, milk) = (Self.item("Eggs"), Self.item("Milk"))
             _ = try await store.add([eggs, milk], for: user, capacity: 10)
             _ = try await store.add([Self.item("Eggs")], for: other, capacity: 10)
@@ -189,7 +189,7 @@ struct PantryStoreTests {
     @Test("another user's items are invisible: not listed, not found, not merged into", arguments: StoreKind.allCases)
     func anotherUsersItemsAreInvisible(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let (user, other) = (UUID(), UUID())
+            let (user, other) = (Kitchen.own(UUID()), Kitchen.own(UUID()))
             let eggs = Self.item("Eggs")
             _ = try await store.add([eggs], for: user, capacity: 10)
             #expect(try await store.item(eggs.id, of: other) == nil)
@@ -203,7 +203,7 @@ struct PantryStoreTests {
     @Test("ten adds at once of one scan's items leave exactly one set of them", arguments: StoreKind.allCases)
     func concurrentAddsOfOneScanMakeOneSet(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let names = ["Eggs", "Milk", "Spinach", "Feta", "Butter"]
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<10 { group.addTask { _ = try await store.add(names.map { Self.item($0) }, for: user, capacity: 100) } }
@@ -216,7 +216,7 @@ struct PantryStoreTests {
     @Test("two replaces of one item at once leave one of the two writes, and the item", arguments: StoreKind.allCases)
     func concurrentReplacesKeepOneWrite(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let item = Self.item("Tomatoes")
             _ = try await store.add([item], for: user, capacity: 10)
             let writes = [1.0, 2.0].map { quantity in
@@ -237,7 +237,7 @@ struct PantryStoreTests {
     @Test("twenty adds at once into a pantry with room for five keep exactly five", arguments: StoreKind.allCases)
     func capacityHoldsUnderConcurrency(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let results = try await withThrowingTaskGroup(of: PantryAdding.self) { group in
                 for index in 0..<20 { group.addTask { try await store.add([Self.item("Item \(index)")], for: user, capacity: 5) } }
                 return try await group.reduce(into: [PantryAdding]()) { $0.append($1) }

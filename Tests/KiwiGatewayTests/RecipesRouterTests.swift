@@ -151,7 +151,7 @@ struct RecipesRouterTests {
             var recipe = Self.salad
             recipe.id = UUID()
             let copy = SavedRecipe(id: UUID(), scanId: UUID(), savedAt: Date(), recipe: recipe, detectedIngredients: [], note: nil, rating: nil)
-            _ = try await gateway.recipes.save(copy, for: session.userId, capacity: RecipesController.capacity)
+            _ = try await gateway.recipes.save(copy, for: .own(session.userId), capacity: RecipesController.capacity)
         }
         try await gateway.test { client async throws in
             let scan = try await Self.finishedScan(client, token: token)

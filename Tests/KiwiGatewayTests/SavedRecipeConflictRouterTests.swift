@@ -121,7 +121,7 @@ struct SavedRecipeConflictRouterTests {
             #expect(shown.conflicts.isEmpty)
             #expect(shown.recipe.ingredients.map(\.substitution) == [nil, nil])
         }
-        #expect(try await gateway.recipes.recipe(Self.noodles.id, of: userID)?.recipe.ingredients[1].substitution == "cashew butter")
+        #expect(try await gateway.recipes.recipe(Self.noodles.id, of: .own(userID))?.recipe.ingredients[1].substitution == "cashew butter")
     }
 
     @Test("adding a recipe to the shopping list answers its conflicts with today's profile")

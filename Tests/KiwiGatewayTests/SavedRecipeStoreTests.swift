@@ -34,7 +34,7 @@ struct SavedRecipeStoreTests {
     @Test("a saved recipe reads back exactly as it was answered, and saving it again finds that copy", arguments: StoreKind.allCases)
     func savedRecipeReadsBack(_ kind: StoreKind) async throws {
         try await Self.boxes.with(kind) { box in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let recipe = copy()
             guard case .saved(let saved) = try await box.save(recipe, for: user, capacity: 10) else { throw RecipeBoxTestFailure() }
             #expect(saved.recipe == recipe.recipe)
@@ -43,7 +43,7 @@ struct SavedRecipeStoreTests {
             var again = recipe
             again.id = UUID()
             #expect(try await box.save(again, for: user, capacity: 10) == .alreadySaved(saved))
-            #expect(try await box.recipe(saved.id, of: UUID()) == nil)
+            #expect(try await box.recipe(saved.id, of: Kitchen.own(UUID())) == nil)
         }
     }
 
@@ -52,7 +52,7 @@ struct SavedRecipeStoreTests {
         try await Self.boxes.with(kind) { box in
             var recipe = copy()
             (recipe.note, recipe.rating) = ("Great", 5)
-            guard case .saved(let saved) = try await box.save(recipe, for: UUID(), capacity: 10) else { throw RecipeBoxTestFailure() }
+            guard case .saved(let saved) = try await box.save(recipe, for: Kitchen.own(UUID()), capacity: 10) else { throw RecipeBoxTestFailure() }
             #expect(saved.note == nil && saved.rating == nil)
         }
     }
@@ -60,7 +60,7 @@ struct SavedRecipeStoreTests {
     @Test("twenty saves at once into a box with room for five keep exactly five", arguments: StoreKind.allCases)
     func capacityHoldsUnderConcurrency(_ kind: StoreKind) async throws {
         try await Self.boxes.with(kind) { box in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let results = try await withThrowingTaskGroup(of: RecipeSaving.self) { group in
                 for _ in 0..<20 { group.addTask { try await box.save(copy(), for: user, capacity: 5) } }
                 return try await group.reduce(into: [RecipeSaving]()) { $0.append($1) }
@@ -74,7 +74,7 @@ struct SavedRecipeStoreTests {
     @Test("the search matches names and ingredients, ignoring case, and takes %, _ and \\ literally", arguments: StoreKind.allCases)
     func searchMatchesLiterally(_ kind: StoreKind) async throws {
         try await Self.boxes.with(kind) { box in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             for (name, ingredient) in [("Pasta 100% Italian", "spaghetti"), ("Soup", "cream_cheese"), ("Toast", "bread")] {
                 _ = try await box.save(copy(named: name, ingredient: ingredient), for: user, capacity: 10)
             }
@@ -91,7 +91,7 @@ struct SavedRecipeStoreTests {
     @Test("pages run newest first without skipping or repeating a recipe", arguments: StoreKind.allCases)
     func pagesCoverEveryRecipeOnce(_ kind: StoreKind) async throws {
         try await Self.boxes.with(kind) { box in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             for index in 0..<7 { _ = try await box.save(copy(named: "Recipe \(index)"), for: user, capacity: 10) }
             var seen: [String] = []
             var cursor: PageCursor?
@@ -110,7 +110,7 @@ struct SavedRecipeStoreTests {
     )
     func updateAndDelete(_ kind: StoreKind) async throws {
         try await Self.boxes.with(kind) { box in
-            let (user, other) = (UUID(), UUID())
+            let (user, other) = (Kitchen.own(UUID()), Kitchen.own(UUID()))
             guard case .saved(let saved) = try await box.save(copy(), for: user, capacity: 10) else { throw RecipeBoxTestFailure() }
             _ = try await box.save(copy(), for: user, capacity: 10)
             _ = try await box.save(copy(), for: other, capacity: 10)
@@ -130,7 +130,7 @@ struct SavedRecipeStoreTests {
     @Test("an empty search matches every recipe", arguments: StoreKind.allCases)
     func emptySearchMatchesAll(_ kind: StoreKind) async throws {
         try await Self.boxes.with(kind) { box in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             for name in ["Soup", "Toast"] { _ = try await box.save(copy(named: name), for: user, capacity: 10) }
             #expect(try await box.recipes(of: user, matching: "", after: nil, limit: 10).recipes.count == 2)
         }
@@ -139,7 +139,7 @@ struct SavedRecipeStoreTests {
     @Test("the page after a recipe deleted since goes on after where that recipe was", arguments: StoreKind.allCases)
     func pageAfterDeletedRecipe(_ kind: StoreKind) async throws {
         try await Self.boxes.with(kind) { box in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             for index in 0..<4 { _ = try await box.save(copy(named: "Recipe \(index)"), for: user, capacity: 10) }
             let first = try await box.recipes(of: user, matching: nil, after: nil, limit: 2)
             #expect(try await box.delete(try #require(first.recipes.last).id, of: user))
@@ -151,7 +151,7 @@ struct SavedRecipeStoreTests {
     @Test("a share keeps its first link, opens the recipe until unshared, and is the owner's alone to make or end", arguments: StoreKind.allCases)
     func shareAndUnshare(_ kind: StoreKind) async throws {
         try await Self.boxes.with(kind) { box in
-            let (user, other) = (UUID(), UUID())
+            let (user, other) = (Kitchen.own(UUID()), Kitchen.own(UUID()))
             guard case .saved(let saved) = try await box.save(copy(), for: user, capacity: 10) else { throw RecipeBoxTestFailure() }
             #expect(try await box.share(saved.id, of: other, token: "another-users-share-token") == nil)
             let shared = try #require(try await box.share(saved.id, of: user, token: "first-share-token-abcdef"))

@@ -42,7 +42,7 @@ struct ShoppingListRouterTests {
 
     /// Keeps `recipe` for `userID` in the fake box.
     static func keep(_ recipe: SavedRecipe, in gateway: FakeGateway, for userID: UUID) async throws {
-        #expect(try await gateway.recipes.save(recipe, for: userID, capacity: RecipesController.capacity) == .saved(recipe))
+        #expect(try await gateway.recipes.save(recipe, for: .own(userID), capacity: RecipesController.capacity) == .saved(recipe))
     }
 
     /// Puts items of `names` in the user's pantry, by hand now.
@@ -51,7 +51,7 @@ struct ShoppingListRouterTests {
             let checked = try PantryItemFields.checkedName(name)
             return PantryItem.new(name: checked, section: StoreSection(key: checked.key), source: .manual, at: Date())
         }
-        _ = try await gateway.pantry.add(items, for: userID, capacity: PantryController.capacity)
+        _ = try await gateway.pantry.add(items, for: .own(userID), capacity: PantryController.capacity)
     }
 
     static func post(
@@ -230,12 +230,12 @@ struct ShoppingListRouterTests {
         let gateway = FakeGateway()
         let (token, session, _) = gateway.signIn()
         let filler = (0..<499).map { ShoppingListStoreTests.item("Thing \($0)") }
-        _ = try await gateway.shoppingList.add(filler, for: session.userId, capacity: ShoppingListController.capacity)
+        _ = try await gateway.shoppingList.add(filler, for: .own(session.userId), capacity: ShoppingListController.capacity)
         try await Self.keep(Self.omelette, in: gateway, for: session.userId)
         try await gateway.test { client async throws in
             let answer = try await Self.addRecipe(client, token: token, Self.omelette)
             #expect(answer.status == .badRequest && answer.errorCode == "shopping_list_full")
-            #expect(try await gateway.shoppingList.items(of: session.userId).count == 499)
+            #expect(try await gateway.shoppingList.items(of: .own(session.userId)).count == 499)
         }
     }
 
@@ -260,7 +260,7 @@ struct ShoppingListRouterTests {
             #expect(Set(pantry.map(\.key)) == ["spinach", "milk", "feta"])
             #expect(pantry.first { $0.key == "feta" }?.category == "Dairy")
             #expect(pantry.allSatisfy { $0.source == .manual })
-            #expect(Set(try await gateway.pantry.allItems(of: session.userId).map(\.key)) == ["spinach", "milk", "feta"])
+            #expect(Set(try await gateway.pantry.allItems(of: .own(session.userId)).map(\.key)) == ["spinach", "milk", "feta"])
             #expect(Self.names(try await Self.list(client, token: token)) == ["Protein": ["Eggs"]])
         }
     }
@@ -270,14 +270,14 @@ struct ShoppingListRouterTests {
         let gateway = FakeGateway()
         let (token, session, _) = gateway.signIn()
         let milk = ShoppingListStoreTests.item("Milk", section: "Dairy")
-        _ = try await gateway.shoppingList.add([milk], for: session.userId, capacity: ShoppingListController.capacity)
-        _ = try await gateway.shoppingList.setChecked(milk.id, true, of: session.userId)
+        _ = try await gateway.shoppingList.add([milk], for: .own(session.userId), capacity: ShoppingListController.capacity)
+        _ = try await gateway.shoppingList.setChecked(milk.id, true, of: .own(session.userId))
         // The first move's pantry add happened; its delete from the list did not.
         try await Self.stock(["Milk"], in: gateway, for: session.userId)
         try await gateway.test { client async throws in
             let moved = try await Self.post(client, "/v1/shopping-list/checked/pantry", token: token, body: "")
             #expect(moved.status == .ok)
-            #expect(try await gateway.pantry.allItems(of: session.userId).map(\.key) == ["milk"])
+            #expect(try await gateway.pantry.allItems(of: .own(session.userId)).map(\.key) == ["milk"])
             #expect(try await Self.list(client, token: token).sections.isEmpty)
         }
     }
@@ -288,13 +288,13 @@ struct ShoppingListRouterTests {
         let (token, session, _) = gateway.signIn()
         try await Self.stock((0..<PantryController.capacity).map { "Thing \($0)" }, in: gateway, for: session.userId)
         let milk = ShoppingListStoreTests.item("Milk", section: "Dairy")
-        _ = try await gateway.shoppingList.add([milk], for: session.userId, capacity: ShoppingListController.capacity)
-        _ = try await gateway.shoppingList.setChecked(milk.id, true, of: session.userId)
+        _ = try await gateway.shoppingList.add([milk], for: .own(session.userId), capacity: ShoppingListController.capacity)
+        _ = try await gateway.shoppingList.setChecked(milk.id, true, of: .own(session.userId))
         try await gateway.test { client async throws in
             let moved = try await Self.post(client, "/v1/shopping-list/checked/pantry", token: token, body: "")
             #expect(moved.status == .badRequest && moved.errorCode == "pantry_full")
-            #expect(try await gateway.shoppingList.items(of: session.userId).map(\.checked) == [true])
-            #expect(try await gateway.pantry.allItems(of: session.userId).count == PantryController.capacity)
+            #expect(try await gateway.shoppingList.items(of: .own(session.userId)).map(\.checked) == [true])
+            #expect(try await gateway.pantry.allItems(of: .own(session.userId)).count == PantryController.capacity)
         }
     }
 
@@ -304,7 +304,7 @@ struct ShoppingListRouterTests {
         let (token, _, _) = gateway.signIn()
         let (_, owner, _) = gateway.signIn()
         let milk = ShoppingListStoreTests.item("Milk")
-        _ = try await gateway.shoppingList.add([milk], for: owner.userId, capacity: ShoppingListController.capacity)
+        _ = try await gateway.shoppingList.add([milk], for: .own(owner.userId), capacity: ShoppingListController.capacity)
         try await gateway.test { client async throws in
             for id in [milk.id.uuidString, UUID().uuidString, "not-an-id"] {
                 let path = "/v1/shopping-list/items/\(id)"
@@ -313,7 +313,7 @@ struct ShoppingListRouterTests {
                 #expect(try await client.execute(.delete, path, token: token).status == .notFound)
             }
         }
-        #expect(try await gateway.shoppingList.items(of: owner.userId) == [milk])
+        #expect(try await gateway.shoppingList.items(of: .own(owner.userId)) == [milk])
     }
 
     @Test("a tick must be {\"checked\": true|false}: anything else is 400 and changes nothing")
@@ -321,14 +321,14 @@ struct ShoppingListRouterTests {
         let gateway = FakeGateway()
         let (token, session, _) = gateway.signIn()
         let milk = ShoppingListStoreTests.item("Milk")
-        _ = try await gateway.shoppingList.add([milk], for: session.userId, capacity: ShoppingListController.capacity)
+        _ = try await gateway.shoppingList.add([milk], for: .own(session.userId), capacity: ShoppingListController.capacity)
         try await gateway.test { client async throws in
             for body in [#"{"checked": "yes"}"#, #"{"checked": true, "name": "Eggs"}"#, "{}"] {
                 let path = "/v1/shopping-list/items/\(milk.id.uuidString)"
                 #expect(try await client.execute(.patch, path, token: token, body: ByteBuffer(string: body)).status == .badRequest)
             }
         }
-        #expect(try await gateway.shoppingList.items(of: session.userId) == [milk])
+        #expect(try await gateway.shoppingList.items(of: .own(session.userId)) == [milk])
     }
 
     @Test("an item is deleted alone, then the whole list is cleared")
@@ -336,12 +336,12 @@ struct ShoppingListRouterTests {
         let gateway = FakeGateway()
         let (token, session, _) = gateway.signIn()
         let (milk, eggs) = (ShoppingListStoreTests.item("Milk"), ShoppingListStoreTests.item("Eggs"))
-        _ = try await gateway.shoppingList.add([milk, eggs], for: session.userId, capacity: ShoppingListController.capacity)
+        _ = try await gateway.shoppingList.add([milk, eggs], for: .own(session.userId), capacity: ShoppingListController.capacity)
         try await gateway.test { client async throws in
             #expect(try await client.execute(.delete, "/v1/shopping-list/items/\(milk.id.uuidString)", token: token).status == .noContent)
-            #expect(try await gateway.shoppingList.items(of: session.userId) == [eggs])
+            #expect(try await gateway.shoppingList.items(of: .own(session.userId)) == [eggs])
             #expect(try await client.execute(.delete, "/v1/shopping-list", token: token).status == .noContent)
-            #expect(try await gateway.shoppingList.items(of: session.userId).isEmpty)
+            #expect(try await gateway.shoppingList.items(of: .own(session.userId)).isEmpty)
         }
     }
 
@@ -356,8 +356,8 @@ struct ShoppingListRouterTests {
             ShoppingListStoreTests.item("Tomatoes", section: "Vegetable"),
             ShoppingListStoreTests.item("Spinach", section: "Vegetable", for: ["Spinach Omelette"]),
         ]
-        _ = try await gateway.shoppingList.add(items, for: session.userId, capacity: ShoppingListController.capacity)
-        _ = try await gateway.shoppingList.setChecked(items[1].id, true, of: session.userId)
+        _ = try await gateway.shoppingList.add(items, for: .own(session.userId), capacity: ShoppingListController.capacity)
+        _ = try await gateway.shoppingList.setChecked(items[1].id, true, of: .own(session.userId))
         try await gateway.test { client async throws in
             let answer = try await client.execute(.get, "/v1/shopping-list", token: token, headers: [.accept: "text/plain"])
             #expect(answer.status == .ok)
@@ -394,10 +394,14 @@ struct ShoppingListRouterTests {
     func accountDeletionEmptiesList() async throws {
         let gateway = FakeGateway()
         let (token, session, _) = gateway.signIn()
-        _ = try await gateway.shoppingList.add([ShoppingListStoreTests.item("Milk")], for: session.userId, capacity: ShoppingListController.capacity)
+        _ = try await gateway.shoppingList.add(
+            [ShoppingListStoreTests.item("Milk")],
+            for: .own(session.userId),
+            capacity: ShoppingListController.capacity
+        )
         try await gateway.test { client async throws in
             #expect(try await client.execute(.delete, "/v1/account", token: token).status == .ok)
         }
-        #expect(try await gateway.shoppingList.items(of: session.userId).isEmpty)
+        #expect(try await gateway.shoppingList.items(of: .own(session.userId)).isEmpty)
     }
 }

@@ -31,7 +31,7 @@ struct ShoppingListStoreTests {
     @Test("added items read back exactly, oldest first", arguments: StoreKind.allCases)
     func addedItemsReadBack(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let now = Date()
             let items = [
                 Self.item("Spinach", for: ["Spinach Omelette"], addedAt: now),
@@ -45,7 +45,7 @@ struct ShoppingListStoreTests {
     @Test("an item of a key the list has gains the new recipes once, in order, and keeps its tick and everything else", arguments: StoreKind.allCases)
     func mergeAddsRecipesAndKeepsTick(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let milk = Self.item("Milk", section: "Dairy", for: ["Pancakes"])
             _ = try await store.add([milk], for: user, capacity: 10)
             _ = try await store.setChecked(milk.id, true, of: user)
@@ -61,7 +61,7 @@ struct ShoppingListStoreTests {
     @Test("adding the same items twice changes nothing", arguments: StoreKind.allCases)
     func sameItemsTwiceChangeNothing(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let items = [
                 Self.item("Feta", section: "Dairy", for: ["Spinach Omelette"]), Self.item("Eggs", section: "Protein", for: ["Spinach Omelette"]),
             ]
@@ -76,7 +76,7 @@ struct ShoppingListStoreTests {
     @Test("an add that would pass the capacity adds nothing, while one of keys the list has still merges", arguments: StoreKind.allCases)
     func capacityIsAllOrNothing(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let first = [Self.item("Eggs"), Self.item("Milk")]
             _ = try await store.add(first, for: user, capacity: 3)
             #expect(try await store.add([Self.item("Flour"), Self.item("Sugar"), Self.item("Eggs")], for: user, capacity: 3) == .full)
@@ -91,12 +91,12 @@ struct ShoppingListStoreTests {
     @Test("an item is ticked off and on; another user's or an unknown one is nil", arguments: StoreKind.allCases)
     func setCheckedTicks(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let eggs = Self.item("Eggs")
             _ = try await store.add([eggs], for: user, capacity: 10)
             #expect(try await store.setChecked(eggs.id, true, of: user)?.checked == true)
             #expect(try await store.setChecked(eggs.id, false, of: user)?.checked == false)
-            #expect(try await store.setChecked(eggs.id, true, of: UUID()) == nil)
+            #expect(try await store.setChecked(eggs.id, true, of: Kitchen.own(UUID())) == nil)
             #expect(try await store.setChecked(UUID(), true, of: user) == nil)
             #expect(try await store.items(of: user).map(\.checked) == [false])
         }
@@ -105,7 +105,7 @@ struct ShoppingListStoreTests {
     @Test("deleting ids removes and counts only the user's items", arguments: StoreKind.allCases)
     func deleteCountsOwnItems(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let (user, other) = (UUID(), UUID())
+            let (user, other) = (Kitchen.own(UUID()), Kitchen.own(UUID()))
             let (eggs, milk, theirs) = (Self.item("Eggs"), Self.item("Milk"), Self.item("Eggs"))
             _ = try await store.add([eggs, milk], for: user, capacity: 10)
             _ = try await store.add([theirs], for: other, capacity: 10)
@@ -119,7 +119,7 @@ struct ShoppingListStoreTests {
     @Test("deleteAll empties the user's list only", arguments: StoreKind.allCases)
     func deleteAllEmptiesOneList(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let (user, other) = (UUID(), UUID())
+            let (user, other) = (Kitchen.own(UUID()), Kitchen.own(UUID()))
             _ = try await store.add([Self.item("Eggs"), Self.item("Milk")], for: user, capacity: 10)
             let theirs = Self.item("Eggs")
             _ = try await store.add([theirs], for: other, capacity: 10)
@@ -132,7 +132,7 @@ struct ShoppingListStoreTests {
     @Test("another user's list is invisible: same keys are items of their own, counted against their own capacity", arguments: StoreKind.allCases)
     func otherUsersInvisible(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let (user, other) = (UUID(), UUID())
+            let (user, other) = (Kitchen.own(UUID()), Kitchen.own(UUID()))
             let mine = Self.item("Eggs", for: ["Omelette"])
             _ = try await store.add([mine], for: user, capacity: 1)
             let theirs = Self.item("Eggs", for: ["Cake"])
@@ -145,7 +145,7 @@ struct ShoppingListStoreTests {
     @Test("ten adds at once of one recipe's items give one set of items", arguments: StoreKind.allCases)
     func concurrentAddsOfOneRecipeGiveOneSet(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             try await withThrowingTaskGroup(of: ShoppingListAdding.self) { group in
                 for _ in 0..<10 {
                     group.addTask {
@@ -163,7 +163,7 @@ struct ShoppingListStoreTests {
     @Test("twenty adds at once never take the list past its capacity", arguments: StoreKind.allCases)
     func concurrentAddsNeverPassCapacity(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store async throws in
-            let user = UUID()
+            let user = Kitchen.own(UUID())
             let results = try await withThrowingTaskGroup(of: ShoppingListAdding.self) { group in
                 for index in 0..<20 {
                     group.addTask { try await store.add([Self.item("Item \(index) A"), Self.item("Item \(index) B")], for: user, capacity: 9) }

@@ -129,18 +129,25 @@ struct GatewayAPITests {
         }
     }
 
-    /// The rows of `user` in each table of the schema that holds a user's data: `users` by its id, and every table with a
-    /// `user_id` column, found in the catalogue so that a table added later is counted too.
-    func rowsOfUser(_ user: UUID, rig: SystemRig) async throws -> [String: Int] {
+    /// The rows of `user` in each table of the schema that holds a user's data: `users` by its id, every table with a
+    /// `user_id` column, and every table with a `kitchen_id` column by the user's own kitchen and `household`'s, found
+    /// in the catalogue so that a table added later is counted too.
+    func rowsOfUser(_ user: UUID, household: UUID, rig: SystemRig) async throws -> [String: Int] {
         try await rig.database { client in
-            var columns = ["users": "id"]
+            var conditions = ["users": "id = '\(user.uuidString)'"]
             let tables = try await client.query(
-                "SELECT table_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'user_id'"
+                """
+                SELECT table_name::text, column_name::text FROM information_schema.columns
+                WHERE table_schema = current_schema() AND column_name IN ('user_id', 'kitchen_id')
+                """
             )
-            for try await table in tables.decode(String.self) { columns[table] = "user_id" }
+            for try await (table, column) in tables.decode((String, String).self) {
+                conditions[table] =
+                    column == "user_id" ? "user_id = '\(user.uuidString)'" : "kitchen_id IN ('\(user.uuidString)', '\(household.uuidString)')"
+            }
             var rows: [String: Int] = [:]
-            for (table, column) in columns {
-                let counted = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) WHERE \(column) = '\(user.uuidString)'"))
+            for (table, condition) in conditions {
+                let counted = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) WHERE \(condition)"))
                 for try await count in counted.decode(Int.self) { rows[table] = count }
             }
             return rows
@@ -152,20 +159,29 @@ struct GatewayAPITests {
         try await SystemRig.run(gateways: 2) { rig in
             let token = try await rig.signIn()
             let user = try await rig.userID(of: token)
-            // A row in every table that holds a user's data: a session, a scan, a saved recipe, a profile, a pantry item,
-            // a shopping list item and a household's member.
+            // A row in every table that holds a user's data: a session, a scan, a saved recipe with a note, a profile, a
+            // pantry item, a shopping list item and a household's member; the kitchen's rows are the household's.
             let scan = try await rig.finishedScan(photo, token: token)
-            #expect(try await rig.saveRecipe(try #require(scan.result?.recipes.first), of: scan, token: token).status == 201)
+            let (savedStatus, saved) = try await rig.saveRecipe(try #require(scan.result?.recipes.first), of: scan, token: token)
+            #expect(savedStatus == 201)
+            let note = Array(#"{"note": "Less salt"}"#.utf8)
+            let noted = "/v1/recipes/\(saved.id.uuidString.lowercased())"
+            #expect(try await rig.send(.PATCH, noted, token: token, contentType: "application/json", body: note).status == 200)
             let profile = Array(#"{"servings": 2}"#.utf8)
             #expect(try await rig.send(.PUT, "/v1/profile", token: token, contentType: "application/json", body: profile).status == 200)
             for (path, status) in [("/v1/pantry/items", 201), ("/v1/shopping-list/items", 200)] {
                 let item = Array(#"{"name": "Milk"}"#.utf8)
                 #expect(try await rig.send(.POST, path, token: token, contentType: "application/json", body: item).status == status)
             }
-            let household = Array(#"{"name": "Home", "displayName": "Sam"}"#.utf8)
-            #expect(try await rig.send(.POST, "/v1/household", token: token, contentType: "application/json", body: household).status == 201)
-            let before = try await rowsOfUser(user, rig: rig)
-            let tables = ["users", "sessions", "scans", "saved_recipes", "profiles", "pantry_items", "shopping_list_items", "household_members"]
+            let creation = Array(#"{"name": "Home", "displayName": "Sam"}"#.utf8)
+            let created = try await rig.send(.POST, "/v1/household", token: token, contentType: "application/json", body: creation)
+            #expect(created.status == 201)
+            let household = try #require((try created.json()["id"] as? String).flatMap(UUID.init(uuidString:)))
+            let before = try await rowsOfUser(user, household: household, rig: rig)
+            let tables = [
+                "users", "sessions", "scans", "saved_recipes", "saved_recipe_notes", "profiles", "pantry_items", "shopping_list_items",
+                "household_members",
+            ]
             #expect(Set(tables).isSubset(of: before.keys), "\(before)")
             #expect(before.values.allSatisfy { $0 > 0 }, "a table the test left empty proves nothing: \(before)")
             // The second gateway has the session cached.
@@ -177,7 +193,7 @@ struct GatewayAPITests {
                 status = try await rig.send(.GET, "/v1/quota", token: token, to: rig.gateways[1]).status
             } while status != 401 && ContinuousClock.now < deadline
             #expect(status == 401)
-            let after = try await rowsOfUser(user, rig: rig)
+            let after = try await rowsOfUser(user, household: household, rig: rig)
             #expect(Set(after.keys) == Set(before.keys) && after.values.allSatisfy { $0 == 0 }, "\(after)")
         }
     }

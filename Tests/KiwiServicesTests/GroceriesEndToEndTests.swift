@@ -138,12 +138,12 @@ extension SystemRig {
         return try KiwiJSON.decoder().decode(CookableRecipeList.self, from: answer.body)
     }
 
-    /// How many `pantry_items` and `shopping_list_items` rows `user` has.
+    /// How many `pantry_items` and `shopping_list_items` rows the own kitchen of `user` has.
     fileprivate func rows(of user: UUID) async throws -> [Int] {
         try await database { client in
             var counts: [Int] = []
             for table in ["pantry_items", "shopping_list_items"] {
-                let rows = try await client.query("SELECT count(*) FROM \(unescaped: table) WHERE user_id = \(user)")
+                let rows = try await client.query("SELECT count(*) FROM \(unescaped: table) WHERE kitchen_id = \(user)")
                 for try await count in rows.decode(Int.self) { counts.append(count) }
             }
             return counts

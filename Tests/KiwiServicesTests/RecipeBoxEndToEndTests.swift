@@ -34,7 +34,7 @@ struct RecipeBoxEndToEndTests {
 
             #expect(try await rig.send(.DELETE, "/v1/account", token: token).status == 200)
             let left = try await rig.database { client in
-                let rows = try await client.query("SELECT count(*) FROM saved_recipes WHERE user_id = \(user)")
+                let rows = try await client.query("SELECT count(*) FROM saved_recipes WHERE kitchen_id = \(user)")
                 for try await count in rows.decode(Int.self) { return count }
                 return -1
             }

@@ -30,18 +30,20 @@ struct AccountController: Sendable {
         return try Response.json(QuotaInfo(remaining: policy.remaining(after: usage), limit: policy.limit, resetsAt: policy.resetsAt(after: now)))
     }
 
-    /// Deletes the user's scans, saved recipes, profile, pantry and shopping list, and takes them out of their household
-    /// (the gateway owns them), then the user and their sessions (the auth service owns them); every gateway forgets the
-    /// sessions through the revocation broadcast, this one at once. The day's charges stay until the day ends: they are
-    /// kept by person, not account, so that signing up again does not reset them.
+    /// Deletes the user's scans and profile, takes them out of their household (with their notes; the household's
+    /// kitchen stays with its other members) and deletes their own kitchen (the gateway owns all of these), then the
+    /// user and their sessions (the auth service owns them); every gateway forgets the sessions through the revocation
+    /// broadcast, this one at once. The day's charges stay until the day ends: they are kept by person, not account, so
+    /// that signing up again does not reset them.
     @Sendable func deleteAccount(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         try await ledger.deleteScans(of: session.userID, quotaKey: session.quotaKey, today: policy.day(of: Date()))
-        try await recipes.deleteAll(of: session.userID)
         try await profiles.delete(of: session.userID)
-        try await pantry.deleteAll(of: session.userID)
-        try await shoppingList.deleteAll(of: session.userID)
         _ = try await households.leave(session.userID)
+        let ownKitchen = Kitchen.own(session.userID)
+        try await recipes.deleteAll(of: ownKitchen)
+        try await pantry.deleteAll(of: ownKitchen)
+        try await shoppingList.deleteAll(of: ownKitchen)
         do {
             try await accounts.deleteUser(session.userID, requestID: context.requestID)
         } catch {

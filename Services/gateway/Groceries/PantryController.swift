@@ -14,6 +14,8 @@ import Logging
 /// and an add is all or nothing.
 struct PantryController: Sendable {
     let pantry: any PantryStore
+    /// Whose kitchen's pantry a request works on: the household's, or the person's own.
+    let households: any HouseholdStore
     let ledger: any ScanLedger
     let metrics: GatewayMetrics
     /// The time of an add and the UTC day a best-before date is bounded from (``GatewayDependencies/now``).
@@ -38,7 +40,7 @@ struct PantryController: Sendable {
     @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let page = try PageRequest(request.uri.queryParameters)
-        let found = try await pantry.items(of: session.userID, after: page.cursor, limit: page.limit)
+        let found = try await pantry.items(of: try await households.kitchen(of: session.userID), after: page.cursor, limit: page.limit)
         return try Response.json(PantryList(items: found.items, nextCursor: found.next?.token))
     }
 
@@ -47,16 +49,19 @@ struct PantryController: Sendable {
     /// `scanId` alone, or `name` with `quantity`, `unit`, `bestBefore` and `category`, are 400.
     @Sendable func add(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        switch try await request.decodedBody(as: PantryAddRequest.self, largest: Self.largestBody, example: PantryItemFields.example) {
-        case .scan(let id): return try await addScan(id, for: session.userID, context: context)
-        case .byHand(let fields): return try await addByHand(fields, for: session.userID, context: context)
+        let body = try await request.decodedBody(as: PantryAddRequest.self, largest: Self.largestBody, example: PantryItemFields.example)
+        let kitchen = try await households.kitchen(of: session.userID)
+        switch body {
+        case .scan(let id): return try await addScan(id, to: kitchen, context: context)
+        case .byHand(let fields): return try await addByHand(fields, to: kitchen, context: context)
         }
     }
 
     /// `GET /v1/pantry/items/{id}`: the item the `Location` of its add names.
     @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        guard let item = try await pantry.item(try context.pathID(else: Self.notFound), of: session.userID) else { throw Self.notFound }
+        let id = try context.pathID(else: Self.notFound)
+        guard let item = try await pantry.item(id, of: try await households.kitchen(of: session.userID)) else { throw Self.notFound }
         return try Response.json(item)
     }
 
@@ -69,7 +74,8 @@ struct PantryController: Sendable {
         let id = try context.pathID(else: Self.notFound)
         let fields = try await request.decodedBody(as: PantryItemFields.self, largest: Self.largestBody, example: PantryItemFields.example)
         let bestBefore = try fields.checkedBestBefore(today: CalendarDay(utc: now()))
-        guard var item = try await pantry.item(id, of: session.userID) else { throw Self.notFound }
+        let kitchen = try await households.kitchen(of: session.userID)
+        guard var item = try await pantry.item(id, of: kitchen) else { throw Self.notFound }
         if let name = fields.name { (item.name, item.key) = (name.text, name.key) }
         if let section = fields.section { item.category = section.rawValue }
         item.quantity = fields.quantity.applied(to: item.quantity)
@@ -78,7 +84,7 @@ struct PantryController: Sendable {
         guard item.unit == nil || item.quantity != nil else { throw PantryItemFields.unitWithoutQuantity }
         item.bestBefore = bestBefore.applied(to: item.bestBefore)
         item.workOutUseSoon()
-        switch try await pantry.replace(item, of: session.userID) {
+        switch try await pantry.replace(item, of: kitchen) {
         case .replaced(let replaced):
             return try Response.json(replaced)
         case .notFound:
@@ -96,7 +102,7 @@ struct PantryController: Sendable {
     @Sendable func delete(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
-        guard try await pantry.delete(id, of: session.userID) else { throw Self.notFound }
+        guard try await pantry.delete(id, of: try await households.kitchen(of: session.userID)) else { throw Self.notFound }
         context.logger.info("pantry item deleted", metadata: ["pantryItemId": "\(id)"])
         return Response(status: .noContent)
     }
@@ -104,15 +110,15 @@ struct PantryController: Sendable {
     /// `DELETE /v1/pantry`: 204, the pantry empty.
     @Sendable func clear(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        try await pantry.deleteAll(of: session.userID)
+        try await pantry.deleteAll(of: try await households.kitchen(of: session.userID))
         context.logger.info("pantry cleared")
         return Response(status: .noContent)
     }
 
     /// Adds the ingredients of the caller's finished scan (a refinement's are its confirmed list), the first of each
     /// key only. An ingredient whose name breaks a name rule is left out rather than refusing the rest.
-    private func addScan(_ scanID: UUID, for userID: UUID, context: GatewayRequestContext) async throws -> Response {
-        let scan = try await ledger.finishedScan(scanID, of: userID, use: "add its ingredients")
+    private func addScan(_ scanID: UUID, to kitchen: Kitchen, context: GatewayRequestContext) async throws -> Response {
+        let scan = try await ledger.finishedScan(scanID, of: kitchen.member, use: "add its ingredients")
         let addedAt = now()
         var keys: Set<String> = []
         let items = (scan.result.flatMap { $0.mode == .dish ? nil : $0.ingredients } ?? []).compactMap { ingredient -> PantryItem? in
@@ -126,11 +132,11 @@ struct PantryController: Sendable {
                 "The scan has no ingredients to add: it failed, it was of a dish, or it found none."
             )
         }
-        let added = try await pantry.add(items, for: userID, metrics: metrics, context: context)
+        let added = try await pantry.add(items, for: kitchen, metrics: metrics, context: context)
         return try Response.json(PantryItems(items: added))
     }
 
-    private func addByHand(_ fields: PantryItemFields, for userID: UUID, context: GatewayRequestContext) async throws -> Response {
+    private func addByHand(_ fields: PantryItemFields, to kitchen: Kitchen, context: GatewayRequestContext) async throws -> Response {
         guard let name = fields.name else { throw PantryItemFields.nameNeeded }
         let (quantity, unit) = (fields.quantity.applied(to: nil), fields.unit.applied(to: nil))
         guard unit == nil || quantity != nil else { throw PantryItemFields.unitWithoutQuantity }
@@ -145,7 +151,7 @@ struct PantryController: Sendable {
             source: .manual,
             at: addedAt
         )
-        let stored = try await pantry.add([item], for: userID, metrics: metrics, context: context)[0]
+        let stored = try await pantry.add([item], for: kitchen, metrics: metrics, context: context)[0]
         return try Response.json(
             stored,
             status: stored.id == item.id ? .created : .ok,

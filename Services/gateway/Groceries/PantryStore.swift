@@ -12,13 +12,13 @@ enum PantryAdding: Sendable, Hashable {
 /// What became of replacing a pantry item.
 enum PantryReplacing: Sendable, Hashable {
     case replaced(PantryItem)
-    /// The user has no item of that id.
+    /// The kitchen has no item of that id.
     case notFound
-    /// Another of the user's items has the new key.
+    /// Another of the kitchen's items has the new key.
     case keyTaken
 }
 
-/// One page of a user's pantry: soonest `useSoonBy` first, food that keeps last, then by id.
+/// One page of a kitchen's pantry: soonest `useSoonBy` first, food that keeps last, then by id.
 struct PantryPage: Sendable {
     var items: [PantryItem]
     /// Where the next page starts; nil on the last page. Its `createdAtMicroseconds` is the item's
@@ -36,23 +36,23 @@ struct PantryPage: Sendable {
 }
 
 /// The things users have at home (`/v1/pantry`). Real: ``PostgresPantryStore`` (the `pantry_items` table); fake:
-/// `FakePantryStore`. Every lookup is by the user too: another user's item is one that does not exist.
+/// `FakePantryStore`. Every lookup is by the kitchen too: another kitchen's item is one that does not exist.
 protocol PantryStore: Sendable {
-    /// Adds `items` (of distinct keys) to the user's pantry in one step. Where the pantry has an item of the same key,
+    /// Adds `items` (of distinct keys) to the kitchen's pantry in one step. Where the pantry has an item of the same key,
     /// that item is found again instead: its `lastSeenAt` becomes the new item's, and the new quantity (with its unit)
     /// and best-before (with its use-soon date) replace the old where the new item has them; its id, name, category,
     /// source and `addedAt` stay. All or nothing: ``PantryAdding/full`` when the new keys would take the pantry past
     /// `capacity`. Two adds at once never double an item nor pass the capacity.
-    func add(_ items: [PantryItem], for userID: UUID, capacity: Int) async throws -> PantryAdding
-    /// A page of the user's items, after `cursor`.
-    func items(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> PantryPage
-    /// Every item of the user (a pantry holds at most its capacity), for matching recipes against.
-    func allItems(of userID: UUID) async throws -> [PantryItem]
-    func item(_ id: UUID, of userID: UUID) async throws -> PantryItem?
-    /// Writes `item` over the user's item of its id, whatever that was: the last write wins.
-    func replace(_ item: PantryItem, of userID: UUID) async throws -> PantryReplacing
-    /// False when the user had no such item.
-    func delete(_ id: UUID, of userID: UUID) async throws -> Bool
-    /// Empties the user's pantry: by hand, and when their account goes.
-    func deleteAll(of userID: UUID) async throws
+    func add(_ items: [PantryItem], for kitchen: Kitchen, capacity: Int) async throws -> PantryAdding
+    /// A page of the kitchen's items, after `cursor`.
+    func items(of kitchen: Kitchen, after cursor: PageCursor?, limit: Int) async throws -> PantryPage
+    /// Every item of the kitchen (a pantry holds at most its capacity), for matching recipes against.
+    func allItems(of kitchen: Kitchen) async throws -> [PantryItem]
+    func item(_ id: UUID, of kitchen: Kitchen) async throws -> PantryItem?
+    /// Writes `item` over the kitchen's item of its id, whatever that was: the last write wins.
+    func replace(_ item: PantryItem, of kitchen: Kitchen) async throws -> PantryReplacing
+    /// False when the kitchen had no such item.
+    func delete(_ id: UUID, of kitchen: Kitchen) async throws -> Bool
+    /// Empties the kitchen's pantry: by hand, and when its owner's account goes.
+    func deleteAll(of kitchen: Kitchen) async throws
 }

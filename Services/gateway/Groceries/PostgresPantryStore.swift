@@ -22,19 +22,19 @@ struct PostgresPantryStore: PantryStore {
         COALESCE((extract(epoch FROM use_soon_by::timestamp AT TIME ZONE 'UTC') * 1000000)::bigint, \(PantryPage.keepsMicroseconds))
         """
 
-    /// One transaction under a lock per user (the same lock as ``replace(_:of:)``), so that the count, the capacity
+    /// One transaction under the kitchen's pantry lock (the same lock as ``replace(_:of:)``), so that the count, the capacity
     /// check and the upsert see no other change of theirs between. The items go in as one JSON array, one statement
     /// whatever their number.
-    func add(_ items: [PantryItem], for userID: UUID, capacity: Int) async throws -> PantryAdding {
+    func add(_ items: [PantryItem], for kitchen: Kitchen, capacity: Int) async throws -> PantryAdding {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         let rows = String(decoding: try encoder.encode(items.map(Row.init)), as: UTF8.self)
         let keys = items.map(\.key)
         return try await withStatementDeadline("pantry add", timeout: timeout) {
             try await client.withTransaction(logger: logger) { connection in
-                try await Self.lock(userID, on: connection, logger: logger)
+                try await PostgresKitchen.lock(.pantry, of: kitchen.id, on: connection, logger: logger)
                 let counted = try await connection.query(
-                    "SELECT count(*), count(*) FILTER (WHERE key = ANY(\(keys))) FROM pantry_items WHERE user_id = \(userID)",
+                    "SELECT count(*), count(*) FILTER (WHERE key = ANY(\(keys))) FROM pantry_items WHERE kitchen_id = \(kitchen.id)",
                     logger: logger
                 )
                 var (count, found) = (0, 0)
@@ -43,16 +43,16 @@ struct PostgresPantryStore: PantryStore {
                 guard after <= capacity else { return .full }
                 let written = try await connection.query(
                     """
-                    INSERT INTO pantry_items (id, user_id, key, name, category, quantity, unit, best_before, use_soon_by,
+                    INSERT INTO pantry_items (id, kitchen_id, key, name, category, quantity, unit, best_before, use_soon_by,
                                               use_soon_estimated, source, scan_id, added_at, last_seen_at)
-                    SELECT r.id, \(userID), r.key, r.name, r.category, r.quantity, r.unit, DATE '1970-01-01' + r.best_before,
+                    SELECT r.id, \(kitchen.id), r.key, r.name, r.category, r.quantity, r.unit, DATE '1970-01-01' + r.best_before,
                            DATE '1970-01-01' + r.use_soon_by, r.use_soon_estimated, r.source, r.scan_id,
                            timestamptz 'epoch' + r.added_at * interval '1 microsecond',
                            timestamptz 'epoch' + r.last_seen_at * interval '1 microsecond'
                     FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
                         id uuid, key text, name text, category text, quantity double precision, unit text, best_before integer,
                         use_soon_by integer, use_soon_estimated boolean, source text, scan_id uuid, added_at bigint, last_seen_at bigint)
-                    ON CONFLICT (user_id, key) DO UPDATE SET
+                    ON CONFLICT (kitchen_id, key) DO UPDATE SET
                         last_seen_at = EXCLUDED.last_seen_at,
                         quantity = COALESCE(EXCLUDED.quantity, pantry_items.quantity),
                         unit = CASE WHEN EXCLUDED.quantity IS NULL THEN pantry_items.unit ELSE EXCLUDED.unit END,
@@ -73,12 +73,12 @@ struct PostgresPantryStore: PantryStore {
     }
 
     /// Pages by ``PantryPage/sortMicroseconds(of:)`` and id, ascending.
-    func items(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> PantryPage {
+    func items(of kitchen: Kitchen, after cursor: PageCursor?, limit: Int) async throws -> PantryPage {
         try await withStatementDeadline("pantry list", timeout: timeout) {
             let rows = try await client.query(
                 """
                 SELECT \(unescaped: Self.columns), \(unescaped: Self.sortKey) FROM pantry_items
-                WHERE user_id = \(userID)
+                WHERE kitchen_id = \(kitchen.id)
                   AND (\(cursor == nil) OR (\(unescaped: Self.sortKey), id) > (\(cursor?.createdAtMicroseconds ?? 0), \(cursor?.id ?? UUID())))
                 ORDER BY \(unescaped: Self.sortKey), id LIMIT \(limit + 1)
                 """,
@@ -94,20 +94,20 @@ struct PostgresPantryStore: PantryStore {
     }
 
     /// In the pages' order.
-    func allItems(of userID: UUID) async throws -> [PantryItem] {
+    func allItems(of kitchen: Kitchen) async throws -> [PantryItem] {
         try await withStatementDeadline("pantry all", timeout: timeout) {
             let rows = try await client.query(
-                "SELECT \(unescaped: Self.columns) FROM pantry_items WHERE user_id = \(userID) ORDER BY \(unescaped: Self.sortKey), id",
+                "SELECT \(unescaped: Self.columns) FROM pantry_items WHERE kitchen_id = \(kitchen.id) ORDER BY \(unescaped: Self.sortKey), id",
                 logger: logger
             )
             return try await Self.items(rows)
         }
     }
 
-    func item(_ id: UUID, of userID: UUID) async throws -> PantryItem? {
+    func item(_ id: UUID, of kitchen: Kitchen) async throws -> PantryItem? {
         try await withStatementDeadline("pantry find", timeout: timeout) {
             let rows = try await client.query(
-                "SELECT \(unescaped: Self.columns) FROM pantry_items WHERE id = \(id) AND user_id = \(userID)",
+                "SELECT \(unescaped: Self.columns) FROM pantry_items WHERE id = \(id) AND kitchen_id = \(kitchen.id)",
                 logger: logger
             )
             return try await Self.items(rows).first
@@ -115,15 +115,15 @@ struct PostgresPantryStore: PantryStore {
     }
 
     /// Under the lock of ``add(_:for:capacity:)``, so that no add of the new key comes between the check and the write.
-    func replace(_ item: PantryItem, of userID: UUID) async throws -> PantryReplacing {
+    func replace(_ item: PantryItem, of kitchen: Kitchen) async throws -> PantryReplacing {
         let row = Row(item)
         return try await withStatementDeadline("pantry replace", timeout: timeout) {
             try await client.withTransaction(logger: logger) { connection in
-                try await Self.lock(userID, on: connection, logger: logger)
+                try await PostgresKitchen.lock(.pantry, of: kitchen.id, on: connection, logger: logger)
                 let others = try await connection.query(
                     """
-                    SELECT (SELECT count(*) FROM pantry_items WHERE user_id = \(userID) AND id = \(item.id)),
-                           (SELECT count(*) FROM pantry_items WHERE user_id = \(userID) AND key = \(item.key) AND id <> \(item.id))
+                    SELECT (SELECT count(*) FROM pantry_items WHERE kitchen_id = \(kitchen.id) AND id = \(item.id)),
+                           (SELECT count(*) FROM pantry_items WHERE kitchen_id = \(kitchen.id) AND key = \(item.key) AND id <> \(item.id))
                     """,
                     logger: logger
                 )
@@ -140,7 +140,7 @@ struct PostgresPantryStore: PantryStore {
                         use_soon_estimated = \(row.useSoonEstimated), source = \(row.source), scan_id = \(row.scanId),
                         added_at = timestamptz 'epoch' + \(row.addedAt) * interval '1 microsecond',
                         last_seen_at = timestamptz 'epoch' + \(row.lastSeenAt) * interval '1 microsecond'
-                    WHERE id = \(item.id) AND user_id = \(userID)
+                    WHERE id = \(item.id) AND kitchen_id = \(kitchen.id)
                     RETURNING \(unescaped: Self.columns)
                     """,
                     logger: logger
@@ -151,24 +151,18 @@ struct PostgresPantryStore: PantryStore {
         }
     }
 
-    func delete(_ id: UUID, of userID: UUID) async throws -> Bool {
+    func delete(_ id: UUID, of kitchen: Kitchen) async throws -> Bool {
         try await withStatementDeadline("pantry delete", timeout: timeout) {
-            let rows = try await client.query("DELETE FROM pantry_items WHERE id = \(id) AND user_id = \(userID) RETURNING 1", logger: logger)
+            let rows = try await client.query("DELETE FROM pantry_items WHERE id = \(id) AND kitchen_id = \(kitchen.id) RETURNING 1", logger: logger)
             for try await _ in rows.decode(Int.self) { return true }
             return false
         }
     }
 
-    func deleteAll(of userID: UUID) async throws {
-        try await withStatementDeadline("pantry delete user", timeout: timeout) {
-            try await client.execute("DELETE FROM pantry_items WHERE user_id = \(userID)", logger: logger)
+    func deleteAll(of kitchen: Kitchen) async throws {
+        try await withStatementDeadline("pantry delete kitchen", timeout: timeout) {
+            try await client.execute("DELETE FROM pantry_items WHERE kitchen_id = \(kitchen.id)", logger: logger)
         }
-    }
-
-    /// The user's pantry lock, held to the end of the transaction: a 64-bit hash of their id, apart from the recipe
-    /// box's lock on the same user.
-    private static func lock(_ userID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.execute("SELECT pg_advisory_xact_lock(hashtextextended('pantry ' || \(userID)::text, 0))", logger: logger)
     }
 
     /// An item as the statements write it: days since 1970, times in microseconds since 1970; the columns' names in

@@ -4,7 +4,7 @@ import KiwiModels
 import Logging
 import PostgresNIO
 
-/// The `shopping_list_items` table: one row per item, unique by user and key, its recipes a `text[]`.
+/// The `shopping_list_items` table: one row per item, unique by kitchen and key, its recipes a `text[]`.
 struct PostgresShoppingListStore: ShoppingListStore {
     let client: PostgresClient
     let logger: Logger
@@ -13,19 +13,19 @@ struct PostgresShoppingListStore: ShoppingListStore {
 
     private static let columns = "id, key, name, section, checked, for_recipes, added_at"
 
-    /// One transaction under a lock per user, so that the count and the upsert see no other add of theirs between:
+    /// One transaction under the kitchen's list lock, so that the count and the upsert see no other add of theirs between:
     /// two adds at once neither pass the capacity nor double an item. The items go in one statement; an item whose key
     /// the list has appends the recipes its row lacks, in order, and changes nothing else.
-    func add(_ items: [ShoppingListItem], for userID: UUID, capacity: Int) async throws -> ShoppingListAdding {
+    func add(_ items: [ShoppingListItem], for kitchen: Kitchen, capacity: Int) async throws -> ShoppingListAdding {
         let merged = Self.mergedByKey(items)
         let encoder = JSONEncoder()
         let recipes = try merged.map { String(decoding: try encoder.encode($0.forRecipes), as: UTF8.self) }
         let keys = merged.map(\.key)
         return try await withStatementDeadline("shopping list add", timeout: timeout) {
             try await client.withTransaction(logger: logger) { connection in
-                try await connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockSpace), \(Self.lockKey(userID)))", logger: logger)
+                try await PostgresKitchen.lock(.shoppingList, of: kitchen.id, on: connection, logger: logger)
                 let counted = try await connection.query(
-                    "SELECT count(*), count(*) FILTER (WHERE key = ANY(\(keys))) FROM shopping_list_items WHERE user_id = \(userID)",
+                    "SELECT count(*), count(*) FILTER (WHERE key = ANY(\(keys))) FROM shopping_list_items WHERE kitchen_id = \(kitchen.id)",
                     logger: logger
                 )
                 var (count, found) = (0, 0)
@@ -33,14 +33,14 @@ struct PostgresShoppingListStore: ShoppingListStore {
                 guard count + merged.count - found <= capacity else { return .full }
                 let rows = try await connection.query(
                     """
-                    INSERT INTO shopping_list_items (id, user_id, key, name, section, checked, for_recipes, added_at)
-                    SELECT new.id, \(userID), new.key, new.name, new.section, new.checked,
+                    INSERT INTO shopping_list_items (id, kitchen_id, key, name, section, checked, for_recipes, added_at)
+                    SELECT new.id, \(kitchen.id), new.key, new.name, new.section, new.checked,
                            ARRAY(SELECT recipe FROM jsonb_array_elements_text(new.recipes::jsonb) WITH ORDINALITY AS r(recipe, n) ORDER BY n),
                            new.added_at
                     FROM unnest(\(merged.map(\.id)), \(keys), \(merged.map(\.name)), \(merged.map(\.section)), \(merged.map(\.checked)),
                                 \(recipes), \(merged.map(\.addedAt)))
                          AS new(id, key, name, section, checked, recipes, added_at)
-                    ON CONFLICT (user_id, key) DO UPDATE SET for_recipes = shopping_list_items.for_recipes || ARRAY(
+                    ON CONFLICT (kitchen_id, key) DO UPDATE SET for_recipes = shopping_list_items.for_recipes || ARRAY(
                         SELECT recipe FROM unnest(EXCLUDED.for_recipes) WITH ORDINALITY AS r(recipe, n)
                         WHERE recipe <> ALL (shopping_list_items.for_recipes) ORDER BY n
                     )
@@ -59,21 +59,21 @@ struct PostgresShoppingListStore: ShoppingListStore {
         }
     }
 
-    func items(of userID: UUID) async throws -> [ShoppingListItem] {
+    func items(of kitchen: Kitchen) async throws -> [ShoppingListItem] {
         try await withStatementDeadline("shopping list items", timeout: timeout) {
             let rows = try await client.query(
-                "SELECT \(unescaped: Self.columns) FROM shopping_list_items WHERE user_id = \(userID) ORDER BY added_at, id",
+                "SELECT \(unescaped: Self.columns) FROM shopping_list_items WHERE kitchen_id = \(kitchen.id) ORDER BY added_at, id",
                 logger: logger
             )
             return try await Self.items(rows)
         }
     }
 
-    func setChecked(_ id: UUID, _ checked: Bool, of userID: UUID) async throws -> ShoppingListItem? {
+    func setChecked(_ id: UUID, _ checked: Bool, of kitchen: Kitchen) async throws -> ShoppingListItem? {
         try await withStatementDeadline("shopping list check", timeout: timeout) {
             let rows = try await client.query(
                 """
-                UPDATE shopping_list_items SET checked = \(checked) WHERE id = \(id) AND user_id = \(userID)
+                UPDATE shopping_list_items SET checked = \(checked) WHERE id = \(id) AND kitchen_id = \(kitchen.id)
                 RETURNING \(unescaped: Self.columns)
                 """,
                 logger: logger
@@ -82,11 +82,11 @@ struct PostgresShoppingListStore: ShoppingListStore {
         }
     }
 
-    func delete(_ ids: [UUID], of userID: UUID) async throws -> Int {
+    func delete(_ ids: [UUID], of kitchen: Kitchen) async throws -> Int {
         try await withStatementDeadline("shopping list delete", timeout: timeout) {
             let rows = try await client.query(
                 """
-                WITH gone AS (DELETE FROM shopping_list_items WHERE user_id = \(userID) AND id = ANY(\(ids)) RETURNING 1)
+                WITH gone AS (DELETE FROM shopping_list_items WHERE kitchen_id = \(kitchen.id) AND id = ANY(\(ids)) RETURNING 1)
                 SELECT count(*) FROM gone
                 """,
                 logger: logger
@@ -97,9 +97,9 @@ struct PostgresShoppingListStore: ShoppingListStore {
         }
     }
 
-    func deleteAll(of userID: UUID) async throws {
-        try await withStatementDeadline("shopping list delete user", timeout: timeout) {
-            try await client.execute("DELETE FROM shopping_list_items WHERE user_id = \(userID)", logger: logger)
+    func deleteAll(of kitchen: Kitchen) async throws {
+        try await withStatementDeadline("shopping list delete kitchen", timeout: timeout) {
+            try await client.execute("DELETE FROM shopping_list_items WHERE kitchen_id = \(kitchen.id)", logger: logger)
         }
     }
 
@@ -119,15 +119,6 @@ struct PostgresShoppingListStore: ShoppingListStore {
             }
         }
         return merged
-    }
-
-    /// The first key of the two-key advisory locks of shopping lists ("SHOP"): the two-key form is a key space of its
-    /// own, so these locks never wait on a recipe box's (`PostgresSavedRecipeStore.lockKey`) or a scan reservation's.
-    static let lockSpace: Int32 = 0x5348_4F50
-
-    /// The second key: the first 4 bytes of the user's id. Two users whose ids share them only wait on each other.
-    static func lockKey(_ userID: UUID) -> Int32 {
-        withUnsafeBytes(of: userID.uuid) { bytes in Int32(bitPattern: bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }) }
     }
 
     private static func items(_ rows: PostgresRowSequence) async throws -> [ShoppingListItem] {

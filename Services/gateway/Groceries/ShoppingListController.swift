@@ -13,6 +13,8 @@ import NIOCore
 /// body is checked before anything is stored, and an add is all or nothing.
 struct ShoppingListController: Sendable {
     let shoppingList: any ShoppingListStore
+    /// Whose kitchen's list a request works on: the household's, or the person's own.
+    let households: any HouseholdStore
     let recipes: any SavedRecipeStore
     let ledger: any ScanLedger
     let pantry: any PantryStore
@@ -43,7 +45,7 @@ struct ShoppingListController: Sendable {
         guard let format else {
             throw APIError(.notAcceptable, .notAcceptable, "The shopping list is available as application/json or text/plain.")
         }
-        let list = ShoppingListExport.list(try await shoppingList.items(of: session.userID))
+        let list = ShoppingListExport.list(try await shoppingList.items(of: try await households.kitchen(of: session.userID)))
         guard format == .text else { return try Response.json(list) }
         return Response(
             status: .ok,
@@ -62,16 +64,18 @@ struct ShoppingListController: Sendable {
         let session = try context.authenticatedSession
         let items: [ShoppingListItem]
         var conflicts: [RecipeConflict] = []
-        switch try await request.decodedBody(as: ShoppingListAddRequest.self, largest: Self.largestBody, example: #"{"name": "Milk"}"#) {
+        let body = try await request.decodedBody(as: ShoppingListAddRequest.self, largest: Self.largestBody, example: #"{"name": "Milk"}"#)
+        let kitchen = try await households.kitchen(of: session.userID)
+        switch body {
         case .recipe(let recipeID, let scanID):
-            let recipe = try await recipe(recipeID, scanID: scanID, of: session.userID)
+            let recipe = try await recipe(recipeID, scanID: scanID, in: kitchen)
             conflicts = try await profileCheck.checked(recipe, of: session.userID).conflicts
-            items = try await missingIngredients(of: recipe, for: session.userID)
+            items = try await missingIngredients(of: recipe, in: kitchen)
         case .byHand(let name, let section):
             items = [Self.item(name, section: section ?? StoreSection(key: name.key), for: [], at: now())]
         }
-        let added = try await store(items, for: session.userID, context: context)
-        let list = ShoppingListExport.list(try await shoppingList.items(of: session.userID))
+        let added = try await store(items, in: kitchen, context: context)
+        let list = ShoppingListExport.list(try await shoppingList.items(of: kitchen))
         return try Response.json(ShoppingListAddition(added: added, list: list, conflicts: conflicts))
     }
 
@@ -80,7 +84,9 @@ struct ShoppingListController: Sendable {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
         let checked = try await request.decodedBody(as: ShoppingListCheckRequest.self, largest: Self.largestBody, example: #"{"checked": true}"#)
-        guard let item = try await shoppingList.setChecked(id, checked.checked, of: session.userID) else { throw Self.notFound }
+        guard let item = try await shoppingList.setChecked(id, checked.checked, of: try await households.kitchen(of: session.userID)) else {
+            throw Self.notFound
+        }
         return try Response.json(item)
     }
 
@@ -88,7 +94,7 @@ struct ShoppingListController: Sendable {
     @Sendable func delete(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
-        guard try await shoppingList.delete([id], of: session.userID) == 1 else { throw Self.notFound }
+        guard try await shoppingList.delete([id], of: try await households.kitchen(of: session.userID)) == 1 else { throw Self.notFound }
         context.logger.info("shopping list item deleted", metadata: ["shoppingListItemId": "\(id)"])
         return Response(status: .noContent)
     }
@@ -96,7 +102,7 @@ struct ShoppingListController: Sendable {
     /// `DELETE /v1/shopping-list`: 204, the list empty.
     @Sendable func clear(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        try await shoppingList.deleteAll(of: session.userID)
+        try await shoppingList.deleteAll(of: try await households.kitchen(of: session.userID))
         context.logger.info("shopping list cleared")
         return Response(status: .noContent)
     }
@@ -107,23 +113,24 @@ struct ShoppingListController: Sendable {
     /// retry finds them there again (the pantry merges by key) and takes them off.
     @Sendable func moveCheckedToPantry(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        let checked = try await shoppingList.items(of: session.userID).filter(\.checked)
+        let kitchen = try await households.kitchen(of: session.userID)
+        let checked = try await shoppingList.items(of: kitchen).filter(\.checked)
         guard !checked.isEmpty else { return try Response.json(PantryItems(items: [])) }
         let addedAt = now()
         let items = checked.map { item in
             PantryItem.new(name: (item.name, item.key), section: StoreSection(category: item.section), source: .manual, at: addedAt)
         }
-        let moved = try await pantry.add(items, for: session.userID, metrics: metrics, context: context)
-        let removed = try await shoppingList.delete(checked.map(\.id), of: session.userID)
+        let moved = try await pantry.add(items, for: kitchen, metrics: metrics, context: context)
+        let removed = try await shoppingList.delete(checked.map(\.id), of: kitchen)
         context.logger.info("shopping list items moved to the pantry", metadata: ["count": "\(removed)"])
         return try Response.json(PantryItems(items: moved))
     }
 
-    /// The recipe a request names: the caller's saved recipe, or with `scanID` one of their finished scan's (404 and
-    /// 409 `scan_in_progress` as `POST /v1/recipes`).
-    private func recipe(_ recipeID: UUID, scanID: UUID?, of userID: UUID) async throws -> Recipe {
-        if let scanID { return try await ledger.finishedRecipe(recipeID, ofScan: scanID, of: userID).recipe }
-        guard let saved = try await recipes.recipe(recipeID, of: userID) else {
+    /// The recipe a request names: the kitchen's saved recipe, or with `scanID` one of the caller's finished scan's
+    /// (404 and 409 `scan_in_progress` as `POST /v1/recipes`).
+    private func recipe(_ recipeID: UUID, scanID: UUID?, in kitchen: Kitchen) async throws -> Recipe {
+        if let scanID { return try await ledger.finishedRecipe(recipeID, ofScan: scanID, of: kitchen.member).recipe }
+        guard let saved = try await recipes.recipe(recipeID, of: kitchen) else {
             throw APIError(.notFound, .notFound, "There is no such saved recipe.")
         }
         return saved.recipe
@@ -132,8 +139,8 @@ struct ShoppingListController: Sendable {
     /// New items for the ingredients of `recipe` whose key is neither in the user's pantry nor a staple, the first of
     /// each key, each needed by the recipe. An ingredient whose name breaks a name rule is left out rather than
     /// refusing the rest, as a scan's are from the pantry.
-    private func missingIngredients(of recipe: Recipe, for userID: UUID) async throws -> [ShoppingListItem] {
-        var keys = Set(try await pantry.allItems(of: userID).map(\.key))
+    private func missingIngredients(of recipe: Recipe, in kitchen: Kitchen) async throws -> [ShoppingListItem] {
+        var keys = Set(try await pantry.allItems(of: kitchen).map(\.key))
         let addedAt = now()
         return recipe.ingredients.compactMap { ingredient in
             guard let name = try? PantryItemFields.checkedName(ingredient.name), !PantryStaples.contains(key: name.key),
@@ -148,8 +155,8 @@ struct ShoppingListController: Sendable {
     }
 
     /// Adds `items` all or none (400 `shopping_list_full`), counting the new ones.
-    private func store(_ items: [ShoppingListItem], for userID: UUID, context: GatewayRequestContext) async throws -> [ShoppingListItem] {
-        switch try await shoppingList.add(items, for: userID, capacity: Self.capacity) {
+    private func store(_ items: [ShoppingListItem], in kitchen: Kitchen, context: GatewayRequestContext) async throws -> [ShoppingListItem] {
+        switch try await shoppingList.add(items, for: kitchen, capacity: Self.capacity) {
         case .added(let stored):
             let new = zip(items, stored).filter { $0.id == $1.id }.count
             metrics.shoppingListAdded(newItems: new)

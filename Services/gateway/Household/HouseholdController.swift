@@ -6,9 +6,11 @@ import KiwiServiceSupport
 import Logging
 
 /// Households (`/v1/household`): people who share one kitchen and whose answers are made safe for each other. A person
-/// is in at most one; without one, Kiwi cooks for them alone, as it always has. Joining is by an invitation a member
-/// makes, and shares the joiner's allergies and diets with the other members, which the join must agree to
-/// (`"shareProfile": true`). The routes answer only about the caller's own household: another's ids are 404.
+/// is in at most one; without one, Kiwi cooks for them alone, as it always has. Creating one moves the creator's
+/// kitchen into it; joining is by an invitation a member makes, merges the joiner's kitchen into the household's, and
+/// shares the joiner's allergies and diets with the other members, which the join must agree to
+/// (`"shareProfile": true`). Leaving leaves the kitchen with the household. The routes answer only about the caller's
+/// own household: another's ids are 404.
 struct HouseholdController: Sendable {
     let households: any HouseholdStore
     let profiles: any ProfileStore
@@ -82,13 +84,23 @@ struct HouseholdController: Sendable {
         guard let hash = InvitationCode.hash(of: body.code) else { throw Self.invitationNotFound }
         let at = now()
         let member = HouseholdMemberRecord(id: UUID(), userID: session.userID, displayName: body.displayName, joinedAt: at.rounded())
-        switch try await households.join(codeHash: hash, member: member, now: at, capacity: Self.capacity) {
+        switch try await households.join(codeHash: hash, member: member, now: at, capacity: Self.capacity, limits: .standard) {
         case .joined(let household):
             context.logger.info("household joined", metadata: ["householdId": "\(household.id)"])
             return try Response.json(try await answer(household, for: session.userID))
         case .invitationUnknown: throw Self.invitationNotFound
         case .alreadyMember: throw Self.alreadyInHousehold
         case .full: throw APIError(.conflict, .householdFull, "The household has \(Self.capacity) members, as many as one may have.")
+        case .kitchenTooFull(let overflow):
+            throw APIError(
+                .conflict,
+                .kitchenTooFull,
+                """
+                Joining would give the household's \(overflow.part.rawValue) \(overflow.merged) items (the household's \(overflow.household), \
+                yours \(overflow.yours), each duplicate once); it holds at most \(overflow.limit). Nothing was merged: remove \
+                \(overflow.merged - overflow.limit) from yours, or ask a member to, and join again with the same code.
+                """
+            )
         }
     }
 

@@ -3,9 +3,10 @@ import KiwiDatabase
 import Logging
 import PostgresNIO
 
-/// The `households`, `household_members` and `household_invitations` tables. Every change to a household's members or
-/// invitations runs in a transaction that first locks the household's row, so that two joins cannot pass its capacity,
-/// an invitation is used once, and a join cannot land in a household its last member is deleting.
+/// The `households`, `household_members` and `household_invitations` tables, and the kitchen's as people move in and
+/// out (``PostgresKitchen``). Every change to a household's members or invitations runs in a transaction that first
+/// locks the household's row, so that two joins cannot pass its capacity, an invitation is used once, and a join
+/// cannot land in a household its last member is deleting.
 struct PostgresHouseholdStore: HouseholdStore {
     let client: PostgresClient
     let logger: Logger
@@ -18,29 +19,39 @@ struct PostgresHouseholdStore: HouseholdStore {
         }
     }
 
-    /// One statement: the member's row and the household's, the household's only if the member's went in (the foreign
-    /// key is checked at the statement's end, when both are there).
+    func kitchen(of userID: UUID) async throws -> Kitchen {
+        try await withStatementDeadline("household kitchen", timeout: timeout) {
+            let rows = try await client.query("SELECT household_id FROM household_members WHERE user_id = \(userID)", logger: logger)
+            let household = try await Self.first(rows.decode(UUID.self))
+            return Kitchen(id: household ?? userID, member: userID)
+        }
+    }
+
+    /// The member's row and the household's in one statement, the household's only if the member's went in (the
+    /// foreign key is checked at the statement's end, when both are there); then the creator's kitchen moves in.
     func create(_ household: HouseholdRecord, creator: HouseholdMemberRecord) async throws -> HouseholdCreation {
         try await withStatementDeadline("household create", timeout: timeout) {
-            let rows = try await client.query(
-                """
-                WITH member AS (
-                    INSERT INTO household_members (id, user_id, household_id, display_name, joined_at)
-                    VALUES (\(creator.id), \(creator.userID), \(household.id), \(creator.displayName), \(creator.joinedAt))
-                    ON CONFLICT (user_id) DO NOTHING
-                    RETURNING household_id
+            try await client.withTransaction(logger: logger) { connection in
+                let rows = try await connection.query(
+                    """
+                    WITH member AS (
+                        INSERT INTO household_members (id, user_id, household_id, display_name, joined_at)
+                        VALUES (\(creator.id), \(creator.userID), \(household.id), \(creator.displayName), \(creator.joinedAt))
+                        ON CONFLICT (user_id) DO NOTHING
+                        RETURNING household_id
+                    )
+                    INSERT INTO households (id, name, created_at) SELECT household_id, \(household.name), \(household.createdAt) FROM member
+                    RETURNING 1
+                    """,
+                    logger: logger
                 )
-                INSERT INTO households (id, name, created_at) SELECT household_id, \(household.name), \(household.createdAt) FROM member
-                RETURNING 1
-                """,
-                logger: logger
-            )
-            for try await _ in rows.decode(Int.self) {
+                guard try await Self.first(rows.decode(Int.self)) != nil else { return .alreadyMember }
+                // A new household's kitchen is empty: the merge moves everything and passes no limit.
+                _ = try await PostgresKitchen.merge(creator.userID, into: household.id, limits: .unbounded, on: connection, logger: logger)
                 var created = household
                 created.members = [creator]
                 return .created(created)
             }
-            return .alreadyMember
         }
     }
 
@@ -61,7 +72,7 @@ struct PostgresHouseholdStore: HouseholdStore {
         }
     }
 
-    func join(codeHash: Data, member: HouseholdMemberRecord, now: Date, capacity: Int) async throws -> HouseholdJoining {
+    func join(codeHash: Data, member: HouseholdMemberRecord, now: Date, capacity: Int, limits: KitchenLimits) async throws -> HouseholdJoining {
         try await withStatementDeadline("household join", timeout: timeout) {
             try await client.withTransaction(logger: logger) { connection in
                 let invited = try await connection.query(
@@ -96,6 +107,10 @@ struct PostgresHouseholdStore: HouseholdStore {
                 )
                 // A creation or a join of another household by the same person, at the same moment, got there first.
                 guard try await Self.first(inserted.decode(Int.self)) != nil else { return .alreadyMember }
+                if let overflow = try await PostgresKitchen.merge(member.userID, into: household, limits: limits, on: connection, logger: logger) {
+                    try await connection.execute("DELETE FROM household_members WHERE id = \(member.id)", logger: logger)
+                    return .kitchenTooFull(overflow)
+                }
                 try await connection.execute("DELETE FROM household_invitations WHERE code_hash = \(codeHash)", logger: logger)
                 guard let joined = try await Self.household(of: member.userID, on: connection, logger: logger) else { throw PostgresRowMissing() }
                 return .joined(joined)
@@ -144,8 +159,9 @@ struct PostgresHouseholdStore: HouseholdStore {
         return try await first(rows.decode(UUID.self))
     }
 
-    /// Deletes the member whose `column` (`id` or `user_id`) is `value` from the locked `household`, and the household
-    /// with its invitations when nobody is left; whether there was such a member.
+    /// Deletes the member whose `column` (`id` or `user_id`) is `value` from the locked `household`, with their notes
+    /// and whatever their own kitchen holds (written there while they joined), and the household with its invitations
+    /// and kitchen when nobody is left; whether there was such a member.
     private static func delete(
         memberWhere column: String,
         is value: UUID,
@@ -154,14 +170,20 @@ struct PostgresHouseholdStore: HouseholdStore {
         logger: Logger
     ) async throws -> Bool {
         let gone = try await connection.query(
-            "DELETE FROM household_members WHERE \(unescaped: column) = \(value) AND household_id = \(household) RETURNING 1",
+            "DELETE FROM household_members WHERE \(unescaped: column) = \(value) AND household_id = \(household) RETURNING user_id",
             logger: logger
         )
-        guard try await first(gone.decode(Int.self)) != nil else { return false }
-        try await connection.execute(
-            "DELETE FROM households WHERE id = \(household) AND NOT EXISTS (SELECT 1 FROM household_members WHERE household_id = \(household))",
+        guard let userID = try await first(gone.decode(UUID.self)) else { return false }
+        try await PostgresKitchen.forgetNotes(of: userID, on: connection, logger: logger)
+        try await PostgresKitchen.empty(userID, on: connection, logger: logger)
+        let deleted = try await connection.query(
+            """
+            DELETE FROM households WHERE id = \(household) AND NOT EXISTS (SELECT 1 FROM household_members WHERE household_id = \(household))
+            RETURNING 1
+            """,
             logger: logger
         )
+        if try await first(deleted.decode(Int.self)) != nil { try await PostgresKitchen.empty(household, on: connection, logger: logger) }
         return true
     }
 

@@ -14,6 +14,8 @@ import NIOCore
 /// the user's profile as it is now (``TodaysProfileCheck``). Another user's recipe is 404, like one that never was.
 struct RecipesController: Sendable {
     let recipes: any SavedRecipeStore
+    /// Whose kitchen's box a request works on: the household's, or the person's own.
+    let households: any HouseholdStore
     let ledger: any ScanLedger
     /// What the user has at home, for `?cookable=true`.
     let pantry: any PantryStore
@@ -63,7 +65,7 @@ struct RecipesController: Sendable {
             note: nil,
             rating: nil
         )
-        switch try await recipes.save(copy, for: session.userID, capacity: Self.capacity) {
+        switch try await recipes.save(copy, for: try await households.kitchen(of: session.userID), capacity: Self.capacity) {
         case .saved(let saved):
             context.logger.info("recipe saved", metadata: ["savedRecipeId": "\(saved.id)"])
             let checked = try await profileCheck.checked(saved, of: session.userID)
@@ -97,13 +99,14 @@ struct RecipesController: Sendable {
             throw APIError.badRequest("q may be at most \(Self.longestQuery) characters.")
         }
         let search = query["q"].map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-        if cookable { return try Response.json(try await self.cookable(of: session.userID, matching: search, page: page)) }
-        let found = try await recipes.recipes(of: session.userID, matching: search, after: page.cursor, limit: page.limit)
+        let kitchen = try await households.kitchen(of: session.userID)
+        if cookable { return try Response.json(try await self.cookable(in: kitchen, matching: search, page: page)) }
+        let found = try await recipes.recipes(of: kitchen, matching: search, after: page.cursor, limit: page.limit)
         let checked = try await profileCheck.checked(found.recipes, of: session.userID)
         return try Response.json(SavedRecipeList(recipes: checked, nextCursor: found.next?.token))
     }
 
-    /// A page of the user's recipes that match `search` and fit their profile as it is now (none with a conflict),
+    /// A page of the kitchen's recipes that match `search` and fit the table's profiles as they are now (none with a conflict),
     /// ranked by ``PantryCoverage`` against their whole pantry on today's UTC day. The box holds at most ``capacity``
     /// recipes and the pantry its capacity of items, so both are read whole and ranked in memory.
     ///
@@ -113,16 +116,16 @@ struct RecipesController: Sendable {
     /// the person reading the page), what followed it has moved up one place: the page starts at offset − 1. A
     /// ranking is of one moment: when the pantry changes between pages, a recipe may move past the cursor and be
     /// answered twice, or not at all.
-    private func cookable(of userID: UUID, matching search: String?, page: PageRequest) async throws -> CookableRecipeList {
+    private func cookable(in kitchen: Kitchen, matching search: String?, page: PageRequest) async throws -> CookableRecipeList {
         var saved: [SavedRecipe] = []
         var cursor: PageCursor?
         repeat {
-            let found = try await recipes.recipes(of: userID, matching: search, after: cursor, limit: PageRequest.largest)
+            let found = try await recipes.recipes(of: kitchen, matching: search, after: cursor, limit: PageRequest.largest)
             saved += found.recipes
             cursor = found.next
         } while cursor != nil
-        let fitting = try await profileCheck.checked(saved, of: userID).filter(\.conflicts.isEmpty)
-        let ranking = PantryCoverage.ranked(fitting, pantry: try await pantry.allItems(of: userID), today: CalendarDay(utc: now()))
+        let fitting = try await profileCheck.checked(saved, of: kitchen.member).filter(\.conflicts.isEmpty)
+        let ranking = PantryCoverage.ranked(fitting, pantry: try await pantry.allItems(of: kitchen), today: CalendarDay(utc: now()))
         let start =
             page.cursor.map { asked in
                 ranking.firstIndex { $0.saved.id == asked.id }.map { $0 + 1 } ?? min(max(Int(asked.createdAtMicroseconds) - 1, 0), ranking.count)
@@ -175,7 +178,9 @@ struct RecipesController: Sendable {
         if case .set(let rating) = patch.changes.rating, !(1...5).contains(rating) {
             throw SavedRecipePatch.ratingRule
         }
-        guard let updated = try await recipes.update(id, of: session.userID, patch.changes) else { throw Self.notFound }
+        guard let updated = try await recipes.update(id, of: try await households.kitchen(of: session.userID), patch.changes) else {
+            throw Self.notFound
+        }
         return try Response.json(try await profileCheck.checked(updated, of: session.userID))
     }
 
@@ -183,7 +188,7 @@ struct RecipesController: Sendable {
     @Sendable func delete(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
-        guard try await recipes.delete(id, of: session.userID) else { throw Self.notFound }
+        guard try await recipes.delete(id, of: try await households.kitchen(of: session.userID)) else { throw Self.notFound }
         context.logger.info("saved recipe deleted", metadata: ["savedRecipeId": "\(id)"])
         return Response(status: .noContent)
     }
@@ -194,7 +199,7 @@ struct RecipesController: Sendable {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
         let token = SharePageController.newToken()
-        guard let share = try await recipes.share(id, of: session.userID, token: token) else { throw Self.notFound }
+        guard let share = try await recipes.share(id, of: try await households.kitchen(of: session.userID), token: token) else { throw Self.notFound }
         let link = RecipeShareLink(url: publicBaseURL.appending(path: "r/\(share.token)"), sharedAt: share.sharedAt)
         if share.token == token { context.logger.info("saved recipe shared", metadata: ["savedRecipeId": "\(id)"]) }
         return try Response.json(link, status: share.token == token ? .created : .ok)
@@ -204,7 +209,8 @@ struct RecipesController: Sendable {
     /// database). Unsharing a recipe that is not shared is 204 too.
     @Sendable func unshare(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        guard try await recipes.unshare(try context.pathID(else: Self.notFound), of: session.userID) else { throw Self.notFound }
+        let id = try context.pathID(else: Self.notFound)
+        guard try await recipes.unshare(id, of: try await households.kitchen(of: session.userID)) else { throw Self.notFound }
         return Response(status: .noContent)
     }
 
@@ -214,10 +220,11 @@ struct RecipesController: Sendable {
         "/v1/recipes/\(recipe.id.uuidString.lowercased())"
     }
 
-    /// The caller's saved recipe named in the path; 404 for anything else.
+    /// The saved recipe of the caller's kitchen named in the path; 404 for anything else.
     private func ownRecipe(_ context: GatewayRequestContext) async throws -> SavedRecipe {
         let session = try context.authenticatedSession
-        guard let recipe = try await recipes.recipe(try context.pathID(else: Self.notFound), of: session.userID) else { throw Self.notFound }
+        let id = try context.pathID(else: Self.notFound)
+        guard let recipe = try await recipes.recipe(id, of: try await households.kitchen(of: session.userID)) else { throw Self.notFound }
         return recipe
     }
 }

@@ -5,13 +5,13 @@ import KiwiModels
 enum RecipeSaving: Sendable, Hashable {
     /// Kept now.
     case saved(SavedRecipe)
-    /// The user had kept this recipe of this scan before: that copy, unchanged.
+    /// The kitchen had kept this recipe of this scan before: that copy, unchanged.
     case alreadySaved(SavedRecipe)
-    /// The user keeps as many recipes as they may already.
+    /// The kitchen keeps as many recipes as it may already.
     case full
 }
 
-/// One page of a user's saved recipes, newest first.
+/// One page of a kitchen's saved recipes, newest first.
 struct RecipePage: Sendable {
     var recipes: [SavedRecipe]
     /// Where the next page starts; nil on the last page.
@@ -31,34 +31,35 @@ struct SharedRecipe: Sendable, Hashable {
     var share: RecipeShare
 }
 
-/// The user's own fields of a saved recipe, as a `PATCH` changes them.
+/// A member's own fields of a saved recipe, as a `PATCH` changes them.
 struct SavedRecipeChanges: Sendable, Hashable {
     var note: FieldChange<String> = .keep
     var rating: FieldChange<Int> = .keep
 }
 
 /// The recipes users keep (`/v1/recipes`). Real: ``PostgresSavedRecipeStore`` (the `saved_recipes` table); fake:
-/// `FakeSavedRecipeStore`. Every lookup is by the user too: another user's recipe is one that does not exist.
+/// `FakeSavedRecipeStore`. Every lookup is by the kitchen too: another kitchen's recipe is one that does not exist. A
+/// recipe reads with the note and rating of the kitchen's `member` asking, each member's own.
 protocol SavedRecipeStore: Sendable {
-    /// Keeps `recipe` for `userID`, unless they kept the same recipe of the same scan before or keep `capacity`
-    /// recipes already. Two saves at once never take a user past the capacity.
-    func save(_ recipe: SavedRecipe, for userID: UUID, capacity: Int) async throws -> RecipeSaving
-    /// The user's recipes, newest first, after `cursor`; only those whose name or ingredients contain `query`
+    /// Keeps `recipe` in the kitchen, unless it kept the same recipe of the same scan before or keeps `capacity`
+    /// recipes already. Two saves at once never take a kitchen past the capacity.
+    func save(_ recipe: SavedRecipe, for kitchen: Kitchen, capacity: Int) async throws -> RecipeSaving
+    /// The kitchen's recipes, newest first, after `cursor`; only those whose name or ingredients contain `query`
     /// (case-insensitively) when there is one.
-    func recipes(of userID: UUID, matching query: String?, after cursor: PageCursor?, limit: Int) async throws -> RecipePage
-    func recipe(_ id: UUID, of userID: UUID) async throws -> SavedRecipe?
-    /// Applies `changes`; nil when the user has no such recipe.
-    func update(_ id: UUID, of userID: UUID, _ changes: SavedRecipeChanges) async throws -> SavedRecipe?
-    /// False when the user had no such recipe.
-    func delete(_ id: UUID, of userID: UUID) async throws -> Bool
-    /// Every recipe of the user, when their account goes.
-    func deleteAll(of userID: UUID) async throws
-    /// Shares the recipe under `token`, or keeps the share it has: the share as it is then; nil when the user has
+    func recipes(of kitchen: Kitchen, matching query: String?, after cursor: PageCursor?, limit: Int) async throws -> RecipePage
+    func recipe(_ id: UUID, of kitchen: Kitchen) async throws -> SavedRecipe?
+    /// Applies `changes` to the member's note and rating; nil when the kitchen has no such recipe.
+    func update(_ id: UUID, of kitchen: Kitchen, _ changes: SavedRecipeChanges) async throws -> SavedRecipe?
+    /// False when the kitchen had no such recipe.
+    func delete(_ id: UUID, of kitchen: Kitchen) async throws -> Bool
+    /// Every recipe of the kitchen, with every note, when its owner's account goes.
+    func deleteAll(of kitchen: Kitchen) async throws
+    /// Shares the recipe under `token`, or keeps the share it has: the share as it is then; nil when the kitchen has
     /// no such recipe.
-    func share(_ id: UUID, of userID: UUID, token: String) async throws -> RecipeShare?
-    /// Ends the recipe's share, if it has one: its link no longer opens anything. False when the user has no such
+    func share(_ id: UUID, of kitchen: Kitchen, token: String) async throws -> RecipeShare?
+    /// Ends the recipe's share, if it has one: its link no longer opens anything. False when the kitchen has no such
     /// recipe.
-    func unshare(_ id: UUID, of userID: UUID) async throws -> Bool
+    func unshare(_ id: UUID, of kitchen: Kitchen) async throws -> Bool
     /// The recipe shared under `token`, if it still is.
     func sharedRecipe(_ token: String) async throws -> SharedRecipe?
 }

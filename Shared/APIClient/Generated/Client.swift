@@ -8075,7 +8075,7 @@ public struct Client: APIProtocol {
     }
     /// Create a household, with the caller its only member
     ///
-    /// The creator manages it (removes members) until they leave; then whoever has been in it longest does.
+    /// The creator manages it (removes members) until they leave; then whoever has been in it longest does. The creator's pantry, shopping list and recipe box become the household's.
     ///
     /// - Remark: HTTP `POST /v1/household`.
     /// - Remark: Generated from `#/paths//v1/household/post(createHousehold)`.
@@ -8566,7 +8566,7 @@ public struct Client: APIProtocol {
     }
     /// Join a household with an invitation's code
     ///
-    /// Joining shares the joiner's allergies and diets with every member, so that answers made for the household are safe for them too (each member's scans carry them, and their dislikes, to the model): the body must say `"shareProfile": true`. A person may try 10 codes at once, then one a minute. A household has at most 12 members.
+    /// Joining shares the joiner's allergies and diets with every member, so that answers made for the household are safe for them too (each member's scans carry them, and their dislikes, to the model): the body must say `"shareProfile": true`. Joining also merges the joiner's pantry, shopping list and recipe box into the household's, which every member then reads and changes: an item or a recipe both have is kept once (pantry and list items by their key, recipes by their scan), and each member keeps their own note and rating of a recipe. A person may try 10 codes at once, then one a minute. A household has at most 12 members.
     ///
     /// - Remark: HTTP `POST /v1/household/members`.
     /// - Remark: Generated from `#/paths//v1/household/members/post(joinHousehold)`.
@@ -8876,7 +8876,7 @@ public struct Client: APIProtocol {
     }
     /// Leave the household (`me`), or remove a member from it
     ///
-    /// `me` leaves. A member id removes that member: allowed to the member who manages the household (`manages`), and to the member themselves. The last member out deletes the household and its invitations.
+    /// `me` leaves. A member id removes that member: allowed to the member who manages the household (`manages`), and to the member themselves. The pantry, shopping list and recipe box stay with the household; the one who leaves starts again with an empty kitchen of their own, and their notes and ratings of the household's recipes are deleted. The last member out deletes the household, its invitations and its kitchen.
     ///
     /// - Remark: HTTP `DELETE /v1/household/members/{id}`.
     /// - Remark: Generated from `#/paths//v1/household/members/{id}/delete(removeHouseholdMember)`.

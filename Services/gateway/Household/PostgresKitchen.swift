@@ -1,0 +1,119 @@
+import Foundation
+import KiwiDatabase
+import Logging
+import PostgresNIO
+
+/// The kitchen's tables (`pantry_items`, `shopping_list_items`, `saved_recipes` with `saved_recipe_notes`) as a whole:
+/// their locks, and a kitchen's move into a household, and its deletion, inside a caller's transaction.
+enum PostgresKitchen {
+    /// Holds the lock of one part of one kitchen to the end of the transaction: every change that counts against a
+    /// part's limit takes it, so that no two pass the limit together. A 64-bit hash of the part and the kitchen's id.
+    static func lock(_ part: KitchenOverflow.Part, of kitchenID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(\(part.rawValue) || ' ' || \(kitchenID)::text, 0))",
+            logger: logger
+        )
+    }
+
+    /// Merges kitchen `source` into `target` (docs/architecture.md, "Households"), or answers what would pass `limits`
+    /// and changes nothing. A pantry item or a list item of a key both have, and a recipe of a scan both kept, is merged
+    /// into the target's: a pantry item takes the source's sighting when that is the later one (as finding it again
+    /// would), a list item gains the source's recipes, and a recipe gains the source's notes.
+    static func merge(
+        _ source: UUID,
+        into target: UUID,
+        limits: KitchenLimits,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> KitchenOverflow? {
+        for part in KitchenOverflow.Part.allCases {
+            for kitchen in [target, source] { try await lock(part, of: kitchen, on: connection, logger: logger) }
+        }
+        let counts = try await connection.query(
+            """
+            SELECT 'pantry', count(*) FILTER (WHERE kitchen_id = \(target)), count(*) FILTER (WHERE kitchen_id = \(source)), count(DISTINCT key)
+            FROM pantry_items WHERE kitchen_id IN (\(target), \(source))
+            UNION ALL
+            SELECT 'shopping list', count(*) FILTER (WHERE kitchen_id = \(target)), count(*) FILTER (WHERE kitchen_id = \(source)),
+                   count(DISTINCT key)
+            FROM shopping_list_items WHERE kitchen_id IN (\(target), \(source))
+            UNION ALL
+            SELECT 'recipe box', count(*) FILTER (WHERE kitchen_id = \(target)), count(*) FILTER (WHERE kitchen_id = \(source)),
+                   count(DISTINCT (scan_id, recipe_id))
+            FROM saved_recipes WHERE kitchen_id IN (\(target), \(source))
+            """,
+            logger: logger
+        )
+        for try await (name, household, yours, merged) in counts.decode((String, Int, Int, Int).self) {
+            guard let part = KitchenOverflow.Part(rawValue: name) else { throw PostgresRowMissing() }
+            if merged > limits.limit(of: part) {
+                return KitchenOverflow(part: part, household: household, yours: yours, merged: merged, limit: limits.limit(of: part))
+            }
+        }
+        for statement in mergeStatements(source, into: target) { try await connection.execute(statement, logger: logger) }
+        return nil
+    }
+
+    /// Deletes everything kitchen `kitchenID` holds.
+    static func empty(_ kitchenID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.execute("DELETE FROM pantry_items WHERE kitchen_id = \(kitchenID)", logger: logger)
+        try await connection.execute("DELETE FROM shopping_list_items WHERE kitchen_id = \(kitchenID)", logger: logger)
+        try await connection.execute("DELETE FROM saved_recipes WHERE kitchen_id = \(kitchenID)", logger: logger)
+    }
+
+    /// Forgets every note and rating of `userID`, on whichever kitchen's recipes.
+    static func forgetNotes(of userID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.execute("DELETE FROM saved_recipe_notes WHERE user_id = \(userID)", logger: logger)
+    }
+
+    /// The merge, part by part: the duplicates into the target's rows first, then the rest moved, then what is left of
+    /// the source deleted.
+    private static func mergeStatements(_ source: UUID, into target: UUID) -> [PostgresQuery] {
+        [
+            """
+            UPDATE pantry_items t SET
+                last_seen_at = s.last_seen_at,
+                quantity = COALESCE(s.quantity, t.quantity),
+                unit = CASE WHEN s.quantity IS NULL THEN t.unit ELSE s.unit END,
+                best_before = COALESCE(s.best_before, t.best_before),
+                use_soon_by = CASE WHEN s.best_before IS NULL THEN t.use_soon_by ELSE s.use_soon_by END,
+                use_soon_estimated = CASE WHEN s.best_before IS NULL THEN t.use_soon_estimated ELSE s.use_soon_estimated END
+            FROM pantry_items s
+            WHERE t.kitchen_id = \(target) AND s.kitchen_id = \(source) AND s.key = t.key AND s.last_seen_at > t.last_seen_at
+            """,
+            """
+            UPDATE pantry_items SET kitchen_id = \(target)
+            WHERE kitchen_id = \(source) AND key NOT IN (SELECT key FROM pantry_items WHERE kitchen_id = \(target))
+            """,
+            "DELETE FROM pantry_items WHERE kitchen_id = \(source)",
+            """
+            UPDATE shopping_list_items t SET for_recipes = t.for_recipes || ARRAY(
+                SELECT recipe FROM unnest(s.for_recipes) WITH ORDINALITY AS r(recipe, n) WHERE recipe <> ALL (t.for_recipes) ORDER BY n
+            )
+            FROM shopping_list_items s
+            WHERE t.kitchen_id = \(target) AND s.kitchen_id = \(source) AND s.key = t.key
+            """,
+            """
+            UPDATE shopping_list_items SET kitchen_id = \(target)
+            WHERE kitchen_id = \(source) AND key NOT IN (SELECT key FROM shopping_list_items WHERE kitchen_id = \(target))
+            """,
+            "DELETE FROM shopping_list_items WHERE kitchen_id = \(source)",
+            """
+            INSERT INTO saved_recipe_notes (saved_recipe_id, user_id, note, rating)
+            SELECT t.id, n.user_id, n.note, n.rating
+            FROM saved_recipes s
+            JOIN saved_recipes t ON t.kitchen_id = \(target) AND t.scan_id = s.scan_id AND t.recipe_id = s.recipe_id
+            JOIN saved_recipe_notes n ON n.saved_recipe_id = s.id
+            WHERE s.kitchen_id = \(source)
+            ON CONFLICT (saved_recipe_id, user_id) DO NOTHING
+            """,
+            """
+            UPDATE saved_recipes s SET kitchen_id = \(target)
+            WHERE s.kitchen_id = \(source) AND NOT EXISTS (
+                SELECT 1 FROM saved_recipes t WHERE t.kitchen_id = \(target) AND t.scan_id = s.scan_id AND t.recipe_id = s.recipe_id
+            )
+            """,
+            "DELETE FROM saved_recipes WHERE kitchen_id = \(source)",
+        ]
+    }
+}
