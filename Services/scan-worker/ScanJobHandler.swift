@@ -236,6 +236,7 @@ struct ScanJobHandler: Sendable {
             mode: job.mode,
             showsPartials: job.showsPartials,
             profile: job.profile,
+            table: job.table,
             userKey: job.userKey,
             requestID: job.requestID,
             gateway: job.gateway,

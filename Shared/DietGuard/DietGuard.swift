@@ -1,3 +1,4 @@
+import Foundation
 import KiwiModels
 
 /// Checks the model's recipes against a user's allergies and diets on the server, instead of trusting the prompt
@@ -169,8 +170,8 @@ public struct DietGuard: Sendable {
     /// `recipe` checked against `profile` as it is now, with the guard that checks a scan's answer: the conflicts of the
     /// recipe itself (each group it breaks once, where it is first named), and the recipe with the advice that breaks
     /// the profile removed, as from the recipes a scan keeps. For a recipe kept or shown after its scan: the profile
-    /// may have changed since it was answered.
-    public func checked(_ recipe: Recipe, against profile: KitchenProfile) -> (recipe: Recipe, conflicts: [RecipeConflict]) {
+    /// may have changed since it was answered. With a household's `table`, each conflict says whose rule it breaks.
+    public func checked(_ recipe: Recipe, against profile: KitchenProfile, table: [TableSeat] = []) -> (recipe: Recipe, conflicts: [RecipeConflict]) {
         guard let finding = finding(in: recipe, for: profile) else { return (recipe, []) }
         var conflicts: [RecipeConflict] = []
         var groups: Set<String> = []
@@ -187,7 +188,8 @@ public struct DietGuard: Sendable {
                     source: violation.isDeclared ? .allergens : .text,
                     found: violation.ingredient,
                     place: violation.place,
-                    reason: Self.reason([violation])
+                    reason: Self.reason([violation]),
+                    for: Self.members(of: table, breaking: [violation])
                 )
             )
         }
@@ -197,15 +199,21 @@ public struct DietGuard: Sendable {
         return (shown, conflicts)
     }
 
-    /// `answer` as the user may see it: each recipe with a finding withheld (and said why), advice that breaks the
-    /// profile removed from the recipes kept.
-    public func enforce(_ findings: [Finding], on answer: ScanResponse) -> ScanResponse {
+    /// `answer` as the user may see it: each recipe with a finding withheld (and said why, and with a household's
+    /// `table` for whom), advice that breaks the profile removed from the recipes kept.
+    public func enforce(_ findings: [Finding], on answer: ScanResponse, table: [TableSeat] = []) -> ScanResponse {
         var guarded = answer
         var withheld: Set<Int> = []
         for finding in findings {
             if !finding.isOnlyAdvice {
                 if let index = finding.index { withheld.insert(index) } else { guarded.dish?.recipe = nil }
-                guarded.withheldRecipes.append(WithheldRecipe(name: finding.recipeName, reason: Self.reason(finding.violations)))
+                guarded.withheldRecipes.append(
+                    WithheldRecipe(
+                        name: finding.recipeName,
+                        reason: Self.reason(finding.violations),
+                        for: Self.members(of: table, breaking: finding.violations)
+                    )
+                )
             } else if let index = finding.index {
                 for position in finding.substitutions.keys { guarded.recipes[index].ingredients[position].substitution = nil }
                 if finding.tip != nil { guarded.recipes[index].makeItFasterTip = nil }
@@ -215,6 +223,21 @@ public struct DietGuard: Sendable {
         }
         guarded.recipes = guarded.recipes.enumerated().filter { !withheld.contains($0.offset) }.map(\.element)
         return guarded
+    }
+
+    /// The members of `table` whose allergies or diets `violations` break, in the table's order; nil without a table,
+    /// or when the rules broken are nobody's at it.
+    static func members(of table: [TableSeat], breaking violations: [Violation]) -> [UUID]? {
+        let broken = Set(
+            violations.flatMap { violation in
+                switch violation.rule {
+                case .allergy(let allergen): table.members(allergicTo: allergen)
+                case .diet(let diet): table.members(keeping: diet)
+                }
+            }
+        )
+        let members = table.map(\.memberId).filter(broken.contains)
+        return members.isEmpty ? nil : members
     }
 
     /// What the model is told in a repair: which ingredient broke which rule, where, or which declared allergen did.

@@ -4,6 +4,9 @@ import Foundation
 /// allergies and diets they agreed to share on joining, so that the others can cook for them. Never an Apple id, an
 /// email or a user id.
 public struct Household: Codable, Hashable, Sendable, Identifiable {
+    /// The most members one household may have: a table's worth.
+    public static let capacity = 12
+
     public var id: UUID
     public var name: String
     public var createdAt: Date

@@ -27,13 +27,16 @@ public struct RecipeConflict: Codable, Hashable, Sendable {
     public var place: String
     /// The conflict in words a person reads: "It uses peanut butter, which contains peanuts."
     public var reason: String
+    /// For a household member, the member ids whose allergy or diet this is; absent otherwise.
+    public var `for`: [UUID]?
 
-    public init(rule: Rule, name: String, source: Source, found: String, place: String, reason: String) {
+    public init(rule: Rule, name: String, source: Source, found: String, place: String, reason: String, for members: [UUID]? = nil) {
         self.rule = rule
         self.name = name
         self.source = source
         self.found = found
         self.place = place
         self.reason = reason
+        self.for = members
     }
 }

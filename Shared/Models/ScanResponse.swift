@@ -63,10 +63,13 @@ public struct ScanResponse: Codable, Hashable, Sendable {
 public struct WithheldRecipe: Codable, Hashable, Sendable {
     public var name: String
     public var reason: String
+    /// For a household member's scan, the member ids whose allergies or diets the recipe breaks; absent otherwise.
+    public var `for`: [UUID]?
 
-    public init(name: String, reason: String) {
+    public init(name: String, reason: String, for members: [UUID]? = nil) {
         self.name = name
         self.reason = reason
+        self.for = members
     }
 }
 

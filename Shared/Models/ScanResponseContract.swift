@@ -68,7 +68,10 @@ public enum ScanResponseContract {
         ]
         guard withIDs else { return .object(answer) }
         // What the server adds for clients; absent from answers recorded before profiles existed.
-        let withheld = JSONShape.object([JSONProperty("name", .string(length: 1...200)), JSONProperty("reason", .string(length: 1...500))])
+        let withheld = JSONShape.object([
+            JSONProperty("name", .string(length: 1...200)), JSONProperty("reason", .string(length: 1...500)),
+            JSONProperty("for", .array(of: .uuid, count: 1...Household.capacity), required: false),
+        ])
         return .object(
             answer + [
                 JSONProperty("appliedProfile", KitchenProfile.shape, required: false),

@@ -22,6 +22,10 @@ extension ScanJob {
         /// ``currentFormat`` reads this header as JSON, so it refuses a sealed one to the dead-letter queue rather than
         /// answer the scan unguarded (docs/operations.md, "Upgrading").
         public static let profile = "x-kiwi-profile"
+        /// The table's seats (``ScanJob/table``) as JSON sealed under the scan's key, in base64, like ``profile``: each
+        /// member's allergies and diets are health data. Absent for a scan outside a household; a worker of the release
+        /// before ignores it and guards with the profile alone, which already holds every member's rules.
+        public static let table = "x-kiwi-table"
         /// With several photos, the size of each in bytes, comma-separated, in the body's order.
         public static let photoSizes = "x-kiwi-photo-sizes"
         /// `dish` for a dish scan; absent for a fridge scan.
@@ -53,7 +57,8 @@ extension ScanJob {
         headers[Header.requestID] = requestID
         headers[Header.gateway] = gateway
         if !showsPartials { headers[Header.partials] = "none" }
-        headers[Header.profile] = try Self.sealed(profile ?? KitchenProfile(), of: scanID, with: key)
+        headers[Header.profile] = try Self.sealed(profile ?? KitchenProfile(), .profile, "the profile", of: scanID, with: key)
+        if let table { headers[Header.table] = try Self.sealed(table, .table, "the table", of: scanID, with: key) }
         if photos.count > 1 { headers[Header.photoSizes] = photos.map { String($0.count) }.joined(separator: ",") }
         if mode != .fridge { headers[Header.mode] = mode.rawValue }
         if let ingredients { headers[Header.ingredients] = try Self.json(ingredients, "the refinement's names") }
@@ -78,13 +83,19 @@ extension ScanJob {
         )
     }
 
-    /// `profile` as JSON sealed under `key` for scan `scanID`, in base64: ``Header/profile``.
-    private static func sealed(_ profile: KitchenProfile, of scanID: UUID, with key: PhotoKey) throws(ScanJobEncodingError) -> String {
-        let json = try json(profile, "the profile")
+    /// `value` as JSON sealed as `part` under `key` for scan `scanID`, in base64: ``Header/profile``, ``Header/table``.
+    private static func sealed(
+        _ value: some Encodable,
+        _ part: PhotoKey.Part,
+        _ what: String,
+        of scanID: UUID,
+        with key: PhotoKey
+    ) throws(ScanJobEncodingError) -> String {
+        let json = try json(value, what)
         do {
-            return Data(try key.seal(Array(json.utf8), for: scanID, part: .profile)).base64EncodedString()
+            return Data(try key.seal(Array(json.utf8), for: scanID, part: part)).base64EncodedString()
         } catch {
-            throw ScanJobEncodingError("the profile could not be sealed: \(error)")
+            throw ScanJobEncodingError("\(what) could not be sealed: \(error)")
         }
     }
 
@@ -115,6 +126,8 @@ public struct SealedScanJob: Sendable {
     /// The profile as sealed in ``ScanJob/Header/profile`` (empty when the header is missing or not base64); nil in
     /// a job of the release before sealing profiles.
     private let sealedProfile: [UInt8]?
+    /// The table as sealed in ``ScanJob/Header/table`` (empty when it is not base64); nil when the job has none.
+    private let sealedTable: [UInt8]?
 
     /// Reads the job's headers. Throws when the message is not a job any worker could answer: it cannot be fixed by
     /// trying again, so it belongs in the dead-letter queue.
@@ -185,6 +198,7 @@ public struct SealedScanJob: Sendable {
         body = message.body
         self.photoSizes = photoSizes
         self.sealedProfile = sealedProfile
+        sealedTable = properties.headers[Header.table].map { Array(Data(base64Encoded: $0) ?? Data()) }
     }
 
     /// The job with its profile and photos, opened with its scan's `key`. A refinement has no photos to open. Nil
@@ -205,6 +219,19 @@ public struct SealedScanJob: Sendable {
                 throw ScanJobDecodingError("the job's sealed profile is not a profile")
             }
             job.profile = profile.isEmpty ? nil : profile
+        }
+        if let sealedTable {
+            guard let key else { throw ScanJobDecodingError("the job's table is sealed, and its scan has no key") }
+            let json: [UInt8]
+            do {
+                json = try key.open(sealedTable, for: job.scanID, part: .table)
+            } catch {
+                throw ScanJobDecodingError("the job's table \(error)")
+            }
+            guard let table = try? JSONDecoder().decode([TableSeat].self, from: Data(json)) else {
+                throw ScanJobDecodingError("the job's sealed table is not a list of seats")
+            }
+            job.table = table
         }
         guard job.ingredients == nil else { return job }
         var photos = body

@@ -46,11 +46,14 @@ public struct PhotoKey: Sendable, Equatable, CustomStringConvertible {
         case photos
         /// The profile the job is answered for (``ScanJob/Header/profile``).
         case profile
+        /// The household members the job cooks for (``ScanJob/Header/table``).
+        case table
 
         fileprivate var label: Data {
             switch self {
             case .photos: Data()
             case .profile: Data("profile".utf8)
+            case .table: Data("table".utf8)
             }
         }
     }

@@ -30,6 +30,9 @@ public struct ScanJob: Sendable, Hashable {
     /// The user's profile as it was when the scan started; nil when they have none (sent as an empty profile: every
     /// job carries one). A redelivered job is answered for the same profile.
     public var profile: KitchenProfile?
+    /// For a household member's scan, each member it cooks for with their allergies and diets, so that a withheld
+    /// recipe can say for whom; nil otherwise, and in a job of a gateway of the release before.
+    public var table: [TableSeat]?
     /// The gateway instance that started the scan, whose subscription hears the scan's news without asking
     /// (``KiwiTopology/scanNewsKey(of:startedBy:)``); nil in a job of a gateway of the release before.
     public var gateway: String?
@@ -46,6 +49,7 @@ public struct ScanJob: Sendable, Hashable {
         requestID: String?,
         userKey: String,
         profile: KitchenProfile? = nil,
+        table: [TableSeat]? = nil,
         ingredients: [String]? = nil,
         gateway: String? = nil,
         showsPartials: Bool = true
@@ -58,6 +62,7 @@ public struct ScanJob: Sendable, Hashable {
         self.requestID = requestID
         self.userKey = userKey
         self.profile = profile
+        self.table = table
         self.gateway = gateway
         self.showsPartials = showsPartials
     }

@@ -52,6 +52,22 @@ struct DietGuardTests {
         #expect(guarded.withheldRecipes == [WithheldRecipe(name: "Pasta with pesto", reason: "It uses basil pesto, which contains tree nuts.")])
     }
 
+    @Test("at a household's table, a withheld recipe and a conflict name the members whose rules it breaks, in the table's order")
+    func withheldSaysForWhom() {
+        let (sam, alex, kim) = (UUID(), UUID(), UUID())
+        let table = [
+            TableSeat(memberId: sam, allergies: [], diets: [.vegan]), TableSeat(memberId: alex, allergies: [.treeNuts], diets: []),
+            TableSeat(memberId: kim, allergies: [.treeNuts, .milk], diets: []),
+        ]
+        let profile = KitchenProfile(diets: [.vegan], allergies: [.treeNuts, .milk])
+        let guarded = dietGuard.enforce(dietGuard.findings(in: answer, for: profile), on: answer, table: table)
+        #expect(guarded.withheldRecipes.first { $0.name == "Pasta with pesto" }?.for == [alex, kim])
+        let pesto = answer.recipes.first { $0.name == "Pasta with pesto" }!
+        let conflicts = dietGuard.checked(pesto, against: profile, table: table).conflicts
+        #expect(conflicts.first { $0.name == "tree_nuts" }?.for == [alex, kim])
+        #expect(dietGuard.checked(pesto, against: profile).conflicts.allSatisfy { $0.for == nil })
+    }
+
     @Test("a diet is guarded like an allergy: honey is not vegan")
     func veganExcludesHoney() {
         let honeyed = ScanResponse(ingredients: [], recipes: [recipe("Honey toast", ingredients: [("toast", nil), ("honey", nil)])])

@@ -314,6 +314,45 @@ struct HouseholdRouterTests {
         )
     }
 
+    @Test("a scan for some members is made for their rules and the cook's time and servings, and its job seats only them")
+    func scanForNarrowsTheTable() async throws {
+        let gateway = FakeGateway()
+        let (samsToken, samsSession, _) = gateway.signIn()
+        try await gateway.profiles.save(KitchenProfile(allergies: [.milk], servings: 3), for: samsSession.userId)
+        let sam: Person = (samsToken, samsSession.userId)
+        let alex = try await Self.person(gateway, allergies: [.peanuts], diets: [.vegetarian])
+        try await gateway.test { client async throws in
+            let household = try await Self.twoPeople(client, sam, alex)
+            let alexsID = household.yourMemberId
+            let samsID = try #require(household.members.first { $0.id != alexsID }?.id)
+            #expect(try await client.scan(testPhoto, token: sam.token, path: "/v1/scan?for=\(alexsID.uuidString)").status == .ok)
+            #expect(try await client.scan(testPhoto, token: sam.token, path: "/v1/scan?for=\(samsID.uuidString),\(alexsID.uuidString)").status == .ok)
+            #expect(gateway.workers.tables.map { $0?.map(\.memberId) } == [[alexsID], [samsID, alexsID]])
+        }
+        #expect(
+            gateway.workers.profiles == [
+                KitchenProfile(diets: [.vegetarian], allergies: [.peanuts], servings: 3),
+                KitchenProfile(diets: [.vegetarian], allergies: [.peanuts, .milk], servings: 3),
+            ]
+        )
+    }
+
+    @Test(
+        "a scan for anyone not in the caller's household, for nobody, or for a malformed id is 400, and starts nothing",
+        arguments: [
+            "for=\(UUID().uuidString)", "for=", "for=not-a-member",
+        ]
+    )
+    func scanForStrangersIsRefused(_ query: String) async throws {
+        let gateway = FakeGateway()
+        let (sam, alex) = (try await Self.person(gateway), try await Self.person(gateway))
+        try await gateway.test { client async throws in
+            _ = try await Self.twoPeople(client, sam, alex)
+            #expect(try await client.scan(testPhoto, token: sam.token, path: "/v1/scan?\(query)").status == .badRequest)
+        }
+        #expect(gateway.workers.profiles.isEmpty)
+    }
+
     @Test("a saved recipe conflicts with another member's allergy, which its owner never had")
     func savedRecipeMeetsTheTable() async throws {
         let (gateway, token, userID) = try await SavedRecipeConflictRouterTests.gateway(profile: KitchenProfile())

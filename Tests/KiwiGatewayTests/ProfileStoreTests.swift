@@ -46,4 +46,17 @@ struct ProfileStoreTests {
             #expect(try await store.profile(of: other) == KitchenProfile(diets: [.halal]))
         }
     }
+
+    @Test("several profiles read at once are those of the people asked for who set one", arguments: StoreKind.allCases)
+    func profilesReadAtOnce(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { store in
+            let (sam, alex, kim, stranger) = (UUID(), UUID(), UUID(), UUID())
+            try await store.save(KitchenProfile(allergies: [.milk]), for: sam)
+            try await store.save(KitchenProfile(diets: [.vegan]), for: alex)
+            try await store.save(KitchenProfile(diets: [.halal]), for: stranger)
+            let found = try await store.profiles(of: [sam, alex, kim])
+            #expect(found == [sam: KitchenProfile(allergies: [.milk]), alex: KitchenProfile(diets: [.vegan])])
+            #expect(try await store.profiles(of: []).isEmpty)
+        }
+    }
 }

@@ -88,6 +88,20 @@ struct ScanJobTests {
         #expect(try ScanJob(message: message, key: key).profile == job.profile)
     }
 
+    @Test("a household member's job carries its table sealed under the scan's key, as its own part; a job without one has no header")
+    func tableSealed() throws {
+        var job = job
+        let seat = TableSeat(memberId: UUID(), allergies: [.peanuts], diets: [.vegetarian])
+        job.table = [seat]
+        let message = try job.message(sealingWith: key)
+        let headers = message.properties.headers.values.joined(separator: " ")
+        for word in ["peanuts", "vegetarian", seat.memberId.uuidString.lowercased()] { #expect(!headers.contains(word)) }
+        let sealed = try #require(message.properties.headers[ScanJob.Header.table].flatMap { Data(base64Encoded: $0) })
+        #expect(throws: PhotoKey.Unopenable.self) { try key.open(Array(sealed), for: scanID, part: .profile) }
+        #expect(try ScanJob(message: message, key: key).table == [seat])
+        #expect(try self.job.message(sealingWith: key).properties.headers[ScanJob.Header.table] == nil)
+    }
+
     @Test("a job for a person without a profile carries an empty one, sealed, and is read as none")
     func noProfileSealedEmpty() throws {
         let message = try job.message(sealingWith: key)

@@ -77,7 +77,7 @@ struct CLITests {
 
     @Test("login --dev, quota, scan, quota decreased, delete-account; then commands say to sign in and exit non-zero")
     func story() async throws {
-        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 51))
+        let photo = Self.temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 51))
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
             let login = try await cli.logIn()
@@ -117,7 +117,7 @@ struct CLITests {
 
     @Test("a photo that is not a JPEG is refused with a sentence and a non-zero exit")
     func refusedPhoto() async throws {
-        let notAPhoto = temporaryFile(Array("just text".utf8))
+        let notAPhoto = Self.temporaryFile(Array("just text".utf8))
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
             _ = try await cli.logIn()
@@ -131,7 +131,7 @@ struct CLITests {
 
     @Test("save keeps a scan's recipe; recipes lists and searches it; export prints JSON-LD and text; share prints a working link")
     func recipeBox() async throws {
-        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 53))
+        let photo = Self.temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 53))
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
             #expect(try await cli.logIn().status == 0)
@@ -167,7 +167,7 @@ struct CLITests {
 
     @Test("a photo over 2 MiB is refused before it is uploaded, with what to do about it")
     func oversizedPhotoIsCheckedFirst() async throws {
-        let large = try await offThePool { temporaryFile(SyntheticJPEG.make(size: 3_800_000, seed: 52)) }
+        let large = try await offThePool { Self.temporaryFile(SyntheticJPEG.make(size: 3_800_000, seed: 52)) }
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
             _ = try await cli.logIn()
@@ -210,7 +210,7 @@ struct CLITests {
 
     @Test("scan takes several photos in one scan, and --dish prints the dish and its recipe")
     func severalPhotosAndDish() async throws {
-        let photos = (1...3).map { temporaryFile(SyntheticJPEG.make(size: 8 * 1024, seed: 140 + UInt64($0))).path }
+        let photos = (1...3).map { Self.temporaryFile(SyntheticJPEG.make(size: 8 * 1024, seed: 140 + UInt64($0))).path }
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
             #expect(try await cli.logIn().status == 0)
@@ -247,7 +247,7 @@ struct CLITests {
 
     @Test("scan numbers its recipes [1], [2]… and ends with the command that saves one, naming the scan")
     func numberedRecipes() async throws {
-        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 54))
+        let photo = Self.temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 54))
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
             #expect(try await cli.logIn().status == 0)
@@ -263,7 +263,7 @@ struct CLITests {
 
     @Test("on a terminal, scan prints the ingredients and each recipe as it streams, then only what the result adds")
     func streamsOnATerminal() async throws {
-        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 58))
+        let photo = Self.temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 58))
         var behaviour = StubBehaviour()
         behaviour.tokensPerSecond = 300  // a four-recipe answer (about 1,300 tokens) streams for about 4 s
         try await SystemRig.run(behaviour: behaviour) { rig in
@@ -288,7 +288,7 @@ struct CLITests {
 
     @Test("save SCAN N keeps the scan's Nth recipe")
     func saveByNumber() async throws {
-        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 55))
+        let photo = Self.temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 55))
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
             #expect(try await cli.logIn().status == 0)
@@ -304,7 +304,7 @@ struct CLITests {
 
     @Test("save refuses a recipe number past the scan's recipes with their range and exit status 64, and keeps nothing")
     func saveNumberOutOfRange() async throws {
-        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 56))
+        let photo = Self.temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 56))
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
             #expect(try await cli.logIn().status == 0)
@@ -320,7 +320,7 @@ struct CLITests {
 
     @Test("share takes the id that recipes lists, and prints a working link")
     func shareByListedID() async throws {
-        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 57))
+        let photo = Self.temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 57))
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
             #expect(try await cli.logIn().status == 0)
@@ -393,8 +393,8 @@ struct CLITests {
         output.split(separator: "\n").first.flatMap { $0.split(separator: " ").last.map { String($0.dropLast()) } }
     }
 
-    /// Writes `bytes` to a temporary file.
-    func temporaryFile(_ bytes: [UInt8]) -> URL {
+    /// Writes `bytes` to a temporary file: a photo for `kiwi scan`.
+    static func temporaryFile(_ bytes: [UInt8]) -> URL {
         let file = FileManager.default.temporaryDirectory.appending(path: "kiwi-cli-photo-\(UUID().uuidString).jpg")
         _ = FileManager.default.createFile(atPath: file.path, contents: Data(bytes))
         return file

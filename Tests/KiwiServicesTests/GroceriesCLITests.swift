@@ -12,7 +12,7 @@ struct GroceriesCLITests {
 
     @Test("pantry adds by hand and from a scan, finds a name again, lists and removes; shop lists a saved recipe, checks off, moves to the pantry")
     func pantryAndShoppingList() async throws {
-        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 58))
+        let photo = CLITests.temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 58))
         let soup = ModelAnswers.Dish("Leek soup", ingredients: ["leeks", "potatoes", "salt"])
         try await SystemRig.run(behaviour: StubBehaviour(answers: [ModelAnswers.fridge([soup], ingredients: ["leeks"])])) { rig in
             let cli = try CLI(server: rig.gateway)
@@ -60,7 +60,7 @@ struct GroceriesCLITests {
 
     @Test("cookable lists each saved recipe with how much of it the pantry has and what it lacks")
     func cookable() async throws {
-        let photo = temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 59))
+        let photo = CLITests.temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 59))
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
             #expect(try await cli.logIn().status == 0)
@@ -100,11 +100,5 @@ struct GroceriesCLITests {
     /// The first N of `kiwi cookable`'s "N % in your pantry".
     static func percentage(_ output: String) -> Int? {
         output.firstMatch(of: /: (\d+) % in your pantry/).flatMap { Int($0.1) }
-    }
-
-    func temporaryFile(_ bytes: [UInt8]) -> URL {
-        let file = FileManager.default.temporaryDirectory.appending(path: "kiwi-kitchen-cli-\(UUID().uuidString).jpg")
-        _ = FileManager.default.createFile(atPath: file.path, contents: Data(bytes))
-        return file
     }
 }

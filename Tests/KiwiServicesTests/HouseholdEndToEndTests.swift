@@ -49,7 +49,7 @@ struct HouseholdEndToEndTests {
         }
     }
 
-    @Test("a scan by one member withholds a recipe that another member's allergy forbids, and says it was made for both")
+    @Test("a scan by one member withholds a recipe that another member's allergy forbids, for that member; for the cook alone, it is kept")
     func scanIsGuardedForTheTable() async throws {
         let answer = ModelAnswers.fridge([
             ModelAnswers.Dish("Peanut noodles", ingredients: ["rice noodles", "peanut butter"]),
@@ -64,14 +64,26 @@ struct HouseholdEndToEndTests {
             let invitation = try await rig.send(.POST, "/v1/household/invitations", token: sam)
             let code = try KiwiJSON.decoder().decode(HouseholdInvitation.self, from: invitation.body).code
             let join: [String: Any] = ["code": code, "displayName": "Alex", "shareProfile": true]
-            #expect(try await rig.json(.POST, "/v1/household/members", join, token: alex).status == 200)
+            let joined = try await rig.json(.POST, "/v1/household/members", join, token: alex)
+            #expect(joined.status == 200)
+            let household = try KiwiJSON.decoder().decode(Household.self, from: joined.body)
+            let (samsID, alexsID) = (household.members[0].id, household.yourMemberId)
 
             let scanned = try await rig.scan(SyntheticJPEG.make(size: 16 * 1024, seed: 57), token: sam)
             #expect(scanned.status == 200)
             let response = try ScanResponseContract.validate(scanned.body)
             #expect(response.recipes.map(\.name) == ["Tomato toast"])
             #expect(response.withheldRecipes.map(\.name) == ["Peanut noodles"])
+            #expect(response.withheldRecipes.map(\.for) == [[alexsID]])
             #expect(response.appliedProfile?.allergies == [.peanuts])
+
+            let upload = MultipartUpload.make(SyntheticJPEG.make(size: 16 * 1024, seed: 58))
+            let forSam = "/v1/scan?for=\(samsID.uuidString.lowercased())"
+            let narrowed = try await rig.send(.POST, forSam, token: sam, contentType: upload.contentType, body: upload.body)
+            #expect(narrowed.status == 200)
+            let narrowedResponse = try ScanResponseContract.validate(narrowed.body)
+            #expect(narrowedResponse.recipes.map(\.name) == ["Peanut noodles", "Tomato toast"])
+            #expect(narrowedResponse.withheldRecipes.isEmpty)
         }
     }
 }

@@ -94,7 +94,7 @@ struct QuantitiesEndToEndTests {
         try await SystemRig.run { rig in
             let cli = try CLITests.CLI(server: rig.gateway)
             #expect(try await cli.logIn().status == 0)
-            let photoFile = CLITests().temporaryFile(photo)
+            let photoFile = CLITests.temporaryFile(photo)
             #expect(try await cli.run(["scan", photoFile.path, "--blocking"]).status == 0)
             let scanID = try #require(try await cli.run(["scans"]).output.split(separator: " ").first.map(String.init))
             let savedID = try #require(CLITests.savedID(try await cli.run(["save", scanID, "1"]).output))

@@ -15,6 +15,7 @@ import Synchronization
 /// (the upload is retried under the same `Idempotency-Key`, the stream resumed with `Last-Event-ID`). On a terminal,
 /// the ingredients and each recipe are printed as their events arrive (``StreamedAnswer``); elsewhere, and with
 /// `--json`, only the answer. `--blocking` waits on `POST /v1/scan` instead; `--resume ID` follows a scan started earlier.
+/// `--for NAME…` cooks for those members of the household only, found by their display names.
 struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Scan photos of the inside of a fridge and print recipes, or with --dish a photo of a dish and print how to cook it."
@@ -26,11 +27,17 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Follow the scan with this id (from `kiwi scans`) instead of starting one.") var resume: String?
     @Flag(help: "Wait for the answer on one request (POST /v1/scan) instead of following the scan's events.") var blocking = false
     @Flag(help: "Print the answer as JSON.") var json = false
+    @Option(
+        name: .customLong("for"),
+        parsing: .upToNextOption,
+        help: "Cook for these members of your household only, by their display names (see `kiwi household show`)."
+    ) var members: [String] = []
 
     func validate() throws {
         guard photos.isEmpty != (resume == nil) else { throw ValidationError("Give photos to scan, or --resume with a scan id.") }
         guard photos.count <= ScanPhoto.maximumCount else { throw ValidationError("A scan takes at most \(ScanPhoto.maximumCount) photos.") }
         guard !(blocking && resume != nil) else { throw ValidationError("--blocking starts a scan; it cannot be used with --resume.") }
+        guard members.isEmpty || resume == nil else { throw ValidationError("--for starts a scan; it cannot be used with --resume.") }
         if let resume { _ = try IDArgument.scan(resume, named: "--resume") }
     }
 
@@ -69,9 +76,27 @@ struct Scan: AsyncParsableCommand {
             throw CLIError("These photos are \(total / 1_048_576) MiB together; Kiwi takes at most 8 MiB per scan. Send fewer or smaller ones.")
         }
         let mode: ScanMode = dish ? .dish : .fridge
+        let audience = members.isEmpty ? nil : try await Self.memberIDs(named: members, client: client)
         return blocking
-            ? try await Self.blockingScan(upload, mode: mode, client: client)
-            : try await Self.asyncScan(upload, mode: mode, client: client, follower: follower)
+            ? try await Self.blockingScan(upload, mode: mode, for: audience, client: client)
+            : try await Self.asyncScan(upload, mode: mode, for: audience, client: client, follower: follower)
+    }
+
+    /// The member ids of the household's members called `names` (in any case), for `?for=`.
+    static func memberIDs(named names: [String], client: Client) async throws -> [String] {
+        let household: Components.Schemas.Household
+        switch try await client.getHousehold() {
+        case .ok(let ok): household = try ok.body.json
+        case .notFound: throw CLIError("--for names members of your household, and you are in none.")
+        case let other: throw failure(other)
+        }
+        return try names.map { name in
+            guard let member = household.members.first(where: { $0.displayName.lowercased() == name.lowercased() }) else {
+                let known = household.members.map(\.displayName).joined(separator: ", ")
+                throw CLIError("Your household has nobody called \(name); its members are \(known).")
+            }
+            return member.id
+        }
     }
 
     /// `POST /v1/scans` (retried under one `Idempotency-Key` if the connection drops: the same scan, charged once),
@@ -79,6 +104,7 @@ struct Scan: AsyncParsableCommand {
     static func asyncScan(
         _ photos: [(bytes: [UInt8], filename: String)],
         mode: ScanMode,
+        for audience: [String]?,
         client: Client,
         follower: ScanFollower
     ) async throws
@@ -92,7 +118,11 @@ struct Scan: AsyncParsableCommand {
                 photos.map { Part.image(.init(payload: .init(body: HTTPBody($0.bytes)), filename: $0.filename)) }
                 + [Part.mode(.init(payload: .init(body: HTTPBody(mode.rawValue))))]
             do {
-                switch try await client.createScan(headers: .init(idempotencyKey: key), body: .multipartForm(.init(parts))) {
+                switch try await client.createScan(
+                    query: .init(_for: audience),
+                    headers: .init(idempotencyKey: key),
+                    body: .multipartForm(.init(parts))
+                ) {
                 case .accepted(let accepted): scan = try accepted.body.json
                 case .ok(let ok): scan = try ok.body.json
                 case let other: throw failure(other)
@@ -111,13 +141,14 @@ struct Scan: AsyncParsableCommand {
     static func blockingScan(
         _ photos: [(bytes: [UInt8], filename: String)],
         mode: ScanMode,
+        for audience: [String]?,
         client: Client
     ) async throws -> (Components.Schemas.ScanResponse, String) {
         typealias Part = Operations.ScanFridge.Input.Body.MultipartFormPayload
         let parts =
             photos.map { Part.image(.init(payload: .init(body: HTTPBody($0.bytes)), filename: $0.filename)) }
             + [Part.mode(.init(payload: .init(body: HTTPBody(mode.rawValue))))]
-        switch try await client.scanFridge(body: .multipartForm(.init(parts))) {
+        switch try await client.scanFridge(query: .init(_for: audience), body: .multipartForm(.init(parts))) {
         case .ok(let ok): return (try ok.body.json, String(ok.headers.location.split(separator: "/").last ?? ""))
         case let other: throw failure(other)
         }

@@ -19,8 +19,6 @@ struct HouseholdController: Sendable {
     /// When a household is made or joined, and an invitation expires (``GatewayDependencies/now``).
     let now: @Sendable () -> Date
 
-    /// The most members one household may have: a table's worth.
-    static let capacity = 12
     /// How long an invitation works.
     static let invitationLifetime: TimeInterval = 24 * 3600
     /// The largest body read; a valid one is far smaller.
@@ -84,13 +82,13 @@ struct HouseholdController: Sendable {
         guard let hash = InvitationCode.hash(of: body.code) else { throw Self.invitationNotFound }
         let at = now()
         let member = HouseholdMemberRecord(id: UUID(), userID: session.userID, displayName: body.displayName, joinedAt: at.rounded())
-        switch try await households.join(codeHash: hash, member: member, now: at, capacity: Self.capacity, limits: .standard) {
+        switch try await households.join(codeHash: hash, member: member, now: at, capacity: Household.capacity, limits: .standard) {
         case .joined(let household):
             context.logger.info("household joined", metadata: ["householdId": "\(household.id)"])
             return try Response.json(try await answer(household, for: session.userID))
         case .invitationUnknown: throw Self.invitationNotFound
         case .alreadyMember: throw Self.alreadyInHousehold
-        case .full: throw APIError(.conflict, .householdFull, "The household has \(Self.capacity) members, as many as one may have.")
+        case .full: throw APIError(.conflict, .householdFull, "The household has \(Household.capacity) members, as many as one may have.")
         case .kitchenTooFull(let overflow):
             throw APIError(
                 .conflict,
@@ -124,23 +122,21 @@ struct HouseholdController: Sendable {
         }
     }
 
-    /// The household as its member `userID` sees it: every member's allergies and diets read from their profile now.
+    /// The household as its member `userID` sees it: every member's allergies and diets read from their profile now,
+    /// in one read.
     private func answer(_ household: HouseholdRecord, for userID: UUID) async throws -> Household {
-        var members: [HouseholdMember] = []
-        for (index, member) in household.members.enumerated() {
-            let profile = try await profiles.profile(of: member.userID) ?? KitchenProfile()
-            members.append(
-                HouseholdMember(
-                    id: member.id,
-                    displayName: member.displayName,
-                    allergies: profile.allergies,
-                    diets: profile.diets,
-                    joinedAt: member.joinedAt,
-                    manages: index == 0
-                )
+        guard let you = household.member(userID) else { throw Self.notInHousehold }
+        let found = try await profiles.profiles(of: household.members.map(\.userID))
+        let members = household.members.enumerated().map { index, member in
+            HouseholdMember(
+                id: member.id,
+                displayName: member.displayName,
+                allergies: found[member.userID]?.allergies ?? [],
+                diets: found[member.userID]?.diets ?? [],
+                joinedAt: member.joinedAt,
+                manages: index == 0
             )
         }
-        guard let you = household.member(userID) else { throw Self.notInHousehold }
         return Household(id: household.id, name: household.name, createdAt: household.createdAt, members: members, yourMemberId: you.id)
     }
 

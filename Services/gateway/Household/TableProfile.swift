@@ -1,24 +1,49 @@
 import Foundation
 import KiwiModels
+import KiwiServiceSupport
 
-/// The profile an answer for a person is made for: their own, and when they are in a household, with every member's
-/// allergies and diets (``KitchenProfile/atTable(with:)``), read as they are now. Scans and the checks of saved recipes
-/// read it here, so that every answer is safe for everyone at the table (docs/architecture.md, "Households").
+/// Who an answer is made for: the profile it must meet, and for a household member the seats of those it cooks for.
+struct Table: Sendable, Hashable {
+    /// Nil when nobody at the table set a profile.
+    var profile: KitchenProfile?
+    /// Nil for a person in no household.
+    var seats: [TableSeat]?
+}
+
+/// The table an answer for a person is made for: their own profile, and when they are in a household, with the
+/// allergies and diets of every member it cooks for (``KitchenProfile/atTable(with:)``), read as they are now. Scans
+/// and the checks of saved recipes read it here, so that every answer is safe for everyone at the table
+/// (docs/architecture.md, "Households").
 struct TableProfile: Sendable {
     let profiles: any ProfileStore
     let households: any HouseholdStore
 
-    /// The profile for `userID`'s table; nil when nobody at it set a profile. Their own profile and their household are
-    /// read at once, so that a person without one pays no extra wait; the other members' profiles only then.
-    func profile(of userID: UUID) async throws -> KitchenProfile? {
+    /// The table of `userID`, cooking for `members` (their household's member ids) or, when nil, for every member.
+    /// Their own profile and their household are read at once, so that a person without one pays no extra wait; the
+    /// other members' profiles only then, in one read. A cook not among `members` keeps their cook time and servings,
+    /// not their rules. Throws 400 when `members` names anyone not in the person's household, or they are in none.
+    func table(of userID: UUID, for members: [UUID]? = nil) async throws -> Table {
         async let own = profiles.profile(of: userID)
-        async let household = households.household(of: userID)
-        var others: [KitchenProfile] = []
-        for member in try await household?.members ?? [] where member.userID != userID {
-            if let profile = try await profiles.profile(of: member.userID) { others.append(profile) }
+        guard let household = try await households.household(of: userID) else {
+            if members != nil { throw Self.notForYourHousehold }
+            return Table(profile: try await own, seats: nil)
         }
+        if let members, members.isEmpty || !Set(members).isSubset(of: household.members.map(\.id)) { throw Self.notForYourHousehold }
+        let seated = household.members.filter { members?.contains($0.id) ?? true }
         let mine = try await own
-        guard !others.isEmpty else { return mine }
-        return (mine ?? KitchenProfile()).atTable(with: others)
+        var found = try await profiles.profiles(of: seated.map(\.userID).filter { $0 != userID })
+        found[userID] = mine
+        let seats = seated.map { member in
+            TableSeat(memberId: member.id, allergies: found[member.userID]?.allergies ?? [], diets: found[member.userID]?.diets ?? [])
+        }
+        let cookSits = seated.contains { $0.userID == userID }
+        let others = seated.filter { $0.userID != userID }.compactMap { found[$0.userID] }
+        let cook = cookSits ? mine : mine.map { KitchenProfile(maxCookTimeMinutes: $0.maxCookTimeMinutes, servings: $0.servings) }
+        guard !others.isEmpty else { return Table(profile: cook, seats: seats) }
+        return Table(profile: (cook ?? KitchenProfile()).atTable(with: others), seats: seats)
     }
+
+    private static let notForYourHousehold = APIError.badRequest(
+        "for must list member ids of your household (GET /v1/household), at least one; without a household, leave it out."
+    )
 }

@@ -20,6 +20,17 @@ struct PostgresProfileStore: ProfileStore {
         }
     }
 
+    func profiles(of userIDs: [UUID]) async throws -> [UUID: KitchenProfile] {
+        try await withStatementDeadline("profiles read", timeout: timeout) {
+            let rows = try await client.query("SELECT user_id, profile::text FROM profiles WHERE user_id = ANY(\(userIDs))", logger: logger)
+            var found: [UUID: KitchenProfile] = [:]
+            for try await (userID, json) in rows.decode((UUID, String).self) {
+                found[userID] = try KiwiJSON.decoder().decode(KitchenProfile.self, from: Data(json.utf8))
+            }
+            return found
+        }
+    }
+
     func save(_ profile: KitchenProfile, for userID: UUID) async throws {
         let json = String(decoding: try KiwiJSON.encoder().encode(profile), as: UTF8.self)
         try await withStatementDeadline("profile save", timeout: timeout) {

@@ -6,6 +6,8 @@ import KiwiModels
 protocol ProfileStore: Sendable {
     /// The user's profile; nil when they never set one.
     func profile(of userID: UUID) async throws -> KitchenProfile?
+    /// The profiles of those of `userIDs` who set one, in one read: a household's members.
+    func profiles(of userIDs: [UUID]) async throws -> [UUID: KitchenProfile]
     /// Replaces the user's profile.
     func save(_ profile: KitchenProfile, for userID: UUID) async throws
     /// Forgets the user's profile, when their account goes.

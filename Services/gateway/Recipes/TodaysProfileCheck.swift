@@ -4,8 +4,8 @@ import KiwiModels
 
 /// Checks recipes kept or shown after their scan against the profile of their owner's table as it is now
 /// (docs/architecture.md, "Saved recipes meet today's profile"; ``TableProfile``), with the guard that checks every scan's
-/// answer: a recipe saved before an allergy was added, or before someone with it joined the household, says so, and is
-/// never offered as cookable.
+/// answer: a recipe saved before an allergy was added, or before someone with it joined the household, says so (and
+/// for whom), and is never offered as cookable.
 struct TodaysProfileCheck: Sendable {
     let tableProfile: TableProfile
     let dietGuard: DietGuard
@@ -14,29 +14,29 @@ struct TodaysProfileCheck: Sendable {
     /// the profile. The profile is read once, whatever the count; a store that does not answer fails the request
     /// rather than show a recipe unchecked.
     func checked(_ recipes: [SavedRecipe], of userID: UUID) async throws -> [SavedRecipe] {
-        let profile = try await profile(of: userID)
-        return recipes.map { checked($0, against: profile) }
+        let table = try await tableProfile.table(of: userID)
+        return recipes.map { checked($0, at: table) }
     }
 
     /// One saved recipe as ``checked(_:of:)`` shows it.
     func checked(_ recipe: SavedRecipe, of userID: UUID) async throws -> SavedRecipe {
-        checked(recipe, against: try await profile(of: userID))
+        checked(recipe, at: try await tableProfile.table(of: userID))
     }
 
-    /// A scan's or a saved recipe's conflicts with the profile of `userID` now, and the recipe without advice that
-    /// breaks it.
+    /// A scan's or a saved recipe's conflicts with the profile of `userID`'s table now, and the recipe without advice
+    /// that breaks it.
     func checked(_ recipe: Recipe, of userID: UUID) async throws -> (recipe: Recipe, conflicts: [RecipeConflict]) {
-        dietGuard.checked(recipe, against: try await profile(of: userID))
+        checked(recipe, at: try await tableProfile.table(of: userID))
     }
 
-    private func checked(_ saved: SavedRecipe, against profile: KitchenProfile) -> SavedRecipe {
+    private func checked(_ saved: SavedRecipe, at table: Table) -> SavedRecipe {
         var checked = saved
-        (checked.recipe, checked.conflicts) = dietGuard.checked(saved.recipe, against: profile)
+        (checked.recipe, checked.conflicts) = self.checked(saved.recipe, at: table)
         return checked
     }
 
-    /// The profile of `userID`'s table now: a table without a profile has no allergies or diets to meet.
-    private func profile(of userID: UUID) async throws -> KitchenProfile {
-        try await tableProfile.profile(of: userID) ?? KitchenProfile()
+    /// A table without a profile has no allergies or diets to meet.
+    private func checked(_ recipe: Recipe, at table: Table) -> (recipe: Recipe, conflicts: [RecipeConflict]) {
+        dietGuard.checked(recipe, against: table.profile ?? KitchenProfile(), table: table.seats ?? [])
     }
 }

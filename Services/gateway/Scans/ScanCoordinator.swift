@@ -20,7 +20,7 @@ import Logging
 /// announcer, the sweeper) and `Scans/Ledger/` (the records).
 struct ScanCoordinator: Sendable {
     let ledger: any ScanLedger
-    /// The profile each scan is made for, its person's and their household's, read as the scan starts.
+    /// The table each scan is made for, its person's and the household members' it cooks for, read as it starts.
     let tableProfile: TableProfile
     let jobQueue: any ScanJobQueue
     let announcer: any ScanAnnouncer
@@ -85,10 +85,12 @@ struct ScanCoordinator: Sendable {
     ) async throws -> StartedScan {
         let session = try context.authenticatedSession
         let idempotencyKey = try IdempotencyKey.of(request)
+        let audience = try ScanAudience.members(of: request)
         guard
             let started = try await startLimiter.withSlot({
                 try await start(
                     of: session,
+                    for: audience,
                     idempotencyKey: idempotencyKey,
                     refusingEarly: refusingEarly,
                     showingPartials: showingPartials,
@@ -100,9 +102,10 @@ struct ScanCoordinator: Sendable {
         return started
     }
 
-    /// ``start(_:refusingEarly:showingPartials:context:input:)`` in its slot.
+    /// ``start(_:refusingEarly:showingPartials:context:input:)`` in its slot, cooking for `audience` (``ScanAudience``).
     private func start(
         of session: AuthenticatedSession,
+        for audience: [UUID]?,
         idempotencyKey: String?,
         refusingEarly: Bool,
         showingPartials: Bool,
@@ -113,13 +116,13 @@ struct ScanCoordinator: Sendable {
         let started = ContinuousClock.now
         let day = policy.day(of: now)
         // Read while the usage is, so that it costs no extra round trip; a store that is down is a 503 before the upload.
-        async let reading = tableProfile.profile(of: session.userID)
+        async let reading = tableProfile.table(of: session.userID, for: audience)
         if refusingEarly, let refusal = policy.refusal(after: try await ledger.usage(of: session.quotaKey, on: day)),
             try await !startedBefore(idempotencyKey, by: session.userID)
         {
             throw errors.refusal(refusal, at: now)
         }
-        let profile = try await reading
+        let table = try await reading
         let uploadStarted = ContinuousClock.now
         let input = try await readInput()
         let uploadTime = ContinuousClock.now - uploadStarted
@@ -160,7 +163,8 @@ struct ScanCoordinator: Sendable {
                     deadline: deadline,
                     requestID: context.requestID,
                     userKey: userKey,
-                    profile: profile,
+                    profile: table.profile,
+                    table: table.seats,
                     ingredients: input.refinement?.ingredients,
                     showsPartials: showingPartials
                 ),

@@ -16,11 +16,12 @@ struct ProfileGuard: Sendable {
     let dietGuard = DietGuard()
     let metrics: WorkerMetrics
 
-    /// `answer` guarded against `profile` (when it has any rule) and labelled by `labels`; `askAgain` asks the model for
-    /// the guard's repair.
+    /// `answer` guarded against `profile` (when it has any rule) and labelled by `labels`, each withheld recipe saying
+    /// for whom of a household's `table`; `askAgain` asks the model for the guard's repair.
     func guarded(
         _ answer: ValidAnswer,
         profile: KitchenProfile?,
+        table: [TableSeat] = [],
         labels: RecipeLabels,
         safe: SafeRecipes = SafeRecipes(),
         logger: Logger,
@@ -28,7 +29,7 @@ struct ProfileGuard: Sendable {
     ) async -> ScanResponse {
         var response = answer.response
         if let profile, !profile.isEmpty {
-            response = await enforced(answer, profile: profile, safe: safe, logger: logger, askingAgain: askAgain)
+            response = await enforced(answer, profile: profile, table: table, safe: safe, logger: logger, askingAgain: askAgain)
             response.appliedProfile = profile
         }
         return labels.labelled(response)
@@ -37,6 +38,7 @@ struct ProfileGuard: Sendable {
     private func enforced(
         _ answer: ValidAnswer,
         profile: KitchenProfile,
+        table: [TableSeat],
         safe: SafeRecipes,
         logger: Logger,
         askingAgain askAgain: (ScanPrompt.Repair) async -> Result<ValidAnswer, ScanFailure>
@@ -49,13 +51,13 @@ struct ProfileGuard: Sendable {
         let guarded: ScanResponse
         switch await askAgain(repair) {
         case .success(let repaired):
-            guarded = dietGuard.enforce(dietGuard.findings(in: repaired.response, for: profile), on: repaired.response)
+            guarded = dietGuard.enforce(dietGuard.findings(in: repaired.response, for: profile), on: repaired.response, table: table)
         case .failure(let failure):
             logger.warning(
                 "the guard's repair got no usable answer; keeping the first without what breaks the profile",
                 metadata: ["code": "\(failure.code.rawValue)"]
             )
-            guarded = dietGuard.enforce(findings, on: answer.response)
+            guarded = dietGuard.enforce(findings, on: answer.response, table: table)
         }
         if !guarded.withheldRecipes.isEmpty {
             logger.info("recipes withheld for the user's allergies or diets", metadata: ["count": "\(guarded.withheldRecipes.count)"])

@@ -14,6 +14,8 @@ struct ScanRequest: Sendable {
     /// Whether the elements of a fridge answer are shown as they stream (``ScanJob/showsPartials``).
     var showsPartials = true
     var profile: KitchenProfile?
+    /// The household members the scan cooks for (``ScanJob/table``), for saying for whom a recipe was withheld.
+    var table: [TableSeat]?
     /// The user's pseudonymous key, sent as OpenAI's `safety_identifier`.
     var userKey: String
     /// The scan's request id, sent to OpenAI as `X-Client-Request-Id` so that a call can be traced there (and the
@@ -71,6 +73,7 @@ struct ScanPipeline: Sendable {
             let response = await profileGuard.guarded(
                 answer,
                 profile: request.profile,
+                table: request.table ?? [],
                 labels: request.labels,
                 safe: request.safe,
                 logger: logger

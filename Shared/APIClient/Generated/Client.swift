@@ -523,6 +523,13 @@ public struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: false,
+                    name: "for",
+                    value: input.query._for
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -1219,6 +1226,13 @@ public struct Client: APIProtocol {
                     in: &request.headerFields,
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: false,
+                    name: "for",
+                    value: input.query._for
                 )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
@@ -2282,6 +2296,13 @@ public struct Client: APIProtocol {
                     in: &request.headerFields,
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: false,
+                    name: "for",
+                    value: input.query._for
                 )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,

@@ -995,6 +995,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/RecipeConflict/reason`.
             public var reason: Swift.String
+            /// For a member of a household, the member ids whose allergy or diet this is (`GET /v1/household`); absent for a person in none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecipeConflict/for`.
+            public var _for: [Swift.String]?
             /// Creates a new `RecipeConflict`.
             ///
             /// - Parameters:
@@ -1004,13 +1008,15 @@ extension Components {
             ///   - found: What the recipe says, e.g. an ingredient's name; for a label, the group's name.
             ///   - place: Where it says it, e.g. `ingredient 2`, `step 3`, `its name`, `the allergens it declares`.
             ///   - reason: The conflict in words for the user, e.g. "It uses peanut butter, which contains peanuts."
+            ///   - _for: For a member of a household, the member ids whose allergy or diet this is (`GET /v1/household`); absent for a person in none.
             public init(
                 rule: Components.Schemas.RecipeConflict.RulePayload,
                 name: Swift.String,
                 source: Components.Schemas.RecipeConflict.SourcePayload,
                 found: Swift.String,
                 place: Swift.String,
-                reason: Swift.String
+                reason: Swift.String,
+                _for: [Swift.String]? = nil
             ) {
                 self.rule = rule
                 self.name = name
@@ -1018,6 +1024,7 @@ extension Components {
                 self.found = found
                 self.place = place
                 self.reason = reason
+                self._for = _for
             }
             public enum CodingKeys: String, CodingKey {
                 case rule
@@ -1026,6 +1033,7 @@ extension Components {
                 case found
                 case place
                 case reason
+                case _for = "for"
             }
         }
         /// - Remark: Generated from `#/components/schemas/WithheldRecipe`.
@@ -1036,21 +1044,29 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/WithheldRecipe/reason`.
             public var reason: Swift.String
+            /// For a household member's scan, the member ids whose allergies or diets the recipe breaks (`GET /v1/household`); absent for a scan of a person in no household, and in answers from before households.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WithheldRecipe/for`.
+            public var _for: [Swift.String]?
             /// Creates a new `WithheldRecipe`.
             ///
             /// - Parameters:
             ///   - name:
             ///   - reason: Why, for the user, e.g. "It uses basil pesto, which contains tree nuts."
+            ///   - _for: For a household member's scan, the member ids whose allergies or diets the recipe breaks (`GET /v1/household`); absent for a scan of a person in no household, and in answers from before households.
             public init(
                 name: Swift.String,
-                reason: Swift.String
+                reason: Swift.String,
+                _for: [Swift.String]? = nil
             ) {
                 self.name = name
                 self.reason = reason
+                self._for = _for
             }
             public enum CodingKeys: String, CodingKey {
                 case name
                 case reason
+                case _for = "for"
             }
         }
         /// - Remark: Generated from `#/components/schemas/KitchenProfile`.

@@ -700,6 +700,21 @@ public enum Operations {
     public enum ScanFridge {
         public static let id: Swift.String = "scanFridge"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/scan/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/scan/POST/query/for`.
+                public var _for: Components.Parameters.ScanFor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - _for: For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+                public init(_for: Components.Parameters.ScanFor? = nil) {
+                    self._for = _for
+                }
+            }
+            public var query: Operations.ScanFridge.Input.Query
             /// - Remark: Generated from `#/paths/v1/scan/POST/header`.
             public struct Headers: Sendable, Hashable {
                 /// The client's name for this scan (draft-ietf-httpapi-idempotency-key-header), 1–255 visible ASCII characters, optionally in double quotes (a structured-field string; `""` is empty and refused). A request with a key this user already sent with the same photo gets that scan's answer (no second charge, no second model call); with other photos or another mode it is 422 `idempotency_key_reused`.
@@ -758,12 +773,15 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
             ///   - body:
             public init(
+                query: Operations.ScanFridge.Input.Query = .init(),
                 headers: Operations.ScanFridge.Input.Headers = .init(),
                 body: Operations.ScanFridge.Input.Body
             ) {
+                self.query = query
                 self.headers = headers
                 self.body = body
             }
@@ -1816,6 +1834,21 @@ public enum Operations {
     public enum CreateScan {
         public static let id: Swift.String = "createScan"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/scans/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/scans/POST/query/for`.
+                public var _for: Components.Parameters.ScanFor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - _for: For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+                public init(_for: Components.Parameters.ScanFor? = nil) {
+                    self._for = _for
+                }
+            }
+            public var query: Operations.CreateScan.Input.Query
             /// - Remark: Generated from `#/paths/v1/scans/POST/header`.
             public struct Headers: Sendable, Hashable {
                 /// The client's name for this scan (draft-ietf-httpapi-idempotency-key-header), 1–255 visible ASCII characters, optionally in double quotes (a structured-field string; `""` is empty and refused). A request with a key this user already sent with the same photo gets that scan's answer (no second charge, no second model call); with other photos or another mode it is 422 `idempotency_key_reused`.
@@ -1881,12 +1914,15 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
             ///   - body:
             public init(
+                query: Operations.CreateScan.Input.Query = .init(),
                 headers: Operations.CreateScan.Input.Headers = .init(),
                 body: Operations.CreateScan.Input.Body
             ) {
+                self.query = query
                 self.headers = headers
                 self.body = body
             }
@@ -3361,6 +3397,21 @@ public enum Operations {
                 }
             }
             public var path: Operations.RefineScan.Input.Path
+            /// - Remark: Generated from `#/paths/v1/scans/{id}/refinements/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/scans/{id}/refinements/POST/query/for`.
+                public var _for: Components.Parameters.ScanFor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - _for: For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+                public init(_for: Components.Parameters.ScanFor? = nil) {
+                    self._for = _for
+                }
+            }
+            public var query: Operations.RefineScan.Input.Query
             /// - Remark: Generated from `#/paths/v1/scans/{id}/refinements/POST/header`.
             public struct Headers: Sendable, Hashable {
                 /// The client's name for this scan (draft-ietf-httpapi-idempotency-key-header), 1–255 visible ASCII characters, optionally in double quotes (a structured-field string; `""` is empty and refused). A request with a key this user already sent with the same photo gets that scan's answer (no second charge, no second model call); with other photos or another mode it is 422 `idempotency_key_reused`.
@@ -3416,14 +3467,17 @@ public enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             ///   - body:
             public init(
                 path: Operations.RefineScan.Input.Path,
+                query: Operations.RefineScan.Input.Query = .init(),
                 headers: Operations.RefineScan.Input.Headers = .init(),
                 body: Operations.RefineScan.Input.Body
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
                 self.body = body
             }

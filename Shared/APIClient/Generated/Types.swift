@@ -324,10 +324,12 @@ extension APIProtocol {
     /// - Remark: HTTP `POST /v1/scan`.
     /// - Remark: Generated from `#/paths//v1/scan/post(scanFridge)`.
     public func scanFridge(
+        query: Operations.ScanFridge.Input.Query = .init(),
         headers: Operations.ScanFridge.Input.Headers = .init(),
         body: Operations.ScanFridge.Input.Body
     ) async throws -> Operations.ScanFridge.Output {
         try await scanFridge(Operations.ScanFridge.Input(
+            query: query,
             headers: headers,
             body: body
         ))
@@ -354,10 +356,12 @@ extension APIProtocol {
     /// - Remark: HTTP `POST /v1/scans`.
     /// - Remark: Generated from `#/paths//v1/scans/post(createScan)`.
     public func createScan(
+        query: Operations.CreateScan.Input.Query = .init(),
         headers: Operations.CreateScan.Input.Headers = .init(),
         body: Operations.CreateScan.Input.Body
     ) async throws -> Operations.CreateScan.Output {
         try await createScan(Operations.CreateScan.Input(
+            query: query,
             headers: headers,
             body: body
         ))
@@ -415,11 +419,13 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/scans/{id}/refinements/post(refineScan)`.
     public func refineScan(
         path: Operations.RefineScan.Input.Path,
+        query: Operations.RefineScan.Input.Query = .init(),
         headers: Operations.RefineScan.Input.Headers = .init(),
         body: Operations.RefineScan.Input.Body
     ) async throws -> Operations.RefineScan.Output {
         try await refineScan(Operations.RefineScan.Input(
             path: path,
+            query: query,
             headers: headers,
             body: body
         ))

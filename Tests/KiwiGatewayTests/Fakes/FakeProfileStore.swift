@@ -12,6 +12,10 @@ final class FakeProfileStore: ProfileStore {
         profiles.withLock { $0[userID] }
     }
 
+    func profiles(of userIDs: [UUID]) async throws -> [UUID: KitchenProfile] {
+        profiles.withLock { kept in kept.filter { userIDs.contains($0.key) } }
+    }
+
     func save(_ profile: KitchenProfile, for userID: UUID) async throws {
         profiles.withLock { $0[userID] = profile }
     }

@@ -42,6 +42,8 @@ final class FakeScanJobQueue: ScanJobQueue {
     var modes: [ScanMode] { state.withLock { $0.jobs.map(\.mode) } }
     /// The profiles the jobs carried.
     var profiles: [KitchenProfile?] { state.withLock { $0.jobs.map(\.profile) } }
+    /// The tables the jobs carried.
+    var tables: [[TableSeat]?] { state.withLock { $0.jobs.map(\.table) } }
     /// The request ids the jobs carried.
     var requestIDs: [String] { state.withLock { $0.jobs.compactMap(\.requestID) } }
     /// The ingredient names the jobs carried, in order: nil for a photo scan's.
