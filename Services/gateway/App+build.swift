@@ -24,7 +24,8 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     let publisher = AMQPPublisher(
         settings: configuration.amqp,
-        topology: KiwiTopology.scanJobs(queue: configuration.jobQueue, kind: configuration.omissions.jobQueueKind).merging(KiwiTopology.scanEvents),
+        topology: KiwiTopology.scanJobs(queue: configuration.jobQueue, kind: configuration.omissions.jobQueueKind).merging(KiwiTopology.scanEvents)
+            .merging(KiwiTopology.kitchenNews),
         logger: logger
     )
     let hub = ScanEventHub()
@@ -39,6 +40,23 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         connectionLost: { _ in hub.wakeAll() },
         consuming: { hub.wakeAll() }
     )
+    // News of a list sent while the subscription is down is lost: every stream reads its list again as it drops, and
+    // again once the subscription is back, with every kitchen streamed here bound anew.
+    let listNews = ShoppingListNews(announcer: AMQPShoppingListAnnouncer(publisher: publisher, logger: logger), instance: instance)
+    let kitchenNewsSubscription = KiwiTopology.kitchenNewsSubscription(instance: instance)
+    var kitchenNewsSettings = configuration.amqp
+    kitchenNewsSettings.connectionName += " kitchen news"
+    let kitchenNews = AMQPConsumer(
+        settings: kitchenNewsSettings,
+        queue: kitchenNewsSubscription.queue,
+        prefetch: 0,
+        autoAck: true,
+        topology: kitchenNewsSubscription.topology,
+        logger: logger,
+        connectionLost: { _ in listNews.wakeAll() },
+        consuming: { listNews.wakeAll() }
+    )
+    listNews.route(with: kitchenNews)
     let subscription = KiwiTopology.revocationSubscription(instance: instance)
     var revocationSettings = configuration.amqp
     revocationSettings.connectionName += " revocations"
@@ -80,6 +98,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             pantry: pantry,
             shoppingList: shoppingList,
             households: households,
+            listNews: listNews,
             publicBaseURL: configuration.publicBaseURL,
             scanEventHub: hub,
             policy: policy,
@@ -88,7 +107,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             sessionCachingAllowed: { revocations.isConnected },
             readinessChecks: [
                 "postgres": { await postgres.isWritablePrimary(logger: logger) },
-                "rabbitmq": { publisher.isConnected && revocations.isConnected && scanEvents.isConnected },
+                "rabbitmq": { publisher.isConnected && revocations.isConnected && scanEvents.isConnected && kitchenNews.isConnected },
                 "auth": { await authService.isHealthy(requestID: "readiness") },
             ],
             // No worker consuming the job queue makes the gateway degraded, not unready: see docs/architecture.md.
@@ -107,8 +126,9 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
         server: .kiwiHTTP1(idleTimeout: .seconds(60), logger: logger),
         configuration: ApplicationConfiguration(basics: configuration.basics, serverName: GatewayConfiguration.serviceName),
         services: [
-            HTTPClientService(client: httpClient), postgres, publisher, revocations, scanEvents,
+            HTTPClientService(client: httpClient), postgres, publisher, revocations, scanEvents, kitchenNews,
             RevocationListener(consumer: revocations, cache: cache, logger: logger),
+            ShoppingListNewsListener(consumer: kitchenNews, news: listNews, logger: logger),
             ScanEventListener(consumer: scanEvents, hub: hub, logger: logger),
             // Every replica runs these; the sweeper skips rows another holds, and the purge's deletes are idempotent.
             ScanSweeper.task(ledger: ledger, announcer: announcer, metrics: metrics, logger: logger),
@@ -190,6 +210,8 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         ledger: dependencies.ledger,
         pantry: dependencies.pantry,
         profileCheck: profileCheck,
+        news: dependencies.listNews,
+        streamLifetime: dependencies.listStreamLifetime,
         metrics: metrics,
         now: dependencies.now
     )
@@ -197,6 +219,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     HouseholdController(
         households: dependencies.households,
         profiles: dependencies.profiles,
+        listNews: dependencies.listNews,
         codeLimiter: ClientRateLimiter(dependencies.householdCodeLimit),
         now: dependencies.now
     )
@@ -223,7 +246,8 @@ enum GatewayRoutes {
         "/v1/scans": [.get, .head, .post], "/v1/recipes": [.get, .head, .post], "/v1/profile": [.get, .head, .put],
         "/v1/quota": [.get, .head], "/v1/account": [.delete], "/v1/auth/session": [.delete], "/openapi.yaml": [.get, .head],
         "/openapi.json": [.get, .head], "/v1/pantry": [.get, .head, .delete], "/v1/pantry/items": [.post],
-        "/v1/shopping-list": [.get, .head, .delete], "/v1/shopping-list/items": [.post], "/v1/shopping-list/checked/pantry": [.post],
+        "/v1/shopping-list": [.get, .head, .delete], "/v1/shopping-list/events": [.get, .head], "/v1/shopping-list/items": [.post],
+        "/v1/shopping-list/checked/pantry": [.post],
         "/v1/household": [.get, .head, .post], "/v1/household/invitations": [.post], "/v1/household/members": [.post],
     ]
 }

@@ -50,6 +50,10 @@ struct GatewayDependencies: Sendable {
     var shoppingList: any ShoppingListStore
     /// Who shares a kitchen with whom (``HouseholdStore``): real ``PostgresHouseholdStore``, fake `FakeHouseholdStore`.
     var households: any HouseholdStore
+    /// The shopping list's live side (``ShoppingListNews``): real on RabbitMQ's kitchen news, fake in-process.
+    var listNews: ShoppingListNews
+    /// How long one shopping list event stream lasts before the client reconnects.
+    var listStreamLifetime = Duration.seconds(300)
     /// The base of the share links (`PUBLIC_BASE_URL`).
     var publicBaseURL = URL(string: "http://localhost:8080")!
     /// How many share pages one client address may open in a burst, and then per second.

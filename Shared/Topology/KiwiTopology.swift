@@ -21,6 +21,11 @@ public enum KiwiTopology {
     /// whose job names no gateway (one a gateway of the release before started).
     public static let everyGateway = "all"
 
+    /// Changes to a kitchen's shopping list, routed by the kitchen's id: a gateway hears of a kitchen only while it
+    /// streams that kitchen's list to a client (``kitchenNewsBinding(of:instance:)``), so its share of the news stays
+    /// the same however many gateways there are (docs/architecture.md, "Households").
+    public static let kitchenNewsExchange = "kiwi.kitchens.news"
+
     /// Where jobs of `queue` that were rejected as poison, or expired unanswered, go.
     public static func deadLetterExchange(of queue: String = scanJobQueue) -> String { "\(queue).dead-letter" }
     /// The queue that keeps dead-lettered jobs of `queue` for an operator to look at.
@@ -102,6 +107,33 @@ public enum KiwiTopology {
         )
     }
 
+    /// The kitchen news exchange, for whoever publishes a list's change (the gateways).
+    public static var kitchenNews: AMQPTopology {
+        AMQPTopology(exchanges: [AMQPExchange(name: kitchenNewsExchange, kind: .topic)])
+    }
+
+    /// One gateway instance's subscription to kitchen news: its exclusive queue, bound to nothing until the gateway
+    /// streams a kitchen's list (``kitchenNewsBinding(of:instance:)``). Declare it only on the connection that
+    /// consumes the queue.
+    public static func kitchenNewsSubscription(instance: String) -> (queue: String, topology: AMQPTopology) {
+        let queue = kitchenNewsQueue(of: instance)
+        return (
+            queue,
+            AMQPTopology(
+                exchanges: [AMQPExchange(name: kitchenNewsExchange, kind: .topic)],
+                queues: [AMQPQueue(name: queue, durable: false, exclusive: true, autoDelete: true)]
+            )
+        )
+    }
+
+    /// The binding that brings gateway `instance` the news of kitchen `kitchenID`, while it streams that list.
+    public static func kitchenNewsBinding(of kitchenID: UUID, instance: String) -> AMQPBinding {
+        AMQPBinding(queue: kitchenNewsQueue(of: instance), exchange: kitchenNewsExchange, routingKey: kitchenNewsKey(of: kitchenID))
+    }
+
+    /// The routing key of news of kitchen `kitchenID`.
+    public static func kitchenNewsKey(of kitchenID: UUID) -> String { kitchenID.uuidString.lowercased() }
+
     /// The binding that brings gateway `instance` the news of scan `scanID` wherever it started: added while the
     /// gateway watches a scan it did not start (``AMQPConsumer/bind(_:)``).
     public static func scanNewsBinding(of scanID: UUID, instance: String) -> AMQPBinding {
@@ -125,6 +157,8 @@ public enum KiwiTopology {
     }
 
     private static func scanEventQueue(of instance: String) -> String { "kiwi.gateway.\(instance).scan-events" }
+
+    private static func kitchenNewsQueue(of instance: String) -> String { "kiwi.gateway.\(instance).kitchen-news" }
 
     private static func routingWord(_ scanID: UUID) -> String { scanID.uuidString.lowercased() }
 

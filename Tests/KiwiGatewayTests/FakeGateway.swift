@@ -25,6 +25,8 @@ final class FakeGateway: Sendable {
     let pantry = FakePantryStore()
     let shoppingList = FakeShoppingListStore()
     let households: FakeHouseholdStore
+    let listNews: ShoppingListNews
+    let listStreamLifetime: Duration
     let hub = ScanEventHub()
     let workers: FakeScanJobQueue
     let announcer: FakeScanAnnouncer
@@ -55,10 +57,15 @@ final class FakeGateway: Sendable {
         householdCodeLimit: RateLimit = RateLimit(burst: 10, perSecond: 1.0 / 60),
         policy: QuotaPolicy = QuotaPolicy(limit: 4),
         scanStartSlots: Int = 64,
+        listStreamLifetime: Duration = .seconds(300),
         readiness: [String: @Sendable () async -> Bool] = [:],
         optionalReadiness: [String: @Sendable () async -> Bool] = [:]
     ) {
         self.households = FakeHouseholdStore(pantry: pantry, shoppingList: shoppingList, recipes: recipes)
+        let listAnnouncer = FakeShoppingListAnnouncer()
+        listNews = ShoppingListNews(announcer: listAnnouncer)
+        listAnnouncer.deliver(to: listNews)
+        self.listStreamLifetime = listStreamLifetime
         self.workers = FakeScanJobQueue(workers, ledger: ledger, hub: hub)
         self.announcer = FakeScanAnnouncer(hub: hub)
         self.scanTimeout = scanTimeout
@@ -87,6 +94,8 @@ final class FakeGateway: Sendable {
             pantry: pantry,
             shoppingList: shoppingList,
             households: households,
+            listNews: listNews,
+            listStreamLifetime: listStreamLifetime,
             sharePageLimit: sharePageLimit,
             householdCodeLimit: householdCodeLimit,
             scanEventHub: hub,

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import KiwiInternalAPI
 import KiwiModels
+import KiwiTestSupport
 import NIOCore
 import Testing
 
@@ -338,17 +339,17 @@ struct HouseholdRouterTests {
     }
 
     @Test(
-        "a scan for anyone not in the caller's household, for nobody, or for a malformed id is 400, and starts nothing",
+        "a scan for anyone not in the caller's household is 404, for nobody or for a malformed id 400, and starts nothing",
         arguments: [
-            "for=\(UUID().uuidString)", "for=", "for=not-a-member",
+            ("for=\(UUID().uuidString)", HTTPResponse.Status.notFound), ("for=", .badRequest), ("for=not-a-member", .badRequest),
         ]
     )
-    func scanForStrangersIsRefused(_ query: String) async throws {
+    func scanForStrangersIsRefused(_ query: String, _ status: HTTPResponse.Status) async throws {
         let gateway = FakeGateway()
         let (sam, alex) = (try await Self.person(gateway), try await Self.person(gateway))
         try await gateway.test { client async throws in
             _ = try await Self.twoPeople(client, sam, alex)
-            #expect(try await client.scan(testPhoto, token: sam.token, path: "/v1/scan?\(query)").status == .badRequest)
+            #expect(try await client.scan(testPhoto, token: sam.token, path: "/v1/scan?\(query)").status == status)
         }
         #expect(gateway.workers.profiles.isEmpty)
     }
@@ -430,6 +431,41 @@ struct HouseholdRouterTests {
                 from: Data(try await client.execute(.get, "/v1/pantry", token: sam.token).body.readableBytesView)
             )
             #expect(sams.items.map(\.name) == ["Rice"])
+        }
+    }
+
+    /// The `list` events of a shopping list stream: each event's id and its list's item names.
+    static func listEvents(_ answer: TestResponse) throws -> [(id: String, names: [String])] {
+        try serverSentEvents(in: String(buffer: answer.body)).compactMap { fields in
+            guard fields["event"] == "list", let id = fields["id"], let data = fields["data"] else { return nil }
+            let list = try KiwiJSON.decoder().decode(ShoppingList.self, from: Data(data.utf8))
+            return (id, list.sections.flatMap(\.items).map(\.name))
+        }
+    }
+
+    @Test("a member's change to the shopping list reaches the other member's event stream; an id already seen sends nothing")
+    func listChangesReachTheOtherMember() async throws {
+        let gateway = FakeGateway(listStreamLifetime: .seconds(3))
+        let (sam, alex) = (try await Self.person(gateway), try await Self.person(gateway))
+        try await gateway.test { client async throws in
+            _ = try await Self.twoPeople(client, sam, alex)
+            let adding = Task {
+                while gateway.listNews.watchedKitchens == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                let milk = ByteBuffer(string: #"{"name": "Milk"}"#)
+                #expect(try await client.execute(.post, "/v1/shopping-list/items", token: sam.token, body: milk).status == .ok)
+            }
+            let stream = try await client.execute(.get, "/v1/shopping-list/events", token: alex.token)
+            try await adding.value
+            #expect(stream.headers[.contentType] == "text/event-stream")
+            let events = try Self.listEvents(stream)
+            #expect(events.map(\.names) == [[], ["Milk"]])
+            let again = try await client.execute(
+                .get,
+                "/v1/shopping-list/events",
+                token: sam.token,
+                headers: [.lastEventID: try #require(events.last?.id)]
+            )
+            #expect(try Self.listEvents(again).isEmpty)
         }
     }
 }

@@ -19,6 +19,10 @@ struct ShoppingListController: Sendable {
     let ledger: any ScanLedger
     let pantry: any PantryStore
     let profileCheck: TodaysProfileCheck
+    /// Every change is announced to the streams of the kitchen's list, on every gateway.
+    let news: ShoppingListNews
+    /// How long one event stream lasts before it ends and the client reconnects (``GatewayDependencies/listStreamLifetime``).
+    let streamLifetime: Duration
     let metrics: GatewayMetrics
     /// When an item is added (``GatewayDependencies/now``).
     let now: @Sendable () -> Date
@@ -30,6 +34,7 @@ struct ShoppingListController: Sendable {
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
         group.get("shopping-list", use: show)
+        group.get("shopping-list/events", use: events)
         group.delete("shopping-list", use: clear)
         group.post("shopping-list/items", use: add)
         group.patch("shopping-list/items/:id", use: check)
@@ -54,6 +59,50 @@ struct ShoppingListController: Sendable {
         )
     }
 
+    /// `GET /v1/shopping-list/events` (docs/architecture.md, "Households"): server-sent events. A `list` event, the list
+    /// as `GET /v1/shopping-list` answers it, when the stream opens and whenever the list changes, by any member on any
+    /// gateway. An event's id names the list's state (``ShoppingListEvent``): a client reconnecting with
+    /// `Last-Event-ID` gets the list only if it changed since. A comment every ``ShoppingListNews/recheckInterval``
+    /// without news keeps idle proxies from closing the stream; the list is read then too, in case news was lost. The
+    /// kitchen is resolved again on each reading, so that a member who leaves streams their own list from then on.
+    /// The stream ends after ``streamLifetime``, and `EventSource` reconnects, showing the session again.
+    @Sendable func events(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let lastSeen = request.headers[.lastEventID]?.trimmingCharacters(in: .whitespaces)
+        // Resolved before the 200, so that a store that is down is a 503 rather than a stream that ends at once.
+        let opened = try await households.kitchen(of: session.userID)
+        let ends = ContinuousClock.now + streamLifetime
+        let (households, shoppingList, news) = (households, shoppingList, news)
+        let body = ResponseBody { writer in
+            var (kitchen, seen) = (opened, lastSeen)
+            while ContinuousClock.now < ends {
+                let moved = try await news.watching(kitchen.id) { watch -> Kitchen? in
+                    while ContinuousClock.now < ends {
+                        let event = ShoppingListEvent(kitchen: kitchen.id, list: ShoppingListExport.list(try await shoppingList.items(of: kitchen)))
+                        if event.id != seen {
+                            try await writer.write(event.buffer)
+                            seen = event.id
+                        }
+                        let heard = await watch.next(within: min(ShoppingListNews.recheckInterval, ends - ContinuousClock.now))
+                        try Task.checkCancellation()
+                        if !heard { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
+                        let now = try await households.kitchen(of: session.userID)
+                        if now.id != kitchen.id { return now }
+                    }
+                    return nil
+                }
+                guard let moved else { break }
+                kitchen = moved
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .xAccelBuffering: "no"],
+            body: body
+        )
+    }
+
     /// `POST /v1/shopping-list/items`: `{"recipeId"}` (a saved recipe) or `{"scanId", "recipeId"}` (a recipe of a
     /// finished scan) adds the recipe's ingredients the pantry lacks, staples never, and answers the recipe's
     /// `conflicts` with the profile as it is now (``TodaysProfileCheck``), for the client to warn before the shop;
@@ -75,6 +124,7 @@ struct ShoppingListController: Sendable {
             items = [Self.item(name, section: section ?? StoreSection(key: name.key), for: [], at: now())]
         }
         let added = try await store(items, in: kitchen, context: context)
+        await news.announcer.announce(kitchen.id)
         let list = ShoppingListExport.list(try await shoppingList.items(of: kitchen))
         return try Response.json(ShoppingListAddition(added: added, list: list, conflicts: conflicts))
     }
@@ -94,7 +144,9 @@ struct ShoppingListController: Sendable {
     @Sendable func delete(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
-        guard try await shoppingList.delete([id], of: try await households.kitchen(of: session.userID)) == 1 else { throw Self.notFound }
+        let kitchen = try await households.kitchen(of: session.userID)
+        guard try await shoppingList.delete([id], of: kitchen) == 1 else { throw Self.notFound }
+        await news.announcer.announce(kitchen.id)
         context.logger.info("shopping list item deleted", metadata: ["shoppingListItemId": "\(id)"])
         return Response(status: .noContent)
     }
@@ -102,7 +154,9 @@ struct ShoppingListController: Sendable {
     /// `DELETE /v1/shopping-list`: 204, the list empty.
     @Sendable func clear(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        try await shoppingList.deleteAll(of: try await households.kitchen(of: session.userID))
+        let kitchen = try await households.kitchen(of: session.userID)
+        try await shoppingList.deleteAll(of: kitchen)
+        await news.announcer.announce(kitchen.id)
         context.logger.info("shopping list cleared")
         return Response(status: .noContent)
     }
@@ -122,6 +176,7 @@ struct ShoppingListController: Sendable {
         }
         let moved = try await pantry.add(items, for: kitchen, metrics: metrics, context: context)
         let removed = try await shoppingList.delete(checked.map(\.id), of: kitchen)
+        await news.announcer.announce(kitchen.id)
         context.logger.info("shopping list items moved to the pantry", metadata: ["count": "\(removed)"])
         return try Response.json(PantryItems(items: moved))
     }

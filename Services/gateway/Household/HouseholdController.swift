@@ -14,6 +14,8 @@ import Logging
 struct HouseholdController: Sendable {
     let households: any HouseholdStore
     let profiles: any ProfileStore
+    /// A join or a leave changes the household's shopping list, or whose it is: its streams read it again.
+    let listNews: ShoppingListNews
     /// Invitations made and codes tried, per person (``GatewayDependencies/householdCodeLimit``).
     let codeLimiter: ClientRateLimiter
     /// When a household is made or joined, and an invitation expires (``GatewayDependencies/now``).
@@ -85,6 +87,7 @@ struct HouseholdController: Sendable {
         switch try await households.join(codeHash: hash, member: member, now: at, capacity: Household.capacity, limits: .standard) {
         case .joined(let household):
             context.logger.info("household joined", metadata: ["householdId": "\(household.id)"])
+            await listNews.announcer.announce(household.id)
             return try Response.json(try await answer(household, for: session.userID))
         case .invitationUnknown: throw Self.invitationNotFound
         case .alreadyMember: throw Self.alreadyInHousehold
@@ -103,18 +106,22 @@ struct HouseholdController: Sendable {
     }
 
     /// `DELETE /v1/household/members/me` leaves the household; `DELETE /v1/household/members/{id}` takes a member out
-    /// of it, by the member who manages it (or by that member themselves). 204; the last member out deletes it.
+    /// of it, by the member who manages it (or by that member themselves). 204; the last member out deletes it. The
+    /// streams of the household's list hear of it: the one who left streams their own list from then on.
     @Sendable func removeMember(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         if context.parameters.get("id") == "me" {
+            let kitchen = try await households.kitchen(of: session.userID)
             guard try await households.leave(session.userID) else { throw Self.notInHousehold }
             context.logger.info("household left")
+            await listNews.announcer.announce(kitchen.id)
             return Response(status: .noContent)
         }
         let memberID = try context.pathID(else: Self.memberNotFound)
         switch try await households.remove(member: memberID, by: session.userID) {
         case .removed:
             context.logger.info("household member removed", metadata: ["memberId": "\(memberID)"])
+            await listNews.announcer.announce(try await households.kitchen(of: session.userID).id)
             return Response(status: .noContent)
         case .notFound: throw Self.memberNotFound
         case .notManager:

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import KiwiModels
 import KiwiServiceSupport
 
@@ -21,14 +22,15 @@ struct TableProfile: Sendable {
     /// The table of `userID`, cooking for `members` (their household's member ids) or, when nil, for every member.
     /// Their own profile and their household are read at once, so that a person without one pays no extra wait; the
     /// other members' profiles only then, in one read. A cook not among `members` keeps their cook time and servings,
-    /// not their rules. Throws 400 when `members` names anyone not in the person's household, or they are in none.
+    /// not their rules. Throws 404 when `members` names anyone not in the person's household, or they are in none:
+    /// another household's member ids are unknown here, like any id of another person's.
     func table(of userID: UUID, for members: [UUID]? = nil) async throws -> Table {
         async let own = profiles.profile(of: userID)
         guard let household = try await households.household(of: userID) else {
             if members != nil { throw Self.notForYourHousehold }
             return Table(profile: try await own, seats: nil)
         }
-        if let members, members.isEmpty || !Set(members).isSubset(of: household.members.map(\.id)) { throw Self.notForYourHousehold }
+        if let members, !Set(members).isSubset(of: household.members.map(\.id)) { throw Self.notForYourHousehold }
         let seated = household.members.filter { members?.contains($0.id) ?? true }
         let mine = try await own
         var found = try await profiles.profiles(of: seated.map(\.userID).filter { $0 != userID })
@@ -43,7 +45,9 @@ struct TableProfile: Sendable {
         return Table(profile: (cook ?? KitchenProfile()).atTable(with: others), seats: seats)
     }
 
-    private static let notForYourHousehold = APIError.badRequest(
-        "for must list member ids of your household (GET /v1/household), at least one; without a household, leave it out."
+    private static let notForYourHousehold = APIError(
+        .notFound,
+        .notFound,
+        "for names someone who is not a member of your household (GET /v1/household lists them); without a household, leave it out."
     )
 }

@@ -39,7 +39,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
         public typealias IdempotencyKey = Swift.String
-        /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+        /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 404 `not_found`.
         ///
         /// - Remark: Generated from `#/components/parameters/ScanFor`.
         public typealias ScanFor = [Swift.String]

@@ -702,14 +702,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/scan/POST/query`.
             public struct Query: Sendable, Hashable {
-                /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+                /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 404 `not_found`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/scan/POST/query/for`.
                 public var _for: Components.Parameters.ScanFor?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - _for: For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+                ///   - _for: For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 404 `not_found`.
                 public init(_for: Components.Parameters.ScanFor? = nil) {
                     self._for = _for
                 }
@@ -1019,7 +1019,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The scan was deleted (`DELETE /v1/scans/{id}`, or with the account) while this request waited for it (`not_found`).
+            /// The scan was deleted (`DELETE /v1/scans/{id}`, or with the account) while this request waited for it, or `for` names someone who is not a member of the caller's household (`not_found`).
             ///
             /// - Remark: Generated from `#/paths//v1/scan/post(scanFridge)/responses/404`.
             ///
@@ -1836,14 +1836,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/scans/POST/query`.
             public struct Query: Sendable, Hashable {
-                /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+                /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 404 `not_found`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/scans/POST/query/for`.
                 public var _for: Components.Parameters.ScanFor?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - _for: For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+                ///   - _for: For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 404 `not_found`.
                 public init(_for: Components.Parameters.ScanFor? = nil) {
                     self._for = _for
                 }
@@ -2194,6 +2194,78 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/scans/POST/responses/404/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/scans/POST/responses/404/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    public init(xRequestId: Components.Headers.RequestID) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.CreateScan.Output.NotFound.Headers
+                /// - Remark: Generated from `#/paths/v1/scans/POST/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/scans/POST/responses/404/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.CreateScan.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.CreateScan.Output.NotFound.Headers,
+                    body: Operations.CreateScan.Output.NotFound.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `for` names someone who is not a member of the caller's household (`not_found`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/scans/post(createScan)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.CreateScan.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.CreateScan.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
                             response: self
                         )
                     }
@@ -3399,14 +3471,14 @@ public enum Operations {
             public var path: Operations.RefineScan.Input.Path
             /// - Remark: Generated from `#/paths/v1/scans/{id}/refinements/POST/query`.
             public struct Query: Sendable, Hashable {
-                /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+                /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 404 `not_found`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/scans/{id}/refinements/POST/query/for`.
                 public var _for: Components.Parameters.ScanFor?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - _for: For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 400.
+                ///   - _for: For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 404 `not_found`.
                 public init(_for: Components.Parameters.ScanFor? = nil) {
                     self._for = _for
                 }
@@ -8599,6 +8671,235 @@ public enum Operations {
             }
             public static var allCases: [Self] {
                 [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Follow the shopping list as Server-Sent Events
+    ///
+    /// The kitchen's shopping list as Server-Sent Events (WHATWG HTML, `EventSource`): the whole list when the stream opens, and again whenever it changes, by any member of the household on any gateway, within about a second. Members of a household share one list, so two people in one shop see each other tick items off. A member who leaves the household is sent their own list from then on. The stream ends after five minutes; `EventSource` reconnects, sending `Last-Event-ID`, and is sent the list only if it changed since.
+    ///
+    /// - Remark: HTTP `GET /v1/shopping-list/events`.
+    /// - Remark: Generated from `#/paths//v1/shopping-list/events/get(streamShoppingList)`.
+    public enum StreamShoppingList {
+        public static let id: Swift.String = "streamShoppingList"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/shopping-list/events/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The `id` of the last event the client received (`EventSource` sends it when it reconnects): the list is sent at once only if it is no longer the list that id names.
+                ///
+                /// - Remark: Generated from `#/paths/v1/shopping-list/events/GET/header/Last-Event-ID`.
+                public var lastEventID: Swift.String?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StreamShoppingList.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - lastEventID: The `id` of the last event the client received (`EventSource` sends it when it reconnects): the list is sent at once only if it is no longer the list that id names.
+                ///   - accept:
+                public init(
+                    lastEventID: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StreamShoppingList.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.lastEventID = lastEventID
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.StreamShoppingList.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.StreamShoppingList.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/shopping-list/events/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/shopping-list/events/GET/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// `no-cache`: the stream is never cached.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/shopping-list/events/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///   - cacheControl: `no-cache`: the stream is never cached.
+                    public init(
+                        xRequestId: Components.Headers.RequestID,
+                        cacheControl: Swift.String? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.StreamShoppingList.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/shopping-list/events/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/shopping-list/events/GET/responses/200/content/text\/event-stream`.
+                    case textEventStream(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textEventStream`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textEventStream`.
+                    /// - SeeAlso: `.textEventStream`.
+                    public var textEventStream: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textEventStream(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.StreamShoppingList.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.StreamShoppingList.Output.Ok.Headers,
+                    body: Operations.StreamShoppingList.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The event stream. Each `list` event is an `id:` line (naming the list's state), an `event: list` line and
+            /// one `data:` line, the `ShoppingList` as `GET /v1/shopping-list` answers it, then a blank line. A comment
+            /// line, `: still here`, is sent after every 10 seconds without a change, as a heartbeat for proxies; clients
+            /// ignore it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/shopping-list/events/get(streamShoppingList)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.StreamShoppingList.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.StreamShoppingList.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is missing, malformed, unknown, expired or revoked (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/shopping-list/events/get(streamShoppingList)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Something went wrong on our side (`internal_error`); the message gives no details.
+            ///
+            /// - Remark: Generated from `#/paths//v1/shopping-list/events/get(streamShoppingList)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A service behind the gateway is unavailable (`auth_unavailable`, `service_unavailable`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/shopping-list/events/get(streamShoppingList)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case textEventStream
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/event-stream":
+                    self = .textEventStream
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textEventStream:
+                    return "text/event-stream"
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .textEventStream,
                     .json
                 ]
             }

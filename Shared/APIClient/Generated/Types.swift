@@ -178,6 +178,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/shopping-list`.
     /// - Remark: Generated from `#/paths//v1/shopping-list/delete(clearShoppingList)`.
     func clearShoppingList(_ input: Operations.ClearShoppingList.Input) async throws -> Operations.ClearShoppingList.Output
+    /// Follow the shopping list as Server-Sent Events
+    ///
+    /// The kitchen's shopping list as Server-Sent Events (WHATWG HTML, `EventSource`): the whole list when the stream opens, and again whenever it changes, by any member of the household on any gateway, within about a second. Members of a household share one list, so two people in one shop see each other tick items off. A member who leaves the household is sent their own list from then on. The stream ends after five minutes; `EventSource` reconnects, sending `Last-Event-ID`, and is sent the list only if it changed since.
+    ///
+    /// - Remark: HTTP `GET /v1/shopping-list/events`.
+    /// - Remark: Generated from `#/paths//v1/shopping-list/events/get(streamShoppingList)`.
+    func streamShoppingList(_ input: Operations.StreamShoppingList.Input) async throws -> Operations.StreamShoppingList.Output
     /// Add what a recipe needs and the pantry lacks, or one item by hand
     ///
     /// `{"recipeId"}`: a recipe of the caller's recipe box; `{"scanId", "recipeId"}`: a recipe of the caller's succeeded scan. Its ingredients that the pantry has, and staples (salt, pepper, oil, water), are left out; the rest are added under their store section, naming the recipe. `{"name", "section"?}`: one item by hand. An item is known by its normalised name: adding a key the list has already adds only the recipe's name to that item, so adding a recipe twice changes nothing. A list holds at most 500 items: an add that would pass that adds nothing (400 `shopping_list_full`).
@@ -632,6 +639,15 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/shopping-list/delete(clearShoppingList)`.
     public func clearShoppingList(headers: Operations.ClearShoppingList.Input.Headers = .init()) async throws -> Operations.ClearShoppingList.Output {
         try await clearShoppingList(Operations.ClearShoppingList.Input(headers: headers))
+    }
+    /// Follow the shopping list as Server-Sent Events
+    ///
+    /// The kitchen's shopping list as Server-Sent Events (WHATWG HTML, `EventSource`): the whole list when the stream opens, and again whenever it changes, by any member of the household on any gateway, within about a second. Members of a household share one list, so two people in one shop see each other tick items off. A member who leaves the household is sent their own list from then on. The stream ends after five minutes; `EventSource` reconnects, sending `Last-Event-ID`, and is sent the list only if it changed since.
+    ///
+    /// - Remark: HTTP `GET /v1/shopping-list/events`.
+    /// - Remark: Generated from `#/paths//v1/shopping-list/events/get(streamShoppingList)`.
+    public func streamShoppingList(headers: Operations.StreamShoppingList.Input.Headers = .init()) async throws -> Operations.StreamShoppingList.Output {
+        try await streamShoppingList(Operations.StreamShoppingList.Input(headers: headers))
     }
     /// Add what a recipe needs and the pantry lacks, or one item by hand
     ///
