@@ -351,7 +351,8 @@ let package = Package(
         tests(
             "KiwiGatewayTests",
             dependencies: [
-                "KiwiConcurrency", "KiwiDatabase", "KiwiDevelopment", "KiwiFood", "KiwiGateway", "KiwiInternalAPI", "KiwiMessaging", "KiwiModels",
+                "KiwiAPIDocument", "KiwiConcurrency", "KiwiDatabase", "KiwiDevelopment", "KiwiFood", "KiwiGateway", "KiwiInternalAPI",
+                "KiwiMessaging", "KiwiModels",
                 "KiwiOpenAI", "KiwiScanMessages", "KiwiScanStore", "KiwiScans", "KiwiServiceSupport", "KiwiStrictJSON", "KiwiTestSupport", httpTypes,
                 hummingbird, hummingbirdTesting, logging, nioCore, postgresNIO,
             ]
