@@ -92,7 +92,7 @@ struct RabbitMQManifestTests {
         let files = try DeploymentFiles()
         let worker = try ScanWorkerConfiguration(environment: files.container(running: .scanWorker, in: .kubernetes).environment)
         let declared = KiwiTopology.scanJobs(queue: worker.jobQueue).merging(KiwiTopology.revocations)
-            .merging(KiwiTopology.scanEvents)
+            .merging(KiwiTopology.scanEvents).merging(KiwiTopology.kitchenNews)
         let manifests = try ManifestTopology(files)
         // What an operator is told on a mismatch is Kiwi's, not the broker's: compared without it.
         let code = Set(
