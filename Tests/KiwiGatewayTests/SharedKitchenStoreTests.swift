@@ -32,13 +32,14 @@ struct SharedKitchenStoreTests {
         }
     )
 
-    /// A household of `creator` (made at ``HouseholdStoreTests/now``), and `joiner` joined to it within `limits`.
+    /// A household of `creator` (made at ``HouseholdStoreTests/now``), and `joiner` joined to it within `limits`; the
+    /// invitation's code with what became of the join.
     static func household(
         of creator: HouseholdMemberRecord,
         joinedBy joiner: HouseholdMemberRecord,
         limits: KitchenLimits = .standard,
         in stores: Stores
-    ) async throws -> HouseholdJoining {
+    ) async throws -> (joining: HouseholdJoining, code: Data) {
         _ = try await HouseholdStoreTests.created(by: creator, in: stores.households)
         let code = HouseholdStoreTests.code()
         #expect(
@@ -49,7 +50,8 @@ struct SharedKitchenStoreTests {
                 now: HouseholdStoreTests.now
             )
         )
-        return try await stores.households.join(codeHash: code, member: joiner, now: HouseholdStoreTests.now, capacity: 12, limits: limits)
+        let joining = try await stores.households.join(codeHash: code, member: joiner, now: HouseholdStoreTests.now, capacity: 12, limits: limits)
+        return (joining, code)
     }
 
     /// A pantry item of `name`, seen `seconds` after ``HouseholdStoreTests/now``.
@@ -107,7 +109,7 @@ struct SharedKitchenStoreTests {
             _ = try await stores.recipes.update(samsCopy.id, of: samsOwn, SavedRecipeChanges(note: .set("Sam's"), rating: .keep))
             _ = try await stores.recipes.update(alexsCopy.id, of: alexsOwn, SavedRecipeChanges(note: .set("Alex's"), rating: .set(5)))
 
-            guard case .joined = try await Self.household(of: sam, joinedBy: alex, in: stores) else { throw KitchenTestFailure() }
+            guard case .joined = try await Self.household(of: sam, joinedBy: alex, in: stores).joining else { throw KitchenTestFailure() }
             let (samsKitchen, alexsKitchen) = (
                 try await stores.households.kitchen(of: sam.userID), try await stores.households.kitchen(of: alex.userID)
             )
@@ -129,14 +131,17 @@ struct SharedKitchenStoreTests {
         }
     }
 
-    @Test("a join whose merged pantry would pass its limit is refused with the counts, and nothing is merged", arguments: StoreKind.allCases)
+    @Test(
+        "a join whose merged pantry would pass its limit is refused with the counts, nothing is merged, and the code still works",
+        arguments: StoreKind.allCases
+    )
     func overfullMergeIsRefused(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { stores async throws in
             let (sam, alex) = (HouseholdStoreTests.person("Sam"), HouseholdStoreTests.person("Alex"))
             _ = try await stores.pantry.add([Self.pantryItem("Eggs"), Self.pantryItem("Rice")], for: .own(sam.userID), capacity: 10)
             _ = try await stores.pantry.add([Self.pantryItem("eggs"), Self.pantryItem("Feta")], for: .own(alex.userID), capacity: 10)
             let limits = KitchenLimits(pantry: 2, shoppingList: 10, recipeBox: 10)
-            let joining = try await Self.household(of: sam, joinedBy: alex, limits: limits, in: stores)
+            let (joining, code) = try await Self.household(of: sam, joinedBy: alex, limits: limits, in: stores)
             #expect(joining == .kitchenTooFull(KitchenOverflow(part: .pantry, household: 2, yours: 2, merged: 3, limit: 2)))
             #expect(try await stores.households.kitchen(of: alex.userID) == .own(alex.userID))
             #expect(try await stores.pantry.allItems(of: .own(alex.userID)).map(\.key).sorted() == ["eggs", "feta"])
@@ -154,7 +159,9 @@ struct SharedKitchenStoreTests {
         try await Self.stores.with(kind) { stores async throws in
             let (sam, alex) = (HouseholdStoreTests.person("Sam"), HouseholdStoreTests.person("Alex"))
             _ = try await stores.pantry.add([Self.pantryItem("Eggs")], for: .own(alex.userID), capacity: 10)
-            guard case .joined(let household) = try await Self.household(of: sam, joinedBy: alex, in: stores) else { throw KitchenTestFailure() }
+            guard case .joined(let household) = try await Self.household(of: sam, joinedBy: alex, in: stores).joining else {
+                throw KitchenTestFailure()
+            }
             let shared = Kitchen(id: household.id, member: alex.userID)
             guard case .saved(let saved) = try await stores.recipes.save(SavedRecipeStoreTests().copy(), for: shared, capacity: 10) else {
                 throw KitchenTestFailure()

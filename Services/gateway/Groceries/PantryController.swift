@@ -248,13 +248,11 @@ struct PantryItemFields: Decodable {
     /// `text` trimmed of surrounding white space, with its key; a 400 naming the rule it breaks: 1 to ``longestName``
     /// characters, none of them control characters or line breaks, and a letter or digit to make a key of.
     static func checkedName(_ text: String) throws -> (text: String, key: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...longestName).contains(trimmed.unicodeScalars.count) else {
-            throw APIError.badRequest("name must be 1 to \(longestName) characters once trimmed of surrounding spaces.")
-        }
-        let breaks: [Unicode.GeneralCategory] = [.control, .lineSeparator, .paragraphSeparator]
-        guard !trimmed.unicodeScalars.contains(where: { breaks.contains($0.properties.generalCategory) }) else {
-            throw APIError.badRequest("name must not hold control characters such as line breaks.")
+        let trimmed: String
+        switch TypedName.trimmed(text, lengths: 1...longestName) {
+        case .success(let name): trimmed = name
+        case .failure(.length): throw APIError.badRequest("name must be 1 to \(longestName) characters once trimmed of surrounding spaces.")
+        case .failure(.lineBreakOrControl): throw APIError.badRequest("name must not hold control characters such as line breaks.")
         }
         let key = IngredientKey.of(trimmed)
         guard !key.isEmpty else { throw APIError.badRequest("name must contain a letter or digit.") }

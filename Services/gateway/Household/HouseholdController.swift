@@ -213,13 +213,9 @@ enum HouseholdName {
         let rule = APIError.badRequest(
             "\(member) must be 1 to \(HouseholdController.longestName) characters once trimmed, with a letter or digit and no control characters."
         )
-        guard let text: String = try body.value(member, else: rule) else { throw rule }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let scalars = trimmed.unicodeScalars
-        let breaks: [Unicode.GeneralCategory] = [.control, .lineSeparator, .paragraphSeparator]
-        guard (1...HouseholdController.longestName).contains(scalars.count),
-            !scalars.contains(where: { breaks.contains($0.properties.generalCategory) }),
-            scalars.contains(where: { $0.properties.isLetterOrDigit })
+        guard let text: String = try body.value(member, else: rule),
+            case .success(let trimmed) = TypedName.trimmed(text, lengths: 1...HouseholdController.longestName),
+            trimmed.unicodeScalars.contains(where: { $0.properties.isLetterOrDigit })
         else { throw rule }
         return trimmed
     }
