@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import KiwiDevelopment
+import KiwiInternalAPI
 import KiwiModels
 import KiwiScans
 import KiwiStrictJSON
@@ -24,10 +25,36 @@ final class BlockingScanInstructionWorkload: XCTestCase {
 
     /// Blocking scans of a 256 KiB photo go through the gateway's router on fakes, each answered 200.
     func testBlockingScans() async throws {
+        try await scan(householdOf: 1)
+    }
+
+    /// The same scans by a member of a household of four, each with a profile (the household leg of the budget): the
+    /// table read, combined and seated on every scan.
+    func testBlockingScansForAHousehold() async throws {
+        try await scan(householdOf: 4)
+    }
+
+    /// Scans by one person, in a household of `size` when it is more than one.
+    private func scan(householdOf size: Int) async throws {
         let repeats = InstructionWorkload.repeats ?? 1
         let answer = try ScanResponseContract.validateModelAnswer(Data(FridgeAnswers.everyFridge[0].serialized().utf8), idSeed: UUID())
         let gateway = FakeGateway(workers: .answer(.ok(answer), modelTime: .seconds(3)), policy: QuotaPolicy(limit: repeats))
-        let (token, _, _) = gateway.signIn()
+        let (token, session, _) = gateway.signIn()
+        if size > 1 {
+            let household = HouseholdRecord(id: UUID(), name: "Home", createdAt: Date(), members: [])
+            let members = [session.userId] + (1..<size).map { _ in UUID() }
+            for (index, userID) in members.enumerated() {
+                try await gateway.profiles.save(KitchenProfile(allergies: [KitchenProfile.Allergen.allCases[index]]), for: userID)
+                let member = HouseholdMemberRecord(id: UUID(), userID: userID, displayName: "Member \(index)", joinedAt: Date())
+                if index == 0 {
+                    _ = try await gateway.households.create(household, creator: member)
+                } else {
+                    let code = InvitationCode.make().hash
+                    _ = try await gateway.households.invite(codeHash: code, by: session.userId, expiresAt: .distantFuture, now: Date())
+                    _ = try await gateway.households.join(codeHash: code, member: member, now: Date(), capacity: 12, limits: .standard)
+                }
+            }
+        }
         try await gateway.test { client async throws in
             for _ in 0..<repeats {
                 let status = try await client.scan(Self.photo, token: token).status

@@ -42,8 +42,29 @@ final class PipelineInstructionWorkload: XCTestCase {
         return ([stream.opening] + stream.tokens + [stream.closing]).map { ByteBuffer(string: $0) }
     }
 
+    /// The profile of a household of four the answer keeps to (``KitchenProfile/atTable(with:)``), with the seats that
+    /// say for whom a recipe would be withheld.
+    static let table: (profile: KitchenProfile, seats: [TableSeat]) = {
+        let others = [
+            KitchenProfile(allergies: [.crustaceans], dislikes: ["olives"]), KitchenProfile(allergies: [.lupin], dislikes: ["anchovies"]),
+            KitchenProfile(dislikes: ["blue cheese"]),
+        ]
+        let seats = ([profile] + others).map { TableSeat(memberId: UUID(), allergies: $0.allergies, diets: $0.diets) }
+        return (profile.atTable(with: others), seats)
+    }()
+
     /// Real-size streamed answers go through the worker's pipeline, each succeeding with its four recipes shown.
     func testStreamedAnswers() async throws {
+        try await streamAnswers(profile: Self.profile, table: nil)
+    }
+
+    /// The same answers made for a household of four (the household leg of the instruction budget): a larger profile to
+    /// guard, and the table's seats.
+    func testStreamedAnswersForAHousehold() async throws {
+        try await streamAnswers(profile: Self.table.profile, table: Self.table.seats)
+    }
+
+    private func streamAnswers(profile: KitchenProfile, table: [TableSeat]?) async throws {
         let repeats = InstructionWorkload.repeats ?? 1
         let answer = Self.streamedAnswer()
         let route = ModelRoute(
@@ -59,7 +80,8 @@ final class PipelineInstructionWorkload: XCTestCase {
         let pipeline = PipelineFixtures.streamedPipeline(routes: [route], sink: sink)
         let nutrition = NutritionEstimator(try FoodTable(tsv: KiwiSchema.foodTable))
         for _ in 0..<repeats {
-            var request = PipelineFixtures.request(profile: Self.profile)
+            var request = PipelineFixtures.request(profile: profile)
+            request.table = table
             request.labels = RecipeLabels(nutrition: nutrition)
             let analysis = await pipeline.analyze(request, logger: testLogger)
             let recipes = try analysis.result.get().recipes

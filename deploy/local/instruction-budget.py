@@ -35,8 +35,10 @@ TOLERANCE = 0.05
 # instructions in some 3 billion, as threads happen to interleave: N keeps that under 1 % of one request's cost, well
 # inside the budget's 5 %, and a run under callgrind within a minute.
 WORKLOADS = {
-    "worker-streamed-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload", 2),
-    "gateway-blocking-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload", 50),
+    "worker-streamed-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswers", 2),
+    "worker-household-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswersForAHousehold", 2),
+    "gateway-blocking-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScans", 50),
+    "gateway-household-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScansForAHousehold", 50),
 }
 
 
