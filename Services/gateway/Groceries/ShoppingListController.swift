@@ -134,9 +134,9 @@ struct ShoppingListController: Sendable {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
         let checked = try await request.decodedBody(as: ShoppingListCheckRequest.self, largest: Self.largestBody, example: #"{"checked": true}"#)
-        guard let item = try await shoppingList.setChecked(id, checked.checked, of: try await households.kitchen(of: session.userID)) else {
-            throw Self.notFound
-        }
+        let kitchen = try await households.kitchen(of: session.userID)
+        guard let item = try await shoppingList.setChecked(id, checked.checked, of: kitchen) else { throw Self.notFound }
+        await news.announcer.announce(kitchen.id)
         return try Response.json(item)
     }
 
