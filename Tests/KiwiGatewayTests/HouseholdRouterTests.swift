@@ -475,4 +475,23 @@ struct HouseholdRouterTests {
             #expect(try Self.listEvents(again).isEmpty)
         }
     }
+
+    @Test("a stream of a person's own list follows them into the household they join, without waiting for its recheck")
+    func streamFollowsTheJoiner() async throws {
+        let gateway = FakeGateway(listStreamLifetime: .seconds(3))
+        let (sam, alex) = (try await Self.person(gateway), try await Self.person(gateway))
+        try await gateway.test { client async throws in
+            #expect(try await Self.create(client, sam).status == .created)
+            let milk = ByteBuffer(string: #"{"name": "Milk"}"#)
+            #expect(try await client.execute(.post, "/v1/shopping-list/items", token: sam.token, body: milk).status == .ok)
+            let code = try await Self.invitation(client, sam).code
+            let joining = Task {
+                while gateway.listNews.watchedKitchens == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                #expect(try await Self.join(client, alex, code: code).status == .ok)
+            }
+            let stream = try await client.execute(.get, "/v1/shopping-list/events", token: alex.token)
+            try await joining.value
+            #expect(try Self.listEvents(stream).map(\.names) == [[], ["Milk"]])
+        }
+    }
 }

@@ -14,7 +14,8 @@ import Logging
 struct HouseholdController: Sendable {
     let households: any HouseholdStore
     let profiles: any ProfileStore
-    /// A join or a leave changes the household's shopping list, or whose it is: its streams read it again.
+    /// Creating, joining and leaving change which list is whose: the streams of every list concerned read it again,
+    /// a stream of the mover's own list among them, which then follows them to their new kitchen.
     let listNews: ShoppingListNews
     /// Invitations made and codes tried, per person (``GatewayDependencies/householdCodeLimit``).
     let codeLimiter: ClientRateLimiter
@@ -49,6 +50,7 @@ struct HouseholdController: Sendable {
         let creator = HouseholdMemberRecord(id: UUID(), userID: session.userID, displayName: body.displayName, joinedAt: at)
         guard case .created(let created) = try await households.create(household, creator: creator) else { throw Self.alreadyInHousehold }
         context.logger.info("household created", metadata: ["householdId": "\(created.id)"])
+        await listNews.announcer.announce(session.userID)
         return try Response.json(try await answer(created, for: session.userID), status: .created, headers: [.location: "/v1/household"])
     }
 
@@ -87,7 +89,9 @@ struct HouseholdController: Sendable {
         switch try await households.join(codeHash: hash, member: member, now: at, capacity: Household.capacity, limits: .standard) {
         case .joined(let household):
             context.logger.info("household joined", metadata: ["householdId": "\(household.id)"])
+            // The household's list gained the joiner's items, and the joiner's own list is gone into it.
             await listNews.announcer.announce(household.id)
+            await listNews.announcer.announce(session.userID)
             return try Response.json(try await answer(household, for: session.userID))
         case .invitationUnknown: throw Self.invitationNotFound
         case .alreadyMember: throw Self.alreadyInHousehold
