@@ -1,5 +1,4 @@
 import Foundation
-import KiwiConcurrency
 import KiwiMessaging
 import KiwiTopology
 import Logging
@@ -81,8 +80,7 @@ final class ShoppingListNews: Sendable {
         watchers.withLock { $0[kitchenID, default: [:]][ObjectIdentifier(watch)] = watch }
         let binding = KiwiTopology.kitchenNewsBinding(of: kitchenID, instance: instance)
         let consumer = self.consumer.withLock { $0 }
-        // Given up on behind a reconnect, the bind still happens, and is undone at the end like any other.
-        if let consumer { _ = try? await withDeadline(.now + .seconds(2)) { await consumer.bind(binding) } }
+        await consumer?.bindForWatch(binding)
         defer {
             watchers.withLock { watchers in
                 watchers[kitchenID]?[ObjectIdentifier(watch)] = nil

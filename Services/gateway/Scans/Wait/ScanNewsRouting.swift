@@ -23,17 +23,24 @@ struct ScanNewsBindings: ScanNewsRouting {
     let instance: String
     let metrics: GatewayMetrics
 
-    /// How long a watch waits for its binding: behind a reconnect the bind can take seconds, and a follower must not.
-    static let patience = Duration.seconds(2)
-
     func listen(to id: UUID) async {
         metrics.scanNewsRequests.increment()
-        let binding = KiwiTopology.scanNewsBinding(of: id, instance: instance)
-        // Given up on, the bind still happens, and is undone by the watch's end like any other.
-        _ = try? await withDeadline(.now + Self.patience) { await consumer.bind(binding) }
+        await consumer.bindForWatch(KiwiTopology.scanNewsBinding(of: id, instance: instance))
     }
 
     func stopListening(to id: UUID) {
         consumer.unbind(KiwiTopology.scanNewsBinding(of: id, instance: instance))
+    }
+}
+
+extension AMQPConsumer {
+    /// How long a watch (of a scan or of a shopping list) waits for its binding: behind a reconnect the bind can take
+    /// seconds, and a client following a scan or a list must not.
+    static let watchBindPatience = Duration.seconds(2)
+
+    /// Binds `binding` for a watch, waiting at most ``watchBindPatience``. Given up on, the bind still happens, and is
+    /// undone by the watch's end like any other.
+    func bindForWatch(_ binding: AMQPBinding) async {
+        _ = try? await withDeadline(.now + Self.watchBindPatience) { await self.bind(binding) }
     }
 }
