@@ -148,6 +148,9 @@ struct SharedKitchenStoreTests {
             #expect(
                 try await stores.pantry.allItems(of: try await stores.households.kitchen(of: sam.userID)).map(\.key).sorted() == ["eggs", "rice"]
             )
+            // The refused join used nothing: the same code joins once the merged kitchen fits.
+            let again = try await stores.households.join(codeHash: code, member: alex, now: HouseholdStoreTests.now, capacity: 12, limits: .standard)
+            guard case .joined = again else { throw KitchenTestFailure() }
         }
     }
 
