@@ -173,7 +173,7 @@ let package = Package(
             "KiwiLoadTest",
             folder: "loadtest",
             dependencies: [
-                "KiwiDevelopment", "KiwiAppleSignIn", "KiwiBenchmarking", "KiwiConcurrency", "KiwiJPEG",
+                "KiwiDevelopment", "KiwiAppleSignIn", "KiwiBenchmarking", "KiwiConcurrency", "KiwiJPEG", "KiwiModels",
                 argumentParser, asyncHTTPClient, nioCore, nioHTTP1,
             ]
         ),

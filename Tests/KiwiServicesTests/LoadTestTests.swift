@@ -4,8 +4,10 @@ import Hummingbird
 import HummingbirdTesting
 import KiwiAppleSignIn
 import KiwiDevelopment
+import KiwiModels
 import KiwiTestSupport
 import Logging
+import NIOCore
 import NIOHTTP1
 import Synchronization
 import Testing
@@ -51,13 +53,8 @@ struct LoadTestTests {
         logger.logLevel = .critical
         try await Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)), logger: logger)
             .test(.live) { client in
-                let users = UserPool(
-                    gateway: "http://127.0.0.1:\(client.port!)",
-                    client: .shared,
-                    key: SystemRig.key,
-                    audience: "app.kiwi.test",
-                    people: 1
-                )
+                let api = GatewayAPI(gateway: "http://127.0.0.1:\(client.port!)", client: .shared, key: SystemRig.key, audience: "app.kiwi.test")
+                let users = UserPool(api: api, people: 1)
                 await #expect(throws: LoadTestError.self) { try await users.token() }
                 await #expect(throws: LoadTestError.self) { try await users.token() }
             }
@@ -81,6 +78,35 @@ struct LoadTestTests {
             for start in stride(from: 0, to: stream.count, by: size) { cut += reader.names(in: stream[start..<min(stream.count, start + size)]) }
             #expect(cut == names, "in chunks of \(size) bytes")
         }
+    }
+
+    @Test("a shopping list's events are read as their items' names from a stream cut anywhere; comments are not lists")
+    func readsListEventsAcrossChunks() {
+        let stream = Array(
+            (": keep-alive\n\nid: a1\nevent: list\ndata: {\"sections\":[{\"section\":\"dairy\",\"items\":[{\"name\":\"Milk\"}]},"
+                + "{\"section\":\"other\",\"items\":[{\"name\":\"Item 1 2\"},{\"name\":\"Soap\"}]}]}\n\n"
+                + "id: b2\nevent: list\ndata: {\"sections\":[]}\n\n").utf8
+        )
+        let expected: [Set<String>] = [["Milk", "Item 1 2", "Soap"], []]
+        for size in [1, 3, 17, stream.count] {
+            var reader = ListEventReader()
+            var lists: [Set<String>] = []
+            for start in stride(from: 0, to: stream.count, by: size) {
+                lists += reader.lists(in: ByteBuffer(bytes: stream[start..<min(stream.count, start + size)]))
+            }
+            #expect(lists == expected, "in chunks of \(size) bytes")
+        }
+    }
+
+    @Test("a household of any size has the same allergies between its members, all the scanner's in a household of one")
+    func seatingDealsOneUnionAtEverySize() {
+        for size in 1...Household.capacity {
+            let seating = HouseholdSeating(size: size)
+            let dealt = (0..<size).flatMap { seating.allergies(ofMember: $0) }
+            #expect(dealt.sorted() == HouseholdSeating.allergies.sorted(), "a household of \(size)")
+        }
+        #expect(HouseholdSeating(size: 1).allergies(ofMember: 0) == HouseholdSeating.allergies)
+        #expect(HouseholdSeating(size: 4).allergies(ofMember: 2) == ["lupin"])
     }
 
     @Test("a histogram's growth over the window is summed over its label sets, its p50 and p99 read as bucket bounds")
@@ -228,5 +254,60 @@ extension LoadTestTests {
         let delay = try #require(json["eventDelayMs"] as? [String: Any])
         #expect(try #require(delay["count"] as? Double) > 0, "the gateway timed the window's events: \(text)")
         #expect(try #require(json["eventMessages"] as? Double) > 0, "the workers announced each element: \(text)")
+    }
+}
+
+extension LoadTestTests {
+    @Test("a seated scanner's household has as many members as asked, who share the load test's allergies between them")
+    func seatsAHousehold() async throws {
+        try await SystemRig.run { rig in
+            let api = GatewayAPI(gateway: rig.gateway.absoluteString, client: .shared, key: SystemRig.key, audience: SystemRig.audience)
+            let scanner = try await api.signIn()
+            try await HouseholdSeating(size: 3).seat(scanner, api: api)
+            struct Household: Decodable {
+                struct Member: Decodable { var allergies: [String] }
+                var members: [Member]
+            }
+            let household: Household = try await api.call(.GET, "/v1/household", token: scanner)
+            #expect(household.members.count == 3)
+            #expect(household.members.flatMap(\.allergies).sorted() == HouseholdSeating.allergies.sorted())
+        }
+    }
+
+    @Test("a household run scans as members of households and times each shopping-list change to the other gateway's stream")
+    func householdRunTimesListChanges() async throws {
+        let keys = FileManager.default.temporaryDirectory.appending(path: "kiwi-loadtest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
+        try Data(SystemRig.key.pemRepresentation.utf8).write(to: keys.appending(path: "key.pem"))
+        let report = keys.appending(path: "report.json")
+        defer { try? FileManager.default.removeItem(at: keys) }
+
+        try await SystemRig.run(behaviour: StubBehaviour(latencyMilliseconds: 100), gateways: 2) { rig in
+            let first = try await rig.scan(SyntheticJPEG.make(size: 16 * 1024, seed: 105), token: try await rig.signIn())
+            try #require(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))")
+            let loadtest = try ServiceProcess(
+                "kiwi-loadtest",
+                arguments: rig.gateways.flatMap { ["--gateway", $0.absoluteString] } + [
+                    "--concurrency", "2", "--people", "2", "--household-size", "2", "--list-pairs", "1", "--list-interval", "0.5",
+                    "--warmup", "3", "--duration", "4", "--image-size", "65536", "--idle-after", "0", "--key-directory", keys.path,
+                    "--json", report.path, "--process", "kiwi-gateway-0=\(try #require(rig.processes["kiwi-gateway-0"]).pid)",
+                ],
+                environment: [:]
+            )
+            let status = await loadtest.waitForExit(timeout: .seconds(60))
+            #expect(status == 0, "\(loadtest.capturedOutput())")
+            #expect(loadtest.capturedOutput().contains("shopping-list changes sent in the window"))
+        }
+        let text = String(decoding: try Data(contentsOf: report), as: UTF8.self)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let succeeded = try #require(json["succeeded"] as? Int)
+        #expect(succeeded >= 2 && json["scans"] as? Int == succeeded, "\(text)")
+        #expect((json["mode"] as? String)?.contains("households of 2") == true, "\(text)")
+        let changes = try #require(json["listChanges"] as? [String: Any])
+        // Four seconds of a change every half second, every one of them shown.
+        let count = try #require(changes["changes"] as? Int)
+        #expect(count >= 4, "\(text)")
+        #expect(changes["lost"] as? Int == 0, "\(text)")
+        #expect((changes["samplesMs"] as? [Double])?.count == count, "\(text)")
     }
 }

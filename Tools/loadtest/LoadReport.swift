@@ -53,6 +53,8 @@ struct LoadReport: Encodable {
     /// Messages published on the scan-event exchange over the window, and per scan finished in it (`--broker-metrics`).
     var eventMessages: Double?
     var eventMessagesPerScan: Double?
+    /// How long the shopping-list changes sent in the window took to show on another member's stream (`--list-pairs`).
+    var listChanges: ListChanges?
     var processes: [ProcessRow]
     /// CPU seconds of Kiwi's own processes over the window, all together.
     var kiwiCPUSeconds: Double
@@ -73,6 +75,7 @@ struct LoadReport: Encodable {
         streamed: Bool = false,
         eventDelay: HistogramWindow? = nil,
         eventMessages: Double? = nil,
+        listChanges: ListChanges? = nil,
         processes: [ProcessRow]
     ) {
         (self.mode, self.durationSeconds, self.warmupSeconds, self.imageBytes, self.gateways) = (
@@ -93,6 +96,7 @@ struct LoadReport: Encodable {
         eventDelayMs = eventDelay
         self.eventMessages = eventMessages
         eventMessagesPerScan = eventMessages.flatMap { finishedInWindow.all > 0 ? $0 / Double(finishedInWindow.all) : nil }
+        self.listChanges = listChanges
         kiwiCPUSeconds = processes.filter(\.kiwi).reduce(0) { $0 + $1.cpuSeconds }
         kiwiCPUMsPerScan = Self.msPerScan(kiwiCPUSeconds, finished: finishedInWindow.all)
     }
@@ -135,6 +139,17 @@ struct LoadReport: Encodable {
                     + "\(eventMessagesPerScan.map { String(format: "%.2f", $0) } ?? "—") per scan finished in it.",
             ]
         }
+        if let listChanges {
+            let delay = listChanges.delayMs
+            lines += [
+                "",
+                "shopping-list changes sent in the window, from sending each to the first event on the other member's stream that shows it:",
+                "",
+                "| changes | not shown within \(Int(ListWatch.patience.components.seconds)) s | p50 ms | p90 ms | p99 ms | max ms |",
+                "|---|---|---|---|---|---|",
+                "| \(listChanges.changes) | \(listChanges.lost) | \(ms(delay.p50)) | \(ms(delay.p90)) | \(ms(delay.p99)) | \(ms(delay.max)) |",
+            ]
+        }
         if refused > 0 {
             lines += [
                 "",
@@ -161,6 +176,23 @@ struct LoadReport: Encodable {
             lines.append("| **Kiwi's own, all together** | | \(format(kiwiCPUSeconds)) | **\(perScan(kiwiCPUMsPerScan))** | | |")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The `--list-pairs` changes of the window: how many, how many never showed, and the delays of those that did,
+    /// summarised and each (for a summary of several runs to pool).
+    struct ListChanges: Encodable {
+        var changes: Int
+        var lost: Int
+        var delayMs: LatencySummary
+        var samplesMs: [Double]
+
+        init(_ changes: [ListWatch.Change]) {
+            let delays = changes.compactMap(\.delay)
+            self.changes = changes.count
+            lost = changes.count - delays.count
+            delayMs = LatencySummary(delays)
+            samplesMs = delays.map { ($0 / .microseconds(1)).rounded() / 1000 }
+        }
     }
 
     private func format(_ value: Double) -> String { String(format: "%.1f", value) }

@@ -5,6 +5,7 @@ import KiwiAppleSignIn
 import KiwiBenchmarking
 import KiwiConcurrency
 import KiwiDevelopment
+import KiwiModels
 import NIOCore
 
 /// `kiwi-loadtest`: scans through a gateway at a given concurrency or arrival rate, then a report.
@@ -73,6 +74,21 @@ struct LoadTest: AsyncParsableCommand {
     )
     var brokerMetrics: String?
     @Option(help: "The exchange whose messages --broker-metrics counts: the scan events'.") var eventExchange = "kiwi.scans.news"
+    @Option(
+        help: """
+            Seat each scanning person at a household of this many members, the others signed in to join it, with the \
+            same allergies between them at every size (HouseholdSeating): a scan is then checked for all of them.
+            """
+    )
+    var householdSize: Int?
+    @Option(
+        help: """
+            Households of two changing their shopping list beside the scans, one member through the first gateway, \
+            the other following the list's event stream through the last: report how long each change took to show.
+            """
+    )
+    var listPairs = 0
+    @Option(help: "Seconds between one --list-pairs pair's changes (an add, then its deletion).") var listInterval = 1.0
     @Option(help: "Also write the results to this file as JSON.") var json: String?
 
     func validate() throws {
@@ -88,6 +104,12 @@ struct LoadTest: AsyncParsableCommand {
         }
         guard idleAfter >= 0 else { throw ValidationError("--idle-after must not be negative.") }
         guard async || !refinements else { throw ValidationError("--refinements follows scans through the async API: give --async too.") }
+        if let householdSize, !(1...Household.capacity).contains(householdSize) {
+            throw ValidationError("--household-size must be from 1 to \(Household.capacity), a household's most members.")
+        }
+        guard (0...1000).contains(listPairs), listInterval > 0 else {
+            throw ValidationError("--list-pairs must be from 0 to 1000, and --list-interval positive.")
+        }
         _ = try reportedProcesses()
     }
 
@@ -117,8 +139,12 @@ struct LoadTest: AsyncParsableCommand {
     private func load(http: HTTPClient, key: DevelopmentAppleKey) async throws -> LoadReport {
         let people = self.people ?? concurrency ?? 64
         FileHandle.standardError.write(Data("signing \(people) people in\n".utf8))
-        let users = UserPool(gateway: gateways[0], client: http, key: key, audience: audience, people: people)
+        let api = GatewayAPI(gateway: gateways[0], client: http, key: key, audience: audience)
+        let users = UserPool(api: api, seating: householdSize.map(HouseholdSeating.init(size:)), people: people)
         try await users.prepare()
+        let lists = ListWatch(api: api, streams: gateways[gateways.count - 1], interval: .milliseconds(listInterval * 1000))
+        var pairs: [ListWatch.Pair] = []
+        for index in 0..<listPairs { pairs.append(try await lists.pair(index)) }
         let scans = ScanClient(gateways: gateways, client: http, imageSize: imageSize, timeout: .seconds(Int64(requestTimeout)), async: async)
         let parents = refinements ? try await refinableScans(people: people, users: users, scans: scans) : []
         let watched = try reportedProcesses()
@@ -138,6 +164,14 @@ struct LoadTest: AsyncParsableCommand {
             if let gatewayMetrics { reading.gateway = await MetricsSnapshot.read(gatewayMetrics, client: http) }
             if let brokerMetrics { reading.broker = await MetricsSnapshot.read(brokerMetrics, client: http) }
             return reading
+        }
+        let listChanges = Task { [pairs] in
+            await withTaskGroup(of: [ListWatch.Change].self) { group in
+                for (tag, pair) in pairs.enumerated() {
+                    group.addTask { await lists.run(pair, tag: tag, measuringFrom: measuringFrom, until: stopAt) }
+                }
+                return await group.reduce(into: []) { $0 += $1 }
+            }
         }
         let usage = Task { () -> (before: WindowReading, after: WindowReading) in
             try? await sleep(until: measuringFrom)
@@ -206,6 +240,7 @@ struct LoadTest: AsyncParsableCommand {
         }
         progress.cancel()
         await progress.value
+        let changes = await listChanges.value
         let (before, after) = await usage.value
         // Idle means idle: once the load is over, a service should stop using the CPU (no timers left ticking).
         var idle: [Double?] = watched.map { _ in nil }
@@ -224,7 +259,8 @@ struct LoadTest: AsyncParsableCommand {
         let eventMessages = before.broker.flatMap { start in after.broker?.messagesPublished(on: eventExchange, since: start) }
         return LoadReport(
             mode: (concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s") + (async ? ", async API" : "")
-                + (refinements ? ", refinements of \(parents.count) photo scans" : ""),
+                + (refinements ? ", refinements of \(parents.count) photo scans" : "")
+                + (householdSize.map { ", households of \($0)" } ?? "") + (listPairs > 0 ? ", \(listPairs) shopping-list pairs" : ""),
             durationSeconds: duration,
             warmupSeconds: warmup,
             imageBytes: imageSize,
@@ -237,6 +273,7 @@ struct LoadTest: AsyncParsableCommand {
             streamed: async,
             eventDelay: eventDelay,
             eventMessages: eventMessages,
+            listChanges: listPairs > 0 ? LoadReport.ListChanges(changes) : nil,
             processes: watched.indices.map { index in
                 LoadReport.ProcessRow(
                     name: watched[index].name,

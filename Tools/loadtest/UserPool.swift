@@ -1,23 +1,17 @@
-import AsyncHTTPClient
 import Foundation
-import KiwiAppleSignIn
 import KiwiConcurrency
-import KiwiDevelopment
-import NIOCore
-import NIOHTTP1
 
 /// Hands out session tokens of load-test users, each for as many scans as the gateway lets it make today. Successive
 /// scans take turns over `people` users, as many people scan at once in real life; a user whose scans are used up is
-/// replaced by a new one (signed in with a development identity token, through the gateway). Concurrent callers of one
-/// turn share its sign-in; a sign-in refused with `Retry-After` is tried again only after it, backing off as a lane
-/// refused a scan does (``LoadTest/backoff(after:refusals:)``), as the app would.
+/// replaced by a new one (signed in with a development identity token, through the gateway, and seated at a household
+/// table of their own when the test has one: ``HouseholdSeating``). Concurrent callers of one turn share its sign-in;
+/// a sign-in refused with `Retry-After` is tried again only after it, backing off as a lane refused a scan does
+/// (``LoadTest/backoff(after:refusals:)``), as the app would.
 actor UserPool {
     private typealias User = (token: String, scansLeft: Int)
 
-    private let gateway: String
-    private let client: HTTPClient
-    private let key: DevelopmentAppleKey
-    private let audience: String
+    private let api: GatewayAPI
+    private let seating: HouseholdSeating?
     private var turns: [User?]
     private var signingIn: [Task<User, any Error>?]
     /// When each turn's next sign-in may start, and how many of its sign-ins in a row were refused with `Retry-After`.
@@ -28,12 +22,10 @@ actor UserPool {
     /// Users signed in so far.
     private(set) var users = 0
 
-    init(gateway: String, client: HTTPClient, key: DevelopmentAppleKey, audience: String, people: Int) {
+    init(api: GatewayAPI, seating: HouseholdSeating? = nil, people: Int) {
         precondition(people > 0, "a user pool needs at least one person")
-        self.gateway = gateway
-        self.client = client
-        self.key = key
-        self.audience = audience
+        self.api = api
+        self.seating = seating
         self.turns = Array(repeating: nil, count: people)
         self.signingIn = Array(repeating: nil, count: people)
         self.refusals = Array(repeating: nil, count: people)
@@ -75,9 +67,11 @@ actor UserPool {
     private func signIn(turn: Int) async throws {
         let pending =
             signingIn[turn]
-            ?? Task { [gateway, client, key, audience, refused = refusals[turn], loadEnds] in
+            ?? Task { [api, seating, refused = refusals[turn], loadEnds] in
                 if let refused { try await sleep(until: min(refused.notBefore, loadEnds ?? refused.notBefore)) }
-                return try await Self.newUser(gateway: gateway, client: client, key: key, audience: audience)
+                let token = try await api.signIn()
+                try await seating?.seat(token, api: api)
+                return (token, try await api.scansLeft(token: token))
             }
         signingIn[turn] = pending
         do {
@@ -94,41 +88,6 @@ actor UserPool {
             }
             throw error
         }
-    }
-
-    /// Signs a new user in through the gateway and asks how many scans it has today.
-    private static func newUser(
-        gateway: String,
-        client: HTTPClient,
-        key: DevelopmentAppleKey,
-        audience: String
-    ) async throws -> (token: String, scansLeft: Int) {
-        let now = Date()
-        let identity = try await key.mint(
-            AppleIdentityClaims(audience: audience, expires: now + 600, issuedAt: now, subject: "001.loadtest.\(UUID().uuidString.lowercased()).0001")
-        )
-        struct Session: Decodable { var sessionToken: String }
-        struct Quota: Decodable { var remaining: Int }
-        var signIn = HTTPClientRequest(url: "\(gateway)/v1/auth/apple")
-        signIn.method = .POST
-        signIn.headers.add(name: "Content-Type", value: "application/json")
-        signIn.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(["identityToken": identity])))
-        let session: Session = try await send(signIn, with: client)
-        var quota = HTTPClientRequest(url: "\(gateway)/v1/quota")
-        quota.headers.add(name: "Authorization", value: "Bearer \(session.sessionToken)")
-        return (session.sessionToken, (try await send(quota, with: client) as Quota).remaining)
-    }
-
-    private static func send<Answer: Decodable>(_ request: HTTPClientRequest, with client: HTTPClient) async throws -> Answer {
-        let response = try await client.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        guard response.status == .ok else {
-            throw LoadTestError(
-                "\(request.method.rawValue) \(request.url) answered \(response.status.code): \(String(buffer: body))",
-                retryAfter: ScanClient.retryAfter(response.headers)
-            )
-        }
-        return try JSONDecoder().decode(Answer.self, from: Data(body.readableBytesView))
     }
 }
 
