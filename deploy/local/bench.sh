@@ -3,16 +3,17 @@
 # Each scenario (docs/operations.md) runs on fresh processes — the OpenAI stub, auth, its gateways and scan workers —
 # on ports of its own (18080-18089, 18111-18113 for more gateways and 18101-18110 for workers; metrics 19101-19102,
 # 19111-19113 and 19201-19210), so a `make run` stack can stay up meanwhile.
-#   bench.sh [A] [B] [C] [D] [S] [R] [F] [G] [W]  the scenarios to run (default: A to R; F, the floors, follows an A;
-#                              G is the deployment's growth, 1, 2 and 4 gateways; W, A with each feature left out).
+#   bench.sh [A] [B] [C] [D] [S] [R] [H] [F] [G] [W]  the scenarios to run (default: A to H; H is scans for households
+#                              of one and of four, beside shopping lists changing; F, the floors, follows an A; G is
+#                              the deployment's growth, 1, 2 and 4 gateways; W, A with each feature left out).
 #                              Tables on stdout; JSON, the services' metrics at the end of each scenario
 #                              (ID-SERVICE.prom) and their logs in .run/bench/.
 #   KIWI_BENCH_SERVICES=DIR    run the gateway, auth and scan workers from DIR instead (another build's release
 #                              binaries), to compare two builds leg by leg on the same machine and load generator.
 #   KIWI_BENCH_SECONDS=S       measure A, B, C and each round of S for S seconds instead of 60 (R's rounds: 30).
-#   KIWI_BENCH_ROUNDS=N        S's rounds of each kind (streamed, whole), G's of each size and W's of each leg,
+#   KIWI_BENCH_ROUNDS=N        S's rounds of each kind (streamed, whole), G's and H's of each size and W's of each leg,
 #                              interleaved: 2 unless given (W: 3).
-#   KIWI_BENCH_RATE=R          G's scans started per second: 24 (half of A's rate on the 2-core machine) unless given.
+#   KIWI_BENCH_RATE=R          G's and H's scans started per second: 24 (half of A's rate on the 2-core machine) unless given.
 #   KIWI_BENCH_ASYNC=1         G through the async API, each scan's event stream through another gateway than its POST.
 #   KIWI_BENCH_DATABASE_URL=U  the services' DATABASE_URL, e.g. through tcp-relay.py: a network hop to PostgreSQL.
 set -euo pipefail
@@ -295,8 +296,33 @@ attribution_scenario() {
     python3 "$here/bench-attribution.py" "$BENCH_RUN" "$rounds" "${legs[@]}" | tee "$BENCH_RUN/W.md"
 }
 
+# H: what cooking for a household costs a scan (issue 57): G's one-gateway load, paced as B's, made by people seated at
+# households of one and of four (kiwi-loadtest --household-size), whose members have the same allergies between them
+# at both sizes, so the guard withholds alike and only the household's own work differs. Beside the scans, eight
+# households of two change their shopping list once a second each, through the first of two gateways, while the other
+# member follows it through the second: each change's delay to that stream is timed. Each size a leg on fresh
+# processes, interleaved over KIWI_BENCH_ROUNDS rounds (the order reversed in even ones); bench-households.py pools them.
+# Its quota is 1,000 scans a day: a person whose scans ran out would be replaced mid-window by a new household, whose
+# sign-ins and joins would then count as the scans' cost.
+household_scenario() {
+    local rounds="${KIWI_BENCH_ROUNDS:-2}" round size order
+    local load=(
+        --rate "${KIWI_BENCH_RATE:-24}" --people 128 --warmup 10 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144 --idle-after 0
+        --list-pairs 8 --list-interval 1
+    )
+    rm -f "$BENCH_RUN"/H-*.json
+    for round in $(seq 1 "$rounds"); do
+        order=(1 4)
+        [ $((round % 2)) -eq 1 ] || order=(4 1)
+        for size in "${order[@]}"; do
+            gateways=2 SCAN_DAILY_LIMIT=1000 scenario "H-$size-$round" "households of $size, round $round" 2000 0 1 64 -- "${load[@]}" --household-size "$size"
+        done
+    done
+    python3 "$here/bench-households.py" "$BENCH_RUN" "$rounds" | tee "$BENCH_RUN/H.md"
+}
+
 selected=("$@")
-[ ${#selected[@]} -gt 0 ] || selected=(A B C D S R)
+[ ${#selected[@]} -gt 0 ] || selected=(A B C D S R H)
 # B's lanes, which F's latency floor runs as many of once a B has run.
 b_lanes=32
 b_ran=false
@@ -319,7 +345,8 @@ for id in "${selected[@]}"; do
         F) floors_scenario ;;
         G) growth_scenario ${KIWI_BENCH_ASYNC:+--async} ;;
         W) attribution_scenario ;;
-        *) die "unknown scenario $id; use A, B, C, D, S, R, F, G or W" ;;
+        H) household_scenario ;;
+        *) die "unknown scenario $id; use A, B, C, D, S, R, F, G, W or H" ;;
     esac
 done
 printf '\nJSON results and service logs: %s\n' "$BENCH_RUN"
