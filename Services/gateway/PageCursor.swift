@@ -54,14 +54,7 @@ struct PageRequest: Sendable {
     let cursor: PageCursor?
 
     init(_ query: Parameters) throws {
-        var limit = Self.standard
-        if let text = query["limit"] {
-            guard let asked = Int(String(text)), (1...Self.largest).contains(asked) else {
-                throw APIError.badRequest("limit must be a whole number from 1 to \(Self.largest).")
-            }
-            limit = asked
-        }
-        self.limit = limit
+        limit = try query.wholeNumber("limit", in: 1...Self.largest) ?? Self.standard
         guard let token = query["cursor"], !token.isEmpty else {
             cursor = nil
             return

@@ -34,6 +34,18 @@ extension Request {
     }
 }
 
+extension Parameters {
+    /// The query parameter `name` as a whole number within `range`, written in digits only (no sign, no fraction), as
+    /// the contract's integer parameters are; nil when it is absent, a 400 naming the range otherwise.
+    func wholeNumber(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let asked = self[name[...]] else { return nil }
+        guard !asked.isEmpty, asked.allSatisfy({ ("0"..."9").contains($0) }), let number = Int(asked), range.contains(number) else {
+            throw APIError.badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return number
+    }
+}
+
 extension GatewayRequestContext {
     /// The path's `{id}`; `missing` (the route's 404) when it is not a UUID, since such an id names nothing Kiwi keeps.
     func pathID(else missing: APIError) throws -> UUID {

@@ -16,14 +16,7 @@ struct RecipeScaling: Sendable, Hashable {
     /// (digits only) or `metric` or `us`.
     init(_ request: Request) throws {
         let query = request.uri.queryParameters
-        if let asked = query["servings"] {
-            guard !asked.isEmpty, asked.allSatisfy(\.isASCIIDigit), let servings = Int(asked), Self.servingsRange.contains(servings) else {
-                throw APIError.badRequest(
-                    "servings must be a whole number from \(Self.servingsRange.lowerBound) to \(Self.servingsRange.upperBound)."
-                )
-            }
-            self.servings = servings
-        }
+        servings = try query.wholeNumber("servings", in: Self.servingsRange)
         if let asked = query["units"] {
             guard let units = UnitSystem(rawValue: String(asked)) else { throw APIError.badRequest("units must be metric or us.") }
             self.units = units
@@ -44,11 +37,5 @@ struct RecipeScaling: Sendable, Hashable {
         var answer = saved
         answer.recipe = scaled
         return answer
-    }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool {
-        ("0"..."9").contains(self)
     }
 }
