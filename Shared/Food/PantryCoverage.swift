@@ -10,15 +10,22 @@ public enum PantryCoverage {
     /// date included: it is still in the kitchen, and the sooner it goes the better).
     public static let useSoonDays = 3
 
-    /// Every recipe with its coverage, in the order to cook them: the most covered first, then the one that uses up
-    /// more use-soon items, then the newest saved, then by id (ascending) so that the order is total and pages of it
-    /// never overlap.
-    public static func ranked(_ recipes: [SavedRecipe], pantry: [PantryItem], today: CalendarDay) -> [CookableRecipe] {
+    /// The orders of the cookable list (`sort`).
+    public enum Order: String, Sendable, CaseIterable {
+        /// The most covered first, then the one that uses up more use-soon items.
+        case coverage
+        /// The one that uses up more use-soon items first, then the most covered: food about to spoil goes first.
+        case useSoon
+    }
+
+    /// Every recipe with its coverage, in the order to cook them (`order`), then the newest saved, then by id
+    /// (ascending) so that the order is total and pages of it never overlap.
+    public static func ranked(_ recipes: [SavedRecipe], pantry: [PantryItem], today: CalendarDay, order: Order = .coverage) -> [CookableRecipe] {
         // Keys are unique in a pantry; should two items share one anyway, the first stands for it.
         let stocked = Dictionary(pantry.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let useSoonBy = today.adding(days: useSoonDays)
         return recipes.map { CookableRecipe(saved: $0, cookable: coverage(of: $0.recipe, stocked: stocked, useSoonBy: useSoonBy)) }
-            .sorted(by: precedes)
+            .sorted { precedes($0, $1, in: order) }
     }
 
     /// The coverage of `recipe` by the pantry items `stocked` by key.
@@ -54,9 +61,16 @@ public enum PantryCoverage {
 
     /// Whether `one` is ranked before `other`. Equal fractions are equal doubles (division rounds correctly), so
     /// 2/4 and 1/2 tie.
-    static func precedes(_ one: CookableRecipe, _ other: CookableRecipe) -> Bool {
-        if one.cookable.coverage != other.cookable.coverage { return one.cookable.coverage > other.cookable.coverage }
-        if one.cookable.usesSoon.count != other.cookable.usesSoon.count { return one.cookable.usesSoon.count > other.cookable.usesSoon.count }
+    static func precedes(_ one: CookableRecipe, _ other: CookableRecipe, in order: Order) -> Bool {
+        let (coverage, usesSoon) = ((one.cookable.coverage, other.cookable.coverage), (one.cookable.usesSoon.count, other.cookable.usesSoon.count))
+        switch order {
+        case .coverage:
+            if coverage.0 != coverage.1 { return coverage.0 > coverage.1 }
+            if usesSoon.0 != usesSoon.1 { return usesSoon.0 > usesSoon.1 }
+        case .useSoon:
+            if usesSoon.0 != usesSoon.1 { return usesSoon.0 > usesSoon.1 }
+            if coverage.0 != coverage.1 { return coverage.0 > coverage.1 }
+        }
         if one.saved.savedAt != other.saved.savedAt { return one.saved.savedAt > other.saved.savedAt }
         return one.saved.id.uuidString < other.saved.id.uuidString
     }

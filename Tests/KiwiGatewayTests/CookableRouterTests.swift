@@ -87,6 +87,33 @@ struct CookableRouterTests {
         }
     }
 
+    @Test("sort=useSoon ranks first the recipes that use up more use-soon items, then by coverage; sort=coverage is the default order")
+    func sortsByUseSoon() async throws {
+        let whole = Self.recipe("Whole", [("rice", nil)])
+        let halfUsingSpinach = Self.recipe("Half using spinach", [("spinach", nil), ("feta", nil)], secondsAgo: 60)
+        let (gateway, token, _) = try await Self.gateway(
+            recipes: [whole, halfUsingSpinach],
+            pantry: [Self.item("Rice"), Self.item("Spinach", useSoon: true)]
+        )
+        try await gateway.test { client async throws in
+            #expect(try await Self.ranking(client, token: token, query: "&sort=useSoon").map(\.saved.id) == [halfUsingSpinach.id, whole.id])
+            for query in ["", "&sort=coverage"] {
+                #expect(try await Self.ranking(client, token: token, query: query).map(\.saved.id) == [whole.id, halfUsingSpinach.id])
+            }
+        }
+    }
+
+    @Test(
+        "sort without cookable=true, or an order there is not, is 400",
+        arguments: ["sort=useSoon", "cookable=false&sort=coverage", "cookable=true&sort=newest"]
+    )
+    func sortRefused(query: String) async throws {
+        let (gateway, token, _) = try await Self.gateway(recipes: [], pantry: [])
+        try await gateway.test { client async throws in
+            #expect(try await client.execute(.get, "/v1/recipes?\(query)", token: token).status == .badRequest)
+        }
+    }
+
     @Test("each entry lists the ingredients the pantry lacks with the substitutions the recipe offers, null when none")
     func missingCarriesSubstitutions() async throws {
         let omelette = Self.recipe("Omelette", [("egg", nil), ("feta", "any crumbly cheese"), ("chives", nil)])

@@ -257,6 +257,37 @@ struct PantryRouterTests {
         }
     }
 
+    @Test("useSoon=N lists only what is to be used within N days, soonest first, a page at a time, with no cursor after the last")
+    func listUseSoon() async throws {
+        let gateway = Self.gateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            for (name, days) in [("Rice", nil), ("Yoghurt", 9), ("Milk", 0), ("Feta", 3), ("Cheddar", 4)] {
+                let bestBefore = days.map { #","bestBefore":"\#(Self.today.adding(days: $0))""# } ?? ""
+                _ = try await Self.added(client, token: token, #"{"name":"\#(name)"\#(bestBefore)}"#)
+            }
+            func list(_ query: String) async throws -> PantryList {
+                try Self.decode(try await client.execute(.get, "/v1/pantry?\(query)", token: token))
+            }
+            let first = try await list("useSoon=3&limit=1")
+            #expect(first.items.map(\.name) == ["Milk"])
+            let second = try await list("useSoon=3&limit=1&cursor=\(try #require(first.nextCursor))")
+            #expect(second.items.map(\.name) == ["Feta"] && second.nextCursor == nil)
+            let whole = try await list("useSoon=4&limit=3")
+            #expect(whole.items.map(\.name) == ["Milk", "Feta", "Cheddar"] && whole.nextCursor == nil)
+            #expect(try await list("useSoon=0").items.map(\.name) == ["Milk"])
+        }
+    }
+
+    @Test("a useSoon that is not a whole number from 0 to 365 is 400", arguments: ["-1", "366", "3.5", "three", ""])
+    func listRefusesBadUseSoon(useSoon: String) async throws {
+        let gateway = Self.gateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            #expect(try await client.execute(.get, "/v1/pantry?useSoon=\(useSoon)", token: token).status == .badRequest)
+        }
+    }
+
     @Test("a limit or cursor out of the rules is 400")
     func listRefusesBadPaging() async throws {
         let gateway = Self.gateway()

@@ -35,14 +35,32 @@ struct PantryController: Sendable {
         group.delete("pantry/items/:id", use: delete)
     }
 
-    /// `GET /v1/pantry?limit=&cursor=`: soonest `useSoonBy` first, food that keeps last, then by id; paged as the other
-    /// lists, the cursor's number being the item's use-soon day in microseconds (``PantryPage/sortMicroseconds(of:)``).
+    /// `GET /v1/pantry?limit=&cursor=&useSoon=`: soonest `useSoonBy` first, food that keeps last, then by id; paged as
+    /// the other lists, the cursor's number being the item's use-soon day in microseconds
+    /// (``PantryPage/sortMicroseconds(of:)``). `useSoon=N` keeps only what is to be used within N days of today's UTC
+    /// day, those past their day included: in this order they are the list's first items, so one more item than the
+    /// page holds is read, to know whether any of them is left for a next page.
     @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        let page = try PageRequest(request.uri.queryParameters)
-        let found = try await pantry.items(of: try await households.kitchen(of: session.userID), after: page.cursor, limit: page.limit)
-        return try Response.json(PantryList(items: found.items, nextCursor: found.next?.token))
+        let query = request.uri.queryParameters
+        let page = try PageRequest(query)
+        let useSoon = try query.wholeNumber("useSoon", in: 0...Self.longestUseSoon)
+        let kitchen = try await households.kitchen(of: session.userID)
+        guard let useSoon else {
+            let found = try await pantry.items(of: kitchen, after: page.cursor, limit: page.limit)
+            return try Response.json(PantryList(items: found.items, nextCursor: found.next?.token))
+        }
+        let last = CalendarDay(utc: now()).adding(days: useSoon)
+        let due = try await pantry.items(of: kitchen, after: page.cursor, limit: page.limit + 1).items.prefix { item in
+            item.useSoonBy.map { $0 <= last } ?? false
+        }
+        let items = Array(due.prefix(page.limit))
+        let next = due.count > page.limit ? items.last.map { PageCursor(createdAtMicroseconds: PantryPage.sortMicroseconds(of: $0), id: $0.id) } : nil
+        return try Response.json(PantryList(items: items, nextCursor: next?.token))
     }
+
+    /// The most days `useSoon` may look ahead.
+    static let longestUseSoon = 365
 
     /// `POST /v1/pantry/items`: `{"scanId"}` adds a finished scan's ingredients (200 `PantryItems`); `{"name", …}` adds
     /// one item by hand (201 with its `Location`, or 200 with the item its key found again). Members other than

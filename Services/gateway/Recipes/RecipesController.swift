@@ -81,10 +81,11 @@ struct RecipesController: Sendable {
         }
     }
 
-    /// `GET /v1/recipes?limit=&cursor=&q=&cookable=`: the user's saved recipes, newest first, a page at a time; with
-    /// `q`, only those whose name or ingredients contain it (case-insensitively). `cookable=true` ranks them by what
-    /// the pantry holds instead (``cookable(of:matching:page:)``); `cookable=false`, like none, is the plain list.
-    /// Anything else is a 400: spelled exactly as a JSON boolean, like the API's other booleans.
+    /// `GET /v1/recipes?limit=&cursor=&q=&cookable=&sort=`: the user's saved recipes, newest first, a page at a time;
+    /// with `q`, only those whose name or ingredients contain it (case-insensitively). `cookable=true` ranks them by
+    /// what the pantry holds instead (``cookable(in:matching:order:page:)``), in the `sort` order asked
+    /// (``PantryCoverage/Order``, `coverage` unless given); `cookable=false`, like none, is the plain list, which has no
+    /// other order. Anything else is a 400: spelled exactly as a JSON boolean, like the API's other booleans.
     @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let query = request.uri.queryParameters
@@ -94,20 +95,28 @@ struct RecipesController: Sendable {
         case "true"?: cookable = true
         default: throw APIError.badRequest("cookable must be true or false.")
         }
+        var order = PantryCoverage.Order.coverage
+        if let asked = query["sort"] {
+            guard cookable else { throw APIError.badRequest("sort orders the cookable list: send cookable=true with it.") }
+            guard let chosen = PantryCoverage.Order(rawValue: String(asked)) else {
+                throw APIError.badRequest("sort must be \(PantryCoverage.Order.allCases.map(\.rawValue).joined(separator: " or ")).")
+            }
+            order = chosen
+        }
         let page = try PageRequest(query)
         if let asked = query["q"], asked.unicodeScalars.count > Self.longestQuery {
             throw APIError.badRequest("q may be at most \(Self.longestQuery) characters.")
         }
         let search = query["q"].map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         let kitchen = try await households.kitchen(of: session.userID)
-        if cookable { return try Response.json(try await self.cookable(in: kitchen, matching: search, page: page)) }
+        if cookable { return try Response.json(try await self.cookable(in: kitchen, matching: search, order: order, page: page)) }
         let found = try await recipes.recipes(of: kitchen, matching: search, after: page.cursor, limit: page.limit)
         let checked = try await profileCheck.checked(found.recipes, of: session.userID)
         return try Response.json(SavedRecipeList(recipes: checked, nextCursor: found.next?.token))
     }
 
     /// A page of the kitchen's recipes that match `search` and fit the table's profiles as they are now (none with a conflict),
-    /// ranked by ``PantryCoverage`` against their whole pantry on today's UTC day. The box holds at most ``capacity``
+    /// ranked by ``PantryCoverage`` in `order` against their whole pantry on today's UTC day. The box holds at most ``capacity``
     /// recipes and the pantry its capacity of items, so both are read whole and ranked in memory.
     ///
     /// The cursor keeps the PageCursor form, `<offset>.<id>`: the offset into the ranking where the next page starts,
@@ -116,7 +125,14 @@ struct RecipesController: Sendable {
     /// the person reading the page), what followed it has moved up one place: the page starts at offset − 1. A
     /// ranking is of one moment: when the pantry changes between pages, a recipe may move past the cursor and be
     /// answered twice, or not at all.
-    private func cookable(in kitchen: Kitchen, matching search: String?, page: PageRequest) async throws -> CookableRecipeList {
+    private func cookable(
+        in kitchen: Kitchen,
+        matching search: String?,
+        order: PantryCoverage.Order,
+        page: PageRequest
+    ) async throws
+        -> CookableRecipeList
+    {
         var saved: [SavedRecipe] = []
         var cursor: PageCursor?
         repeat {
@@ -125,7 +141,7 @@ struct RecipesController: Sendable {
             cursor = found.next
         } while cursor != nil
         let fitting = try await profileCheck.checked(saved, of: kitchen.member).filter(\.conflicts.isEmpty)
-        let ranking = PantryCoverage.ranked(fitting, pantry: try await pantry.allItems(of: kitchen), today: CalendarDay(utc: now()))
+        let ranking = PantryCoverage.ranked(fitting, pantry: try await pantry.allItems(of: kitchen), today: CalendarDay(utc: now()), order: order)
         let start =
             page.cursor.map { asked in
                 ranking.firstIndex { $0.saved.id == asked.id }.map { $0 + 1 } ?? min(max(Int(asked.createdAtMicroseconds) - 1, 0), ranking.count)

@@ -2761,6 +2761,13 @@ public struct Client: APIProtocol {
                     name: "cookable",
                     value: input.query.cookable
                 )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "sort",
+                    value: input.query.sort
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -4455,6 +4462,13 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "useSoon",
+                    value: input.query.useSoon
+                )
                 try converter.setQueryItemAsURI(
                     in: &request,
                     style: .form,

@@ -4236,6 +4236,15 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/recipes/GET/query/cookable`.
                 public var cookable: Swift.Bool?
+                /// - Remark: Generated from `#/paths/v1/recipes/GET/query/sort`.
+                @frozen public enum SortPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case coverage = "coverage"
+                    case useSoon = "useSoon"
+                }
+                /// The order of the cookable list (with `cookable=true` only; without it, 400). `coverage` (the default) is the order `cookable` describes. `useSoon` puts first the recipes that use up more of the pantry's use-soon items (`cookable.usesSoon`: due within 3 days, or past their day), then ranks by coverage, then newest saved first. Anything else is 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/recipes/GET/query/sort`.
+                public var sort: Operations.ListRecipes.Input.Query.SortPayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -4243,16 +4252,19 @@ public enum Operations {
                 ///   - cursor: The `nextCursor` of an earlier page, as it was given; empty, like none, for the first page. Its form is stated so that a client can check it, not to be read or made: any other string is 400.
                 ///   - q: Text to look for in the recipes' names and ingredients: up to 100 characters (Unicode scalars), surrounding spaces included, and no U+0000.
                 ///   - cookable: `true`: rank the recipes by the share of their ingredients the pantry has (staples not counted), then by how many of the pantry's use-soon items they use, then newest saved first; each recipe gains `cookable`. A recipe with `conflicts` (it breaks the profile as it is now) is never offered. The cursor of such a page is `<position in the ranking>.<id of its last recipe>`, in the same form. `false` or absent: the recipe box, newest first. Anything else is 400.
+                ///   - sort: The order of the cookable list (with `cookable=true` only; without it, 400). `coverage` (the default) is the order `cookable` describes. `useSoon` puts first the recipes that use up more of the pantry's use-soon items (`cookable.usesSoon`: due within 3 days, or past their day), then ranks by coverage, then newest saved first. Anything else is 400.
                 public init(
                     limit: Swift.Int? = nil,
                     cursor: Components.Schemas.PageCursor? = nil,
                     q: Swift.String? = nil,
-                    cookable: Swift.Bool? = nil
+                    cookable: Swift.Bool? = nil,
+                    sort: Operations.ListRecipes.Input.Query.SortPayload? = nil
                 ) {
                     self.limit = limit
                     self.cursor = cursor
                     self.q = q
                     self.cookable = cookable
+                    self.sort = sort
                 }
             }
             public var query: Operations.ListRecipes.Input.Query
@@ -6432,6 +6444,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/pantry/GET/query`.
             public struct Query: Sendable, Hashable {
+                /// Only what is to be used within this many days of today (UTC): items whose `useSoonBy` is at most today plus `useSoon`, those already past it included, soonest first. `0` is what must go today. Absent: the whole pantry. Anything but a whole number from 0 to 365 (digits only) is 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/pantry/GET/query/useSoon`.
+                public var useSoon: Swift.Int?
                 /// Items per page.
                 ///
                 /// - Remark: Generated from `#/paths/v1/pantry/GET/query/limit`.
@@ -6443,12 +6459,15 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
+                ///   - useSoon: Only what is to be used within this many days of today (UTC): items whose `useSoonBy` is at most today plus `useSoon`, those already past it included, soonest first. `0` is what must go today. Absent: the whole pantry. Anything but a whole number from 0 to 365 (digits only) is 400.
                 ///   - limit: Items per page.
                 ///   - cursor: The `nextCursor` of an earlier page, as it was given; empty, like none, for the first page. Its form is stated so that a client can check it, not to be read or made: any other string is 400.
                 public init(
+                    useSoon: Swift.Int? = nil,
                     limit: Swift.Int? = nil,
                     cursor: Components.Schemas.PageCursor? = nil
                 ) {
+                    self.useSoon = useSoon
                     self.limit = limit
                     self.cursor = cursor
                 }
