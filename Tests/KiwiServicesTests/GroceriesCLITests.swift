@@ -1,5 +1,6 @@
 import Foundation
 import KiwiDevelopment
+import KiwiModels
 import KiwiTestSupport
 import Testing
 
@@ -55,6 +56,21 @@ struct GroceriesCLITests {
             #expect(try await cli.run(["pantry"]).output.contains("  \(item)"))
             #expect(!(try await cli.run(["shop"]).output.contains("] \(item)")))
             #expect(try await cli.run(["shop", "to-pantry"]).output.hasPrefix("Nothing is checked off.\n"))
+        }
+    }
+
+    @Test("pantry --use-soon lists only what is to be used within those days")
+    func pantryUseSoon() async throws {
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            // Two days ahead, so that a UTC midnight passing meanwhile leaves it outside --use-soon 0.
+            let due = CalendarDay(utc: Date()).adding(days: 2)
+            #expect(try await cli.run(["pantry", "add", "Milk", "--best-before", "\(due)"]).status == 0)
+            #expect(try await cli.run(["pantry", "add", "Rice"]).status == 0)
+            let soon = try await cli.run(["pantry", "--use-soon", "3"]).output
+            #expect(soon.contains("Milk, use by \(due)") && !soon.contains("Rice"), "\(soon)")
+            #expect(try await cli.run(["pantry", "--use-soon", "0"]).output == "Nothing in your pantry is to be used within 0 days.\n")
         }
     }
 

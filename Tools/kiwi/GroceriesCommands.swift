@@ -19,12 +19,21 @@ struct Pantry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List your pantry, the soonest to use first.")
 
         @OptionGroup var server: ServerOptions
+        @Option(help: "Only what is to be used within this many days (0–365), those past their day included.") var useSoon: Int?
+
+        func validate() throws {
+            if let useSoon, !(0...365).contains(useSoon) { throw ValidationError("--use-soon must be from 0 to 365 days.") }
+        }
 
         func run() async throws {
             try await runReportingErrors {
                 let (client, _) = try signedInClient(server)
-                let items = try await Pantry.allItems(client)
+                let items = try await Pantry.allItems(client, useSoon: useSoon)
                 guard !items.isEmpty else {
+                    if let useSoon {
+                        print("Nothing in your pantry is to be used within \(useSoon) day\(useSoon == 1 ? "" : "s").")
+                        return
+                    }
                     print("Your pantry is empty.")
                     hint("Add what a scan found: kiwi pantry add-from <scan-id>; or one thing: kiwi pantry add <name>")
                     return
@@ -135,13 +144,14 @@ struct Pantry: AsyncParsableCommand {
         }
     }
 
-    /// Every item of the pantry, page after page (a pantry holds at most 500).
-    static func allItems(_ client: Client) async throws -> [Components.Schemas.PantryItem] {
+    /// Every item of the pantry, page after page (a pantry holds at most 500); with `useSoon`, only those to be used
+    /// within that many days.
+    static func allItems(_ client: Client, useSoon: Int? = nil) async throws -> [Components.Schemas.PantryItem] {
         var items: [Components.Schemas.PantryItem] = []
         var cursor: String?
         repeat {
             let page: Components.Schemas.PantryList
-            switch try await client.listPantry(query: .init(limit: 100, cursor: cursor)) {
+            switch try await client.listPantry(query: .init(useSoon: useSoon, limit: 100, cursor: cursor)) {
             case .ok(let ok): page = try ok.body.json
             case let other: throw failure(other)
             }
