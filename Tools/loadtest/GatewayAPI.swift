@@ -32,6 +32,27 @@ struct GatewayAPI: Sendable {
         return (try await call(.GET, "/v1/quota", token: token) as Quota).remaining
     }
 
+    /// Creates a household of `token`'s person, who is named `displayName` in it.
+    func createHousehold(_ name: String, by token: String, named displayName: String) async throws {
+        try await call(.POST, "/v1/household", token: token, body: ["name": name, "displayName": displayName])
+    }
+
+    /// A new invitation code to the household of `token`'s person.
+    func invitation(by token: String) async throws -> String {
+        struct Invitation: Decodable { var code: String }
+        return (try await call(.POST, "/v1/household/invitations", token: token) as Invitation).code
+    }
+
+    /// Joins the household of invitation `code` as `token`'s person, sharing their profile, as the join route requires.
+    func join(_ code: String, as token: String, named displayName: String) async throws {
+        struct Join: Encodable {
+            var code: String
+            var displayName: String
+            var shareProfile = true
+        }
+        try await call(.POST, "/v1/household/members", token: token, body: Join(code: code, displayName: displayName))
+    }
+
     /// `method` on `path` with `body` as JSON, answered with JSON.
     func call<Answer: Decodable>(
         _ method: HTTPMethod,

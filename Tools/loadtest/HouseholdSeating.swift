@@ -19,28 +19,13 @@ struct HouseholdSeating: Sendable {
 
     /// Seats `scanner` (a session token) at a new household of `size` members.
     func seat(_ scanner: String, api: GatewayAPI) async throws {
-        try await Self.profile(allergies(ofMember: 0), of: scanner, api: api)
-        try await api.call(.POST, "/v1/household", token: scanner, body: ["name": "Load test", "displayName": "Member 1"])
+        try await api.call(.PUT, "/v1/profile", token: scanner, body: ["allergies": allergies(ofMember: 0)])
+        try await api.createHousehold("Load test", by: scanner, named: "Member 1")
         for member in 1..<size {
-            struct Invitation: Decodable { var code: String }
-            let invitation: Invitation = try await api.call(.POST, "/v1/household/invitations", token: scanner)
+            let code = try await api.invitation(by: scanner)
             let joiner = try await api.signIn()
-            try await Self.profile(allergies(ofMember: member), of: joiner, api: api)
-            try await Self.join(invitation.code, as: joiner, named: "Member \(member + 1)", api: api)
+            try await api.call(.PUT, "/v1/profile", token: joiner, body: ["allergies": allergies(ofMember: member)])
+            try await api.join(code, as: joiner, named: "Member \(member + 1)")
         }
-    }
-
-    /// Joins the household of invitation `code` as `token`'s person, sharing their profile, as the join route requires.
-    static func join(_ code: String, as token: String, named displayName: String, api: GatewayAPI) async throws {
-        struct Join: Encodable {
-            var code: String
-            var displayName: String
-            var shareProfile = true
-        }
-        try await api.call(.POST, "/v1/household/members", token: token, body: Join(code: code, displayName: displayName))
-    }
-
-    private static func profile(_ allergies: [String], of token: String, api: GatewayAPI) async throws {
-        try await api.call(.PUT, "/v1/profile", token: token, body: ["allergies": allergies])
     }
 }

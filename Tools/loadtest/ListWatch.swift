@@ -35,10 +35,8 @@ struct ListWatch: Sendable {
     /// A new household of two.
     func pair(_ index: Int) async throws -> Pair {
         let (changer, watcher) = (try await api.signIn(), try await api.signIn())
-        try await api.call(.POST, "/v1/household", token: changer, body: ["name": "Shop \(index + 1)", "displayName": "Changer"])
-        struct Invitation: Decodable { var code: String }
-        let invitation: Invitation = try await api.call(.POST, "/v1/household/invitations", token: changer)
-        try await HouseholdSeating.join(invitation.code, as: watcher, named: "Watcher", api: api)
+        try await api.createHousehold("Shop \(index + 1)", by: changer, named: "Changer")
+        try await api.join(try await api.invitation(by: changer), as: watcher, named: "Watcher")
         return Pair(changer: changer, watcher: watcher)
     }
 
