@@ -52,36 +52,50 @@ struct ListWatch: Sendable {
         while ContinuousClock.now < end {
             let name = "Item \(tag) \(serial)"
             serial += 1
-            let sent = ContinuousClock.now
-            let seen = sightings.count
             var added: String?
-            do {
-                struct Addition: Decodable {
-                    struct Item: Decodable { var id: String }
-                    var added: [Item]
+            let add = await timed(
+                in: sightings,
+                until: { $0.contains(name) },
+                send: {
+                    struct Addition: Decodable {
+                        struct Item: Decodable { var id: String }
+                        var added: [Item]
+                    }
+                    let addition: Addition = try await api.call(.POST, "/v1/shopping-list/items", token: pair.changer, body: ["name": name])
+                    added = addition.added.first?.id
+                    return added != nil
                 }
-                let addition: Addition = try await api.call(.POST, "/v1/shopping-list/items", token: pair.changer, body: ["name": name])
-                added = addition.added.first?.id
-            } catch {}
-            var shown: ContinuousClock.Instant?
-            if added != nil { shown = await sightings.first(after: seen, by: sent + Self.patience) { $0.contains(name) } }
-            if sent >= measuringFrom { changes.append(Change(delay: shown.map { $0 - sent })) }
-            try? await sleep(until: sent + interval)
+            )
+            if add.sent >= measuringFrom { changes.append(add.change) }
+            try? await sleep(until: add.sent + interval)
             guard let added, ContinuousClock.now < end else { continue }
 
-            let removed = ContinuousClock.now
-            let before = sightings.count
-            let deleted: Bool
-            do {
-                try await api.call(.DELETE, "/v1/shopping-list/items/\(added)", token: pair.changer)
-                deleted = true
-            } catch { deleted = false }
-            var gone: ContinuousClock.Instant?
-            if deleted { gone = await sightings.first(after: before, by: removed + Self.patience) { !$0.contains(name) } }
-            if removed >= measuringFrom { changes.append(Change(delay: gone.map { $0 - removed })) }
-            try? await sleep(until: removed + interval)
+            let delete = await timed(
+                in: sightings,
+                until: { !$0.contains(name) },
+                send: {
+                    try await api.call(.DELETE, "/v1/shopping-list/items/\(added)", token: pair.changer)
+                    return true
+                }
+            )
+            if delete.sent >= measuringFrom { changes.append(delete.change) }
+            try? await sleep(until: delete.sent + interval)
         }
         return changes
+    }
+
+    /// One change, made by `send` (true once it took effect), timed from sending it until `sightings` has a list
+    /// that `shows` it; a change that failed or never showed within ``patience`` has no delay.
+    private func timed(
+        in sightings: Sightings,
+        until shows: (Set<String>) -> Bool,
+        send: () async throws -> Bool
+    ) async -> (sent: ContinuousClock.Instant, change: Change) {
+        let sent = ContinuousClock.now
+        let seen = sightings.count
+        guard (try? await send()) == true else { return (sent, Change(delay: nil)) }
+        let shown = await sightings.first(after: seen, by: sent + Self.patience, where: shows)
+        return (sent, Change(delay: shown.map { $0 - sent }))
     }
 
     /// Follows `watcher`'s list stream until `end`, opening it again whenever it ends (it lasts minutes), and records
