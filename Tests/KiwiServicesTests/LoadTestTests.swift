@@ -163,36 +163,24 @@ struct LoadTestTests {
 
     @Test("a short closed-loop run signs users in as their quota runs out, succeeds on every scan and reports it as JSON")
     func closedLoopRun() async throws {
-        let keys = FileManager.default.temporaryDirectory.appending(path: "kiwi-loadtest-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
-        try Data(SystemRig.key.pemRepresentation.utf8).write(to: keys.appending(path: "key.pem"))
-        let report = keys.appending(path: "report.json")
-        defer { try? FileManager.default.removeItem(at: keys) }
-
-        try await SystemRig.run(behaviour: StubBehaviour(latencyMilliseconds: 100)) { rig in
+        let run = try await SystemRig.run(behaviour: StubBehaviour(latencyMilliseconds: 100)) { rig in
             // The load starts on a rig that has answered a scan: every service up, connected and consuming.
             let first = try await rig.scan(SyntheticJPEG.make(size: 16 * 1024, seed: 103), token: try await rig.signIn())
             try #require(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))")
             let processes = try ["kiwi-gateway-0", "kiwi-scan-worker"].flatMap { name in
                 ["--process", "\(name)=\(try #require(rig.processes[name]).pid)"]
             }
-            let loadtest = try ServiceProcess(
-                "kiwi-loadtest",
-                arguments: [
+            return try await Self.loadTest(
+                [
                     // Measured after a warm-up: on a machine busy with the rest of the suite, the first scans of a fresh
                     // process can take seconds, and a window they all straddle would measure nothing.
                     "--gateway", rig.gateway.absoluteString, "--concurrency", "4", "--warmup", "5", "--duration", "5", "--image-size", "65536",
-                    "--key-directory", keys.path, "--json", report.path,
-                ] + processes,
-                environment: [:]
+                ] + processes
             )
-            let status = await loadtest.waitForExit(timeout: .seconds(60))
-            #expect(status == 0, "\(loadtest.capturedOutput())")
-            #expect(loadtest.capturedOutput().contains("| scans/s |"))
         }
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        #expect(run.output.contains("| scans/s |"))
+        let (json, text) = (try run.json(), run.report)
         let scans = try #require(json["scans"] as? Int)
-        let text = String(decoding: try Data(contentsOf: report), as: UTF8.self)
         // Each lane finishes a scan at least: on a machine the whole suite shares, a 100 ms scan can take seconds.
         #expect(scans >= 4, "4 lanes of 100 ms scans for 5 s: \(text)")
         #expect(json["succeeded"] as? Int == scans)
@@ -211,35 +199,23 @@ struct LoadTestTests {
 extension LoadTestTests {
     @Test("an async run times each scan's ingredients and first recipe before its result, and reads the events' cost from the metrics")
     func asyncRunTimesStreamedEvents() async throws {
-        let keys = FileManager.default.temporaryDirectory.appending(path: "kiwi-loadtest-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
-        try Data(SystemRig.key.pemRepresentation.utf8).write(to: keys.appending(path: "key.pem"))
-        let report = keys.appending(path: "report.json")
-        defer { try? FileManager.default.removeItem(at: keys) }
         // A paced stream, so that the ingredients come well before the last recipe: about 2 s a scan.
         var behaviour = StubBehaviour()
         behaviour.tokensPerSecond = 600
 
-        try await SystemRig.run(behaviour: behaviour) { rig in
+        let run = try await SystemRig.run(behaviour: behaviour) { rig in
             let first = try await rig.scan(SyntheticJPEG.make(size: 16 * 1024, seed: 104), token: try await rig.signIn())
             try #require(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))")
-            let loadtest = try ServiceProcess(
-                "kiwi-loadtest",
-                arguments: [
-                    "--gateway", rig.gateway.absoluteString, "--async", "--concurrency", "2", "--warmup", "3", "--duration", "6",
-                    "--image-size", "65536", "--idle-after", "0", "--key-directory", keys.path, "--json", report.path,
-                    "--process", "kiwi-gateway-0=\(try #require(rig.processes["kiwi-gateway-0"]).pid)",
-                    "--gateway-metrics", try #require(rig.metrics["kiwi-gateway-0"]).absoluteString,
-                    "--broker-metrics", try testRabbitMQMetricsURL() + "/metrics/detailed?family=channel_exchange_metrics",
-                ],
-                environment: [:]
-            )
-            let status = await loadtest.waitForExit(timeout: .seconds(60))
-            #expect(status == 0, "\(loadtest.capturedOutput())")
-            #expect(loadtest.capturedOutput().contains("| ingredients |"))
+            return try await Self.loadTest([
+                "--gateway", rig.gateway.absoluteString, "--async", "--concurrency", "2", "--warmup", "3", "--duration", "6",
+                "--image-size", "65536", "--idle-after", "0",
+                "--process", "kiwi-gateway-0=\(try #require(rig.processes["kiwi-gateway-0"]).pid)",
+                "--gateway-metrics", try #require(rig.metrics["kiwi-gateway-0"]).absoluteString,
+                "--broker-metrics", try testRabbitMQMetricsURL() + "/metrics/detailed?family=channel_exchange_metrics",
+            ])
         }
-        let text = String(decoding: try Data(contentsOf: report), as: UTF8.self)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        #expect(run.output.contains("| ingredients |"))
+        let (json, text) = (try run.json(), run.report)
         let succeeded = try #require(json["succeeded"] as? Int)
         #expect(succeeded >= 2 && json["scans"] as? Int == succeeded, "\(text)")
         let streamed = try #require(json["streamed"] as? [String: Any])
@@ -276,30 +252,19 @@ extension LoadTestTests {
 
     @Test("a household run scans as members of households and times each shopping-list change to the other gateway's stream")
     func householdRunTimesListChanges() async throws {
-        let keys = FileManager.default.temporaryDirectory.appending(path: "kiwi-loadtest-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
-        try Data(SystemRig.key.pemRepresentation.utf8).write(to: keys.appending(path: "key.pem"))
-        let report = keys.appending(path: "report.json")
-        defer { try? FileManager.default.removeItem(at: keys) }
-
-        try await SystemRig.run(behaviour: StubBehaviour(latencyMilliseconds: 100), gateways: 2) { rig in
+        let run = try await SystemRig.run(behaviour: StubBehaviour(latencyMilliseconds: 100), gateways: 2) { rig in
             let first = try await rig.scan(SyntheticJPEG.make(size: 16 * 1024, seed: 105), token: try await rig.signIn())
             try #require(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))")
-            let loadtest = try ServiceProcess(
-                "kiwi-loadtest",
-                arguments: rig.gateways.flatMap { ["--gateway", $0.absoluteString] } + [
+            return try await Self.loadTest(
+                rig.gateways.flatMap { ["--gateway", $0.absoluteString] } + [
                     "--concurrency", "2", "--people", "2", "--household-size", "2", "--list-pairs", "1", "--list-interval", "0.5",
-                    "--warmup", "3", "--duration", "4", "--image-size", "65536", "--idle-after", "0", "--key-directory", keys.path,
-                    "--json", report.path, "--process", "kiwi-gateway-0=\(try #require(rig.processes["kiwi-gateway-0"]).pid)",
-                ],
-                environment: [:]
+                    "--warmup", "3", "--duration", "4", "--image-size", "65536", "--idle-after", "0",
+                    "--process", "kiwi-gateway-0=\(try #require(rig.processes["kiwi-gateway-0"]).pid)",
+                ]
             )
-            let status = await loadtest.waitForExit(timeout: .seconds(60))
-            #expect(status == 0, "\(loadtest.capturedOutput())")
-            #expect(loadtest.capturedOutput().contains("shopping-list changes sent in the window"))
         }
-        let text = String(decoding: try Data(contentsOf: report), as: UTF8.self)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        #expect(run.output.contains("shopping-list changes sent in the window"))
+        let (json, text) = (try run.json(), run.report)
         let succeeded = try #require(json["succeeded"] as? Int)
         #expect(succeeded >= 2 && json["scans"] as? Int == succeeded, "\(text)")
         #expect((json["mode"] as? String)?.contains("households of 2") == true, "\(text)")
@@ -309,5 +274,36 @@ extension LoadTestTests {
         #expect(count >= 4, "\(text)")
         #expect(changes["lost"] as? Int == 0, "\(text)")
         #expect((changes["samplesMs"] as? [Double])?.count == count, "\(text)")
+    }
+}
+
+extension LoadTestTests {
+    /// A finished kiwi-loadtest run: what it printed, and its JSON report (`--json`) as text.
+    struct Run: Sendable {
+        var output: String
+        var report: String
+
+        /// The report's members.
+        func json() throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any], "\(output)")
+        }
+    }
+
+    /// Runs kiwi-loadtest with `arguments`, its people signed in with the rig's development key from a directory of
+    /// the run's own, where its report is written too; expects it to exit 0 within a minute.
+    static func loadTest(_ arguments: [String]) async throws -> Run {
+        let keys = FileManager.default.temporaryDirectory.appending(path: "kiwi-loadtest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: keys) }
+        try Data(SystemRig.key.pemRepresentation.utf8).write(to: keys.appending(path: "key.pem"))
+        let report = keys.appending(path: "report.json")
+        let loadtest = try ServiceProcess(
+            "kiwi-loadtest",
+            arguments: arguments + ["--key-directory", keys.path, "--json", report.path],
+            environment: [:]
+        )
+        let status = await loadtest.waitForExit(timeout: .seconds(60))
+        #expect(status == 0, "\(loadtest.capturedOutput())")
+        return Run(output: loadtest.capturedOutput(), report: (try? String(contentsOf: report, encoding: .utf8)) ?? "")
     }
 }
