@@ -7,17 +7,16 @@ a Markdown table: each size's CPU per scan (all rounds' CPU over all their scans
 process kind, and its growth over one gateway, against issue 56's goal of at most 15 % from 1 to 4.
 """
 import json
-import os
 import sys
 
-from bench_figures import COLUMNS, HEADER, cells, pooled_rounds
+from bench_figures import COLUMNS, HEADER, cells, pooled_sizes
 
 GOAL_GROWTH = 0.15
 
 
 def main(run, rounds):
-    sizes = sorted({int(name.split("-")[1]) for name in os.listdir(run) if name.startswith("G-") and name.endswith(".json")})
-    figures = {size: pooled_rounds(run, f"G-{size}", rounds) for size in sizes}
+    figures = pooled_sizes(run, "G", rounds)
+    sizes = list(figures)
     base = figures[sizes[0]]["kiwiCPUMsPerScan"]
     print(f"## G — Kiwi's CPU per scan as gateways are added ({rounds} rounds per size, interleaved)\n")
     print(f"| gateways (and workers) | {HEADER} | scan events published per scan | growth over 1 |")

@@ -10,10 +10,9 @@ rounds' samples pooled, per size and in all.
 """
 import json
 import math
-import os
 import sys
 
-from bench_figures import COLUMNS, HEADER, cells, pooled_rounds
+from bench_figures import COLUMNS, HEADER, cells, pooled_sizes
 
 GOAL_GROWTH = 0.10
 
@@ -41,8 +40,8 @@ def delay_row(label, changes, lost, samples):
 
 
 def main(run, rounds):
-    sizes = sorted({int(name.split("-")[1]) for name in os.listdir(run) if name.startswith("H-") and name.endswith(".json")})
-    figures = {size: pooled_rounds(run, f"H-{size}", rounds) for size in sizes}
+    figures = pooled_sizes(run, "H", rounds)
+    sizes = list(figures)
     base = figures[sizes[0]]["kiwiCPUMsPerScan"]
     print(f"## H — Kiwi's CPU per scan for a household, and the shopping list's delay ({rounds} rounds per size, interleaved)\n")
     print(f"| household of | {HEADER} | growth over {sizes[0]} |")

@@ -5,6 +5,7 @@ A leg's CPU per scan is all its rounds' CPU over all their scans finished in the
 weighs more; each round's own figure is kept beside it, as its spread.
 """
 import json
+import os
 
 KINDS = (("gateway", "kiwi-gateway"), ("worker", "kiwi-scan-worker"), ("PostgreSQL", "postgres"), ("RabbitMQ", "rabbitmq"),
          ("auth", "kiwi-auth"))
@@ -37,6 +38,13 @@ def pooled(reports):
 def pooled_rounds(run, leg, rounds):
     """The rounds of leg LEG, BENCH_RUN/LEG-1.json … LEG-ROUNDS.json, pooled."""
     return pooled([json.load(open(f"{run}/{leg}-{n}.json")) for n in range(1, rounds + 1)])
+
+
+def pooled_sizes(run, scenario, rounds):
+    """Each size N of a scenario whose legs are sizes (BENCH_RUN/SCENARIO-N-R.json), its rounds pooled, the smallest
+    first."""
+    sizes = sorted({int(name.split("-")[1]) for name in os.listdir(run) if name.startswith(f"{scenario}-") and name.endswith(".json")})
+    return {size: pooled_rounds(run, f"{scenario}-{size}", rounds) for size in sizes}
 
 
 # The header of the columns `cells` fills, and how many there are.
