@@ -120,3 +120,22 @@ public struct PantryItems: Codable, Hashable, Sendable {
         self.items = items
     }
 }
+
+/// A pantry item as a pantry scan offers it to the model (docs/architecture.md, "Scans from the pantry"): the id its
+/// recipes name in `usesUp`, its name, and when to use it by.
+public struct OfferedPantryItem: Codable, Hashable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var useSoonBy: CalendarDay?
+
+    public init(id: UUID, name: String, useSoonBy: CalendarDay?) {
+        self.id = id
+        self.name = name
+        self.useSoonBy = useSoonBy
+    }
+
+    /// The item offered.
+    public init(_ item: PantryItem) {
+        self.init(id: item.id, name: item.name, useSoonBy: item.useSoonBy)
+    }
+}

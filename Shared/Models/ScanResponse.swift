@@ -118,6 +118,9 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
     public var stepDetails: [StepDetail]?
     /// Per serving, estimated by the server from FoodData Central; absent when the recipe has no quantities.
     public var nutrition: RecipeNutrition?
+    /// For a pantry scan's recipe, the pantry items it uses up (their ids, as `GET /v1/pantry` lists them); absent from
+    /// any other scan's.
+    public var usesUp: [UUID]?
 
     public init(
         id: UUID,
@@ -131,7 +134,8 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         allergens: [KitchenProfile.Allergen]? = nil,
         servings: Int? = nil,
         stepDetails: [StepDetail]? = nil,
-        nutrition: RecipeNutrition? = nil
+        nutrition: RecipeNutrition? = nil,
+        usesUp: [UUID]? = nil
     ) {
         self.id = id
         self.name = name
@@ -145,10 +149,11 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         self.servings = servings
         self.stepDetails = stepDetails
         self.nutrition = nutrition
+        self.usesUp = usesUp
     }
 
     /// Writes `makeItFasterTip` as an explicit `null` rather than leaving it out: the contract lists every field.
-    /// `allergens`, `servings`, `stepDetails` and `nutrition` are left out when absent, as the API leaves out every
+    /// `allergens`, `servings`, `stepDetails`, `nutrition` and `usesUp` are left out when absent, as the API leaves out every
     /// member added later that a recipe lacks.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -164,6 +169,8 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         try container.encodeIfPresent(servings, forKey: .servings)
         try container.encodeIfPresent(stepDetails, forKey: .stepDetails)
         try container.encodeIfPresent(nutrition, forKey: .nutrition)
+        // In lower case, as `GET /v1/pantry` writes the ids (``UUID`` in an array would be written in upper case).
+        try container.encodeIfPresent(usesUp?.map { $0.uuidString.lowercased() }, forKey: .usesUp)
     }
 }
 

@@ -10,13 +10,46 @@ import KiwiStrictJSON
 /// spend about half of its output tokens on them.
 public enum ScanResponseContract {
     /// A scan response as clients receive it, with server-assigned ids.
-    public static let scanResponse = shape(withIDs: true)
+    public static let scanResponse = clientShape()
 
     /// A scan answer as the model writes it: the rules of ``scanResponse`` without the ids.
-    public static let modelAnswer = shape(withIDs: false)
+    public static let modelAnswer = ModelRules.photos.answer
 
     /// The JSON Schema for OpenAI Structured Outputs (`response_format.json_schema.schema`, with `strict: true`).
     public static var jsonSchema: JSONValue { modelAnswer.jsonSchema }
+
+    /// What the model may write for one scan: a photo scan's answer, or a pantry scan's, whose recipes must name the
+    /// pantry items they use up by the ids the scan offered (``OfferedPantryItem``) and no others. Built once per
+    /// scan; its pieces check a streamed answer one element at a time.
+    public struct ModelRules: Sendable {
+        /// The whole answer.
+        public let answer: JSONShape
+        let ingredients: JSONShape
+        let recipe: JSONShape
+
+        /// The rules of a photo scan's (and a refinement's) answer.
+        public static let photos = ModelRules(recipe: ScanResponseContract.recipe(withIDs: false))
+
+        /// The rules of a pantry scan's answer: each recipe's `usesUp` lists some of `pantry`, each once.
+        public init(usingUp pantry: [UUID]) {
+            let ids = JSONShape.oneOf(pantry.map { $0.uuidString.lowercased() })
+            self.init(
+                recipe: ScanResponseContract.recipe(
+                    withIDs: false,
+                    usesUp: JSONProperty("usesUp", .constrained(.array(of: ids, count: 0...pantry.count), ScanResponseContract.eachOnceRule))
+                )
+            )
+        }
+
+        private init(recipe: JSONShape) {
+            ingredients = ScanResponseContract.ingredientList(withIDs: false)
+            self.recipe = recipe
+            answer = .object([
+                JSONProperty("ingredients", ingredients),
+                JSONProperty("recipes", .array(of: recipe, count: ScanResponseContract.recipeCount)),
+            ])
+        }
+    }
 
     /// Checks a scan response against every rule (ids included) and returns it.
     /// Throws every violation found, each with its JSON path, rather than stopping at the first.
@@ -24,50 +57,62 @@ public enum ScanResponseContract {
         try decode(try check(try parse(data), against: scanResponse))
     }
 
-    /// Checks a model's answer against every rule and returns it as a ``ScanResponse`` whose ids the server derives
-    /// from `idSeed` (the scan's id) and the answer (``JSONShape/derivingIDs(in:at:seed:)``); any `id` the model wrote
-    /// where the response has one is discarded, never trusted. Throws every violation found, each with its JSON path.
-    public static func validateModelAnswer(_ data: Data, idSeed: UUID) throws(ScanResponseValidationError) -> ScanResponse {
-        let value = try check(try parse(data), against: modelAnswer, ignoringIDsOf: scanResponse)
+    /// Checks a model's answer against every rule of `rules` and returns it as a ``ScanResponse`` whose ids the server
+    /// derives from `idSeed` (the scan's id) and the answer (``JSONShape/derivingIDs(in:at:seed:)``); any `id` the
+    /// model wrote where the response has one is discarded, never trusted. Throws every violation found, each with its
+    /// JSON path.
+    public static func validateModelAnswer(
+        _ data: Data,
+        by rules: ModelRules = .photos,
+        idSeed: UUID
+    ) throws(ScanResponseValidationError) -> ScanResponse {
+        let value = try check(try parse(data), against: rules.answer, ignoringIDsOf: scanResponse)
         return try decode(scanResponse.derivingIDs(in: value, at: "$", seed: idSeed))
     }
 
     /// Checks an answer's `ingredients` array on its own, as it streams, by the same rules as in the whole answer,
-    /// and returns it with the ids ``validateModelAnswer(_:idSeed:)`` gives it.
-    public static func validateModelIngredients(_ value: JSONValue, idSeed: UUID) throws(ScanResponseValidationError) -> [Ingredient] {
+    /// and returns it with the ids ``validateModelAnswer(_:by:idSeed:)`` gives it.
+    public static func validateModelIngredients(
+        _ value: JSONValue,
+        by rules: ModelRules = .photos,
+        idSeed: UUID
+    ) throws(ScanResponseValidationError) -> [Ingredient] {
         let path = "$.ingredients"
-        let checked = try check(value, at: path, against: modelIngredients, ignoringIDsOf: clientIngredients)
+        let checked = try check(value, at: path, against: rules.ingredients, ignoringIDsOf: clientIngredients)
         return try decode(clientIngredients.derivingIDs(in: checked, at: path, seed: idSeed), as: [Ingredient].self)
     }
 
     /// Checks the recipe at `index` of an answer's `recipes` on its own, as it streams, by the same rules as in the
     /// whole answer (an index past the most recipes an answer may have included), and returns it with the ids
-    /// ``validateModelAnswer(_:idSeed:)`` gives it at that index.
-    public static func validateModelRecipe(_ value: JSONValue, at index: Int, idSeed: UUID) throws(ScanResponseValidationError) -> Recipe {
+    /// ``validateModelAnswer(_:by:idSeed:)`` gives it at that index.
+    public static func validateModelRecipe(
+        _ value: JSONValue,
+        at index: Int,
+        by rules: ModelRules = .photos,
+        idSeed: UUID
+    ) throws(ScanResponseValidationError) -> Recipe {
         guard (0..<recipeCount.upperBound).contains(index) else {
             let message = "must have at most \(recipeCount.upperBound) items, found one at index \(index)"
             throw ScanResponseValidationError(violations: [JSONViolation(path: "$.recipes", message: message)])
         }
         let path = "$.recipes[\(index)]"
-        let checked = try check(value, at: path, against: modelRecipe, ignoringIDsOf: clientRecipe)
+        let checked = try check(value, at: path, against: rules.recipe, ignoringIDsOf: clientRecipe)
         return try decode(clientRecipe.derivingIDs(in: checked, at: path, seed: idSeed), as: Recipe.self)
     }
 
-    /// The pieces of ``modelAnswer`` and ``scanResponse`` that a streamed answer is shown by, one at a time.
-    private static let modelIngredients = ingredientList(withIDs: false)
-    private static let modelRecipe = recipe(withIDs: false)
+    /// The pieces of ``scanResponse`` that a streamed answer is shown by, one at a time.
     private static let clientIngredients = ingredientList(withIDs: true)
     private static let clientRecipe = recipe(withIDs: true)
     /// How many recipes an answer has.
     private static let recipeCount = 0...4
 
-    private static func shape(withIDs: Bool) -> JSONShape {
+    /// The answer as clients receive it: the model's, with ids, and what the server adds (absent from answers
+    /// recorded before profiles existed).
+    private static func clientShape() -> JSONShape {
         let answer = [
-            JSONProperty("ingredients", ingredientList(withIDs: withIDs)),
-            JSONProperty("recipes", .array(of: recipe(withIDs: withIDs), count: recipeCount)),
+            JSONProperty("ingredients", clientIngredients),
+            JSONProperty("recipes", .array(of: clientRecipe, count: recipeCount)),
         ]
-        guard withIDs else { return .object(answer) }
-        // What the server adds for clients; absent from answers recorded before profiles existed.
         let withheld = JSONShape.object([
             JSONProperty("name", .string(length: 1...200)), JSONProperty("reason", .string(length: 1...500)),
             JSONProperty("for", .array(of: .uuid, count: 1...Household.capacity), required: false),
@@ -95,8 +140,9 @@ public enum ScanResponseContract {
         return .array(of: ingredient, count: 0...40)
     }
 
-    /// One of an answer's `recipes`.
-    private static func recipe(withIDs: Bool) -> JSONShape {
+    /// One of an answer's `recipes`; `usesUp`, for the model's recipe of a pantry scan, its pantry items. A client's
+    /// recipe may list them (a pantry scan's does).
+    private static func recipe(withIDs: Bool, usesUp: JSONProperty? = nil) -> JSONShape {
         let recipeIngredient = JSONShape.entity(
             [
                 JSONProperty("name", .string(length: 1...100)),
@@ -119,11 +165,23 @@ public enum ScanResponseContract {
                     allergensProperty(withIDs: withIDs),
                     addedLater("servings", .integer(1...12), withIDs: withIDs),
                     stepDetailsProperty(count: stepCount, withIDs: withIDs),
-                ] + (withIDs ? [JSONProperty("nutrition", RecipeNutrition.shape, required: false)] : []),
+                ] + (withIDs ? [JSONProperty("nutrition", RecipeNutrition.shape, required: false), clientUsesUp] : usesUp.map { [$0] } ?? []),
                 withID: withIDs
             ),
             stepDetailsRule
         )
+    }
+
+    /// A recipe's `usesUp` as clients receive it: the pantry items a pantry scan's recipe uses up.
+    private static let clientUsesUp = JSONProperty("usesUp", .constrained(.array(of: .uuid, count: 0...40), eachOnceRule), required: false)
+
+    /// An array names each item once: a pantry item is used up once.
+    static let eachOnceRule = JSONConstraint { value, path in
+        guard case .array(let items) = value else { return [] }
+        var seen: Set<JSONValue> = []
+        return items.enumerated().compactMap { index, item in
+            seen.insert(item).inserted ? nil : JSONViolation(path: "\(path)[\(index)]", message: "repeats an item listed before")
+        }
     }
 
     /// A member added to answers after the first recorded ones (quantities, servings, step details): the model must
