@@ -32,6 +32,9 @@ extension ScanJob {
         public static let mode = "x-kiwi-mode"
         /// A refinement's ingredient names, a JSON array of strings (at most 40 of 100 characters: a few kilobytes).
         public static let ingredients = "x-kiwi-ingredients"
+        /// A pantry scan's items (``ScanJob/pantry``), a JSON array of objects (at most 40: a few kilobytes), beside
+        /// their names in ``ingredients``.
+        public static let pantry = "x-kiwi-pantry"
         /// The gateway instance that started the scan (``ScanJob/gateway``); absent in a job of the release before.
         public static let gateway = "x-kiwi-gateway"
         /// `none` when the worker shows nothing of the answer before its result (``ScanJob/showsPartials``); absent
@@ -62,6 +65,7 @@ extension ScanJob {
         if photos.count > 1 { headers[Header.photoSizes] = photos.map { String($0.count) }.joined(separator: ",") }
         if mode != .fridge { headers[Header.mode] = mode.rawValue }
         if let ingredients { headers[Header.ingredients] = try Self.json(ingredients, "the refinement's names") }
+        if let pantry { headers[Header.pantry] = try Self.json(pantry, "the pantry's items") }
         let remaining = max(deadline.timeIntervalSince(now), 0.001)
         var body = photos.count == 1 ? photos[0] : Array(photos.joined())
         photos = []
@@ -144,12 +148,19 @@ public struct SealedScanJob: Sendable {
             throw ScanJobDecodingError("the job has no \(Header.userKey) header")
         }
         var ingredients: [String]?
+        var pantry: [OfferedPantryItem]?
         var photoSizes: [Int]?
         if let json = properties.headers[Header.ingredients] {
             guard let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)), !names.isEmpty, message.body.isEmpty else {
                 throw ScanJobDecodingError("the job's \(Header.ingredients) header is not a list of names, or it has photos too")
             }
             ingredients = names
+            if let json = properties.headers[Header.pantry] {
+                guard let items = try? JSONDecoder().decode([OfferedPantryItem].self, from: Data(json.utf8)), items.map(\.name) == names else {
+                    throw ScanJobDecodingError("the job's \(Header.pantry) header is not a list of its pantry items")
+                }
+                pantry = items
+            }
         } else if let sizes = properties.headers[Header.photoSizes] {
             // Each size is bounded before they are summed (when the body is opened): a header is untrusted input.
             let counts = sizes.split(separator: ",").compactMap { Int($0) }
@@ -191,6 +202,7 @@ public struct SealedScanJob: Sendable {
             userKey: userKey,
             profile: profile,
             ingredients: ingredients,
+            pantry: pantry,
             // A name that is not a gateway's cannot be routed: the news then goes to every gateway.
             gateway: properties.headers[Header.gateway].flatMap { KiwiTopology.isGatewayName($0) ? $0 : nil },
             showsPartials: properties.headers[Header.partials] != "none"

@@ -19,6 +19,10 @@ public struct ScanJob: Sendable, Hashable {
     /// A refinement's ingredient names as the person confirmed them (docs/architecture.md, "Refinements"); nil for a
     /// photo scan.
     public var ingredients: [String]?
+    /// A pantry scan's pantry items, soonest to use first (docs/architecture.md, "Scans from the pantry"); its
+    /// ``ingredients`` are their names, so that a worker of the release before answers it as a refinement. Nil for
+    /// any other scan.
+    public var pantry: [OfferedPantryItem]?
     /// What the photos show.
     public var mode: ScanMode
     /// When the gateway stops waiting; a worker answers before it or not at all.
@@ -51,12 +55,14 @@ public struct ScanJob: Sendable, Hashable {
         profile: KitchenProfile? = nil,
         table: [TableSeat]? = nil,
         ingredients: [String]? = nil,
+        pantry: [OfferedPantryItem]? = nil,
         gateway: String? = nil,
         showsPartials: Bool = true
     ) {
         self.scanID = scanID
         self.photos = photos
-        self.ingredients = ingredients
+        self.ingredients = ingredients ?? pantry?.map(\.name)
+        self.pantry = pantry
         self.mode = mode
         self.deadline = deadline
         self.requestID = requestID

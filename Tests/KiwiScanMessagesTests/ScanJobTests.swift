@@ -194,6 +194,25 @@ struct ScanJobTests {
         #expect(try job.message(sealingWith: key).properties.headers[ScanJob.Header.ingredients] == nil)
     }
 
+    @Test("a pantry scan's job carries its items beside their names, which a worker of the release before reads, and survives the trip")
+    func pantryRoundTrip() throws {
+        let spinach = OfferedPantryItem(id: UUID(), name: "Spinach", useSoonBy: CalendarDay("2026-12-01"))
+        let pantryScan = ScanJob(scanID: scanID, photos: [], deadline: deadline, requestID: nil, userKey: "k", pantry: [spinach])
+        let message = try pantryScan.message(sealingWith: key, now: deadline.addingTimeInterval(-90))
+        #expect(message.body.isEmpty)
+        #expect(message.properties.headers[ScanJob.Header.ingredients] == #"["Spinach"]"#)
+        #expect(try ScanJob(message: message, key: key) == pantryScan)
+    }
+
+    @Test("pantry items that do not match the job's names are not a job")
+    func mismatchedPantryIsRefused() throws {
+        let spinach = OfferedPantryItem(id: UUID(), name: "Spinach", useSoonBy: nil)
+        let pantryScan = ScanJob(scanID: scanID, photos: [], deadline: deadline, requestID: nil, userKey: "k", pantry: [spinach])
+        var message = try pantryScan.message(sealingWith: key)
+        message.properties.headers[ScanJob.Header.ingredients] = #"["Rice"]"#
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message, key: key) }
+    }
+
     @Test("names that are not a JSON array of strings, or names with photos, are not a job", arguments: ["leeks", "[]", "[1]", #"["leeks"]"#])
     func badIngredientsAreRefused(_ names: String) throws {
         var message = try job.message(sealingWith: key)
