@@ -233,6 +233,7 @@ struct ScanJobHandler: Sendable {
             scanID: job.scanID,
             images: images,
             ingredients: job.ingredients,
+            pantry: job.pantry.map(PantryQuestion.init),
             mode: job.mode,
             showsPartials: job.showsPartials,
             profile: job.profile,

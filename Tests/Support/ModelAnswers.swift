@@ -1,54 +1,58 @@
+import Foundation
 import KiwiModels
 import KiwiStrictJSON
 
 /// Answers a test dictates to the OpenAI stub (`StubBehaviour.answers`): the model's JSON, as it writes it (no ids).
 public enum ModelAnswers {
     /// A recipe of a dictated answer: its name and ingredients (each with its substitution, if any), and the allergens
-    /// the model declares for it (none unless the test says).
+    /// the model declares for it (none unless the test says); for a pantry scan's answer, the pantry items it uses up.
     public struct Dish: Sendable {
         public var name: String
         public var ingredients: [(name: String, substitution: String?)]
         public var steps: [String]
         public var allergens: [KitchenProfile.Allergen]
+        public var usesUp: [UUID]?
 
         public init(
             _ name: String,
             ingredients: [String],
             substitutions: [String: String] = [:],
             steps: [String] = ["Cook everything together."],
-            allergens: [KitchenProfile.Allergen] = []
+            allergens: [KitchenProfile.Allergen] = [],
+            usesUp: [UUID]? = nil
         ) {
             self.name = name
             self.ingredients = ingredients.map { ($0, substitutions[$0]) }
             self.steps = steps
             self.allergens = allergens
+            self.usesUp = usesUp
         }
     }
 
     /// A valid fridge answer with `dishes` as its recipes, and `ingredients` as its detected ingredients.
     public static func fridge(_ dishes: [Dish], ingredients names: [String] = ["basil"]) -> String {
         let recipes: [JSONValue] = dishes.map { dish in
-            .object(
-                JSONObject([
-                    "name": .string(dish.name),
-                    "summary": .string("A quick dish."),
-                    "cookTimeMinutes": .number(JSONNumber(15)),
-                    "difficulty": .string("easy"),
-                    "ingredients": .array(
-                        dish.ingredients.map { ingredient in
-                            .object(
-                                JSONObject([
-                                    "name": .string(ingredient.name), "isDetected": .bool(true),
-                                    "substitution": ingredient.substitution.map(JSONValue.string) ?? .null,
-                                ])
-                            )
-                        }
-                    ),
-                    "steps": .array(dish.steps.map(JSONValue.string)),
-                    "makeItFasterTip": .null,
-                    "allergens": .array(dish.allergens.map { .string($0.rawValue) }),
-                ])
-            )
+            var recipe = JSONObject([
+                "name": .string(dish.name),
+                "summary": .string("A quick dish."),
+                "cookTimeMinutes": .number(JSONNumber(15)),
+                "difficulty": .string("easy"),
+                "ingredients": .array(
+                    dish.ingredients.map { ingredient in
+                        .object(
+                            JSONObject([
+                                "name": .string(ingredient.name), "isDetected": .bool(true),
+                                "substitution": ingredient.substitution.map(JSONValue.string) ?? .null,
+                            ])
+                        )
+                    }
+                ),
+                "steps": .array(dish.steps.map(JSONValue.string)),
+                "makeItFasterTip": .null,
+                "allergens": .array(dish.allergens.map { .string($0.rawValue) }),
+            ])
+            recipe["usesUp"] = dish.usesUp.map { ids in .array(ids.map { .string($0.uuidString.lowercased()) }) }
+            return .object(recipe)
         }
         let ingredients: [JSONValue] = names.map { name in
             .object(JSONObject(["name": .string(name), "category": .string("Vegetable"), "confidence": .number(JSONNumber(0.9))]))

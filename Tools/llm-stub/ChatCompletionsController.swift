@@ -219,7 +219,7 @@ struct ChatCompletionsController: Sendable {
         dictated: String? = nil,
         cachedPromptTokens: Int = 0
     ) -> ChatCompletion {
-        let answer = dictated ?? (request.isDish ? DishAnswers.answer(forDigest: digest) : FridgeAnswers.answer(forDigest: digest)).serialized()
+        let answer = dictated ?? request.ownAnswer(forDigest: digest).serialized()
         let message: ChatCompletion.Message
         var finishReason = "stop"
         switch fault {
@@ -228,8 +228,7 @@ struct ChatCompletionsController: Sendable {
             let offSchema = request.isDish ? DishAnswers.offSchema(forDigest: digest) : FridgeAnswers.offSchema(forDigest: digest)
             message = .init(content: offSchema.serialized(), refusal: nil)
         case .overLength:
-            let photoAnswer = request.isDish ? DishAnswers.answer(forDigest: digest) : FridgeAnswers.answer(forDigest: digest)
-            message = .init(content: OverLengthAnswer.lengthening(photoAnswer).serialized(), refusal: nil)
+            message = .init(content: OverLengthAnswer.lengthening(request.ownAnswer(forDigest: digest)).serialized(), refusal: nil)
         case .contentFilter:
             message = .init(content: String(answer.prefix(answer.count / 3)), refusal: nil)
             finishReason = "content_filter"

@@ -1,6 +1,8 @@
 import Foundation
+import KiwiDevelopment
 import KiwiJPEG
 import KiwiOpenAI
+import KiwiStrictJSON
 
 /// What a request asked for, besides its images: the stub answers by it, and records it for tests and operators.
 struct RequestParameters: Codable, Sendable, Hashable {
@@ -13,6 +15,9 @@ struct RequestParameters: Codable, Sendable, Hashable {
     /// `response_format.json_schema.name`: `kiwi_dish` asks for a dish answer, anything else for a fridge answer.
     var schemaName = "kiwi_scan"
     var messageCount: Int
+    /// The pantry item ids a pantry scan's recipes may name in `usesUp` (the schema's `enum`), in the order offered;
+    /// nil for any other request.
+    var pantryIDs: [String]?
     /// The text the user messages carry besides the photo (a profile's constraints, a repair's explanation), in order.
     var userTexts: [String] = []
     /// `stream` and `stream_options.include_usage` as the request gave them (left out of the record when absent).
@@ -28,6 +33,14 @@ struct CheckedRequest: Sendable {
 
     /// Whether the request asks about a cooked dish rather than a fridge.
     var isDish: Bool { parameters.schemaName == "kiwi_dish" }
+    /// The stub's own answer for a request whose image (or text) has this digest: a dish's, a pantry scan's or a
+    /// fridge's.
+    func ownAnswer(forDigest digest: [UInt8]) -> JSONValue {
+        if isDish { return DishAnswers.answer(forDigest: digest) }
+        if let pantryIDs = parameters.pantryIDs { return PantryAnswers.answer(forDigest: digest, usingUp: pantryIDs) }
+        return FridgeAnswers.answer(forDigest: digest)
+    }
+
     /// Whether the answer is to be streamed as server-sent events.
     var isStreamed: Bool { parameters.stream == true }
 }
@@ -105,6 +118,7 @@ enum OpenAIRequestCheck {
                 strictSchema: jsonSchema.strict == true,
                 schemaName: jsonSchema.name ?? "",
                 messageCount: messages.count,
+                pantryIDs: jsonSchema.schema?.pantryIDs,
                 userTexts: messages.filter { $0.role == "user" }.flatMap { message -> [String] in
                     switch message.content {
                     case .text(let text)?: [text]
@@ -321,6 +335,8 @@ private final class SchemaNode: Decodable {
     let items: SchemaNode?
     let anyOf: [SchemaNode]?
     let definitions: [String: SchemaNode]?
+    /// The `enum` of a schema whose values are strings.
+    let enumStrings: [String]?
 
     private struct Keyword: CodingKey {
         let stringValue: String
@@ -345,6 +361,12 @@ private final class SchemaNode: Decodable {
         items = try container.decodeIfPresent(SchemaNode.self, forKey: key("items"))
         anyOf = try container.decodeIfPresent([SchemaNode].self, forKey: key("anyOf"))
         definitions = try container.decodeIfPresent([String: SchemaNode].self, forKey: key("$defs"))
+        enumStrings = try? container.decodeIfPresent([String].self, forKey: key("enum"))
+    }
+
+    /// The ids a recipe of a Kiwi pantry scan may use up: `recipes.items.usesUp.items.enum`.
+    var pantryIDs: [String]? {
+        properties?["recipes"]?.items?.properties?["usesUp"]?.items?.enumStrings
     }
 
     private var children: [SchemaNode] {

@@ -128,6 +128,7 @@ struct ScanPrompt: Sendable {
     func requestBody(
         images: [Photo],
         ingredients: [String]? = nil,
+        pantry: PantryQuestion? = nil,
         mode: ScanMode = .fridge,
         safetyIdentifier: String,
         profile: KitchenProfile? = nil,
@@ -135,7 +136,7 @@ struct ScanPrompt: Sendable {
     ) -> ByteBuffer {
         let profile = profile.flatMap { $0.isEmpty ? nil : $0 }
         let encodedSize = images.reduce(0) { $0 + $1.base64Count + 64 }
-        guard images.count != 1 || ingredients != nil || mode != .fridge || repair != nil || profile != nil else {
+        guard images.count != 1 || ingredients != nil || pantry != nil || mode != .fridge || repair != nil || profile != nil else {
             let identifier = JSONValue.string(safetyIdentifier).serializedUTF8()
             var body = ByteBuffer()
             body.reserveCapacity(firstRequest.beforeImage.count + encodedSize + identifier.count + firstRequest.afterIdentifier.count)
@@ -152,6 +153,7 @@ struct ScanPrompt: Sendable {
             stream: stream,
             images: images.count,
             ingredients: ingredients,
+            pantry: pantry,
             mode: mode,
             safetyIdentifier: safetyIdentifier,
             profile: profile,
@@ -178,6 +180,7 @@ struct ScanPrompt: Sendable {
         stream: Bool,
         images: Int,
         ingredients: [String]? = nil,
+        pantry: PantryQuestion? = nil,
         mode: ScanMode,
         safetyIdentifier: String,
         profile: KitchenProfile?,
@@ -200,9 +203,12 @@ struct ScanPrompt: Sendable {
                 : "These \(images) photos show one dish from several sides: answer for that dish."
             content.append(.object(JSONObject(["type": .string("text"), "text": .string(text)])))
         }
-        if let ingredients { content.append(.object(JSONObject(["type": .string("text"), "text": .string(confirmed(ingredients))]))) }
+        if let text = pantry.map({ offered($0.items) }) ?? ingredients.map(confirmed) {
+            content.append(.object(JSONObject(["type": .string("text"), "text": .string(text)])))
+        }
         if let profile { content.append(.object(JSONObject(["type": .string("text"), "text": .string(constraints(for: profile))]))) }
-        let instructions = ingredients != nil ? refinementSystemPrompt : mode == .fridge ? systemPrompt : dishSystemPrompt
+        let instructions =
+            pantry != nil ? pantrySystemPrompt : ingredients != nil ? refinementSystemPrompt : mode == .fridge ? systemPrompt : dishSystemPrompt
         var messages: [JSONValue] = [message(role: "system", content: .string(instructions)), message(role: "user", content: .array(content))]
         if let repair {
             if let previous = repair.previousAnswer { messages.append(message(role: "assistant", content: .string(previous))) }
@@ -227,9 +233,10 @@ struct ScanPrompt: Sendable {
                     "type": .string("json_schema"),
                     "json_schema": .object(
                         JSONObject([
-                            "name": .string(mode == .fridge ? "kiwi_scan" : "kiwi_dish"),
+                            "name": .string(pantry != nil ? "kiwi_pantry_scan" : mode == .fridge ? "kiwi_scan" : "kiwi_dish"),
                             "strict": .bool(true),
-                            "schema": mode == .fridge ? ScanResponseContract.jsonSchema : DishAnswerContract.jsonSchema,
+                            "schema": pantry?.rules.answer.jsonSchema
+                                ?? (mode == .fridge ? ScanResponseContract.jsonSchema : DishAnswerContract.jsonSchema),
                         ])
                     ),
                 ])

@@ -12,10 +12,15 @@ struct UnusableAnswer: Error, Sendable {
 
 /// The pipeline's interpreting step: a completion read as the scan's answer, held to the contract of its mode
 /// (``ScanResponseContract``, ``DishAnswerContract``); a refusal, a cut-off, an empty or filtered answer, or JSON that
-/// breaks the contract is an ``UnusableAnswer`` for ``AnswerRepair`` to show the model. The answer's ids are derived
-/// from `idSeed`, the scan's id.
+/// breaks the contract (a fridge answer's by `rules`) is an ``UnusableAnswer`` for ``AnswerRepair`` to show the model.
+/// The answer's ids are derived from `idSeed`, the scan's id.
 enum AnswerInterpreter {
-    static func interpret(_ completion: ChatCompletion, mode: ScanMode = .fridge, idSeed: UUID) -> Result<ScanResponse, UnusableAnswer> {
+    static func interpret(
+        _ completion: ChatCompletion,
+        mode: ScanMode = .fridge,
+        rules: ScanResponseContract.ModelRules = .photos,
+        idSeed: UUID
+    ) -> Result<ScanResponse, UnusableAnswer> {
         guard let choice = completion.choices.first else {
             return .failure(UnusableAnswer(kind: "no choices", problem: "it contained no answer"))
         }
@@ -36,7 +41,7 @@ enum AnswerInterpreter {
             let data = Data(content.utf8)
             return .success(
                 try mode == .fridge
-                    ? ScanResponseContract.validateModelAnswer(data, idSeed: idSeed)
+                    ? ScanResponseContract.validateModelAnswer(data, by: rules, idSeed: idSeed)
                     : DishAnswerContract.validateModelAnswer(data, idSeed: idSeed)
             )
         } catch {

@@ -10,6 +10,8 @@ struct ScanRequest: Sendable {
     var images: [ScanPrompt.Photo]
     /// A refinement's confirmed ingredient names, asked about instead of photos; nil for a photo scan.
     var ingredients: [String]?
+    /// A pantry scan's items, asked about instead of ``ingredients`` alone; nil otherwise.
+    var pantry: PantryQuestion?
     var mode: ScanMode = .fridge
     /// Whether the elements of a fridge answer are shown as they stream (``ScanJob/showsPartials``).
     var showsPartials = true
@@ -34,6 +36,23 @@ struct ScanRequest: Sendable {
     /// Hears each attempt of the request's model call as it starts and streams (``AnswerShowing``); nil when nothing
     /// of the answer is shown before its result.
     var listener: (any AnswerListener)?
+}
+
+extension ScanRequest {
+    /// What the model's answer is held to.
+    var rules: ScanResponseContract.ModelRules { pantry?.rules ?? .photos }
+}
+
+/// What a pantry scan asks the model about (docs/architecture.md, "Scans from the pantry"): the items, soonest to use
+/// first, and the rules the answer meets, built once for the scan: its recipes use up only these items.
+struct PantryQuestion: Sendable {
+    let items: [OfferedPantryItem]
+    let rules: ScanResponseContract.ModelRules
+
+    init(_ items: [OfferedPantryItem]) {
+        self.items = items
+        rules = ScanResponseContract.ModelRules(usingUp: items.map(\.id))
+    }
 }
 
 /// What one scan's model calls came to: the answer or the failure, and what they cost.

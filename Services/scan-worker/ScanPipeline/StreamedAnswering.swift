@@ -129,10 +129,10 @@ actor AnswerShowing: AnswerListener {
         do throws(ScanResponseValidationError) {
             switch element {
             case .ingredients(let value):
-                let ingredients = try ScanResponseContract.validateModelIngredients(value, idSeed: idSeed)
+                let ingredients = try ScanResponseContract.validateModelIngredients(value, by: request.rules, idSeed: idSeed)
                 return request.shown.answer.withLock { $0.accept(ingredients: ingredients) }
             case .recipe(let index, let value):
-                let recipe = try ScanResponseContract.validateModelRecipe(value, at: index, idSeed: idSeed)
+                let recipe = try ScanResponseContract.validateModelRecipe(value, at: index, by: request.rules, idSeed: idSeed)
                 if let profile = request.profile, !profile.isEmpty {
                     guard dietGuard.finding(in: recipe, for: profile) == nil else { return [] }
                     request.safe.insert(recipe)
