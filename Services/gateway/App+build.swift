@@ -173,6 +173,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     let scans = ScanCoordinator(
         ledger: dependencies.ledger,
         tableProfile: tableProfile,
+        pantryScans: PantryScanRequest(pantry: dependencies.pantry, households: dependencies.households),
         jobQueue: dependencies.jobQueue,
         announcer: dependencies.announcer,
         hub: dependencies.scanEventHub,

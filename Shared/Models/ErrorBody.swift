@@ -42,6 +42,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let scanNotRefinable: APIErrorCode = "scan_not_refinable"
     /// 422: `POST /v1/scans/{id}/refinements` with ingredient names that break a rule.
     public static let invalidIngredients: APIErrorCode = "invalid_ingredients"
+    /// 409: `POST /v1/scans` with `{"source": "pantry"}` when the pantry holds nothing to cook from.
+    public static let pantryEmpty: APIErrorCode = "pantry_empty"
     /// 409: `POST /v1/recipes` when the user keeps as many recipes as they may.
     public static let recipeBoxFull: APIErrorCode = "recipe_box_full"
     /// 409: `GET /v1/recipes/{id}` (or a share page) asking for `servings` or `units` of a recipe saved before Kiwi

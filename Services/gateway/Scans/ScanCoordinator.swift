@@ -22,6 +22,8 @@ struct ScanCoordinator: Sendable {
     let ledger: any ScanLedger
     /// The table each scan is made for, its person's and the household members' it cooks for, read as it starts.
     let tableProfile: TableProfile
+    /// What a pantry scan is started from.
+    let pantryScans: PantryScanRequest
     let jobQueue: any ScanJobQueue
     let announcer: any ScanAnnouncer
     let hub: ScanEventHub
@@ -71,6 +73,15 @@ struct ScanCoordinator: Sendable {
         // No refusal before the body: it is small, and a free refinement meets no scan limit; the reservation decides.
         try await start(request, refusingEarly: false, showingPartials: true, context: context) {
             ScanInput(try await RefinementRequest.read(from: request, refining: parentID))
+        }
+    }
+
+    /// Starts a scan from the caller's pantry (``PantryScanRequest``), as ``start(_:showingPartials:context:)`` starts a
+    /// photo scan; throws besides 409 `pantry_empty` when the pantry has nothing to cook from.
+    func startFromPantry(_ request: Request, context: GatewayRequestContext) async throws -> StartedScan {
+        let userID = try context.authenticatedSession.userID
+        return try await start(request, refusingEarly: true, showingPartials: true, context: context) {
+            try await pantryScans.input(of: request, for: userID)
         }
     }
 
@@ -166,6 +177,7 @@ struct ScanCoordinator: Sendable {
                     profile: table.profile,
                     table: table.seats,
                     ingredients: input.refinement?.ingredients,
+                    pantry: input.pantry,
                     showsPartials: showingPartials
                 ),
                 sealedWith: queued.photoKey

@@ -1202,9 +1202,9 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Start a scan of a fridge photo and answer at once, or after a short wait
+    /// Start a scan of a fridge photo, or of the pantry, and answer at once, or after a short wait
     ///
-    /// Starts a scan like `POST /v1/scan`, with the same upload, and answers with the scan resource instead of waiting for its result: 202 while it is `queued` or `running`, so the client follows it at `GET /v1/scans/{id}` (the `Location` header) or `GET /v1/scans/{id}/events`. With `Prefer: wait=N` the server first waits up to N seconds for the scan to finish, and answers 200 with the final scan if it does. The scan is charged when it succeeds and not when it fails, like any scan. A repeated `Idempotency-Key` with the same photo answers the earlier scan (same `id`, 200 or 202 by its status), never a second charge; when that scan was started with `POST /v1/scan`, its events carry no `ingredients` or `recipe` before its result. Errors with a status of their own (400, 408, 422, 429, 503) happen before the scan exists; once it exists, a failure (the model's answer unusable, scanning unavailable, a timeout, a photo the worker could not read) is the scan's `error`, with status `failed`.
+    /// Starts a scan like `POST /v1/scan`, with the same upload (or, with the JSON body `{"source": "pantry"}`, from the pantry's items instead of a photo), and answers with the scan resource instead of waiting for its result: 202 while it is `queued` or `running`, so the client follows it at `GET /v1/scans/{id}` (the `Location` header) or `GET /v1/scans/{id}/events`. With `Prefer: wait=N` the server first waits up to N seconds for the scan to finish, and answers 200 with the final scan if it does. The scan is charged when it succeeds and not when it fails, like any scan. A repeated `Idempotency-Key` with the same photo answers the earlier scan (same `id`, 200 or 202 by its status), never a second charge; when that scan was started with `POST /v1/scan`, its events carry no `ingredients` or `recipe` before its result. Errors with a status of their own (400, 408, 422, 429, 503) happen before the scan exists; once it exists, a failure (the model's answer unusable, scanning unavailable, a timeout, a photo the worker could not read) is the scan's `error`, with status `failed`.
     ///
     /// - Remark: HTTP `POST /v1/scans`.
     /// - Remark: Generated from `#/paths//v1/scans/post(createScan)`.
@@ -1293,6 +1293,12 @@ public struct Client: APIProtocol {
                                 return value
                             }
                         }
+                    )
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
                     )
                 }
                 return (request, body)
@@ -1507,6 +1513,36 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .requestTimeout(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 409:
+                    let headers: Operations.CreateScan.Output.Conflict.Headers = .init(xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-Id",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.CreateScan.Output.Conflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(
                         headers: headers,
                         body: body
                     ))

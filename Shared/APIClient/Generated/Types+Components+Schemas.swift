@@ -1324,6 +1324,10 @@ extension Components {
             public var stepDetails: Components.Schemas.StepDetails?
             /// - Remark: Generated from `#/components/schemas/Recipe/nutrition`.
             public var nutrition: Components.Schemas.RecipeNutrition?
+            /// A pantry scan's recipe only (`POST /v1/scans` with `{"source": "pantry"}`): the pantry items it uses up, by the ids `GET /v1/pantry` lists, as they were when the scan was made. Absent from any other scan's recipe.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recipe/usesUp`.
+            public var usesUp: [Swift.String]?
             /// Creates a new `Recipe`.
             ///
             /// - Parameters:
@@ -1339,6 +1343,7 @@ extension Components {
             ///   - servings: How many people the ingredients' amounts feed: what the profile asked for (else 2), or `servings` of a scaled `GET /v1/recipes/{id}`. Absent from recipes answered before Kiwi wrote quantities, which can be neither scaled (409 `recipe_not_scalable`) nor counted.
             ///   - stepDetails:
             ///   - nutrition:
+            ///   - usesUp: A pantry scan's recipe only (`POST /v1/scans` with `{"source": "pantry"}`): the pantry items it uses up, by the ids `GET /v1/pantry` lists, as they were when the scan was made. Absent from any other scan's recipe.
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -1351,7 +1356,8 @@ extension Components {
                 allergens: Components.Schemas.RecipeAllergens? = nil,
                 servings: Swift.Int? = nil,
                 stepDetails: Components.Schemas.StepDetails? = nil,
-                nutrition: Components.Schemas.RecipeNutrition? = nil
+                nutrition: Components.Schemas.RecipeNutrition? = nil,
+                usesUp: [Swift.String]? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -1365,6 +1371,7 @@ extension Components {
                 self.servings = servings
                 self.stepDetails = stepDetails
                 self.nutrition = nutrition
+                self.usesUp = usesUp
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1379,6 +1386,7 @@ extension Components {
                 case servings
                 case stepDetails
                 case nutrition
+                case usesUp
             }
         }
         /// One per step, in the order of `steps`. Absent from recipes answered before Kiwi timed steps.

@@ -924,7 +924,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The upload breaks a rule (`invalid_image`), or the `Idempotency-Key` or `mode` is malformed (`bad_request`); the message names it. A photo over 2 MiB, or photos over 8 MiB together, are refused with 400 `invalid_image`, and a whole upload over 8 MiB + 64 KiB is refused without reading the rest of the body (at once when its Content-Length says so, otherwise as soon as the bytes streaming in pass that size).
+            /// The upload breaks a rule (`invalid_image`), or the `Idempotency-Key`, `mode` or JSON body is malformed (`bad_request`); the message names it. A photo over 2 MiB, or photos over 8 MiB together, are refused with 400 `invalid_image`, and a whole upload over 8 MiB + 64 KiB is refused without reading the rest of the body (at once when its Content-Length says so, otherwise as soon as the bytes streaming in pass that size).
             ///
             /// - Remark: Generated from `#/paths//v1/scan/post(scanFridge)/responses/400`.
             ///
@@ -1825,9 +1825,9 @@ public enum Operations {
             }
         }
     }
-    /// Start a scan of a fridge photo and answer at once, or after a short wait
+    /// Start a scan of a fridge photo, or of the pantry, and answer at once, or after a short wait
     ///
-    /// Starts a scan like `POST /v1/scan`, with the same upload, and answers with the scan resource instead of waiting for its result: 202 while it is `queued` or `running`, so the client follows it at `GET /v1/scans/{id}` (the `Location` header) or `GET /v1/scans/{id}/events`. With `Prefer: wait=N` the server first waits up to N seconds for the scan to finish, and answers 200 with the final scan if it does. The scan is charged when it succeeds and not when it fails, like any scan. A repeated `Idempotency-Key` with the same photo answers the earlier scan (same `id`, 200 or 202 by its status), never a second charge; when that scan was started with `POST /v1/scan`, its events carry no `ingredients` or `recipe` before its result. Errors with a status of their own (400, 408, 422, 429, 503) happen before the scan exists; once it exists, a failure (the model's answer unusable, scanning unavailable, a timeout, a photo the worker could not read) is the scan's `error`, with status `failed`.
+    /// Starts a scan like `POST /v1/scan`, with the same upload (or, with the JSON body `{"source": "pantry"}`, from the pantry's items instead of a photo), and answers with the scan resource instead of waiting for its result: 202 while it is `queued` or `running`, so the client follows it at `GET /v1/scans/{id}` (the `Location` header) or `GET /v1/scans/{id}/events`. With `Prefer: wait=N` the server first waits up to N seconds for the scan to finish, and answers 200 with the final scan if it does. The scan is charged when it succeeds and not when it fails, like any scan. A repeated `Idempotency-Key` with the same photo answers the earlier scan (same `id`, 200 or 202 by its status), never a second charge; when that scan was started with `POST /v1/scan`, its events carry no `ingredients` or `recipe` before its result. Errors with a status of their own (400, 408, 422, 429, 503) happen before the scan exists; once it exists, a failure (the model's answer unusable, scanning unavailable, a timeout, a photo the worker could not read) is the scan's `error`, with status `failed`.
     ///
     /// - Remark: HTTP `POST /v1/scans`.
     /// - Remark: Generated from `#/paths//v1/scans/post(createScan)`.
@@ -1909,6 +1909,41 @@ public enum Operations {
                 }
                 /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody/content/multipart\/form-data`.
                 case multipartForm(OpenAPIRuntime.MultipartBody<Operations.CreateScan.Input.Body.MultipartFormPayload>)
+                /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// `pantry`: a scan without a photo, from the pantry's items, those to use soonest first (at most 40 of them, in `GET /v1/pantry`'s order); each recipe says which it uses up (`usesUp`). It is asked of the text model, costs a scan like any other, and is streamed, guarded and followed like one.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody/json/source`.
+                    @frozen public enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case pantry = "pantry"
+                    }
+                    /// `pantry`: a scan without a photo, from the pantry's items, those to use soonest first (at most 40 of them, in `GET /v1/pantry`'s order); each recipe says which it uses up (`usesUp`). It is asked of the text model, costs a scan like any other, and is streamed, guarded and followed like one.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody/json/source`.
+                    public var source: Operations.CreateScan.Input.Body.JsonPayload.SourcePayload
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - source: `pantry`: a scan without a photo, from the pantry's items, those to use soonest first (at most 40 of them, in `GET /v1/pantry`'s order); each recipe says which it uses up (`usesUp`). It is asked of the text model, costs a scan like any other, and is streamed, guarded and followed like one.
+                    public init(source: Operations.CreateScan.Input.Body.JsonPayload.SourcePayload) {
+                        self.source = source
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case source
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.source = try container.decode(
+                            Operations.CreateScan.Input.Body.JsonPayload.SourcePayload.self,
+                            forKey: .source
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "source"
+                        ])
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody/content/application\/json`.
+                case json(Operations.CreateScan.Input.Body.JsonPayload)
             }
             public var body: Operations.CreateScan.Input.Body
             /// Creates a new `Input`.
@@ -2289,6 +2324,78 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "requestTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/scans/POST/responses/409/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/scans/POST/responses/409/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    public init(xRequestId: Components.Headers.RequestID) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.CreateScan.Output.Conflict.Headers
+                /// - Remark: Generated from `#/paths/v1/scans/POST/responses/409/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/scans/POST/responses/409/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.CreateScan.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.CreateScan.Output.Conflict.Headers,
+                    body: Operations.CreateScan.Output.Conflict.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// A scan from the pantry (`{"source": "pantry"}`) of a pantry with no items (`pantry_empty`). No scan is created, and nothing is charged.
+            ///
+            /// - Remark: Generated from `#/paths//v1/scans/post(createScan)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Operations.CreateScan.Output.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Operations.CreateScan.Output.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }

@@ -31,9 +31,14 @@ struct ScansController: Sendable {
 
     /// `POST /v1/scans`: 202 with the scan, `Location` of its resource; 200 with the final scan when `Prefer: wait=N`
     /// was sent and the scan ended within N seconds (`Preference-Applied` says the wait was honoured). A repeated
-    /// `Idempotency-Key` answers the earlier scan in the same way.
+    /// `Idempotency-Key` answers the earlier scan in the same way. A JSON body `{"source": "pantry"}` starts a scan from
+    /// the pantry instead of photos (docs/architecture.md, "Scans from the pantry").
     @Sendable func create(request: Request, context: GatewayRequestContext) async throws -> Response {
-        try await answer(try await scans.start(request, showingPartials: true, context: context), request: request, context: context)
+        let started =
+            PantryScanRequest.isPantryScan(request)
+            ? try await scans.startFromPantry(request, context: context)
+            : try await scans.start(request, showingPartials: true, context: context)
+        return try await answer(started, request: request, context: context)
     }
 
     /// `POST /v1/scans/{id}/refinements` (docs/architecture.md, "Refinements"): a text-only scan from the ingredients

@@ -2,16 +2,18 @@ import Foundation
 import KiwiModels
 import KiwiScans
 
-/// What a scan is started from, the one thing a photo scan and a refinement start differently: the photos of an
-/// upload, or a refinement's confirmed ingredient names.
+/// What a scan is started from, the one thing a photo scan, a refinement and a pantry scan start differently: the
+/// photos of an upload, a refinement's confirmed ingredient names, or the pantry's items.
 struct ScanInput: Sendable {
     /// What an `Idempotency-Key` is checked against (the scan's `photo_sha256`).
     var digest: Data
-    /// The photos; none for a refinement.
+    /// The photos; none for a refinement or a pantry scan.
     var photos: [[UInt8]]
     var mode: ScanMode
     /// The scan refined and the names; nil for a photo scan.
     var refinement: QueuedScan.Refinement?
+    /// A pantry scan's items, soonest to use first; nil for any other scan.
+    var pantry: [OfferedPantryItem]?
 
     /// A photo scan's input.
     init(_ upload: ScanUpload) {
@@ -23,10 +25,16 @@ struct ScanInput: Sendable {
         self.init(digest: RefinementRequest.digest(of: refinement), photos: [], mode: .fridge, refinement: refinement)
     }
 
-    private init(digest: Data, photos: [[UInt8]], mode: ScanMode, refinement: QueuedScan.Refinement?) {
+    /// A pantry scan's input (``PantryScanRequest``).
+    init(pantry: [OfferedPantryItem]) {
+        self.init(digest: PantryScanRequest.digest, photos: [], mode: .fridge, refinement: nil, pantry: pantry)
+    }
+
+    private init(digest: Data, photos: [[UInt8]], mode: ScanMode, refinement: QueuedScan.Refinement?, pantry: [OfferedPantryItem]? = nil) {
         self.digest = digest
         self.photos = photos
         self.mode = mode
         self.refinement = refinement
+        self.pantry = pantry
     }
 }
