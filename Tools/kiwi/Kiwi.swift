@@ -10,7 +10,8 @@ struct Kiwi: AsyncParsableCommand {
         abstract:
             "Kiwi's command-line client: sign in, scan a fridge photo, list scans, keep, show, cook, share and export recipes, keep a pantry and a shopping list, share a household, find what you can cook, check the quota, sign out, delete the account.",
         subcommands: [
-            Login.self, Scan.self, Scans.self, Save.self, Recipes.self, RecipeCommand.self, Cook.self, Share.self, Export.self, Pantry.self,
+            Login.self, Scan.self, CookFromPantry.self, Scans.self, Save.self, Recipes.self, RecipeCommand.self, Cook.self, Share.self, Export.self,
+            Pantry.self,
             Shop.self, Cookable.self, Quota.self,
             Profile.self, HouseholdCommand.self, Logout.self, DeleteAccount.self,
             DevKeys.self, DevToken.self,

@@ -42,6 +42,18 @@ struct Scan: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await Self.printAnswer(server: server, json: json, answer: answer)
+    }
+
+    /// Prints the answer of the scan `answer` starts or follows: as JSON with `json`; otherwise its ingredients and each
+    /// recipe as their events arrive on a terminal, the answer alone elsewhere, with a progress line, then what
+    /// `after` adds.
+    static func printAnswer(
+        server: ServerOptions,
+        json: Bool,
+        after: (Components.Schemas.ScanResponse, Client) async throws -> Void = { _, _ in },
+        answer: (Client, SessionFile.Saved, ScanFollower) async throws -> (Components.Schemas.ScanResponse, String)
+    ) async throws {
         try await runReportingErrors {
             let (client, _, session) = try signedInSession(server)
             // JSON is for programs: no progress lines beside it, and nothing before the answer.
@@ -50,22 +62,20 @@ struct Scan: AsyncParsableCommand {
                 isatty(FileHandle.standardOutput.fileDescriptor) == 1 ? StreamedAnswer { text in line.above { print(text, terminator: "") } } : nil
             }
             let follower = ScanFollower(session: session, progress: progress, streamed: streamed)
-            let (response, id) = try await answer(client: client, session: session, follower: follower)
+            let (response, id) = try await answer(client, session, follower)
             guard !json else {
                 print(String(decoding: try JSONEncoder.iso8601.encode(response), as: UTF8.self))
                 return
             }
             if let streamed { streamed.finish(with: response) } else { print(ScanPrinter.text(response)) }
+            try await after(response, client)
             if !response.recipes.isEmpty { hint("Save one: kiwi save \(id) <number>") }
         }
     }
 
     /// The answer of the scan followed or started, and the scan's id.
-    private func answer(
-        client: Client,
-        session: SessionFile.Saved,
-        follower: ScanFollower
-    ) async throws -> (Components.Schemas.ScanResponse, String) {
+    private func answer(client: Client, session: SessionFile.Saved, follower: ScanFollower) async throws -> (Components.Schemas.ScanResponse, String)
+    {
         if let resume {
             let id = try IDArgument.scan(resume, named: "--resume")
             return (try await follower.result(of: id), id)
@@ -79,7 +89,13 @@ struct Scan: AsyncParsableCommand {
         let audience = members.isEmpty ? nil : try await Self.memberIDs(named: members, client: client)
         return blocking
             ? try await Self.blockingScan(upload, mode: mode, for: audience, client: client)
-            : try await Self.asyncScan(upload, mode: mode, for: audience, client: client, follower: follower)
+            : try await Self.asyncScan(for: audience, client: client, follower: follower, note: "sending the photos again") {
+                typealias Part = Operations.CreateScan.Input.Body.MultipartFormPayload
+                let parts =
+                    upload.map { Part.image(.init(payload: .init(body: HTTPBody($0.bytes)), filename: $0.filename)) }
+                    + [Part.mode(.init(payload: .init(body: HTTPBody(mode.rawValue))))]
+                return .multipartForm(.init(parts))
+            }
     }
 
     /// The member ids of the household's members called `names` (in any case), for `?for=`.
@@ -99,37 +115,30 @@ struct Scan: AsyncParsableCommand {
         }
     }
 
-    /// `POST /v1/scans` (retried under one `Idempotency-Key` if the connection drops: the same scan, charged once),
-    /// then its events, followed by `follower`; the answer and the scan's id.
+    /// `POST /v1/scans` with the body `body` makes (made afresh for each try, retried under one `Idempotency-Key` if
+    /// the connection drops: the same scan, charged once; `note` says what a retry does), then its events, followed
+    /// by `follower`; the answer and the scan's id.
     static func asyncScan(
-        _ photos: [(bytes: [UInt8], filename: String)],
-        mode: ScanMode,
         for audience: [String]?,
         client: Client,
-        follower: ScanFollower
+        follower: ScanFollower,
+        note: String,
+        body: () -> Operations.CreateScan.Input.Body
     ) async throws
         -> (Components.Schemas.ScanResponse, String)
     {
         let key = UUID().uuidString.lowercased()
         var scan: Components.Schemas.Scan?
         for attempt in 1...3 {
-            typealias Part = Operations.CreateScan.Input.Body.MultipartFormPayload
-            let parts =
-                photos.map { Part.image(.init(payload: .init(body: HTTPBody($0.bytes)), filename: $0.filename)) }
-                + [Part.mode(.init(payload: .init(body: HTTPBody(mode.rawValue))))]
             do {
-                switch try await client.createScan(
-                    query: .init(_for: audience),
-                    headers: .init(idempotencyKey: key),
-                    body: .multipartForm(.init(parts))
-                ) {
+                switch try await client.createScan(query: .init(_for: audience), headers: .init(idempotencyKey: key), body: body()) {
                 case .accepted(let accepted): scan = try accepted.body.json
                 case .ok(let ok): scan = try ok.body.json
                 case let other: throw failure(other)
                 }
                 break
             } catch let error as ClientError where attempt < 3 {
-                follower.progress?.note("The connection dropped (\(error.underlyingError.localizedDescription)); sending the photos again.")
+                follower.progress?.note("The connection dropped (\(error.underlyingError.localizedDescription)); \(note).")
                 try await sleep(for: .seconds(1))
             }
         }
@@ -309,5 +318,42 @@ final class ProgressLine: Sendable {
 extension String {
     func trimmingSuffix(_ suffix: String) -> String {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}
+
+/// `kiwi cook-from-pantry`: recipes from what the pantry holds, those to use soonest first, with no photo
+/// (`POST /v1/scans` with `{"source": "pantry"}`), printed as `kiwi scan` prints a scan's; then which pantry items
+/// each recipe uses up.
+struct CookFromPantry: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print recipes that use up what your pantry holds, the soonest to use first, without a photo. Counts as a scan."
+    )
+
+    @OptionGroup var server: ServerOptions
+    @Flag(help: "Print the answer as JSON.") var json = false
+    @Option(
+        name: .customLong("for"),
+        parsing: .upToNextOption,
+        help: "Cook for these members of your household only, by their display names (see `kiwi household show`)."
+    ) var members: [String] = []
+
+    func run() async throws {
+        try await Scan.printAnswer(server: server, json: json, after: Self.printUsesUp) { client, _, follower in
+            let audience = members.isEmpty ? nil : try await Scan.memberIDs(named: members, client: client)
+            return try await Scan.asyncScan(for: audience, client: client, follower: follower, note: "asking again") {
+                .json(.init(source: .pantry))
+            }
+        }
+    }
+
+    /// Each recipe's pantry items used up, by name, as `GET /v1/pantry` lists them now.
+    static func printUsesUp(_ response: Components.Schemas.ScanResponse, client: Client) async throws {
+        let recipes = response.recipes
+        guard recipes.contains(where: { !($0.usesUp ?? []).isEmpty }) else { return }
+        let names = Dictionary(try await Pantry.allItems(client).map { ($0.id, $0.name) }) { first, _ in first }
+        for (number, recipe) in recipes.enumerated() {
+            let used = (recipe.usesUp ?? []).compactMap { names[$0] }
+            if !used.isEmpty { print("\(number + 1). \(recipe.name) uses up \(used.joined(separator: ", ")).") }
+        }
     }
 }

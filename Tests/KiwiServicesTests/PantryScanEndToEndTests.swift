@@ -1,0 +1,51 @@
+import Foundation
+import KiwiDevelopment
+import KiwiModels
+import KiwiTestSupport
+import Testing
+
+@testable import KiwiLLMStub
+
+/// A scan from the pantry (docs/architecture.md, "Scans from the pantry") through `kiwi cook-from-pantry`, the auth
+/// service, the gateway, RabbitMQ, a worker and the stub, streamed on the scan's events.
+@Suite("End to end: scans from the pantry", .serialized, .timeLimit(.minutes(3)))
+struct PantryScanEndToEndTests {
+    typealias CLI = CLITests.CLI
+
+    @Test("cook-from-pantry offers the items due first, first; its recipes use up pantry items by id; it counts as a scan")
+    func cookFromPantry() async throws {
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let empty = try await cli.run(["cook-from-pantry"])
+            #expect(empty.status == 1 && empty.output.contains("The pantry is empty"), "\(empty.output)")
+
+            let today = CalendarDay(utc: Date())
+            for (name, days) in [("Rice", nil), ("Mushrooms", 2), ("Spinach", 1), ("Cream", 2)] as [(String, Int?)] {
+                let bestBefore = days.map { ["--best-before", "\(today.adding(days: $0))"] } ?? []
+                #expect(try await cli.run(["pantry", "add", name] + bestBefore).status == 0)
+            }
+            let run = try await cli.run(["cook-from-pantry", "--json"])
+            #expect(run.status == 0, "\(run.output)")
+            let answer = try KiwiJSON.decoder().decode(ScanResponse.self, from: Data(run.output.utf8))
+            let request = try #require(rig.stub.snapshot.recent.last)
+            #expect(request.imageCount == 0 && request.parameters.schemaName == "kiwi_pantry_scan")
+            let offered = try Self.offered(in: try #require(request.parameters.userTexts.first))
+            #expect(offered.map(\.name) == ["Spinach", "Cream", "Mushrooms", "Rice"])
+            #expect(request.parameters.pantryIDs == offered.map { $0.id.uuidString.lowercased() })
+            #expect(answer.recipes.first?.usesUp == [offered[0].id], "the stub uses up the first item offered first")
+            #expect(answer.recipes.allSatisfy { ($0.usesUp ?? []).allSatisfy(Set(offered.map(\.id)).contains) })
+            let quota = try await cli.run(["quota"]).output.split(separator: " ").compactMap { Int($0) }
+            #expect(quota.count == 2 && quota[0] == quota[1] - 1, "a pantry scan counts as a scan: \(quota)")
+
+            let printed = try await cli.run(["cook-from-pantry"])
+            #expect(printed.output.contains("uses up Spinach"), "\(printed.output)")
+        }
+    }
+
+    /// The items a pantry scan's user message offers, in its order.
+    static func offered(in text: String) throws -> [OfferedPantryItem] {
+        let array = try #require(text.firstIndex(of: "["))
+        return try KiwiJSON.decoder().decode([OfferedPantryItem].self, from: Data(text[array...].utf8))
+    }
+}
