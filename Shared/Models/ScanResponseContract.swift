@@ -18,38 +18,61 @@ public enum ScanResponseContract {
     /// The JSON Schema for OpenAI Structured Outputs (`response_format.json_schema.schema`, with `strict: true`).
     public static var jsonSchema: JSONValue { modelAnswer.jsonSchema }
 
-    /// What the model may write for one scan: a photo scan's answer, or a pantry scan's, whose recipes must name the
-    /// pantry items they use up by the ids the scan offered (``OfferedPantryItem``) and no others. Built once per
+    /// What the model may write for one scan: a photo scan's answer, or a pantry scan's, whose recipes name the pantry
+    /// items they use up by the labels the scan offered them under (``pantryLabel(_:)``) and no others. Built once per
     /// scan; its pieces check a streamed answer one element at a time.
     public struct ModelRules: Sendable {
         /// The whole answer.
         public let answer: JSONShape
         let ingredients: JSONShape
         let recipe: JSONShape
+        /// A pantry scan's items by the label the model knows each by; empty for any other scan.
+        private let pantryItems: [String: String]
 
         /// The rules of a photo scan's (and a refinement's) answer.
-        public static let photos = ModelRules(recipe: ScanResponseContract.recipe(withIDs: false))
+        public static let photos = ModelRules(recipe: ScanResponseContract.recipe(withIDs: false), pantryItems: [:])
 
-        /// The rules of a pantry scan's answer: each recipe's `usesUp` lists some of `pantry`, each once.
+        /// The rules of a pantry scan's answer: each recipe's `usesUp` lists some of the labels of `pantry`, each once,
+        /// which the answer validated names by the items' ids.
         public init(usingUp pantry: [UUID]) {
-            let ids = JSONShape.oneOf(pantry.map { $0.uuidString.lowercased() })
+            let labels = pantry.indices.map(ScanResponseContract.pantryLabel)
+            let usesUp = JSONShape.constrained(.array(of: .oneOf(labels), count: 0...pantry.count), ScanResponseContract.eachOnceRule)
             self.init(
-                recipe: ScanResponseContract.recipe(
-                    withIDs: false,
-                    usesUp: JSONProperty("usesUp", .constrained(.array(of: ids, count: 0...pantry.count), ScanResponseContract.eachOnceRule))
-                )
+                recipe: ScanResponseContract.recipe(withIDs: false, usesUp: JSONProperty("usesUp", usesUp)),
+                pantryItems: Dictionary(uniqueKeysWithValues: zip(labels, pantry.map { $0.uuidString.lowercased() }))
             )
         }
 
-        private init(recipe: JSONShape) {
+        private init(recipe: JSONShape, pantryItems: [String: String]) {
             ingredients = ScanResponseContract.ingredientList(withIDs: false)
             self.recipe = recipe
+            self.pantryItems = pantryItems
             answer = .object([
                 JSONProperty("ingredients", ingredients),
                 JSONProperty("recipes", .array(of: recipe, count: ScanResponseContract.recipeCount)),
             ])
         }
+
+        /// A checked recipe with its `usesUp` labels replaced by the items' ids.
+        func naming(_ recipe: JSONValue) -> JSONValue {
+            guard !pantryItems.isEmpty, case .object(var object) = recipe, case .array(let labels)? = object["usesUp"] else { return recipe }
+            object["usesUp"] = .array(
+                labels.map { label in if case .string(let text) = label, let id = pantryItems[text] { .string(id) } else { label } }
+            )
+            return .object(object)
+        }
+
+        /// A checked answer with every recipe's `usesUp` labels replaced by the items' ids.
+        func naming(inAnswer answer: JSONValue) -> JSONValue {
+            guard !pantryItems.isEmpty, case .object(var object) = answer, case .array(let recipes)? = object["recipes"] else { return answer }
+            object["recipes"] = .array(recipes.map { naming($0) })
+            return .object(object)
+        }
     }
+
+    /// The label a pantry scan offers its `index`-th item under (`p1`, `p2`, …): a UUID costs some 20 tokens each time
+    /// the prompt, the schema or the answer writes it, a label two.
+    public static func pantryLabel(_ index: Int) -> String { "p\(index + 1)" }
 
     /// Checks a scan response against every rule (ids included) and returns it.
     /// Throws every violation found, each with its JSON path, rather than stopping at the first.
@@ -66,7 +89,7 @@ public enum ScanResponseContract {
         by rules: ModelRules = .photos,
         idSeed: UUID
     ) throws(ScanResponseValidationError) -> ScanResponse {
-        let value = try check(try parse(data), against: rules.answer, ignoringIDsOf: scanResponse)
+        let value = rules.naming(inAnswer: try check(try parse(data), against: rules.answer, ignoringIDsOf: scanResponse))
         return try decode(scanResponse.derivingIDs(in: value, at: "$", seed: idSeed))
     }
 
@@ -96,7 +119,7 @@ public enum ScanResponseContract {
             throw ScanResponseValidationError(violations: [JSONViolation(path: "$.recipes", message: message)])
         }
         let path = "$.recipes[\(index)]"
-        let checked = try check(value, at: path, against: rules.recipe, ignoringIDsOf: clientRecipe)
+        let checked = rules.naming(try check(value, at: path, against: rules.recipe, ignoringIDsOf: clientRecipe))
         return try decode(clientRecipe.derivingIDs(in: checked, at: path, seed: idSeed), as: Recipe.self)
     }
 

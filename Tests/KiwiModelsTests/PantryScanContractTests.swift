@@ -5,27 +5,27 @@ import KiwiTestSupport
 import Testing
 
 /// A pantry scan's answer (docs/architecture.md, "Scans from the pantry"): each recipe names the pantry items it uses
-/// up, by the ids the scan offered and no others.
+/// up, by the labels the scan offered them under and no others, which the validated answer turns into the items' ids.
 @Suite("Pantry scans in the scan answer contract")
 struct PantryScanContractTests {
     let rice = UUID()
     let spinach = UUID()
     var rules: ScanResponseContract.ModelRules { ScanResponseContract.ModelRules(usingUp: [rice, spinach]) }
 
-    /// The valid fixture's model answer as written today (two recipes), its first recipe using up `ids`, its second
-    /// nothing.
-    func answer(usingUp ids: [String]) throws -> JSONValue {
+    /// The valid fixture's model answer as written today (two recipes), its first recipe using up the items labelled
+    /// `labels`, its second nothing.
+    func answer(usingUp labels: [String]) throws -> JSONValue {
         var answer = try validAnswer(setting: "", to: nil).withoutIDs.writtenNow
-        answer.set(["recipes", "0", "usesUp"], to: .array(ids.map(JSONValue.string)))
+        answer.set(["recipes", "0", "usesUp"], to: .array(labels.map(JSONValue.string)))
         answer.set(["recipes", "1", "usesUp"], to: .array([]))
         return answer
     }
 
     func id(_ id: UUID) -> String { id.uuidString.lowercased() }
 
-    @Test("a recipe's usesUp of offered ids is validated and decoded, and written in lower case")
-    func offeredIDsDecode() throws {
-        let data = Data(try answer(usingUp: [id(spinach), id(rice)]).serialized().utf8)
+    @Test("a recipe's usesUp of offered labels is validated and decoded as the items' ids, written in lower case")
+    func offeredLabelsDecode() throws {
+        let data = Data(try answer(usingUp: ["p2", "p1"]).serialized().utf8)
         let response = try ScanResponseContract.validateModelAnswer(data, by: rules, idSeed: UUID())
         #expect(response.recipes[0].usesUp == [spinach, rice])
         let written = try StrictJSONParser().parse(try KiwiJSON.encoder().encode(response.recipes[0]))
@@ -33,9 +33,9 @@ struct PantryScanContractTests {
         #expect(recipe["usesUp"] == .array([.string(id(spinach)), .string(id(rice))]))
     }
 
-    @Test("an id the scan did not offer is a violation at its path")
-    func unknownIDIsRefused() throws {
-        let data = Data(try answer(usingUp: [id(rice), id(UUID())]).serialized().utf8)
+    @Test("a label the scan did not offer, or an item's id, is a violation at its path", arguments: ["p3", "p0"])
+    func unknownLabelIsRefused(_ label: String) throws {
+        let data = Data(try answer(usingUp: ["p1", label]).serialized().utf8)
         #expect {
             try ScanResponseContract.validateModelAnswer(data, by: rules, idSeed: UUID())
         } throws: { error in
@@ -45,7 +45,7 @@ struct PantryScanContractTests {
 
     @Test("an id listed twice in one recipe is a violation")
     func repeatedIDIsRefused() throws {
-        let data = Data(try answer(usingUp: [id(rice), id(rice)]).serialized().utf8)
+        let data = Data(try answer(usingUp: ["p1", "p1"]).serialized().utf8)
         #expect {
             try ScanResponseContract.validateModelAnswer(data, by: rules, idSeed: UUID())
         } throws: { error in
@@ -53,13 +53,15 @@ struct PantryScanContractTests {
         }
     }
 
-    @Test("a streamed recipe is held to the same ids")
-    func streamedRecipeIsHeldToTheIDs() throws {
-        guard case .object(let root) = try answer(usingUp: [id(UUID())]), case .array(let recipes)? = root["recipes"] else {
+    @Test("a streamed recipe is held to the same labels, and named by the same ids")
+    func streamedRecipeIsHeldToTheLabels() throws {
+        guard case .object(let root) = try answer(usingUp: ["p2"]), case .array(let recipes)? = root["recipes"] else { throw CancellationError() }
+        #expect(try ScanResponseContract.validateModelRecipe(recipes[0], at: 0, by: rules, idSeed: UUID()).usesUp == [spinach])
+        guard case .object(let wrong) = try answer(usingUp: [id(spinach)]), case .array(let named)? = wrong["recipes"] else {
             throw CancellationError()
         }
         #expect(throws: ScanResponseValidationError.self) {
-            try ScanResponseContract.validateModelRecipe(recipes[0], at: 0, by: rules, idSeed: UUID())
+            try ScanResponseContract.validateModelRecipe(named[0], at: 0, by: rules, idSeed: UUID())
         }
     }
 
@@ -71,11 +73,11 @@ struct PantryScanContractTests {
         #expect(rules.answer.violations(of: answer).map(\.path) == ["$.recipes[0].usesUp"])
     }
 
-    @Test("the schema sent to the model enumerates the offered ids and no others")
-    func schemaEnumeratesTheIDs() throws {
+    @Test("the schema sent to the model enumerates the offered labels and no others")
+    func schemaEnumeratesTheLabels() throws {
         let evaluator = JSONSchemaEvaluator()
-        #expect(try evaluator.accepts(try answer(usingUp: [id(rice)]), schema: rules.answer.jsonSchema))
-        #expect(try !evaluator.accepts(try answer(usingUp: [id(UUID())]), schema: rules.answer.jsonSchema))
+        #expect(try evaluator.accepts(try answer(usingUp: ["p1"]), schema: rules.answer.jsonSchema))
+        #expect(try !evaluator.accepts(try answer(usingUp: [id(rice)]), schema: rules.answer.jsonSchema))
     }
 
     @Test("clients receive usesUp as pantry ids; a response without it still validates")

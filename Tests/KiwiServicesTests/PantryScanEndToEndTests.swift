@@ -1,4 +1,5 @@
 import Foundation
+import KiwiAPIClient
 import KiwiDevelopment
 import KiwiModels
 import KiwiTestSupport
@@ -32,20 +33,35 @@ struct PantryScanEndToEndTests {
             #expect(request.imageCount == 0 && request.parameters.schemaName == "kiwi_pantry_scan")
             let offered = try Self.offered(in: try #require(request.parameters.userTexts.first))
             #expect(offered.map(\.name) == ["Spinach", "Cream", "Mushrooms", "Rice"])
-            #expect(request.parameters.pantryIDs == offered.map { $0.id.uuidString.lowercased() })
-            #expect(answer.recipes.first?.usesUp == [offered[0].id], "the stub uses up the first item offered first")
-            #expect(answer.recipes.allSatisfy { ($0.usesUp ?? []).allSatisfy(Set(offered.map(\.id)).contains) })
-            let quota = try await cli.run(["quota"]).output.split(separator: " ").compactMap { Int($0) }
-            #expect(quota.count == 2 && quota[0] == quota[1] - 1, "a pantry scan counts as a scan: \(quota)")
+            #expect(offered.map(\.id) == ["p1", "p2", "p3", "p4"] && request.parameters.pantryIDs == offered.map(\.id))
+            let pantry = try await Self.pantry(server: rig.gateway, of: cli)
+            #expect(pantry.map(\.name) == offered.map(\.name))
+            let ids = pantry.compactMap { UUID(uuidString: $0.id) }
+            #expect(answer.recipes.first?.usesUp == [ids[0]], "the stub uses up the first item offered first")
+            #expect(answer.recipes.allSatisfy { ($0.usesUp ?? []).allSatisfy(Set(ids).contains) })
+            #expect(try await cli.scansLeft() == 3, "a pantry scan counts as a scan")
 
             let printed = try await cli.run(["cook-from-pantry"])
             #expect(printed.output.contains("uses up Spinach"), "\(printed.output)")
         }
     }
 
+    /// The pantry of `cli`'s user, in its order, through the generated client.
+    static func pantry(server: URL, of cli: CLI) async throws -> [Components.Schemas.PantryItem] {
+        let session = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: cli.sessionFile))
+        let client = KiwiAPI.client(serverURL: server, sessionToken: try #require(session["sessionToken"]))
+        return try await client.listPantry(query: .init(limit: 100)).ok.body.json.items
+    }
+
+    /// An item as a pantry scan's user message offers it: its label and name.
+    struct Offered: Decodable {
+        var id: String
+        var name: String
+    }
+
     /// The items a pantry scan's user message offers, in its order.
-    static func offered(in text: String) throws -> [OfferedPantryItem] {
+    static func offered(in text: String) throws -> [Offered] {
         let array = try #require(text.firstIndex(of: "["))
-        return try KiwiJSON.decoder().decode([OfferedPantryItem].self, from: Data(text[array...].utf8))
+        return try JSONDecoder().decode([Offered].self, from: Data(text[array...].utf8))
     }
 }

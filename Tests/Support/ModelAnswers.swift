@@ -1,17 +1,17 @@
-import Foundation
 import KiwiModels
 import KiwiStrictJSON
 
 /// Answers a test dictates to the OpenAI stub (`StubBehaviour.answers`): the model's JSON, as it writes it (no ids).
 public enum ModelAnswers {
     /// A recipe of a dictated answer: its name and ingredients (each with its substitution, if any), and the allergens
-    /// the model declares for it (none unless the test says); for a pantry scan's answer, the pantry items it uses up.
+    /// the model declares for it (none unless the test says); for a pantry scan's answer, the labels of the pantry items it
+    /// uses up.
     public struct Dish: Sendable {
         public var name: String
         public var ingredients: [(name: String, substitution: String?)]
         public var steps: [String]
         public var allergens: [KitchenProfile.Allergen]
-        public var usesUp: [UUID]?
+        public var usesUp: [String]?
 
         public init(
             _ name: String,
@@ -19,7 +19,7 @@ public enum ModelAnswers {
             substitutions: [String: String] = [:],
             steps: [String] = ["Cook everything together."],
             allergens: [KitchenProfile.Allergen] = [],
-            usesUp: [UUID]? = nil
+            usesUp: [String]? = nil
         ) {
             self.name = name
             self.ingredients = ingredients.map { ($0, substitutions[$0]) }
@@ -51,7 +51,7 @@ public enum ModelAnswers {
                 "makeItFasterTip": .null,
                 "allergens": .array(dish.allergens.map { .string($0.rawValue) }),
             ])
-            recipe["usesUp"] = dish.usesUp.map { ids in .array(ids.map { .string($0.uuidString.lowercased()) }) }
+            recipe["usesUp"] = dish.usesUp.map { labels in .array(labels.map(JSONValue.string)) }
             return .object(recipe)
         }
         let ingredients: [JSONValue] = names.map { name in

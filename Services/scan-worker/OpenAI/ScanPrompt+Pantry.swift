@@ -2,9 +2,9 @@ import Foundation
 import KiwiModels
 import KiwiStrictJSON
 
-/// The prompt of a pantry scan (docs/architecture.md, "Scans from the pantry"): no photo, the pantry's items with
-/// their ids instead, those to use soonest first, under the fridge scan's rules and profile; each recipe names the
-/// items it uses up.
+/// The prompt of a pantry scan (docs/architecture.md, "Scans from the pantry"): no photo, the pantry's items instead,
+/// those to use soonest first, each with a short label as its id (``ScanResponseContract/pantryLabel(_:)``), under the
+/// fridge scan's rules and profile; each recipe names the items it uses up by those labels.
 extension ScanPrompt {
     /// A pantry scan's instructions, in the words and rules of the refinement prompt (``refinementSystemPrompt``).
     static let pantrySystemPrompt = """
@@ -31,14 +31,14 @@ extension ScanPrompt {
         Respond ONLY with valid JSON matching the provided schema.
         """
 
-    /// The user message's text of a pantry scan: the items as a JSON array, in the order given, so that a name is
-    /// read as data.
+    /// The user message's text of a pantry scan: the items as a JSON array, in the order given, each with its label as
+    /// its id, so that a name is read as data.
     static func offered(_ items: [OfferedPantryItem]) -> String {
         let array = JSONValue.array(
-            items.map { item in
+            items.enumerated().map { index, item in
                 .object(
                     JSONObject([
-                        "id": .string(item.id.uuidString.lowercased()),
+                        "id": .string(ScanResponseContract.pantryLabel(index)),
                         "name": .string(item.name),
                         "useSoonBy": item.useSoonBy.map { .string($0.description) } ?? .null,
                     ])
