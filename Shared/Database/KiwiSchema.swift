@@ -10,7 +10,7 @@ public enum KiwiSchema {
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
-        partialRows, lz4Compression, foodTableVersion, households, sharedKitchen,
+        partialRows, lz4Compression, foodTableVersion, households, sharedKitchen, shoppingQuantities,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -787,6 +787,23 @@ public enum KiwiSchema {
                 SELECT id, kitchen_id, note, rating FROM saved_recipes WHERE note IS NOT NULL OR rating IS NOT NULL
                 """,
                 "ALTER TABLE saved_recipes DROP COLUMN note, DROP COLUMN rating, DROP COLUMN updated_at",
+            ]
+        )
+
+    /// How much of each shopping list item to buy (docs/architecture.md, "The pantry and the shopping list"): what its
+    /// recipes need, in one unit, less the pantry; both null when unknown (an item typed by hand, or amounts that do
+    /// not add up). Items listed before it have none.
+    static let shoppingQuantities =
+        Migration(
+            version: 23,
+            name: "shopping list quantities",
+            statements: [
+                """
+                ALTER TABLE shopping_list_items
+                    ADD COLUMN quantity double precision CHECK (quantity > 0),
+                    ADD COLUMN unit text,
+                    ADD CONSTRAINT shopping_list_items_quantity_has_unit CHECK ((quantity IS NULL) = (unit IS NULL))
+                """
             ]
         )
 

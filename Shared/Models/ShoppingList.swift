@@ -14,8 +14,22 @@ public struct ShoppingListItem: Codable, Hashable, Sendable, Identifiable {
     /// The names of the recipes that need it, each once, in the order they were added.
     public var forRecipes: [String]
     public var addedAt: Date
+    /// How much to buy, in ``unit``: what its recipes need, summed, less what the pantry held as each was added;
+    /// absent when unknown (typed by hand, or amounts that do not add up).
+    public var quantity: Double?
+    public var unit: QuantityUnit?
 
-    public init(id: UUID, name: String, key: String, section: String, checked: Bool, forRecipes: [String], addedAt: Date) {
+    public init(
+        id: UUID,
+        name: String,
+        key: String,
+        section: String,
+        checked: Bool,
+        forRecipes: [String],
+        addedAt: Date,
+        quantity: Double? = nil,
+        unit: QuantityUnit? = nil
+    ) {
         self.id = id
         self.name = name
         self.key = key
@@ -23,6 +37,8 @@ public struct ShoppingListItem: Codable, Hashable, Sendable, Identifiable {
         self.checked = checked
         self.forRecipes = forRecipes
         self.addedAt = addedAt
+        self.quantity = quantity
+        self.unit = unit
     }
 }
 

@@ -187,6 +187,58 @@ struct ShoppingListRouterTests {
         }
     }
 
+    /// A saved recipe whose ingredients have amounts.
+    static func measuredRecipe(_ name: String, _ ingredients: [(String, Double?, QuantityUnit?)]) -> SavedRecipe {
+        var saved = savedRecipe(name, ingredients.map(\.0))
+        saved.recipe.ingredients = ingredients.map {
+            RecipeIngredient(id: UUID(), name: $0.0, isDetected: false, substitution: nil, amount: $0.1, unit: $0.2)
+        }
+        return saved
+    }
+
+    @Test("200 g and 1 cup of rice for two recipes sum in grams, less the 100 g the pantry holds, taken off once")
+    func quantitiesSumLessThePantry() async throws {
+        let gateway = FakeGateway()
+        let (token, session, _) = gateway.signIn()
+        let risotto = Self.measuredRecipe("Risotto", [("rice", 200, .g), ("leeks", 2, .piece), ("leek", 1, .piece)])
+        let pilaf = Self.measuredRecipe("Pilaf", [("Rice", 1, .cup), ("onion", nil, nil)])
+        try await Self.keep(risotto, in: gateway, for: session.userId)
+        try await Self.keep(pilaf, in: gateway, for: session.userId)
+        var rice = PantryItem.new(name: try PantryItemFields.checkedName("Rice"), section: .grain, source: .manual, at: Date())
+        (rice.quantity, rice.unit) = (100, .g)
+        _ = try await gateway.pantry.add([rice], for: .own(session.userId), capacity: PantryController.capacity)
+        try await gateway.test { client async throws in
+            let first: ShoppingListAddition = try Self.decoded(try await Self.addRecipe(client, token: token, risotto))
+            #expect(first.added.map { "\($0.key) \($0.quantity ?? 0) \($0.unit?.rawValue ?? "-")" } == ["rice 100.0 g", "leek 3.0 piece"])
+            _ = try await Self.addRecipe(client, token: token, pilaf)
+            let items = try await Self.list(client, token: token).sections.flatMap(\.items)
+            let listed = items.first { $0.key == "rice" }
+            // 200 g + 1 cup (185 g) = 385 g, less 100 g = 285 g, rounded to 290 g; the pantry's 100 g is taken off once.
+            #expect(listed?.quantity == 290 && listed?.unit == .g && listed?.forRecipes == ["Risotto", "Pilaf"])
+            let onion = items.first { $0.key == "onion" }
+            #expect(onion != nil && onion?.quantity == nil && onion?.unit == nil, "an ingredient without an amount has none")
+            let text = String(buffer: try await client.execute(.get, "/v1/shopping-list", token: token, headers: [.accept: "text/plain"]).body)
+            #expect(text.contains("- [ ] rice, 290 g (Risotto, Pilaf)"), "\(text)")
+        }
+    }
+
+    @Test("a pantry that holds enough, or holds the food without a comparable amount, adds nothing of it")
+    func pantryThatHoldsEnough() async throws {
+        let gateway = FakeGateway()
+        let (token, session, _) = gateway.signIn()
+        let recipe = Self.measuredRecipe("Risotto", [("rice", 200, .g), ("leeks", 2, .piece)])
+        try await Self.keep(recipe, in: gateway, for: session.userId)
+        var rice = PantryItem.new(name: try PantryItemFields.checkedName("Rice"), section: .grain, source: .manual, at: Date())
+        (rice.quantity, rice.unit) = (1, .kg)
+        var leeks = PantryItem.new(name: try PantryItemFields.checkedName("Leeks"), section: .vegetable, source: .manual, at: Date())
+        (leeks.quantity, leeks.unit) = (1, .pack)
+        _ = try await gateway.pantry.add([rice, leeks], for: .own(session.userId), capacity: PantryController.capacity)
+        try await gateway.test { client async throws in
+            let addition: ShoppingListAddition = try Self.decoded(try await Self.addRecipe(client, token: token, recipe))
+            #expect(addition.added.isEmpty && addition.list.sections.isEmpty)
+        }
+    }
+
     // MARK: Adding by hand
 
     @Test("a name typed by hand is trimmed and listed under the section given, in any case")

@@ -16,7 +16,14 @@ struct ShoppingListStoreTests {
 
     /// An unticked item of `name` (its key the lower-cased name), needed by `recipes`, added at a whole second so that
     /// it reads back from PostgreSQL's microseconds exactly.
-    static func item(_ name: String, section: String = "Vegetable", for recipes: [String] = [], addedAt: Date = Date()) -> ShoppingListItem {
+    static func item(
+        _ name: String,
+        section: String = "Vegetable",
+        for recipes: [String] = [],
+        addedAt: Date = Date(),
+        quantity: Double? = nil,
+        unit: QuantityUnit? = nil
+    ) -> ShoppingListItem {
         ShoppingListItem(
             id: UUID(),
             name: name,
@@ -24,7 +31,9 @@ struct ShoppingListStoreTests {
             section: section,
             checked: false,
             forRecipes: recipes,
-            addedAt: Date(timeIntervalSince1970: addedAt.timeIntervalSince1970.rounded(.down))
+            addedAt: Date(timeIntervalSince1970: addedAt.timeIntervalSince1970.rounded(.down)),
+            quantity: quantity,
+            unit: unit
         )
     }
 
@@ -55,6 +64,39 @@ struct ShoppingListStoreTests {
             let again = Self.item("Milk", section: "Other", for: ["Porridge", "Pancakes", "Custard", "Porridge"])
             #expect(try await store.add([again], for: user, capacity: 10) == .added([expected]))
             #expect(try await store.items(of: user) == [expected])
+        }
+    }
+
+    @Test("a new recipe's quantity is summed into the item's in one unit; the same recipe again adds none", arguments: StoreKind.allCases)
+    func quantitiesAreSummedOnce(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { store async throws in
+            let user = Kitchen.own(UUID())
+            let risotto = Self.item("Rice", section: "Grain", for: ["Risotto"], quantity: 200, unit: .g)
+            _ = try await store.add([risotto], for: user, capacity: 10)
+            let pilaf = Self.item("Rice", section: "Grain", for: ["Pilaf"], quantity: 1, unit: .cup)
+            var expected = risotto
+            (expected.forRecipes, expected.quantity, expected.unit) = (["Risotto", "Pilaf"], 390, .g)
+            #expect(try await store.add([pilaf], for: user, capacity: 10) == .added([expected]))
+            #expect(try await store.add([pilaf, risotto], for: user, capacity: 10) == .added([expected, expected]))
+            #expect(try await store.items(of: user) == [expected])
+        }
+    }
+
+    @Test("an item typed by hand takes a recipe's quantity; one of unknown quantity stays unknown", arguments: StoreKind.allCases)
+    func unknownQuantities(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { store async throws in
+            let user = Kitchen.own(UUID())
+            let byHand = Self.item("Rice", section: "Grain")
+            let unmeasured = Self.item("Leeks", for: ["Soup"])
+            _ = try await store.add([byHand, unmeasured], for: user, capacity: 10)
+            let added = try await store.add(
+                [Self.item("Rice", for: ["Risotto"], quantity: 200, unit: .g), Self.item("Leeks", for: ["Pie"], quantity: 2, unit: .piece)],
+                for: user,
+                capacity: 10
+            )
+            guard case .added(let items) = added else { throw CancellationError() }
+            #expect(items.map(\.quantity) == [200, nil] && items.map(\.unit) == [.g, nil])
+            #expect(items.map(\.forRecipes) == [["Risotto"], ["Soup", "Pie"]])
         }
     }
 

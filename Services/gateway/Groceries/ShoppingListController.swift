@@ -104,7 +104,8 @@ struct ShoppingListController: Sendable {
     }
 
     /// `POST /v1/shopping-list/items`: `{"recipeId"}` (a saved recipe) or `{"scanId", "recipeId"}` (a recipe of a
-    /// finished scan) adds the recipe's ingredients the pantry lacks, staples never, and answers the recipe's
+    /// finished scan) adds the recipe's ingredients the pantry lacks, with how much to buy (what the recipe needs less
+    /// what the pantry holds), staples never, and answers the recipe's
     /// `conflicts` with the profile as it is now (``TodaysProfileCheck``), for the client to warn before the shop;
     /// `{"name", "section"?}` adds one by hand. Either way 200 ``ShoppingListAddition``: the same answer for both, so
     /// a client reads one shape; an item whose key the list has gains the recipe instead of a copy, so the same add
@@ -112,6 +113,7 @@ struct ShoppingListController: Sendable {
     @Sendable func add(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let items: [ShoppingListItem]
+        var held: [String: Quantity] = [:]
         var conflicts: [RecipeConflict] = []
         let body = try await request.decodedBody(as: ShoppingListAddRequest.self, largest: Self.largestBody, example: #"{"name": "Milk"}"#)
         let kitchen = try await households.kitchen(of: session.userID)
@@ -119,11 +121,11 @@ struct ShoppingListController: Sendable {
         case .recipe(let recipeID, let scanID):
             let recipe = try await recipe(recipeID, scanID: scanID, in: kitchen)
             conflicts = try await profileCheck.checked(recipe, of: session.userID).conflicts
-            items = try await missingIngredients(of: recipe, in: kitchen)
+            (items, held) = try await neededIngredients(of: recipe, in: kitchen)
         case .byHand(let name, let section):
             items = [Self.item(name, section: section ?? StoreSection(key: name.key), for: [], at: now())]
         }
-        let added = try await store(items, in: kitchen, context: context)
+        let added = try await store(items, holding: held, in: kitchen, context: context)
         await news.announcer.announce(kitchen.id)
         let list = ShoppingListExport.list(try await shoppingList.items(of: kitchen))
         return try Response.json(ShoppingListAddition(added: added, list: list, conflicts: conflicts))
@@ -191,29 +193,54 @@ struct ShoppingListController: Sendable {
         return saved.recipe
     }
 
-    /// New items for the ingredients of `recipe` whose key is neither in the user's pantry nor a staple, the first of
-    /// each key, each needed by the recipe. An ingredient whose name breaks a name rule is left out rather than
-    /// refusing the rest, as a scan's are from the pantry.
-    private func missingIngredients(of recipe: Recipe, in kitchen: Kitchen) async throws -> [ShoppingListItem] {
-        var keys = Set(try await pantry.allItems(of: kitchen).map(\.key))
-        let addedAt = now()
-        return recipe.ingredients.compactMap { ingredient in
-            guard let name = try? PantryItemFields.checkedName(ingredient.name), !PantryStaples.contains(key: name.key),
-                keys.insert(name.key).inserted
-            else { return nil }
-            return Self.item(name, section: StoreSection(key: name.key), for: [recipe.name], at: addedAt)
+    /// New items for the ingredients of `recipe` that are not staples: one per key, in the recipe's order, for what the
+    /// recipe's lines of that key need together (``ShoppingQuantity``); and what the pantry holds of those keys, for the
+    /// store to take off (``ShoppingListStore/add(_:holding:for:capacity:)``). A key the pantry holds without an
+    /// amount, or in one that cannot be compared with the need, is left out: the person has some. An ingredient whose
+    /// name breaks a name rule is left out rather than refusing the rest, as a scan's are from the pantry.
+    private func neededIngredients(of recipe: Recipe, in kitchen: Kitchen) async throws -> (items: [ShoppingListItem], held: [String: Quantity]) {
+        let pantryItems = Dictionary(try await pantry.allItems(of: kitchen).map { ($0.key, $0) }) { first, _ in first }
+        var needs: [(name: (text: String, key: String), quantities: [Quantity?])] = []
+        for ingredient in recipe.ingredients {
+            guard let name = try? PantryItemFields.checkedName(ingredient.name), !PantryStaples.contains(key: name.key) else { continue }
+            let quantity = ingredient.unit == .toTaste ? Quantity(1, .toTaste) : ingredient.amount.map { Quantity($0, ingredient.unit ?? .piece) }
+            if let at = needs.firstIndex(where: { $0.name.key == name.key }) {
+                needs[at].quantities.append(quantity)
+            } else {
+                needs.append((name, [quantity]))
+            }
         }
+        let addedAt = now()
+        var held: [String: Quantity] = [:]
+        let items = needs.compactMap { name, quantities -> ShoppingListItem? in
+            let needed = quantities.contains(nil) ? nil : ShoppingQuantity.sum(quantities.compactMap { $0 }, key: name.key)
+            if let item = pantryItems[name.key] {
+                guard let needed, let amount = item.quantity else { return nil }
+                let have = Quantity(amount, item.unit ?? .piece)
+                guard ShoppingQuantity.sum([needed, have], key: name.key) != nil else { return nil }
+                held[name.key] = have
+            }
+            var item = Self.item(name, section: StoreSection(key: name.key), for: [recipe.name], at: addedAt)
+            (item.quantity, item.unit) = (needed?.amount, needed?.unit)
+            return item
+        }
+        return (items, held)
     }
 
     private static func item(_ name: (text: String, key: String), section: StoreSection, for recipes: [String], at now: Date) -> ShoppingListItem {
         ShoppingListItem(id: UUID(), name: name.text, key: name.key, section: section.rawValue, checked: false, forRecipes: recipes, addedAt: now)
     }
 
-    /// Adds `items` all or none (400 `shopping_list_full`), counting the new ones.
-    private func store(_ items: [ShoppingListItem], in kitchen: Kitchen, context: GatewayRequestContext) async throws -> [ShoppingListItem] {
-        switch try await shoppingList.add(items, for: kitchen, capacity: Self.capacity) {
+    /// Adds `items`, less what the pantry holds (`held`), all or none (400 `shopping_list_full`), counting the new ones.
+    private func store(
+        _ items: [ShoppingListItem],
+        holding held: [String: Quantity],
+        in kitchen: Kitchen,
+        context: GatewayRequestContext
+    ) async throws -> [ShoppingListItem] {
+        switch try await shoppingList.add(items, holding: held, for: kitchen, capacity: Self.capacity) {
         case .added(let stored):
-            let new = zip(items, stored).filter { $0.id == $1.id }.count
+            let new = Set(items.map(\.id)).intersection(stored.map(\.id)).count
             metrics.shoppingListAdded(newItems: new)
             context.logger.info("shopping list items added", metadata: ["new": "\(new)", "found": "\(stored.count - new)"])
             return stored

@@ -23,7 +23,7 @@ enum ShoppingListExport {
     }
 
     /// The list as a short text any messenger shows: a title, then each section's name over its items, one line each,
-    /// `[x]` when ticked off, followed by the recipes that need it. An empty list says so rather than ending at its
+    /// `[x]` when ticked off, with how much to buy when known ("rice, 390 g"), followed by the recipes that need it. An empty list says so rather than ending at its
     /// title.
     static func plainText(_ list: ShoppingList) -> String {
         var lines = ["Shopping list"]
@@ -31,7 +31,9 @@ enum ShoppingListExport {
         for section in list.sections {
             lines += ["", section.name]
             lines += section.items.map { item in
-                "- [\(item.checked ? "x" : " ")] \(item.name)" + (item.forRecipes.isEmpty ? "" : " (\(item.forRecipes.joined(separator: ", ")))")
+                let quantity = QuantityText.of(item.quantity, item.unit).map { ", \($0)" } ?? ""
+                let recipes = item.forRecipes.isEmpty ? "" : " (\(item.forRecipes.joined(separator: ", ")))"
+                return "- [\(item.checked ? "x" : " ")] \(item.name)\(quantity)\(recipes)"
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -18,7 +18,7 @@ enum PostgresKitchen {
     /// Merges kitchen `source` into `target` (docs/architecture.md, "Households"), or answers what would pass `limits`
     /// and changes nothing. A pantry item or a list item of a key both have, and a recipe of a scan both kept, is merged
     /// into the target's: a pantry item takes the source's sighting when that is the later one (as finding it again
-    /// would), a list item gains the source's recipes, and a recipe gains the source's notes.
+    /// would), a list item gains the source's recipes (keeping its own quantity), and a recipe gains the source's notes.
     static func merge(
         _ source: UUID,
         into target: UUID,

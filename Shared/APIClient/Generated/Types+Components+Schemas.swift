@@ -2159,6 +2159,14 @@ extension Components {
             public var forRecipes: [Swift.String]
             /// - Remark: Generated from `#/components/schemas/ShoppingListItem/addedAt`.
             public var addedAt: Foundation.Date
+            /// How much to buy, in `unit`: what its recipes need, summed in one unit (grams when weights and volumes of a food with a known density meet), less what the pantry held as each recipe was added, rounded as a cook measures. Absent when unknown: typed by hand, a recipe without amounts, or amounts that do not add up.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ShoppingListItem/quantity`.
+            public var quantity: Swift.Double?
+            /// What `quantity` counts; present exactly when it is, and never `to taste`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ShoppingListItem/unit`.
+            public var unit: Components.Schemas.QuantityUnit?
             /// Creates a new `ShoppingListItem`.
             ///
             /// - Parameters:
@@ -2169,6 +2177,8 @@ extension Components {
             ///   - checked:
             ///   - forRecipes: The names of the recipes that need it, each once, in the order they were added; empty for one added by hand.
             ///   - addedAt:
+            ///   - quantity: How much to buy, in `unit`: what its recipes need, summed in one unit (grams when weights and volumes of a food with a known density meet), less what the pantry held as each recipe was added, rounded as a cook measures. Absent when unknown: typed by hand, a recipe without amounts, or amounts that do not add up.
+            ///   - unit: What `quantity` counts; present exactly when it is, and never `to taste`.
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -2176,7 +2186,9 @@ extension Components {
                 section: Components.Schemas.StoreSection,
                 checked: Swift.Bool,
                 forRecipes: [Swift.String],
-                addedAt: Foundation.Date
+                addedAt: Foundation.Date,
+                quantity: Swift.Double? = nil,
+                unit: Components.Schemas.QuantityUnit? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -2185,6 +2197,8 @@ extension Components {
                 self.checked = checked
                 self.forRecipes = forRecipes
                 self.addedAt = addedAt
+                self.quantity = quantity
+                self.unit = unit
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2194,6 +2208,8 @@ extension Components {
                 case checked
                 case forRecipes
                 case addedAt
+                case quantity
+                case unit
             }
         }
         /// - Remark: Generated from `#/components/schemas/ShoppingListSection`.

@@ -1,4 +1,5 @@
 import Foundation
+import KiwiFood
 import KiwiModels
 import Synchronization
 
@@ -8,14 +9,15 @@ import Synchronization
 final class FakeShoppingListStore: ShoppingListStore {
     private let kept = Mutex<[(kitchenID: UUID, item: ShoppingListItem)]>([])
 
-    func add(_ items: [ShoppingListItem], for kitchen: Kitchen, capacity: Int) async throws -> ShoppingListAdding {
-        let merged = PostgresShoppingListStore.mergedByKey(items)
-        return kept.withLock { kept in
-            let own = Set(kept.filter { $0.kitchenID == kitchen.id }.map(\.item.key))
-            guard own.count + merged.filter({ !own.contains($0.key) }).count <= capacity else { return .full }
+    func add(_ items: [ShoppingListItem], holding held: [String: Quantity], for kitchen: Kitchen, capacity: Int) async throws -> ShoppingListAdding {
+        kept.withLock { kept in
+            let own = kept.filter { $0.kitchenID == kitchen.id }.map(\.item)
+            let keys = Set(items.map(\.key))
+            let merged = PostgresShoppingListStore.merged(items, into: own.filter { keys.contains($0.key) }, holding: held)
+            guard Set(own.map(\.key)).union(merged.map(\.key)).count <= capacity else { return .full }
             for item in merged {
                 if let index = kept.firstIndex(where: { $0.kitchenID == kitchen.id && $0.item.key == item.key }) {
-                    kept[index].item.forRecipes += item.forRecipes.filter { !kept[index].item.forRecipes.contains($0) }
+                    kept[index].item = item
                 } else {
                     kept.append((kitchen.id, item))
                 }
