@@ -222,6 +222,31 @@ struct ShoppingListRouterTests {
         }
     }
 
+    @Test("a ticked item moved into the pantry takes its quantity, in metric units, where the pantry lacks it")
+    func movedItemTakesItsQuantity() async throws {
+        let gateway = FakeGateway()
+        let (token, session, _) = gateway.signIn()
+        let recipe = Self.measuredRecipe("Pilaf", [("rice", 1.5, .cup), ("butter", 2, .oz), ("leeks", 2, .piece)])
+        try await Self.keep(recipe, in: gateway, for: session.userId)
+        try await Self.stock(["Leeks"], in: gateway, for: session.userId)
+        try await gateway.test { client async throws in
+            let addition: ShoppingListAddition = try Self.decoded(try await Self.addRecipe(client, token: token, recipe))
+            for item in addition.added {
+                _ = try await client.execute(
+                    .patch,
+                    "/v1/shopping-list/items/\(item.id.uuidString.lowercased())",
+                    token: token,
+                    headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"checked": true}"#)
+                )
+            }
+            let moved: PantryItems = try Self.decoded(try await Self.post(client, "/v1/shopping-list/checked/pantry", token: token, body: "{}"))
+            let byKey = Dictionary(uniqueKeysWithValues: moved.items.map { ($0.key, $0) })
+            #expect(byKey["rice"]?.quantity == 350 && byKey["rice"]?.unit == .ml, "1.5 cups are 354.9 ml, rounded")
+            #expect(byKey["butter"]?.quantity == 55 && byKey["butter"]?.unit == .g, "2 oz are 56.7 g, rounded")
+        }
+    }
+
     @Test("a pantry that holds enough, or holds the food without a comparable amount, adds nothing of it")
     func pantryThatHoldsEnough() async throws {
         let gateway = FakeGateway()

@@ -165,22 +165,37 @@ struct ShoppingListController: Sendable {
 
     /// `POST /v1/shopping-list/checked/pantry`: adds every ticked item to the pantry (by hand, in its section, seen
     /// now), all or none (400 `pantry_full` moves nothing), and only then takes those items off the list: 200
-    /// `PantryItems`. Stopped between the two steps, the items stay ticked on the list and are in the pantry; the
-    /// retry finds them there again (the pantry merges by key) and takes them off.
+    /// `PantryItems`. An item new to the pantry takes the quantity bought, in metric units as a pantry keeps them; one
+    /// the pantry holds keeps its own, so that a retry adds nothing twice. Stopped between the two steps, the items
+    /// stay ticked on the list and are in the pantry; the retry finds them there again (the pantry merges by key) and
+    /// takes them off.
     @Sendable func moveCheckedToPantry(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let kitchen = try await households.kitchen(of: session.userID)
         let checked = try await shoppingList.items(of: kitchen).filter(\.checked)
         guard !checked.isEmpty else { return try Response.json(PantryItems(items: [])) }
         let addedAt = now()
+        let held = Set(try await pantry.allItems(of: kitchen).map(\.key))
         let items = checked.map { item in
-            PantryItem.new(name: (item.name, item.key), section: StoreSection(category: item.section), source: .manual, at: addedAt)
+            var bought = PantryItem.new(name: (item.name, item.key), section: StoreSection(category: item.section), source: .manual, at: addedAt)
+            if !held.contains(item.key), let quantity = Self.pantryQuantity(of: item) {
+                (bought.quantity, bought.unit) = (quantity.amount, quantity.unit)
+            }
+            return bought
         }
         let moved = try await pantry.add(items, for: kitchen, metrics: metrics, context: context)
         let removed = try await shoppingList.delete(checked.map(\.id), of: kitchen)
         await news.announcer.announce(kitchen.id)
         context.logger.info("shopping list items moved to the pantry", metadata: ["count": "\(removed)"])
         return try Response.json(PantryItems(items: moved))
+    }
+
+    /// What was bought of `item` as a pantry keeps it: metric, rounded, in one of ``QuantityUnit/pantryUnits``; nil
+    /// when the item has no quantity.
+    private static func pantryQuantity(of item: ShoppingListItem) -> Quantity? {
+        guard let measure = item.measure else { return nil }
+        let metric = RecipeScaler.rounded(RecipeScaler.convert(measure, to: .metric))
+        return QuantityUnit.pantryUnits.contains(metric.unit) ? metric : nil
     }
 
     /// The recipe a request names: the kitchen's saved recipe, or with `scanID` one of the caller's finished scan's
