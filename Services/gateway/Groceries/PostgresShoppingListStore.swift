@@ -81,24 +81,33 @@ struct PostgresShoppingListStore: ShoppingListStore {
         }
     }
 
+    /// Under the list's lock, as ``add(_:holding:for:capacity:)`` is: an add writes back the items it read, and must
+    /// not bring back one deleted meanwhile.
     func delete(_ ids: [UUID], of kitchen: Kitchen) async throws -> Int {
         try await withStatementDeadline("shopping list delete", timeout: timeout) {
-            let rows = try await client.query(
-                """
-                WITH gone AS (DELETE FROM shopping_list_items WHERE kitchen_id = \(kitchen.id) AND id = ANY(\(ids)) RETURNING 1)
-                SELECT count(*) FROM gone
-                """,
-                logger: logger
-            )
-            var count = 0
-            for try await value in rows.decode(Int.self) { count = value }
-            return count
+            try await client.withTransaction(logger: logger) { connection in
+                try await PostgresKitchen.lock(.shoppingList, of: kitchen.id, on: connection, logger: logger)
+                let rows = try await connection.query(
+                    """
+                    WITH gone AS (DELETE FROM shopping_list_items WHERE kitchen_id = \(kitchen.id) AND id = ANY(\(ids)) RETURNING 1)
+                    SELECT count(*) FROM gone
+                    """,
+                    logger: logger
+                )
+                var count = 0
+                for try await value in rows.decode(Int.self) { count = value }
+                return count
+            }
         }
     }
 
+    /// Under the list's lock, as ``delete(_:of:)``.
     func deleteAll(of kitchen: Kitchen) async throws {
         try await withStatementDeadline("shopping list delete kitchen", timeout: timeout) {
-            try await client.execute("DELETE FROM shopping_list_items WHERE kitchen_id = \(kitchen.id)", logger: logger)
+            try await client.withTransaction(logger: logger) { connection in
+                try await PostgresKitchen.lock(.shoppingList, of: kitchen.id, on: connection, logger: logger)
+                try await connection.execute("DELETE FROM shopping_list_items WHERE kitchen_id = \(kitchen.id)", logger: logger)
+            }
         }
     }
 
