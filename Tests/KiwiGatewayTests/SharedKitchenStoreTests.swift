@@ -84,6 +84,39 @@ struct SharedKitchenStoreTests {
     }
 
     @Test(
+        "joining sums a list item's quantities in one unit, leaves them unknown across units, and gives a hand-typed item the joiner's",
+        arguments: StoreKind.allCases
+    )
+    func joiningMergesListQuantities(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { stores async throws in
+            let (sam, alex) = (HouseholdStoreTests.person("Sam"), HouseholdStoreTests.person("Alex"))
+            let item = ShoppingListStoreTests.item
+            _ = try await stores.shoppingList.add(
+                [
+                    item("Rice", "Grain", ["Risotto"], Date(), 200, .g), item("Milk", "Dairy", ["Porridge"], Date(), 300, .ml),
+                    item("Leeks", "Vegetable", [], Date(), nil, nil),
+                ],
+                for: .own(sam.userID),
+                capacity: 10
+            )
+            _ = try await stores.shoppingList.add(
+                [
+                    item("Rice", "Grain", ["Pilaf"], Date(), 150, .g), item("Milk", "Dairy", ["Pancakes"], Date(), 1, .cup),
+                    item("Leeks", "Vegetable", ["Pie"], Date(), 2, .piece),
+                ],
+                for: .own(alex.userID),
+                capacity: 10
+            )
+            guard case .joined = try await Self.household(of: sam, joinedBy: alex, in: stores).joining else { throw KitchenTestFailure() }
+            let list = try await stores.shoppingList.items(of: try await stores.households.kitchen(of: sam.userID))
+            let byKey = Dictionary(uniqueKeysWithValues: list.map { ($0.key, $0) })
+            #expect(byKey["rice"]?.quantity == 350 && byKey["rice"]?.unit == .g)
+            #expect(byKey["milk"]?.quantity == nil && byKey["milk"]?.unit == nil)
+            #expect(byKey["leeks"]?.quantity == 2 && byKey["leeks"]?.unit == .piece && byKey["leeks"]?.forRecipes == ["Pie"])
+        }
+    }
+
+    @Test(
         "joining merges the joiner's kitchen: a key both have once with the later sighting, list recipes joined, each note kept",
         arguments: StoreKind.allCases
     )

@@ -82,6 +82,24 @@ extension ShoppingListItem {
         return added
     }
 
+    /// The item once `other`, of its key in a kitchen joining a household, is merged into it, as the stores' merge
+    /// statements do it in SQL: it gains the recipes of `other` it does not list, and their quantity when both are in
+    /// one unit; the quantity is unknown when they are not (a merge converts no units). An item typed by hand takes
+    /// `other`'s.
+    func mergingKitchens(_ other: ShoppingListItem) -> ShoppingListItem {
+        var merged = self
+        merged.forRecipes += other.forRecipes.filter { !forRecipes.contains($0) }
+        guard !Set(other.forRecipes).isSubset(of: forRecipes) else { return merged }
+        if forRecipes.isEmpty {
+            (merged.quantity, merged.unit) = (other.quantity, other.unit)
+        } else if let unit, unit == other.unit, let quantity, let more = other.quantity {
+            merged.quantity = quantity + more
+        } else {
+            (merged.quantity, merged.unit) = (nil, nil)
+        }
+        return merged
+    }
+
     /// Its quantity, when it has one.
     var measure: Quantity? {
         guard let quantity, let unit else { return nil }

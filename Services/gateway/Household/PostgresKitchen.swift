@@ -18,7 +18,8 @@ enum PostgresKitchen {
     /// Merges kitchen `source` into `target` (docs/architecture.md, "Households"), or answers what would pass `limits`
     /// and changes nothing. A pantry item or a list item of a key both have, and a recipe of a scan both kept, is merged
     /// into the target's: a pantry item takes the source's sighting when that is the later one (as finding it again
-    /// would), a list item gains the source's recipes (keeping its own quantity), and a recipe gains the source's notes.
+    /// would), a list item gains the source's recipes and their quantity (``ShoppingListItem/mergingKitchens(_:)``), and a
+    /// recipe gains the source's notes.
     static func merge(
         _ source: UUID,
         into target: UUID,
@@ -89,7 +90,17 @@ enum PostgresKitchen {
             """
             UPDATE shopping_list_items t SET for_recipes = t.for_recipes || ARRAY(
                 SELECT recipe FROM unnest(s.for_recipes) WITH ORDINALITY AS r(recipe, n) WHERE recipe <> ALL (t.for_recipes) ORDER BY n
-            )
+            ),
+            quantity = CASE
+                WHEN s.for_recipes <@ t.for_recipes THEN t.quantity
+                WHEN cardinality(t.for_recipes) = 0 THEN s.quantity
+                WHEN t.unit = s.unit THEN t.quantity + s.quantity
+            END,
+            unit = CASE
+                WHEN s.for_recipes <@ t.for_recipes THEN t.unit
+                WHEN cardinality(t.for_recipes) = 0 THEN s.unit
+                WHEN t.unit = s.unit THEN t.unit
+            END
             FROM shopping_list_items s
             WHERE t.kitchen_id = \(target) AND s.kitchen_id = \(source) AND s.key = t.key
             """,

@@ -66,7 +66,7 @@ extension FakeShoppingListStore: FakeKitchenPart {
         kept.withLock { kept in
             for entry in kept where entry.kitchenID == source {
                 if let index = kept.firstIndex(where: { $0.kitchenID == target && $0.item.key == entry.item.key }) {
-                    kept[index].item.forRecipes += entry.item.forRecipes.filter { !kept[index].item.forRecipes.contains($0) }
+                    kept[index].item = kept[index].item.mergingKitchens(entry.item)
                 } else {
                     kept.append((target, entry.item))
                 }
