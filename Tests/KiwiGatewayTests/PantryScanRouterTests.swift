@@ -81,7 +81,7 @@ struct PantryScanRouterTests {
 
     @Test(
         "a JSON body that asks for no known source is 400 bad_request, and nothing is started",
-        arguments: [#"{"source": "fridge"}"#, #"{}"#, #"["pantry"]"#, "pantry"]
+        arguments: [#"{"source": "fridge"}"#, #"{}"#, #"["pantry"]"#, "pantry", #"{"source": "pantry", "for": []}"#]
     )
     func unknownSource(_ body: String) async throws {
         let gateway = FakeGateway(workers: .hold)
@@ -95,7 +95,7 @@ struct PantryScanRouterTests {
         }
     }
 
-    @Test("a retry with the same Idempotency-Key finds the scan, even after the pantry changed")
+    @Test("a retry with the same Idempotency-Key finds the scan, even after the pantry changed or emptied")
     func retryFindsTheScan() async throws {
         let gateway = FakeGateway(workers: .hold)
         let (token, session, quotaKey) = gateway.signIn()
@@ -109,6 +109,9 @@ struct PantryScanRouterTests {
             #expect(again.headers[.location] == first.headers[.location])
             #expect(gateway.workers.scanIDs.count == 1)
             #expect(try await gateway.used(by: quotaKey) == 1)
+            try await gateway.pantry.deleteAll(of: .own(session.userId))
+            let emptied = try await client.execute(.post, "/v1/scans", token: token, headers: key, body: ByteBuffer(string: #"{"source":"pantry"}"#))
+            #expect(emptied.headers[.location] == first.headers[.location], "a retry finds its scan though the pantry is empty now")
         }
     }
 }

@@ -80,8 +80,18 @@ struct ScanCoordinator: Sendable {
     /// photo scan; throws besides 409 `pantry_empty` when the pantry has nothing to cook from.
     func startFromPantry(_ request: Request, context: GatewayRequestContext) async throws -> StartedScan {
         let userID = try context.authenticatedSession.userID
-        return try await start(request, refusingEarly: true, showingPartials: true, context: context) {
-            try await pantryScans.input(of: request, for: userID)
+        do {
+            return try await start(request, refusingEarly: true, showingPartials: true, context: context) {
+                try await pantryScans.input(of: request, for: userID)
+            }
+        } catch is PantryScanRequest.Empty {
+            // A retry answers its scan, though the pantry has emptied since.
+            if let key = try IdempotencyKey.of(request), let earlier = try await ledger.scan(idempotencyKey: key, of: userID),
+                earlier.photoSHA256 == PantryScanRequest.digest
+            {
+                return .repeated(earlier)
+            }
+            throw PantryScanRequest.empty
         }
     }
 

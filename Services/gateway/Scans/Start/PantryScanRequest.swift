@@ -6,7 +6,8 @@ import KiwiServiceSupport
 
 /// A scan from the pantry rather than a photo (docs/architecture.md, "Scans from the pantry"): `POST /v1/scans` with
 /// the JSON body `{"source": "pantry"}`. The model is offered the kitchen's ``mostItems`` items soonest to use, in that
-/// order; a pantry with none is 409 `pantry_empty`, before anything is charged. Any other body is 400 `bad_request`.
+/// order; a pantry with none is 409 `pantry_empty`, before anything is charged. Any other body is 400 `bad_request`,
+/// members besides `source` included.
 struct PantryScanRequest: Sendable {
     let pantry: any PantryStore
     let households: any HouseholdStore
@@ -26,6 +27,12 @@ struct PantryScanRequest: Sendable {
     private struct Body: Decodable {
         enum Source: String, Decodable { case pantry }
         var source: Source
+
+        init(from decoder: any Decoder) throws {
+            let body = try decoder.container(keyedBy: BodyMember.self)
+            try body.refuseMembers(otherThan: ["source"])
+            source = try body.decode(Source.self, forKey: BodyMember(stringValue: "source"))
+        }
     }
 
     /// The scan's input: the body checked, then the caller's kitchen's items soonest to use first.
@@ -33,9 +40,12 @@ struct PantryScanRequest: Sendable {
         _ = try await request.decodedBody(as: Body.self, largest: 1024, example: Self.example)
         let kitchen = try await households.kitchen(of: userID)
         let items = try await pantry.items(of: kitchen, after: nil, limit: Self.mostItems).items
-        guard !items.isEmpty else { throw Self.empty }
+        guard !items.isEmpty else { throw Empty() }
         return ScanInput(pantry: items.map(OfferedPantryItem.init))
     }
+
+    /// The pantry has no items: ``empty`` to the client, unless the request is a retry of a scan (``ScanCoordinator``).
+    struct Empty: Error {}
 
     static let empty = APIError(
         .conflict,
