@@ -15,8 +15,8 @@ struct RequestParameters: Codable, Sendable, Hashable {
     /// `response_format.json_schema.name`: `kiwi_dish` asks for a dish answer, anything else for a fridge answer.
     var schemaName = "kiwi_scan"
     var messageCount: Int
-    /// The pantry item ids a pantry scan's recipes may name in `usesUp` (the schema's `enum`), in the order offered;
-    /// nil for any other request.
+    /// The labels (`p1`, `p2`, …) of the pantry items a pantry scan's recipes may name in `usesUp` (the schema's
+    /// `enum`), in the order offered; nil for any other request.
     var pantryIDs: [String]?
     /// The text the user messages carry besides the photo (a profile's constraints, a repair's explanation), in order.
     var userTexts: [String] = []
@@ -364,7 +364,7 @@ private final class SchemaNode: Decodable {
         enumStrings = try? container.decodeIfPresent([String].self, forKey: key("enum"))
     }
 
-    /// The ids a recipe of a Kiwi pantry scan may use up: `recipes.items.usesUp.items.enum`.
+    /// The labels of the items a recipe of a Kiwi pantry scan may use up: `recipes.items.usesUp.items.enum`.
     var pantryIDs: [String]? {
         properties?["recipes"]?.items?.properties?["usesUp"]?.items?.enumStrings
     }

@@ -166,7 +166,8 @@ struct ShoppingListController: Sendable {
     /// `POST /v1/shopping-list/checked/pantry`: adds every ticked item to the pantry (by hand, in its section, seen
     /// now), all or none (400 `pantry_full` moves nothing), and only then takes those items off the list: 200
     /// `PantryItems`. An item new to the pantry takes the quantity bought, in metric units as a pantry keeps them; one
-    /// the pantry holds keeps its own, so that a retry adds nothing twice. Stopped between the two steps, the items
+    /// the pantry holds keeps its own: added to it, the amount bought would count twice when a move stopped between
+    /// its steps is run again. Stopped between the two steps, the items
     /// stay ticked on the list and are in the pantry; the retry finds them there again (the pantry merges by key) and
     /// takes them off.
     @Sendable func moveCheckedToPantry(request: Request, context: GatewayRequestContext) async throws -> Response {

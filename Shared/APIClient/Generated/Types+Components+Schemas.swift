@@ -1324,7 +1324,7 @@ extension Components {
             public var stepDetails: Components.Schemas.StepDetails?
             /// - Remark: Generated from `#/components/schemas/Recipe/nutrition`.
             public var nutrition: Components.Schemas.RecipeNutrition?
-            /// A pantry scan's recipe only (`POST /v1/scans` with `{"source": "pantry"}`): the pantry items it uses up, by the ids `GET /v1/pantry` lists, as they were when the scan was made. Absent from any other scan's recipe.
+            /// A pantry scan's recipe only (`POST /v1/scans` with `{"source": "pantry"}`): the pantry items it uses up, by the ids `GET /v1/pantry` lists, as they were when the scan was made (a recipe saved from it keeps them, and an item since deleted is named by none). Absent from any other scan's recipe.
             ///
             /// - Remark: Generated from `#/components/schemas/Recipe/usesUp`.
             public var usesUp: [Swift.String]?
@@ -1343,7 +1343,7 @@ extension Components {
             ///   - servings: How many people the ingredients' amounts feed: what the profile asked for (else 2), or `servings` of a scaled `GET /v1/recipes/{id}`. Absent from recipes answered before Kiwi wrote quantities, which can be neither scaled (409 `recipe_not_scalable`) nor counted.
             ///   - stepDetails:
             ///   - nutrition:
-            ///   - usesUp: A pantry scan's recipe only (`POST /v1/scans` with `{"source": "pantry"}`): the pantry items it uses up, by the ids `GET /v1/pantry` lists, as they were when the scan was made. Absent from any other scan's recipe.
+            ///   - usesUp: A pantry scan's recipe only (`POST /v1/scans` with `{"source": "pantry"}`): the pantry items it uses up, by the ids `GET /v1/pantry` lists, as they were when the scan was made (a recipe saved from it keeps them, and an item since deleted is named by none). Absent from any other scan's recipe.
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -2159,7 +2159,7 @@ extension Components {
             public var forRecipes: [Swift.String]
             /// - Remark: Generated from `#/components/schemas/ShoppingListItem/addedAt`.
             public var addedAt: Foundation.Date
-            /// How much to buy, in `unit`: what its recipes need, summed in one unit (grams when weights and volumes of a food with a known density meet), less what the pantry held as each recipe was added, rounded as a cook measures. Absent when unknown: typed by hand, a recipe without amounts, or amounts that do not add up.
+            /// How much to buy, in `unit`: what its recipes need, summed in one unit (grams when weights and volumes of a food with a known density meet), less what the pantry held when the food first went on the list, rounded as a cook measures. Absent when unknown: typed by hand, a recipe without amounts, or amounts that do not add up.
             ///
             /// - Remark: Generated from `#/components/schemas/ShoppingListItem/quantity`.
             public var quantity: Swift.Double?
@@ -2177,7 +2177,7 @@ extension Components {
             ///   - checked:
             ///   - forRecipes: The names of the recipes that need it, each once, in the order they were added; empty for one added by hand.
             ///   - addedAt:
-            ///   - quantity: How much to buy, in `unit`: what its recipes need, summed in one unit (grams when weights and volumes of a food with a known density meet), less what the pantry held as each recipe was added, rounded as a cook measures. Absent when unknown: typed by hand, a recipe without amounts, or amounts that do not add up.
+            ///   - quantity: How much to buy, in `unit`: what its recipes need, summed in one unit (grams when weights and volumes of a food with a known density meet), less what the pantry held when the food first went on the list, rounded as a cook measures. Absent when unknown: typed by hand, a recipe without amounts, or amounts that do not add up.
             ///   - unit: What `quantity` counts; present exactly when it is, and never `to taste`.
             public init(
                 id: Swift.String,

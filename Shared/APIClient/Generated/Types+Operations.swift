@@ -924,7 +924,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The upload breaks a rule (`invalid_image`), or the `Idempotency-Key`, `mode` or JSON body is malformed (`bad_request`); the message names it. A photo over 2 MiB, or photos over 8 MiB together, are refused with 400 `invalid_image`, and a whole upload over 8 MiB + 64 KiB is refused without reading the rest of the body (at once when its Content-Length says so, otherwise as soon as the bytes streaming in pass that size).
+            /// The upload breaks a rule (`invalid_image`), or the `Idempotency-Key` or `mode` is malformed (`bad_request`); the message names it. A photo over 2 MiB, or photos over 8 MiB together, are refused with 400 `invalid_image`, and a whole upload over 8 MiB + 64 KiB is refused without reading the rest of the body (at once when its Content-Length says so, otherwise as soon as the bytes streaming in pass that size).
             ///
             /// - Remark: Generated from `#/paths//v1/scan/post(scanFridge)/responses/400`.
             ///
@@ -1827,7 +1827,7 @@ public enum Operations {
     }
     /// Start a scan of a fridge photo, or of the pantry, and answer at once, or after a short wait
     ///
-    /// Starts a scan like `POST /v1/scan`, with the same upload (or, with the JSON body `{"source": "pantry"}`, from the pantry's items instead of a photo), and answers with the scan resource instead of waiting for its result: 202 while it is `queued` or `running`, so the client follows it at `GET /v1/scans/{id}` (the `Location` header) or `GET /v1/scans/{id}/events`. With `Prefer: wait=N` the server first waits up to N seconds for the scan to finish, and answers 200 with the final scan if it does. The scan is charged when it succeeds and not when it fails, like any scan. A repeated `Idempotency-Key` with the same photo answers the earlier scan (same `id`, 200 or 202 by its status), never a second charge; when that scan was started with `POST /v1/scan`, its events carry no `ingredients` or `recipe` before its result. Errors with a status of their own (400, 408, 422, 429, 503) happen before the scan exists; once it exists, a failure (the model's answer unusable, scanning unavailable, a timeout, a photo the worker could not read) is the scan's `error`, with status `failed`.
+    /// Starts a scan like `POST /v1/scan`, with the same upload (or, with the JSON body `{"source": "pantry"}`, from the pantry's items instead of a photo), and answers with the scan resource instead of waiting for its result: 202 while it is `queued` or `running`, so the client follows it at `GET /v1/scans/{id}` (the `Location` header) or `GET /v1/scans/{id}/events`. With `Prefer: wait=N` the server first waits up to N seconds for the scan to finish, and answers 200 with the final scan if it does. The scan is charged when it succeeds and not when it fails, like any scan. A repeated `Idempotency-Key` with the same photo answers the earlier scan (same `id`, 200 or 202 by its status), never a second charge; when that scan was started with `POST /v1/scan`, its events carry no `ingredients` or `recipe` before its result. Errors with a status of their own (400, 408, 409, 422, 429, 503) happen before the scan exists; once it exists, a failure (the model's answer unusable, scanning unavailable, a timeout, a photo the worker could not read) is the scan's `error`, with status `failed`.
     ///
     /// - Remark: HTTP `POST /v1/scans`.
     /// - Remark: Generated from `#/paths//v1/scans/post(createScan)`.
@@ -2188,7 +2188,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The upload breaks a rule (`invalid_image`), or the `Idempotency-Key` or `mode` is malformed (`bad_request`); the message names it. A photo over 2 MiB, or photos over 8 MiB together, are refused with 400 `invalid_image`, and a whole upload over 8 MiB + 64 KiB is refused without reading the rest of the body (at once when its Content-Length says so, otherwise as soon as the bytes streaming in pass that size). No scan is created.
+            /// The upload breaks a rule (`invalid_image`), or the `Idempotency-Key`, `mode` or JSON body is malformed (`bad_request`); the message names it. A photo over 2 MiB, or photos over 8 MiB together, are refused with 400 `invalid_image`, and a whole upload over 8 MiB + 64 KiB is refused without reading the rest of the body (at once when its Content-Length says so, otherwise as soon as the bytes streaming in pass that size). No scan is created.
             ///
             /// - Remark: Generated from `#/paths//v1/scans/post(createScan)/responses/400`.
             ///
@@ -2450,7 +2450,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The `Idempotency-Key` was already used with other photos or another mode (`idempotency_key_reused`).
+            /// The `Idempotency-Key` was already used with other photos, another mode, or for a scan of another source (`idempotency_key_reused`).
             ///
             /// - Remark: Generated from `#/paths//v1/scans/post(createScan)/responses/422`.
             ///
@@ -9033,7 +9033,7 @@ public enum Operations {
     }
     /// Add what a recipe needs and the pantry lacks, or one item by hand
     ///
-    /// `{"recipeId"}`: a recipe of the caller's recipe box; `{"scanId", "recipeId"}`: a recipe of the caller's succeeded scan. Its ingredients that the pantry has, and staples (salt, pepper, oil, water), are left out; the rest are added under their store section, naming the recipe. `{"name", "section"?}`: one item by hand. An item is known by its normalised name: adding a key the list has already adds only the recipe's name to that item, so adding a recipe twice changes nothing. A list holds at most 500 items: an add that would pass that adds nothing (400 `shopping_list_full`).
+    /// `{"recipeId"}`: a recipe of the caller's recipe box; `{"scanId", "recipeId"}`: a recipe of the caller's succeeded scan. Its ingredients are added under their store section, naming the recipe, with how much to buy: what the recipe's lines of one food need together, less what the pantry holds when the food is new to the list. Staples (salt, pepper, oil, water) are left out, and so is a food the pantry holds enough of, or holds without an amount that can be compared. `{"name", "section"?}`: one item by hand. An item is known by its normalised name: adding a key the list has already adds the recipe's name and need to that item, so adding a recipe twice changes nothing. A list holds at most 500 items: an add that would pass that adds nothing (400 `shopping_list_full`).
     ///
     /// - Remark: HTTP `POST /v1/shopping-list/items`.
     /// - Remark: Generated from `#/paths//v1/shopping-list/items/post(addToShoppingList)`.
@@ -9938,7 +9938,7 @@ public enum Operations {
     }
     /// Put the checked-off items in the pantry
     ///
-    /// Every checked item goes into the pantry (by hand, its section as its category; an item the pantry has is found again), then leaves the list. Safe to repeat: after a failure between the two steps, a retry finds the items in the pantry already and removes them from the list. With nothing checked, an empty `items`.
+    /// Every checked item goes into the pantry (by hand, its section as its category; an item the pantry has is found again, its amount unchanged; a new one takes the quantity bought, in metric units), then leaves the list. Safe to repeat: after a failure between the two steps, a retry finds the items in the pantry already and removes them from the list. With nothing checked, an empty `items`.
     ///
     /// - Remark: HTTP `POST /v1/shopping-list/checked/pantry`.
     /// - Remark: Generated from `#/paths//v1/shopping-list/checked/pantry/post(moveCheckedToPantry)`.

@@ -50,7 +50,7 @@ public protocol APIProtocol: Sendable {
     func listScans(_ input: Operations.ListScans.Input) async throws -> Operations.ListScans.Output
     /// Start a scan of a fridge photo, or of the pantry, and answer at once, or after a short wait
     ///
-    /// Starts a scan like `POST /v1/scan`, with the same upload (or, with the JSON body `{"source": "pantry"}`, from the pantry's items instead of a photo), and answers with the scan resource instead of waiting for its result: 202 while it is `queued` or `running`, so the client follows it at `GET /v1/scans/{id}` (the `Location` header) or `GET /v1/scans/{id}/events`. With `Prefer: wait=N` the server first waits up to N seconds for the scan to finish, and answers 200 with the final scan if it does. The scan is charged when it succeeds and not when it fails, like any scan. A repeated `Idempotency-Key` with the same photo answers the earlier scan (same `id`, 200 or 202 by its status), never a second charge; when that scan was started with `POST /v1/scan`, its events carry no `ingredients` or `recipe` before its result. Errors with a status of their own (400, 408, 422, 429, 503) happen before the scan exists; once it exists, a failure (the model's answer unusable, scanning unavailable, a timeout, a photo the worker could not read) is the scan's `error`, with status `failed`.
+    /// Starts a scan like `POST /v1/scan`, with the same upload (or, with the JSON body `{"source": "pantry"}`, from the pantry's items instead of a photo), and answers with the scan resource instead of waiting for its result: 202 while it is `queued` or `running`, so the client follows it at `GET /v1/scans/{id}` (the `Location` header) or `GET /v1/scans/{id}/events`. With `Prefer: wait=N` the server first waits up to N seconds for the scan to finish, and answers 200 with the final scan if it does. The scan is charged when it succeeds and not when it fails, like any scan. A repeated `Idempotency-Key` with the same photo answers the earlier scan (same `id`, 200 or 202 by its status), never a second charge; when that scan was started with `POST /v1/scan`, its events carry no `ingredients` or `recipe` before its result. Errors with a status of their own (400, 408, 409, 422, 429, 503) happen before the scan exists; once it exists, a failure (the model's answer unusable, scanning unavailable, a timeout, a photo the worker could not read) is the scan's `error`, with status `failed`.
     ///
     /// - Remark: HTTP `POST /v1/scans`.
     /// - Remark: Generated from `#/paths//v1/scans/post(createScan)`.
@@ -187,7 +187,7 @@ public protocol APIProtocol: Sendable {
     func streamShoppingList(_ input: Operations.StreamShoppingList.Input) async throws -> Operations.StreamShoppingList.Output
     /// Add what a recipe needs and the pantry lacks, or one item by hand
     ///
-    /// `{"recipeId"}`: a recipe of the caller's recipe box; `{"scanId", "recipeId"}`: a recipe of the caller's succeeded scan. Its ingredients that the pantry has, and staples (salt, pepper, oil, water), are left out; the rest are added under their store section, naming the recipe. `{"name", "section"?}`: one item by hand. An item is known by its normalised name: adding a key the list has already adds only the recipe's name to that item, so adding a recipe twice changes nothing. A list holds at most 500 items: an add that would pass that adds nothing (400 `shopping_list_full`).
+    /// `{"recipeId"}`: a recipe of the caller's recipe box; `{"scanId", "recipeId"}`: a recipe of the caller's succeeded scan. Its ingredients are added under their store section, naming the recipe, with how much to buy: what the recipe's lines of one food need together, less what the pantry holds when the food is new to the list. Staples (salt, pepper, oil, water) are left out, and so is a food the pantry holds enough of, or holds without an amount that can be compared. `{"name", "section"?}`: one item by hand. An item is known by its normalised name: adding a key the list has already adds the recipe's name and need to that item, so adding a recipe twice changes nothing. A list holds at most 500 items: an add that would pass that adds nothing (400 `shopping_list_full`).
     ///
     /// - Remark: HTTP `POST /v1/shopping-list/items`.
     /// - Remark: Generated from `#/paths//v1/shopping-list/items/post(addToShoppingList)`.
@@ -204,7 +204,7 @@ public protocol APIProtocol: Sendable {
     func deleteShoppingListItem(_ input: Operations.DeleteShoppingListItem.Input) async throws -> Operations.DeleteShoppingListItem.Output
     /// Put the checked-off items in the pantry
     ///
-    /// Every checked item goes into the pantry (by hand, its section as its category; an item the pantry has is found again), then leaves the list. Safe to repeat: after a failure between the two steps, a retry finds the items in the pantry already and removes them from the list. With nothing checked, an empty `items`.
+    /// Every checked item goes into the pantry (by hand, its section as its category; an item the pantry has is found again, its amount unchanged; a new one takes the quantity bought, in metric units), then leaves the list. Safe to repeat: after a failure between the two steps, a retry finds the items in the pantry already and removes them from the list. With nothing checked, an empty `items`.
     ///
     /// - Remark: HTTP `POST /v1/shopping-list/checked/pantry`.
     /// - Remark: Generated from `#/paths//v1/shopping-list/checked/pantry/post(moveCheckedToPantry)`.
@@ -358,7 +358,7 @@ extension APIProtocol {
     }
     /// Start a scan of a fridge photo, or of the pantry, and answer at once, or after a short wait
     ///
-    /// Starts a scan like `POST /v1/scan`, with the same upload (or, with the JSON body `{"source": "pantry"}`, from the pantry's items instead of a photo), and answers with the scan resource instead of waiting for its result: 202 while it is `queued` or `running`, so the client follows it at `GET /v1/scans/{id}` (the `Location` header) or `GET /v1/scans/{id}/events`. With `Prefer: wait=N` the server first waits up to N seconds for the scan to finish, and answers 200 with the final scan if it does. The scan is charged when it succeeds and not when it fails, like any scan. A repeated `Idempotency-Key` with the same photo answers the earlier scan (same `id`, 200 or 202 by its status), never a second charge; when that scan was started with `POST /v1/scan`, its events carry no `ingredients` or `recipe` before its result. Errors with a status of their own (400, 408, 422, 429, 503) happen before the scan exists; once it exists, a failure (the model's answer unusable, scanning unavailable, a timeout, a photo the worker could not read) is the scan's `error`, with status `failed`.
+    /// Starts a scan like `POST /v1/scan`, with the same upload (or, with the JSON body `{"source": "pantry"}`, from the pantry's items instead of a photo), and answers with the scan resource instead of waiting for its result: 202 while it is `queued` or `running`, so the client follows it at `GET /v1/scans/{id}` (the `Location` header) or `GET /v1/scans/{id}/events`. With `Prefer: wait=N` the server first waits up to N seconds for the scan to finish, and answers 200 with the final scan if it does. The scan is charged when it succeeds and not when it fails, like any scan. A repeated `Idempotency-Key` with the same photo answers the earlier scan (same `id`, 200 or 202 by its status), never a second charge; when that scan was started with `POST /v1/scan`, its events carry no `ingredients` or `recipe` before its result. Errors with a status of their own (400, 408, 409, 422, 429, 503) happen before the scan exists; once it exists, a failure (the model's answer unusable, scanning unavailable, a timeout, a photo the worker could not read) is the scan's `error`, with status `failed`.
     ///
     /// - Remark: HTTP `POST /v1/scans`.
     /// - Remark: Generated from `#/paths//v1/scans/post(createScan)`.
@@ -651,7 +651,7 @@ extension APIProtocol {
     }
     /// Add what a recipe needs and the pantry lacks, or one item by hand
     ///
-    /// `{"recipeId"}`: a recipe of the caller's recipe box; `{"scanId", "recipeId"}`: a recipe of the caller's succeeded scan. Its ingredients that the pantry has, and staples (salt, pepper, oil, water), are left out; the rest are added under their store section, naming the recipe. `{"name", "section"?}`: one item by hand. An item is known by its normalised name: adding a key the list has already adds only the recipe's name to that item, so adding a recipe twice changes nothing. A list holds at most 500 items: an add that would pass that adds nothing (400 `shopping_list_full`).
+    /// `{"recipeId"}`: a recipe of the caller's recipe box; `{"scanId", "recipeId"}`: a recipe of the caller's succeeded scan. Its ingredients are added under their store section, naming the recipe, with how much to buy: what the recipe's lines of one food need together, less what the pantry holds when the food is new to the list. Staples (salt, pepper, oil, water) are left out, and so is a food the pantry holds enough of, or holds without an amount that can be compared. `{"name", "section"?}`: one item by hand. An item is known by its normalised name: adding a key the list has already adds the recipe's name and need to that item, so adding a recipe twice changes nothing. A list holds at most 500 items: an add that would pass that adds nothing (400 `shopping_list_full`).
     ///
     /// - Remark: HTTP `POST /v1/shopping-list/items`.
     /// - Remark: Generated from `#/paths//v1/shopping-list/items/post(addToShoppingList)`.
@@ -694,7 +694,7 @@ extension APIProtocol {
     }
     /// Put the checked-off items in the pantry
     ///
-    /// Every checked item goes into the pantry (by hand, its section as its category; an item the pantry has is found again), then leaves the list. Safe to repeat: after a failure between the two steps, a retry finds the items in the pantry already and removes them from the list. With nothing checked, an empty `items`.
+    /// Every checked item goes into the pantry (by hand, its section as its category; an item the pantry has is found again, its amount unchanged; a new one takes the quantity bought, in metric units), then leaves the list. Safe to repeat: after a failure between the two steps, a retry finds the items in the pantry already and removes them from the list. With nothing checked, an empty `items`.
     ///
     /// - Remark: HTTP `POST /v1/shopping-list/checked/pantry`.
     /// - Remark: Generated from `#/paths//v1/shopping-list/checked/pantry/post(moveCheckedToPantry)`.
