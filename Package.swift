@@ -295,7 +295,10 @@ let package = Package(
         tests("KiwiFoodTests", dependencies: ["KiwiDietGuard", "KiwiFood", "KiwiModels"]),
         tests("KiwiNutritionTests", dependencies: ["KiwiDatabase", "KiwiModels", "KiwiNutrition"], resources: [.copy("Fixtures")]),
         tests("KiwiConfigurationTests", dependencies: ["KiwiConfiguration"]),
-        tests("KiwiCLITests", dependencies: ["KiwiCLI", "KiwiAPIClient", "KiwiModels", "KiwiTestSupport", argumentParser, httpTypes, openAPIRuntime]),
+        tests(
+            "KiwiCLITests",
+            dependencies: ["KiwiCLI", "KiwiAPIClient", "KiwiModels", "KiwiTestSupport", argumentParser, httpTypes, openAPIRuntime]
+        ),
         tests("KiwiLoggingTests", dependencies: ["KiwiLogging", "KiwiModels", "KiwiStrictJSON", logging]),
         tests(
             "KiwiDatabaseTests",
