@@ -258,7 +258,7 @@ public struct DietGuard: Sendable {
     /// Why a recipe was withheld, in words a user understands: "It uses basil pesto, which contains tree nuts." One
     /// sentence per group, at most two, an ingredient preferred to the name or a step that names the same group; a
     /// group only the model declared reads "It contains fish." (or "It contains fish, which is not vegetarian.").
-    static func reason(_ violations: [Violation]) -> String {
+    public static func reason(_ violations: [Violation]) -> String {
         let ingredientsFirst = violations.filter { $0.place.hasPrefix("ingredient") } + violations.filter { !$0.place.hasPrefix("ingredient") }
         var groups: Set<String> = []
         var sentences: [String] = []

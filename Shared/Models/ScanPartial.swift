@@ -7,6 +7,9 @@ public enum ScanPartial: Hashable, Sendable {
     case ingredients([Ingredient])
     /// `index`: the recipe's position among the recipes shown since the last restart, from 0.
     case recipe(index: Int, Recipe)
+    /// A plan's meal (docs/architecture.md, "Meal plans"), checked against the meals shown before it; `index`: its
+    /// position among the meals shown since the last restart, from 0.
+    case meal(index: Int, PlannedMeal)
     /// Everything shown so far is withdrawn; what stands is sent again after it.
     case restart
 
@@ -15,6 +18,7 @@ public enum ScanPartial: Hashable, Sendable {
         switch self {
         case .ingredients: "ingredients"
         case .recipe: "recipe"
+        case .meal: "meal"
         case .restart: "restart"
         }
     }
@@ -22,7 +26,7 @@ public enum ScanPartial: Hashable, Sendable {
 
 extension ScanPartial: Codable {
     fileprivate enum CodingKeys: String, CodingKey {
-        case kind, ingredients, index, recipe
+        case kind, ingredients, index, recipe, meal
     }
 
     public init(from decoder: any Decoder) throws {
@@ -30,6 +34,7 @@ extension ScanPartial: Codable {
         switch try container.decode(String.self, forKey: .kind) {
         case "ingredients": self = .ingredients(try container.decode([Ingredient].self, forKey: .ingredients))
         case "recipe": self = .recipe(index: try container.decode(Int.self, forKey: .index), try container.decode(Recipe.self, forKey: .recipe))
+        case "meal": self = .meal(index: try container.decode(Int.self, forKey: .index), try container.decode(PlannedMeal.self, forKey: .meal))
         case "restart": self = .restart
         case let kind:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown partial kind \(kind)")
@@ -50,13 +55,16 @@ extension ScanPartial: Codable {
         case .recipe(let index, let recipe):
             try container.encode(index, forKey: .index)
             try container.encode(recipe, forKey: .recipe)
+        case .meal(let index, let meal):
+            try container.encode(index, forKey: .index)
+            try container.encode(meal, forKey: .meal)
         case .restart:
             break
         }
     }
 }
 
-/// The data of an `ingredients`, `recipe` or `restart` server-sent event: the scan's id and the element's fields
+/// The data of an `ingredients`, `recipe`, `meal` or `restart` server-sent event: the scan's id and the element's fields
 /// (``ScanPartial``); the event's name says which.
 public struct ScanPartialEvent: Hashable, Sendable, Encodable {
     public var scanID: UUID
@@ -85,12 +93,14 @@ public struct ScanPartialEvent: Hashable, Sendable, Encodable {
             var ingredients: [Ingredient]?
             var index: Int?
             var recipe: Recipe?
+            var meal: PlannedMeal?
         }
         let fields = try KiwiJSON.decoder().decode(Fields.self, from: data)
         scanID = fields.scanId
         switch (name, fields.ingredients, fields.index, fields.recipe) {
         case ("ingredients", let ingredients?, _, _): partial = .ingredients(ingredients)
         case ("recipe", _, let index?, let recipe?): partial = .recipe(index: index, recipe)
+        case ("meal", _, let index?, _) where fields.meal != nil: partial = .meal(index: index, fields.meal!)
         case ("restart", _, _, _): partial = .restart
         default: throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a partial's event: \(name)"))
         }

@@ -13,6 +13,9 @@ public struct ScanResponse: Codable, Hashable, Sendable {
     public var mode: ScanMode
     /// A dish scan's answer; absent for a fridge scan, and for photos that show no dish.
     public var dish: DishAnswer?
+    /// A plan's scan's answer: the plan's meals (docs/architecture.md, "Meal plans"); absent for every other scan,
+    /// and a plan's has no ingredients or recipes.
+    public var plan: MealPlanOutline?
 
     public init(
         ingredients: [Ingredient],
@@ -20,7 +23,8 @@ public struct ScanResponse: Codable, Hashable, Sendable {
         appliedProfile: KitchenProfile? = nil,
         withheldRecipes: [WithheldRecipe] = [],
         mode: ScanMode = .fridge,
-        dish: DishAnswer? = nil
+        dish: DishAnswer? = nil,
+        plan: MealPlanOutline? = nil
     ) {
         self.ingredients = ingredients
         self.recipes = recipes
@@ -28,10 +32,11 @@ public struct ScanResponse: Codable, Hashable, Sendable {
         self.withheldRecipes = withheldRecipes
         self.mode = mode
         self.dish = dish
+        self.plan = plan
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ingredients, recipes, appliedProfile, withheldRecipes, mode, dish
+        case ingredients, recipes, appliedProfile, withheldRecipes, mode, dish, plan
     }
 
     /// Answers recorded before profiles existed have neither `appliedProfile` nor `withheldRecipes`, nor `mode` and
@@ -44,9 +49,10 @@ public struct ScanResponse: Codable, Hashable, Sendable {
         withheldRecipes = try container.decodeIfPresent([WithheldRecipe].self, forKey: .withheldRecipes) ?? []
         mode = try container.decodeIfPresent(ScanMode.self, forKey: .mode) ?? .fridge
         dish = try container.decodeIfPresent(DishAnswer.self, forKey: .dish)
+        plan = try container.decodeIfPresent(MealPlanOutline.self, forKey: .plan)
     }
 
-    /// Leaves `appliedProfile` and `dish` out when there are none, as the API leaves out every optional object.
+    /// Leaves `appliedProfile`, `dish` and `plan` out when there are none, as the API leaves out every optional object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ingredients, forKey: .ingredients)
@@ -55,6 +61,7 @@ public struct ScanResponse: Codable, Hashable, Sendable {
         try container.encode(withheldRecipes, forKey: .withheldRecipes)
         try container.encode(mode, forKey: .mode)
         try container.encodeIfPresent(dish, forKey: .dish)
+        try container.encodeIfPresent(plan, forKey: .plan)
     }
 }
 

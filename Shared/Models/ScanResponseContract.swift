@@ -146,6 +146,7 @@ public enum ScanResponseContract {
                 JSONProperty("withheldRecipes", .array(of: withheld, count: 0...8), required: false),
                 JSONProperty("mode", .oneOf(ScanMode.allCases.map(\.rawValue)), required: false),
                 JSONProperty("dish", DishAnswerContract.clientDish, required: false),
+                JSONProperty("plan", MealPlanContract.clientOutline, required: false),
             ]
         )
     }

@@ -35,6 +35,9 @@ extension ScanJob {
         /// A pantry scan's items (``ScanJob/pantry``), a JSON array of objects (at most 40: a few kilobytes), beside
         /// their names in ``ingredients``.
         public static let pantry = "x-kiwi-pantry"
+        /// A plan's request (``ScanJob/plan``), a JSON object, beside its pantry's items in ``pantry`` (none when the
+        /// pantry is empty); absent for any other scan.
+        public static let plan = "x-kiwi-plan"
         /// The gateway instance that started the scan (``ScanJob/gateway``); absent in a job of the release before.
         public static let gateway = "x-kiwi-gateway"
         /// `none` when the worker shows nothing of the answer before its result (``ScanJob/showsPartials``); absent
@@ -66,6 +69,7 @@ extension ScanJob {
         if mode != .fridge { headers[Header.mode] = mode.rawValue }
         if let ingredients { headers[Header.ingredients] = try Self.json(ingredients, "the refinement's names") }
         if let pantry { headers[Header.pantry] = try Self.json(pantry, "the pantry's items") }
+        if let plan { headers[Header.plan] = try Self.json(plan, "the plan's request") }
         let remaining = max(deadline.timeIntervalSince(now), 0.001)
         var body = photos.count == 1 ? photos[0] : Array(photos.joined())
         photos = []
@@ -150,8 +154,17 @@ public struct SealedScanJob: Sendable {
         var ingredients: [String]?
         var pantry: [OfferedPantryItem]?
         var photoSizes: [Int]?
+        var plan: PlanRequest?
+        if let json = properties.headers[Header.plan] {
+            guard let request = try? JSONDecoder().decode(PlanRequest.self, from: Data(json.utf8)) else {
+                throw ScanJobDecodingError("the job's \(Header.plan) header is not a plan's request")
+            }
+            plan = request
+        }
         if let json = properties.headers[Header.ingredients] {
-            guard let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)), !names.isEmpty, message.body.isEmpty else {
+            // A plan's pantry may be empty: it plans meals to buy for.
+            guard let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)), !names.isEmpty || plan != nil, message.body.isEmpty
+            else {
                 throw ScanJobDecodingError("the job's \(Header.ingredients) header is not a list of names, or it has photos too")
             }
             ingredients = names
@@ -203,6 +216,7 @@ public struct SealedScanJob: Sendable {
             profile: profile,
             ingredients: ingredients,
             pantry: pantry,
+            plan: plan,
             // A name that is not a gateway's cannot be routed: the news then goes to every gateway.
             gateway: properties.headers[Header.gateway].flatMap { KiwiTopology.isGatewayName($0) ? $0 : nil },
             showsPartials: properties.headers[Header.partials] != "none"

@@ -68,13 +68,18 @@ struct EndScanStatement: PostgresPreparedStatement {
             INSERT INTO scan_usage (quota_key, scan_date, scan_count, tokens)
             SELECT quota_key, scan_date, 0, $2 FROM scans WHERE id = $3 AND $2 > 0
             ON CONFLICT (quota_key, scan_date) DO UPDATE SET tokens = scan_usage.tokens + EXCLUDED.tokens
+        ), ended AS (
+            UPDATE scans SET state = $4, result = $5::jsonb, error_code = $6, error_message = $7, retry_after_seconds = $8,
+                model = $9, route = $10, prompt_tokens = $11, cached_prompt_tokens = $12, completion_tokens = $13,
+                cost_nanousd = $14, attempts = $15, model_ms = $16, partials = NULL, photo_key = NULL,
+                idempotency_key = CASE WHEN $17 THEN NULL ELSE idempotency_key END, updated_at = now()
+            WHERE id = $3 AND state IN ('queued', 'running') AND (state = 'queued' OR NOT $17)
+            RETURNING id, \(ScanEndMetrics.ageColumn) AS age
+        ), outlined AS (
+            UPDATE meal_plans SET schedule = $5::jsonb -> 'plan' -> 'meals', updated_at = now()
+            WHERE id IN (SELECT id FROM ended) AND $5::jsonb ? 'plan' AND schedule IS NULL
         )
-        UPDATE scans SET state = $4, result = $5::jsonb, error_code = $6, error_message = $7, retry_after_seconds = $8,
-            model = $9, route = $10, prompt_tokens = $11, cached_prompt_tokens = $12, completion_tokens = $13,
-            cost_nanousd = $14, attempts = $15, model_ms = $16, partials = NULL, photo_key = NULL,
-            idempotency_key = CASE WHEN $17 THEN NULL ELSE idempotency_key END, updated_at = now()
-        WHERE id = $3 AND state IN ('queued', 'running') AND (state = 'queued' OR NOT $17)
-        RETURNING \(ScanEndMetrics.ageColumn)
+        SELECT age FROM ended
         """
     // Stated, because most of them may be null, which says nothing of their types.
     static let bindingDataTypes: [PostgresDataType] = [

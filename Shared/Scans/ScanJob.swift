@@ -23,6 +23,9 @@ public struct ScanJob: Sendable, Hashable {
     /// ``ingredients`` are their names, so that a worker of the release before answers it as a refinement. Nil for
     /// any other scan.
     public var pantry: [OfferedPantryItem]?
+    /// A plan's request (docs/architecture.md, "Meal plans"): the scan outlines a plan of its ``pantry``, which may be
+    /// empty. Nil for any other scan.
+    public var plan: PlanRequest?
     /// What the photos show.
     public var mode: ScanMode
     /// When the gateway stops waiting; a worker answers before it or not at all.
@@ -56,6 +59,7 @@ public struct ScanJob: Sendable, Hashable {
         table: [TableSeat]? = nil,
         ingredients: [String]? = nil,
         pantry: [OfferedPantryItem]? = nil,
+        plan: PlanRequest? = nil,
         gateway: String? = nil,
         showsPartials: Bool = true
     ) {
@@ -63,6 +67,7 @@ public struct ScanJob: Sendable, Hashable {
         self.photos = photos
         self.ingredients = ingredients ?? pantry?.map(\.name)
         self.pantry = pantry
+        self.plan = plan
         self.mode = mode
         self.deadline = deadline
         self.requestID = requestID

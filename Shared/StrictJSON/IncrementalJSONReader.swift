@@ -1,10 +1,10 @@
-/// Reads a fridge answer as the model writes it, fragment by fragment, and hands over each element a client can be
-/// shown as soon as it is complete: the top-level `ingredients` array when it closes, then each object of the
-/// top-level `recipes` array when it closes. A fragment may end anywhere: inside a string, an escape, a number or a
+/// Reads a fridge answer (or a plan's outline) as the model writes it, fragment by fragment, and hands over each
+/// element a client can be shown as soon as it is complete: the top-level `ingredients` array when it closes, then each
+/// object of the top-level `recipes` (or `meals`) array when it closes. A fragment may end anywhere: inside a string, an escape, a number or a
 /// literal.
 ///
 /// It costs one pass over the bytes: outside the elements it hands over it only follows the structure (open
-/// containers, strings and escapes, the current top-level member, the index in `recipes`) and builds no values; each
+/// containers, strings and escapes, the current top-level member, the index in `recipes` or `meals`) and builds no values; each
 /// element is parsed by ``StrictJSONParser`` when it closes, so what it hands over is valid JSON. Malformed JSON is an
 /// error as soon as it shows (a broken structure or escape at its byte, a bad number or literal when it ends, a bad
 /// element when it closes), and so is every later read: nothing more is handed over. It keeps only the element being
@@ -16,6 +16,8 @@ public struct IncrementalJSONReader: Sendable {
         case ingredients(JSONValue)
         /// The recipe at `index` of the answer's `recipes`.
         case recipe(index: Int, JSONValue)
+        /// The meal at `index` of a plan's `meals`.
+        case meal(index: Int, JSONValue)
     }
 
     /// What the next byte may be.
@@ -42,13 +44,18 @@ public struct IncrementalJSONReader: Sendable {
         case bare
         case ingredients
         case recipe(index: Int)
+        case meal(index: Int)
     }
 
     /// The top-level members whose elements are handed over.
     private enum Member {
         case ingredients
         case recipes
+        case meals
         case other
+
+        /// Whether each object of the member's array is handed over.
+        var isList: Bool { self == .recipes || self == .meals }
     }
 
     private static let maximumDepth = StrictJSONParser().maximumDepth
@@ -60,7 +67,8 @@ public struct IncrementalJSONReader: Sendable {
     private var stringIsKey = false
     private var member = Member.other
     private var memberNames: Set<String> = []
-    private var recipeIndex = 0
+    /// The index of the object being read in `recipes` or `meals`.
+    private var listIndex = 0
     private var capture: Capture?
     /// How many containers were open where the capture began.
     private var captureDepth = 0
@@ -157,7 +165,7 @@ public struct IncrementalJSONReader: Sendable {
                 syntax = .keyOrClose
             case UInt8(ascii: "["):
                 try open(byte, at: offset + index)
-                if containers.count == 2, member == .recipes { recipeIndex = 0 }
+                if containers.count == 2, member.isList { listIndex = 0 }
                 syntax = .valueOrClose
             case UInt8(ascii: "\""):
                 stringIsKey = false
@@ -183,7 +191,7 @@ public struct IncrementalJSONReader: Sendable {
             switch byte {
             case UInt8(ascii: ","):
                 let inObject = containers.last == UInt8(ascii: "{")
-                if !inObject, containers.count == 2, member == .recipes { recipeIndex += 1 }
+                if !inObject, containers.count == 2, member.isList { listIndex += 1 }
                 syntax = inObject ? .key : .value
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 try close(byte, at: index, keptFrom: keptFrom, in: bytes, into: &elements)
@@ -201,8 +209,8 @@ public struct IncrementalJSONReader: Sendable {
         guard capture == nil else { return }
         if containers.count == 1, member == .ingredients, byte == UInt8(ascii: "[") {
             begin(.ingredients, at: index, keptFrom: &keptFrom)
-        } else if containers.count == 2, member == .recipes, containers.last == UInt8(ascii: "["), byte == UInt8(ascii: "{") {
-            begin(.recipe(index: recipeIndex), at: index, keptFrom: &keptFrom)
+        } else if containers.count == 2, member.isList, containers.last == UInt8(ascii: "["), byte == UInt8(ascii: "{") {
+            begin(member == .recipes ? .recipe(index: listIndex) : .meal(index: listIndex), at: index, keptFrom: &keptFrom)
         } else if Self.isBare(byte) {
             begin(.bare, at: index, keptFrom: &keptFrom)
         }
@@ -240,6 +248,7 @@ public struct IncrementalJSONReader: Sendable {
             switch name {
             case "ingredients": .ingredients
             case "recipes": .recipes
+            case "meals": .meals
             default: .other
             }
         syntax = .colon
@@ -270,6 +279,7 @@ public struct IncrementalJSONReader: Sendable {
             switch kind {
             case .ingredients: elements.append(.ingredients(value))
             case .recipe(let index): elements.append(.recipe(index: index, value))
+            case .meal(let index): elements.append(.meal(index: index, value))
             case .key, .bare: break
             }
         }

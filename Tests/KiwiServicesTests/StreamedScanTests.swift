@@ -40,7 +40,7 @@ struct StreamedScanTests {
                     #expect(index == recipes.count, "recipe \(index) shown after \(recipes.count) recipes")
                     recipes.append(recipe)
                 case .restart?: self = Shown(after: [])
-                case nil: continue
+                case .meal?, nil: continue
                 }
             }
         }

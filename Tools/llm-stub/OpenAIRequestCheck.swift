@@ -18,6 +18,8 @@ struct RequestParameters: Codable, Sendable, Hashable {
     /// The labels (`p1`, `p2`, …) of the pantry items a pantry scan's recipes may name in `usesUp` (the schema's
     /// `enum`), in the order offered; nil for any other request.
     var pantryIDs: [String]?
+    /// The slots (`d1-dinner`, …) a Kiwi plan's schema enumerates, in order; nil for any other request.
+    var planSlots: [String]?
     /// The text the user messages carry besides the photo (a profile's constraints, a repair's explanation), in order.
     var userTexts: [String] = []
     /// `stream` and `stream_options.include_usage` as the request gave them (left out of the record when absent).
@@ -33,10 +35,11 @@ struct CheckedRequest: Sendable {
 
     /// Whether the request asks about a cooked dish rather than a fridge.
     var isDish: Bool { parameters.schemaName == "kiwi_dish" }
-    /// The stub's own answer for a request whose image (or text) has this digest: a dish's, a pantry scan's or a
-    /// fridge's.
+    /// The stub's own answer for a request whose image (or text) has this digest: a dish's, a plan's, a pantry
+    /// scan's or a fridge's.
     func ownAnswer(forDigest digest: [UInt8]) -> JSONValue {
         if isDish { return DishAnswers.answer(forDigest: digest) }
+        if let planSlots = parameters.planSlots { return PlanAnswers.answer(slots: planSlots, usingUp: parameters.pantryIDs ?? []) }
         if let pantryIDs = parameters.pantryIDs { return PantryAnswers.answer(forDigest: digest, usingUp: pantryIDs) }
         return FridgeAnswers.answer(forDigest: digest)
     }
@@ -119,6 +122,7 @@ enum OpenAIRequestCheck {
                 schemaName: jsonSchema.name ?? "",
                 messageCount: messages.count,
                 pantryIDs: jsonSchema.schema?.pantryIDs,
+                planSlots: jsonSchema.schema?.planSlots,
                 userTexts: messages.filter { $0.role == "user" }.flatMap { message -> [String] in
                     switch message.content {
                     case .text(let text)?: [text]
@@ -364,9 +368,15 @@ private final class SchemaNode: Decodable {
         enumStrings = try? container.decodeIfPresent([String].self, forKey: key("enum"))
     }
 
-    /// The labels of the items a recipe of a Kiwi pantry scan may use up: `recipes.items.usesUp.items.enum`.
+    /// The labels of the items a recipe of a Kiwi pantry scan may use up (`recipes.items.usesUp.items.enum`), or a
+    /// meal of a Kiwi plan (`meals.items.usesUp.items.enum`).
     var pantryIDs: [String]? {
-        properties?["recipes"]?.items?.properties?["usesUp"]?.items?.enumStrings
+        (properties?["recipes"] ?? properties?["meals"])?.items?.properties?["usesUp"]?.items?.enumStrings
+    }
+
+    /// The slots of a Kiwi plan: `meals.items.slot.enum`.
+    var planSlots: [String]? {
+        properties?["meals"]?.items?.properties?["slot"]?.enumStrings
     }
 
     private var children: [SchemaNode] {

@@ -129,6 +129,7 @@ struct ScanPrompt: Sendable {
         images: [Photo],
         ingredients: [String]? = nil,
         pantry: PantryQuestion? = nil,
+        plan: PlanQuestion? = nil,
         mode: ScanMode = .fridge,
         safetyIdentifier: String,
         profile: KitchenProfile? = nil,
@@ -136,7 +137,7 @@ struct ScanPrompt: Sendable {
     ) -> ByteBuffer {
         let profile = profile.flatMap { $0.isEmpty ? nil : $0 }
         let encodedSize = images.reduce(0) { $0 + $1.base64Count + 64 }
-        guard images.count != 1 || ingredients != nil || pantry != nil || mode != .fridge || repair != nil || profile != nil else {
+        guard images.count != 1 || ingredients != nil || pantry != nil || plan != nil || mode != .fridge || repair != nil || profile != nil else {
             let identifier = JSONValue.string(safetyIdentifier).serializedUTF8()
             var body = ByteBuffer()
             body.reserveCapacity(firstRequest.beforeImage.count + encodedSize + identifier.count + firstRequest.afterIdentifier.count)
@@ -154,6 +155,7 @@ struct ScanPrompt: Sendable {
             images: images.count,
             ingredients: ingredients,
             pantry: pantry,
+            plan: plan,
             mode: mode,
             safetyIdentifier: safetyIdentifier,
             profile: profile,
@@ -181,6 +183,7 @@ struct ScanPrompt: Sendable {
         images: Int,
         ingredients: [String]? = nil,
         pantry: PantryQuestion? = nil,
+        plan: PlanQuestion? = nil,
         mode: ScanMode,
         safetyIdentifier: String,
         profile: KitchenProfile?,
@@ -203,25 +206,26 @@ struct ScanPrompt: Sendable {
                 : "These \(images) photos show one dish from several sides: answer for that dish."
             content.append(.object(JSONObject(["type": .string("text"), "text": .string(text)])))
         }
-        if let text = pantry.map({ offered($0.items) }) ?? ingredients.map(confirmed) {
+        if let text = plan.map(planned) ?? pantry.map({ offered($0.items) }) ?? ingredients.map(confirmed) {
             content.append(.object(JSONObject(["type": .string("text"), "text": .string(text)])))
         }
         if let profile { content.append(.object(JSONObject(["type": .string("text"), "text": .string(constraints(for: profile))]))) }
         let instructions =
-            pantry != nil ? pantrySystemPrompt : ingredients != nil ? refinementSystemPrompt : mode == .fridge ? systemPrompt : dishSystemPrompt
+            plan != nil
+            ? planSystemPrompt
+            : pantry != nil ? pantrySystemPrompt : ingredients != nil ? refinementSystemPrompt : mode == .fridge ? systemPrompt : dishSystemPrompt
         var messages: [JSONValue] = [message(role: "system", content: .string(instructions)), message(role: "user", content: .array(content))]
         if let repair {
             if let previous = repair.previousAnswer { messages.append(message(role: "assistant", content: .string(previous))) }
-            let empty = mode == .fridge ? "if the photos show no food, return empty lists" : "if the photos show no dish, return a null dish"
-            messages.append(
-                message(
-                    role: "user",
-                    content: .string(
-                        "Your previous answer could not be used: \(repair.problem). Answer again for the same \(ingredients == nil ? "photos" : "ingredients") "
-                            + "with only JSON that matches the schema exactly; \(empty)."
-                    )
-                )
-            )
+            let again: String
+            if plan != nil {
+                again = "Plan again for the same days and items with only JSON that matches the schema exactly."
+            } else {
+                let empty = mode == .fridge ? "if the photos show no food, return empty lists" : "if the photos show no dish, return a null dish"
+                again =
+                    "Answer again for the same \(ingredients == nil ? "photos" : "ingredients") with only JSON that matches the schema exactly; \(empty)."
+            }
+            messages.append(message(role: "user", content: .string("Your previous answer could not be used: \(repair.problem). \(again)")))
         }
         var request = JSONObject([
             "model": .string(model),
@@ -233,9 +237,11 @@ struct ScanPrompt: Sendable {
                     "type": .string("json_schema"),
                     "json_schema": .object(
                         JSONObject([
-                            "name": .string(pantry != nil ? "kiwi_pantry_scan" : mode == .fridge ? "kiwi_scan" : "kiwi_dish"),
+                            "name": .string(
+                                plan != nil ? "kiwi_meal_plan" : pantry != nil ? "kiwi_pantry_scan" : mode == .fridge ? "kiwi_scan" : "kiwi_dish"
+                            ),
                             "strict": .bool(true),
-                            "schema": pantry?.rules.answer.jsonSchema
+                            "schema": plan?.rules.answer.jsonSchema ?? pantry?.rules.answer.jsonSchema
                                 ?? (mode == .fridge ? ScanResponseContract.jsonSchema : DishAnswerContract.jsonSchema),
                         ])
                     ),

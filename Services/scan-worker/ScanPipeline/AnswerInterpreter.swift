@@ -11,7 +11,7 @@ struct UnusableAnswer: Error, Sendable {
 }
 
 /// The pipeline's interpreting step: a completion read as the scan's answer, held to the contract of its mode
-/// (``ScanResponseContract``, ``DishAnswerContract``); a refusal, a cut-off, an empty or filtered answer, or JSON that
+/// (``ScanResponseContract``, ``DishAnswerContract``), or a plan's to ``MealPlanContract``; a refusal, a cut-off, an empty or filtered answer, or JSON that
 /// breaks the contract (a fridge answer's by `rules`) is an ``UnusableAnswer`` for ``AnswerRepair`` to show the model.
 /// The answer's ids are derived from `idSeed`, the scan's id.
 enum AnswerInterpreter {
@@ -19,6 +19,7 @@ enum AnswerInterpreter {
         _ completion: ChatCompletion,
         mode: ScanMode = .fridge,
         rules: ScanResponseContract.ModelRules = .photos,
+        plan: MealPlanContract.Rules? = nil,
         idSeed: UUID
     ) -> Result<ScanResponse, UnusableAnswer> {
         guard let choice = completion.choices.first else {
@@ -39,6 +40,7 @@ enum AnswerInterpreter {
         }
         do throws(ScanResponseValidationError) {
             let data = Data(content.utf8)
+            if let plan { return .success(try MealPlanContract.validateModelAnswer(data, by: plan, idSeed: idSeed)) }
             return .success(
                 try mode == .fridge
                     ? ScanResponseContract.validateModelAnswer(data, by: rules, idSeed: idSeed)

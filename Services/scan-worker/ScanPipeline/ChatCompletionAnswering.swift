@@ -17,6 +17,7 @@ struct ChatCompletionAnswering: ModelAnswering {
                 images: request.images,
                 ingredients: request.ingredients,
                 pantry: request.pantry,
+                plan: request.plan,
                 mode: request.mode,
                 safetyIdentifier: request.userKey,
                 profile: request.profile,
@@ -35,7 +36,13 @@ struct ChatCompletionAnswering: ModelAnswering {
         spending.add(answered.success, from: answered.route, prices: prices)
         let completion = answered.success.completion
         return withSpan("validate model answer") { span in
-            switch AnswerInterpreter.interpret(completion, mode: request.mode, rules: request.rules, idSeed: request.scanID) {
+            switch AnswerInterpreter.interpret(
+                completion,
+                mode: request.mode,
+                rules: request.rules,
+                plan: request.plan?.rules,
+                idSeed: request.scanID
+            ) {
             case .success(let response):
                 return .valid(ValidAnswer(response: response, content: completion.choices.first?.message.content ?? ""))
             case .failure(let unusable):

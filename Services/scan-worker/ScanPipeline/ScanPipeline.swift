@@ -12,6 +12,8 @@ struct ScanRequest: Sendable {
     var ingredients: [String]?
     /// A pantry scan's items, asked about instead of ``ingredients`` alone; nil otherwise.
     var pantry: PantryQuestion?
+    /// A plan's request and pantry, asked about instead of ``pantry``; nil for any other scan.
+    var plan: PlanQuestion?
     var mode: ScanMode = .fridge
     /// Whether the elements of a fridge answer are shown as they stream (``ScanJob/showsPartials``).
     var showsPartials = true
@@ -55,6 +57,20 @@ struct PantryQuestion: Sendable {
     }
 }
 
+/// What a plan asks the model for (docs/architecture.md, "Meal plans"): its days and meals, the pantry's items soonest
+/// to use first (none when it is empty), and the rules its outline meets, built once for the plan.
+struct PlanQuestion: Sendable {
+    let request: PlanRequest
+    let items: [OfferedPantryItem]
+    let rules: MealPlanContract.Rules
+
+    init(_ request: PlanRequest, items: [OfferedPantryItem]) {
+        self.request = request
+        self.items = items
+        rules = MealPlanContract.Rules(request, pantry: items.map(\.id))
+    }
+}
+
 /// What one scan's model calls came to: the answer or the failure, and what they cost.
 struct ScanAnalysis: Sendable {
     var result: Result<ScanResponse, ScanFailure>
@@ -71,7 +87,8 @@ struct ScanAnalysis: Sendable {
 ///    stream, each element is shown as soon as it is checked (``StreamedAnswering``), every call of the scan confirming
 ///    or restarting what is shown (``ShownAnswer``);
 /// 2. ``AnswerRepair`` asks once more, told why, when the answer cannot be used;
-/// 3. ``ProfileGuard`` holds the answer to the user's profile, with one repair of its own.
+/// 3. ``ProfileGuard`` holds the answer to the user's profile, with one repair of its own; a plan's outline is held to
+///    Kiwi's rules of plans instead (``PlanOutlining``).
 struct ScanPipeline: Sendable {
     let answering: any ModelAnswering
     let repair: AnswerRepair
@@ -88,6 +105,11 @@ struct ScanPipeline: Sendable {
         switch await repair.validAnswer(rounds: 2, logger: logger, asking: ask) {
         case .failure(let failure):
             result = .failure(failure)
+        case .success(let answer) where request.plan != nil:
+            let outlining = PlanOutlining(repair: repair, dietGuard: profileGuard.dietGuard)
+            result = .success(
+                await outlining.outlined(answer, plan: request.plan!, profile: request.profile, shown: request.shown, logger: logger, asking: ask)
+            )
         case .success(let answer):
             let response = await profileGuard.guarded(
                 answer,

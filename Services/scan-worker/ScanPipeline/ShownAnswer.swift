@@ -41,6 +41,17 @@ struct ShownAnswer: Sendable, Hashable {
         return accept(.recipe(index: attempt.count - 1, recipe))
     }
 
+    /// The attempt's next meal of a plan, validated and checked against those accepted before it; returns the partials
+    /// to show for it.
+    mutating func accept(meal: PlannedMeal) -> [ScanPartial] {
+        accept(.meal(index: attempt.count, meal))
+    }
+
+    /// The attempt's meals accepted so far, in order: what the next is checked against.
+    var meals: [PlannedMeal] {
+        attempt.compactMap { if case .meal(_, let meal) = $0 { meal } else { nil } }
+    }
+
     private mutating func accept(_ element: ScanPartial) -> [ScanPartial] {
         let position = attempt.count
         attempt.append(element)

@@ -61,7 +61,8 @@ final class ShownState: Sendable {
     /// Whether the scan has stopped showing its answer before the result.
     var abandoned: Bool { abandonment.load(ordering: .relaxed) }
 
-    fileprivate func abandon() {
+    /// Shows nothing more of the scan: its result replaces what is shown.
+    func abandon() {
         abandonment.store(true, ordering: .relaxed)
     }
 }
@@ -139,6 +140,14 @@ actor AnswerShowing: AnswerListener {
                 }
                 let labelled = request.labels.labelled(recipe)
                 return request.shown.answer.withLock { $0.accept(recipe: labelled) }
+            case .meal(let index, let value):
+                guard let plan = request.plan else { return [] }
+                let meal = try MealPlanContract.validateModelMeal(value, at: index, by: plan.rules, idSeed: idSeed)
+                let checks = PlanChecks(dietGuard: dietGuard, plan: plan, profile: request.profile.flatMap { $0.isEmpty ? nil : $0 })
+                return request.shown.answer.withLock { shown in
+                    let fits = !shown.meals.contains { $0.id == meal.id } && checks.problem(of: meal, among: shown.meals) == nil
+                    return fits ? shown.accept(meal: meal) : []
+                }
             }
         } catch {
             return []
