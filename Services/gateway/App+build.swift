@@ -78,6 +78,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let pantry = PostgresPantryStore(client: postgres, logger: logger)
     let shoppingList = PostgresShoppingListStore(client: postgres, logger: logger)
     let households = PostgresHouseholdStore(client: postgres, logger: logger)
+    let plans = PostgresMealPlanStore(client: postgres, logger: logger)
     let policy = QuotaPolicy(
         limit: configuration.scanDailyLimit,
         tokenLimit: configuration.userDailyTokens,
@@ -98,6 +99,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             pantry: pantry,
             shoppingList: shoppingList,
             households: households,
+            plans: plans,
             listNews: listNews,
             publicBaseURL: configuration.publicBaseURL,
             scanEventHub: hub,
@@ -184,6 +186,8 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     )
     BlockingScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans).addRoutes(to: signedIn)
+    PlansController(scans: scans, plans: dependencies.plans, households: dependencies.households, pantry: dependencies.pantry, now: dependencies.now)
+        .addRoutes(to: signedIn)
     let profileCheck = TodaysProfileCheck(tableProfile: tableProfile, dietGuard: DietGuard())
     RecipesController(
         recipes: dependencies.recipes,
@@ -232,6 +236,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         pantry: dependencies.pantry,
         shoppingList: dependencies.shoppingList,
         households: dependencies.households,
+        plans: dependencies.plans,
         policy: dependencies.policy,
         accounts: dependencies.accounts,
         cache: dependencies.sessionCache
@@ -249,7 +254,8 @@ enum GatewayRoutes {
         "/openapi.json": [.get, .head], "/v1/pantry": [.get, .head, .delete], "/v1/pantry/items": [.post],
         "/v1/shopping-list": [.get, .head, .delete], "/v1/shopping-list/events": [.get, .head], "/v1/shopping-list/items": [.post],
         "/v1/shopping-list/checked/pantry": [.post],
-        "/v1/household": [.get, .head, .post], "/v1/household/invitations": [.post], "/v1/household/members": [.post],
+        "/v1/household": [.get, .head, .post], "/v1/plans": [.get, .head, .post], "/v1/household/invitations": [.post],
+        "/v1/household/members": [.post],
     ]
 }
 

@@ -50,6 +50,8 @@ struct GatewayDependencies: Sendable {
     var shoppingList: any ShoppingListStore
     /// Who shares a kitchen with whom (``HouseholdStore``): real ``PostgresHouseholdStore``, fake `FakeHouseholdStore`.
     var households: any HouseholdStore
+    /// The kitchens' meal plans (``MealPlanStore``): real ``PostgresMealPlanStore``, fake `FakeMealPlanStore`.
+    var plans: any MealPlanStore
     /// The shopping list's live side (``ShoppingListNews``): real on RabbitMQ's kitchen news, fake in-process.
     var listNews: ShoppingListNews
     /// How long one shopping list event stream lasts before the client reconnects.

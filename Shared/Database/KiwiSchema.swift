@@ -10,7 +10,7 @@ public enum KiwiSchema {
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
-        partialRows, lz4Compression, foodTableVersion, households, sharedKitchen, shoppingQuantities,
+        partialRows, lz4Compression, foodTableVersion, households, sharedKitchen, shoppingQuantities, mealPlans,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -804,6 +804,34 @@ public enum KiwiSchema {
                     ADD COLUMN unit text,
                     ADD CONSTRAINT shopping_list_items_quantity_has_unit CHECK ((quantity IS NULL) = (unit IS NULL))
                 """
+            ]
+        )
+
+    /// A kitchen's meal plans (docs/architecture.md, "Meal plans"): what was asked for, and the meals once outlined. A
+    /// plan's id is the id of the scan that outlines it; the scan worker writes `schedule` with that scan's success
+    /// (``ScanTransitionStore``), so that a plan outlives its scan's retention. No foreign key to `scans`: a plan
+    /// stays when its scan is deleted, as a saved recipe does.
+    static let mealPlans =
+        Migration(
+            version: 24,
+            name: "meal plans",
+            statements: [
+                """
+                CREATE TABLE meal_plans (
+                    id uuid PRIMARY KEY,
+                    kitchen_id uuid NOT NULL,
+                    created_by uuid NOT NULL,
+                    first_day date NOT NULL,
+                    days integer NOT NULL CHECK (days BETWEEN 1 AND 14),
+                    meal_times text[] NOT NULL CHECK (cardinality(meal_times) BETWEEN 1 AND 3),
+                    servings integer NOT NULL CHECK (servings BETWEEN 1 AND 12),
+                    pantry_was_empty boolean NOT NULL,
+                    schedule jsonb,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    updated_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX meal_plans_by_kitchen ON meal_plans (kitchen_id, first_day)",
             ]
         )
 

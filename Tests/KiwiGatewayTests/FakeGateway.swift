@@ -24,6 +24,7 @@ final class FakeGateway: Sendable {
     let profiles = FakeProfileStore()
     let pantry = FakePantryStore()
     let shoppingList = FakeShoppingListStore()
+    let plans = FakeMealPlanStore()
     let households: FakeHouseholdStore
     let listNews: ShoppingListNews
     let listStreamLifetime: Duration
@@ -94,6 +95,7 @@ final class FakeGateway: Sendable {
             pantry: pantry,
             shoppingList: shoppingList,
             households: households,
+            plans: plans,
             listNews: listNews,
             listStreamLifetime: listStreamLifetime,
             sharePageLimit: sharePageLimit,

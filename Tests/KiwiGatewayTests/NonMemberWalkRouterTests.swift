@@ -31,7 +31,7 @@ struct NonMemberWalkRouterTests {
         "moveCheckedToPantry": "the caller's kitchen's", "getQuota": "the caller's own", "getProfile": "the caller's own",
         "putProfile": "the caller's own", "getHousehold": "the caller's own household",
         "createHousehold": "makes the caller's own", "inviteToHousehold": "to the caller's own household",
-        "deleteAccount": "the caller's own", "signOut": "the caller's own session",
+        "deleteAccount": "the caller's own", "signOut": "the caller's own session", "listPlans": "the caller's kitchen's",
     ]
 
     /// Every operation id of the API description.
@@ -81,6 +81,9 @@ struct NonMemberWalkRouterTests {
                 body: #"{"code": "\#(InvitationCode.make().code)", "displayName": "Kim", "shareProfile": true}"#
             ),
             "removeHouseholdMember": .json(.delete, "/v1/household/members/\(member)"),
+            "createPlan": .json(.post, "/v1/plans?for=\(member)", body: "{}"),
+            // A plan's id is its scan's.
+            "getPlan": .json(.get, "/v1/plans/\(scan)"),
         ]
     }
 
@@ -99,6 +102,7 @@ struct NonMemberWalkRouterTests {
             _ = try await gateway.pantry.add([eggs], for: kitchen, capacity: PantryController.capacity)
             let milk = ShoppingListStoreTests.item("Milk")
             _ = try await gateway.shoppingList.add([milk], for: kitchen, capacity: ShoppingListController.capacity)
+            try await gateway.plans.create(MealPlanStoreTests.plan(from: "2026-06-15", days: 2, id: scan.id), for: kitchen)
             guard case .saved(let recipe) = try await gateway.recipes.save(SavedRecipeStoreTests().copy(), for: kitchen, capacity: 10) else {
                 throw KitchenTestFailure()
             }
@@ -124,6 +128,7 @@ struct NonMemberWalkRouterTests {
             #expect(try await client.execute(.get, "/v1/scans/\(scan.id)", token: sam.token).status == .ok)
             #expect(try await client.execute(.get, "/v1/pantry/items/\(eggs.id)", token: alex.token).status == .ok)
             #expect(try await client.execute(.get, "/v1/recipes/\(recipe.id)", token: alex.token).status == .ok)
+            #expect(try await client.execute(.get, "/v1/plans/\(scan.id)", token: alex.token).status == .ok)
         }
     }
 }

@@ -13,6 +13,7 @@ struct AccountController: Sendable {
     let pantry: any PantryStore
     let shoppingList: any ShoppingListStore
     let households: any HouseholdStore
+    let plans: any MealPlanStore
     let policy: QuotaPolicy
     let accounts: any AccountActions
     let cache: SessionCache
@@ -44,6 +45,7 @@ struct AccountController: Sendable {
         try await recipes.deleteAll(of: ownKitchen)
         try await pantry.deleteAll(of: ownKitchen)
         try await shoppingList.deleteAll(of: ownKitchen)
+        try await plans.deleteAll(of: ownKitchen)
         do {
             try await accounts.deleteUser(session.userID, requestID: context.requestID)
         } catch {

@@ -3,7 +3,7 @@ import KiwiDatabase
 import Logging
 import PostgresNIO
 
-/// The kitchen's tables (`pantry_items`, `shopping_list_items`, `saved_recipes` with `saved_recipe_notes`) as a whole:
+/// The kitchen's tables (`pantry_items`, `shopping_list_items`, `saved_recipes` with `saved_recipe_notes`, `meal_plans`) as a whole:
 /// their locks, and a kitchen's move into a household, and its deletion, inside a caller's transaction.
 enum PostgresKitchen {
     /// Holds the lock of one part of one kitchen to the end of the transaction: every change that counts against a
@@ -60,6 +60,7 @@ enum PostgresKitchen {
         try await connection.execute("DELETE FROM pantry_items WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM shopping_list_items WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM saved_recipes WHERE kitchen_id = \(kitchenID)", logger: logger)
+        try await connection.execute("DELETE FROM meal_plans WHERE kitchen_id = \(kitchenID)", logger: logger)
     }
 
     /// Forgets every note and rating of `userID`, on whichever kitchen's recipes.
@@ -125,6 +126,7 @@ enum PostgresKitchen {
             )
             """,
             "DELETE FROM saved_recipes WHERE kitchen_id = \(source)",
+            "UPDATE meal_plans SET kitchen_id = \(target) WHERE kitchen_id = \(source)",
         ]
     }
 }

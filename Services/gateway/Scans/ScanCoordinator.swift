@@ -95,14 +95,27 @@ struct ScanCoordinator: Sendable {
         }
     }
 
+    /// Starts the scan that outlines a plan (docs/architecture.md, "Meal plans"), as a pantry scan starts, from
+    /// `input`; `keep` keeps the plan once its scan is reserved and before its job leaves, so that the worker finds it
+    /// to write its meals into. A plan that cannot be kept frees its scan (503, refunded).
+    func startPlan(
+        _ request: Request,
+        context: GatewayRequestContext,
+        input: @Sendable () async throws -> ScanInput,
+        keeping keep: @Sendable (ScanRecord) async throws -> Void
+    ) async throws -> StartedScan {
+        try await start(request, refusingEarly: true, showingPartials: true, context: context, input: input, beforeJob: keep)
+    }
+
     /// A scan of `input`, in one of this gateway's start slots. `refusingEarly`: a spent allowance is refused before
-    /// `input` is read.
+    /// `input` is read; `beforeJob` runs once the scan is reserved, before its job leaves.
     private func start(
         _ request: Request,
         refusingEarly: Bool,
         showingPartials: Bool,
         context: GatewayRequestContext,
-        input: @Sendable () async throws -> ScanInput
+        input: @Sendable () async throws -> ScanInput,
+        beforeJob: @Sendable (ScanRecord) async throws -> Void = { _ in }
     ) async throws -> StartedScan {
         let session = try context.authenticatedSession
         let idempotencyKey = try IdempotencyKey.of(request)
@@ -116,7 +129,8 @@ struct ScanCoordinator: Sendable {
                     refusingEarly: refusingEarly,
                     showingPartials: showingPartials,
                     context: context,
-                    input: input
+                    input: input,
+                    beforeJob: beforeJob
                 )
             })
         else { throw ScanAPIErrors.busy }
@@ -131,7 +145,8 @@ struct ScanCoordinator: Sendable {
         refusingEarly: Bool,
         showingPartials: Bool,
         context: GatewayRequestContext,
-        input readInput: () async throws -> ScanInput
+        input readInput: () async throws -> ScanInput,
+        beforeJob: (ScanRecord) async throws -> Void
     ) async throws -> StartedScan {
         let now = Date()
         let started = ContinuousClock.now
@@ -170,6 +185,13 @@ struct ScanCoordinator: Sendable {
             return .repeated(earlier)
         case .reserved(let reserved): scan = reserved
         }
+        do {
+            try await beforeJob(scan)
+        } catch {
+            context.logger.warning("could not prepare the scan's job", metadata: ["scanId": "\(scan.id)", "error": "\(error)"])
+            _ = await fail(scan, .llmUnavailable, releasingKey: true, until: .now + Self.briefRetries, context: context)
+            throw error
+        }
         let userKey = ScanJob.userKey(forUserID: session.userID.uuidString.lowercased())
         // Its job names this gateway, so the scan's news comes here unasked while a worker may have any.
         hub.started(scan.id, until: scan.deadlineInstant + ScanSweeper.grace)
@@ -188,6 +210,7 @@ struct ScanCoordinator: Sendable {
                     table: table.seats,
                     ingredients: input.refinement?.ingredients,
                     pantry: input.pantry,
+                    plan: input.plan,
                     showsPartials: showingPartials
                 ),
                 sealedWith: queued.photoKey

@@ -743,6 +743,27 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ScanResponse/dish`.
             public var dish: Components.Schemas.Dish?
+            /// A plan's scan's answer (`POST /v1/plans`): its meals, as the plan shows them; absent for every other scan. A plan's scan has no ingredients or recipes, and its `mode` is `fridge`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScanResponse/plan`.
+            public struct PlanPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ScanResponse/plan/meals`.
+                public var meals: [Components.Schemas.PlannedMeal]
+                /// Creates a new `PlanPayload`.
+                ///
+                /// - Parameters:
+                ///   - meals:
+                public init(meals: [Components.Schemas.PlannedMeal]) {
+                    self.meals = meals
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case meals
+                }
+            }
+            /// A plan's scan's answer (`POST /v1/plans`): its meals, as the plan shows them; absent for every other scan. A plan's scan has no ingredients or recipes, and its `mode` is `fridge`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScanResponse/plan`.
+            public var plan: Components.Schemas.ScanResponse.PlanPayload?
             /// Creates a new `ScanResponse`.
             ///
             /// - Parameters:
@@ -752,13 +773,15 @@ extension Components {
             ///   - withheldRecipes: Recipes the model suggested that broke the profile's allergies or diets even after one repair, and were
             ///   - mode: What the photos showed, as the scan asked (`fridge` for answers recorded before dish scans existed).
             ///   - dish: A dish scan's answer; absent for a fridge scan and for photos that show no dish.
+            ///   - plan: A plan's scan's answer (`POST /v1/plans`): its meals, as the plan shows them; absent for every other scan. A plan's scan has no ingredients or recipes, and its `mode` is `fridge`.
             public init(
                 ingredients: [Components.Schemas.Ingredient],
                 recipes: [Components.Schemas.Recipe],
                 appliedProfile: Components.Schemas.KitchenProfile? = nil,
                 withheldRecipes: [Components.Schemas.WithheldRecipe]? = nil,
                 mode: Components.Schemas.ScanResponse.ModePayload? = nil,
-                dish: Components.Schemas.Dish? = nil
+                dish: Components.Schemas.Dish? = nil,
+                plan: Components.Schemas.ScanResponse.PlanPayload? = nil
             ) {
                 self.ingredients = ingredients
                 self.recipes = recipes
@@ -766,6 +789,7 @@ extension Components {
                 self.withheldRecipes = withheldRecipes
                 self.mode = mode
                 self.dish = dish
+                self.plan = plan
             }
             public enum CodingKeys: String, CodingKey {
                 case ingredients
@@ -774,6 +798,7 @@ extension Components {
                 case withheldRecipes
                 case mode
                 case dish
+                case plan
             }
         }
         /// - Remark: Generated from `#/components/schemas/Dish`.
@@ -1237,7 +1262,40 @@ extension Components {
                 case recipe
             }
         }
-        /// The data of a `restart` event of `GET /v1/scans/{id}/events`: every `ingredients` and `recipe` event sent before it is withdrawn, and what stands is sent again after it.
+        /// The data of a `meal` event of `GET /v1/scans/{id}/events`, for a plan's scan.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ScanMealEvent`.
+        public struct ScanMealEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ScanMealEvent/scanId`.
+            public var scanId: Swift.String
+            /// The meal's place among the meals sent since the last `restart`, from 0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScanMealEvent/index`.
+            public var index: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ScanMealEvent/meal`.
+            public var meal: Components.Schemas.PlannedMeal
+            /// Creates a new `ScanMealEvent`.
+            ///
+            /// - Parameters:
+            ///   - scanId:
+            ///   - index: The meal's place among the meals sent since the last `restart`, from 0.
+            ///   - meal:
+            public init(
+                scanId: Swift.String,
+                index: Swift.Int,
+                meal: Components.Schemas.PlannedMeal
+            ) {
+                self.scanId = scanId
+                self.index = index
+                self.meal = meal
+            }
+            public enum CodingKeys: String, CodingKey {
+                case scanId
+                case index
+                case meal
+            }
+        }
+        /// The data of a `restart` event of `GET /v1/scans/{id}/events`: every `ingredients`, `recipe` and `meal` event sent before it is withdrawn, and what stands is sent again after it.
         ///
         /// - Remark: Generated from `#/components/schemas/ScanRestartEvent`.
         public struct ScanRestartEvent: Codable, Hashable, Sendable {
@@ -1866,6 +1924,270 @@ extension Components {
                 case scanId
                 case addedAt
                 case lastSeenAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MealPlanRequest`.
+        public struct MealPlanRequest: Codable, Hashable, Sendable {
+            /// The first day; today (UTC) by default.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealPlanRequest/from`.
+            public var from: Swift.String?
+            /// How many days; 7 by default.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealPlanRequest/days`.
+            public var days: Swift.Int?
+            /// The meals of each day, each once; dinner alone by default.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealPlanRequest/meals`.
+            public var meals: [Components.Schemas.MealTime]?
+            /// For how many; 2 by default.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealPlanRequest/servings`.
+            public var servings: Swift.Int?
+            /// Creates a new `MealPlanRequest`.
+            ///
+            /// - Parameters:
+            ///   - from: The first day; today (UTC) by default.
+            ///   - days: How many days; 7 by default.
+            ///   - meals: The meals of each day, each once; dinner alone by default.
+            ///   - servings: For how many; 2 by default.
+            public init(
+                from: Swift.String? = nil,
+                days: Swift.Int? = nil,
+                meals: [Components.Schemas.MealTime]? = nil,
+                servings: Swift.Int? = nil
+            ) {
+                self.from = from
+                self.days = days
+                self.meals = meals
+                self.servings = servings
+            }
+            public enum CodingKeys: String, CodingKey {
+                case from
+                case days
+                case meals
+                case servings
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.from = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .from
+                )
+                self.days = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .days
+                )
+                self.meals = try container.decodeIfPresent(
+                    [Components.Schemas.MealTime].self,
+                    forKey: .meals
+                )
+                self.servings = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .servings
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "from",
+                    "days",
+                    "meals",
+                    "servings"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MealTime`.
+        @frozen public enum MealTime: String, Codable, Hashable, Sendable, CaseIterable {
+            case breakfast = "breakfast"
+            case lunch = "lunch"
+            case dinner = "dinner"
+        }
+        /// - Remark: Generated from `#/components/schemas/MealPlan`.
+        public struct MealPlan: Codable, Hashable, Sendable {
+            /// Also the id of the scan that outlines the plan.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealPlan/id`.
+            public var id: Swift.String
+            /// `planning` while its scan runs, `ready` once outlined, `failed` when it was not (not counted).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealPlan/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case planning = "planning"
+                case ready = "ready"
+                case failed = "failed"
+            }
+            /// `planning` while its scan runs, `ready` once outlined, `failed` when it was not (not counted).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealPlan/status`.
+            public var status: Components.Schemas.MealPlan.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/MealPlan/from`.
+            public var from: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MealPlan/days`.
+            public var days: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/MealPlan/meals`.
+            public var meals: [Components.Schemas.MealTime]
+            /// - Remark: Generated from `#/components/schemas/MealPlan/servings`.
+            public var servings: Swift.Int
+            /// The pantry had no items when the plan was asked for; its meals are all to shop for.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealPlan/pantryWasEmpty`.
+            public var pantryWasEmpty: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/MealPlan/createdAt`.
+            public var createdAt: Foundation.Date
+            /// The meals, day by day; absent until the plan is outlined.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealPlan/schedule`.
+            public var schedule: [Components.Schemas.PlannedMeal]?
+            /// Why a failed plan failed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealPlan/error`.
+            public var error: Components.Schemas._Error?
+            /// Creates a new `MealPlan`.
+            ///
+            /// - Parameters:
+            ///   - id: Also the id of the scan that outlines the plan.
+            ///   - status: `planning` while its scan runs, `ready` once outlined, `failed` when it was not (not counted).
+            ///   - from:
+            ///   - days:
+            ///   - meals:
+            ///   - servings:
+            ///   - pantryWasEmpty: The pantry had no items when the plan was asked for; its meals are all to shop for.
+            ///   - createdAt:
+            ///   - schedule: The meals, day by day; absent until the plan is outlined.
+            ///   - error: Why a failed plan failed.
+            public init(
+                id: Swift.String,
+                status: Components.Schemas.MealPlan.StatusPayload,
+                from: Swift.String,
+                days: Swift.Int,
+                meals: [Components.Schemas.MealTime],
+                servings: Swift.Int,
+                pantryWasEmpty: Swift.Bool,
+                createdAt: Foundation.Date,
+                schedule: [Components.Schemas.PlannedMeal]? = nil,
+                error: Components.Schemas._Error? = nil
+            ) {
+                self.id = id
+                self.status = status
+                self.from = from
+                self.days = days
+                self.meals = meals
+                self.servings = servings
+                self.pantryWasEmpty = pantryWasEmpty
+                self.createdAt = createdAt
+                self.schedule = schedule
+                self.error = error
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case status
+                case from
+                case days
+                case meals
+                case servings
+                case pantryWasEmpty
+                case createdAt
+                case schedule
+                case error
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MealPlanList`.
+        public struct MealPlanList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MealPlanList/plans`.
+            public var plans: [Components.Schemas.MealPlan]
+            /// Creates a new `MealPlanList`.
+            ///
+            /// - Parameters:
+            ///   - plans:
+            public init(plans: [Components.Schemas.MealPlan]) {
+                self.plans = plans
+            }
+            public enum CodingKeys: String, CodingKey {
+                case plans
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PlannedMeal`.
+        public struct PlannedMeal: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PlannedMeal/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PlannedMeal/date`.
+            public var date: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PlannedMeal/meal`.
+            public var meal: Components.Schemas.MealTime
+            /// - Remark: Generated from `#/components/schemas/PlannedMeal/outline`.
+            public var outline: Components.Schemas.MealOutline?
+            /// Why the meal is empty, left for the person to fill: what the model's meal broke (the profile, the cook time, a main ingredient two days running, the order items are to be used in), after one repair.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlannedMeal/emptyReason`.
+            public var emptyReason: Swift.String?
+            /// Creates a new `PlannedMeal`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - date:
+            ///   - meal:
+            ///   - outline:
+            ///   - emptyReason: Why the meal is empty, left for the person to fill: what the model's meal broke (the profile, the cook time, a main ingredient two days running, the order items are to be used in), after one repair.
+            public init(
+                id: Swift.String,
+                date: Swift.String,
+                meal: Components.Schemas.MealTime,
+                outline: Components.Schemas.MealOutline? = nil,
+                emptyReason: Swift.String? = nil
+            ) {
+                self.id = id
+                self.date = date
+                self.meal = meal
+                self.outline = outline
+                self.emptyReason = emptyReason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case date
+                case meal
+                case outline
+                case emptyReason
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MealOutline`.
+        public struct MealOutline: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MealOutline/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MealOutline/mainIngredient`.
+            public var mainIngredient: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MealOutline/summary`.
+            public var summary: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MealOutline/cookTimeMinutes`.
+            public var cookTimeMinutes: Swift.Int
+            /// The pantry items the meal uses up, by id; each item by one meal of the plan at most.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealOutline/usesUp`.
+            public var usesUp: [Swift.String]
+            /// Creates a new `MealOutline`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - mainIngredient:
+            ///   - summary:
+            ///   - cookTimeMinutes:
+            ///   - usesUp: The pantry items the meal uses up, by id; each item by one meal of the plan at most.
+            public init(
+                name: Swift.String,
+                mainIngredient: Swift.String,
+                summary: Swift.String,
+                cookTimeMinutes: Swift.Int,
+                usesUp: [Swift.String]
+            ) {
+                self.name = name
+                self.mainIngredient = mainIngredient
+                self.summary = summary
+                self.cookTimeMinutes = cookTimeMinutes
+                self.usesUp = usesUp
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case mainIngredient
+                case summary
+                case cookTimeMinutes
+                case usesUp
             }
         }
         /// - Remark: Generated from `#/components/schemas/PantryList`.

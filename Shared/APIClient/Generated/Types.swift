@@ -71,7 +71,7 @@ public protocol APIProtocol: Sendable {
     func deleteScan(_ input: Operations.DeleteScan.Input) async throws -> Operations.DeleteScan.Output
     /// Follow a scan as Server-Sent Events until it is final
     ///
-    /// The scan's progress as Server-Sent Events (WHATWG HTML, `EventSource`): its status, then, while the model writes a fridge answer, the detected ingredients and each recipe as soon as it has been checked, then its outcome. A scan already final gets its outcome at once. A client that reconnects sends `Last-Event-ID` and gets only what it missed; once it has seen the final event the answer is 204, which makes `EventSource` stop reconnecting. The `ingredients`, `recipe` and `restart` events are additions: a client that listens only for `status`, `result` and `error` works as before, and `result` is always the last word.
+    /// The scan's progress as Server-Sent Events (WHATWG HTML, `EventSource`): its status, then, while the model writes a fridge answer, the detected ingredients and each recipe as soon as it has been checked, then its outcome. A scan already final gets its outcome at once. A client that reconnects sends `Last-Event-ID` and gets only what it missed; once it has seen the final event the answer is 204, which makes `EventSource` stop reconnecting. The `ingredients`, `recipe`, `meal` and `restart` events are additions: a client that listens only for `status`, `result` and `error` works as before, and `result` is always the last word.
     ///
     /// - Remark: HTTP `GET /v1/scans/{id}/events`.
     /// - Remark: Generated from `#/paths//v1/scans/{id}/events/get(streamScanEvents)`.
@@ -218,6 +218,8 @@ public protocol APIProtocol: Sendable {
     func getSharedRecipePage(_ input: Operations.GetSharedRecipePage.Input) async throws -> Operations.GetSharedRecipePage.Output
     /// Scans left today
     ///
+    /// A meal plan (`POST /v1/plans`) costs one scan of the allowance, as any scan does.
+    ///
     /// - Remark: HTTP `GET /v1/quota`.
     /// - Remark: Generated from `#/paths//v1/quota/get(getQuota)`.
     func getQuota(_ input: Operations.GetQuota.Input) async throws -> Operations.GetQuota.Output
@@ -238,6 +240,23 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/profile`.
     /// - Remark: Generated from `#/paths//v1/profile/put(putProfile)`.
     func putProfile(_ input: Operations.PutProfile.Input) async throws -> Operations.PutProfile.Output
+    /// The kitchen's plans with a day in a range
+    ///
+    /// - Remark: HTTP `GET /v1/plans`.
+    /// - Remark: Generated from `#/paths//v1/plans/get(listPlans)`.
+    func listPlans(_ input: Operations.ListPlans.Input) async throws -> Operations.ListPlans.Output
+    /// Plan the days ahead from the pantry
+    ///
+    /// Asks the model, in one text-only call, for an outline of each meal of the plan (a name, its main ingredient, a one-line summary, the minutes it takes and the pantry items it uses up), the pantry's items to use soonest first. Kiwi checks every meal itself: items used up in `useSoonBy` order across the days, each once; no main ingredient two days running; the profile's cook time and every member's allergies and diets. A meal that breaks one is asked for once more, then left empty with its `emptyReason`. A plan is a scan: it costs one scan of the daily allowance when it succeeds and nothing when it fails, takes an `Idempotency-Key`, and is followed at `GET /v1/plans/{id}` or through its scan's events (`GET /v1/scans/{id}/events`, the same id). An empty pantry still plans, meals to shop for (`pantryWasEmpty`). Each member is optional.
+    ///
+    /// - Remark: HTTP `POST /v1/plans`.
+    /// - Remark: Generated from `#/paths//v1/plans/post(createPlan)`.
+    func createPlan(_ input: Operations.CreatePlan.Input) async throws -> Operations.CreatePlan.Output
+    /// One plan, and its meals once outlined
+    ///
+    /// - Remark: HTTP `GET /v1/plans/{id}`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/get(getPlan)`.
+    func getPlan(_ input: Operations.GetPlan.Input) async throws -> Operations.GetPlan.Output
     /// The caller's household and its members
     ///
     /// Every member by the name they chose, with their profile's allergies and diets as they are now: what an answer for them is checked against. Never an Apple id, an email or a user id.
@@ -405,7 +424,7 @@ extension APIProtocol {
     }
     /// Follow a scan as Server-Sent Events until it is final
     ///
-    /// The scan's progress as Server-Sent Events (WHATWG HTML, `EventSource`): its status, then, while the model writes a fridge answer, the detected ingredients and each recipe as soon as it has been checked, then its outcome. A scan already final gets its outcome at once. A client that reconnects sends `Last-Event-ID` and gets only what it missed; once it has seen the final event the answer is 204, which makes `EventSource` stop reconnecting. The `ingredients`, `recipe` and `restart` events are additions: a client that listens only for `status`, `result` and `error` works as before, and `result` is always the last word.
+    /// The scan's progress as Server-Sent Events (WHATWG HTML, `EventSource`): its status, then, while the model writes a fridge answer, the detected ingredients and each recipe as soon as it has been checked, then its outcome. A scan already final gets its outcome at once. A client that reconnects sends `Last-Event-ID` and gets only what it missed; once it has seen the final event the answer is 204, which makes `EventSource` stop reconnecting. The `ingredients`, `recipe`, `meal` and `restart` events are additions: a client that listens only for `status`, `result` and `error` works as before, and `result` is always the last word.
     ///
     /// - Remark: HTTP `GET /v1/scans/{id}/events`.
     /// - Remark: Generated from `#/paths//v1/scans/{id}/events/get(streamScanEvents)`.
@@ -720,6 +739,8 @@ extension APIProtocol {
     }
     /// Scans left today
     ///
+    /// A meal plan (`POST /v1/plans`) costs one scan of the allowance, as any scan does.
+    ///
     /// - Remark: HTTP `GET /v1/quota`.
     /// - Remark: Generated from `#/paths//v1/quota/get(getQuota)`.
     public func getQuota(headers: Operations.GetQuota.Input.Headers = .init()) async throws -> Operations.GetQuota.Output {
@@ -750,6 +771,49 @@ extension APIProtocol {
         try await putProfile(Operations.PutProfile.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// The kitchen's plans with a day in a range
+    ///
+    /// - Remark: HTTP `GET /v1/plans`.
+    /// - Remark: Generated from `#/paths//v1/plans/get(listPlans)`.
+    public func listPlans(
+        query: Operations.ListPlans.Input.Query = .init(),
+        headers: Operations.ListPlans.Input.Headers = .init()
+    ) async throws -> Operations.ListPlans.Output {
+        try await listPlans(Operations.ListPlans.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Plan the days ahead from the pantry
+    ///
+    /// Asks the model, in one text-only call, for an outline of each meal of the plan (a name, its main ingredient, a one-line summary, the minutes it takes and the pantry items it uses up), the pantry's items to use soonest first. Kiwi checks every meal itself: items used up in `useSoonBy` order across the days, each once; no main ingredient two days running; the profile's cook time and every member's allergies and diets. A meal that breaks one is asked for once more, then left empty with its `emptyReason`. A plan is a scan: it costs one scan of the daily allowance when it succeeds and nothing when it fails, takes an `Idempotency-Key`, and is followed at `GET /v1/plans/{id}` or through its scan's events (`GET /v1/scans/{id}/events`, the same id). An empty pantry still plans, meals to shop for (`pantryWasEmpty`). Each member is optional.
+    ///
+    /// - Remark: HTTP `POST /v1/plans`.
+    /// - Remark: Generated from `#/paths//v1/plans/post(createPlan)`.
+    public func createPlan(
+        query: Operations.CreatePlan.Input.Query = .init(),
+        headers: Operations.CreatePlan.Input.Headers = .init(),
+        body: Operations.CreatePlan.Input.Body
+    ) async throws -> Operations.CreatePlan.Output {
+        try await createPlan(Operations.CreatePlan.Input(
+            query: query,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// One plan, and its meals once outlined
+    ///
+    /// - Remark: HTTP `GET /v1/plans/{id}`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/get(getPlan)`.
+    public func getPlan(
+        path: Operations.GetPlan.Input.Path,
+        headers: Operations.GetPlan.Input.Headers = .init()
+    ) async throws -> Operations.GetPlan.Output {
+        try await getPlan(Operations.GetPlan.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// The caller's household and its members

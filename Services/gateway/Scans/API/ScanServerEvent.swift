@@ -8,7 +8,7 @@ struct ScanServerEvent {
     /// The event's id, its position on the scan's path: `queued` 1, `running` 2, the n-th stored partial 2 + n, the
     /// final event 3 + the scan's partial count.
     let id: Int
-    /// `status`, `ingredients`, `recipe`, `restart`, `result` or `error`.
+    /// `status`, `ingredients`, `recipe`, `meal`, `restart`, `result` or `error`.
     let name: String
     /// The event's data: JSON, which without pretty printing has no line breaks.
     let json: String

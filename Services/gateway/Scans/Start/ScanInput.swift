@@ -2,8 +2,8 @@ import Foundation
 import KiwiModels
 import KiwiScans
 
-/// What a scan is started from, the one thing a photo scan, a refinement and a pantry scan start differently: the
-/// photos of an upload, a refinement's confirmed ingredient names, or the pantry's items.
+/// What a scan is started from, the one thing a photo scan, a refinement, a pantry scan and a plan start differently:
+/// the photos of an upload, a refinement's confirmed ingredient names, the pantry's items, or a plan's request with them.
 struct ScanInput: Sendable {
     /// What an `Idempotency-Key` is checked against (the scan's `photo_sha256`).
     var digest: Data
@@ -14,6 +14,8 @@ struct ScanInput: Sendable {
     var refinement: QueuedScan.Refinement?
     /// A pantry scan's items, soonest to use first; nil for any other scan.
     var pantry: [OfferedPantryItem]?
+    /// A plan's request, outlined from ``pantry`` (which may then be empty); nil for any other scan.
+    var plan: PlanRequest?
 
     /// A photo scan's input.
     init(_ upload: ScanUpload) {
@@ -30,11 +32,25 @@ struct ScanInput: Sendable {
         self.init(digest: PantryScanRequest.digest, photos: [], mode: .fridge, refinement: nil, pantry: pantry)
     }
 
-    private init(digest: Data, photos: [[UInt8]], mode: ScanMode, refinement: QueuedScan.Refinement?, pantry: [OfferedPantryItem]? = nil) {
+    /// A plan's input: what an `Idempotency-Key` is checked against is the request, not the pantry, so that a retry
+    /// finds its plan even when the pantry changed in between.
+    init(plan: PlanRequest, pantry: [OfferedPantryItem]) {
+        self.init(digest: PlanRequestBody.digest(of: plan), photos: [], mode: .fridge, refinement: nil, pantry: pantry, plan: plan)
+    }
+
+    private init(
+        digest: Data,
+        photos: [[UInt8]],
+        mode: ScanMode,
+        refinement: QueuedScan.Refinement?,
+        pantry: [OfferedPantryItem]? = nil,
+        plan: PlanRequest? = nil
+    ) {
         self.digest = digest
         self.photos = photos
         self.mode = mode
         self.refinement = refinement
         self.pantry = pantry
+        self.plan = plan
     }
 }

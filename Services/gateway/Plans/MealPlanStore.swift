@@ -1,0 +1,27 @@
+import Foundation
+import KiwiModels
+
+/// A kitchen's meal plan as the store keeps it: what was asked for, and its meals once its scan outlined them.
+struct MealPlanRecord: Sendable, Hashable {
+    /// Also its scan's id.
+    var id: UUID
+    /// Who asked for it: its scan is theirs.
+    var createdBy: UUID
+    var request: PlanRequest
+    var pantryWasEmpty: Bool
+    var createdAt: Date
+    /// Nil until the plan's scan succeeds: the worker writes them with its outcome.
+    var schedule: [PlannedMeal]?
+}
+
+/// The kitchens' meal plans (`/v1/plans`). Real: ``PostgresMealPlanStore`` (the `meal_plans` table); fake:
+/// `FakeMealPlanStore`. Every lookup is by the kitchen too: another kitchen's plan is one that does not exist.
+protocol MealPlanStore: Sendable {
+    /// Keeps `plan` for the kitchen, before its scan's job leaves; a plan of that id already kept stays as it is, so that
+    /// a retried request adds nothing.
+    func create(_ plan: MealPlanRecord, for kitchen: Kitchen) async throws
+    func plan(_ id: UUID, of kitchen: Kitchen) async throws -> MealPlanRecord?
+    /// The kitchen's plans with a day in `days`, the earliest first day first, then the newest; at most `limit`.
+    func plans(of kitchen: Kitchen, overlapping days: ClosedRange<CalendarDay>, limit: Int) async throws -> [MealPlanRecord]
+    func deleteAll(of kitchen: Kitchen) async throws
+}

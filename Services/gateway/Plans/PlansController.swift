@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import KiwiModels
+import KiwiScans
+import KiwiServiceSupport
+
+/// `/v1/plans` (docs/architecture.md, "Meal plans"): a kitchen's plans of the days ahead, each outlined by one scan
+/// from the pantry, soonest to use first, and charged as one. A plan is the kitchen's: every member of a household
+/// sees and follows it, guarded for all of them.
+struct PlansController: Sendable {
+    let scans: ScanCoordinator
+    let plans: any MealPlanStore
+    let households: any HouseholdStore
+    let pantry: any PantryStore
+    let now: @Sendable () -> Date
+
+    func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
+        group.post("plans", use: create)
+        group.get("plans", use: list)
+        group.get("plans/:id", use: show)
+    }
+
+    /// `POST /v1/plans` (``PlanRequestBody``): 202 with the plan, `planning`, and its `Location`; its scan's events
+    /// (`GET /v1/scans/{id}/events`, the plan's id) say when it is outlined. A retry with the same `Idempotency-Key`
+    /// answers the plan it started. Refused as a scan is (429, 503) before anything is kept.
+    @Sendable func create(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let kitchen = try await households.kitchen(of: session.userID)
+        let createdAt = Date()
+        let asked = try await request.decodedBody(as: PlanRequestBody.self, largest: 1024, example: PlanRequestBody.example)
+            .request(today: CalendarDay(utc: now()))
+        let items = try await pantry.items(of: kitchen, after: nil, limit: PantryScanRequest.mostItems).items.map(OfferedPantryItem.init)
+        let record = { @Sendable (scan: ScanRecord) in
+            MealPlanRecord(id: scan.id, createdBy: session.userID, request: asked, pantryWasEmpty: items.isEmpty, createdAt: createdAt)
+        }
+        let started = try await scans.startPlan(request, context: context) {
+            ScanInput(plan: asked, pantry: items)
+        } keeping: { scan in
+            try await plans.create(record(scan), for: kitchen)
+        }
+        if case .repeated(let scan) = started {
+            // Kept already, unless the first request stopped before it could: then it is kept now, and its scan fails.
+            try await plans.create(record(scan), for: kitchen)
+        }
+        guard let plan = try await plans.plan(started.scan.id, of: kitchen) else { throw Self.notFound }
+        var headers = HTTPFields()
+        headers[.location] = "/v1/plans/\(plan.id.uuidString.lowercased())"
+        return try Response.json(try await shown(plan), status: .accepted, headers: headers)
+    }
+
+    /// `GET /v1/plans/{id}`: the plan, and its meals once outlined.
+    @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let id = try context.pathID(else: Self.notFound)
+        guard let plan = try await plans.plan(id, of: try await households.kitchen(of: session.userID)) else { throw Self.notFound }
+        return try Response.json(try await shown(plan))
+    }
+
+    /// `GET /v1/plans?from=&to=`: the kitchen's plans with a day from `from` (today, UTC, by default) to `to` (two weeks
+    /// on), the earliest first; at most ``mostListed``.
+    @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let query = request.uri.queryParameters
+        let from = try Self.day(query["from"], named: "from") ?? CalendarDay(utc: now())
+        let to = try Self.day(query["to"], named: "to") ?? from.adding(days: PlanRequest.mostDays - 1)
+        guard from <= to, to.daysSince1970 - from.daysSince1970 <= 366 else {
+            throw APIError.badRequest("to must be on or after from, and within a year of it.")
+        }
+        let kitchen = try await households.kitchen(of: session.userID)
+        var shown: [MealPlan] = []
+        for plan in try await plans.plans(of: kitchen, overlapping: from...to, limit: Self.mostListed) { shown.append(try await self.shown(plan)) }
+        return try Response.json(MealPlanList(plans: shown))
+    }
+
+    static let mostListed = 50
+
+    /// The plan as the API shows it: `ready` with its meals, or as its scan stands: `planning` while it runs, `failed`
+    /// (with the scan's error) when it failed, was deleted or succeeded without an outline.
+    private func shown(_ plan: MealPlanRecord) async throws -> MealPlan {
+        func shown(_ status: String, _ error: ErrorBody? = nil) -> MealPlan {
+            MealPlan(
+                id: plan.id,
+                status: status,
+                request: plan.request,
+                pantryWasEmpty: plan.pantryWasEmpty,
+                createdAt: plan.createdAt,
+                schedule: plan.schedule,
+                error: error
+            )
+        }
+        if plan.schedule != nil { return shown("ready") }
+        guard let scan = try await scans.scan(plan.id, of: plan.createdBy) else { return shown("failed", Self.gone.body) }
+        if scan.state.isOpen { return shown("planning") }
+        return shown("failed", ScanAPIErrors.apiError(for: scan.failure ?? ScanFailure(.invalidModelResponse, "")).body)
+    }
+
+    private static func day(_ text: Substring?, named name: String) throws -> CalendarDay? {
+        guard let text else { return nil }
+        guard let day = CalendarDay(String(text)) else { throw APIError.badRequest("\(name) must be a date, yyyy-MM-dd.") }
+        return day
+    }
+
+    private static let notFound = APIError(.notFound, .notFound, "There is no such plan.")
+    /// The plan's scan is gone before it outlined the plan (deleted with its person's account or by them).
+    private static let gone = APIError(.badGateway, .invalidModelResponse, "This plan was not outlined; ask for a new one.")
+}

@@ -1,0 +1,89 @@
+import Foundation
+import KiwiDatabase
+import KiwiModels
+import Logging
+import PostgresNIO
+
+/// The `meal_plans` table. Days are written and read as days since 1970 and times as microseconds since 1970, so that a
+/// plan reads back exactly as it was written whatever the session's time zone.
+struct PostgresMealPlanStore: MealPlanStore {
+    let client: PostgresClient
+    let logger: Logger
+    /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
+    var timeout = StatementTimeout.default
+
+    private static let columns = """
+        id, created_by, first_day - DATE '1970-01-01', days, meal_times, servings, pantry_was_empty,
+        (extract(epoch FROM created_at) * 1000000)::bigint, schedule::text
+        """
+
+    func create(_ plan: MealPlanRecord, for kitchen: Kitchen) async throws {
+        try await withStatementDeadline("meal plan create", timeout: timeout) {
+            try await client.query(
+                """
+                INSERT INTO meal_plans (id, kitchen_id, created_by, first_day, days, meal_times, servings, pantry_was_empty, created_at)
+                VALUES (\(plan.id), \(kitchen.id), \(plan.createdBy), DATE '1970-01-01' + \(plan.request.from.daysSince1970)::integer, \(plan.request.days),
+                        \(plan.request.meals.map(\.rawValue)), \(plan.request.servings), \(plan.pantryWasEmpty),
+                        timestamptz 'epoch' + \(Int64((plan.createdAt.timeIntervalSince1970 * 1_000_000).rounded())) * interval '1 microsecond')
+                ON CONFLICT (id) DO NOTHING
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    func plan(_ id: UUID, of kitchen: Kitchen) async throws -> MealPlanRecord? {
+        try await withStatementDeadline("meal plan read", timeout: timeout) {
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM meal_plans WHERE id = \(id) AND kitchen_id = \(kitchen.id)",
+                logger: logger
+            )
+            return try await Self.records(rows).first
+        }
+    }
+
+    func plans(of kitchen: Kitchen, overlapping days: ClosedRange<CalendarDay>, limit: Int) async throws -> [MealPlanRecord] {
+        try await withStatementDeadline("meal plan list", timeout: timeout) {
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.columns) FROM meal_plans
+                WHERE kitchen_id = \(kitchen.id) AND first_day <= DATE '1970-01-01' + \(days.upperBound.daysSince1970)::integer
+                  AND first_day + days - 1 >= DATE '1970-01-01' + \(days.lowerBound.daysSince1970)::integer
+                ORDER BY first_day, created_at DESC, id LIMIT \(limit)
+                """,
+                logger: logger
+            )
+            return try await Self.records(rows)
+        }
+    }
+
+    func deleteAll(of kitchen: Kitchen) async throws {
+        try await withStatementDeadline("meal plan delete", timeout: timeout) {
+            try await client.query("DELETE FROM meal_plans WHERE kitchen_id = \(kitchen.id)", logger: logger)
+        }
+    }
+
+    private static func records(_ rows: PostgresRowSequence) async throws -> [MealPlanRecord] {
+        var records: [MealPlanRecord] = []
+        for try await (id, createdBy, firstDay, days, times, servings, pantryWasEmpty, createdAt, schedule) in rows.decode(
+            (UUID, UUID, Int, Int, [String], Int, Bool, Int64, String?).self
+        ) {
+            records.append(
+                MealPlanRecord(
+                    id: id,
+                    createdBy: createdBy,
+                    request: PlanRequest(
+                        from: CalendarDay(daysSince1970: firstDay),
+                        days: days,
+                        meals: times.compactMap(MealTime.init(rawValue:)),
+                        servings: servings
+                    ),
+                    pantryWasEmpty: pantryWasEmpty,
+                    createdAt: Date(timeIntervalSince1970: Double(createdAt) / 1_000_000),
+                    schedule: try schedule.map { try KiwiJSON.decoder().decode([PlannedMeal].self, from: Data($0.utf8)) }
+                )
+            )
+        }
+        return records
+    }
+}

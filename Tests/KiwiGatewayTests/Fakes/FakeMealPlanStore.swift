@@ -1,0 +1,39 @@
+import Foundation
+import KiwiModels
+import Synchronization
+
+@testable import KiwiGateway
+
+/// Meal plans in memory, kept the way ``PostgresMealPlanStore`` keeps them.
+final class FakeMealPlanStore: MealPlanStore {
+    private let plans = Mutex<[(kitchen: UUID, plan: MealPlanRecord)]>([])
+
+    func create(_ plan: MealPlanRecord, for kitchen: Kitchen) async throws {
+        plans.withLock { kept in
+            if !kept.contains(where: { $0.plan.id == plan.id }) { kept.append((kitchen.id, plan)) }
+        }
+    }
+
+    func plan(_ id: UUID, of kitchen: Kitchen) async throws -> MealPlanRecord? {
+        plans.withLock { kept in kept.first { $0.kitchen == kitchen.id && $0.plan.id == id }?.plan }
+    }
+
+    func plans(of kitchen: Kitchen, overlapping days: ClosedRange<CalendarDay>, limit: Int) async throws -> [MealPlanRecord] {
+        plans.withLock { kept in
+            kept.filter { $0.kitchen == kitchen.id && $0.plan.request.dates.overlaps(days) }.map(\.plan)
+                .sorted { ($0.request.from, $1.createdAt, $0.id.uuidString) < ($1.request.from, $0.createdAt, $1.id.uuidString) }
+                .prefix(limit).map { $0 }
+        }
+    }
+
+    func deleteAll(of kitchen: Kitchen) async throws {
+        plans.withLock { kept in kept.removeAll { $0.kitchen == kitchen.id } }
+    }
+
+    /// Outlines plan `id` as the worker would with its scan's success.
+    func outline(_ id: UUID, with schedule: [PlannedMeal]) {
+        plans.withLock { kept in
+            if let index = kept.firstIndex(where: { $0.plan.id == id }) { kept[index].plan.schedule = schedule }
+        }
+    }
+}

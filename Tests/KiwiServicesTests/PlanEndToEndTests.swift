@@ -1,0 +1,95 @@
+import Foundation
+import KiwiAPIClient
+import KiwiDevelopment
+import KiwiModels
+import KiwiTestSupport
+import Testing
+
+@testable import KiwiLLMStub
+
+/// Meal plans (docs/architecture.md, "Meal plans") through the generated client, the auth service, the gateway,
+/// RabbitMQ, a worker and the stub, which answers a plan with its canned week.
+@Suite("End to end: meal plans", .serialized, .timeLimit(.minutes(3)))
+struct PlanEndToEndTests {
+    typealias CLI = CLITests.CLI
+
+    @Test("a plan offers the items due first, first; its first meals use them up in that order; it counts as one scan")
+    func planUsesUpWhatIsDueFirst() async throws {
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let today = CalendarDay(utc: Date())
+            for (name, days) in [("Rice", nil), ("Spinach", 1), ("Cream", 2), ("Mushrooms", 2)] as [(String, Int?)] {
+                let bestBefore = days.map { ["--best-before", "\(today.adding(days: $0))"] } ?? []
+                #expect(try await cli.run(["pantry", "add", name] + bestBefore).status == 0)
+            }
+            let client = try Self.client(server: rig.gateway, of: cli)
+            let pantry = try await client.listPantry(query: .init(limit: 100)).ok.body.json.items
+
+            let asked = try await client.createPlan(body: .json(.init(from: "\(today)", days: 3, meals: [.dinner], servings: 2)))
+            let plan = try await Self.outlined(try asked.accepted.body.json.id, by: client)
+
+            #expect(plan.status == .ready && plan.pantryWasEmpty == false)
+            let request = try #require(rig.stub.snapshot.recent.last)
+            #expect(request.imageCount == 0 && request.parameters.schemaName == "kiwi_meal_plan")
+            #expect(request.parameters.planSlots == ["d1-dinner", "d2-dinner", "d3-dinner"])
+            let text = try #require(request.parameters.userTexts.first)
+            let offered = try #require(text.range(of: "(a JSON array): [", options: .backwards)).upperBound
+            let names = pantry.map { text[offered...].range(of: "\"\($0.name)\"")?.lowerBound }
+            #expect(names.allSatisfy { $0 != nil } && names == names.sorted { $0! < $1! }, "\(text)")
+            #expect(pantry.prefix(2).map(\.name) == ["Spinach", "Cream"] || pantry.prefix(2).map(\.name) == ["Spinach", "Mushrooms"])
+            let schedule = try #require(plan.schedule)
+            #expect(schedule.map(\.date) == (0..<3).map { "\(today.adding(days: $0))" })
+            // The stub uses up one offered item per meal, the first offered first.
+            #expect(schedule.map { $0.outline?.usesUp.first } == pantry.prefix(3).map { $0.id })
+            #expect(try await cli.scansLeft() == 3, "a plan costs one scan")
+
+            let listed = try await client.listPlans(query: .init(from: "\(today)", to: "\(today.adding(days: 6))")).ok.body.json.plans
+            #expect(listed.map(\.id) == [plan.id])
+        }
+    }
+
+    @Test("a plan of an empty pantry plans meals to shop for, and says the pantry was empty")
+    func emptyPantryStillPlans() async throws {
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let client = try Self.client(server: rig.gateway, of: cli)
+            let asked = try await client.createPlan(body: .json(.init(days: 2, meals: [.lunch, .dinner])))
+            let plan = try await Self.outlined(try asked.accepted.body.json.id, by: client)
+            #expect(plan.status == .ready && plan.pantryWasEmpty)
+            #expect(plan.schedule?.map(\.meal) == [.lunch, .dinner, .lunch, .dinner])
+            #expect(plan.schedule?.allSatisfy { $0.outline?.usesUp == [] } == true)
+        }
+    }
+
+    @Test("a plan of more than 14 days, or more than three meals a day, is 400 and costs nothing")
+    func tooLongOrTooManyMealsIsRefused() async throws {
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let client = try Self.client(server: rig.gateway, of: cli)
+            let long = try await client.createPlan(body: .json(.init(days: 15)))
+            #expect(try long.badRequest.body.json.error == "bad_request")
+            let many = try await client.createPlan(body: .json(.init(meals: [.breakfast, .lunch, .dinner, .dinner])))
+            #expect(try many.badRequest.body.json.message.contains("three meals a day"))
+            #expect(try await cli.scansLeft() == 4)
+        }
+    }
+
+    /// A client signed in as `cli`'s user.
+    static func client(server: URL, of cli: CLI) throws -> Client {
+        let session = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: cli.sessionFile))
+        return KiwiAPI.client(serverURL: server, sessionToken: try #require(session["sessionToken"]))
+    }
+
+    /// Plan `id` once it is no longer `planning`.
+    static func outlined(_ id: String, by client: Client) async throws -> Components.Schemas.MealPlan {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            let plan = try await client.getPlan(path: .init(id: id)).ok.body.json
+            if plan.status != .planning || ContinuousClock.now > deadline { return plan }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
