@@ -23,4 +23,12 @@ enum IDArgument {
         }
         return id.uuidString.lowercased()
     }
+
+    /// A plan's id, as `kiwi plan` prints it.
+    static func plan(_ text: String) throws -> String {
+        guard let id = UUID(uuidString: text) else {
+            throw ValidationError("ID must be a plan's id (a UUID), as `kiwi plan` prints it; '\(text)' is not one.")
+        }
+        return id.uuidString.lowercased()
+    }
 }

@@ -170,7 +170,7 @@ struct ScanFollower {
     let session: SessionFile.Saved
     /// Where the scan's progress is shown; nowhere when nil.
     let progress: ProgressLine?
-    /// Where the answer's elements are shown as they stream (`ingredients`, `recipe`, `restart` events); nowhere when nil.
+    /// Where the answer's elements are shown as they stream (`ingredients`, `recipe`, `meal`, `restart` events); nowhere when nil.
     var streamed: StreamedAnswer? = nil
     /// Reconnections tried in a row before giving up.
     static let reconnections = 5
@@ -201,7 +201,7 @@ struct ScanFollower {
                     lastEventID = event.id ?? lastEventID
                     guard let data = event.data.map({ Data($0.utf8) }), let name = event.event else { continue }
                     switch name {
-                    case "ingredients", "recipe", "restart":
+                    case "ingredients", "recipe", "meal", "restart":
                         try streamed?.show(try ScanPartialEvent(name: name, data: data).partial)
                     case "result":
                         let scan = try JSONDecoder.iso8601.decode(Components.Schemas.Scan.self, from: data)
