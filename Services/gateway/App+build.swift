@@ -161,6 +161,13 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     APIDocumentController().addRoutes(to: router)
     router.addReadinessRoute(checks: dependencies.readinessChecks, optional: dependencies.optionalReadinessChecks)
     SharePageController(recipes: dependencies.recipes, limiter: ClientRateLimiter(dependencies.sharePageLimit)).addRoutes(to: router)
+    PlanCalendarFeed(
+        plans: dependencies.plans,
+        profiles: dependencies.profiles,
+        limiter: ClientRateLimiter(dependencies.sharePageLimit),
+        publicBaseURL: dependencies.publicBaseURL
+    )
+    .addRoutes(to: router)
     let v1 = router.group("v1")
     SignInController(accounts: dependencies.accounts).addRoutes(to: v1.group("auth"))
     let signedIn = v1.group().add(
@@ -186,8 +193,15 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     )
     BlockingScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans).addRoutes(to: signedIn)
-    PlansController(scans: scans, plans: dependencies.plans, households: dependencies.households, pantry: dependencies.pantry, now: dependencies.now)
-        .addRoutes(to: signedIn)
+    PlansController(
+        scans: scans,
+        plans: dependencies.plans,
+        households: dependencies.households,
+        pantry: dependencies.pantry,
+        publicBaseURL: dependencies.publicBaseURL,
+        now: dependencies.now
+    )
+    .addRoutes(to: signedIn)
     let profileCheck = TodaysProfileCheck(tableProfile: tableProfile, dietGuard: DietGuard())
     RecipesController(
         recipes: dependencies.recipes,

@@ -58,7 +58,7 @@ struct GatewayDependencies: Sendable {
     var listStreamLifetime = Duration.seconds(300)
     /// The base of the share links (`PUBLIC_BASE_URL`).
     var publicBaseURL = URL(string: "http://localhost:8080")!
-    /// How many share pages one client address may open in a burst, and then per second.
+    /// How many share pages, and how many plan calendars, one client address may open in a burst, and then per second.
     var sharePageLimit = RateLimit(burst: 60, perSecond: 1)
     /// How many household invitations one person may make, and how many codes try, in a burst and then per second.
     var householdCodeLimit = RateLimit(burst: 10, perSecond: 1.0 / 60)

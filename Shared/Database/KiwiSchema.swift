@@ -10,7 +10,7 @@ public enum KiwiSchema {
     public static let gateway: [Migration] = [
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
-        partialRows, lz4Compression, foodTableVersion, households, sharedKitchen, shoppingQuantities, mealPlans,
+        partialRows, lz4Compression, foodTableVersion, households, sharedKitchen, shoppingQuantities, mealPlans, planCalendars,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -832,6 +832,18 @@ public enum KiwiSchema {
                 )
                 """,
                 "CREATE INDEX meal_plans_by_kitchen ON meal_plans (kitchen_id, first_day)",
+            ]
+        )
+
+    /// A plan's private calendar feed (`/c/{token}`, docs/architecture.md, "Meal plans"): the SHA-256 of its token,
+    /// never the token, which is shown once, when made; null while the plan has none. Making a new one or deleting it
+    /// revokes the old link.
+    static let planCalendars =
+        Migration(
+            version: 25,
+            name: "plan calendar feeds",
+            statements: [
+                "ALTER TABLE meal_plans ADD COLUMN calendar_token_sha256 bytea UNIQUE CHECK (octet_length(calendar_token_sha256) = 32)"
             ]
         )
 

@@ -2,7 +2,8 @@ import Foundation
 import KiwiStrictJSON
 
 /// How a user cooks (`GET`/`PUT /v1/profile`): diets and allergies every answer is checked against, dislikes and
-/// limits the model is asked to respect. Every scan carries the profile as it was when the scan started.
+/// limits the model is asked to respect; and when meals are eaten, where, for a plan's calendar. Every scan carries the
+/// profile as it was when the scan started.
 public struct KitchenProfile: Codable, Hashable, Sendable {
     /// A way of eating the user follows.
     public enum Diet: String, Codable, Hashable, Sendable, CaseIterable {
@@ -31,17 +32,31 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
     public var maxCookTimeMinutes: Int?
     /// How many people to cook for, 1 to 12; nil when unsaid.
     public var servings: Int?
+    /// When each meal is eaten, as a plan's calendar shows it; nil for ``MealTimes/standard``'s.
+    public var mealTimes: MealTimes?
+    /// The IANA time zone the meal times are in (`Europe/Berlin`); nil for UTC.
+    public var timeZone: String?
 
-    public init(diets: [Diet] = [], allergies: [Allergen] = [], dislikes: [String] = [], maxCookTimeMinutes: Int? = nil, servings: Int? = nil) {
+    public init(
+        diets: [Diet] = [],
+        allergies: [Allergen] = [],
+        dislikes: [String] = [],
+        maxCookTimeMinutes: Int? = nil,
+        servings: Int? = nil,
+        mealTimes: MealTimes? = nil,
+        timeZone: String? = nil
+    ) {
         self.diets = diets
         self.allergies = allergies
         self.dislikes = dislikes
         self.maxCookTimeMinutes = maxCookTimeMinutes
         self.servings = servings
+        self.mealTimes = mealTimes
+        self.timeZone = timeZone
     }
 
     private enum CodingKeys: String, CodingKey {
-        case diets, allergies, dislikes, maxCookTimeMinutes, servings
+        case diets, allergies, dislikes, maxCookTimeMinutes, servings, mealTimes, timeZone
     }
 
     public init(from decoder: any Decoder) throws {
@@ -51,9 +66,12 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         dislikes = try container.decodeIfPresent([String].self, forKey: .dislikes) ?? []
         maxCookTimeMinutes = try container.decodeIfPresent(Int.self, forKey: .maxCookTimeMinutes)
         servings = try container.decodeIfPresent(Int.self, forKey: .servings)
+        mealTimes = try container.decodeIfPresent(MealTimes.self, forKey: .mealTimes)
+        timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
     }
 
-    /// Writes every member, unset numbers as `null`.
+    /// Writes every member, unset numbers as `null`; the meal times and time zone only when set, as the defaults
+    /// stand for them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(diets, forKey: .diets)
@@ -61,10 +79,16 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         try container.encode(dislikes, forKey: .dislikes)
         try container.encode(maxCookTimeMinutes, forKey: .maxCookTimeMinutes)
         try container.encode(servings, forKey: .servings)
+        try container.encodeIfPresent(mealTimes, forKey: .mealTimes)
+        try container.encodeIfPresent(timeZone, forKey: .timeZone)
     }
 
-    /// A profile that asks for nothing.
-    public var isEmpty: Bool { self == KitchenProfile() }
+    /// A profile that asks nothing of an answer: the meal times and time zone only place a plan's meals in a calendar.
+    public var isEmpty: Bool {
+        var rules = self
+        (rules.mealTimes, rules.timeZone) = (nil, nil)
+        return rules == KitchenProfile()
+    }
 
     /// The most dislikes a profile keeps.
     public static let maximumDislikes = 20
@@ -83,7 +107,9 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
             allergies: Allergen.allCases.filter { allergen in everyone.contains { $0.allergies.contains(allergen) } },
             dislikes: dislikes,
             maxCookTimeMinutes: maxCookTimeMinutes,
-            servings: servings
+            servings: servings,
+            mealTimes: mealTimes,
+            timeZone: timeZone
         )
     }
     /// How long one dislike may be, in characters.
@@ -97,6 +123,12 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         JSONProperty("dislikes", .array(of: .string(length: dislikeLength), count: 0...maximumDislikes), required: false),
         JSONProperty("maxCookTimeMinutes", .nullable(.integer(5...120)), required: false),
         JSONProperty("servings", .nullable(.integer(1...12)), required: false),
+        JSONProperty(
+            "mealTimes",
+            .nullable(.object(MealTime.allCases.map { JSONProperty($0.rawValue, .nullable(.string(length: 5...5)), required: false) })),
+            required: false
+        ),
+        JSONProperty("timeZone", .nullable(.string(length: 1...64)), required: false),
     ])
 
     /// Reads a profile document as a client sends it, checking every rule: the shape, no diet or allergy listed twice,
@@ -147,6 +179,27 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         for name in ["diets", "allergies"] {
             violations += duplicates(in: strings(name), at: "$.\(name)")
         }
+        var mealTimes: MealTimes?
+        if case .object(let times)? = object["mealTimes"] {
+            var read = MealTimes()
+            for meal in MealTime.allCases {
+                guard case .string(let text)? = times[meal.rawValue] else { continue }
+                if MealTimes.clock(text) == nil {
+                    violations.append(
+                        JSONViolation(path: "$.mealTimes.\(meal.rawValue)", message: "must be a time of day, HH:mm, from 00:00 to 23:59")
+                    )
+                }
+                read[meal] = text
+            }
+            mealTimes = read
+        }
+        var timeZone: String?
+        if case .string(let name)? = object["timeZone"] {
+            if TimeZone(identifier: name) == nil || !name.contains("/") && name != "UTC" {
+                violations.append(JSONViolation(path: "$.timeZone", message: "must be an IANA time zone, such as Europe/Berlin or UTC"))
+            }
+            timeZone = name
+        }
         guard violations.isEmpty else { throw KitchenProfileValidationError(violations: violations) }
         var seen: Set<String> = []
         return KitchenProfile(
@@ -154,7 +207,9 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
             allergies: strings("allergies").compactMap(Allergen.init(rawValue:)),
             dislikes: dislikes.filter { seen.insert($0).inserted },
             maxCookTimeMinutes: integer("maxCookTimeMinutes"),
-            servings: integer("servings")
+            servings: integer("servings"),
+            mealTimes: mealTimes,
+            timeZone: timeZone
         )
     }
 
@@ -200,4 +255,52 @@ public struct KitchenProfileValidationError: Error, Hashable, Sendable, CustomSt
     }
 
     public var description: String { violations.map(\.description).joined(separator: "; ") }
+}
+
+/// When each meal of the day is eaten, each a local time of day, `HH:mm`; a meal without one is at its standard time.
+public struct MealTimes: Codable, Hashable, Sendable {
+    public var breakfast: String?
+    public var lunch: String?
+    public var dinner: String?
+
+    public init(breakfast: String? = nil, lunch: String? = nil, dinner: String? = nil) {
+        self.breakfast = breakfast
+        self.lunch = lunch
+        self.dinner = dinner
+    }
+
+    /// The times of a profile that sets none.
+    public static let standard = MealTimes(breakfast: "08:00", lunch: "12:30", dinner: "19:00")
+
+    public subscript(meal: MealTime) -> String? {
+        get {
+            switch meal {
+            case .breakfast: breakfast
+            case .lunch: lunch
+            case .dinner: dinner
+            }
+        }
+        set {
+            switch meal {
+            case .breakfast: breakfast = newValue
+            case .lunch: lunch = newValue
+            case .dinner: dinner = newValue
+            }
+        }
+    }
+
+    /// When `meal` is eaten: its time, or the standard one; as the hour and minute.
+    public func clock(of meal: MealTime) -> (hour: Int, minute: Int) {
+        self[meal].flatMap(Self.clock) ?? Self.clock(Self.standard[meal]!)!
+    }
+
+    /// `HH:mm` read as an hour and a minute; nil for anything else.
+    public static func clock(_ text: String) -> (hour: Int, minute: Int)? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard text.utf8.count == 5, parts.count == 2,
+            parts.allSatisfy({ $0.utf8.count == 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
+        return (hour, minute)
+    }
 }

@@ -160,3 +160,13 @@ public struct MealPlanList: Codable, Hashable, Sendable {
         self.plans = plans
     }
 }
+
+/// A plan's private calendar feed (`POST /v1/plans/{id}/calendar`): shown once, as only its digest is kept.
+public struct PlanCalendarLink: Codable, Hashable, Sendable {
+    /// The feed anyone with the link can subscribe to: `PUBLIC_BASE_URL` + `/c/{token}`.
+    public var url: URL
+
+    public init(url: URL) {
+        self.url = url
+    }
+}

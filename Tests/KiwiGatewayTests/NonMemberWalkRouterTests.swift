@@ -32,6 +32,7 @@ struct NonMemberWalkRouterTests {
         "putProfile": "the caller's own", "getHousehold": "the caller's own household",
         "createHousehold": "makes the caller's own", "inviteToHousehold": "to the caller's own household",
         "deleteAccount": "the caller's own", "signOut": "the caller's own session", "listPlans": "the caller's kitchen's",
+        "getPlanCalendar": "public by design: a feed's 256-bit token, not an id, opens only the plan's calendar",
     ]
 
     /// Every operation id of the API description.
@@ -84,6 +85,8 @@ struct NonMemberWalkRouterTests {
             "createPlan": .json(.post, "/v1/plans?for=\(member)", body: "{}"),
             // A plan's id is its scan's.
             "getPlan": .json(.get, "/v1/plans/\(scan)"),
+            "makePlanCalendar": .json(.post, "/v1/plans/\(scan)/calendar"),
+            "revokePlanCalendar": .json(.delete, "/v1/plans/\(scan)/calendar"),
         ]
     }
 

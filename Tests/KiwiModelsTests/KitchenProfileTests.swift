@@ -159,3 +159,38 @@ struct KitchenProfileTests {
         #expect(Array(table.dislikes.prefix(3)) == ["olives", "capers", "dislike 1"])
     }
 }
+
+/// A profile's meal times and time zone: where a plan's calendar puts its meals.
+@Suite("Kitchen profile: meal times and time zone")
+struct ProfileMealTimesTests {
+    @Test("meal times and an IANA time zone are kept; a meal left out keeps its standard time")
+    func mealTimesAndZoneAreKept() throws {
+        let profile = try KitchenProfile.validate(Data(#"{"mealTimes": {"dinner": "18:30"}, "timeZone": "Europe/Berlin"}"#.utf8))
+        #expect(profile.mealTimes == MealTimes(dinner: "18:30") && profile.timeZone == "Europe/Berlin")
+        let times = try #require(profile.mealTimes)
+        #expect(times.clock(of: .dinner) == (18, 30) && times.clock(of: .lunch) == (12, 30))
+        #expect(profile.isEmpty, "meal times and a zone ask nothing of an answer")
+    }
+
+    @Test(
+        "a time that is not HH:mm, or a zone the IANA database does not name, breaks a rule at its path",
+        arguments: [
+            (#"{"mealTimes": {"lunch": "24:00"}}"#, "$.mealTimes.lunch"), (#"{"mealTimes": {"lunch": "7:30"}}"#, "$.mealTimes.lunch"),
+            (#"{"timeZone": "Mars/Olympus"}"#, "$.timeZone"), (#"{"timeZone": "EST"}"#, "$.timeZone"),
+        ]
+    )
+    func badTimeOrZoneIsRefused(document: String, path: String) {
+        do {
+            _ = try KitchenProfile.validate(Data(document.utf8))
+            Issue.record("\(document) was kept")
+        } catch {
+            #expect(error.violations.map(\.path) == [path])
+        }
+    }
+
+    @Test("a profile without meal times or a zone writes neither, as before them")
+    func unsetIsLeftOut() throws {
+        let json = String(decoding: try KiwiJSON.encoder().encode(KitchenProfile(servings: 2)), as: UTF8.self)
+        #expect(!json.contains("mealTimes") && !json.contains("timeZone"))
+    }
+}

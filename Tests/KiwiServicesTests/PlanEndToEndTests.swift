@@ -3,6 +3,7 @@ import KiwiAPIClient
 import KiwiDevelopment
 import KiwiModels
 import KiwiTestSupport
+import NIOHTTP1
 import Testing
 
 @testable import KiwiLLMStub
@@ -49,6 +50,23 @@ struct PlanEndToEndTests {
         }
     }
 
+    @Test("kiwi plan prints each meal with the pantry items it uses up; kiwi plan show prints the latest again")
+    func planCommands() async throws {
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let today = CalendarDay(utc: Date())
+            #expect(try await cli.run(["pantry", "add", "Spinach", "--best-before", "\(today.adding(days: 1))"]).status == 0)
+            let made = try await cli.run(["plan", "--days", "2", "--meals", "lunch", "dinner"])
+            #expect(made.status == 0, "\(made.output)")
+            #expect(made.output.contains("\(today) lunch: Lemon chicken traybake (35 min); uses up Spinach"), "\(made.output)")
+            #expect(made.output.contains("\(today.adding(days: 1)) dinner: "), "\(made.output)")
+            let shown = try await cli.run(["plan", "show"])
+            #expect(shown.status == 0 && shown.output.contains("uses up Spinach"), "\(shown.output)")
+            #expect(try await cli.run(["plan", "--days", "15"]).status != 0)
+        }
+    }
+
     @Test("a plan of an empty pantry plans meals to shop for, and says the pantry was empty")
     func emptyPantryStillPlans() async throws {
         try await SystemRig.run { rig in
@@ -74,6 +92,43 @@ struct PlanEndToEndTests {
             let many = try await client.createPlan(body: .json(.init(meals: [.breakfast, .lunch, .dinner, .dinner])))
             #expect(try many.badRequest.body.json.message.contains("three meals a day"))
             #expect(try await cli.scansLeft() == 4)
+        }
+    }
+
+    @Test("a plan's calendar feed parses with icalendar, an event per meal at the profile's meal time in its zone; revoked, it is gone")
+    func calendarFeedRoundTrips() async throws {
+        let python = try testTool("KIWI_TEST_PYTHON")
+        let reader = ServiceProcess.checkout.appending(path: "Tests/Scripts/read_calendar.py").path
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let profile = Array(#"{"mealTimes": {"dinner": "18:30"}, "timeZone": "Europe/Berlin"}"#.utf8)
+            #expect(try await rig.send(.PUT, "/v1/profile", token: token, contentType: "application/json", body: profile).status == 200)
+            let body = Array(#"{"from": "2026-12-30", "days": 3, "meals": ["lunch", "dinner"]}"#.utf8)
+            let asked = try await rig.send(.POST, "/v1/plans", token: token, contentType: "application/json", body: body)
+            let id = try #require(try asked.json()["id"] as? String)
+            var plan = try KiwiJSON.decoder().decode(MealPlan.self, from: asked.body)
+            while plan.status == "planning" {
+                try await Task.sleep(for: .milliseconds(100))
+                plan = try KiwiJSON.decoder().decode(MealPlan.self, from: try await rig.send(.GET, "/v1/plans/\(id)", token: token).body)
+            }
+            let schedule = try #require(plan.schedule)
+            let made = try await rig.send(.POST, "/v1/plans/\(id)/calendar", token: token)
+            #expect(made.status == 201)
+            let link = try KiwiJSON.decoder().decode(PlanCalendarLink.self, from: made.body).url
+
+            let feed = try await rig.send(.GET, link.path)
+            #expect(feed.status == 200 && feed.headers.first(name: "Content-Type") == "text/calendar; charset=utf-8")
+            let run = try await runProgram(python, [reader], input: feed.body)
+            try #require(run.status == 0, "\(run.output)")
+            let events = try JSONDecoder().decode([[String: String]].self, from: Data(run.output.utf8))
+            #expect(events.map { $0["uid"] } == schedule.map { "\($0.id.uuidString.lowercased())@kiwi" })
+            #expect(events.map { $0["summary"] } == schedule.map { $0.outline?.name })
+            // Berlin is an hour ahead of UTC in winter: lunch at the standard 12:30, dinner at the profile's 18:30.
+            #expect(events.prefix(2).map { $0["start"] } == ["2026-12-30T11:30:00Z", "2026-12-30T17:30:00Z"])
+            #expect(events.allSatisfy { $0["url"]?.hasSuffix("/v1/plans/\(id)") == true })
+
+            #expect(try await rig.send(.DELETE, "/v1/plans/\(id)/calendar", token: token).status == 204)
+            #expect(try await rig.send(.GET, link.path).status == 404)
         }
     }
 

@@ -17,7 +17,7 @@ source "$here/common.sh"
 # version changes.
 "$here/install-packages.sh" chromium python3-venv valgrind binutils
 venv="$KIWI_RUN/test-venv"
-test_packages=("recipe-scrapers==15.13.0" "schemathesis==4.32.5")
+test_packages=("recipe-scrapers==15.13.0" "schemathesis==4.32.5" "icalendar==7.3.2")
 pinned='import sys; from importlib.metadata import version; sys.exit(any(version(n) != v for n, v in (p.split("==") for p in sys.argv[1:])))'
 if ! "$venv/bin/python" -c "$pinned" "${test_packages[@]}" 2>/dev/null; then
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"

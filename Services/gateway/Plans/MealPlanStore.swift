@@ -24,4 +24,9 @@ protocol MealPlanStore: Sendable {
     /// The kitchen's plans with a day in `days`, the earliest first day first, then the newest; at most `limit`.
     func plans(of kitchen: Kitchen, overlapping days: ClosedRange<CalendarDay>, limit: Int) async throws -> [MealPlanRecord]
     func deleteAll(of kitchen: Kitchen) async throws
+    /// Gives the plan a calendar feed of the token whose SHA-256 is `tokenDigest`, revoking any before; nil revokes
+    /// it. False when the kitchen has no such plan.
+    func setCalendar(_ tokenDigest: Data?, of id: UUID, in kitchen: Kitchen) async throws -> Bool
+    /// The plan whose calendar feed's token has SHA-256 `tokenDigest`.
+    func plan(calendar tokenDigest: Data) async throws -> MealPlanRecord?
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import KiwiModels
 import KiwiScans
 import KiwiServiceSupport
+import Logging
 
 /// `/v1/plans` (docs/architecture.md, "Meal plans"): a kitchen's plans of the days ahead, each outlined by one scan
 /// from the pantry, soonest to use first, and charged as one. A plan is the kitchen's: every member of a household
@@ -12,12 +13,16 @@ struct PlansController: Sendable {
     let plans: any MealPlanStore
     let households: any HouseholdStore
     let pantry: any PantryStore
+    /// The base of the calendar links (`PUBLIC_BASE_URL`).
+    let publicBaseURL: URL
     let now: @Sendable () -> Date
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
         group.post("plans", use: create)
         group.get("plans", use: list)
         group.get("plans/:id", use: show)
+        group.post("plans/:id/calendar", use: makeCalendar)
+        group.delete("plans/:id/calendar", use: revokeCalendar)
     }
 
     /// `POST /v1/plans` (``PlanRequestBody``): 202 with the plan, `planning`, and its `Location`; its scan's events
@@ -73,6 +78,27 @@ struct PlansController: Sendable {
     }
 
     static let mostListed = 50
+
+    /// `POST /v1/plans/{id}/calendar`: 201 with a new private feed's link (``PlanCalendarFeed``), shown this once; a
+    /// feed made before is revoked.
+    @Sendable func makeCalendar(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let id = try context.pathID(else: Self.notFound)
+        let token = SharePageController.newToken()
+        guard try await plans.setCalendar(PlanCalendarFeed.digest(of: token), of: id, in: try await households.kitchen(of: session.userID)) else {
+            throw Self.notFound
+        }
+        context.logger.info("plan calendar made", metadata: ["planId": "\(id)"])
+        return try Response.json(PlanCalendarLink(url: publicBaseURL.appending(path: "c/\(token)")), status: .created)
+    }
+
+    /// `DELETE /v1/plans/{id}/calendar`: 204; the feed is gone at once, on every gateway. A plan without one is 204 too.
+    @Sendable func revokeCalendar(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let id = try context.pathID(else: Self.notFound)
+        guard try await plans.setCalendar(nil, of: id, in: try await households.kitchen(of: session.userID)) else { throw Self.notFound }
+        return Response(status: .noContent)
+    }
 
     /// The plan as the API shows it: `ready` with its meals, or as its scan stands: `planning` while it runs, `failed`
     /// (with the scan's error) when it failed, was deleted or succeeded without an outline.

@@ -63,6 +63,27 @@ struct PostgresMealPlanStore: MealPlanStore {
         }
     }
 
+    func setCalendar(_ tokenDigest: Data?, of id: UUID, in kitchen: Kitchen) async throws -> Bool {
+        try await withStatementDeadline("meal plan calendar", timeout: timeout) {
+            let rows = try await client.query(
+                "UPDATE meal_plans SET calendar_token_sha256 = \(tokenDigest) WHERE id = \(id) AND kitchen_id = \(kitchen.id) RETURNING 1",
+                logger: logger
+            )
+            for try await _ in rows.decode(Int.self) { return true }
+            return false
+        }
+    }
+
+    func plan(calendar tokenDigest: Data) async throws -> MealPlanRecord? {
+        try await withStatementDeadline("meal plan calendar read", timeout: timeout) {
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM meal_plans WHERE calendar_token_sha256 = \(tokenDigest)",
+                logger: logger
+            )
+            return try await Self.records(rows).first
+        }
+    }
+
     private static func records(_ rows: PostgresRowSequence) async throws -> [MealPlanRecord] {
         var records: [MealPlanRecord] = []
         for try await (id, createdBy, firstDay, days, times, servings, pantryWasEmpty, createdAt, schedule) in rows.decode(

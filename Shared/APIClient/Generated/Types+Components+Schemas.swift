@@ -1110,6 +1110,65 @@ extension Components {
             public var maxCookTimeMinutes: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/KitchenProfile/servings`.
             public var servings: Swift.Int?
+            /// When each meal is eaten, as a plan's calendar shows it: a local time of day, `HH:mm`. A meal left out is at its standard time: breakfast 08:00, lunch 12:30, dinner 19:00.
+            ///
+            /// - Remark: Generated from `#/components/schemas/KitchenProfile/mealTimes`.
+            public struct MealTimesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/KitchenProfile/mealTimes/breakfast`.
+                public var breakfast: Components.Schemas.ClockTime?
+                /// - Remark: Generated from `#/components/schemas/KitchenProfile/mealTimes/lunch`.
+                public var lunch: Components.Schemas.ClockTime?
+                /// - Remark: Generated from `#/components/schemas/KitchenProfile/mealTimes/dinner`.
+                public var dinner: Components.Schemas.ClockTime?
+                /// Creates a new `MealTimesPayload`.
+                ///
+                /// - Parameters:
+                ///   - breakfast:
+                ///   - lunch:
+                ///   - dinner:
+                public init(
+                    breakfast: Components.Schemas.ClockTime? = nil,
+                    lunch: Components.Schemas.ClockTime? = nil,
+                    dinner: Components.Schemas.ClockTime? = nil
+                ) {
+                    self.breakfast = breakfast
+                    self.lunch = lunch
+                    self.dinner = dinner
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case breakfast
+                    case lunch
+                    case dinner
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.breakfast = try container.decodeIfPresent(
+                        Components.Schemas.ClockTime.self,
+                        forKey: .breakfast
+                    )
+                    self.lunch = try container.decodeIfPresent(
+                        Components.Schemas.ClockTime.self,
+                        forKey: .lunch
+                    )
+                    self.dinner = try container.decodeIfPresent(
+                        Components.Schemas.ClockTime.self,
+                        forKey: .dinner
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "breakfast",
+                        "lunch",
+                        "dinner"
+                    ])
+                }
+            }
+            /// When each meal is eaten, as a plan's calendar shows it: a local time of day, `HH:mm`. A meal left out is at its standard time: breakfast 08:00, lunch 12:30, dinner 19:00.
+            ///
+            /// - Remark: Generated from `#/components/schemas/KitchenProfile/mealTimes`.
+            public var mealTimes: Components.Schemas.KitchenProfile.MealTimesPayload?
+            /// The IANA time zone of the meal times (`Europe/Berlin`); UTC when unset. A zone the IANA database does not name is 400.
+            ///
+            /// - Remark: Generated from `#/components/schemas/KitchenProfile/timeZone`.
+            public var timeZone: Swift.String?
             /// Creates a new `KitchenProfile`.
             ///
             /// - Parameters:
@@ -1118,18 +1177,24 @@ extension Components {
             ///   - dislikes: Plain ingredient names, never instructions: each 1 to 40 characters (Unicode scalars) of letters, spaces, hyphens and apostrophes (' or ’), not blank, at most 4 words (split at spaces and hyphens), none of them a word that steers a model (`ignore`, `prompt`, `you`, `recipe`…: the pattern lists them all, in any case). Kept trimmed of spaces and lower-cased, each once.
             ///   - maxCookTimeMinutes:
             ///   - servings:
+            ///   - mealTimes: When each meal is eaten, as a plan's calendar shows it: a local time of day, `HH:mm`. A meal left out is at its standard time: breakfast 08:00, lunch 12:30, dinner 19:00.
+            ///   - timeZone: The IANA time zone of the meal times (`Europe/Berlin`); UTC when unset. A zone the IANA database does not name is 400.
             public init(
                 diets: [Components.Schemas.Diet]? = nil,
                 allergies: [Components.Schemas.Allergen]? = nil,
                 dislikes: [Swift.String]? = nil,
                 maxCookTimeMinutes: Swift.Int? = nil,
-                servings: Swift.Int? = nil
+                servings: Swift.Int? = nil,
+                mealTimes: Components.Schemas.KitchenProfile.MealTimesPayload? = nil,
+                timeZone: Swift.String? = nil
             ) {
                 self.diets = diets
                 self.allergies = allergies
                 self.dislikes = dislikes
                 self.maxCookTimeMinutes = maxCookTimeMinutes
                 self.servings = servings
+                self.mealTimes = mealTimes
+                self.timeZone = timeZone
             }
             public enum CodingKeys: String, CodingKey {
                 case diets
@@ -1137,6 +1202,8 @@ extension Components {
                 case dislikes
                 case maxCookTimeMinutes
                 case servings
+                case mealTimes
+                case timeZone
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1160,15 +1227,27 @@ extension Components {
                     Swift.Int.self,
                     forKey: .servings
                 )
+                self.mealTimes = try container.decodeIfPresent(
+                    Components.Schemas.KitchenProfile.MealTimesPayload.self,
+                    forKey: .mealTimes
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "diets",
                     "allergies",
                     "dislikes",
                     "maxCookTimeMinutes",
-                    "servings"
+                    "servings",
+                    "mealTimes",
+                    "timeZone"
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ClockTime`.
+        public typealias ClockTime = Swift.String
         /// Vegan, vegetarian, pescatarian, gluten-free and dairy-free are checked on every answer; halal is checked for pork
         /// and alcohol, kosher for pork and shellfish only (not the separation of meat and dairy, nor every fish); low-carb
         /// is only asked for.
@@ -1999,6 +2078,23 @@ extension Components {
             case breakfast = "breakfast"
             case lunch = "lunch"
             case dinner = "dinner"
+        }
+        /// - Remark: Generated from `#/components/schemas/PlanCalendarLink`.
+        public struct PlanCalendarLink: Codable, Hashable, Sendable {
+            /// The feed anyone with the link can subscribe to (`PUBLIC_BASE_URL` + `/c/{token}`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanCalendarLink/url`.
+            public var url: Swift.String
+            /// Creates a new `PlanCalendarLink`.
+            ///
+            /// - Parameters:
+            ///   - url: The feed anyone with the link can subscribe to (`PUBLIC_BASE_URL` + `/c/{token}`).
+            public init(url: Swift.String) {
+                self.url = url
+            }
+            public enum CodingKeys: String, CodingKey {
+                case url
+            }
         }
         /// - Remark: Generated from `#/components/schemas/MealPlan`.
         public struct MealPlan: Codable, Hashable, Sendable {

@@ -10694,6 +10694,322 @@ public enum Operations {
             }
         }
     }
+    /// A plan's private calendar feed
+    ///
+    /// iCalendar (RFC 5545) for a calendar app to subscribe to: one event per meal of the plan, at the meal times of the profile of the person who asked for the plan, in its time zone, written in UTC; each with a `UID` that stays the meal's, the meal's name, its summary and a link to the plan. No sign-in: the token in the link is the only key (`POST /v1/plans/{id}/calendar` makes it; making another or `DELETE` revokes it). Limited per client address (60 at once, then 1 a second).
+    ///
+    /// - Remark: HTTP `GET /c/{token}`.
+    /// - Remark: Generated from `#/paths//c/{token}/get(getPlanCalendar)`.
+    public enum GetPlanCalendar {
+        public static let id: Swift.String = "getPlanCalendar"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/c/{token}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/c/{token}/GET/path/token`.
+                public var token: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - token:
+                public init(token: Swift.String) {
+                    self.token = token
+                }
+            }
+            public var path: Operations.GetPlanCalendar.Input.Path
+            /// - Remark: Generated from `#/paths/c/{token}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlanCalendar.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlanCalendar.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetPlanCalendar.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetPlanCalendar.Input.Path,
+                headers: Operations.GetPlanCalendar.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/c/{token}/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/c/{token}/GET/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// How long the document may be cached.
+                    ///
+                    /// - Remark: Generated from `#/paths/c/{token}/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///   - cacheControl: How long the document may be cached.
+                    public init(
+                        xRequestId: Components.Headers.RequestID,
+                        cacheControl: Components.Headers.CacheControl? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetPlanCalendar.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/c/{token}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/c/{token}/GET/responses/200/content/text\/calendar`.
+                    case textCalendar(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textCalendar`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textCalendar`.
+                    /// - SeeAlso: `.textCalendar`.
+                    public var textCalendar: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textCalendar(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetPlanCalendar.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetPlanCalendar.Output.Ok.Headers,
+                    body: Operations.GetPlanCalendar.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The feed.
+            ///
+            /// - Remark: Generated from `#/paths//c/{token}/get(getPlanCalendar)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetPlanCalendar.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetPlanCalendar.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such path (`not_found`); any path this document does not list answers this, and so does a scan id that is not one of the caller's scans.
+            ///
+            /// - Remark: Generated from `#/paths//c/{token}/get(getPlanCalendar)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct TooManyRequests: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/c/{token}/GET/responses/429/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/c/{token}/GET/responses/429/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Seconds to wait.
+                    ///
+                    /// - Remark: Generated from `#/paths/c/{token}/GET/responses/429/headers/Retry-After`.
+                    public var retryAfter: Swift.Int
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///   - retryAfter: Seconds to wait.
+                    public init(
+                        xRequestId: Components.Headers.RequestID,
+                        retryAfter: Swift.Int
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.retryAfter = retryAfter
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetPlanCalendar.Output.TooManyRequests.Headers
+                /// - Remark: Generated from `#/paths/c/{token}/GET/responses/429/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/c/{token}/GET/responses/429/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetPlanCalendar.Output.TooManyRequests.Body
+                /// Creates a new `TooManyRequests`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetPlanCalendar.Output.TooManyRequests.Headers,
+                    body: Operations.GetPlanCalendar.Output.TooManyRequests.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Too many calendars read from this address (`rate_limit_exceeded`); `Retry-After` says when to try again.
+            ///
+            /// - Remark: Generated from `#/paths//c/{token}/get(getPlanCalendar)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Operations.GetPlanCalendar.Output.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Operations.GetPlanCalendar.Output.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Something went wrong on our side (`internal_error`); the message gives no details.
+            ///
+            /// - Remark: Generated from `#/paths//c/{token}/get(getPlanCalendar)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A service behind the gateway is unavailable (`auth_unavailable`, `service_unavailable`).
+            ///
+            /// - Remark: Generated from `#/paths//c/{token}/get(getPlanCalendar)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case textCalendar
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/calendar":
+                    self = .textCalendar
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textCalendar:
+                    return "text/calendar"
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .textCalendar,
+                    .json
+                ]
+            }
+        }
+    }
     /// Scans left today
     ///
     /// A meal plan (`POST /v1/plans`) costs one scan of the allowance, as any scan does.
@@ -12455,6 +12771,468 @@ public enum Operations {
             /// A service behind the gateway is unavailable (`auth_unavailable`, `service_unavailable`).
             ///
             /// - Remark: Generated from `#/paths//v1/plans/{id}/get(getPlan)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Make the plan's private calendar feed
+    ///
+    /// A new link to the plan's feed (`GET /c/{token}`), shown this once: Kiwi keeps only its SHA-256. A feed made before is revoked.
+    ///
+    /// - Remark: HTTP `POST /v1/plans/{id}/calendar`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/post(makePlanCalendar)`.
+    public enum MakePlanCalendar {
+        public static let id: Swift.String = "makePlanCalendar"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/POST/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.MakePlanCalendar.Input.Path
+            /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.MakePlanCalendar.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.MakePlanCalendar.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.MakePlanCalendar.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.MakePlanCalendar.Input.Path,
+                headers: Operations.MakePlanCalendar.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/POST/responses/201/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    public init(xRequestId: Components.Headers.RequestID) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.MakePlanCalendar.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.PlanCalendarLink)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.PlanCalendarLink {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.MakePlanCalendar.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.MakePlanCalendar.Output.Created.Headers,
+                    body: Operations.MakePlanCalendar.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The feed's link.
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/post(makePlanCalendar)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.MakePlanCalendar.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.MakePlanCalendar.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is missing, malformed, unknown, expired or revoked (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/post(makePlanCalendar)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such path (`not_found`); any path this document does not list answers this, and so does a scan id that is not one of the caller's scans.
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/post(makePlanCalendar)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Something went wrong on our side (`internal_error`); the message gives no details.
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/post(makePlanCalendar)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A service behind the gateway is unavailable (`auth_unavailable`, `service_unavailable`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/post(makePlanCalendar)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Revoke the plan's calendar feed
+    ///
+    /// The feed's link stops working at once. A plan without one answers 204 too.
+    ///
+    /// - Remark: HTTP `DELETE /v1/plans/{id}/calendar`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/delete(revokePlanCalendar)`.
+    public enum RevokePlanCalendar {
+        public static let id: Swift.String = "revokePlanCalendar"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/DELETE/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.RevokePlanCalendar.Input.Path
+            /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokePlanCalendar.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokePlanCalendar.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RevokePlanCalendar.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.RevokePlanCalendar.Input.Path,
+                headers: Operations.RevokePlanCalendar.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/DELETE/responses/204/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/DELETE/responses/204/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    public init(xRequestId: Components.Headers.RequestID) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.RevokePlanCalendar.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.RevokePlanCalendar.Output.NoContent.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// The plan has no feed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/delete(revokePlanCalendar)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.RevokePlanCalendar.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.RevokePlanCalendar.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is missing, malformed, unknown, expired or revoked (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/delete(revokePlanCalendar)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such path (`not_found`); any path this document does not list answers this, and so does a scan id that is not one of the caller's scans.
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/delete(revokePlanCalendar)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Something went wrong on our side (`internal_error`); the message gives no details.
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/delete(revokePlanCalendar)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A service behind the gateway is unavailable (`auth_unavailable`, `service_unavailable`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/delete(revokePlanCalendar)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.Unavailable)

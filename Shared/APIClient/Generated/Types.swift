@@ -216,6 +216,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /r/{token}`.
     /// - Remark: Generated from `#/paths//r/{token}/get(getSharedRecipePage)`.
     func getSharedRecipePage(_ input: Operations.GetSharedRecipePage.Input) async throws -> Operations.GetSharedRecipePage.Output
+    /// A plan's private calendar feed
+    ///
+    /// iCalendar (RFC 5545) for a calendar app to subscribe to: one event per meal of the plan, at the meal times of the profile of the person who asked for the plan, in its time zone, written in UTC; each with a `UID` that stays the meal's, the meal's name, its summary and a link to the plan. No sign-in: the token in the link is the only key (`POST /v1/plans/{id}/calendar` makes it; making another or `DELETE` revokes it). Limited per client address (60 at once, then 1 a second).
+    ///
+    /// - Remark: HTTP `GET /c/{token}`.
+    /// - Remark: Generated from `#/paths//c/{token}/get(getPlanCalendar)`.
+    func getPlanCalendar(_ input: Operations.GetPlanCalendar.Input) async throws -> Operations.GetPlanCalendar.Output
     /// Scans left today
     ///
     /// A meal plan (`POST /v1/plans`) costs one scan of the allowance, as any scan does.
@@ -257,6 +264,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/plans/{id}`.
     /// - Remark: Generated from `#/paths//v1/plans/{id}/get(getPlan)`.
     func getPlan(_ input: Operations.GetPlan.Input) async throws -> Operations.GetPlan.Output
+    /// Make the plan's private calendar feed
+    ///
+    /// A new link to the plan's feed (`GET /c/{token}`), shown this once: Kiwi keeps only its SHA-256. A feed made before is revoked.
+    ///
+    /// - Remark: HTTP `POST /v1/plans/{id}/calendar`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/post(makePlanCalendar)`.
+    func makePlanCalendar(_ input: Operations.MakePlanCalendar.Input) async throws -> Operations.MakePlanCalendar.Output
+    /// Revoke the plan's calendar feed
+    ///
+    /// The feed's link stops working at once. A plan without one answers 204 too.
+    ///
+    /// - Remark: HTTP `DELETE /v1/plans/{id}/calendar`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/delete(revokePlanCalendar)`.
+    func revokePlanCalendar(_ input: Operations.RevokePlanCalendar.Input) async throws -> Operations.RevokePlanCalendar.Output
     /// The caller's household and its members
     ///
     /// Every member by the name they chose, with their profile's allergies and diets as they are now: what an answer for them is checked against. Never an Apple id, an email or a user id.
@@ -737,6 +758,21 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// A plan's private calendar feed
+    ///
+    /// iCalendar (RFC 5545) for a calendar app to subscribe to: one event per meal of the plan, at the meal times of the profile of the person who asked for the plan, in its time zone, written in UTC; each with a `UID` that stays the meal's, the meal's name, its summary and a link to the plan. No sign-in: the token in the link is the only key (`POST /v1/plans/{id}/calendar` makes it; making another or `DELETE` revokes it). Limited per client address (60 at once, then 1 a second).
+    ///
+    /// - Remark: HTTP `GET /c/{token}`.
+    /// - Remark: Generated from `#/paths//c/{token}/get(getPlanCalendar)`.
+    public func getPlanCalendar(
+        path: Operations.GetPlanCalendar.Input.Path,
+        headers: Operations.GetPlanCalendar.Input.Headers = .init()
+    ) async throws -> Operations.GetPlanCalendar.Output {
+        try await getPlanCalendar(Operations.GetPlanCalendar.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Scans left today
     ///
     /// A meal plan (`POST /v1/plans`) costs one scan of the allowance, as any scan does.
@@ -812,6 +848,36 @@ extension APIProtocol {
         headers: Operations.GetPlan.Input.Headers = .init()
     ) async throws -> Operations.GetPlan.Output {
         try await getPlan(Operations.GetPlan.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Make the plan's private calendar feed
+    ///
+    /// A new link to the plan's feed (`GET /c/{token}`), shown this once: Kiwi keeps only its SHA-256. A feed made before is revoked.
+    ///
+    /// - Remark: HTTP `POST /v1/plans/{id}/calendar`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/post(makePlanCalendar)`.
+    public func makePlanCalendar(
+        path: Operations.MakePlanCalendar.Input.Path,
+        headers: Operations.MakePlanCalendar.Input.Headers = .init()
+    ) async throws -> Operations.MakePlanCalendar.Output {
+        try await makePlanCalendar(Operations.MakePlanCalendar.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Revoke the plan's calendar feed
+    ///
+    /// The feed's link stops working at once. A plan without one answers 204 too.
+    ///
+    /// - Remark: HTTP `DELETE /v1/plans/{id}/calendar`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/delete(revokePlanCalendar)`.
+    public func revokePlanCalendar(
+        path: Operations.RevokePlanCalendar.Input.Path,
+        headers: Operations.RevokePlanCalendar.Input.Headers = .init()
+    ) async throws -> Operations.RevokePlanCalendar.Output {
+        try await revokePlanCalendar(Operations.RevokePlanCalendar.Input(
             path: path,
             headers: headers
         ))

@@ -6,11 +6,11 @@ import Synchronization
 
 /// Meal plans in memory, kept the way ``PostgresMealPlanStore`` keeps them.
 final class FakeMealPlanStore: MealPlanStore {
-    private let plans = Mutex<[(kitchen: UUID, plan: MealPlanRecord)]>([])
+    private let plans = Mutex<[(kitchen: UUID, plan: MealPlanRecord, calendar: Data?)]>([])
 
     func create(_ plan: MealPlanRecord, for kitchen: Kitchen) async throws {
         plans.withLock { kept in
-            if !kept.contains(where: { $0.plan.id == plan.id }) { kept.append((kitchen.id, plan)) }
+            if !kept.contains(where: { $0.plan.id == plan.id }) { kept.append((kitchen.id, plan, nil)) }
         }
     }
 
@@ -28,6 +28,18 @@ final class FakeMealPlanStore: MealPlanStore {
 
     func deleteAll(of kitchen: Kitchen) async throws {
         plans.withLock { kept in kept.removeAll { $0.kitchen == kitchen.id } }
+    }
+
+    func setCalendar(_ tokenDigest: Data?, of id: UUID, in kitchen: Kitchen) async throws -> Bool {
+        plans.withLock { kept in
+            guard let index = kept.firstIndex(where: { $0.kitchen == kitchen.id && $0.plan.id == id }) else { return false }
+            kept[index].calendar = tokenDigest
+            return true
+        }
+    }
+
+    func plan(calendar tokenDigest: Data) async throws -> MealPlanRecord? {
+        plans.withLock { kept in kept.first { $0.calendar == tokenDigest }?.plan }
     }
 
     /// Outlines plan `id` as the worker would with its scan's success.
