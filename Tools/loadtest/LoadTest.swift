@@ -59,6 +59,8 @@ struct LoadTest: AsyncParsableCommand {
             """
     )
     var refinements = false
+    @Flag(help: "Ask for meal plans of a week's dinners (POST /v1/plans, then its scan's event stream) instead of scanning photos.")
+    var plans = false
     @Option(
         help: """
             The gateway's metrics URL: report the delay it added to each streamed event over the window \
@@ -145,7 +147,14 @@ struct LoadTest: AsyncParsableCommand {
         let lists = ListWatch(api: api, streams: gateways[gateways.count - 1], interval: .milliseconds(listInterval * 1000))
         var pairs: [ListWatch.Pair] = []
         for index in 0..<listPairs { pairs.append(try await lists.pair(index)) }
-        let scans = ScanClient(gateways: gateways, client: http, imageSize: imageSize, timeout: .seconds(Int64(requestTimeout)), async: async)
+        let scans = ScanClient(
+            gateways: gateways,
+            client: http,
+            imageSize: imageSize,
+            timeout: .seconds(Int64(requestTimeout)),
+            async: async || plans,
+            plans: plans
+        )
         let parents = refinements ? try await refinableScans(people: people, users: users, scans: scans) : []
         let watched = try reportedProcesses()
 
@@ -258,7 +267,7 @@ struct LoadTest: AsyncParsableCommand {
         }
         let eventMessages = before.broker.flatMap { start in after.broker?.messagesPublished(on: eventExchange, since: start) }
         return LoadReport(
-            mode: (concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s") + (async ? ", async API" : "")
+            mode: (concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s") + (async ? ", async API" : "") + (plans ? ", meal plans" : "")
                 + (refinements ? ", refinements of \(parents.count) photo scans" : "")
                 + (householdSize.map { ", households of \($0)" } ?? "") + (listPairs > 0 ? ", \(listPairs) shopping-list pairs" : ""),
             durationSeconds: duration,
@@ -270,7 +279,7 @@ struct LoadTest: AsyncParsableCommand {
             refused: recorder.measuredRefusals,
             outcomes: recorder.measured,
             finishedInWindow: recorder.finishedInWindow,
-            streamed: async,
+            streamed: async || plans,
             eventDelay: eventDelay,
             eventMessages: eventMessages,
             listChanges: listPairs > 0 ? LoadReport.ListChanges(changes) : nil,

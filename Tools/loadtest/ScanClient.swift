@@ -27,6 +27,8 @@ struct ScanOutcome: Sendable {
     /// `POST` (async API only; nil when none came).
     var ingredientsAfter: Duration?
     var firstRecipeAfter: Duration?
+    /// For a plan, when its first `meal` event arrived.
+    var firstMealAfter: Duration?
     /// How many `restart` events the scan's stream carried.
     var restarts = 0
     /// The scan's path (`Location`), once the async API started it.
@@ -52,20 +54,33 @@ struct ScanClient: Sendable {
     let timeout: TimeAmount
     /// Whether scans go through the async API.
     let async: Bool
+    /// Whether each "scan" asks for a meal plan of ``planDays`` dinners instead (`POST /v1/plans`, through the async API).
+    var plans = false
+    /// The days of each plan: a week.
+    static let planDays = 7
     private let bodies: [ByteBuffer]
     private static let contentType = MultipartUpload.envelope().contentType
 
-    init(gateways: [String], client: HTTPClient, imageSize: Int, timeout: TimeAmount, async: Bool = false) {
+    init(gateways: [String], client: HTTPClient, imageSize: Int, timeout: TimeAmount, async: Bool = false, plans: Bool = false) {
         self.gateways = gateways
         self.client = client
         self.timeout = timeout
         self.async = async
+        self.plans = plans
         bodies = (0..<8).map { ByteBuffer(bytes: MultipartUpload.make(SyntheticJPEG.make(size: imageSize, seed: UInt64($0))).body) }
     }
 
     /// One scan with the `index`-th photo (modulo the few there are).
     func scan(token: String, index: Int) async -> ScanOutcome {
-        async
+        if plans {
+            var request = HTTPClientRequest(url: "\(gateway(index))/v1/plans")
+            request.method = .POST
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: #"{"days": \#(Self.planDays), "meals": ["dinner"]}"#))
+            return await followedScan(request, token: token, eventsThrough: gateway(index + 1))
+        }
+        return async
             ? await followedScan(upload(to: "/v1/scans", token: token, index: index), token: token, eventsThrough: gateway(index + 1))
             : await blockingScan(token: token, index: index)
     }
@@ -148,7 +163,9 @@ struct ScanClient: Sendable {
                     refused: retryAfter != nil && (status == 503 || status == 429)
                 )
             }
-            var events = HTTPClientRequest(url: "\(eventsGateway)\(location)/events")
+            // A plan's events are its scan's, of the same id.
+            let scanPath = location.replacingOccurrences(of: "/v1/plans/", with: "/v1/scans/")
+            var events = HTTPClientRequest(url: "\(eventsGateway)\(scanPath)/events")
             events.headers.add(name: "Authorization", value: "Bearer \(token)")
             var stream = try await client.execute(events, deadline: deadline)
             while stream.status == .serviceUnavailable {
@@ -171,6 +188,7 @@ struct ScanClient: Sendable {
                     switch name {
                     case "ingredients": outcome.ingredientsAfter = outcome.ingredientsAfter ?? arrived
                     case "recipe": outcome.firstRecipeAfter = outcome.firstRecipeAfter ?? arrived
+                    case "meal": outcome.firstMealAfter = outcome.firstMealAfter ?? arrived
                     case "restart": outcome.restarts += 1
                     case "result": outcome.status = 200
                     default: break
