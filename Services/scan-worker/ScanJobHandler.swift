@@ -100,7 +100,7 @@ struct ScanJobHandler: Sendable {
         }
         var job: ScanJob
         do {
-            if photoKey == nil, sealed.job.ingredients == nil {
+            if photoKey == nil, sealed.job.ingredients == nil, sealed.job.plan == nil {
                 logger.info("the scan has no photo key (a gateway of the release before sealing reserved it): its photos came in the clear")
             }
             job = try (consume sealed).opened(with: photoKey)

@@ -35,8 +35,9 @@ extension ScanJob {
         /// A pantry scan's items (``ScanJob/pantry``), a JSON array of objects (at most 40: a few kilobytes), beside
         /// their names in ``ingredients``.
         public static let pantry = "x-kiwi-pantry"
-        /// A plan's request (``ScanJob/plan``), a JSON object, beside its pantry's items in ``pantry`` (none when the
-        /// pantry is empty); absent for any other scan.
+        /// A plan's request (``ScanJob/plan``), a JSON object, beside its pantry's items in ``pantry`` (an empty list
+        /// when the pantry is empty) and no ``ingredients``: a worker of the release before finds neither names nor a
+        /// photo in it, and fails the scan, refunded. Absent for any other scan.
         public static let plan = "x-kiwi-plan"
         /// The gateway instance that started the scan (``ScanJob/gateway``); absent in a job of the release before.
         public static let gateway = "x-kiwi-gateway"
@@ -156,15 +157,23 @@ public struct SealedScanJob: Sendable {
         var photoSizes: [Int]?
         var plan: PlanRequest?
         if let json = properties.headers[Header.plan] {
-            guard let request = try? JSONDecoder().decode(PlanRequest.self, from: Data(json.utf8)) else {
+            guard let request = try? JSONDecoder().decode(PlanRequest.self, from: Data(json.utf8)), (1...PlanRequest.mostDays).contains(request.days),
+                (1...MealTime.allCases.count).contains(request.meals.count), Set(request.meals).count == request.meals.count
+            else {
                 throw ScanJobDecodingError("the job's \(Header.plan) header is not a plan's request")
             }
             plan = request
         }
-        if let json = properties.headers[Header.ingredients] {
+        if plan != nil {
             // A plan's pantry may be empty: it plans meals to buy for.
-            guard let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)), !names.isEmpty || plan != nil, message.body.isEmpty
+            guard message.body.isEmpty, let json = properties.headers[Header.pantry],
+                let items = try? JSONDecoder().decode([OfferedPantryItem].self, from: Data(json.utf8))
             else {
+                throw ScanJobDecodingError("a plan's job carries its pantry's items in \(Header.pantry), and no photos")
+            }
+            pantry = items
+        } else if let json = properties.headers[Header.ingredients] {
+            guard let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)), !names.isEmpty, message.body.isEmpty else {
                 throw ScanJobDecodingError("the job's \(Header.ingredients) header is not a list of names, or it has photos too")
             }
             ingredients = names
@@ -259,7 +268,7 @@ public struct SealedScanJob: Sendable {
             }
             job.table = table
         }
-        guard job.ingredients == nil else { return job }
+        guard job.ingredients == nil, job.plan == nil else { return job }
         var photos = body
         if let key {
             do {

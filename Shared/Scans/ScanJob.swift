@@ -24,7 +24,7 @@ public struct ScanJob: Sendable, Hashable {
     /// any other scan.
     public var pantry: [OfferedPantryItem]?
     /// A plan's request (docs/architecture.md, "Meal plans"): the scan outlines a plan of its ``pantry``, which may be
-    /// empty. Nil for any other scan.
+    /// empty; its ``ingredients`` are nil. Nil for any other scan.
     public var plan: PlanRequest?
     /// What the photos show.
     public var mode: ScanMode
@@ -65,7 +65,8 @@ public struct ScanJob: Sendable, Hashable {
     ) {
         self.scanID = scanID
         self.photos = photos
-        self.ingredients = ingredients ?? pantry?.map(\.name)
+        // A plan's names go nowhere: a worker of the release before must not answer it as a pantry scan.
+        self.ingredients = ingredients ?? (plan == nil ? pantry?.map(\.name) : nil)
         self.pantry = pantry
         self.plan = plan
         self.mode = mode

@@ -204,6 +204,43 @@ struct ScanJobTests {
         #expect(try ScanJob(message: message, key: key) == pantryScan)
     }
 
+    @Test(
+        "a plan's job carries the plan and its pantry's items, none when it is empty, and no names, so that a worker of the release before fails it"
+    )
+    func planRoundTrip() throws {
+        let plan = PlanRequest(from: CalendarDay("2026-11-30")!, days: 7, meals: [.dinner, .lunch], servings: 2)
+        for pantry in [[OfferedPantryItem(id: UUID(), name: "Spinach", useSoonBy: nil)], []] {
+            let planJob = ScanJob(scanID: scanID, photos: [], deadline: deadline, requestID: nil, userKey: "k", pantry: pantry, plan: plan)
+            let message = try planJob.message(sealingWith: key, now: deadline.addingTimeInterval(-90))
+            #expect(message.body.isEmpty && planJob.ingredients == nil)
+            #expect(message.properties.headers[ScanJob.Header.ingredients] == nil)
+            #expect(try ScanJob(message: message, key: key) == planJob)
+        }
+    }
+
+    @Test(
+        "a plan of more than 14 days, of no meal or a meal twice, or without its pantry's items, is not a job",
+        arguments: [
+            #"{"from": "2026-11-30", "days": 15, "meals": ["dinner"], "servings": 2}"#,
+            #"{"from": "2026-11-30", "days": 2, "meals": [], "servings": 2}"#,
+            #"{"from": "2026-11-30", "days": 2, "meals": ["lunch", "lunch"], "servings": 2}"#, nil,
+        ]
+    )
+    func badPlanIsRefused(_ plan: String?) throws {
+        let planJob = ScanJob(
+            scanID: scanID,
+            photos: [],
+            deadline: deadline,
+            requestID: nil,
+            userKey: "k",
+            pantry: [],
+            plan: PlanRequest(from: CalendarDay("2026-11-30")!, days: 2, meals: [.dinner], servings: 2)
+        )
+        var message = try planJob.message(sealingWith: key)
+        if let plan { message.properties.headers[ScanJob.Header.plan] = plan } else { message.properties.headers[ScanJob.Header.pantry] = nil }
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message, key: key) }
+    }
+
     @Test("pantry items that do not match the job's names are not a job")
     func mismatchedPantryIsRefused() throws {
         let spinach = OfferedPantryItem(id: UUID(), name: "Spinach", useSoonBy: nil)

@@ -6,7 +6,7 @@ import Tracing
 /// (``RetryingModelCall``), the completion priced (``ScanSpending``) and read (``AnswerInterpreter``).
 struct ChatCompletionAnswering: ModelAnswering {
     let fallback: RouteFallback
-    /// The routes of a refinement's text-only requests (`LLM_TEXT_MODELS`); nil: ``fallback``'s.
+    /// The routes of text-only requests (a refinement's, a pantry scan's, a plan's: `LLM_TEXT_MODELS`); nil: ``fallback``'s.
     var textFallback: RouteFallback?
     let call: RetryingModelCall
     let prices: ModelPrices
@@ -24,7 +24,7 @@ struct ChatCompletionAnswering: ModelAnswering {
                 repair: repair
             )
         }
-        let routes = request.ingredients == nil ? fallback : textFallback ?? fallback
+        let routes = request.images.isEmpty ? textFallback ?? fallback : fallback
         let routed = await routes.completion(logger: logger) { route, logger in
             await call.completion(on: route, of: request, body, spending: &spending, logger: logger)
         }

@@ -32,7 +32,7 @@ struct PlanOutlining: Sendable {
         let described = meals.compactMap { meal in
             problems[meal.id].map { "\(slotLabel(of: meal, in: plan.request)) (\"\(meal.outline?.name ?? "")\"): \($0)" }
         }
-        let problem = described.joined(separator: "; ") + " Replace those meals, and keep every other meal as it was"
+        let problem = described.joined(separator: " ") + " Replace those meals, and keep every other meal as it was"
         var replacements: [UUID: PlannedMeal] = [:]
         switch await repair.validAnswer(
             rounds: 1,
