@@ -807,8 +807,8 @@ public enum KiwiSchema {
             ]
         )
 
-    /// A kitchen's meal plans (docs/architecture.md, "Meal plans"): what was asked for, and the meals once outlined. A
-    /// plan's id is the id of the scan that outlines it; the scan worker writes `schedule` with that scan's success
+    /// A kitchen's meal plans (docs/architecture.md, "Meal plans"): what was asked for, and the meals once outlined.
+    /// `created_by` is who asked (migration 25 lets it go). A plan's id is the id of the scan that outlines it; the scan worker writes `schedule` with that scan's success
     /// (``ScanTransitionStore``), so that a plan outlives its scan's retention. No foreign key to `scans`: a plan
     /// stays when its scan is deleted, as a saved recipe does.
     static let mealPlans =
@@ -837,13 +837,18 @@ public enum KiwiSchema {
 
     /// A plan's private calendar feed (`/c/{token}`, docs/architecture.md, "Meal plans"): the SHA-256 of its token,
     /// never the token, which is shown once, when made; null while the plan has none. Making a new one or deleting it
-    /// revokes the old link.
+    /// revokes the old link. And `created_by` becomes null when that person leaves the kitchen: a household's plan
+    /// keeps no departed member's id.
     static let planCalendars =
         Migration(
             version: 25,
             name: "plan calendar feeds",
             statements: [
-                "ALTER TABLE meal_plans ADD COLUMN calendar_token_sha256 bytea UNIQUE CHECK (octet_length(calendar_token_sha256) = 32)"
+                """
+                ALTER TABLE meal_plans
+                    ADD COLUMN calendar_token_sha256 bytea UNIQUE CHECK (octet_length(calendar_token_sha256) = 32),
+                    ALTER COLUMN created_by DROP NOT NULL
+                """
             ]
         )
 

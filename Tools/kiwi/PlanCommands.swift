@@ -47,9 +47,9 @@ struct PlanCommand: AsyncParsableCommand {
         }
     }
 
-    /// `kiwi plan show [ID]`: a plan, by default the latest made of those from today on.
+    /// `kiwi plan show [ID]`: a plan, by default the latest made with a day in the next two weeks.
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a plan: by default the latest of those from today on.")
+        static let configuration = CommandConfiguration(abstract: "Print a plan: by default the latest made with a day in the next two weeks.")
 
         @OptionGroup var server: ServerOptions
         @Argument(help: "The plan's id.") var id: String?
@@ -68,7 +68,7 @@ struct PlanCommand: AsyncParsableCommand {
                     case let other: throw failure(other)
                     }
                     guard let latest = plans.max(by: { $0.createdAt < $1.createdAt }) else {
-                        throw CLIError("You have no plan from today on. Make one: kiwi plan --days 7")
+                        throw CLIError("You have no plan for the next two weeks. Make one: kiwi plan --days 7")
                     }
                     id = latest.id
                 }

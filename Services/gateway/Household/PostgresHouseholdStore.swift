@@ -175,6 +175,7 @@ struct PostgresHouseholdStore: HouseholdStore {
         )
         guard let userID = try await first(gone.decode(UUID.self)) else { return false }
         try await PostgresKitchen.forgetNotes(of: userID, on: connection, logger: logger)
+        try await PostgresKitchen.forgetPlans(of: userID, on: connection, logger: logger)
         try await PostgresKitchen.empty(userID, on: connection, logger: logger)
         let deleted = try await connection.query(
             """

@@ -63,6 +63,15 @@ enum PostgresKitchen {
         try await connection.execute("DELETE FROM meal_plans WHERE kitchen_id = \(kitchenID)", logger: logger)
     }
 
+    /// Forgets that `userID` asked for the household's plans, and revokes the calendar feeds of those, which read the
+    /// meal times of their profile: a member who leaves takes neither their id nor a working link along.
+    static func forgetPlans(of userID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.execute(
+            "UPDATE meal_plans SET created_by = NULL, calendar_token_sha256 = NULL WHERE created_by = \(userID)",
+            logger: logger
+        )
+    }
+
     /// Forgets every note and rating of `userID`, on whichever kitchen's recipes.
     static func forgetNotes(of userID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.execute("DELETE FROM saved_recipe_notes WHERE user_id = \(userID)", logger: logger)

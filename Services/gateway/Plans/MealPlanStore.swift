@@ -5,8 +5,8 @@ import KiwiModels
 struct MealPlanRecord: Sendable, Hashable {
     /// Also its scan's id.
     var id: UUID
-    /// Who asked for it: its scan is theirs.
-    var createdBy: UUID
+    /// Who asked for it, whose scan it is, until they leave its kitchen (nil).
+    var createdBy: UUID?
     var request: PlanRequest
     var pantryWasEmpty: Bool
     var createdAt: Date

@@ -35,7 +35,8 @@ struct PlanCalendarFeed: Sendable {
         else {
             throw APIError(.notFound, .notFound, "There is no such calendar; its link may have been withdrawn.")
         }
-        let profile = try await profiles.profile(of: plan.createdBy)
+        var profile: KitchenProfile?
+        if let creator = plan.createdBy { profile = try await profiles.profile(of: creator) }
         let zone = profile?.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
         let text = PlanCalendar.feed(
             of: plan,

@@ -45,10 +45,12 @@ struct PlanRequestBody: Decodable {
         return PlanRequest(from: from, days: days, meals: meals, servings: servings)
     }
 
-    /// What an `Idempotency-Key` of a plan is checked against: the request, so that a retry finds its plan whatever the
-    /// pantry holds by then, and a key sent with another request is refused.
-    static func digest(of request: PlanRequest) -> Data {
-        let text = "kiwi-plan-v1 \(request.from) \(request.days) \(request.meals.map(\.rawValue).joined(separator: ",")) \(request.servings)"
+    /// What an `Idempotency-Key` of a plan is checked against: the body as sent (a member left out as such, not as its
+    /// default, so that a retry after midnight UTC still finds its plan), whatever the pantry holds by then; a key sent
+    /// with another body is refused.
+    var digest: Data {
+        let meals = meals.map { $0.map(\.rawValue).joined(separator: ",") } ?? "-"
+        let text = "kiwi-plan-v1 \(from.map(\.description) ?? "-") \(days.map(String.init) ?? "-") \(meals) \(servings.map(String.init) ?? "-")"
         return Data(SHA256.hash(data: Data(text.utf8)))
     }
 }

@@ -32,14 +32,14 @@ struct PlansController: Sendable {
         let session = try context.authenticatedSession
         let kitchen = try await households.kitchen(of: session.userID)
         let createdAt = Date()
-        let asked = try await request.decodedBody(as: PlanRequestBody.self, largest: 1024, example: PlanRequestBody.example)
-            .request(today: CalendarDay(utc: now()))
+        let body = try await request.decodedBody(as: PlanRequestBody.self, largest: 1024, example: PlanRequestBody.example)
+        let asked = try body.request(today: CalendarDay(utc: now()))
         let items = try await pantry.items(of: kitchen, after: nil, limit: PantryScanRequest.mostItems).items.map(OfferedPantryItem.init)
         let record = { @Sendable (scan: ScanRecord) in
             MealPlanRecord(id: scan.id, createdBy: session.userID, request: asked, pantryWasEmpty: items.isEmpty, createdAt: createdAt)
         }
         let started = try await scans.startPlan(request, context: context) {
-            ScanInput(plan: asked, pantry: items)
+            ScanInput(plan: asked, pantry: items, digest: body.digest)
         } keeping: { scan in
             try await plans.create(record(scan), for: kitchen)
         }
@@ -80,14 +80,15 @@ struct PlansController: Sendable {
     static let mostListed = 50
 
     /// `POST /v1/plans/{id}/calendar`: 201 with a new private feed's link (``PlanCalendarFeed``), shown this once; a
-    /// feed made before is revoked.
+    /// feed made before is revoked. 409 `scan_in_progress` while the plan has no meals.
     @Sendable func makeCalendar(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
+        let kitchen = try await households.kitchen(of: session.userID)
+        guard let plan = try await plans.plan(id, of: kitchen) else { throw Self.notFound }
+        guard plan.schedule != nil else { throw Self.notOutlined }
         let token = SharePageController.newToken()
-        guard try await plans.setCalendar(PlanCalendarFeed.digest(of: token), of: id, in: try await households.kitchen(of: session.userID)) else {
-            throw Self.notFound
-        }
+        guard try await plans.setCalendar(PlanCalendarFeed.digest(of: token), of: id, in: kitchen) else { throw Self.notFound }
         context.logger.info("plan calendar made", metadata: ["planId": "\(id)"])
         return try Response.json(PlanCalendarLink(url: publicBaseURL.appending(path: "c/\(token)")), status: .created)
     }
@@ -115,9 +116,12 @@ struct PlansController: Sendable {
             )
         }
         if plan.schedule != nil { return shown("ready") }
-        guard let scan = try await scans.scan(plan.id, of: plan.createdBy) else { return shown("failed", Self.gone.body) }
+        guard let creator = plan.createdBy, let scan = try await scans.scan(plan.id, of: creator) else { return shown("failed", Self.gone.body) }
         if scan.state.isOpen { return shown("planning") }
-        return shown("failed", ScanAPIErrors.apiError(for: scan.failure ?? ScanFailure(.invalidModelResponse, "")).body)
+        // A failed scan was not counted; one that succeeded without an outline was answered by a worker of the release
+        // before, which cannot happen (it fails a plan's job), but would read as this.
+        let code = scan.failure.map { ScanAPIErrors.apiError(for: $0).body.error } ?? .invalidModelResponse
+        return shown("failed", ErrorBody(error: code, message: "This plan could not be made, and was not counted; ask for it again."))
     }
 
     private static func day(_ text: Substring?, named name: String) throws -> CalendarDay? {
@@ -129,4 +133,9 @@ struct PlansController: Sendable {
     private static let notFound = APIError(.notFound, .notFound, "There is no such plan.")
     /// The plan's scan is gone before it outlined the plan (deleted with its person's account or by them).
     private static let gone = APIError(.badGateway, .invalidModelResponse, "This plan was not outlined; ask for a new one.")
+    private static let notOutlined = APIError(
+        .conflict,
+        .scanInProgress,
+        "The plan has no meals yet: a calendar needs them. Wait until it is ready (GET /v1/plans/{id})."
+    )
 }

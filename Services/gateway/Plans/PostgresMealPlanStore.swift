@@ -87,7 +87,7 @@ struct PostgresMealPlanStore: MealPlanStore {
     private static func records(_ rows: PostgresRowSequence) async throws -> [MealPlanRecord] {
         var records: [MealPlanRecord] = []
         for try await (id, createdBy, firstDay, days, times, servings, pantryWasEmpty, createdAt, schedule) in rows.decode(
-            (UUID, UUID, Int, Int, [String], Int, Bool, Int64, String?).self
+            (UUID, UUID?, Int, Int, [String], Int, Bool, Int64, String?).self
         ) {
             records.append(
                 MealPlanRecord(

@@ -11956,7 +11956,7 @@ public enum Operations {
     }
     /// Plan the days ahead from the pantry
     ///
-    /// Asks the model, in one text-only call, for an outline of each meal of the plan (a name, its main ingredient, a one-line summary, the minutes it takes and the pantry items it uses up), the pantry's items to use soonest first. Kiwi checks every meal itself: items used up in `useSoonBy` order across the days, each once; no main ingredient two days running; the profile's cook time and every member's allergies and diets. A meal that breaks one is asked for once more, then left empty with its `emptyReason`. A plan is a scan: it costs one scan of the daily allowance when it succeeds and nothing when it fails, takes an `Idempotency-Key`, and is followed at `GET /v1/plans/{id}` or through its scan's events (`GET /v1/scans/{id}/events`, the same id). An empty pantry still plans, meals to shop for (`pantryWasEmpty`). Each member is optional.
+    /// Asks the model, in one text-only call, for an outline of each meal of the plan (a name, its main ingredient, a one-line summary, the minutes it takes and the pantry items it uses up), the pantry's items to use soonest first. Kiwi checks every meal itself: items used up in `useSoonBy` order across the days, each once; no main ingredient two days running; the profile's cook time and every member's allergies and diets. A meal that breaks one is asked for once more, then left empty with its `emptyReason`. A plan is a scan: it costs one scan of the daily allowance when it succeeds and nothing when it fails, takes an `Idempotency-Key`, and is followed at `GET /v1/plans/{id}` or, by the person who asked, through its scan's events (`GET /v1/scans/{id}/events`, the same id). An empty pantry still plans, meals to shop for (`pantryWasEmpty`). Each member is optional.
     ///
     /// - Remark: HTTP `POST /v1/plans`.
     /// - Remark: Generated from `#/paths//v1/plans/post(createPlan)`.
@@ -12247,7 +12247,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `for` names someone who is not a member of the caller's household (`not_found`).
+            /// `for` names someone who is not a member of the caller's household, or a repeated `Idempotency-Key`'s plan is no longer in the caller's kitchen (`not_found`).
             ///
             /// - Remark: Generated from `#/paths//v1/plans/post(createPlan)/responses/404`.
             ///
@@ -12342,7 +12342,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The `Idempotency-Key` was already used for another request (`idempotency_key_reused`).
+            /// The `Idempotency-Key` was already used with another body (`idempotency_key_reused`).
             ///
             /// - Remark: Generated from `#/paths//v1/plans/post(createPlan)/responses/422`.
             ///
@@ -12824,7 +12824,7 @@ public enum Operations {
     }
     /// Make the plan's private calendar feed
     ///
-    /// A new link to the plan's feed (`GET /c/{token}`), shown this once: Kiwi keeps only its SHA-256. A feed made before is revoked.
+    /// A new link to the plan's feed (`GET /c/{token}`), shown this once: Kiwi keeps only its SHA-256. A feed made before is revoked. A feed is revoked too when the person who asked for the plan leaves its household.
     ///
     /// - Remark: HTTP `POST /v1/plans/{id}/calendar`.
     /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/post(makePlanCalendar)`.
@@ -12983,6 +12983,78 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/POST/responses/409/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/POST/responses/409/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    public init(xRequestId: Components.Headers.RequestID) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.MakePlanCalendar.Output.Conflict.Headers
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/POST/responses/409/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/calendar/POST/responses/409/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.MakePlanCalendar.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.MakePlanCalendar.Output.Conflict.Headers,
+                    body: Operations.MakePlanCalendar.Output.Conflict.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The plan has no meals yet, or was not made (`scan_in_progress`); nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/post(makePlanCalendar)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Operations.MakePlanCalendar.Output.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Operations.MakePlanCalendar.Output.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }

@@ -254,7 +254,7 @@ public protocol APIProtocol: Sendable {
     func listPlans(_ input: Operations.ListPlans.Input) async throws -> Operations.ListPlans.Output
     /// Plan the days ahead from the pantry
     ///
-    /// Asks the model, in one text-only call, for an outline of each meal of the plan (a name, its main ingredient, a one-line summary, the minutes it takes and the pantry items it uses up), the pantry's items to use soonest first. Kiwi checks every meal itself: items used up in `useSoonBy` order across the days, each once; no main ingredient two days running; the profile's cook time and every member's allergies and diets. A meal that breaks one is asked for once more, then left empty with its `emptyReason`. A plan is a scan: it costs one scan of the daily allowance when it succeeds and nothing when it fails, takes an `Idempotency-Key`, and is followed at `GET /v1/plans/{id}` or through its scan's events (`GET /v1/scans/{id}/events`, the same id). An empty pantry still plans, meals to shop for (`pantryWasEmpty`). Each member is optional.
+    /// Asks the model, in one text-only call, for an outline of each meal of the plan (a name, its main ingredient, a one-line summary, the minutes it takes and the pantry items it uses up), the pantry's items to use soonest first. Kiwi checks every meal itself: items used up in `useSoonBy` order across the days, each once; no main ingredient two days running; the profile's cook time and every member's allergies and diets. A meal that breaks one is asked for once more, then left empty with its `emptyReason`. A plan is a scan: it costs one scan of the daily allowance when it succeeds and nothing when it fails, takes an `Idempotency-Key`, and is followed at `GET /v1/plans/{id}` or, by the person who asked, through its scan's events (`GET /v1/scans/{id}/events`, the same id). An empty pantry still plans, meals to shop for (`pantryWasEmpty`). Each member is optional.
     ///
     /// - Remark: HTTP `POST /v1/plans`.
     /// - Remark: Generated from `#/paths//v1/plans/post(createPlan)`.
@@ -266,7 +266,7 @@ public protocol APIProtocol: Sendable {
     func getPlan(_ input: Operations.GetPlan.Input) async throws -> Operations.GetPlan.Output
     /// Make the plan's private calendar feed
     ///
-    /// A new link to the plan's feed (`GET /c/{token}`), shown this once: Kiwi keeps only its SHA-256. A feed made before is revoked.
+    /// A new link to the plan's feed (`GET /c/{token}`), shown this once: Kiwi keeps only its SHA-256. A feed made before is revoked. A feed is revoked too when the person who asked for the plan leaves its household.
     ///
     /// - Remark: HTTP `POST /v1/plans/{id}/calendar`.
     /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/post(makePlanCalendar)`.
@@ -824,7 +824,7 @@ extension APIProtocol {
     }
     /// Plan the days ahead from the pantry
     ///
-    /// Asks the model, in one text-only call, for an outline of each meal of the plan (a name, its main ingredient, a one-line summary, the minutes it takes and the pantry items it uses up), the pantry's items to use soonest first. Kiwi checks every meal itself: items used up in `useSoonBy` order across the days, each once; no main ingredient two days running; the profile's cook time and every member's allergies and diets. A meal that breaks one is asked for once more, then left empty with its `emptyReason`. A plan is a scan: it costs one scan of the daily allowance when it succeeds and nothing when it fails, takes an `Idempotency-Key`, and is followed at `GET /v1/plans/{id}` or through its scan's events (`GET /v1/scans/{id}/events`, the same id). An empty pantry still plans, meals to shop for (`pantryWasEmpty`). Each member is optional.
+    /// Asks the model, in one text-only call, for an outline of each meal of the plan (a name, its main ingredient, a one-line summary, the minutes it takes and the pantry items it uses up), the pantry's items to use soonest first. Kiwi checks every meal itself: items used up in `useSoonBy` order across the days, each once; no main ingredient two days running; the profile's cook time and every member's allergies and diets. A meal that breaks one is asked for once more, then left empty with its `emptyReason`. A plan is a scan: it costs one scan of the daily allowance when it succeeds and nothing when it fails, takes an `Idempotency-Key`, and is followed at `GET /v1/plans/{id}` or, by the person who asked, through its scan's events (`GET /v1/scans/{id}/events`, the same id). An empty pantry still plans, meals to shop for (`pantryWasEmpty`). Each member is optional.
     ///
     /// - Remark: HTTP `POST /v1/plans`.
     /// - Remark: Generated from `#/paths//v1/plans/post(createPlan)`.
@@ -854,7 +854,7 @@ extension APIProtocol {
     }
     /// Make the plan's private calendar feed
     ///
-    /// A new link to the plan's feed (`GET /c/{token}`), shown this once: Kiwi keeps only its SHA-256. A feed made before is revoked.
+    /// A new link to the plan's feed (`GET /c/{token}`), shown this once: Kiwi keeps only its SHA-256. A feed made before is revoked. A feed is revoked too when the person who asked for the plan leaves its household.
     ///
     /// - Remark: HTTP `POST /v1/plans/{id}/calendar`.
     /// - Remark: Generated from `#/paths//v1/plans/{id}/calendar/post(makePlanCalendar)`.

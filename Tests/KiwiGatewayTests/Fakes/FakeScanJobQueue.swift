@@ -50,6 +50,8 @@ final class FakeScanJobQueue: ScanJobQueue {
     var ingredients: [[String]?] { state.withLock { $0.jobs.map(\.ingredients) } }
     /// The pantry items the jobs carried, in order: nil for any scan's but a pantry scan's.
     var pantries: [[OfferedPantryItem]?] { state.withLock { $0.jobs.map(\.pantry) } }
+    /// The plans the jobs asked for, in order: nil for any scan's but a plan's.
+    var plans: [PlanRequest?] { state.withLock { $0.jobs.map(\.plan) } }
     /// Whether each job received, in order, shows its answer's elements as they stream.
     var showsPartials: [Bool] { state.withLock { $0.jobs.map(\.showsPartials) } }
     /// The scan ids of the jobs received, in order.

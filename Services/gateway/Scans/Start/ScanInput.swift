@@ -32,10 +32,10 @@ struct ScanInput: Sendable {
         self.init(digest: PantryScanRequest.digest, photos: [], mode: .fridge, refinement: nil, pantry: pantry)
     }
 
-    /// A plan's input: what an `Idempotency-Key` is checked against is the request, not the pantry, so that a retry
-    /// finds its plan even when the pantry changed in between.
-    init(plan: PlanRequest, pantry: [OfferedPantryItem]) {
-        self.init(digest: PlanRequestBody.digest(of: plan), photos: [], mode: .fridge, refinement: nil, pantry: pantry, plan: plan)
+    /// A plan's input: what an `Idempotency-Key` is checked against is `digest`, the body's (``PlanRequestBody``), not
+    /// the pantry, so that a retry finds its plan even when the pantry changed in between.
+    init(plan: PlanRequest, pantry: [OfferedPantryItem], digest: Data) {
+        self.init(digest: digest, photos: [], mode: .fridge, refinement: nil, pantry: pantry, plan: plan)
     }
 
     private init(
