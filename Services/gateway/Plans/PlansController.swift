@@ -7,7 +7,7 @@ import Logging
 
 /// `/v1/plans` (docs/architecture.md, "Meal plans"): a kitchen's plans of the days ahead, each outlined by one scan
 /// from the pantry, soonest to use first, and charged as one. A plan is the kitchen's: every member of a household
-/// sees and follows it, guarded for all of them.
+/// reads it, and it is guarded for all of them; the person who asked also follows its scan's events.
 struct PlansController: Sendable {
     let scans: ScanCoordinator
     let plans: any MealPlanStore
@@ -118,8 +118,8 @@ struct PlansController: Sendable {
         if plan.schedule != nil { return shown("ready") }
         guard let creator = plan.createdBy, let scan = try await scans.scan(plan.id, of: creator) else { return shown("failed", Self.gone.body) }
         if scan.state.isOpen { return shown("planning") }
-        // A failed scan was not counted; one that succeeded without an outline was answered by a worker of the release
-        // before, which cannot happen (it fails a plan's job), but would read as this.
+        // A failed scan was not counted. One that succeeded without writing the meals would read as failed too; none
+        // does, as a worker of the release before fails a plan's job.
         let code = scan.failure.map { ScanAPIErrors.apiError(for: $0).body.error } ?? .invalidModelResponse
         return shown("failed", ErrorBody(error: code, message: "This plan could not be made, and was not counted; ask for it again."))
     }
@@ -131,7 +131,8 @@ struct PlansController: Sendable {
     }
 
     private static let notFound = APIError(.notFound, .notFound, "There is no such plan.")
-    /// The plan's scan is gone before it outlined the plan (deleted with its person's account or by them).
+    /// The plan's scan is gone before it outlined the plan (deleted by its person, or with their account), or its person
+    /// left the kitchen.
     private static let gone = APIError(.badGateway, .invalidModelResponse, "This plan was not outlined; ask for a new one.")
     private static let notOutlined = APIError(
         .conflict,
