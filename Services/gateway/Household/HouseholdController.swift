@@ -153,14 +153,7 @@ struct HouseholdController: Sendable {
 
     /// 429 once `session`'s person has made or tried too many codes of the `kind`.
     private func limit(_ kind: String, _ session: AuthenticatedSession) throws {
-        if let wait = codeLimiter.take(for: "\(kind) \(session.userID)") {
-            throw APIError(
-                .tooManyRequests,
-                .rateLimitExceeded,
-                "Too many household invitations made or tried; try again in \(wait) s.",
-                headers: [.retryAfter: String(wait)]
-            )
-        }
+        try codeLimiter.admit("\(kind) \(session.userID)") { wait in "Too many household invitations made or tried; try again in \(wait) s." }
     }
 
     private static let notInHousehold = APIError(.notFound, .notInHousehold, "You are in no household; create one or join one with an invitation.")

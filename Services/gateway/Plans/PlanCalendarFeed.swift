@@ -23,14 +23,7 @@ struct PlanCalendarFeed: Sendable {
     }
 
     @Sendable func feed(request: Request, context: GatewayRequestContext) async throws -> Response {
-        if let wait = limiter.take(for: context.remoteAddress ?? "unknown") {
-            throw APIError(
-                .tooManyRequests,
-                .rateLimitExceeded,
-                "Too many calendars read from this address; please try again in a moment.",
-                headers: [.retryAfter: String(wait)]
-            )
-        }
+        try limiter.admit(context.remoteAddress ?? "unknown") { _ in "Too many calendars read from this address; please try again in a moment." }
         guard let token = context.parameters.get("token"), token.utf8.count == 43, let plan = try await plans.plan(calendar: Self.digest(of: token))
         else {
             throw APIError(.notFound, .notFound, "There is no such calendar; its link may have been withdrawn.")

@@ -26,13 +26,8 @@ struct SharePageController: Sendable {
     }
 
     @Sendable func page(request: Request, context: GatewayRequestContext) async throws -> Response {
-        if let wait = limiter.take(for: context.remoteAddress ?? "unknown") {
-            throw APIError(
-                .tooManyRequests,
-                .rateLimitExceeded,
-                "Too many recipe pages opened from this address; please try again in a moment.",
-                headers: [.retryAfter: String(wait)]
-            )
+        try limiter.admit(context.remoteAddress ?? "unknown") { _ in
+            "Too many recipe pages opened from this address; please try again in a moment."
         }
         let scaling = try RecipeScaling(request)
         guard let token = context.parameters.get("token"), token.utf8.count == 43,
@@ -85,6 +80,13 @@ final class ClientRateLimiter: Sendable {
 
     init(_ limit: RateLimit) {
         self.limit = limit
+    }
+
+    /// Takes one request of `client`'s allowance, or throws 429 `rate_limit_exceeded` with `Retry-After` and the
+    /// sentence `refusal` makes of the seconds to wait.
+    func admit(_ client: String, refusing refusal: (_ wait: Int) -> String) throws {
+        guard let wait = take(for: client) else { return }
+        throw APIError(.tooManyRequests, .rateLimitExceeded, refusal(wait), headers: [.retryAfter: String(wait)])
     }
 
     /// Takes one request of `client`'s allowance: nil when it may go ahead, else the seconds until it may.
