@@ -26,8 +26,11 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
         self.init(daysSince1970: Self.days(year: year, month: month, day: day))
     }
 
+    /// The day's year, month (1–12) and day of the month.
+    public var civil: (year: Int, month: Int, day: Int) { Self.civil(daysSince1970) }
+
     public var description: String {
-        let (year, month, day) = Self.civil(daysSince1970)
+        let (year, month, day) = civil
         return String(format: "%04d-%02d-%02d", year, month, day)
     }
 

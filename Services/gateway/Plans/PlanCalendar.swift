@@ -38,8 +38,8 @@ enum PlanCalendar {
     static func instant(of day: CalendarDay, hour: Int, minute: Int, in zone: TimeZone) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        let parts = day.description.split(separator: "-").compactMap { Int($0) }
-        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: hour, minute: minute)
+        let (year, month, date) = day.civil
+        let components = DateComponents(year: year, month: month, day: date, hour: hour, minute: minute)
         return calendar.date(from: components) ?? Date(timeIntervalSince1970: Double(day.daysSince1970) * 86_400)
     }
 
