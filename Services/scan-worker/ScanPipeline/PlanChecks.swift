@@ -15,9 +15,6 @@ struct PlanChecks: Sendable {
     let plan: PlanQuestion
     let profile: KitchenProfile?
 
-    /// Each item's day to use it by, by id.
-    private var dueDays: [UUID: CalendarDay?] { Dictionary(plan.items.map { ($0.id, $0.useSoonBy) }, uniquingKeysWith: { first, _ in first }) }
-
     /// The meals of `meals` in order, each accepted when it breaks no rule with those accepted before it, and why each
     /// other one was not, by its id.
     func problems(in meals: [PlannedMeal]) -> [UUID: String] {
@@ -39,7 +36,6 @@ struct PlanChecks: Sendable {
             return "It takes \(outline.cookTimeMinutes) minutes, more than the profile's \(most)."
         }
         let main = IngredientKey.of(outline.mainIngredient)
-        let due = dueDays
         for other in accepted where other.id != meal.id {
             guard let theirs = other.outline else { continue }
             let days = meal.date.daysSince1970 - other.date.daysSince1970
@@ -52,7 +48,7 @@ struct PlanChecks: Sendable {
                 for their in theirs.usesUp {
                     // The item used on the later day may not be due sooner than the one used on the earlier day.
                     let (usedLater, usedEarlier) = days > 0 ? (item, their) : (their, item)
-                    if Self.isSooner(due[usedLater] ?? nil, than: due[usedEarlier] ?? nil) {
+                    if Self.isSooner(plan.itemsByID[usedLater]?.useSoonBy, than: plan.itemsByID[usedEarlier]?.useSoonBy) {
                         return "It uses up \(name(of: item)) \(days > 0 ? "after" : "before") \(name(of: their)), "
                             + "which is to be used \(days > 0 ? "later" : "sooner")."
                     }
@@ -72,7 +68,7 @@ struct PlanChecks: Sendable {
     }
 
     private func name(of item: UUID) -> String {
-        plan.items.first { $0.id == item }?.name.lowercased() ?? "an item"
+        plan.itemsByID[item]?.name.lowercased() ?? "an item"
     }
 }
 

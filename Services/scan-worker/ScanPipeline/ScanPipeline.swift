@@ -63,11 +63,14 @@ struct PlanQuestion: Sendable {
     let request: PlanRequest
     let items: [OfferedPantryItem]
     let rules: MealPlanContract.Rules
+    /// Each item by its id, for the checks of every meal.
+    let itemsByID: [UUID: OfferedPantryItem]
 
     init(_ request: PlanRequest, items: [OfferedPantryItem]) {
         self.request = request
         self.items = items
         rules = MealPlanContract.Rules(request, pantry: items.map(\.id))
+        itemsByID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }
 
