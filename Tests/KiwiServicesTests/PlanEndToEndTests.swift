@@ -106,11 +106,7 @@ struct PlanEndToEndTests {
             let body = Array(#"{"from": "2026-12-30", "days": 3, "meals": ["lunch", "dinner"]}"#.utf8)
             let asked = try await rig.send(.POST, "/v1/plans", token: token, contentType: "application/json", body: body)
             let id = try #require(try asked.json()["id"] as? String)
-            var plan = try KiwiJSON.decoder().decode(MealPlan.self, from: asked.body)
-            while plan.status == "planning" {
-                try await Task.sleep(for: .milliseconds(100))
-                plan = try KiwiJSON.decoder().decode(MealPlan.self, from: try await rig.send(.GET, "/v1/plans/\(id)", token: token).body)
-            }
+            let plan = try await Self.outlined(id, by: KiwiAPI.client(serverURL: rig.gateway, sessionToken: token))
             let schedule = try #require(plan.schedule)
             let made = try await rig.send(.POST, "/v1/plans/\(id)/calendar", token: token)
             #expect(made.status == 201)
@@ -121,7 +117,7 @@ struct PlanEndToEndTests {
             let run = try await runProgram(python, [reader], input: feed.body)
             try #require(run.status == 0, "\(run.output)")
             let events = try JSONDecoder().decode([[String: String]].self, from: Data(run.output.utf8))
-            #expect(events.map { $0["uid"] } == schedule.map { "\($0.id.uuidString.lowercased())@kiwi" })
+            #expect(events.map { $0["uid"] } == schedule.map { "\($0.id)@kiwi" })
             #expect(events.map { $0["summary"] } == schedule.map { $0.outline?.name })
             // Berlin is an hour ahead of UTC in winter: lunch at the standard 12:30, dinner at the profile's 18:30.
             #expect(events.prefix(2).map { $0["start"] } == ["2026-12-30T11:30:00Z", "2026-12-30T17:30:00Z"])
