@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import KiwiInternalAPI
 import KiwiModels
+import KiwiScans
 import KiwiTestSupport
 import NIOCore
 import Testing
@@ -67,6 +68,27 @@ struct PlansRouterTests {
             #expect(answer.status == .badRequest, "\(String(buffer: answer.body))")
             #expect(gateway.workers.scanIDs.isEmpty)
             #expect(try await gateway.used(by: quotaKey) == 0)
+        }
+    }
+
+    @Test("a plan read just before its scan ends with its meals is shown ready, not failed")
+    func planOutlinedBetweenReadsIsReady() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let plan = try KiwiJSON.decoder().decode(
+                MealPlan.self,
+                from: Data(try await Self.ask(client, token: token, body: "{}").body.readableBytesView)
+            )
+            let meals = [PlannedMeal(id: UUID(), date: plan.from, meal: .dinner, outline: nil, emptyReason: "It contains fish.")]
+            gateway.plans.afterNextRead {
+                // The worker's end: the meals and the scan's success in one transaction.
+                gateway.plans.outline(plan.id, with: meals)
+                gateway.workers.answer(plan.id, with: .ok(ScanResponse(ingredients: [], recipes: [], plan: MealPlanOutline(meals: meals))))
+            }
+            let shown = try await client.execute(.get, "/v1/plans/\(plan.id.uuidString.lowercased())", token: token)
+            let read = try KiwiJSON.decoder().decode(MealPlan.self, from: Data(shown.body.readableBytesView))
+            #expect(read.status == "ready" && read.schedule == meals, "\(String(buffer: shown.body))")
         }
     }
 

@@ -50,15 +50,16 @@ struct PlansController: Sendable {
         guard let plan = try await plans.plan(started.scan.id, of: kitchen) else { throw Self.notFound }
         var headers = HTTPFields()
         headers[.location] = "/v1/plans/\(plan.id.uuidString.lowercased())"
-        return try Response.json(try await shown(plan), status: .accepted, headers: headers)
+        return try Response.json(try await shown(plan, of: kitchen), status: .accepted, headers: headers)
     }
 
     /// `GET /v1/plans/{id}`: the plan, and its meals once outlined.
     @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
-        guard let plan = try await plans.plan(id, of: try await households.kitchen(of: session.userID)) else { throw Self.notFound }
-        return try Response.json(try await shown(plan))
+        let kitchen = try await households.kitchen(of: session.userID)
+        guard let plan = try await plans.plan(id, of: kitchen) else { throw Self.notFound }
+        return try Response.json(try await shown(plan, of: kitchen))
     }
 
     /// `GET /v1/plans?from=&to=`: the kitchen's plans with a day from `from` (today, UTC, by default) to `to` (two weeks
@@ -73,7 +74,9 @@ struct PlansController: Sendable {
         }
         let kitchen = try await households.kitchen(of: session.userID)
         var shown: [MealPlan] = []
-        for plan in try await plans.plans(of: kitchen, overlapping: from...to, limit: Self.mostListed) { shown.append(try await self.shown(plan)) }
+        for plan in try await plans.plans(of: kitchen, overlapping: from...to, limit: Self.mostListed) {
+            shown.append(try await self.shown(plan, of: kitchen))
+        }
         return try Response.json(MealPlanList(plans: shown))
     }
 
@@ -102,26 +105,32 @@ struct PlansController: Sendable {
     }
 
     /// The plan as the API shows it: `ready` with its meals, or as its scan stands: `planning` while it runs, `failed`
-    /// (with the scan's error) when it failed, was deleted or succeeded without an outline.
-    private func shown(_ plan: MealPlanRecord) async throws -> MealPlan {
-        func shown(_ status: String, _ error: ErrorBody? = nil) -> MealPlan {
-            MealPlan(
-                id: plan.id,
-                status: status,
-                request: plan.request,
-                pantryWasEmpty: plan.pantryWasEmpty,
-                createdAt: plan.createdAt,
-                schedule: plan.schedule,
-                error: error
-            )
+    /// (with the scan's error) when it failed, was deleted or succeeded without an outline. The plan was read before its
+    /// scan, and the scan may have ended in between: its meals are written as it ends, so a plan without them whose scan
+    /// has ended is read once more.
+    private func shown(_ plan: MealPlanRecord, of kitchen: Kitchen) async throws -> MealPlan {
+        if plan.schedule != nil { return Self.shown(plan, "ready") }
+        guard let creator = plan.createdBy, let scan = try await scans.scan(plan.id, of: creator) else {
+            return Self.shown(plan, "failed", Self.gone.body)
         }
-        if plan.schedule != nil { return shown("ready") }
-        guard let creator = plan.createdBy, let scan = try await scans.scan(plan.id, of: creator) else { return shown("failed", Self.gone.body) }
-        if scan.state.isOpen { return shown("planning") }
+        if scan.state.isOpen { return Self.shown(plan, "planning") }
+        if let again = try await plans.plan(plan.id, of: kitchen), again.schedule != nil { return Self.shown(again, "ready") }
         // A failed scan was not counted. One that succeeded without writing the meals would read as failed too; none
         // does, as a worker of the release before fails a plan's job.
         let code = scan.failure.map { ScanAPIErrors.apiError(for: $0).body.error } ?? .invalidModelResponse
-        return shown("failed", ErrorBody(error: code, message: "This plan could not be made, and was not counted; ask for it again."))
+        return Self.shown(plan, "failed", ErrorBody(error: code, message: "This plan could not be made, and was not counted; ask for it again."))
+    }
+
+    private static func shown(_ plan: MealPlanRecord, _ status: String, _ error: ErrorBody? = nil) -> MealPlan {
+        MealPlan(
+            id: plan.id,
+            status: status,
+            request: plan.request,
+            pantryWasEmpty: plan.pantryWasEmpty,
+            createdAt: plan.createdAt,
+            schedule: plan.schedule,
+            error: error
+        )
     }
 
     private static func day(_ text: Substring?, named name: String) throws -> CalendarDay? {

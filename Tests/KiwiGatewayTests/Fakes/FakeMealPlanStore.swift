@@ -7,6 +7,7 @@ import Synchronization
 /// Meal plans in memory, kept the way ``PostgresMealPlanStore`` keeps them.
 final class FakeMealPlanStore: MealPlanStore {
     private let plans = Mutex<[(kitchen: UUID, plan: MealPlanRecord, calendar: Data?)]>([])
+    private let afterNextRead = Mutex<(@Sendable () -> Void)?>(nil)
 
     func create(_ plan: MealPlanRecord, for kitchen: Kitchen) async throws {
         plans.withLock { kept in
@@ -15,7 +16,9 @@ final class FakeMealPlanStore: MealPlanStore {
     }
 
     func plan(_ id: UUID, of kitchen: Kitchen) async throws -> MealPlanRecord? {
-        plans.withLock { kept in kept.first { $0.kitchen == kitchen.id && $0.plan.id == id }?.plan }
+        let read = plans.withLock { kept in kept.first { $0.kitchen == kitchen.id && $0.plan.id == id }?.plan }
+        afterNextRead.withLock { $0.take() }?()
+        return read
     }
 
     func plans(of kitchen: Kitchen, overlapping days: ClosedRange<CalendarDay>, limit: Int) async throws -> [MealPlanRecord] {
@@ -40,6 +43,11 @@ final class FakeMealPlanStore: MealPlanStore {
 
     func plan(calendar tokenDigest: Data) async throws -> MealPlanRecord? {
         plans.withLock { kept in kept.first { $0.calendar == tokenDigest }?.plan }
+    }
+
+    /// Runs `body` once, just after the next plan is read: what another process does between a read and the next.
+    func afterNextRead(_ body: @escaping @Sendable () -> Void) {
+        afterNextRead.withLock { $0 = body }
     }
 
     /// Outlines plan `id` as the worker would with its scan's success.
