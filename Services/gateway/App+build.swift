@@ -193,16 +193,18 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     )
     BlockingScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans).addRoutes(to: signedIn)
+    let profileCheck = TodaysProfileCheck(tableProfile: tableProfile, dietGuard: DietGuard())
     PlansController(
         scans: scans,
         plans: dependencies.plans,
         households: dependencies.households,
         pantry: dependencies.pantry,
+        recipes: dependencies.recipes,
+        profileCheck: profileCheck,
         publicBaseURL: dependencies.publicBaseURL,
         now: dependencies.now
     )
     .addRoutes(to: signedIn)
-    let profileCheck = TodaysProfileCheck(tableProfile: tableProfile, dietGuard: DietGuard())
     RecipesController(
         recipes: dependencies.recipes,
         households: dependencies.households,

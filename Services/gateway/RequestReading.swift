@@ -47,9 +47,10 @@ extension Parameters {
 }
 
 extension GatewayRequestContext {
-    /// The path's `{id}`; `missing` (the route's 404) when it is not a UUID, since such an id names nothing Kiwi keeps.
-    func pathID(else missing: APIError) throws -> UUID {
-        guard let id = parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw missing }
+    /// The path's `{id}` (or another of its ids, `name`); `missing` (the route's 404) when it is not a UUID, since such an
+    /// id names nothing Kiwi keeps.
+    func pathID(_ name: String = "id", else missing: APIError) throws -> UUID {
+        guard let id = parameters.get(name).flatMap(UUID.init(uuidString:)) else { throw missing }
         return id
     }
 }

@@ -49,6 +49,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     /// 409: `GET /v1/recipes/{id}` (or a share page) asking for `servings` or `units` of a recipe saved before Kiwi
     /// wrote quantities, which has nothing to scale.
     public static let recipeNotScalable: APIErrorCode = "recipe_not_scalable"
+    /// 409: `PATCH /v1/plans/{id}/meals/{mealId}` with a box recipe that breaks the profile of someone at the table.
+    public static let recipeBreaksProfile: APIErrorCode = "recipe_breaks_profile"
     /// 400: `POST /v1/pantry/items` when the new items would take the pantry past its 500 items.
     public static let pantryFull: APIErrorCode = "pantry_full"
     /// 409: `PATCH /v1/pantry/items/{id}` with a name whose key is another item's.

@@ -38,6 +38,16 @@ public struct PlanRequest: Codable, Hashable, Sendable {
 
     /// The days the plan covers, the first first.
     public var dates: ClosedRange<CalendarDay> { from...from.adding(days: days - 1) }
+
+    /// The slot of `date`'s `meal`, counted from the plan's first day; one of ``slots`` only when the plan has it.
+    public func slot(on date: CalendarDay, _ meal: MealTime) -> PlanSlot {
+        PlanSlot(day: date.daysSince1970 - from.daysSince1970, meal: meal)
+    }
+
+    /// The day of `slot`.
+    public func date(of slot: PlanSlot) -> CalendarDay {
+        from.adding(days: slot.day)
+    }
 }
 
 /// One meal of a plan: a day (counted from the plan's first, 0 first) and a meal of it.
@@ -91,15 +101,18 @@ public struct PlannedMeal: Codable, Hashable, Sendable, Identifiable {
     public var meal: MealTime
     /// Absent when the meal was left empty.
     public var outline: MealOutline?
-    /// Why the meal is empty: what the model's meal broke, after one repair.
+    /// Why the meal is empty: what the model's meal broke, after one repair, or that the person removed it.
     public var emptyReason: String?
+    /// The recipe-box recipe the person put in this meal's place; its outline is that recipe's.
+    public var recipeId: UUID?
 
-    public init(id: UUID, date: CalendarDay, meal: MealTime, outline: MealOutline?, emptyReason: String? = nil) {
+    public init(id: UUID, date: CalendarDay, meal: MealTime, outline: MealOutline?, emptyReason: String? = nil, recipeId: UUID? = nil) {
         self.id = id
         self.date = date
         self.meal = meal
         self.outline = outline
         self.emptyReason = emptyReason
+        self.recipeId = recipeId
     }
 }
 

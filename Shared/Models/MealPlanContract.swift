@@ -59,7 +59,7 @@ public enum MealPlanContract {
                 slot,
                 PlannedMeal(
                     id: MealPlanContract.mealID(of: slot, seed: seed),
-                    date: request.from.adding(days: slot.day),
+                    date: request.date(of: slot),
                     meal: slot.meal,
                     outline: outline
                 )

@@ -65,4 +65,47 @@ struct MealPlanStoreTests {
             #expect(try await store.plan(other.id, of: theirs) == other)
         }
     }
+
+    @Test("edits of one plan at once all land, each seeing the one before", arguments: StoreKind.allCases)
+    func editsAtOnceAllLand(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { store in
+            let kitchen = Kitchen.own(UUID())
+            let plan = Self.plan(from: "2026-11-30", days: 7)
+            try await store.create(plan, for: kitchen)
+            let meals = plan.request.slots.map { slot in
+                PlannedMeal(id: UUID(), date: plan.request.date(of: slot), meal: slot.meal, outline: nil, emptyReason: "empty")
+            }
+            _ = try await store.editSchedule(of: plan.id, in: kitchen) { _ in meals }
+            try await withThrowingTaskGroup { group in
+                for index in meals.indices {
+                    group.addTask {
+                        _ = try await store.editSchedule(of: plan.id, in: kitchen) { plan in
+                            var schedule = plan.schedule ?? []
+                            schedule[index].emptyReason = "edit \(index)"
+                            return schedule
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let edited = try #require(try await store.plan(plan.id, of: kitchen)?.schedule)
+            #expect(edited.map(\.emptyReason) == meals.indices.map { "edit \($0)" })
+        }
+    }
+
+    @Test("an edit that throws changes nothing and is thrown; a plan of another kitchen is nil", arguments: StoreKind.allCases)
+    func failedEditChangesNothing(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { store in
+            let kitchen = Kitchen.own(UUID())
+            let plan = Self.plan(from: "2026-11-30", days: 1)
+            try await store.create(plan, for: kitchen)
+            await #expect(throws: EditRefused.self) {
+                try await store.editSchedule(of: plan.id, in: kitchen) { _ in throw EditRefused() }
+            }
+            #expect(try await store.plan(plan.id, of: kitchen) == plan)
+            #expect(try await store.editSchedule(of: plan.id, in: Kitchen.own(UUID())) { _ in [] } == nil)
+        }
+    }
+
+    struct EditRefused: Error {}
 }

@@ -85,6 +85,8 @@ struct NonMemberWalkRouterTests {
             "createPlan": .json(.post, "/v1/plans?for=\(member)", body: "{}"),
             // A plan's id is its scan's.
             "getPlan": .json(.get, "/v1/plans/\(scan)"),
+            "changePlanMeal": .json(.patch, "/v1/plans/\(scan)/meals/\(scan)", body: #"{"meal": "lunch"}"#),
+            "removePlanMeal": .json(.delete, "/v1/plans/\(scan)/meals/\(scan)"),
             "makePlanCalendar": .json(.post, "/v1/plans/\(scan)/calendar"),
             "revokePlanCalendar": .json(.delete, "/v1/plans/\(scan)/calendar"),
         ]

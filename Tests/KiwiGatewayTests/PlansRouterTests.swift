@@ -120,4 +120,125 @@ struct PlansRouterTests {
             #expect(try await client.execute(.get, second.url.path, token: nil).status == .notFound)
         }
     }
+
+    /// A plan of `body` asked for and outlined: a meal named `Meal 1`, `Meal 2`, … in each slot, in order.
+    static func outlinedPlan(_ gateway: FakeGateway, _ client: some TestClientProtocol, token: String, body: String) async throws -> MealPlan {
+        let plan = try KiwiJSON.decoder().decode(MealPlan.self, from: Data(try await ask(client, token: token, body: body).body.readableBytesView))
+        let request = PlanRequest(from: plan.from, days: plan.days, meals: plan.meals, servings: plan.servings)
+        let meals = request.slots.enumerated().map { index, slot in
+            let outline = MealOutline(name: "Meal \(index + 1)", mainIngredient: "rice", summary: "A meal.", cookTimeMinutes: 20, usesUp: [])
+            return PlannedMeal(id: MealPlanContract.mealID(of: slot, seed: plan.id), date: request.date(of: slot), meal: slot.meal, outline: outline)
+        }
+        gateway.plans.outline(plan.id, with: meals)
+        return try await read(plan.id, client, token: token)
+    }
+
+    static func read(_ id: UUID, _ client: some TestClientProtocol, token: String) async throws -> MealPlan {
+        try KiwiJSON.decoder().decode(MealPlan.self, from: Data(try await client.execute(.get, path(id), token: token).body.readableBytesView))
+    }
+
+    static func path(_ plan: UUID, meal: UUID? = nil) -> String {
+        "/v1/plans/\(plan.uuidString.lowercased())" + (meal.map { "/meals/\($0.uuidString.lowercased())" } ?? "")
+    }
+
+    static func change(_ client: some TestClientProtocol, token: String, _ plan: UUID, meal: UUID, _ body: String) async throws -> TestResponse {
+        try await client.execute(
+            .patch,
+            path(plan, meal: meal),
+            token: token,
+            headers: [.contentType: "application/json"],
+            body: ByteBuffer(string: body)
+        )
+    }
+
+    @Test("a meal moved to a slot another holds exchanges places with it, keeping both ids; a slot outside the plan is 400")
+    func movedMealExchangesPlaces() async throws {
+        let gateway = FakeGateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let plan = try await Self.outlinedPlan(gateway, client, token: token, body: #"{"days": 2, "meals": ["lunch", "dinner"]}"#)
+            let meals = try #require(plan.schedule)
+            let moved = try await Self.change(
+                client,
+                token: token,
+                plan.id,
+                meal: meals[0].id,
+                #"{"date": "\#(plan.from.adding(days: 1))", "meal": "dinner"}"#
+            )
+            #expect(moved.status == .ok, "\(String(buffer: moved.body))")
+            let after = try KiwiJSON.decoder().decode(MealPlan.self, from: Data(moved.body.readableBytesView))
+            #expect(after.schedule?.map(\.outline?.name) == ["Meal 4", "Meal 2", "Meal 3", "Meal 1"])
+            #expect(after.schedule?.map(\.id) == [meals[3].id, meals[1].id, meals[2].id, meals[0].id])
+            #expect(try await Self.read(plan.id, client, token: token) == after)
+            let outside = try await Self.change(client, token: token, plan.id, meal: meals[0].id, #"{"meal": "breakfast"}"#)
+            #expect(outside.status == .badRequest && outside.errorCode == "bad_request")
+            let late = try await Self.change(client, token: token, plan.id, meal: meals[0].id, #"{"date": "\#(plan.from.adding(days: 2))"}"#)
+            #expect(late.status == .badRequest)
+            #expect(try await Self.read(plan.id, client, token: token) == after)
+        }
+    }
+
+    @Test("a box recipe takes a meal's place with its outline and id; one with a member's allergen is 409 and changes nothing")
+    func boxRecipeTakesAMealsPlace() async throws {
+        let gateway = FakeGateway()
+        let (token, session, _) = gateway.signIn()
+        try await gateway.profiles.save(KitchenProfile(allergies: [.peanuts]), for: session.userId)
+        let risotto = CookableRouterTests.recipe("Leek risotto", [("arborio rice", nil), ("leeks", nil)])
+        let satay = CookableRouterTests.recipe("Chicken satay", [("chicken thighs", nil), ("peanut butter", nil)])
+        for recipe in [risotto, satay] { _ = try await gateway.recipes.save(recipe, for: .own(session.userId), capacity: RecipesController.capacity) }
+        try await gateway.test { client async throws in
+            let plan = try await Self.outlinedPlan(gateway, client, token: token, body: #"{"days": 2}"#)
+            let meal = try #require(plan.schedule?.last)
+            let swapped = try await Self.change(client, token: token, plan.id, meal: meal.id, #"{"recipeId": "\#(risotto.id)"}"#)
+            #expect(swapped.status == .ok, "\(String(buffer: swapped.body))")
+            let after = try #require(try KiwiJSON.decoder().decode(MealPlan.self, from: Data(swapped.body.readableBytesView)).schedule?.last)
+            #expect(after.id == meal.id && after.recipeId == risotto.id && after.date == meal.date)
+            #expect(
+                after.outline
+                    == MealOutline(name: "Leek risotto", mainIngredient: "arborio rice", summary: "A dish.", cookTimeMinutes: 10, usesUp: [])
+            )
+            let refused = try await Self.change(client, token: token, plan.id, meal: meal.id, #"{"recipeId": "\#(satay.id)"}"#)
+            #expect(refused.status == .conflict && refused.errorCode == "recipe_breaks_profile", "\(String(buffer: refused.body))")
+            #expect((try refused.json()["message"] as? String)?.contains("peanut") == true)
+            #expect(try await Self.read(plan.id, client, token: token).schedule?.last == after)
+            let unknown = try await Self.change(client, token: token, plan.id, meal: meal.id, #"{"recipeId": "\#(UUID())"}"#)
+            #expect(unknown.status == .notFound)
+        }
+    }
+
+    @Test("a removed meal is left empty and says so; an unknown meal is 404; a plan not yet outlined is 409")
+    func removedMealIsEmpty() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let waiting = try KiwiJSON.decoder().decode(
+                MealPlan.self,
+                from: Data(try await Self.ask(client, token: token, body: "{}").body.readableBytesView)
+            )
+            let early = try await client.execute(.delete, Self.path(waiting.id, meal: UUID()), token: token)
+            #expect(early.status == .conflict && early.errorCode == "scan_in_progress")
+            let plan = try await Self.outlinedPlan(gateway, client, token: token, body: #"{"days": 2}"#)
+            let meal = try #require(plan.schedule?.first)
+            #expect(try await client.execute(.delete, Self.path(plan.id, meal: meal.id), token: token).status == .noContent)
+            let removed = try #require(try await Self.read(plan.id, client, token: token).schedule?.first)
+            #expect(removed.id == meal.id && removed.outline == nil && removed.emptyReason == PlanMealEdit.removedReason)
+            #expect(try await client.execute(.delete, Self.path(plan.id, meal: UUID()), token: token).status == .notFound)
+            #expect(try await client.execute(.delete, Self.path(UUID(), meal: meal.id), token: token).status == .notFound)
+        }
+    }
+
+    @Test(
+        "a meal change that breaks a rule is 400 and changes nothing",
+        arguments: [#"{}"#, #"{"note": "x"}"#, #"{"date": "2026-02-30"}"#, #"{"meal": "supper"}"#, #"{"recipeId": "risotto"}"#, "[]"]
+    )
+    func badMealChangeIsRefused(body: String) async throws {
+        let gateway = FakeGateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let plan = try await Self.outlinedPlan(gateway, client, token: token, body: #"{"days": 1}"#)
+            let answer = try await Self.change(client, token: token, plan.id, meal: try #require(plan.schedule?.first?.id), body)
+            #expect(answer.status == .badRequest && answer.errorCode == "bad_request", "\(String(buffer: answer.body))")
+            #expect(try await Self.read(plan.id, client, token: token) == plan)
+        }
+    }
 }

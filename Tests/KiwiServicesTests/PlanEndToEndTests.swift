@@ -128,6 +128,24 @@ struct PlanEndToEndTests {
         }
     }
 
+    @Test("a meal moved onto another exchanges places with it, and a removed meal is empty, as PostgreSQL keeps them")
+    func editsAreKept() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let asked = try await rig.send(.POST, "/v1/plans", token: token, contentType: "application/json", body: Array(#"{"days": 2}"#.utf8))
+            let id = try #require(try asked.json()["id"] as? String)
+            let client = KiwiAPI.client(serverURL: rig.gateway, sessionToken: token)
+            let meals = try #require(try await Self.outlined(id, by: client).schedule)
+            let body = Array(#"{"date": "\#(meals[1].date)"}"#.utf8)
+            let moved = try await rig.send(.PATCH, "/v1/plans/\(id)/meals/\(meals[0].id)", token: token, contentType: "application/json", body: body)
+            #expect(moved.status == 200, "\(String(decoding: moved.body, as: UTF8.self))")
+            #expect(try await rig.send(.DELETE, "/v1/plans/\(id)/meals/\(meals[1].id)", token: token).status == 204)
+            let kept = try #require(try await client.getPlan(path: .init(id: id)).ok.body.json.schedule)
+            #expect(kept.map(\.id) == [meals[1].id, meals[0].id])
+            #expect(kept.map(\.outline?.name) == [nil, meals[0].outline?.name] && kept[0].emptyReason == "You removed this meal.")
+        }
+    }
+
     /// A client signed in as `cli`'s user.
     static func client(server: URL, of cli: CLI) throws -> Client {
         let session = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: cli.sessionFile))

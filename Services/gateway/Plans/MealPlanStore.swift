@@ -24,6 +24,14 @@ protocol MealPlanStore: Sendable {
     /// The kitchen's plans with a day in `days`, the earliest first day first, then the newest; at most `limit`.
     func plans(of kitchen: Kitchen, overlapping days: ClosedRange<CalendarDay>, limit: Int) async throws -> [MealPlanRecord]
     func deleteAll(of kitchen: Kitchen) async throws
+    /// Edits plan `id`'s meals under the plan's lock, so that two edits at once both land: `edit` gets the plan as it is
+    /// and returns its meals as they become. An error it throws changes nothing and is thrown. Returns the plan as
+    /// edited; nil when the kitchen has no such plan.
+    func editSchedule(
+        of id: UUID,
+        in kitchen: Kitchen,
+        _ edit: @escaping @Sendable (MealPlanRecord) throws -> [PlannedMeal]
+    ) async throws -> MealPlanRecord?
     /// Gives the plan a calendar feed of the token whose SHA-256 is `tokenDigest`, revoking any before; nil revokes
     /// it. False when the kitchen has no such plan.
     func setCalendar(_ tokenDigest: Data?, of id: UUID, in kitchen: Kitchen) async throws -> Bool

@@ -13,6 +13,9 @@ struct PlansController: Sendable {
     let plans: any MealPlanStore
     let households: any HouseholdStore
     let pantry: any PantryStore
+    let recipes: any SavedRecipeStore
+    /// What a box recipe put in a meal's place is checked with.
+    let profileCheck: TodaysProfileCheck
     /// The base of the calendar links (`PUBLIC_BASE_URL`).
     let publicBaseURL: URL
     let now: @Sendable () -> Date
@@ -21,6 +24,8 @@ struct PlansController: Sendable {
         group.post("plans", use: create)
         group.get("plans", use: list)
         group.get("plans/:id", use: show)
+        group.patch("plans/:id/meals/:mealId", use: changeMeal)
+        group.delete("plans/:id/meals/:mealId", use: removeMeal)
         group.post("plans/:id/calendar", use: makeCalendar)
         group.delete("plans/:id/calendar", use: revokeCalendar)
     }
@@ -81,6 +86,52 @@ struct PlansController: Sendable {
     }
 
     static let mostListed = 50
+
+    /// `PATCH /v1/plans/{id}/meals/{mealId}` (``PlanMealChange``): 200 with the plan as edited. A box recipe is checked
+    /// against the profile of everyone at the table now: one that breaks it is 409 `recipe_breaks_profile`, saying
+    /// why. A plan without meals yet is 409 `scan_in_progress`.
+    @Sendable func changeMeal(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let (id, mealID) = (try context.pathID(else: Self.notFound), try context.pathID("mealId", else: PlanMealEdit.noSuchMeal))
+        let change = try await request.decodedBody(as: PlanMealChange.self, largest: 4096, example: PlanMealChange.example)
+        let kitchen = try await households.kitchen(of: session.userID)
+        var recipe: SavedRecipe?
+        if let recipeID = change.recipeID {
+            guard let saved = try await recipes.recipe(recipeID, of: kitchen) else { throw Self.noSuchRecipe }
+            let conflicts = try await profileCheck.checked(saved.recipe, of: session.userID).conflicts
+            guard conflicts.isEmpty else {
+                throw APIError(
+                    .conflict,
+                    .recipeBreaksProfile,
+                    "This recipe does not suit everyone at the table: \(conflicts.map(\.reason).joined(separator: " "))"
+                )
+            }
+            recipe = saved
+        }
+        let plan = try await edited(id, in: kitchen, meal: mealID, .change(date: change.date, meal: change.meal, recipe: recipe))
+        context.logger.info("plan meal changed", metadata: ["planId": "\(id)", "mealId": "\(mealID)"])
+        return try Response.json(try await shown(plan, of: kitchen))
+    }
+
+    /// `DELETE /v1/plans/{id}/meals/{mealId}`: 204; the meal is left empty, saying the person removed it, for them to
+    /// fill. A plan without meals yet is 409 `scan_in_progress`.
+    @Sendable func removeMeal(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let (id, mealID) = (try context.pathID(else: Self.notFound), try context.pathID("mealId", else: PlanMealEdit.noSuchMeal))
+        _ = try await edited(id, in: try await households.kitchen(of: session.userID), meal: mealID, .remove)
+        context.logger.info("plan meal removed", metadata: ["planId": "\(id)", "mealId": "\(mealID)"])
+        return Response(status: .noContent)
+    }
+
+    /// Plan `id` with `edit` applied to meal `mealID`, under the plan's lock.
+    private func edited(_ id: UUID, in kitchen: Kitchen, meal mealID: UUID, _ edit: PlanMealEdit) async throws -> MealPlanRecord {
+        let plan = try await plans.editSchedule(of: id, in: kitchen) { plan in
+            guard let schedule = plan.schedule else { throw Self.notOutlined }
+            return try edit.applied(to: schedule, meal: mealID, of: plan.request)
+        }
+        guard let plan else { throw Self.notFound }
+        return plan
+    }
 
     /// `POST /v1/plans/{id}/calendar`: 201 with a new private feed's link (``PlanCalendarFeed``), shown this once; a
     /// feed made before is revoked. 409 `scan_in_progress` while the plan has no meals.
@@ -146,6 +197,7 @@ struct PlansController: Sendable {
     private static let notOutlined = APIError(
         .conflict,
         .scanInProgress,
-        "The plan has no meals yet: a calendar needs them. Wait until it is ready (GET /v1/plans/{id})."
+        "The plan has no meals yet: wait until it is ready (GET /v1/plans/{id})."
     )
+    private static let noSuchRecipe = APIError(.notFound, .notFound, "There is no such recipe in the recipe box.")
 }

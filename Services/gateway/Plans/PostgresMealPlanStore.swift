@@ -63,6 +63,32 @@ struct PostgresMealPlanStore: MealPlanStore {
         }
     }
 
+    func editSchedule(
+        of id: UUID,
+        in kitchen: Kitchen,
+        _ edit: @escaping @Sendable (MealPlanRecord) throws -> [PlannedMeal]
+    ) async throws -> MealPlanRecord? {
+        let edited: Result<MealPlanRecord, any Error>? = try await withStatementDeadline("meal plan edit", timeout: timeout) {
+            try await client.withTransaction(logger: logger) { connection in
+                let rows = try await connection.query(
+                    "SELECT \(unescaped: Self.columns) FROM meal_plans WHERE id = \(id) AND kitchen_id = \(kitchen.id) FOR UPDATE",
+                    logger: logger
+                )
+                guard var plan = try await Self.records(rows).first else { return nil }
+                do {
+                    plan.schedule = try edit(plan)
+                } catch {
+                    // Returned, not thrown: a transaction wraps what its body throws. Nothing was written.
+                    return .failure(error)
+                }
+                let schedule = String(decoding: try KiwiJSON.encoder().encode(plan.schedule), as: UTF8.self)
+                try await connection.query("UPDATE meal_plans SET schedule = \(schedule)::jsonb WHERE id = \(id)", logger: logger)
+                return .success(plan)
+            }
+        }
+        return try edited?.get()
+    }
+
     func setCalendar(_ tokenDigest: Data?, of id: UUID, in kitchen: Kitchen) async throws -> Bool {
         try await withStatementDeadline("meal plan calendar", timeout: timeout) {
             let rows = try await client.query(

@@ -32,7 +32,7 @@ extension ScanPrompt {
     static func planned(_ plan: PlanQuestion) -> String {
         let slots = JSONValue.array(
             plan.request.slots.map { slot in
-                let date = plan.request.from.adding(days: slot.day)
+                let date = plan.request.date(of: slot)
                 return .object(
                     JSONObject([
                         "slot": .string(slot.label),

@@ -64,6 +64,6 @@ struct PlanOutlining: Sendable {
 
     /// The label the model knows a meal's slot by.
     private func slotLabel(of meal: PlannedMeal, in request: PlanRequest) -> String {
-        PlanSlot(day: meal.date.daysSince1970 - request.from.daysSince1970, meal: meal.meal).label
+        request.slot(on: meal.date, meal.meal).label
     }
 }

@@ -2210,10 +2210,14 @@ extension Components {
             public var meal: Components.Schemas.MealTime
             /// - Remark: Generated from `#/components/schemas/PlannedMeal/outline`.
             public var outline: Components.Schemas.MealOutline?
-            /// Why the meal is empty, left for the person to fill: what the model's meal broke (the profile, the cook time, a main ingredient two days running, the order items are to be used in), after one repair.
+            /// Why the meal is empty, left for the person to fill: what the model's meal broke (the profile, the cook time, a main ingredient two days running, the order items are to be used in), after one repair; or that the person removed it.
             ///
             /// - Remark: Generated from `#/components/schemas/PlannedMeal/emptyReason`.
             public var emptyReason: Swift.String?
+            /// The recipe of the box the person put in this meal's place (`PATCH /v1/plans/{id}/meals/{mealId}`); the outline is that recipe's. The recipe may have been deleted since.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlannedMeal/recipeId`.
+            public var recipeId: Swift.String?
             /// Creates a new `PlannedMeal`.
             ///
             /// - Parameters:
@@ -2221,19 +2225,22 @@ extension Components {
             ///   - date:
             ///   - meal:
             ///   - outline:
-            ///   - emptyReason: Why the meal is empty, left for the person to fill: what the model's meal broke (the profile, the cook time, a main ingredient two days running, the order items are to be used in), after one repair.
+            ///   - emptyReason: Why the meal is empty, left for the person to fill: what the model's meal broke (the profile, the cook time, a main ingredient two days running, the order items are to be used in), after one repair; or that the person removed it.
+            ///   - recipeId: The recipe of the box the person put in this meal's place (`PATCH /v1/plans/{id}/meals/{mealId}`); the outline is that recipe's. The recipe may have been deleted since.
             public init(
                 id: Swift.String,
                 date: Swift.String,
                 meal: Components.Schemas.MealTime,
                 outline: Components.Schemas.MealOutline? = nil,
-                emptyReason: Swift.String? = nil
+                emptyReason: Swift.String? = nil,
+                recipeId: Swift.String? = nil
             ) {
                 self.id = id
                 self.date = date
                 self.meal = meal
                 self.outline = outline
                 self.emptyReason = emptyReason
+                self.recipeId = recipeId
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2241,6 +2248,60 @@ extension Components {
                 case meal
                 case outline
                 case emptyReason
+                case recipeId
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PlanMealChange`.
+        public struct PlanMealChange: Codable, Hashable, Sendable {
+            /// The day to move the meal to, one of the plan's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanMealChange/date`.
+            public var date: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PlanMealChange/meal`.
+            public var meal: Components.Schemas.MealTime?
+            /// A recipe of the caller's recipe box (the household's, for a member) to put in the meal's place.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanMealChange/recipeId`.
+            public var recipeId: Swift.String?
+            /// Creates a new `PlanMealChange`.
+            ///
+            /// - Parameters:
+            ///   - date: The day to move the meal to, one of the plan's.
+            ///   - meal:
+            ///   - recipeId: A recipe of the caller's recipe box (the household's, for a member) to put in the meal's place.
+            public init(
+                date: Swift.String? = nil,
+                meal: Components.Schemas.MealTime? = nil,
+                recipeId: Swift.String? = nil
+            ) {
+                self.date = date
+                self.meal = meal
+                self.recipeId = recipeId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case date
+                case meal
+                case recipeId
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.date = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                self.meal = try container.decodeIfPresent(
+                    Components.Schemas.MealTime.self,
+                    forKey: .meal
+                )
+                self.recipeId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .recipeId
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "date",
+                    "meal",
+                    "recipeId"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/MealOutline`.

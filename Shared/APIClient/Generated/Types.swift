@@ -264,6 +264,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/plans/{id}`.
     /// - Remark: Generated from `#/paths//v1/plans/{id}/get(getPlan)`.
     func getPlan(_ input: Operations.GetPlan.Input) async throws -> Operations.GetPlan.Output
+    /// Move a meal, or put a recipe of the box in its place
+    ///
+    /// `date` and `meal` move the meal to another of the plan's slots (each stays as it is when left out); a meal already there takes the slot it leaves, and both keep their ids (a calendar's events move with them). `recipeId` puts a recipe of the recipe box in the meal's place: the meal keeps its id and takes the recipe's name, first ingredient, summary and time as its outline, using up nothing of the pantry. The recipe is checked against the profile of everyone at the table now, as saved recipes are; one that breaks it is refused. Kiwi's own rules of plans (the order items are used up in, a main ingredient two days running, the cook time) are the model's to keep, not the person's. Two edits at once both land, one after the other.
+    ///
+    /// - Remark: HTTP `PATCH /v1/plans/{id}/meals/{mealId}`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/patch(changePlanMeal)`.
+    func changePlanMeal(_ input: Operations.ChangePlanMeal.Input) async throws -> Operations.ChangePlanMeal.Output
+    /// Remove a meal, leaving its slot empty
+    ///
+    /// The meal keeps its id and slot, without an outline, its `emptyReason` saying the person removed it.
+    ///
+    /// - Remark: HTTP `DELETE /v1/plans/{id}/meals/{mealId}`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/delete(removePlanMeal)`.
+    func removePlanMeal(_ input: Operations.RemovePlanMeal.Input) async throws -> Operations.RemovePlanMeal.Output
     /// Make the plan's private calendar feed
     ///
     /// A new link to the plan's feed (`GET /c/{token}`), shown this once: Kiwi keeps only its SHA-256. A feed made before is revoked. A feed is revoked too when the person who asked for the plan leaves its household.
@@ -848,6 +862,38 @@ extension APIProtocol {
         headers: Operations.GetPlan.Input.Headers = .init()
     ) async throws -> Operations.GetPlan.Output {
         try await getPlan(Operations.GetPlan.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Move a meal, or put a recipe of the box in its place
+    ///
+    /// `date` and `meal` move the meal to another of the plan's slots (each stays as it is when left out); a meal already there takes the slot it leaves, and both keep their ids (a calendar's events move with them). `recipeId` puts a recipe of the recipe box in the meal's place: the meal keeps its id and takes the recipe's name, first ingredient, summary and time as its outline, using up nothing of the pantry. The recipe is checked against the profile of everyone at the table now, as saved recipes are; one that breaks it is refused. Kiwi's own rules of plans (the order items are used up in, a main ingredient two days running, the cook time) are the model's to keep, not the person's. Two edits at once both land, one after the other.
+    ///
+    /// - Remark: HTTP `PATCH /v1/plans/{id}/meals/{mealId}`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/patch(changePlanMeal)`.
+    public func changePlanMeal(
+        path: Operations.ChangePlanMeal.Input.Path,
+        headers: Operations.ChangePlanMeal.Input.Headers = .init(),
+        body: Operations.ChangePlanMeal.Input.Body
+    ) async throws -> Operations.ChangePlanMeal.Output {
+        try await changePlanMeal(Operations.ChangePlanMeal.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove a meal, leaving its slot empty
+    ///
+    /// The meal keeps its id and slot, without an outline, its `emptyReason` saying the person removed it.
+    ///
+    /// - Remark: HTTP `DELETE /v1/plans/{id}/meals/{mealId}`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/delete(removePlanMeal)`.
+    public func removePlanMeal(
+        path: Operations.RemovePlanMeal.Input.Path,
+        headers: Operations.RemovePlanMeal.Input.Headers = .init()
+    ) async throws -> Operations.RemovePlanMeal.Output {
+        try await removePlanMeal(Operations.RemovePlanMeal.Input(
             path: path,
             headers: headers
         ))

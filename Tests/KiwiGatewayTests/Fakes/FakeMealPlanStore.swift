@@ -33,6 +33,18 @@ final class FakeMealPlanStore: MealPlanStore {
         plans.withLock { kept in kept.removeAll { $0.kitchen == kitchen.id } }
     }
 
+    func editSchedule(
+        of id: UUID,
+        in kitchen: Kitchen,
+        _ edit: @escaping @Sendable (MealPlanRecord) throws -> [PlannedMeal]
+    ) async throws -> MealPlanRecord? {
+        try plans.withLock { kept in
+            guard let index = kept.firstIndex(where: { $0.kitchen == kitchen.id && $0.plan.id == id }) else { return nil }
+            kept[index].plan.schedule = try edit(kept[index].plan)
+            return kept[index].plan
+        }
+    }
+
     func setCalendar(_ tokenDigest: Data?, of id: UUID, in kitchen: Kitchen) async throws -> Bool {
         plans.withLock { kept in
             guard let index = kept.firstIndex(where: { $0.kitchen == kitchen.id && $0.plan.id == id }) else { return false }
