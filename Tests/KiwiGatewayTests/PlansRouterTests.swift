@@ -20,6 +20,11 @@ struct PlansRouterTests {
         return try await client.execute(.post, "/v1/plans", token: token, headers: headers, body: ByteBuffer(string: body))
     }
 
+    /// The plan `body` asks for, as the answer shows it.
+    static func asked(_ client: some TestClientProtocol, token: String, body: String) async throws -> MealPlan {
+        try KiwiJSON.decoder().decode(MealPlan.self, from: Data(try await ask(client, token: token, body: body).body.readableBytesView))
+    }
+
     @Test("a plan is 202, planning, at its Location; its job asks for the plan with the pantry's items and no names; it costs a scan")
     func planIsAScan() async throws {
         let gateway = FakeGateway(workers: .hold)
@@ -76,19 +81,15 @@ struct PlansRouterTests {
         let gateway = FakeGateway(workers: .hold)
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
-            let plan = try KiwiJSON.decoder().decode(
-                MealPlan.self,
-                from: Data(try await Self.ask(client, token: token, body: "{}").body.readableBytesView)
-            )
+            let plan = try await Self.asked(client, token: token, body: "{}")
             let meals = [PlannedMeal(id: UUID(), date: plan.from, meal: .dinner, outline: nil, emptyReason: "It contains fish.")]
             gateway.plans.afterNextRead {
                 // The worker's end: the meals and the scan's success in one transaction.
                 gateway.plans.outline(plan.id, with: meals)
                 gateway.workers.answer(plan.id, with: .ok(ScanResponse(ingredients: [], recipes: [], plan: MealPlanOutline(meals: meals))))
             }
-            let shown = try await client.execute(.get, "/v1/plans/\(plan.id.uuidString.lowercased())", token: token)
-            let read = try KiwiJSON.decoder().decode(MealPlan.self, from: Data(shown.body.readableBytesView))
-            #expect(read.status == "ready" && read.schedule == meals, "\(String(buffer: shown.body))")
+            let read = try await Self.read(plan.id, client, token: token)
+            #expect(read.status == "ready" && read.schedule == meals)
         }
     }
 
@@ -97,10 +98,7 @@ struct PlansRouterTests {
         let gateway = FakeGateway(workers: .hold)
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
-            let plan = try KiwiJSON.decoder().decode(
-                MealPlan.self,
-                from: Data(try await Self.ask(client, token: token, body: "{}").body.readableBytesView)
-            )
+            let plan = try await Self.asked(client, token: token, body: "{}")
             let path = "/v1/plans/\(plan.id.uuidString.lowercased())/calendar"
             #expect(try await client.execute(.post, path, token: token).status == .conflict)
             let meal = PlannedMeal(id: UUID(), date: plan.from, meal: .dinner, outline: nil, emptyReason: "It contains fish.")
@@ -123,7 +121,7 @@ struct PlansRouterTests {
 
     /// A plan of `body` asked for and outlined: a meal named `Meal 1`, `Meal 2`, … in each slot, in order.
     static func outlinedPlan(_ gateway: FakeGateway, _ client: some TestClientProtocol, token: String, body: String) async throws -> MealPlan {
-        let plan = try KiwiJSON.decoder().decode(MealPlan.self, from: Data(try await ask(client, token: token, body: body).body.readableBytesView))
+        let plan = try await asked(client, token: token, body: body)
         let request = PlanRequest(from: plan.from, days: plan.days, meals: plan.meals, servings: plan.servings)
         let meals = request.slots.enumerated().map { index, slot in
             let outline = MealOutline(name: "Meal \(index + 1)", mainIngredient: "rice", summary: "A meal.", cookTimeMinutes: 20, usesUp: [])
