@@ -200,6 +200,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         households: dependencies.households,
         pantry: dependencies.pantry,
         recipes: dependencies.recipes,
+        profiles: dependencies.profiles,
         profileCheck: profileCheck,
         publicBaseURL: dependencies.publicBaseURL,
         now: dependencies.now

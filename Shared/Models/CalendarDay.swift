@@ -15,6 +15,11 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
         self.init(daysSince1970: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
     }
 
+    /// The day `date` falls on in `zone`.
+    public init(_ date: Date, in zone: TimeZone) {
+        self.init(utc: date.addingTimeInterval(TimeInterval(zone.secondsFromGMT(for: date))))
+    }
+
     /// Reads `yyyy-MM-dd` (years 1 to 9999); nil for anything else, 2026-02-30 included.
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)

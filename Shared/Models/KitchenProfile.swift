@@ -37,6 +37,9 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
     /// The IANA time zone the meal times are in (`Europe/Berlin`); nil for UTC.
     public var timeZone: String?
 
+    /// ``timeZone`` as a zone: UTC when the profile names none (or one this system does not know).
+    public var zone: TimeZone { timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")! }
+
     public init(
         diets: [Diet] = [],
         allergies: [Allergen] = [],

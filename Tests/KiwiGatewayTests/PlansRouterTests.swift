@@ -44,6 +44,24 @@ struct PlansRouterTests {
         }
     }
 
+    @Test("a plan that does not say starts today in the asker's time zone and is for the profile's servings; so does the list")
+    func defaultsFollowTheProfile() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, session, _) = gateway.signIn()
+        // At noon UTC it is already the next day at UTC+14.
+        try await gateway.profiles.save(KitchenProfile(servings: 5, timeZone: "Pacific/Kiritimati"), for: session.userId)
+        try await gateway.test { client async throws in
+            let plan = try await Self.asked(client, token: token, body: #"{"days": 1}"#)
+            #expect(plan.from == FakeGateway.today.adding(days: 1) && plan.servings == 5)
+            let listed = try await client.execute(.get, "/v1/plans", token: token)
+            #expect(try KiwiJSON.decoder().decode(MealPlanList.self, from: Data(listed.body.readableBytesView)).plans.map(\.id) == [plan.id])
+            let yesterdays = try await Self.asked(client, token: token, body: #"{"from": "\#(FakeGateway.today)", "days": 1}"#)
+            let later = try await client.execute(.get, "/v1/plans", token: token)
+            #expect(try KiwiJSON.decoder().decode(MealPlanList.self, from: Data(later.body.readableBytesView)).plans.map(\.id) == [plan.id])
+            #expect(yesterdays.servings == 5)
+        }
+    }
+
     @Test("a retry with the same key is the same plan and one scan; the same key with another body is 422")
     func retryIsTheSamePlan() async throws {
         let gateway = FakeGateway(workers: .hold)

@@ -21,7 +21,7 @@ struct PlanCommand: AsyncParsableCommand {
         @Option(help: "How many days, 1 to 14.") var days = 7
         @Option(parsing: .upToNextOption, help: "The meals of each day: breakfast, lunch, dinner.") var meals: [String] = ["dinner"]
         @Option(help: "The first day, yyyy-MM-dd; today by default.") var from: String?
-        @Option(help: "For how many people, 1 to 12.") var servings = 2
+        @Option(help: "For how many people, 1 to 12; your profile's servings by default, else 2.") var servings: Int?
         @Flag(help: "Print the plan as JSON.") var json = false
 
         func run() async throws {

@@ -30,11 +30,10 @@ struct PlanCalendarFeed: Sendable {
         }
         var profile: KitchenProfile?
         if let creator = plan.createdBy { profile = try await profiles.profile(of: creator) }
-        let zone = profile?.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
         let text = PlanCalendar.feed(
             of: plan,
             times: profile?.mealTimes ?? .standard,
-            zone: zone,
+            zone: (profile ?? KitchenProfile()).zone,
             link: publicBaseURL.appending(path: "v1/plans/\(plan.id.uuidString.lowercased())"),
             now: Date()
         )

@@ -4,8 +4,8 @@ import Hummingbird
 import KiwiModels
 import KiwiServiceSupport
 
-/// The body of `POST /v1/plans`, `{"from", "days", "meals", "servings"}`, each member optional: from today (UTC), for
-/// 7 days, dinner alone, for 2. More than ``PlanRequest/mostDays`` days, more than three meals a day, a meal twice, a
+/// The body of `POST /v1/plans`, `{"from", "days", "meals", "servings"}`, each member optional: from today in the
+/// asker's time zone, for 7 days, dinner alone, for the profile's servings (else 2). More than ``PlanRequest/mostDays`` days, more than three meals a day, a meal twice, a
 /// first day more than a year from today, or any other member is 400 `bad_request`.
 struct PlanRequestBody: Decodable {
     var from: CalendarDay?
@@ -26,8 +26,8 @@ struct PlanRequestBody: Decodable {
         servings = try body.value("servings", else: APIError.badRequest("servings must be a whole number from 1 to 12."))
     }
 
-    /// The plan asked for, today being `today`.
-    func request(today: CalendarDay) throws -> PlanRequest {
+    /// The plan asked for, today being `today` and `profile` the asker's.
+    func request(today: CalendarDay, profile: KitchenProfile?) throws -> PlanRequest {
         let from = from ?? today
         guard abs(from.daysSince1970 - today.daysSince1970) <= 366 else {
             throw APIError.badRequest("from must be within a year of today.")
@@ -40,13 +40,13 @@ struct PlanRequestBody: Decodable {
         guard (1...MealTime.allCases.count).contains(meals.count), Set(meals).count == meals.count else {
             throw APIError.badRequest("meals must list breakfast, lunch or dinner, each once: three meals a day at most.")
         }
-        let servings = servings ?? Self.defaultServings
+        let servings = servings ?? profile?.servings ?? Self.defaultServings
         guard (1...12).contains(servings) else { throw APIError.badRequest("servings must be a whole number from 1 to 12.") }
         return PlanRequest(from: from, days: days, meals: meals, servings: servings)
     }
 
     /// What an `Idempotency-Key` of a plan is checked against: the body as sent (a member left out as such, not as its
-    /// default, so that a retry after midnight UTC still finds its plan), whatever the pantry holds by then; a key sent
+    /// default, so that a retry after midnight still finds its plan), whatever the pantry holds by then; a key sent
     /// with another body is refused.
     var digest: Data {
         let meals = meals.map { $0.map(\.rawValue).joined(separator: ",") } ?? "-"

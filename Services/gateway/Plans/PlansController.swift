@@ -14,6 +14,8 @@ struct PlansController: Sendable {
     let households: any HouseholdStore
     let pantry: any PantryStore
     let recipes: any SavedRecipeStore
+    /// Whose time zone says what today is, and whose servings a plan is for unless it says.
+    let profiles: any ProfileStore
     /// What a box recipe put in a meal's place is checked with.
     let profileCheck: TodaysProfileCheck
     /// The base of the calendar links (`PUBLIC_BASE_URL`).
@@ -38,7 +40,8 @@ struct PlansController: Sendable {
         let kitchen = try await households.kitchen(of: session.userID)
         let createdAt = Date()
         let body = try await request.decodedBody(as: PlanRequestBody.self, largest: 1024, example: PlanRequestBody.example)
-        let asked = try body.request(today: CalendarDay(utc: now()))
+        let profile = try await profiles.profile(of: session.userID)
+        let asked = try body.request(today: today(in: profile), profile: profile)
         let items = try await pantry.items(of: kitchen, after: nil, limit: PantryScanRequest.mostItems).items.map(OfferedPantryItem.init)
         let record = { @Sendable (scan: ScanRecord) in
             MealPlanRecord(id: scan.id, createdBy: session.userID, request: asked, pantryWasEmpty: items.isEmpty, createdAt: createdAt)
@@ -67,12 +70,17 @@ struct PlansController: Sendable {
         return try Response.json(try await shown(plan, of: kitchen))
     }
 
-    /// `GET /v1/plans?from=&to=`: the kitchen's plans with a day from `from` (today, UTC, by default) to `to` (two weeks
+    /// `GET /v1/plans?from=&to=`: the kitchen's plans with a day from `from` (today in the caller's time zone, by default) to `to` (two weeks
     /// on), the earliest first; at most ``mostListed``.
     @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let query = request.uri.queryParameters
-        let from = try Self.day(query["from"], named: "from") ?? CalendarDay(utc: now())
+        let from: CalendarDay
+        if let asked = try Self.day(query["from"], named: "from") {
+            from = asked
+        } else {
+            from = today(in: try await profiles.profile(of: session.userID))
+        }
         let to = try Self.day(query["to"], named: "to") ?? from.adding(days: PlanRequest.mostDays - 1)
         guard from <= to, to.daysSince1970 - from.daysSince1970 <= 366 else {
             throw APIError.badRequest("to must be on or after from, and within a year of it.")
@@ -182,6 +190,11 @@ struct PlansController: Sendable {
             schedule: plan.schedule,
             error: error
         )
+    }
+
+    /// Today in the time zone of `profile` (UTC without one).
+    private func today(in profile: KitchenProfile?) -> CalendarDay {
+        CalendarDay(now(), in: (profile ?? KitchenProfile()).zone)
     }
 
     private static func day(_ text: Substring?, named name: String) throws -> CalendarDay? {

@@ -2007,7 +2007,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/MealPlanRequest`.
         public struct MealPlanRequest: Codable, Hashable, Sendable {
-            /// The first day; today (UTC) by default.
+            /// The first day; today in the profile's time zone (UTC without one) by default.
             ///
             /// - Remark: Generated from `#/components/schemas/MealPlanRequest/from`.
             public var from: Swift.String?
@@ -2019,17 +2019,17 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/MealPlanRequest/meals`.
             public var meals: [Components.Schemas.MealTime]?
-            /// For how many; 2 by default.
+            /// For how many; the profile's servings by default, else 2.
             ///
             /// - Remark: Generated from `#/components/schemas/MealPlanRequest/servings`.
             public var servings: Swift.Int?
             /// Creates a new `MealPlanRequest`.
             ///
             /// - Parameters:
-            ///   - from: The first day; today (UTC) by default.
+            ///   - from: The first day; today in the profile's time zone (UTC without one) by default.
             ///   - days: How many days; 7 by default.
             ///   - meals: The meals of each day, each once; dinner alone by default.
-            ///   - servings: For how many; 2 by default.
+            ///   - servings: For how many; the profile's servings by default, else 2.
             public init(
                 from: Swift.String? = nil,
                 days: Swift.Int? = nil,

@@ -11711,7 +11711,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/plans/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// The range's first day; today (UTC) by default.
+                /// The range's first day; today in the profile's time zone (UTC without one) by default.
                 ///
                 /// - Remark: Generated from `#/paths/v1/plans/GET/query/from`.
                 public var from: Swift.String?
@@ -11722,7 +11722,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - from: The range's first day; today (UTC) by default.
+                ///   - from: The range's first day; today in the profile's time zone (UTC without one) by default.
                 ///   - to: The range's last day, on or after `from` and within a year of it; two weeks on by default.
                 public init(
                     from: Swift.String? = nil,
