@@ -5,8 +5,9 @@ import KiwiModels
 import KiwiServiceSupport
 
 /// The body of `POST /v1/plans`, `{"from", "days", "meals", "servings"}`, each member optional: from today in the
-/// asker's time zone, for 7 days, dinner alone, for the profile's servings (else 2). More than ``PlanRequest/mostDays`` days, more than three meals a day, a meal twice, a
-/// first day more than a year from today, or any other member is 400 `bad_request`.
+/// asker's time zone, for 7 days, dinner alone, for the profile's servings (else 2). More than ``PlanRequest/mostDays``
+/// days, more than three meals a day, a meal twice, a first day more than a year from today, or any other member is
+/// 400 `bad_request`.
 struct PlanRequestBody: Decodable {
     var from: CalendarDay?
     var days: Int?

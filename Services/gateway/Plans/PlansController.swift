@@ -70,8 +70,8 @@ struct PlansController: Sendable {
         return try Response.json(try await shown(plan, of: kitchen))
     }
 
-    /// `GET /v1/plans?from=&to=`: the kitchen's plans with a day from `from` (today in the caller's time zone, by default) to `to` (two weeks
-    /// on), the earliest first; at most ``mostListed``.
+    /// `GET /v1/plans?from=&to=`: the kitchen's plans with a day from `from` (today in the caller's time zone, by
+    /// default) to `to` (two weeks on), the earliest first; at most ``mostListed``.
     @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let query = request.uri.queryParameters
