@@ -28,8 +28,10 @@ extension DatabaseFailure {
     /// statement timeout), 40001 `serialization_failure`, 40P01 `deadlock_detected`, 55P03 `lock_not_available`,
     /// 25006 `read_only_sql_transaction` (a primary turned standby)). 22021 `character_not_in_repertoire` and 22P05
     /// `untranslatable_character` are text a client sent that slipped past validation. Every other server error is
-    /// Kiwi's own bug, never an outage a client should wait out; nil for an error that is not a database's.
+    /// Kiwi's own bug, never an outage a client should wait out; nil for an error that is not a database's. A
+    /// transaction's failure is answered as the error inside it.
     public init?(_ error: any Error) {
+        let error = Self.unwrapped(error)
         if error is DatabaseUnavailable {
             self = .outage
             return
@@ -55,6 +57,13 @@ extension DatabaseFailure {
 extension DatabaseFailure {
     /// `error`'s SQLSTATE, for the log ("none" when it has none): never its message, which may quote the request's values.
     public static func code(of error: any Error) -> String {
-        (error as? PSQLError)?.serverInfo?[.sqlState] ?? "none"
+        (unwrapped(error) as? PSQLError)?.serverInfo?[.sqlState] ?? "none"
+    }
+
+    /// The error a transaction failed with, which PostgresNIO wraps whatever it was (a statement's, its begin's or its
+    /// commit's); any other error as it is.
+    private static func unwrapped(_ error: any Error) -> any Error {
+        guard let transaction = error as? PostgresTransactionError else { return error }
+        return transaction.closureError ?? transaction.beginError ?? transaction.commitError ?? error
     }
 }

@@ -50,6 +50,28 @@ struct DatabaseFailureTests {
         #expect(DatabaseFailure(error) == .outage)
     }
 
+    @Test("a deadlock inside a transaction is an outage, as outside one: the transaction's wrapping is looked through")
+    func failureInsideTransactionIsReadThrough() async throws {
+        let error = try await withClient(try PostgresClient.Configuration(url: try testDatabaseURL())) { client in
+            do {
+                try await client.withTransaction(logger: Logger(label: "test.postgres")) { connection in
+                    // 40P01, raised as a deadlock would be: a transaction that must be tried again.
+                    _ = try await connection.query(
+                        "DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '40P01'; END $$",
+                        logger: Logger(label: "test.postgres")
+                    )
+                    .collect()
+                }
+            } catch {
+                return error
+            }
+            Issue.record("the transaction succeeded")
+            return CancellationError()
+        }
+        #expect(error is PostgresTransactionError)
+        #expect(DatabaseFailure(error) == .outage && DatabaseFailure.code(of: error) == "40P01")
+    }
+
     @Test("a database out of reach (connection refused), and a statement past Kiwi's deadline, are outages")
     func unreachableIsOutage() async throws {
         let refused = PostgresConnection.Configuration(host: "127.0.0.1", port: 1, username: "kiwi", password: nil, database: "kiwi", tls: .disable)
