@@ -194,7 +194,7 @@ struct PlansRouterTests {
         }
     }
 
-    @Test("a box recipe takes a meal's place with its outline and id; one with a member's allergen is 409 and changes nothing")
+    @Test("a box recipe takes a meal's place with its outline and id; one with an allergen of the table is 409 and changes nothing")
     func boxRecipeTakesAMealsPlace() async throws {
         let gateway = FakeGateway()
         let (token, session, _) = gateway.signIn()
@@ -219,6 +219,10 @@ struct PlansRouterTests {
             #expect(try await Self.read(plan.id, client, token: token).schedule?.last == after)
             let unknown = try await Self.change(client, token: token, plan.id, meal: meal.id, #"{"recipeId": "\#(UUID())"}"#)
             #expect(unknown.status == .notFound)
+            // The meal and its slot are checked first: a recipe is refused only for a change that could be made.
+            let outside = try await Self.change(client, token: token, plan.id, meal: meal.id, #"{"recipeId": "\#(satay.id)", "meal": "lunch"}"#)
+            #expect(outside.status == .badRequest)
+            #expect(try await Self.change(client, token: token, plan.id, meal: UUID(), #"{"recipeId": "\#(satay.id)"}"#).status == .notFound)
         }
     }
 

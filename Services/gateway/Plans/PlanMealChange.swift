@@ -11,7 +11,7 @@ struct PlanMealChange: Decodable, Sendable {
     var meal: MealTime?
     var recipeID: UUID?
 
-    static let example = #"{"date": "2026-12-01", "meal": "lunch", "recipeId": "…"}"#
+    static let example = #"{"date": "2026-12-01", "meal": "lunch"}"#
 
     init(from decoder: any Decoder) throws {
         let body = try decoder.container(keyedBy: BodyMember.self)

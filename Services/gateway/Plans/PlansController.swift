@@ -103,6 +103,10 @@ struct PlansController: Sendable {
         let (id, mealID) = (try context.pathID(else: Self.notFound), try context.pathID("mealId", else: PlanMealEdit.noSuchMeal))
         let change = try await request.decodedBody(as: PlanMealChange.self, largest: 4096, example: PlanMealChange.example)
         let kitchen = try await households.kitchen(of: session.userID)
+        guard let read = try await plans.plan(id, of: kitchen) else { throw Self.notFound }
+        guard let schedule = read.schedule else { throw Self.notOutlined }
+        // The meal and its slot first: a recipe is refused only for a change that could otherwise be made.
+        _ = try PlanMealEdit.change(date: change.date, meal: change.meal, recipe: nil).applied(to: schedule, meal: mealID, of: read.request)
         var recipe: SavedRecipe?
         if let recipeID = change.recipeID {
             guard let saved = try await recipes.recipe(recipeID, of: kitchen) else { throw Self.noSuchRecipe }
@@ -165,15 +169,17 @@ struct PlansController: Sendable {
 
     /// The plan as the API shows it: `ready` with its meals, or as its scan stands: `planning` while it runs, `failed`
     /// (with the scan's error) when it failed, was deleted or succeeded without an outline. The plan was read before its
-    /// scan, and the scan may have ended in between: its meals are written as it ends, so a plan without them whose scan
-    /// has ended is read once more.
+    /// scan, and the scan may have ended in between: its meals are written as it succeeds, so a plan without them whose
+    /// scan has succeeded is read once more.
     private func shown(_ plan: MealPlanRecord, of kitchen: Kitchen) async throws -> MealPlan {
         if plan.schedule != nil { return Self.shown(plan, "ready") }
         guard let creator = plan.createdBy, let scan = try await scans.scan(plan.id, of: creator) else {
             return Self.shown(plan, "failed", Self.gone.body)
         }
         if scan.state.isOpen { return Self.shown(plan, "planning") }
-        if let again = try await plans.plan(plan.id, of: kitchen), again.schedule != nil { return Self.shown(again, "ready") }
+        if scan.state == .succeeded, let again = try await plans.plan(plan.id, of: kitchen), again.schedule != nil {
+            return Self.shown(again, "ready")
+        }
         // A failed scan was not counted. One that succeeded without writing the meals would read as failed too; none
         // does, as a worker of the release before fails a plan's job.
         let code = scan.failure.map { ScanAPIErrors.apiError(for: $0).body.error } ?? .invalidModelResponse

@@ -82,7 +82,7 @@ struct PostgresMealPlanStore: MealPlanStore {
                     return .failure(error)
                 }
                 let schedule = String(decoding: try KiwiJSON.encoder().encode(plan.schedule), as: UTF8.self)
-                try await connection.query("UPDATE meal_plans SET schedule = \(schedule)::jsonb WHERE id = \(id)", logger: logger)
+                try await connection.query("UPDATE meal_plans SET schedule = \(schedule)::jsonb, updated_at = now() WHERE id = \(id)", logger: logger)
                 return .success(plan)
             }
         }
