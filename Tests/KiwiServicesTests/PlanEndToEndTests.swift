@@ -67,6 +67,24 @@ struct PlanEndToEndTests {
         }
     }
 
+    @Test("kiwi plan move and remove edit the latest plan's meals, named by day and meal; a meal the plan lacks is an error")
+    func planEditCommands() async throws {
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let today = CalendarDay(utc: Date())
+            #expect(try await cli.run(["plan", "--days", "2", "--from", "\(today)"]).status == 0)
+            let moved = try await cli.run(["plan", "move", "\(today)", "dinner", "--to", "\(today.adding(days: 1))"])
+            #expect(moved.status == 0, "\(moved.output)")
+            #expect(moved.output.contains("\(today) dinner: Mushroom risotto"), "\(moved.output)")
+            #expect(moved.output.contains("\(today.adding(days: 1)) dinner: Lemon chicken traybake"), "\(moved.output)")
+            let removed = try await cli.run(["plan", "remove", "\(today)", "dinner"])
+            #expect(removed.output.contains("\(today) dinner: nothing planned: You removed this meal."), "\(removed.output)")
+            let missing = try await cli.run(["plan", "remove", "\(today)", "lunch"])
+            #expect(missing.status != 0 && missing.output.contains("has no lunch on \(today)"), "\(missing.output)")
+        }
+    }
+
     @Test("a plan of an empty pantry plans meals to shop for, and says the pantry was empty")
     func emptyPantryStillPlans() async throws {
         try await SystemRig.run { rig in

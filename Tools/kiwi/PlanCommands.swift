@@ -4,12 +4,12 @@ import KiwiAPIClient
 import KiwiModels
 
 /// `kiwi plan`: a plan of the days ahead from the pantry, the soonest to use first (docs/architecture.md, "Meal
-/// plans"); `kiwi plan show` prints one again.
+/// plans"); `kiwi plan show` prints one again; `move`, `swap` and `remove` edit one of its meals.
 struct PlanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "Plan the days ahead from your pantry, what to use soonest first. Counts as a scan.",
-        subcommands: [Make.self, Show.self],
+        subcommands: [Make.self, Show.self, Move.self, Swap.self, Remove.self],
         defaultSubcommand: Make.self
     )
 
@@ -27,12 +27,7 @@ struct PlanCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 let (client, _, session) = try signedInSession(server)
-                let times = try meals.map { name in
-                    guard let meal = Components.Schemas.MealTime(rawValue: name) else {
-                        throw CLIError("\(name) is not a meal; say breakfast, lunch or dinner.")
-                    }
-                    return meal
-                }
+                let times = try meals.map(PlanCommand.mealTime)
                 let asked: Components.Schemas.MealPlan
                 switch try await client.createPlan(body: .json(.init(from: from, days: days, meals: times, servings: servings))) {
                 case .accepted(let accepted): asked = try accepted.body.json
@@ -58,23 +53,118 @@ struct PlanCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 let (client, _) = try signedInClient(server)
-                let id: String
-                if let given = self.id {
-                    id = try IDArgument.plan(given)
-                } else {
-                    let plans: [Components.Schemas.MealPlan]
-                    switch try await client.listPlans() {
-                    case .ok(let ok): plans = try ok.body.json.plans
-                    case let other: throw failure(other)
-                    }
-                    guard let latest = plans.max(by: { $0.createdAt < $1.createdAt }) else {
-                        throw CLIError("You have no plan for the next two weeks. Make one: kiwi plan --days 7")
-                    }
-                    id = latest.id
-                }
-                try await PlanCommand.print(try await PlanCommand.plan(id, client: client), json: json, client: client)
+                try await PlanCommand.print(
+                    try await PlanCommand.plan(try await PlanCommand.id(id, client: client), client: client),
+                    json: json,
+                    client: client
+                )
             }
         }
+    }
+
+    /// A meal of a plan, by its day and meal: `2026-12-01 dinner`.
+    struct MealOptions: ParsableArguments {
+        @Argument(help: "The meal's day, yyyy-MM-dd.") var day: String
+        @Argument(help: "The meal: breakfast, lunch or dinner.") var meal: String
+        @Option(help: "The plan's id; by default the latest made with a day in the next two weeks.") var plan: String?
+
+        /// The plan and the id of the meal named.
+        func resolved(_ client: Client) async throws -> (plan: String, meal: String) {
+            let plan = try await PlanCommand.plan(try await PlanCommand.id(self.plan, client: client), client: client)
+            guard let found = plan.schedule?.first(where: { $0.date == day && $0.meal.rawValue == meal }) else {
+                throw CLIError("Plan \(plan.id) has no \(meal) on \(day); see its meals with `kiwi plan show \(plan.id)`.")
+            }
+            return (plan.id, found.id)
+        }
+    }
+
+    /// `kiwi plan move DAY MEAL --to DAY [--as MEAL]`: moves a meal, exchanging it with the meal there.
+    struct Move: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move a meal to another day or meal of its plan; a meal there takes its place.")
+
+        @OptionGroup var server: ServerOptions
+        @OptionGroup var meal: MealOptions
+        @Option(help: "The day to move it to, yyyy-MM-dd; its own by default.") var to: String?
+        @Option(name: .customLong("as"), help: "The meal to move it to; its own by default.") var asMeal: String?
+
+        func run() async throws {
+            try await runReportingErrors {
+                guard to != nil || asMeal != nil else { throw CLIError("Say where to: --to DAY, --as MEAL, or both.") }
+                let (client, _) = try signedInClient(server)
+                let (plan, meal) = try await self.meal.resolved(client)
+                try await PlanCommand.change(
+                    plan,
+                    meal: meal,
+                    .init(date: to, meal: try asMeal.map(PlanCommand.mealTime), recipeId: nil),
+                    client: client
+                )
+            }
+        }
+    }
+
+    /// `kiwi plan swap DAY MEAL RECIPE`: puts a recipe of the box in a meal's place.
+    struct Swap: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Put a recipe of your recipe box in a meal's place.")
+
+        @OptionGroup var server: ServerOptions
+        @OptionGroup var meal: MealOptions
+        @Argument(help: "The saved recipe's id, as `kiwi recipes` lists them.") var recipe: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let recipe = try IDArgument.savedRecipe(recipe)
+                let (client, _) = try signedInClient(server)
+                let (plan, meal) = try await self.meal.resolved(client)
+                try await PlanCommand.change(plan, meal: meal, .init(recipeId: recipe), client: client)
+            }
+        }
+    }
+
+    /// `kiwi plan remove DAY MEAL`: leaves a meal empty.
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a meal from its plan, leaving it empty.")
+
+        @OptionGroup var server: ServerOptions
+        @OptionGroup var meal: MealOptions
+
+        func run() async throws {
+            try await runReportingErrors {
+                let (client, _) = try signedInClient(server)
+                let (plan, meal) = try await self.meal.resolved(client)
+                switch try await client.removePlanMeal(path: .init(id: plan, mealId: meal)) {
+                case .noContent: try await PlanCommand.print(try await PlanCommand.plan(plan, client: client), json: false, client: client)
+                case let other: throw failure(other)
+                }
+            }
+        }
+    }
+
+    /// Changes meal `meal` of plan `plan` as `change` says, and prints the plan as it is then.
+    static func change(_ plan: String, meal: String, _ change: Components.Schemas.PlanMealChange, client: Client) async throws {
+        switch try await client.changePlanMeal(path: .init(id: plan, mealId: meal), body: .json(change)) {
+        case .ok(let ok): try await print(try ok.body.json, json: false, client: client)
+        case let other: throw failure(other)
+        }
+    }
+
+    /// The id of plan `given`, checked; by default the latest made with a day in the next two weeks.
+    static func id(_ given: String?, client: Client) async throws -> String {
+        if let given { return try IDArgument.plan(given) }
+        let plans: [Components.Schemas.MealPlan]
+        switch try await client.listPlans() {
+        case .ok(let ok): plans = try ok.body.json.plans
+        case let other: throw failure(other)
+        }
+        guard let latest = plans.max(by: { $0.createdAt < $1.createdAt }) else {
+            throw CLIError("You have no plan for the next two weeks. Make one: kiwi plan --days 7")
+        }
+        return latest.id
+    }
+
+    /// A meal's name as the API spells it.
+    static func mealTime(_ name: String) throws -> Components.Schemas.MealTime {
+        guard let meal = Components.Schemas.MealTime(rawValue: name) else { throw CLIError("\(name) is not a meal; say breakfast, lunch or dinner.") }
+        return meal
     }
 
     static func plan(_ id: String, client: Client) async throws -> Components.Schemas.MealPlan {
@@ -99,7 +189,9 @@ struct PlanCommand: AsyncParsableCommand {
             let what =
                 meal.outline.map { outline in
                     let used = outline.usesUp.compactMap { names[$0] }
-                    return "\(outline.name) (\(outline.cookTimeMinutes) min)" + (used.isEmpty ? "" : "; uses up \(used.joined(separator: ", "))")
+                    let from = meal.recipeId == nil ? "" : ", from your recipe box"
+                    return "\(outline.name) (\(outline.cookTimeMinutes) min\(from))"
+                        + (used.isEmpty ? "" : "; uses up \(used.joined(separator: ", "))")
                 } ?? "nothing planned: \(meal.emptyReason ?? "")"
             Swift.print("\(meal.date) \(meal.meal.rawValue): \(what)")
         }
