@@ -57,6 +57,8 @@ struct ShowPartialStatement: PostgresPreparedStatement {
 
 /// The end of one scan: its final state and what the model cost, in one statement; its partials are dropped (their
 /// count stays; migration 18's trigger deletes them), and its photos' key (docs/architecture.md, "Photos at rest: crypto-shredding"). Releasing (`$17`) ends a scan only while it is `queued`, and frees its idempotency key.
+/// A plan's scan writes the plan's meals with its success (`outlined`), and a planned meal's scan the meal's recipe, or
+/// why the guard withheld it (`cooked`): in the same statement, so that no reader sees the scan ended without them.
 struct EndScanStatement: PostgresPreparedStatement {
     static let sql = """
         WITH everyone AS (
@@ -78,6 +80,10 @@ struct EndScanStatement: PostgresPreparedStatement {
         ), outlined AS (
             UPDATE meal_plans SET schedule = $5::jsonb -> 'plan' -> 'meals', updated_at = now()
             WHERE id IN (SELECT id FROM ended) AND $5::jsonb ? 'plan' AND schedule IS NULL
+        ), cooked AS (
+            UPDATE plan_meal_recipes SET recipe = $5::jsonb -> 'recipes' -> 0,
+                withheld_reason = $5::jsonb -> 'withheldRecipes' -> 0 ->> 'reason'
+            WHERE scan_id IN (SELECT id FROM ended) AND $5::jsonb IS NOT NULL
         )
         SELECT age FROM ended
         """

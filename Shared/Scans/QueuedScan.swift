@@ -18,6 +18,9 @@ public struct QueuedScan: Sendable {
     /// What its job's photos are sealed under: fresh for each scan, kept on its row while it is open. A refinement
     /// has one too, unused, so that every open scan of this release has a key.
     public let photoKey: PhotoKey
+    /// Whether the scan is included in the price of another (a planned meal's recipe, in its plan's): it meets only the
+    /// token limit and the budget, and counts in no allowance. A refinement is priced by its chain instead.
+    public let free: Bool
 
     public init(
         id: UUID = UUID(),
@@ -28,7 +31,8 @@ public struct QueuedScan: Sendable {
         photoSHA256: Data,
         deadline: Date,
         refinement: Refinement? = nil,
-        photoKey: PhotoKey = PhotoKey()
+        photoKey: PhotoKey = PhotoKey(),
+        free: Bool = false
     ) {
         self.id = id
         self.userID = userID
@@ -39,6 +43,7 @@ public struct QueuedScan: Sendable {
         self.deadline = deadline
         self.refinement = refinement
         self.photoKey = photoKey
+        self.free = free
     }
 
     /// A scan made from a succeeded scan's ingredients as the person confirmed them, with no photo.

@@ -176,6 +176,47 @@ struct ScanLedgerTests {
         #expect(used == 4)
     }
 
+    @Test(
+        "a scan included in another's price is granted with the day's scans used up, counts in none, and meets the token limit",
+        arguments: StoreKind.allCases
+    )
+    func freeScanCountsInNoAllowance(_ kind: StoreKind) async throws {
+        try await withLedger(kind) { ledger, rig in
+            let (person, user) = (newQuotaKey(), UUID())
+            let policy = QuotaPolicy(limit: 1, tokenLimit: 100)
+            guard case .reserved = try await ledger.reserve(newScan(person, user: user), policy: policy) else { throw CancellationError() }
+            let base = newScan(person, user: user, photo: 2)
+            func free() -> QueuedScan {
+                QueuedScan(
+                    userID: user,
+                    quotaKey: person,
+                    day: base.day,
+                    idempotencyKey: nil,
+                    photoSHA256: base.photoSHA256,
+                    deadline: base.deadline,
+                    free: true
+                )
+            }
+            guard case .reserved(let meal) = try await ledger.reserve(free(), policy: policy) else {
+                Issue.record("a free scan was refused with the allowance spent")
+                return
+            }
+            #expect(try await ledger.reserve(newScan(person, user: user), policy: policy) == .refused(.scans))
+            _ = try await rig.start(meal.id)
+            let usage = ModelUsage(
+                model: "gpt-4o",
+                route: "openai",
+                tokens: TokenUsage(promptTokens: 90, completionTokens: 20),
+                costNanos: 1_000,
+                attempts: 1,
+                modelTime: .milliseconds(5)
+            )
+            _ = try await rig.succeed(meal.id, result: ScanResponse(ingredients: [], recipes: []), usage: usage)
+            #expect(try await ledger.usage(of: person, on: ScanLedgerTests.day).scans == 1)
+            #expect(try await ledger.reserve(free(), policy: policy) == .refused(.tokens))
+        }
+    }
+
     @Test("1,000 simultaneous reservations of one person grant exactly the limit", arguments: StoreKind.allCases)
     func concurrentReservations(_ kind: StoreKind) async throws {
         let (granted, used) = try await withLedger(kind) { ledger, _ in

@@ -18,7 +18,7 @@ final class FakeScanLedger: ScanLedger {
         var idempotencyKey: String?
         /// A refinement's chain: the photo scan at its start.
         var rootID: UUID?
-        /// A free refinement, which counts against no allowance.
+        /// A free refinement, or a scan included in another's price: it counts against no allowance.
         var free = false
         /// Its photos' key, while it is open.
         var photoKey: PhotoKey?
@@ -104,7 +104,7 @@ final class FakeScanLedger: ScanLedger {
                 return earlier.record.photoSHA256 == scan.photoSHA256 ? .replay(earlier.record) : .keyReused
             }
             var rootID: UUID?
-            var free = false
+            var free = scan.free
             if let refinement = scan.refinement {
                 guard let parent = state.scans[refinement.parentID], parent.record.userID == scan.userID else { return .noParent }
                 guard parent.record.state == .succeeded, parent.record.result?.mode ?? .fridge == .fridge else { return .notRefinable }

@@ -40,7 +40,7 @@ struct PostgresScanLedger: ScanLedger {
         }
     }
 
-    /// One statement, `kiwi_reserve_scan` (KiwiSchema, version 14), under a lock per person (`pg_advisory_xact_lock` on
+    /// One statement, `kiwi_reserve_scan` (KiwiSchema, version 26), under a lock per person (`pg_advisory_xact_lock` on
     /// the quota key): the idempotency key is looked up, the day's usage read, and the new scan inserted, with no other
     /// reservation of the same person in between. 1,000 simultaneous attempts of one person still grant exactly the
     /// limit. A refinement's chain is priced under the lock of its photo scan's row as well. The scan's photo key is
@@ -314,8 +314,8 @@ private struct DailyUsageStatement: PostgresPreparedStatement {
 
 /// ``PostgresScanLedger/reserve(_:policy:)``: `kiwi_reserve_scan`'s row, a scan's columns named as
 /// ``PostgresScanLedger/columns`` names them, then whether it is (or would have been) a free refinement, the outcome
-/// and the usage. A limit the policy does not set is NULL, no limit. A replayed scan's partials and their count are
-/// joined from its row (a new scan has none).
+/// and the usage; a scan included in another's price is free (``QueuedScan/free``). A limit the policy does not set
+/// is NULL, no limit. A replayed scan's partials and their count are joined from its row (a new scan has none).
 struct ReserveScanStatement: PostgresPreparedStatement {
     static let sql = """
         SELECT r_id AS id, r_user_id AS user_id, r_state AS state, r_error_code AS error_code, r_error_message AS error_message,
@@ -323,12 +323,12 @@ struct ReserveScanStatement: PostgresPreparedStatement {
             r_model_ms AS model_ms, r_retry_after_seconds AS retry_after_seconds, \(StoredPartial.column(ofScan: "earlier")) AS partials,
             COALESCE(earlier.partial_count, 0) AS partial_count, r_parent_id AS parent_id, r_free AS free, outcome, used_scans,
             used_tokens, everyones_spend
-        FROM kiwi_reserve_scan($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10, $11, $12, to_jsonb($13::text[]), $14, $15)
+        FROM kiwi_reserve_scan($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10, $11, $12, to_jsonb($13::text[]), $14, $15, $16)
         LEFT JOIN scans AS earlier ON earlier.id = r_id
         """
     // Stated, because the idempotency key, the limits and a photo scan's parent may be null, which says nothing of their types.
     static let bindingDataTypes: [PostgresDataType] = [
-        .uuid, .uuid, .bytea, .text, .text, .bytea, .timestamptz, .int8, .int8, .int8, .int8, .uuid, .textArray, .int4, .bytea,
+        .uuid, .uuid, .bytea, .text, .text, .bytea, .timestamptz, .int8, .int8, .int8, .int8, .uuid, .textArray, .int4, .bytea, .bool,
     ]
     typealias Row = PostgresRow
 
@@ -353,6 +353,7 @@ struct ReserveScanStatement: PostgresPreparedStatement {
         bindings.append(scan.refinement?.ingredients)
         bindings.append(Int32(policy.freeRefinements))
         try bindings.append(scan.photoKey.bytes)
+        bindings.append(scan.free)
         return bindings
     }
 }
