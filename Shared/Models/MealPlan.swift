@@ -116,6 +116,52 @@ public struct PlannedMeal: Codable, Hashable, Sendable, Identifiable {
     }
 }
 
+/// What a planned meal's full recipe is written from (`GET /v1/plans/{id}/meals/{mealId}`), carried by its scan's job:
+/// the meal's outline, for how many, and the pantry items it uses up, which the recipe names in `usesUp`.
+public struct MealRecipeRequest: Codable, Hashable, Sendable {
+    public var meal: MealTime
+    public var outline: MealOutline
+    public var servings: Int
+    /// The items of the outline's `usesUp` the pantry still holds, soonest to use first.
+    public var items: [OfferedPantryItem]
+
+    public init(meal: MealTime, outline: MealOutline, servings: Int, items: [OfferedPantryItem]) {
+        self.meal = meal
+        self.outline = outline
+        self.servings = servings
+        self.items = items
+    }
+}
+
+/// A planned meal's full recipe as the API shows it (`GET /v1/plans/{id}/meals/{mealId}`, `POST /v1/plans/{id}/recipes`):
+/// `ready` with the recipe (the box's, for a meal the person swapped in), `writing` while the scan that writes it runs
+/// (its events are `GET /v1/scans/{scanId}/events`), or `withheld` when the guard withheld what was written, saying why.
+public struct PlanMealRecipe: Codable, Hashable, Sendable {
+    public var mealId: UUID
+    public var status: String
+    public var recipe: Recipe?
+    /// The scan that writes it (`writing`), or wrote it.
+    public var scanId: UUID?
+    public var withheldReason: String?
+
+    public init(mealId: UUID, status: String, recipe: Recipe? = nil, scanId: UUID? = nil, withheldReason: String? = nil) {
+        self.mealId = mealId
+        self.status = status
+        self.recipe = recipe
+        self.scanId = scanId
+        self.withheldReason = withheldReason
+    }
+}
+
+/// Every outlined meal's full recipe (`POST /v1/plans/{id}/recipes`), in the plan's order.
+public struct PlanMealRecipeList: Codable, Hashable, Sendable {
+    public var meals: [PlanMealRecipe]
+
+    public init(meals: [PlanMealRecipe]) {
+        self.meals = meals
+    }
+}
+
 /// A plan's scan's answer (``ScanResponse/plan``): its meals, in order.
 public struct MealPlanOutline: Codable, Hashable, Sendable {
     public var meals: [PlannedMeal]

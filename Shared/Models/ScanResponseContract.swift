@@ -33,23 +33,25 @@ public enum ScanResponseContract {
         public static let photos = ModelRules(recipe: ScanResponseContract.recipe(withIDs: false), pantryItems: [:])
 
         /// The rules of a pantry scan's answer: each recipe's `usesUp` lists some of the labels of `pantry`, each once,
-        /// which the answer validated names by the items' ids.
-        public init(usingUp pantry: [UUID]) {
+        /// which the answer validated names by the items' ids. A planned meal's recipe is one (`recipes`), and uses up
+        /// only its own items: without any, it has no `usesUp` (a strict schema may not enumerate nothing).
+        public init(usingUp pantry: [UUID], recipes: ClosedRange<Int> = ScanResponseContract.recipeCount) {
             let labels = pantry.indices.map(ScanResponseContract.pantryLabel)
             let usesUp = JSONShape.constrained(.array(of: .oneOf(labels), count: 0...pantry.count), ScanResponseContract.eachOnceRule)
             self.init(
-                recipe: ScanResponseContract.recipe(withIDs: false, usesUp: JSONProperty("usesUp", usesUp)),
+                recipe: ScanResponseContract.recipe(withIDs: false, usesUp: pantry.isEmpty ? nil : JSONProperty("usesUp", usesUp)),
+                recipes: recipes,
                 pantryItems: Dictionary(uniqueKeysWithValues: zip(labels, pantry.map { $0.uuidString.lowercased() }))
             )
         }
 
-        private init(recipe: JSONShape, pantryItems: [String: String]) {
+        private init(recipe: JSONShape, recipes: ClosedRange<Int> = ScanResponseContract.recipeCount, pantryItems: [String: String]) {
             ingredients = ScanResponseContract.ingredientList(withIDs: false)
             self.recipe = recipe
             self.pantryItems = pantryItems
             answer = .object([
                 JSONProperty("ingredients", ingredients),
-                JSONProperty("recipes", .array(of: recipe, count: ScanResponseContract.recipeCount)),
+                JSONProperty("recipes", .array(of: recipe, count: recipes)),
             ])
         }
 
@@ -127,7 +129,7 @@ public enum ScanResponseContract {
     private static let clientIngredients = ingredientList(withIDs: true)
     private static let clientRecipe = recipe(withIDs: true)
     /// How many recipes an answer has.
-    private static let recipeCount = 0...4
+    public static let recipeCount = 0...4
 
     /// The answer as clients receive it: the model's, with ids, and what the server adds (absent from answers
     /// recorded before profiles existed).

@@ -39,6 +39,10 @@ extension ScanJob {
         /// when the pantry is empty) and no ``ingredients``: a worker of the release before finds neither names nor a
         /// photo in it, and fails the scan, refunded. Absent for any other scan.
         public static let plan = "x-kiwi-plan"
+        /// A planned meal's recipe request (``ScanJob/meal``), a JSON object with its pantry items (a few kilobytes),
+        /// and no ``plan``, ``pantry`` or ``ingredients``: a worker of the release before finds neither names nor a
+        /// photo in it, and fails the scan. Absent for any other scan.
+        public static let meal = "x-kiwi-meal"
         /// The gateway instance that started the scan (``ScanJob/gateway``); absent in a job of the release before.
         public static let gateway = "x-kiwi-gateway"
         /// `none` when the worker shows nothing of the answer before its result (``ScanJob/showsPartials``); absent
@@ -71,6 +75,7 @@ extension ScanJob {
         if let ingredients { headers[Header.ingredients] = try Self.json(ingredients, "the refinement's names") }
         if let pantry { headers[Header.pantry] = try Self.json(pantry, "the pantry's items") }
         if let plan { headers[Header.plan] = try Self.json(plan, "the plan's request") }
+        if let meal { headers[Header.meal] = try Self.json(meal, "the meal's request") }
         let remaining = max(deadline.timeIntervalSince(now), 0.001)
         var body = photos.count == 1 ? photos[0] : Array(photos.joined())
         photos = []
@@ -156,7 +161,15 @@ public struct SealedScanJob: Sendable {
         var pantry: [OfferedPantryItem]?
         var photoSizes: [Int]?
         var plan: PlanRequest?
-        if let json = properties.headers[Header.plan] {
+        var meal: MealRecipeRequest?
+        if let json = properties.headers[Header.meal] {
+            guard let request = try? JSONDecoder().decode(MealRecipeRequest.self, from: Data(json.utf8)), message.body.isEmpty,
+                properties.headers[Header.plan] == nil, properties.headers[Header.ingredients] == nil
+            else {
+                throw ScanJobDecodingError("the job's \(Header.meal) header is not a meal's request, or it has photos or a plan too")
+            }
+            meal = request
+        } else if let json = properties.headers[Header.plan] {
             guard let request = try? JSONDecoder().decode(PlanRequest.self, from: Data(json.utf8)), (1...PlanRequest.mostDays).contains(request.days),
                 (1...MealTime.allCases.count).contains(request.meals.count), Set(request.meals).count == request.meals.count
             else {
@@ -226,6 +239,7 @@ public struct SealedScanJob: Sendable {
             ingredients: ingredients,
             pantry: pantry,
             plan: plan,
+            meal: meal,
             // A name that is not a gateway's cannot be routed: the news then goes to every gateway.
             gateway: properties.headers[Header.gateway].flatMap { KiwiTopology.isGatewayName($0) ? $0 : nil },
             showsPartials: properties.headers[Header.partials] != "none"
@@ -236,7 +250,7 @@ public struct SealedScanJob: Sendable {
         sealedTable = properties.headers[Header.table].map { Array(Data(base64Encoded: $0) ?? Data()) }
     }
 
-    /// The job with its profile and photos, opened with its scan's `key`. A refinement has no photos to open. Nil
+    /// The job with its profile and photos, opened with its scan's `key`. A text-only scan has no photos to open. Nil
     /// `key`: the photos are in the clear, as a gateway of the release before sealing sent them (its scans have no
     /// key). Throws when the profile or the body does not open with `key` (``PhotoKey/open(_:for:part:)``), the
     /// profile is not one, or the photos are not the sizes the job lists: the scan then fails, never runs unguarded.
@@ -268,7 +282,7 @@ public struct SealedScanJob: Sendable {
             }
             job.table = table
         }
-        guard job.ingredients == nil, job.plan == nil else { return job }
+        guard job.ingredients == nil, job.plan == nil, job.meal == nil else { return job }
         var photos = body
         if let key {
             do {

@@ -26,6 +26,9 @@ public struct ScanJob: Sendable, Hashable {
     /// A plan's request (docs/architecture.md, "Meal plans"): the scan outlines a plan of its ``pantry``, which may be
     /// empty; its ``ingredients`` are nil. Nil for any other scan.
     public var plan: PlanRequest?
+    /// A planned meal whose full recipe the scan writes (docs/architecture.md, "Meal plans"), with the pantry items it
+    /// uses up; its ``ingredients`` and ``pantry`` are nil. Nil for any other scan.
+    public var meal: MealRecipeRequest?
     /// What the photos show.
     public var mode: ScanMode
     /// When the gateway stops waiting; a worker answers before it or not at all.
@@ -60,6 +63,7 @@ public struct ScanJob: Sendable, Hashable {
         ingredients: [String]? = nil,
         pantry: [OfferedPantryItem]? = nil,
         plan: PlanRequest? = nil,
+        meal: MealRecipeRequest? = nil,
         gateway: String? = nil,
         showsPartials: Bool = true
     ) {
@@ -69,6 +73,7 @@ public struct ScanJob: Sendable, Hashable {
         self.ingredients = ingredients ?? (plan == nil ? pantry?.map(\.name) : nil)
         self.pantry = pantry
         self.plan = plan
+        self.meal = meal
         self.mode = mode
         self.deadline = deadline
         self.requestID = requestID

@@ -241,6 +241,30 @@ struct ScanJobTests {
         #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: message, key: key) }
     }
 
+    @Test("a planned meal's job carries the meal with its items and no names, plan or pantry, so that a worker of the release before fails it")
+    func mealRoundTrip() throws {
+        let outline = MealOutline(name: "Spinach risotto", mainIngredient: "rice", summary: "Creamy.", cookTimeMinutes: 25, usesUp: [])
+        let items = [OfferedPantryItem(id: UUID(), name: "Spinach", useSoonBy: nil)]
+        let mealJob = ScanJob(
+            scanID: scanID,
+            photos: [],
+            deadline: deadline,
+            requestID: nil,
+            userKey: "k",
+            meal: MealRecipeRequest(meal: .lunch, outline: outline, servings: 2, items: items)
+        )
+        let message = try mealJob.message(sealingWith: key, now: deadline.addingTimeInterval(-90))
+        #expect(message.body.isEmpty)
+        for header in [ScanJob.Header.ingredients, ScanJob.Header.plan, ScanJob.Header.pantry] { #expect(message.properties.headers[header] == nil) }
+        #expect(try ScanJob(message: message, key: key) == mealJob)
+        var withPlan = message
+        withPlan.properties.headers[ScanJob.Header.plan] = #"{"from": "2026-11-30", "days": 1, "meals": ["dinner"], "servings": 2}"#
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: withPlan, key: key) }
+        var broken = message
+        broken.properties.headers[ScanJob.Header.meal] = #"{"meal": "supper"}"#
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: broken, key: key) }
+    }
+
     @Test("pantry items that do not match the job's names are not a job")
     func mismatchedPantryIsRefused() throws {
         let spinach = OfferedPantryItem(id: UUID(), name: "Spinach", useSoonBy: nil)

@@ -20,6 +20,8 @@ struct RequestParameters: Codable, Sendable, Hashable {
     var pantryIDs: [String]?
     /// The slots (`d1-dinner`, …) a Kiwi plan's schema enumerates, in order; nil for any other request.
     var planSlots: [String]?
+    /// The most recipes the schema allows (`recipes.maxItems`): one for a Kiwi planned meal's recipe; nil without it.
+    var mostRecipes: Int?
     /// The text the user messages carry besides the photo (a profile's constraints, a repair's explanation), in order.
     var userTexts: [String] = []
     /// `stream` and `stream_options.include_usage` as the request gave them (left out of the record when absent).
@@ -40,8 +42,14 @@ struct CheckedRequest: Sendable {
     func ownAnswer(forDigest digest: [UInt8]) -> JSONValue {
         if isDish { return DishAnswers.answer(forDigest: digest) }
         if let planSlots = parameters.planSlots { return PlanAnswers.answer(slots: planSlots, usingUp: parameters.pantryIDs ?? []) }
-        if let pantryIDs = parameters.pantryIDs { return PantryAnswers.answer(forDigest: digest, usingUp: pantryIDs) }
-        return FridgeAnswers.answer(forDigest: digest)
+        let answer =
+            parameters.pantryIDs.map { PantryAnswers.answer(forDigest: digest, usingUp: $0) } ?? FridgeAnswers.answer(forDigest: digest)
+        // As many recipes as the schema allows, the first first, as a model held to it writes.
+        guard let most = parameters.mostRecipes, case .object(var object) = answer, case .array(let recipes)? = object["recipes"],
+            recipes.count > most
+        else { return answer }
+        object["recipes"] = .array(Array(recipes.prefix(most)))
+        return .object(object)
     }
 
     /// Whether the answer is to be streamed as server-sent events.
@@ -123,6 +131,7 @@ enum OpenAIRequestCheck {
                 messageCount: messages.count,
                 pantryIDs: jsonSchema.schema?.pantryIDs,
                 planSlots: jsonSchema.schema?.planSlots,
+                mostRecipes: jsonSchema.schema?.mostRecipes,
                 userTexts: messages.filter { $0.role == "user" }.flatMap { message -> [String] in
                     switch message.content {
                     case .text(let text)?: [text]
@@ -341,6 +350,7 @@ private final class SchemaNode: Decodable {
     let definitions: [String: SchemaNode]?
     /// The `enum` of a schema whose values are strings.
     let enumStrings: [String]?
+    let maxItems: Int?
 
     private struct Keyword: CodingKey {
         let stringValue: String
@@ -366,6 +376,7 @@ private final class SchemaNode: Decodable {
         anyOf = try container.decodeIfPresent([SchemaNode].self, forKey: key("anyOf"))
         definitions = try container.decodeIfPresent([String: SchemaNode].self, forKey: key("$defs"))
         enumStrings = try? container.decodeIfPresent([String].self, forKey: key("enum"))
+        maxItems = try? container.decodeIfPresent(Int.self, forKey: key("maxItems"))
     }
 
     /// The labels of the items a recipe of a Kiwi pantry scan may use up (`recipes.items.usesUp.items.enum`), or a
@@ -373,6 +384,9 @@ private final class SchemaNode: Decodable {
     var pantryIDs: [String]? {
         (properties?["recipes"] ?? properties?["meals"])?.items?.properties?["usesUp"]?.items?.enumStrings
     }
+
+    /// The most recipes a Kiwi answer may have: `recipes.maxItems`.
+    var mostRecipes: Int? { properties?["recipes"]?.maxItems }
 
     /// The slots of a Kiwi plan: `meals.items.slot.enum`.
     var planSlots: [String]? {

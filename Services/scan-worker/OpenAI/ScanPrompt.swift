@@ -206,20 +206,24 @@ struct ScanPrompt: Sendable {
                 : "These \(images) photos show one dish from several sides: answer for that dish."
             content.append(.object(JSONObject(["type": .string("text"), "text": .string(text)])))
         }
-        if let text = plan.map(planned) ?? pantry.map({ offered($0.items) }) ?? ingredients.map(confirmed) {
+        if let text = plan.map(planned) ?? pantry.map({ $0.meal.map(cooking) ?? offered($0.items) }) ?? ingredients.map(confirmed) {
             content.append(.object(JSONObject(["type": .string("text"), "text": .string(text)])))
         }
         if let profile { content.append(.object(JSONObject(["type": .string("text"), "text": .string(constraints(for: profile))]))) }
         let instructions =
             plan != nil
             ? planSystemPrompt
-            : pantry != nil ? pantrySystemPrompt : ingredients != nil ? refinementSystemPrompt : mode == .fridge ? systemPrompt : dishSystemPrompt
+            : pantry?.meal != nil
+                ? mealSystemPrompt
+                : pantry != nil ? pantrySystemPrompt : ingredients != nil ? refinementSystemPrompt : mode == .fridge ? systemPrompt : dishSystemPrompt
         var messages: [JSONValue] = [message(role: "system", content: .string(instructions)), message(role: "user", content: .array(content))]
         if let repair {
             if let previous = repair.previousAnswer { messages.append(message(role: "assistant", content: .string(previous))) }
             let again: String
             if plan != nil {
                 again = "Plan again for the same days and items with only JSON that matches the schema exactly."
+            } else if pantry?.meal != nil {
+                again = "Write the same meal's recipe again with only JSON that matches the schema exactly."
             } else {
                 let empty = mode == .fridge ? "if the photos show no food, return empty lists" : "if the photos show no dish, return a null dish"
                 again =
@@ -238,7 +242,10 @@ struct ScanPrompt: Sendable {
                     "json_schema": .object(
                         JSONObject([
                             "name": .string(
-                                plan != nil ? "kiwi_meal_plan" : pantry != nil ? "kiwi_pantry_scan" : mode == .fridge ? "kiwi_scan" : "kiwi_dish"
+                                plan != nil
+                                    ? "kiwi_meal_plan"
+                                    : pantry?.meal != nil
+                                        ? "kiwi_meal_recipe" : pantry != nil ? "kiwi_pantry_scan" : mode == .fridge ? "kiwi_scan" : "kiwi_dish"
                             ),
                             "strict": .bool(true),
                             "schema": plan?.rules.answer.jsonSchema ?? pantry?.rules.answer.jsonSchema

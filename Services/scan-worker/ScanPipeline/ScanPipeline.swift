@@ -10,7 +10,7 @@ struct ScanRequest: Sendable {
     var images: [ScanPrompt.Photo]
     /// A refinement's confirmed ingredient names, asked about instead of photos; nil for a photo scan.
     var ingredients: [String]?
-    /// A pantry scan's items, asked about instead of ``ingredients`` alone; nil otherwise.
+    /// A pantry scan's items, or a planned meal's, asked about instead of ``ingredients`` alone; nil otherwise.
     var pantry: PantryQuestion?
     /// A plan's request and pantry, asked about instead of ``pantry``; nil for any other scan.
     var plan: PlanQuestion?
@@ -46,14 +46,24 @@ extension ScanRequest {
 }
 
 /// What a pantry scan asks the model about (docs/architecture.md, "Scans from the pantry"): the items, soonest to use
-/// first, and the rules the answer meets, built once for the scan: its recipes use up only these items.
+/// first, and the rules the answer meets, built once for the scan: its recipes use up only these items. A planned
+/// meal's recipe asks the same of the items its outline uses up, for that one meal (docs/architecture.md, "Meal plans").
 struct PantryQuestion: Sendable {
     let items: [OfferedPantryItem]
     let rules: ScanResponseContract.ModelRules
+    /// The planned meal whose one recipe is written; nil for a pantry scan.
+    let meal: MealRecipeRequest?
 
     init(_ items: [OfferedPantryItem]) {
         self.items = items
         rules = ScanResponseContract.ModelRules(usingUp: items.map(\.id))
+        meal = nil
+    }
+
+    init(meal: MealRecipeRequest) {
+        items = meal.items
+        rules = ScanResponseContract.ModelRules(usingUp: meal.items.map(\.id), recipes: 1...1)
+        self.meal = meal
     }
 }
 
