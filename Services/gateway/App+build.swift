@@ -194,6 +194,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     BlockingScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans).addRoutes(to: signedIn)
     let profileCheck = TodaysProfileCheck(tableProfile: tableProfile, dietGuard: DietGuard())
+    let mealRecipes = PlanMealRecipes(scans: scans, plans: dependencies.plans, pantry: dependencies.pantry, recipes: dependencies.recipes)
     PlansController(
         scans: scans,
         plans: dependencies.plans,
@@ -206,6 +207,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         now: dependencies.now
     )
     .addRoutes(to: signedIn)
+    PlanRecipesController(mealRecipes: mealRecipes, plans: dependencies.plans, households: dependencies.households).addRoutes(to: signedIn)
     RecipesController(
         recipes: dependencies.recipes,
         households: dependencies.households,

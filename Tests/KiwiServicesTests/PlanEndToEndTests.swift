@@ -164,6 +164,53 @@ struct PlanEndToEndTests {
         }
     }
 
+    @Test("an opened meal's recipe is streamed by a free scan of its own, kept and read back; all at once writes the rest, once")
+    func mealRecipesAreWritten() async throws {
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let today = CalendarDay(utc: Date())
+            #expect(try await cli.run(["pantry", "add", "Spinach", "--best-before", "\(today.adding(days: 1))"]).status == 0)
+            let client = try Self.client(server: rig.gateway, of: cli)
+            let token = try #require(try JSONDecoder().decode([String: String].self, from: Data(contentsOf: cli.sessionFile))["sessionToken"])
+            let spinach = try #require(try await client.listPantry(query: .init(limit: 100)).ok.body.json.items.first)
+            let asked = try await client.createPlan(body: .json(.init(from: "\(today)", days: 2, meals: [.dinner], servings: 3)))
+            let plan = try await Self.outlined(try asked.accepted.body.json.id, by: client)
+            let meals = try #require(plan.schedule)
+            #expect(meals.first?.outline?.usesUp == [spinach.id])
+
+            let path = "/v1/plans/\(plan.id)/meals/\(meals[0].id)"
+            let opened = try await rig.send(.GET, path, token: token)
+            #expect(opened.status == 202, "\(String(decoding: opened.body, as: UTF8.self))")
+            let scan = try #require(opened.headers.first(name: "Location"))
+            let events = serverSentEvents(in: String(decoding: try await rig.send(.GET, scan + "/events", token: token).body, as: UTF8.self))
+            #expect(events.contains { $0["event"] == "recipe" } && events.last?["event"] == "result", "\(events)")
+            let request = try #require(rig.stub.snapshot.recent.last)
+            #expect(request.parameters.schemaName == "kiwi_meal_recipe" && request.parameters.mostRecipes == 1)
+            #expect(request.parameters.userTexts.first?.contains(#""name":"\#(meals[0].outline?.name ?? "")""#) == true)
+            #expect(request.parameters.userTexts.first?.contains("Spinach") == true)
+
+            let written = try await rig.send(.GET, path, token: token)
+            #expect(written.status == 200, "\(String(decoding: written.body, as: UTF8.self))")
+            let recipe = try #require(try written.json()["recipe"] as? [String: Any])
+            #expect(try written.json()["status"] as? String == "ready" && recipe["usesUp"] as? [String] == [spinach.id])
+            #expect((recipe["ingredients"] as? [Any])?.isEmpty == false)
+
+            let all = try await rig.send(.POST, "/v1/plans/\(plan.id)/recipes", token: token)
+            #expect(all.status == 202, "\(String(decoding: all.body, as: UTF8.self))")
+            let deadline = ContinuousClock.now + .seconds(60)
+            var again = try await rig.send(.POST, "/v1/plans/\(plan.id)/recipes", token: token)
+            while again.status == 202 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                again = try await rig.send(.POST, "/v1/plans/\(plan.id)/recipes", token: token)
+            }
+            let listed = try #require(try again.json()["meals"] as? [[String: Any]])
+            #expect(again.status == 200 && listed.map { $0["status"] as? String } == ["ready", "ready"])
+            #expect(rig.stub.snapshot.recent.filter { $0.parameters.schemaName == "kiwi_meal_recipe" }.count == 2)
+            #expect(try await cli.scansLeft() == 3, "a plan's recipes are included in its price")
+        }
+    }
+
     /// A client signed in as `cli`'s user.
     static func client(server: URL, of cli: CLI) throws -> Client {
         let session = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: cli.sessionFile))

@@ -14,6 +14,18 @@ struct MealPlanRecord: Sendable, Hashable {
     var schedule: [PlannedMeal]?
 }
 
+/// A planned meal's full recipe as the store keeps it: the scan that writes it, and once that scan succeeded, the recipe,
+/// or why the guard withheld it.
+struct MealRecipeRecord: Sendable, Hashable {
+    var mealID: UUID
+    var scanID: UUID
+    var recipe: Recipe?
+    var withheldReason: String?
+
+    /// Whether its scan succeeded: the recipe was written, or withheld.
+    var isWritten: Bool { recipe != nil || withheldReason != nil }
+}
+
 /// The kitchens' meal plans (`/v1/plans`). Real: ``PostgresMealPlanStore`` (the `meal_plans` table); fake:
 /// `FakeMealPlanStore`. Every lookup is by the kitchen too: another kitchen's plan is one that does not exist.
 protocol MealPlanStore: Sendable {
@@ -37,4 +49,9 @@ protocol MealPlanStore: Sendable {
     func setCalendar(_ tokenDigest: Data?, of id: UUID, in kitchen: Kitchen) async throws -> Bool
     /// The plan whose calendar feed's token has SHA-256 `tokenDigest`.
     func plan(calendar tokenDigest: Data) async throws -> MealPlanRecord?
+    /// Ties scan `scanID` to meal `mealID` of plan `planID`, before the scan's job leaves: the worker writes the meal's
+    /// recipe there with the scan's success.
+    func addMealRecipe(scan scanID: UUID, meal mealID: UUID, of planID: UUID) async throws
+    /// The recipes of plan `planID`'s meals, written or being written, the oldest first.
+    func mealRecipes(of planID: UUID) async throws -> [MealRecipeRecord]
 }

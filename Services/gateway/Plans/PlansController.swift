@@ -209,11 +209,11 @@ struct PlansController: Sendable {
         return day
     }
 
-    private static let notFound = APIError(.notFound, .notFound, "There is no such plan.")
+    static let notFound = APIError(.notFound, .notFound, "There is no such plan.")
     /// The plan's scan is gone before it outlined the plan (deleted by its person, or with their account), or its person
     /// left the kitchen.
     private static let gone = APIError(.badGateway, .invalidModelResponse, "This plan was not outlined; ask for a new one.")
-    private static let notOutlined = APIError(
+    static let notOutlined = APIError(
         .conflict,
         .scanInProgress,
         "The plan has no meals yet: wait until it is ready (GET /v1/plans/{id})."

@@ -4,7 +4,7 @@ import KiwiModels
 import Logging
 import PostgresNIO
 
-/// The `meal_plans` table. Days are written and read as days since 1970 and times as microseconds since 1970, so that a
+/// The `meal_plans` table, and `plan_meal_recipes`. Days are written and read as days since 1970 and times as microseconds since 1970, so that a
 /// plan reads back exactly as it was written whatever the session's time zone.
 struct PostgresMealPlanStore: MealPlanStore {
     let client: PostgresClient
@@ -107,6 +107,39 @@ struct PostgresMealPlanStore: MealPlanStore {
                 logger: logger
             )
             return try await Self.records(rows).first
+        }
+    }
+
+    func addMealRecipe(scan scanID: UUID, meal mealID: UUID, of planID: UUID) async throws {
+        try await withStatementDeadline("meal recipe add", timeout: timeout) {
+            try await client.query(
+                "INSERT INTO plan_meal_recipes (scan_id, plan_id, meal_id) VALUES (\(scanID), \(planID), \(mealID)) ON CONFLICT DO NOTHING",
+                logger: logger
+            )
+        }
+    }
+
+    func mealRecipes(of planID: UUID) async throws -> [MealRecipeRecord] {
+        try await withStatementDeadline("meal recipe read", timeout: timeout) {
+            let rows = try await client.query(
+                """
+                SELECT meal_id, scan_id, recipe::text, withheld_reason FROM plan_meal_recipes
+                WHERE plan_id = \(planID) ORDER BY created_at, scan_id
+                """,
+                logger: logger
+            )
+            var records: [MealRecipeRecord] = []
+            for try await (mealID, scanID, recipe, withheld) in rows.decode((UUID, UUID, String?, String?).self) {
+                records.append(
+                    MealRecipeRecord(
+                        mealID: mealID,
+                        scanID: scanID,
+                        recipe: try recipe.map { try KiwiJSON.decoder().decode(Recipe.self, from: Data($0.utf8)) },
+                        withheldReason: withheld
+                    )
+                )
+            }
+            return records
         }
     }
 

@@ -107,18 +107,32 @@ struct ScanCoordinator: Sendable {
         try await start(request, refusingEarly: true, showingPartials: true, context: context, input: input, beforeJob: keep)
     }
 
+    /// Starts the scan that writes a planned meal's recipe (docs/architecture.md, "Meal plans"), free: it is included in
+    /// the plan's price, so a spent allowance does not refuse it, though spent tokens or budget do. `keep` ties the scan
+    /// to its meal before its job leaves, so that the worker writes the recipe there.
+    func startMealRecipe(
+        _ request: Request,
+        context: GatewayRequestContext,
+        input: @Sendable () async throws -> ScanInput,
+        keeping keep: @Sendable (ScanRecord) async throws -> Void
+    ) async throws -> StartedScan {
+        try await start(request, refusingEarly: false, keyed: false, showingPartials: true, context: context, input: input, beforeJob: keep)
+    }
+
     /// A scan of `input`, in one of this gateway's start slots. `refusingEarly`: a spent allowance is refused before
-    /// `input` is read; `beforeJob` runs once the scan is reserved, before its job leaves.
+    /// `input` is read; `beforeJob` runs once the scan is reserved, before its job leaves. Not `keyed`: the request's
+    /// `Idempotency-Key` is not the scan's, as when one request starts a scan for each of a plan's meals.
     private func start(
         _ request: Request,
         refusingEarly: Bool,
+        keyed: Bool = true,
         showingPartials: Bool,
         context: GatewayRequestContext,
         input: @Sendable () async throws -> ScanInput,
         beforeJob: @Sendable (ScanRecord) async throws -> Void = { _ in }
     ) async throws -> StartedScan {
         let session = try context.authenticatedSession
-        let idempotencyKey = try IdempotencyKey.of(request)
+        let idempotencyKey = keyed ? try IdempotencyKey.of(request) : nil
         let audience = try ScanAudience.members(of: request)
         guard
             let started = try await startLimiter.withSlot({
@@ -171,7 +185,8 @@ struct ScanCoordinator: Sendable {
             idempotencyKey: idempotencyKey,
             photoSHA256: input.digest,
             deadline: deadline,
-            refinement: input.refinement
+            refinement: input.refinement,
+            free: input.meal != nil
         )
         let reservation = try await ledger.reserve(queued, policy: policy)
         let scan: ScanRecord
@@ -211,6 +226,7 @@ struct ScanCoordinator: Sendable {
                     ingredients: input.refinement?.ingredients,
                     pantry: input.pantry,
                     plan: input.plan,
+                    meal: input.meal,
                     showsPartials: showingPartials
                 ),
                 sealedWith: queued.photoKey

@@ -8,6 +8,7 @@ import Synchronization
 final class FakeMealPlanStore: MealPlanStore {
     private let plans = Mutex<[(kitchen: UUID, plan: MealPlanRecord, calendar: Data?)]>([])
     private let afterNextRead = Mutex<(@Sendable () -> Void)?>(nil)
+    private let recipes = Mutex<[(plan: UUID, record: MealRecipeRecord)]>([])
 
     func create(_ plan: MealPlanRecord, for kitchen: Kitchen) async throws {
         plans.withLock { kept in
@@ -30,7 +31,11 @@ final class FakeMealPlanStore: MealPlanStore {
     }
 
     func deleteAll(of kitchen: Kitchen) async throws {
-        plans.withLock { kept in kept.removeAll { $0.kitchen == kitchen.id } }
+        let gone = plans.withLock { kept in
+            defer { kept.removeAll { $0.kitchen == kitchen.id } }
+            return Set(kept.filter { $0.kitchen == kitchen.id }.map(\.plan.id))
+        }
+        recipes.withLock { kept in kept.removeAll { gone.contains($0.plan) } }
     }
 
     func editSchedule(
@@ -55,6 +60,28 @@ final class FakeMealPlanStore: MealPlanStore {
 
     func plan(calendar tokenDigest: Data) async throws -> MealPlanRecord? {
         plans.withLock { kept in kept.first { $0.calendar == tokenDigest }?.plan }
+    }
+
+    func addMealRecipe(scan scanID: UUID, meal mealID: UUID, of planID: UUID) async throws {
+        recipes.withLock { kept in
+            if !kept.contains(where: { $0.record.scanID == scanID }) {
+                kept.append((planID, MealRecipeRecord(mealID: mealID, scanID: scanID)))
+            }
+        }
+    }
+
+    func mealRecipes(of planID: UUID) async throws -> [MealRecipeRecord] {
+        recipes.withLock { kept in kept.filter { $0.plan == planID }.map(\.record) }
+    }
+
+    /// Writes the recipe of scan `scanID`'s meal, or why it was withheld, as the worker would with its scan's success.
+    func write(_ recipe: Recipe?, withheldReason: String? = nil, of scanID: UUID) {
+        recipes.withLock { kept in
+            for index in kept.indices where kept[index].record.scanID == scanID {
+                kept[index].record.recipe = recipe
+                kept[index].record.withheldReason = withheldReason
+            }
+        }
     }
 
     /// Runs `body` once, just after the next plan is read: what another process does between a read and the next.

@@ -1,9 +1,11 @@
+import Crypto
 import Foundation
 import KiwiModels
 import KiwiScans
 
-/// What a scan is started from, the one thing a photo scan, a refinement, a pantry scan and a plan start differently:
-/// the photos of an upload, a refinement's confirmed ingredient names, the pantry's items, or a plan's request with them.
+/// What a scan is started from, the one thing a photo scan, a refinement, a pantry scan, a plan and a planned meal's
+/// recipe start differently: the photos of an upload, a refinement's confirmed ingredient names, the pantry's items, a
+/// plan's request with them, or a planned meal's outline with its items.
 struct ScanInput: Sendable {
     /// What an `Idempotency-Key` is checked against (the scan's `photo_sha256`).
     var digest: Data
@@ -16,6 +18,8 @@ struct ScanInput: Sendable {
     var pantry: [OfferedPantryItem]?
     /// A plan's request, outlined from ``pantry`` (which may then be empty); nil for any other scan.
     var plan: PlanRequest?
+    /// A planned meal whose recipe the scan writes, included in its plan's price; nil for any other scan.
+    var meal: MealRecipeRequest?
 
     /// A photo scan's input.
     init(_ upload: ScanUpload) {
@@ -38,13 +42,20 @@ struct ScanInput: Sendable {
         self.init(digest: digest, photos: [], mode: .fridge, refinement: nil, pantry: pantry, plan: plan)
     }
 
+    /// A planned meal's recipe's input: what an `Idempotency-Key` is checked against is the plan's and the meal's ids.
+    init(meal: MealRecipeRequest, planID: UUID, mealID: UUID) {
+        let digest = Data(SHA256.hash(data: Data("kiwi-meal-recipe-v1:\(planID.uuidString.lowercased()):\(mealID.uuidString.lowercased())".utf8)))
+        self.init(digest: digest, photos: [], mode: .fridge, refinement: nil, meal: meal)
+    }
+
     private init(
         digest: Data,
         photos: [[UInt8]],
         mode: ScanMode,
         refinement: QueuedScan.Refinement?,
         pantry: [OfferedPantryItem]? = nil,
-        plan: PlanRequest? = nil
+        plan: PlanRequest? = nil,
+        meal: MealRecipeRequest? = nil
     ) {
         self.digest = digest
         self.photos = photos
@@ -52,5 +63,6 @@ struct ScanInput: Sendable {
         self.refinement = refinement
         self.pantry = pantry
         self.plan = plan
+        self.meal = meal
     }
 }
