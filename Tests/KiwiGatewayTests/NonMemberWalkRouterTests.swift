@@ -87,6 +87,8 @@ struct NonMemberWalkRouterTests {
             "getPlan": .json(.get, "/v1/plans/\(scan)"),
             "changePlanMeal": .json(.patch, "/v1/plans/\(scan)/meals/\(scan)", body: #"{"meal": "lunch"}"#),
             "removePlanMeal": .json(.delete, "/v1/plans/\(scan)/meals/\(scan)"),
+            "getPlanMealRecipe": .json(.get, "/v1/plans/\(scan)/meals/\(scan)"),
+            "writePlanRecipes": .json(.post, "/v1/plans/\(scan)/recipes"),
             "makePlanCalendar": .json(.post, "/v1/plans/\(scan)/calendar"),
             "revokePlanCalendar": .json(.delete, "/v1/plans/\(scan)/calendar"),
         ]

@@ -20,6 +20,122 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/responses` section of the OpenAPI document.
     public enum Responses {
+        public struct PlanRecipeRefused: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/PlanRecipeRefused/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                ///
+                /// - Remark: Generated from `#/components/responses/PlanRecipeRefused/headers/X-Request-Id`.
+                public var xRequestId: Components.Headers.RequestID
+                /// Seconds until `resetsAt`.
+                ///
+                /// - Remark: Generated from `#/components/responses/PlanRecipeRefused/headers/Retry-After`.
+                public var retryAfter: Swift.Int
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                ///   - retryAfter: Seconds until `resetsAt`.
+                public init(
+                    xRequestId: Components.Headers.RequestID,
+                    retryAfter: Swift.Int
+                ) {
+                    self.xRequestId = xRequestId
+                    self.retryAfter = retryAfter
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.PlanRecipeRefused.Headers
+            /// - Remark: Generated from `#/components/responses/PlanRecipeRefused/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/PlanRecipeRefused/content/application\/json`.
+                case json(Components.Schemas._Error)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas._Error {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.PlanRecipeRefused.Body
+            /// Creates a new `PlanRecipeRefused`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.PlanRecipeRefused.Headers,
+                body: Components.Responses.PlanRecipeRefused.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct PlanRecipeUnavailable: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/PlanRecipeUnavailable/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                ///
+                /// - Remark: Generated from `#/components/responses/PlanRecipeUnavailable/headers/X-Request-Id`.
+                public var xRequestId: Components.Headers.RequestID
+                /// Seconds to wait.
+                ///
+                /// - Remark: Generated from `#/components/responses/PlanRecipeUnavailable/headers/Retry-After`.
+                public var retryAfter: Swift.Int?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                ///   - retryAfter: Seconds to wait.
+                public init(
+                    xRequestId: Components.Headers.RequestID,
+                    retryAfter: Swift.Int? = nil
+                ) {
+                    self.xRequestId = xRequestId
+                    self.retryAfter = retryAfter
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.PlanRecipeUnavailable.Headers
+            /// - Remark: Generated from `#/components/responses/PlanRecipeUnavailable/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/PlanRecipeUnavailable/content/application\/json`.
+                case json(Components.Schemas._Error)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas._Error {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.PlanRecipeUnavailable.Body
+            /// Creates a new `PlanRecipeUnavailable`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.PlanRecipeUnavailable.Headers,
+                body: Components.Responses.PlanRecipeUnavailable.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         public struct RecipeNotScalable: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/RecipeNotScalable/headers`.
             public struct Headers: Sendable, Hashable {

@@ -2251,6 +2251,76 @@ extension Components {
                 case recipeId
             }
         }
+        /// - Remark: Generated from `#/components/schemas/PlanMealRecipe`.
+        public struct PlanMealRecipe: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PlanMealRecipe/mealId`.
+            public var mealId: Swift.String
+            /// `ready` with the recipe; `writing` while the scan `scanId` writes it (follow its events); `withheld` when the guard withheld what was written, `withheldReason` saying why.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanMealRecipe/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ready = "ready"
+                case writing = "writing"
+                case withheld = "withheld"
+            }
+            /// `ready` with the recipe; `writing` while the scan `scanId` writes it (follow its events); `withheld` when the guard withheld what was written, `withheldReason` saying why.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanMealRecipe/status`.
+            public var status: Components.Schemas.PlanMealRecipe.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/PlanMealRecipe/recipe`.
+            public var recipe: Components.Schemas.Recipe?
+            /// The scan that writes the recipe, or wrote it; absent for a box recipe.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanMealRecipe/scanId`.
+            public var scanId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PlanMealRecipe/withheldReason`.
+            public var withheldReason: Swift.String?
+            /// Creates a new `PlanMealRecipe`.
+            ///
+            /// - Parameters:
+            ///   - mealId:
+            ///   - status: `ready` with the recipe; `writing` while the scan `scanId` writes it (follow its events); `withheld` when the guard withheld what was written, `withheldReason` saying why.
+            ///   - recipe:
+            ///   - scanId: The scan that writes the recipe, or wrote it; absent for a box recipe.
+            ///   - withheldReason:
+            public init(
+                mealId: Swift.String,
+                status: Components.Schemas.PlanMealRecipe.StatusPayload,
+                recipe: Components.Schemas.Recipe? = nil,
+                scanId: Swift.String? = nil,
+                withheldReason: Swift.String? = nil
+            ) {
+                self.mealId = mealId
+                self.status = status
+                self.recipe = recipe
+                self.scanId = scanId
+                self.withheldReason = withheldReason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case mealId
+                case status
+                case recipe
+                case scanId
+                case withheldReason
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PlanMealRecipeList`.
+        public struct PlanMealRecipeList: Codable, Hashable, Sendable {
+            /// Each outlined meal's recipe, in the plan's order; empty meals are left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanMealRecipeList/meals`.
+            public var meals: [Components.Schemas.PlanMealRecipe]
+            /// Creates a new `PlanMealRecipeList`.
+            ///
+            /// - Parameters:
+            ///   - meals: Each outlined meal's recipe, in the plan's order; empty meals are left out.
+            public init(meals: [Components.Schemas.PlanMealRecipe]) {
+                self.meals = meals
+            }
+            public enum CodingKeys: String, CodingKey {
+                case meals
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/PlanMealChange`.
         public struct PlanMealChange: Codable, Hashable, Sendable {
             /// The day to move the meal to, one of the plan's.

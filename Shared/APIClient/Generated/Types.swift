@@ -264,6 +264,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/plans/{id}`.
     /// - Remark: Generated from `#/paths//v1/plans/{id}/get(getPlan)`.
     func getPlan(_ input: Operations.GetPlan.Input) async throws -> Operations.GetPlan.Output
+    /// A meal's full recipe, written when first opened
+    ///
+    /// The meal's full recipe: the box's, for a meal the person put a box recipe in the place of; otherwise the one a text-only scan of the meal's own writes from its outline and the pantry items it uses up, validated and guarded for everyone at the table as any scan's recipe is. The first request starts that scan and answers 202 `writing`: its events (`GET /v1/scans/{scanId}/events`) stream the recipe as a scan's do. The scan is included in the plan's price: it counts in no allowance, though spent tokens or budget refuse it. Once written, the recipe is kept with the plan and answered 200 `ready`, to every member; one the guard withheld is `withheld`, saying why. A scan that failed is started again by the next request.
+    ///
+    /// - Remark: HTTP `GET /v1/plans/{id}/meals/{mealId}`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/get(getPlanMealRecipe)`.
+    func getPlanMealRecipe(_ input: Operations.GetPlanMealRecipe.Input) async throws -> Operations.GetPlanMealRecipe.Output
     /// Move a meal, or put a recipe of the box in its place
     ///
     /// `date` and `meal` move the meal to another of the plan's slots (each stays as it is when left out); a meal already there takes the slot it leaves, and both keep their ids (a calendar's events move with them). `recipeId` puts a recipe of the recipe box in the meal's place: the meal keeps its id and takes the recipe's name, first ingredient, summary and time as its outline, using up nothing of the pantry. The recipe is checked against the profile of everyone at the table now, as saved recipes are; one that breaks it is refused. Kiwi's own rules of plans (the order items are used up in, a main ingredient two days running, the cook time) are the model's to keep, not the person's. Two edits at once both land, one after the other.
@@ -278,6 +285,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/plans/{id}/meals/{mealId}`.
     /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/delete(removePlanMeal)`.
     func removePlanMeal(_ input: Operations.RemovePlanMeal.Input) async throws -> Operations.RemovePlanMeal.Output
+    /// Every meal's full recipe at once
+    ///
+    /// Each outlined meal's recipe as `GET /v1/plans/{id}/meals/{mealId}` answers it, in the plan's order, starting the scans of those that have none, each included in the plan's price. Asked again, it starts only those whose scan failed, so a client polls it until every meal is `ready` or `withheld`.
+    ///
+    /// - Remark: HTTP `POST /v1/plans/{id}/recipes`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/recipes/post(writePlanRecipes)`.
+    func writePlanRecipes(_ input: Operations.WritePlanRecipes.Input) async throws -> Operations.WritePlanRecipes.Output
     /// Make the plan's private calendar feed
     ///
     /// A new link to the plan's feed (`GET /c/{token}`), shown this once: Kiwi keeps only its SHA-256. A feed made before is revoked. A feed is revoked too when the person who asked for the plan leaves its household.
@@ -866,6 +880,21 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// A meal's full recipe, written when first opened
+    ///
+    /// The meal's full recipe: the box's, for a meal the person put a box recipe in the place of; otherwise the one a text-only scan of the meal's own writes from its outline and the pantry items it uses up, validated and guarded for everyone at the table as any scan's recipe is. The first request starts that scan and answers 202 `writing`: its events (`GET /v1/scans/{scanId}/events`) stream the recipe as a scan's do. The scan is included in the plan's price: it counts in no allowance, though spent tokens or budget refuse it. Once written, the recipe is kept with the plan and answered 200 `ready`, to every member; one the guard withheld is `withheld`, saying why. A scan that failed is started again by the next request.
+    ///
+    /// - Remark: HTTP `GET /v1/plans/{id}/meals/{mealId}`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/get(getPlanMealRecipe)`.
+    public func getPlanMealRecipe(
+        path: Operations.GetPlanMealRecipe.Input.Path,
+        headers: Operations.GetPlanMealRecipe.Input.Headers = .init()
+    ) async throws -> Operations.GetPlanMealRecipe.Output {
+        try await getPlanMealRecipe(Operations.GetPlanMealRecipe.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Move a meal, or put a recipe of the box in its place
     ///
     /// `date` and `meal` move the meal to another of the plan's slots (each stays as it is when left out); a meal already there takes the slot it leaves, and both keep their ids (a calendar's events move with them). `recipeId` puts a recipe of the recipe box in the meal's place: the meal keeps its id and takes the recipe's name, first ingredient, summary and time as its outline, using up nothing of the pantry. The recipe is checked against the profile of everyone at the table now, as saved recipes are; one that breaks it is refused. Kiwi's own rules of plans (the order items are used up in, a main ingredient two days running, the cook time) are the model's to keep, not the person's. Two edits at once both land, one after the other.
@@ -894,6 +923,21 @@ extension APIProtocol {
         headers: Operations.RemovePlanMeal.Input.Headers = .init()
     ) async throws -> Operations.RemovePlanMeal.Output {
         try await removePlanMeal(Operations.RemovePlanMeal.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Every meal's full recipe at once
+    ///
+    /// Each outlined meal's recipe as `GET /v1/plans/{id}/meals/{mealId}` answers it, in the plan's order, starting the scans of those that have none, each included in the plan's price. Asked again, it starts only those whose scan failed, so a client polls it until every meal is `ready` or `withheld`.
+    ///
+    /// - Remark: HTTP `POST /v1/plans/{id}/recipes`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/recipes/post(writePlanRecipes)`.
+    public func writePlanRecipes(
+        path: Operations.WritePlanRecipes.Input.Path,
+        headers: Operations.WritePlanRecipes.Input.Headers = .init()
+    ) async throws -> Operations.WritePlanRecipes.Output {
+        try await writePlanRecipes(Operations.WritePlanRecipes.Input(
             path: path,
             headers: headers
         ))
