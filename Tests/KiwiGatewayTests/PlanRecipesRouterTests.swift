@@ -109,6 +109,22 @@ struct PlanRecipesRouterTests {
         }
     }
 
+    @Test("a meal's recipe is read by every member, so its scan seats the whole household, whatever `for` the request names")
+    func recipeCooksForTheHousehold() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (samsToken, samsSession, _) = gateway.signIn()
+        let sam: HouseholdRouterTests.Person = (samsToken, samsSession.userId)
+        let alex = try await HouseholdRouterTests.person(gateway, allergies: [.peanuts])
+        try await gateway.test { client async throws in
+            let household = try await HouseholdRouterTests.twoPeople(client, sam, alex)
+            let plan = try await PlansRouterTests.outlinedPlan(gateway, client, token: sam.token, body: #"{"days": 1}"#)
+            let meal = try #require(plan.schedule?.first)
+            let path = PlansRouterTests.path(plan.id, meal: meal.id) + "?for=\(household.yourMemberId.uuidString)"
+            #expect(try await client.execute(.get, path, token: sam.token).status == .accepted)
+            #expect(gateway.workers.tables.last??.count == 2)
+        }
+    }
+
     @Test("all recipes at once start a scan for each outlined meal without one, 202; asked again, they start nothing more")
     func allRecipesAtOnce() async throws {
         let gateway = FakeGateway(workers: .hold)

@@ -108,32 +108,34 @@ struct ScanCoordinator: Sendable {
     }
 
     /// Starts the scan that writes a planned meal's recipe (docs/architecture.md, "Meal plans"), free: it is included in
-    /// the plan's price, so a spent allowance does not refuse it, though spent tokens or budget do. `keep` ties the scan
-    /// to its meal before its job leaves, so that the worker writes the recipe there.
+    /// the plan's price, so a spent allowance does not refuse it, though spent tokens or budget do. It cooks for the
+    /// whole household, since every member reads the recipe. `keep` ties the scan to its meal before its job leaves, so
+    /// that the worker writes the recipe there.
     func startMealRecipe(
         _ request: Request,
         context: GatewayRequestContext,
         input: @Sendable () async throws -> ScanInput,
         keeping keep: @Sendable (ScanRecord) async throws -> Void
     ) async throws -> StartedScan {
-        try await start(request, refusingEarly: false, keyed: false, showingPartials: true, context: context, input: input, beforeJob: keep)
+        try await start(request, refusingEarly: false, ownRequest: false, showingPartials: true, context: context, input: input, beforeJob: keep)
     }
 
     /// A scan of `input`, in one of this gateway's start slots. `refusingEarly`: a spent allowance is refused before
-    /// `input` is read; `beforeJob` runs once the scan is reserved, before its job leaves. Not `keyed`: the request's
-    /// `Idempotency-Key` is not the scan's, as when one request starts a scan for each of a plan's meals.
+    /// `input` is read; `beforeJob` runs once the scan is reserved, before its job leaves. Not `ownRequest`: the
+    /// request is not the scan's own (one request may start a scan for each of a plan's meals), so neither its
+    /// `Idempotency-Key` nor its `for` is the scan's: it has no key, and cooks for the whole household.
     private func start(
         _ request: Request,
         refusingEarly: Bool,
-        keyed: Bool = true,
+        ownRequest: Bool = true,
         showingPartials: Bool,
         context: GatewayRequestContext,
         input: @Sendable () async throws -> ScanInput,
         beforeJob: @Sendable (ScanRecord) async throws -> Void = { _ in }
     ) async throws -> StartedScan {
         let session = try context.authenticatedSession
-        let idempotencyKey = keyed ? try IdempotencyKey.of(request) : nil
-        let audience = try ScanAudience.members(of: request)
+        let idempotencyKey = ownRequest ? try IdempotencyKey.of(request) : nil
+        let audience = ownRequest ? try ScanAudience.members(of: request) : nil
         guard
             let started = try await startLimiter.withSlot({
                 try await start(
