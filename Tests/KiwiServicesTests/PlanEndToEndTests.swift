@@ -67,7 +67,7 @@ struct PlanEndToEndTests {
         }
     }
 
-    @Test("kiwi plan move and remove edit the latest plan's meals, named by day and meal; a meal the plan lacks is an error")
+    @Test("kiwi plan move and remove edit the latest plan's meals, named by day and meal, and recipe prints one's full recipe")
     func planEditCommands() async throws {
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
@@ -82,6 +82,10 @@ struct PlanEndToEndTests {
             #expect(removed.output.contains("\(today) dinner: nothing planned: You removed this meal."), "\(removed.output)")
             let missing = try await cli.run(["plan", "remove", "\(today)", "lunch"])
             #expect(missing.status != 0 && missing.output.contains("has no lunch on \(today)"), "\(missing.output)")
+            let recipe = try await cli.run(["plan", "recipe", "\(today.adding(days: 1))", "dinner"])
+            #expect(recipe.status == 0 && recipe.output.contains(" min, ") && recipe.output.contains("  - "), "\(recipe.output)")
+            let empty = try await cli.run(["plan", "recipe", "\(today)", "dinner"])
+            #expect(empty.status != 0 && empty.output.contains("This meal is empty"), "\(empty.output)")
         }
     }
 

@@ -4,12 +4,13 @@ import KiwiAPIClient
 import KiwiModels
 
 /// `kiwi plan`: a plan of the days ahead from the pantry, the soonest to use first (docs/architecture.md, "Meal
-/// plans"); `kiwi plan show` prints one again; `move`, `swap` and `remove` edit one of its meals.
+/// plans"); `kiwi plan show` prints one again; `move`, `swap` and `remove` edit one of its meals; `recipe` prints a
+/// meal's full recipe.
 struct PlanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "Plan the days ahead from your pantry, what to use soonest first. Counts as a scan.",
-        subcommands: [Make.self, Show.self, Move.self, Swap.self, Remove.self],
+        subcommands: [Make.self, Show.self, Move.self, Swap.self, Remove.self, MealRecipe.self],
         defaultSubcommand: Make.self
     )
 
@@ -136,6 +137,42 @@ struct PlanCommand: AsyncParsableCommand {
                 case let other: throw failure(other)
                 }
             }
+        }
+    }
+
+    /// `kiwi plan recipe DAY MEAL`: a meal's full recipe, following the scan that writes it the first time.
+    struct MealRecipe: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "recipe",
+            abstract: "Print a meal's full recipe; Kiwi writes it the first time, included in the plan."
+        )
+
+        @OptionGroup var server: ServerOptions
+        @OptionGroup var meal: MealOptions
+
+        func run() async throws {
+            try await runReportingErrors {
+                let (client, _, session) = try signedInSession(server)
+                let (plan, meal) = try await self.meal.resolved(client)
+                var answer = try await PlanCommand.recipe(of: meal, in: plan, client: client)
+                if answer.status == .writing, let scan = answer.scanId {
+                    _ = try await ScanFollower(session: session, progress: ProgressLine()).result(of: scan)
+                    answer = try await PlanCommand.recipe(of: meal, in: plan, client: client)
+                }
+                guard let recipe = answer.recipe else {
+                    throw CLIError(answer.withheldReason.map { "Kiwi withheld this meal's recipe: \($0)" } ?? "The recipe is still being written.")
+                }
+                Swift.print(([recipe.name + " — " + ScanPrinter.headline(recipe)] + ScanPrinter.recipeBody(recipe)).joined(separator: "\n"))
+            }
+        }
+    }
+
+    /// Meal `meal` of plan `plan`'s recipe as it stands, its scan started when it has none.
+    static func recipe(of meal: String, in plan: String, client: Client) async throws -> Components.Schemas.PlanMealRecipe {
+        switch try await client.getPlanMealRecipe(path: .init(id: plan, mealId: meal)) {
+        case .ok(let ok): return try ok.body.json
+        case .accepted(let accepted): return try accepted.body.json
+        case let other: throw failure(other)
         }
     }
 
