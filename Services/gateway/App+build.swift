@@ -234,6 +234,8 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         ledger: dependencies.ledger,
         pantry: dependencies.pantry,
         profileCheck: profileCheck,
+        plans: dependencies.plans,
+        mealRecipes: mealRecipes,
         news: dependencies.listNews,
         streamLifetime: dependencies.listStreamLifetime,
         metrics: metrics,

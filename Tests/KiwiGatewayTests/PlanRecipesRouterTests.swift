@@ -125,6 +125,52 @@ struct PlanRecipesRouterTests {
         }
     }
 
+    /// A recipe for two of `ingredients`, each with its amount.
+    static func recipe(_ name: String, _ ingredients: [(String, Double, QuantityUnit)]) -> Recipe {
+        var recipe = CookableRouterTests.recipe(name, []).recipe
+        recipe.servings = 2
+        recipe.ingredients = ingredients.map {
+            RecipeIngredient(id: UUID(), name: $0.0, isDetected: false, substitution: nil, amount: $0.1, unit: $0.2)
+        }
+        return recipe
+    }
+
+    @Test(
+        "the week's shopping list sums 200 g + 1 cup rice across meals, less the pantry's, each line naming its meals; not before every recipe is written"
+    )
+    func weeksShoppingList() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, session, _) = gateway.signIn()
+        var rice = PantryScanRouterTests.item("Rice", useSoonBy: nil)
+        (rice.quantity, rice.unit) = (100, .g)
+        _ = try await gateway.pantry.add([rice], for: .own(session.userId), capacity: PantryController.capacity)
+        var saved = CookableRouterTests.recipe("Rice bowl", [])
+        saved.recipe = Self.recipe("Rice bowl", [("rice", 200, .g)])
+        let bowl = saved
+        _ = try await gateway.recipes.save(bowl, for: .own(session.userId), capacity: RecipesController.capacity)
+        try await gateway.test { client async throws in
+            let plan = try await PlansRouterTests.outlinedPlan(gateway, client, token: token, body: #"{"days": 2, "servings": 2}"#)
+            let meals = try #require(plan.schedule)
+            _ = try await PlansRouterTests.change(client, token: token, plan.id, meal: meals[0].id, #"{"recipeId": "\#(bowl.id)"}"#)
+            let path = PlansRouterTests.path(plan.id) + "/shopping-list"
+            let early = try await client.execute(.post, path, token: token)
+            #expect(early.status == .conflict && early.errorCode == "scan_in_progress")
+            let scan = try #require(try Self.recipe(of: try await Self.open(client, token: token, plan.id, meal: meals[1].id)).scanId)
+            #expect(try await client.execute(.post, path, token: token).status == .conflict)
+            gateway.plans.write(Self.recipe("Spinach pilaf", [("rice", 1, .cup), ("spinach", 150, .g)]), of: scan)
+            let added = try await client.execute(.post, path, token: token)
+            #expect(added.status == .ok, "\(String(buffer: added.body))")
+            let addition = try KiwiJSON.decoder().decode(ShoppingListAddition.self, from: Data(added.body.readableBytesView))
+            let items = Dictionary(uniqueKeysWithValues: addition.list.sections.flatMap(\.items).map { ($0.key, $0) })
+            // 200 g and 1 cup (185 g of raw rice, USDA) are 385 g; less the pantry's 100 g, 285 g, which a cook weighs
+            // to 10 g from 100 g up: 290 g.
+            #expect(items["rice"]?.quantity == 290 && items["rice"]?.unit == .g, "\(String(describing: items["rice"]))")
+            #expect(items["rice"]?.forRecipes == ["Rice bowl (\(meals[0].date) dinner)", "Spinach pilaf (\(meals[1].date) dinner)"])
+            #expect(items["spinach"]?.quantity == 150 && items["spinach"]?.forRecipes == ["Spinach pilaf (\(meals[1].date) dinner)"])
+            #expect(items.count == 2 && addition.conflicts.isEmpty)
+        }
+    }
+
     @Test("all recipes at once start a scan for each outlined meal without one, 202; asked again, they start nothing more")
     func allRecipesAtOnce() async throws {
         let gateway = FakeGateway(workers: .hold)

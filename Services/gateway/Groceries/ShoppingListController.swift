@@ -19,6 +19,9 @@ struct ShoppingListController: Sendable {
     let ledger: any ScanLedger
     let pantry: any PantryStore
     let profileCheck: TodaysProfileCheck
+    /// The plans whose week a list is filled from, and their meals' recipes.
+    let plans: any MealPlanStore
+    let mealRecipes: PlanMealRecipes
     /// Every change is announced to the streams of the kitchen's list, on every gateway.
     let news: ShoppingListNews
     /// How long one event stream lasts before it ends and the client reconnects (``GatewayDependencies/listStreamLifetime``).
@@ -40,6 +43,7 @@ struct ShoppingListController: Sendable {
         group.patch("shopping-list/items/:id", use: check)
         group.delete("shopping-list/items/:id", use: delete)
         group.post("shopping-list/checked/pantry", use: moveCheckedToPantry)
+        group.post("plans/:id/shopping-list", use: addPlan)
     }
 
     /// `GET /v1/shopping-list`: the list grouped by section (``ShoppingListExport/list(_:)``), as JSON or — as `Accept`
@@ -121,13 +125,56 @@ struct ShoppingListController: Sendable {
         case .recipe(let recipeID, let scanID):
             let recipe = try await recipe(recipeID, scanID: scanID, in: kitchen)
             conflicts = try await profileCheck.checked(recipe, of: session.userID).conflicts
-            (items, held) = try await neededIngredients(of: recipe, in: kitchen)
+            (items, held) = try await neededIngredients(of: [(recipe, recipe.name)], in: kitchen)
         case .byHand(let name, let section):
             items = [Self.item(name, section: section ?? StoreSection(key: name.key), for: [], at: now())]
         }
         let added = try await store(items, holding: held, in: kitchen, context: context)
         await news.announcer.announce(kitchen.id)
         let list = ShoppingListExport.list(try await shoppingList.items(of: kitchen))
+        return try Response.json(ShoppingListAddition(added: added, list: list, conflicts: conflicts))
+    }
+
+    /// `POST /v1/plans/{id}/shopping-list` (docs/architecture.md, "Meal plans"): adds what the plan's meals need and the
+    /// pantry lacks, as a recipe's add does, each ingredient summed across the meals in one unit and listing the meals it
+    /// is for ("Leek risotto (2026-12-01 dinner)"); a box recipe is scaled to the plan's servings first. 200
+    /// ``ShoppingListAddition``, with each recipe's `conflicts` with the profile as it is now. Every outlined meal's
+    /// recipe must be written first (`POST /v1/plans/{id}/recipes`): 409 `scan_in_progress` otherwise, adding nothing; a
+    /// withheld one adds nothing.
+    @Sendable func addPlan(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let id = try context.pathID(else: PlansController.notFound)
+        let kitchen = try await households.kitchen(of: session.userID)
+        guard let plan = try await plans.plan(id, of: kitchen) else { throw PlansController.notFound }
+        guard let schedule = plan.schedule else { throw PlansController.notOutlined }
+        let meals = schedule.filter { $0.outline != nil }
+        let standing = try await mealRecipes.standing(meals, of: plan, in: kitchen, for: session.userID)
+        guard meals.allSatisfy({ standing[$0.id].map { $0.status != PlanMealRecipes.writing } ?? false }) else {
+            throw APIError(
+                .conflict,
+                .scanInProgress,
+                "Not every meal's recipe is written yet: write them (POST /v1/plans/{id}/recipes), then ask again once each is ready."
+            )
+        }
+        let servings = plan.request.servings
+        let recipes = meals.compactMap { meal -> (Recipe, String)? in
+            guard let recipe = standing[meal.id]?.recipe else { return nil }
+            let scaled = recipe.servings == servings ? recipe : RecipeScaler.scale(recipe, to: servings, units: nil) ?? recipe
+            return (scaled, "\(recipe.name) (\(meal.date) \(meal.meal.rawValue))")
+        }
+        var conflicts: [RecipeConflict] = []
+        for (recipe, label) in recipes {
+            conflicts += try await profileCheck.checked(recipe, of: session.userID).conflicts.map { conflict in
+                var conflict = conflict
+                conflict.reason = "\(label): \(conflict.reason)"
+                return conflict
+            }
+        }
+        let (items, held) = try await neededIngredients(of: recipes, in: kitchen)
+        let added = try await store(items, holding: held, in: kitchen, context: context)
+        await news.announcer.announce(kitchen.id)
+        let list = ShoppingListExport.list(try await shoppingList.items(of: kitchen))
+        context.logger.info("plan added to the shopping list", metadata: ["planId": "\(id)", "meals": "\(recipes.count)"])
         return try Response.json(ShoppingListAddition(added: added, list: list, conflicts: conflicts))
     }
 
@@ -209,26 +256,33 @@ struct ShoppingListController: Sendable {
         return saved.recipe
     }
 
-    /// New items for the ingredients of `recipe` that are not staples: one per key, in the recipe's order, for what the
-    /// recipe's lines of that key need together (``ShoppingQuantity``); and what the pantry holds of those keys, for the
+    /// New items for the ingredients of `recipes` that are not staples: one per key, in the recipes' order, for what the
+    /// recipes' lines of that key need together (``ShoppingQuantity``), each listing the labels of the recipes that need
+    /// it; and what the pantry holds of those keys, for the
     /// store to take off (``ShoppingListStore/add(_:holding:for:capacity:)``). A key the pantry holds without an
     /// amount, or in one that cannot be compared with the need, is left out: the person has some. An ingredient whose
     /// name breaks a name rule is left out rather than refusing the rest, as a scan's are from the pantry.
-    private func neededIngredients(of recipe: Recipe, in kitchen: Kitchen) async throws -> (items: [ShoppingListItem], held: [String: Quantity]) {
+    private func neededIngredients(
+        of recipes: [(recipe: Recipe, label: String)],
+        in kitchen: Kitchen
+    ) async throws -> (items: [ShoppingListItem], held: [String: Quantity]) {
         let pantryItems = Dictionary(try await pantry.allItems(of: kitchen).map { ($0.key, $0) }) { first, _ in first }
-        var needs: [(name: (text: String, key: String), quantities: [Quantity?])] = []
-        for ingredient in recipe.ingredients {
-            guard let name = try? PantryItemFields.checkedName(ingredient.name), !PantryStaples.contains(key: name.key) else { continue }
-            let quantity = ingredient.unit == .toTaste ? Quantity(1, .toTaste) : ingredient.amount.map { Quantity($0, ingredient.unit ?? .piece) }
-            if let at = needs.firstIndex(where: { $0.name.key == name.key }) {
-                needs[at].quantities.append(quantity)
-            } else {
-                needs.append((name, [quantity]))
+        var needs: [(name: (text: String, key: String), quantities: [Quantity?], labels: [String])] = []
+        for (recipe, label) in recipes {
+            for ingredient in recipe.ingredients {
+                guard let name = try? PantryItemFields.checkedName(ingredient.name), !PantryStaples.contains(key: name.key) else { continue }
+                let quantity = ingredient.unit == .toTaste ? Quantity(1, .toTaste) : ingredient.amount.map { Quantity($0, ingredient.unit ?? .piece) }
+                if let at = needs.firstIndex(where: { $0.name.key == name.key }) {
+                    needs[at].quantities.append(quantity)
+                    if !needs[at].labels.contains(label) { needs[at].labels.append(label) }
+                } else {
+                    needs.append((name, [quantity], [label]))
+                }
             }
         }
         let addedAt = now()
         var held: [String: Quantity] = [:]
-        let items = needs.compactMap { name, quantities -> ShoppingListItem? in
+        let items = needs.compactMap { name, quantities, labels -> ShoppingListItem? in
             let needed = quantities.contains(nil) ? nil : ShoppingQuantity.sum(quantities.compactMap { $0 }, key: name.key)
             if let item = pantryItems[name.key] {
                 guard let needed, let amount = item.quantity else { return nil }
@@ -236,7 +290,7 @@ struct ShoppingListController: Sendable {
                 guard ShoppingQuantity.sum([needed, have], key: name.key) != nil else { return nil }
                 held[name.key] = have
             }
-            var item = Self.item(name, section: StoreSection(key: name.key), for: [recipe.name], at: addedAt)
+            var item = Self.item(name, section: StoreSection(key: name.key), for: labels, at: addedAt)
             (item.quantity, item.unit) = (needed?.amount, needed?.unit)
             return item
         }

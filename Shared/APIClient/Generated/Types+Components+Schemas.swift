@@ -2702,7 +2702,7 @@ extension Components {
             public var section: Components.Schemas.StoreSection
             /// - Remark: Generated from `#/components/schemas/ShoppingListItem/checked`.
             public var checked: Swift.Bool
-            /// The names of the recipes that need it, each once, in the order they were added; empty for one added by hand.
+            /// The names of the recipes that need it, each once, in the order they were added (for a plan's meal, its name, day and meal: `Leek risotto (2026-12-01 dinner)`); empty for one added by hand.
             ///
             /// - Remark: Generated from `#/components/schemas/ShoppingListItem/forRecipes`.
             public var forRecipes: [Swift.String]
@@ -2724,7 +2724,7 @@ extension Components {
             ///   - key: The normalised name, as a pantry item's `key`; unique in a list.
             ///   - section:
             ///   - checked:
-            ///   - forRecipes: The names of the recipes that need it, each once, in the order they were added; empty for one added by hand.
+            ///   - forRecipes: The names of the recipes that need it, each once, in the order they were added (for a plan's meal, its name, day and meal: `Leek risotto (2026-12-01 dinner)`); empty for one added by hand.
             ///   - addedAt:
             ///   - quantity: How much to buy, in `unit`: what its recipes need, summed in one unit (grams when weights and volumes of a food with a known density meet), less what the pantry held when the food first went on the list, rounded as a cook measures. Absent when unknown: typed by hand, a recipe without amounts, or amounts that do not add up.
             ///   - unit: What `quantity` counts; present exactly when it is, and never `to taste`.

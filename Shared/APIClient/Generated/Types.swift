@@ -292,6 +292,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/plans/{id}/recipes`.
     /// - Remark: Generated from `#/paths//v1/plans/{id}/recipes/post(writePlanRecipes)`.
     func writePlanRecipes(_ input: Operations.WritePlanRecipes.Input) async throws -> Operations.WritePlanRecipes.Output
+    /// One shopping list for the plan's meals
+    ///
+    /// Adds to the shopping list what the plan's meals need and the pantry lacks, as adding a recipe does: the same ingredient summed across the meals in one unit (the scaler's conversions, a food's density or typical piece), less what the pantry holds, each line listing the meals it is for; staples never. A box recipe in a meal's place is scaled to the plan's servings first. Every outlined meal's recipe must be written first (`POST /v1/plans/{id}/recipes`); a withheld one adds nothing. Adding the same plan twice adds nothing more.
+    ///
+    /// - Remark: HTTP `POST /v1/plans/{id}/shopping-list`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/shopping-list/post(addPlanToShoppingList)`.
+    func addPlanToShoppingList(_ input: Operations.AddPlanToShoppingList.Input) async throws -> Operations.AddPlanToShoppingList.Output
     /// Make the plan's private calendar feed
     ///
     /// A new link to the plan's feed (`GET /c/{token}`), shown this once: Kiwi keeps only its SHA-256. A feed made before is revoked. A feed is revoked too when the person who asked for the plan leaves its household.
@@ -938,6 +945,21 @@ extension APIProtocol {
         headers: Operations.WritePlanRecipes.Input.Headers = .init()
     ) async throws -> Operations.WritePlanRecipes.Output {
         try await writePlanRecipes(Operations.WritePlanRecipes.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// One shopping list for the plan's meals
+    ///
+    /// Adds to the shopping list what the plan's meals need and the pantry lacks, as adding a recipe does: the same ingredient summed across the meals in one unit (the scaler's conversions, a food's density or typical piece), less what the pantry holds, each line listing the meals it is for; staples never. A box recipe in a meal's place is scaled to the plan's servings first. Every outlined meal's recipe must be written first (`POST /v1/plans/{id}/recipes`); a withheld one adds nothing. Adding the same plan twice adds nothing more.
+    ///
+    /// - Remark: HTTP `POST /v1/plans/{id}/shopping-list`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/shopping-list/post(addPlanToShoppingList)`.
+    public func addPlanToShoppingList(
+        path: Operations.AddPlanToShoppingList.Input.Path,
+        headers: Operations.AddPlanToShoppingList.Input.Headers = .init()
+    ) async throws -> Operations.AddPlanToShoppingList.Output {
+        try await addPlanToShoppingList(Operations.AddPlanToShoppingList.Input(
             path: path,
             headers: headers
         ))
