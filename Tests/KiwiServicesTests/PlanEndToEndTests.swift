@@ -50,7 +50,7 @@ struct PlanEndToEndTests {
         }
     }
 
-    @Test("kiwi plan prints each meal with the pantry items it uses up; kiwi plan show prints the latest again")
+    @Test("kiwi plan prints each meal with the pantry items it uses up; kiwi plan show prints the latest again; shop lists its week")
     func planCommands() async throws {
         try await SystemRig.run { rig in
             let cli = try CLI(server: rig.gateway)
@@ -63,6 +63,10 @@ struct PlanEndToEndTests {
             #expect(made.output.contains("\(today.adding(days: 1)) dinner: "), "\(made.output)")
             let shown = try await cli.run(["plan", "show"])
             #expect(shown.status == 0 && shown.output.contains("uses up Spinach"), "\(shown.output)")
+            // No recipe is written yet: kiwi plan shop writes them all, following their scans, then fills the list.
+            let shopped = try await cli.run(["plan", "shop"])
+            #expect(shopped.status == 0 && shopped.output.contains("On your list for the week:"), "\(shopped.output)")
+            #expect(shopped.output.contains("(\(today) lunch)"), "\(shopped.output)")
             #expect(try await cli.run(["plan", "--days", "15"]).status != 0)
         }
     }
@@ -212,6 +216,12 @@ struct PlanEndToEndTests {
             #expect(again.status == 200 && listed.map { $0["status"] as? String } == ["ready", "ready"])
             #expect(rig.stub.snapshot.recent.filter { $0.parameters.schemaName == "kiwi_meal_recipe" }.count == 2)
             #expect(try await cli.scansLeft() == 3, "a plan's recipes are included in its price")
+
+            let shopped = try await cli.run(["plan", "shop", "--plan", plan.id])
+            #expect(shopped.status == 0 && shopped.output.contains("On your list for the week:"), "\(shopped.output)")
+            let list = try await client.getShoppingList().ok.body.json.sections.flatMap(\.items)
+            #expect(!list.isEmpty && list.allSatisfy { !$0.forRecipes.isEmpty })
+            #expect(list.contains { $0.forRecipes.contains { $0.hasSuffix("(\(meals[0].date) dinner)") } }, "\(list)")
         }
     }
 

@@ -5,12 +5,12 @@ import KiwiModels
 
 /// `kiwi plan`: a plan of the days ahead from the pantry, the soonest to use first (docs/architecture.md, "Meal
 /// plans"); `kiwi plan show` prints one again; `move`, `swap` and `remove` edit one of its meals; `recipe` prints a
-/// meal's full recipe.
+/// meal's full recipe; `shop` puts the week on the shopping list.
 struct PlanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "Plan the days ahead from your pantry, what to use soonest first. Counts as a scan.",
-        subcommands: [Make.self, Show.self, Move.self, Swap.self, Remove.self, MealRecipe.self],
+        subcommands: [Make.self, Show.self, Move.self, Swap.self, Remove.self, MealRecipe.self, Shop.self],
         defaultSubcommand: Make.self
     )
 
@@ -163,6 +163,50 @@ struct PlanCommand: AsyncParsableCommand {
                     throw CLIError(answer.withheldReason.map { "Kiwi withheld this meal's recipe: \($0)" } ?? "The recipe is still being written.")
                 }
                 Swift.print(([recipe.name + " — " + ScanPrinter.headline(recipe)] + ScanPrinter.recipeBody(recipe)).joined(separator: "\n"))
+            }
+        }
+    }
+
+    /// `kiwi plan shop [--plan ID]`: every meal's recipe written (following their scans), then what the week needs and
+    /// the pantry lacks put on the shopping list.
+    struct Shop: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Put what the plan's meals need and your pantry lacks on the shopping list, writing their recipes first."
+        )
+
+        @OptionGroup var server: ServerOptions
+        @Option(help: "The plan's id; by default the latest made with a day in the next two weeks.") var plan: String?
+
+        func run() async throws {
+            try await runReportingErrors {
+                let (client, _, session) = try signedInSession(server)
+                let plan = try await PlanCommand.id(self.plan, client: client)
+                let recipes: Components.Schemas.PlanMealRecipeList
+                switch try await client.writePlanRecipes(path: .init(id: plan)) {
+                case .ok(let ok): recipes = try ok.body.json
+                case .accepted(let accepted): recipes = try accepted.body.json
+                case let other: throw failure(other)
+                }
+                for scan in recipes.meals.filter({ $0.status == .writing }).compactMap(\.scanId) {
+                    _ = try await ScanFollower(session: session, progress: ProgressLine()).result(of: scan)
+                }
+                let addition: Components.Schemas.ShoppingListAddition
+                switch try await client.addPlanToShoppingList(path: .init(id: plan)) {
+                case .ok(let ok): addition = try ok.body.json
+                case let other: throw failure(other)
+                }
+                for line in RecipeLines.conflicts(addition.conflicts.map(\.reason)) { Swift.print(line) }
+                guard !addition.added.isEmpty else {
+                    Swift.print("Nothing to buy: your pantry has all the week needs.")
+                    return
+                }
+                Swift.print("On your list for the week:")
+                for item in addition.added {
+                    Swift.print(
+                        "  - \(RecipeLines.ingredient(item.name, amount: item.quantity, unit: item.unit)), for \(item.forRecipes.joined(separator: "; "))"
+                    )
+                }
+                hint("See the list: kiwi shop")
             }
         }
     }
