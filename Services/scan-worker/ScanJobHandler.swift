@@ -100,7 +100,7 @@ struct ScanJobHandler: Sendable {
         }
         var job: ScanJob
         do {
-            if photoKey == nil, sealed.job.ingredients == nil, sealed.job.plan == nil, sealed.job.meal == nil {
+            if photoKey == nil, sealed.job.ingredients == nil, sealed.job.plan == nil, sealed.job.meal == nil, sealed.job.replacement == nil {
                 logger.info("the scan has no photo key (a gateway of the release before sealing reserved it): its photos came in the clear")
             }
             job = try (consume sealed).opened(with: photoKey)
@@ -234,7 +234,7 @@ struct ScanJobHandler: Sendable {
             images: images,
             ingredients: job.ingredients,
             pantry: job.meal.map(PantryQuestion.init(meal:)) ?? (job.plan == nil ? job.pantry.map(PantryQuestion.init) : nil),
-            plan: job.plan.map { PlanQuestion($0, items: job.pantry ?? []) },
+            plan: job.plan.map { PlanQuestion($0, items: job.pantry ?? []) } ?? job.replacement.map(PlanQuestion.init(replacing:)),
             mode: job.mode,
             showsPartials: job.showsPartials,
             profile: job.profile,

@@ -856,13 +856,15 @@ public enum KiwiSchema {
     /// A planned meal's full recipe (docs/architecture.md, "Meal plans"), written by a scan of its own that is included
     /// in the plan's price: `plan_meal_recipes` ties each such scan to its plan and meal, and the scan worker writes the
     /// recipe (or why the guard withheld it) there with the scan's success (``ScanTransitionStore``), so that it outlives
-    /// the scan's retention. Deleting the plan deletes its recipes. A scan may now be free without refining one:
+    /// the scan's retention. `plan_meal_replacements` ties the scan that replaces a meal to it, likewise: the worker puts
+    /// the new meal in the old one's place, and forgets the old one's recipes. Deleting the plan deletes both. A scan may
+    /// now be free without refining one:
     /// `kiwi_reserve_scan` gains `p_free`, whose scan meets only the token limit and the budget; the version of
     /// migration 14 stays, for gateways of the previous release during a rollout.
     static let mealRecipes =
         Migration(
             version: 26,
-            name: "planned meals' recipes",
+            name: "planned meals' recipes and replacements",
             statements: [
                 """
                 CREATE TABLE plan_meal_recipes (
@@ -875,6 +877,14 @@ public enum KiwiSchema {
                 )
                 """,
                 "CREATE INDEX plan_meal_recipes_by_meal ON plan_meal_recipes (plan_id, meal_id)",
+                """
+                CREATE TABLE plan_meal_replacements (
+                    scan_id uuid PRIMARY KEY,
+                    plan_id uuid NOT NULL REFERENCES meal_plans (id) ON DELETE CASCADE,
+                    meal_id uuid NOT NULL
+                )
+                """,
+                "CREATE INDEX plan_meal_replacements_by_plan ON plan_meal_replacements (plan_id)",
                 """
                 ALTER TABLE scans
                     DROP CONSTRAINT scans_refinement,

@@ -133,6 +133,27 @@ public struct MealRecipeRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// What a replacement of one planned meal is asked from (`POST /v1/plans/{id}/meals/{mealId}/replacement`), carried by
+/// its scan's job: a plan of that one slot, from the pantry items no other meal uses up, beside the plan's other meals,
+/// whose main ingredients it may not repeat the day before or after.
+public struct MealReplacement: Codable, Hashable, Sendable {
+    /// The one slot: the meal's day and meal, for the plan's servings.
+    public var request: PlanRequest
+    /// The name of the meal replaced, for the model not to plan again; nil for an empty meal.
+    public var replaced: String?
+    /// The plan's other outlined meals.
+    public var others: [PlannedMeal]
+    /// The pantry's items no other meal uses up, soonest to use first.
+    public var items: [OfferedPantryItem]
+
+    public init(request: PlanRequest, replaced: String?, others: [PlannedMeal], items: [OfferedPantryItem]) {
+        self.request = request
+        self.replaced = replaced
+        self.others = others
+        self.items = items
+    }
+}
+
 /// A planned meal's full recipe as the API shows it (`GET /v1/plans/{id}/meals/{mealId}`, `POST /v1/plans/{id}/recipes`):
 /// `ready` with the recipe (the box's, for a meal the person swapped in), `writing` while the scan that writes it runs
 /// (its events are `GET /v1/scans/{scanId}/events`), or `withheld` when the guard withheld what was written, saying why.

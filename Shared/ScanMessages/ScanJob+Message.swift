@@ -43,6 +43,10 @@ extension ScanJob {
         /// and no ``plan``, ``pantry`` or ``ingredients``: a worker of the release before finds neither names nor a
         /// photo in it, and fails the scan. Absent for any other scan.
         public static let meal = "x-kiwi-meal"
+        /// A planned meal's replacement (``ScanJob/replacement``), a JSON object with the plan's other meals and the
+        /// pantry's free items (tens of kilobytes at most), and no ``plan``, ``pantry`` or ``ingredients``, as
+        /// ``meal``. Absent for any other scan.
+        public static let replacement = "x-kiwi-replacement"
         /// The gateway instance that started the scan (``ScanJob/gateway``); absent in a job of the release before.
         public static let gateway = "x-kiwi-gateway"
         /// `none` when the worker shows nothing of the answer before its result (``ScanJob/showsPartials``); absent
@@ -76,6 +80,7 @@ extension ScanJob {
         if let pantry { headers[Header.pantry] = try Self.json(pantry, "the pantry's items") }
         if let plan { headers[Header.plan] = try Self.json(plan, "the plan's request") }
         if let meal { headers[Header.meal] = try Self.json(meal, "the meal's request") }
+        if let replacement { headers[Header.replacement] = try Self.json(replacement, "the meal's replacement") }
         let remaining = max(deadline.timeIntervalSince(now), 0.001)
         var body = photos.count == 1 ? photos[0] : Array(photos.joined())
         photos = []
@@ -162,7 +167,16 @@ public struct SealedScanJob: Sendable {
         var photoSizes: [Int]?
         var plan: PlanRequest?
         var meal: MealRecipeRequest?
-        if let json = properties.headers[Header.meal] {
+        var replacement: MealReplacement?
+        if let json = properties.headers[Header.replacement] {
+            guard let request = try? JSONDecoder().decode(MealReplacement.self, from: Data(json.utf8)), message.body.isEmpty,
+                request.request.slots.count == 1, properties.headers[Header.plan] == nil, properties.headers[Header.ingredients] == nil,
+                properties.headers[Header.meal] == nil
+            else {
+                throw ScanJobDecodingError("the job's \(Header.replacement) header is not one meal's replacement, or it has photos or a plan too")
+            }
+            replacement = request
+        } else if let json = properties.headers[Header.meal] {
             guard let request = try? JSONDecoder().decode(MealRecipeRequest.self, from: Data(json.utf8)), message.body.isEmpty,
                 properties.headers[Header.plan] == nil, properties.headers[Header.ingredients] == nil
             else {
@@ -240,6 +254,7 @@ public struct SealedScanJob: Sendable {
             pantry: pantry,
             plan: plan,
             meal: meal,
+            replacement: replacement,
             // A name that is not a gateway's cannot be routed: the news then goes to every gateway.
             gateway: properties.headers[Header.gateway].flatMap { KiwiTopology.isGatewayName($0) ? $0 : nil },
             showsPartials: properties.headers[Header.partials] != "none"
@@ -282,7 +297,7 @@ public struct SealedScanJob: Sendable {
             }
             job.table = table
         }
-        guard job.ingredients == nil, job.plan == nil, job.meal == nil else { return job }
+        guard job.ingredients == nil, job.plan == nil, job.meal == nil, job.replacement == nil else { return job }
         var photos = body
         if let key {
             do {

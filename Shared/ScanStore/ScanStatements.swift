@@ -57,8 +57,10 @@ struct ShowPartialStatement: PostgresPreparedStatement {
 
 /// The end of one scan: its final state and what the model cost, in one statement; its partials are dropped (their
 /// count stays; migration 18's trigger deletes them), and its photos' key (docs/architecture.md, "Photos at rest: crypto-shredding"). Releasing (`$17`) ends a scan only while it is `queued`, and frees its idempotency key.
-/// A plan's scan writes the plan's meals with its success (`outlined`), and a planned meal's scan the meal's recipe, or
-/// why the guard withheld it (`cooked`): in the same statement, so that no reader sees the scan ended without them.
+/// A plan's scan writes the plan's meals with its success (`outlined`), a planned meal's scan the meal's recipe, or why
+/// the guard withheld it (`cooked`), and a meal's replacement the new meal in the old one's place, keeping its id, day
+/// and meal, and forgetting its recipes (`replaced`, `forgotten`): in the same statement, so that no reader sees the
+/// scan ended without them.
 struct EndScanStatement: PostgresPreparedStatement {
     static let sql = """
         WITH everyone AS (
@@ -84,6 +86,24 @@ struct EndScanStatement: PostgresPreparedStatement {
             UPDATE plan_meal_recipes SET recipe = $5::jsonb -> 'recipes' -> 0,
                 withheld_reason = $5::jsonb -> 'withheldRecipes' -> 0 ->> 'reason'
             WHERE scan_id IN (SELECT id FROM ended) AND $5::jsonb IS NOT NULL
+        ), replaced AS (
+            UPDATE meal_plans AS plan SET schedule = (
+                    SELECT jsonb_agg(
+                        CASE WHEN old.meal ->> 'id' = replacement.meal_id::text
+                            THEN ($5::jsonb -> 'plan' -> 'meals' -> 0)
+                                || jsonb_build_object('id', old.meal -> 'id', 'date', old.meal -> 'date', 'meal', old.meal -> 'meal')
+                            ELSE old.meal END
+                        ORDER BY old.position
+                    )
+                    FROM jsonb_array_elements(plan.schedule) WITH ORDINALITY AS old (meal, position)
+                ), updated_at = now()
+            FROM plan_meal_replacements AS replacement
+            WHERE replacement.scan_id IN (SELECT id FROM ended) AND plan.id = replacement.plan_id AND $5::jsonb -> 'plan' -> 'meals' -> 0 IS NOT NULL
+                AND plan.schedule IS NOT NULL
+            RETURNING replacement.plan_id, replacement.meal_id
+        ), forgotten AS (
+            DELETE FROM plan_meal_recipes AS recipe USING replaced
+            WHERE recipe.plan_id = replaced.plan_id AND recipe.meal_id = replaced.meal_id
         )
         SELECT age FROM ended
         """

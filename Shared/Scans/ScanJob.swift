@@ -29,6 +29,9 @@ public struct ScanJob: Sendable, Hashable {
     /// A planned meal whose full recipe the scan writes (docs/architecture.md, "Meal plans"), with the pantry items it
     /// uses up; its ``ingredients`` and ``pantry`` are nil. Nil for any other scan.
     public var meal: MealRecipeRequest?
+    /// A replacement of one planned meal (docs/architecture.md, "Meal plans"): the scan outlines that one slot as a plan
+    /// does, beside the plan's other meals; its ``ingredients``, ``pantry`` and ``plan`` are nil. Nil for any other scan.
+    public var replacement: MealReplacement?
     /// What the photos show.
     public var mode: ScanMode
     /// When the gateway stops waiting; a worker answers before it or not at all.
@@ -64,6 +67,7 @@ public struct ScanJob: Sendable, Hashable {
         pantry: [OfferedPantryItem]? = nil,
         plan: PlanRequest? = nil,
         meal: MealRecipeRequest? = nil,
+        replacement: MealReplacement? = nil,
         gateway: String? = nil,
         showsPartials: Bool = true
     ) {
@@ -74,6 +78,7 @@ public struct ScanJob: Sendable, Hashable {
         self.pantry = pantry
         self.plan = plan
         self.meal = meal
+        self.replacement = replacement
         self.mode = mode
         self.deadline = deadline
         self.requestID = requestID

@@ -265,6 +265,27 @@ struct ScanJobTests {
         #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: broken, key: key) }
     }
 
+    @Test("a meal's replacement's job carries its one slot and the plan's other meals, and no plan; a replacement of two slots is not a job")
+    func replacementRoundTrip() throws {
+        let outline = MealOutline(name: "Risotto", mainIngredient: "rice", summary: "Creamy.", cookTimeMinutes: 25, usesUp: [])
+        let other = PlannedMeal(id: UUID(), date: CalendarDay("2026-11-30")!, meal: .dinner, outline: outline)
+        let replacement = MealReplacement(
+            request: PlanRequest(from: CalendarDay("2026-12-01")!, days: 1, meals: [.dinner], servings: 2),
+            replaced: "Fried rice",
+            others: [other],
+            items: []
+        )
+        let job = ScanJob(scanID: scanID, photos: [], deadline: deadline, requestID: nil, userKey: "k", replacement: replacement)
+        let message = try job.message(sealingWith: key, now: deadline.addingTimeInterval(-90))
+        #expect(message.body.isEmpty && message.properties.headers[ScanJob.Header.plan] == nil)
+        #expect(try ScanJob(message: message, key: key) == job)
+        var twoSlots = replacement
+        twoSlots.request.days = 2
+        var broken = message
+        broken.properties.headers[ScanJob.Header.replacement] = String(decoding: try JSONEncoder().encode(twoSlots), as: UTF8.self)
+        #expect(throws: ScanJobDecodingError.self) { try ScanJob(message: broken, key: key) }
+    }
+
     @Test("pantry items that do not match the job's names are not a job")
     func mismatchedPantryIsRefused() throws {
         let spinach = OfferedPantryItem(id: UUID(), name: "Spinach", useSoonBy: nil)

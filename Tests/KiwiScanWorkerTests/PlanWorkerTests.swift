@@ -147,6 +147,97 @@ struct PlanWorkerTests {
         #expect(response.plan?.meals.map { $0.outline?.name } == ["Mushroom toast", nil, "Curry"])
     }
 
+    /// A replacement of the second of three meals (`Fried rice`, whose recipe was written), answered `answers`: the
+    /// outcome, the schedule the worker wrote into the plan, the requests the stub received, the recipes left, and the
+    /// meals' ids.
+    func replace(answers: [String]) async throws -> (ScanOutcome, [PlannedMeal]?, [ReceivedRequest], recipes: Int, ids: [UUID]) {
+        let meals = [("Risotto", "rice", "2026-11-30"), ("Fried rice", "rice", "2026-12-01"), ("Curry", "chickpeas", "2026-12-02")].map {
+            PlannedMeal(
+                id: UUID(),
+                date: CalendarDay($0.2)!,
+                meal: .dinner,
+                outline: MealOutline(name: $0.0, mainIngredient: $0.1, summary: "A dinner.", cookTimeMinutes: 20, usesUp: [])
+            )
+        }
+        return try await WorkerRig.run(behaviour: StubBehaviour(answers: answers)) { rig in
+            var job = try await rig.reserve([])
+            let replacement = MealReplacement(
+                request: PlanRequest(from: meals[1].date, days: 1, meals: [.dinner], servings: 2),
+                replaced: "Fried rice",
+                others: [meals[0], meals[2]],
+                items: Array(pantry.prefix(1))
+            )
+            (job.photos, job.ingredients, job.replacement) = ([], nil, replacement)
+            let (planID, schedule) = (UUID(), String(decoding: try KiwiJSON.encoder().encode(meals), as: UTF8.self))
+            try await rig.postgres.query(
+                """
+                INSERT INTO meal_plans (id, kitchen_id, created_by, first_day, days, meal_times, servings, pantry_was_empty, schedule)
+                VALUES (\(planID), \(UUID()), \(UUID()), '2026-11-30', 3, '{dinner}', 2, false, \(schedule)::jsonb)
+                """,
+                logger: testLogger
+            )
+            try await rig.postgres.query(
+                "INSERT INTO plan_meal_replacements (scan_id, plan_id, meal_id) VALUES (\(job.scanID), \(planID), \(meals[1].id))",
+                logger: testLogger
+            )
+            try await rig.postgres.query(
+                "INSERT INTO plan_meal_recipes (scan_id, plan_id, meal_id, recipe) VALUES (\(UUID()), \(planID), \(meals[1].id), '{}')",
+                logger: testLogger
+            )
+            try await rig.submit(job)
+            let outcome = try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
+            let rows = try await rig.postgres.query("SELECT schedule::text FROM meal_plans WHERE id = \(planID)", logger: testLogger)
+            var written: [PlannedMeal]?
+            for try await text in rows.decode(String?.self) {
+                written = try text.map { try KiwiJSON.decoder().decode([PlannedMeal].self, from: Data($0.utf8)) }
+            }
+            var recipes = 0
+            for try await count in try await rig.postgres.query(
+                "SELECT count(*) FROM plan_meal_recipes WHERE plan_id = \(planID)",
+                logger: testLogger
+            )
+            .decode(Int.self) {
+                recipes = count
+            }
+            return (outcome, written, rig.stub.snapshot.recent, recipes, meals.map(\.id))
+        }
+    }
+
+    /// A one-slot answer as the model writes it, for a replacement.
+    func replacementAnswer(_ name: String, main: String) -> String {
+        answer([(name, main, [])])
+    }
+
+    @Test("a replacement names the meal replaced and the plan's other meals, and takes its place keeping its id, day and meal; its recipe goes")
+    func replacementTakesTheMealsPlace() async throws {
+        let (outcome, schedule, received, recipes, ids) = try await replace(answers: [replacementAnswer("Chickpea stew", main: "lentils")])
+        guard case .ok = outcome else {
+            Issue.record("expected a replacement, got \(outcome)")
+            return
+        }
+        let text = try #require(received.first?.parameters.userTexts.first)
+        #expect(text.contains(#"It replaces "Fried rice": plan something else."#) && text.contains(#""mainIngredient":"chickpeas""#), "\(text)")
+        #expect(received.first?.parameters.planSlots == ["d1-dinner"])
+        let meals = try #require(schedule)
+        #expect(meals.map { $0.outline?.name } == ["Risotto", "Chickpea stew", "Curry"])
+        #expect(meals.map(\.id) == ids && meals[1].date == CalendarDay("2026-12-01") && meals[1].meal == .dinner)
+        #expect(recipes == 0, "the replaced meal's recipe is forgotten")
+    }
+
+    @Test("a replacement whose main ingredient is the day before's, twice, leaves the meal empty and says why")
+    func replacementRepeatingANeighbourIsEmpty() async throws {
+        let rice = replacementAnswer("Rice pudding", main: "rice")
+        let (outcome, schedule, received, _, _) = try await replace(answers: [rice, rice])
+        #expect(received.count == 2)
+        guard case .ok = outcome else {
+            Issue.record("expected a replacement, got \(outcome)")
+            return
+        }
+        let meal = try #require(schedule?[1])
+        #expect(meal.outline == nil && meal.emptyReason == "Its main ingredient, rice, is also the day before's.", "\(meal)")
+        #expect(schedule?.map { $0.outline?.name } == ["Risotto", nil, "Curry"])
+    }
+
     @Test("a meal that breaks a member's allergy, twice, is left empty and says why; the others stay")
     func allergenTwiceLeavesTheMealEmpty() async throws {
         let shrimp = answer([("Garlic prawns", "prawns", ["p1"]), ("Omelette", "eggs", []), ("Curry", "chickpeas", [])])

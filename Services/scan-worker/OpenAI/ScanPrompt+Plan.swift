@@ -43,7 +43,31 @@ extension ScanPrompt {
             }
         )
         let pantry = plan.items.isEmpty ? "I have nothing at home: plan meals to shop for." : offered(plan.items)
-        return "The meals to plan, each for \(plan.request.servings) (a JSON array): \(slots.serialized())\n\(pantry)"
+        let asked = "The meals to plan, each for \(plan.request.servings) (a JSON array): \(slots.serialized())\n\(pantry)"
+        guard let replacement = plan.replacement else { return asked }
+        return asked + "\n" + replacing(replacement)
+    }
+
+    /// What a replacement adds to its plan of one slot: the plan's other meals, whose main ingredients the new one may
+    /// not repeat the day before or after, and the meal it replaces, as JSON.
+    private static func replacing(_ replacement: MealReplacement) -> String {
+        let others = JSONValue.array(
+            replacement.others.compactMap { meal in
+                meal.outline.map { outline in
+                    .object(
+                        JSONObject([
+                            "date": .string(meal.date.description),
+                            "meal": .string(meal.meal.rawValue),
+                            "name": .string(outline.name),
+                            "mainIngredient": .string(outline.mainIngredient),
+                        ])
+                    )
+                }
+            }
+        )
+        let replaced = replacement.replaced.map { "It replaces \(JSONValue.string($0).serialized()): plan something else. " } ?? ""
+        return replaced + "The plan's other meals, whose main ingredients it may not repeat the day before or after (a JSON array): "
+            + others.serialized()
     }
 }
 

@@ -3,7 +3,8 @@ import KiwiDietGuard
 import KiwiModels
 
 /// Kiwi's own rules of a plan's outline (docs/architecture.md, "Meal plans"): what the contract cannot say, checked on
-/// each meal against the meals already accepted, whichever side of it they are on:
+/// each meal against the meals already accepted (and a replacement's against the plan's other meals), whichever side of
+/// it they are on:
 /// - it keeps the profile (every member's allergies and diets, by the guard's lexicon, on its name, summary and main
 ///   ingredient) and its cook time;
 /// - its main ingredient is not the day before's or the day after's;
@@ -36,7 +37,7 @@ struct PlanChecks: Sendable {
             return "It takes \(outline.cookTimeMinutes) minutes, more than the profile's \(most)."
         }
         let main = IngredientKey.of(outline.mainIngredient)
-        for other in accepted where other.id != meal.id {
+        for other in accepted + plan.neighbours where other.id != meal.id {
             guard let theirs = other.outline else { continue }
             let days = meal.date.daysSince1970 - other.date.daysSince1970
             if abs(days) == 1, IngredientKey.of(theirs.mainIngredient) == main {

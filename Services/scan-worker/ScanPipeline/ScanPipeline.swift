@@ -68,19 +68,35 @@ struct PantryQuestion: Sendable {
 }
 
 /// What a plan asks the model for (docs/architecture.md, "Meal plans"): its days and meals, the pantry's items soonest
-/// to use first (none when it is empty), and the rules its outline meets, built once for the plan.
+/// to use first (none when it is empty), and the rules its outline meets, built once for the plan. A replacement of one
+/// meal is a plan of its one slot beside the plan's other meals.
 struct PlanQuestion: Sendable {
     let request: PlanRequest
     let items: [OfferedPantryItem]
     let rules: MealPlanContract.Rules
     /// Each item by its id, for the checks of every meal.
     let itemsByID: [UUID: OfferedPantryItem]
+    /// For a replacement, the meal replaced and the plan's other meals; nil for a plan.
+    let replacement: MealReplacement?
+    /// The meals a new meal is checked beside besides the answer's: a replacement's plan's other meals, by their main
+    /// ingredients alone (what they use up is theirs, and none of it is offered).
+    let neighbours: [PlannedMeal]
 
-    init(_ request: PlanRequest, items: [OfferedPantryItem]) {
+    init(_ request: PlanRequest, items: [OfferedPantryItem], replacement: MealReplacement? = nil) {
         self.request = request
         self.items = items
         rules = MealPlanContract.Rules(request, pantry: items.map(\.id))
         itemsByID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.replacement = replacement
+        neighbours = (replacement?.others ?? []).map { meal in
+            var neighbour = meal
+            neighbour.outline?.usesUp = []
+            return neighbour
+        }
+    }
+
+    init(replacing replacement: MealReplacement) {
+        self.init(replacement.request, items: replacement.items, replacement: replacement)
     }
 }
 
