@@ -89,6 +89,7 @@ struct NonMemberWalkRouterTests {
             "removePlanMeal": .json(.delete, "/v1/plans/\(scan)/meals/\(scan)"),
             "getPlanMealRecipe": .json(.get, "/v1/plans/\(scan)/meals/\(scan)"),
             "writePlanRecipes": .json(.post, "/v1/plans/\(scan)/recipes"),
+            "replacePlanMeal": .json(.post, "/v1/plans/\(scan)/meals/\(scan)/replacement"),
             "addPlanToShoppingList": .json(.post, "/v1/plans/\(scan)/shopping-list"),
             "makePlanCalendar": .json(.post, "/v1/plans/\(scan)/calendar"),
             "revokePlanCalendar": .json(.delete, "/v1/plans/\(scan)/calendar"),

@@ -226,6 +226,44 @@ struct PlansRouterTests {
         }
     }
 
+    @Test("a replacement is a counted scan of the meal's one slot, beside the plan's other meals, offering what none of them uses up")
+    func replacementIsACountedScan() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, session, quotaKey) = gateway.signIn()
+        let (spinach, rice) = (PantryScanRouterTests.item("Spinach", useSoonBy: nil), PantryScanRouterTests.item("Rice", useSoonBy: nil))
+        _ = try await gateway.pantry.add([spinach, rice], for: .own(session.userId), capacity: PantryController.capacity)
+        try await gateway.test { client async throws in
+            let plan = try await Self.asked(client, token: token, body: #"{"days": 2, "servings": 3}"#)
+            let path = Self.path(plan.id, meal: UUID()) + "/replacement"
+            #expect(try await client.execute(.post, path, token: token).status == .conflict)
+            var meals = PlanRequest(from: plan.from, days: 2, meals: [.dinner], servings: 3).slots.enumerated().map { index, slot in
+                PlannedMeal(
+                    id: UUID(),
+                    date: plan.from.adding(days: slot.day),
+                    meal: .dinner,
+                    outline: MealOutline(name: "Meal \(index + 1)", mainIngredient: "rice", summary: "A meal.", cookTimeMinutes: 20, usesUp: [])
+                )
+            }
+            meals[0].outline?.usesUp = [spinach.id]
+            gateway.plans.outline(plan.id, with: meals)
+            #expect(try await client.execute(.post, path, token: token).status == .notFound)
+            let replaced = try await client.execute(.post, Self.path(plan.id, meal: meals[1].id) + "/replacement", token: token)
+            #expect(replaced.status == .accepted, "\(String(buffer: replaced.body))")
+            let scanID = try #require(gateway.workers.scanIDs.last)
+            #expect(replaced.headers[.location] == "/v1/scans/\(scanID.uuidString.lowercased())")
+            let asked = MealReplacement(
+                request: PlanRequest(from: meals[1].date, days: 1, meals: [.dinner], servings: 3),
+                replaced: "Meal 2",
+                others: [meals[0]],
+                items: [OfferedPantryItem(rice)]
+            )
+            #expect(gateway.workers.replacements.last == asked)
+            #expect(gateway.workers.plans.last == .some(nil) && gateway.workers.pantries.last == .some(nil))
+            #expect(gateway.plans.replaced(by: scanID)?.meal == meals[1].id)
+            #expect(try await gateway.used(by: quotaKey) == 2, "the plan and its replacement")
+        }
+    }
+
     @Test("a removed meal is left empty and says so; an unknown meal is 404; a plan not yet outlined is 409")
     func removedMealIsEmpty() async throws {
         let gateway = FakeGateway(workers: .hold)

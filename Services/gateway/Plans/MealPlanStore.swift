@@ -54,4 +54,7 @@ protocol MealPlanStore: Sendable {
     func addMealRecipe(scan scanID: UUID, meal mealID: UUID, of planID: UUID) async throws
     /// The recipes of plan `planID`'s meals, written or being written, the oldest first.
     func mealRecipes(of planID: UUID) async throws -> [MealRecipeRecord]
+    /// Ties scan `scanID` to meal `mealID` of plan `planID` as its replacement, before the scan's job leaves: the worker
+    /// puts the new meal in its place with the scan's success, and forgets its recipes.
+    func addReplacement(scan scanID: UUID, meal mealID: UUID, of planID: UUID) async throws
 }

@@ -28,6 +28,7 @@ struct PlansController: Sendable {
         group.get("plans/:id", use: show)
         group.patch("plans/:id/meals/:mealId", use: changeMeal)
         group.delete("plans/:id/meals/:mealId", use: removeMeal)
+        group.post("plans/:id/meals/:mealId/replacement", use: replaceMeal)
         group.post("plans/:id/calendar", use: makeCalendar)
         group.delete("plans/:id/calendar", use: revokeCalendar)
     }
@@ -133,6 +134,40 @@ struct PlansController: Sendable {
         _ = try await edited(id, in: try await households.kitchen(of: session.userID), meal: mealID, .remove)
         context.logger.info("plan meal removed", metadata: ["planId": "\(id)", "mealId": "\(mealID)"])
         return Response(status: .noContent)
+    }
+
+    /// `POST /v1/plans/{id}/meals/{mealId}/replacement`: 202 with the scan that outlines a new meal in this one's place
+    /// (or fills an empty one), at its `Location`: one text-only call, counted as a scan, held to Kiwi's rules of plans
+    /// beside the plan's other meals and using up only what none of them does. The worker puts the new meal in the old
+    /// one's place with the scan's success, keeping its id, day and meal, and forgetting its recipe; its events stream
+    /// it as a plan's `meal`. Refused as a scan is (429, 503); 409 `scan_in_progress` before the plan has meals. A retry
+    /// with the same `Idempotency-Key` answers the same scan.
+    @Sendable func replaceMeal(request: Request, context: GatewayRequestContext) async throws -> Response {
+        let session = try context.authenticatedSession
+        let (id, mealID) = (try context.pathID(else: Self.notFound), try context.pathID("mealId", else: PlanMealEdit.noSuchMeal))
+        let kitchen = try await households.kitchen(of: session.userID)
+        guard let plan = try await plans.plan(id, of: kitchen) else { throw Self.notFound }
+        guard let schedule = plan.schedule else { throw Self.notOutlined }
+        guard let meal = schedule.first(where: { $0.id == mealID }) else { throw PlanMealEdit.noSuchMeal }
+        let others = schedule.filter { $0.id != mealID && $0.outline != nil }
+        let used = Set(others.flatMap { $0.outline?.usesUp ?? [] })
+        let held = try await pantry.items(of: kitchen, after: nil, limit: PantryScanRequest.mostItems).items
+        let replacement = MealReplacement(
+            request: PlanRequest(from: meal.date, days: 1, meals: [meal.meal], servings: plan.request.servings),
+            replaced: meal.outline?.name,
+            others: others,
+            items: held.filter { !used.contains($0.id) }.map(OfferedPantryItem.init)
+        )
+        let plans = plans
+        let started = try await scans.startPlan(request, context: context) {
+            ScanInput(replacement: replacement, planID: id, mealID: mealID)
+        } keeping: { scan in
+            try await plans.addReplacement(scan: scan.id, meal: mealID, of: id)
+        }
+        if case .repeated(let scan) = started { try await plans.addReplacement(scan: scan.id, meal: mealID, of: id) }
+        context.logger.info("plan meal replacement started", metadata: ["planId": "\(id)", "mealId": "\(mealID)"])
+        let scan = started.scan
+        return try Response.json(scan.resource, status: scan.state.isOpen ? .accepted : .ok, headers: [.location: scan.location])
     }
 
     /// Plan `id` with `edit` applied to meal `mealID`, under the plan's lock.

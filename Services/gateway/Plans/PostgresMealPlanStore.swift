@@ -4,7 +4,7 @@ import KiwiModels
 import Logging
 import PostgresNIO
 
-/// The `meal_plans` table, and `plan_meal_recipes`. Days are written and read as days since 1970 and times as microseconds since 1970, so that a
+/// The `meal_plans` table, with `plan_meal_recipes` and `plan_meal_replacements`. Days are written and read as days since 1970 and times as microseconds since 1970, so that a
 /// plan reads back exactly as it was written whatever the session's time zone.
 struct PostgresMealPlanStore: MealPlanStore {
     let client: PostgresClient
@@ -114,6 +114,15 @@ struct PostgresMealPlanStore: MealPlanStore {
         try await withStatementDeadline("meal recipe add", timeout: timeout) {
             try await client.query(
                 "INSERT INTO plan_meal_recipes (scan_id, plan_id, meal_id) VALUES (\(scanID), \(planID), \(mealID)) ON CONFLICT DO NOTHING",
+                logger: logger
+            )
+        }
+    }
+
+    func addReplacement(scan scanID: UUID, meal mealID: UUID, of planID: UUID) async throws {
+        try await withStatementDeadline("meal replacement add", timeout: timeout) {
+            try await client.query(
+                "INSERT INTO plan_meal_replacements (scan_id, plan_id, meal_id) VALUES (\(scanID), \(planID), \(mealID)) ON CONFLICT DO NOTHING",
                 logger: logger
             )
         }

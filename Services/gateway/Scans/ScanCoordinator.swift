@@ -95,9 +95,10 @@ struct ScanCoordinator: Sendable {
         }
     }
 
-    /// Starts the scan that outlines a plan (docs/architecture.md, "Meal plans"), as a pantry scan starts, from
-    /// `input`; `keep` keeps the plan once its scan is reserved and before its job leaves, so that the worker finds it
-    /// to write its meals into. A plan that cannot be kept frees its scan (503, refunded).
+    /// Starts the scan that outlines a plan, or one meal's replacement (docs/architecture.md, "Meal plans"), as a pantry
+    /// scan starts, from `input`; `keep` keeps the plan (or ties the scan to the meal) once its scan is reserved and
+    /// before its job leaves, so that the worker finds it to write its meals into. A scan whose plan cannot be kept is
+    /// freed (503, refunded).
     func startPlan(
         _ request: Request,
         context: GatewayRequestContext,
@@ -229,6 +230,7 @@ struct ScanCoordinator: Sendable {
                     pantry: input.pantry,
                     plan: input.plan,
                     meal: input.meal,
+                    replacement: input.replacement,
                     showsPartials: showingPartials
                 ),
                 sealedWith: queued.photoKey

@@ -78,16 +78,16 @@ extension Components {
                 self.body = body
             }
         }
-        public struct PlanRecipeUnavailable: Sendable, Hashable {
-            /// - Remark: Generated from `#/components/responses/PlanRecipeUnavailable/headers`.
+        public struct PlanMealScanUnavailable: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/PlanMealScanUnavailable/headers`.
             public struct Headers: Sendable, Hashable {
                 /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
                 ///
-                /// - Remark: Generated from `#/components/responses/PlanRecipeUnavailable/headers/X-Request-Id`.
+                /// - Remark: Generated from `#/components/responses/PlanMealScanUnavailable/headers/X-Request-Id`.
                 public var xRequestId: Components.Headers.RequestID
                 /// Seconds to wait.
                 ///
-                /// - Remark: Generated from `#/components/responses/PlanRecipeUnavailable/headers/Retry-After`.
+                /// - Remark: Generated from `#/components/responses/PlanMealScanUnavailable/headers/Retry-After`.
                 public var retryAfter: Swift.Int?
                 /// Creates a new `Headers`.
                 ///
@@ -103,10 +103,10 @@ extension Components {
                 }
             }
             /// Received HTTP response headers
-            public var headers: Components.Responses.PlanRecipeUnavailable.Headers
-            /// - Remark: Generated from `#/components/responses/PlanRecipeUnavailable/content`.
+            public var headers: Components.Responses.PlanMealScanUnavailable.Headers
+            /// - Remark: Generated from `#/components/responses/PlanMealScanUnavailable/content`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/PlanRecipeUnavailable/content/application\/json`.
+                /// - Remark: Generated from `#/components/responses/PlanMealScanUnavailable/content/application\/json`.
                 case json(Components.Schemas._Error)
                 /// The associated value of the enum case if `self` is `.json`.
                 ///
@@ -122,15 +122,15 @@ extension Components {
                 }
             }
             /// Received HTTP response body
-            public var body: Components.Responses.PlanRecipeUnavailable.Body
-            /// Creates a new `PlanRecipeUnavailable`.
+            public var body: Components.Responses.PlanMealScanUnavailable.Body
+            /// Creates a new `PlanMealScanUnavailable`.
             ///
             /// - Parameters:
             ///   - headers: Received HTTP response headers
             ///   - body: Received HTTP response body
             public init(
-                headers: Components.Responses.PlanRecipeUnavailable.Headers,
-                body: Components.Responses.PlanRecipeUnavailable.Body
+                headers: Components.Responses.PlanMealScanUnavailable.Headers,
+                body: Components.Responses.PlanMealScanUnavailable.Body
             ) {
                 self.headers = headers
                 self.body = body

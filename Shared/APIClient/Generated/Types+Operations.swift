@@ -13194,17 +13194,17 @@ public enum Operations {
                     }
                 }
             }
-            /// A recipe's scan could not be handed to the workers, too many scans are starting (`scan_unavailable`), or signing in or the database is unavailable (`auth_unavailable`, `service_unavailable`). Recipes started before it stay started.
+            /// A meal's scan could not be handed to the workers, or too many scans are starting (`scan_unavailable`; not counted), or signing in or the database is unavailable (`auth_unavailable`, `service_unavailable`). Of all the recipes at once, those started before it stay started.
             ///
             /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/get(getPlanMealRecipe)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.PlanRecipeUnavailable)
+            case serviceUnavailable(Components.Responses.PlanMealScanUnavailable)
             /// The associated value of the enum case if `self` is `.serviceUnavailable`.
             ///
             /// - Throws: An error if `self` is not `.serviceUnavailable`.
             /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Components.Responses.PlanRecipeUnavailable {
+            public var serviceUnavailable: Components.Responses.PlanMealScanUnavailable {
                 get throws {
                     switch self {
                     case let .serviceUnavailable(response):
@@ -13900,6 +13900,621 @@ public enum Operations {
             }
         }
     }
+    /// Ask for another meal in this one's place
+    ///
+    /// Asks the model, in one text-only call, for a new outline of this meal's slot (or of an empty one), as a plan's meals are asked for: beside the plan's other meals, whose main ingredients it may not repeat the day before or after, using up only pantry items none of them uses up, and held to the same checks, with one repair, else left empty saying why. It is a scan: it costs one scan of the daily allowance when it succeeds, takes an `Idempotency-Key`, and streams the new meal as a plan's `meal` event (`GET /v1/scans/{id}/events`). Once it succeeds, the plan shows the new meal in the old one's place, with the same id, day and meal; the old one's recipe is forgotten.
+    ///
+    /// - Remark: HTTP `POST /v1/plans/{id}/meals/{mealId}/replacement`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)`.
+    public enum ReplacePlanMeal {
+        public static let id: Swift.String = "replacePlanMeal"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/path/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/path/mealId`.
+                public var mealId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - mealId:
+                public init(
+                    id: Swift.String,
+                    mealId: Swift.String
+                ) {
+                    self.id = id
+                    self.mealId = mealId
+                }
+            }
+            public var path: Operations.ReplacePlanMeal.Input.Path
+            /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 404 `not_found`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/query/for`.
+                public var _for: Components.Parameters.ScanFor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - _for: For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 404 `not_found`.
+                public init(_for: Components.Parameters.ScanFor? = nil) {
+                    self._for = _for
+                }
+            }
+            public var query: Operations.ReplacePlanMeal.Input.Query
+            /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The client's name for this scan (draft-ietf-httpapi-idempotency-key-header), 1–255 visible ASCII characters, optionally in double quotes (a structured-field string; `""` is empty and refused). A request with a key this user already sent with the same photo gets that scan's answer (no second charge, no second model call); with other photos or another mode it is 422 `idempotency_key_reused`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReplacePlanMeal.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - idempotencyKey: The client's name for this scan (draft-ietf-httpapi-idempotency-key-header), 1–255 visible ASCII characters, optionally in double quotes (a structured-field string; `""` is empty and refused). A request with a key this user already sent with the same photo gets that scan's answer (no second charge, no second model call); with other photos or another mode it is 422 `idempotency_key_reused`.
+                ///   - accept:
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReplacePlanMeal.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ReplacePlanMeal.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.ReplacePlanMeal.Input.Path,
+                query: Operations.ReplacePlanMeal.Input.Query = .init(),
+                headers: Operations.ReplacePlanMeal.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// The scan's path.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/200/headers/Location`.
+                    public var location: Swift.String
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///   - location: The scan's path.
+                    public init(
+                        xRequestId: Components.Headers.RequestID,
+                        location: Swift.String
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.location = location
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ReplacePlanMeal.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Scan)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Scan {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ReplacePlanMeal.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ReplacePlanMeal.Output.Ok.Headers,
+                    body: Operations.ReplacePlanMeal.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// A repeated `Idempotency-Key`'s scan, which has ended.
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ReplacePlanMeal.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ReplacePlanMeal.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Accepted: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/202/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/202/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// The scan's path.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/202/headers/Location`.
+                    public var location: Swift.String
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///   - location: The scan's path.
+                    public init(
+                        xRequestId: Components.Headers.RequestID,
+                        location: Swift.String
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.location = location
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ReplacePlanMeal.Output.Accepted.Headers
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/202/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/202/content/application\/json`.
+                    case json(Components.Schemas.Scan)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Scan {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ReplacePlanMeal.Output.Accepted.Body
+                /// Creates a new `Accepted`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ReplacePlanMeal.Output.Accepted.Headers,
+                    body: Operations.ReplacePlanMeal.Output.Accepted.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The scan that outlines the new meal.
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)/responses/202`.
+            ///
+            /// HTTP response code: `202 accepted`.
+            case accepted(Operations.ReplacePlanMeal.Output.Accepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
+            ///
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            public var accepted: Operations.ReplacePlanMeal.Output.Accepted {
+                get throws {
+                    switch self {
+                    case let .accepted(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "accepted",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed (`bad_request`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is missing, malformed, unknown, expired or revoked (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such path (`not_found`); any path this document does not list answers this, and so does a scan id that is not one of the caller's scans.
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/409/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/409/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    public init(xRequestId: Components.Headers.RequestID) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ReplacePlanMeal.Output.Conflict.Headers
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/409/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/409/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ReplacePlanMeal.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ReplacePlanMeal.Output.Conflict.Headers,
+                    body: Operations.ReplacePlanMeal.Output.Conflict.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The plan has no meals yet, or was not made (`scan_in_progress`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Operations.ReplacePlanMeal.Output.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Operations.ReplacePlanMeal.Output.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct UnprocessableContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/422/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/422/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    public init(xRequestId: Components.Headers.RequestID) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ReplacePlanMeal.Output.UnprocessableContent.Headers
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/422/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/422/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ReplacePlanMeal.Output.UnprocessableContent.Body
+                /// Creates a new `UnprocessableContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ReplacePlanMeal.Output.UnprocessableContent.Headers,
+                    body: Operations.ReplacePlanMeal.Output.UnprocessableContent.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The `Idempotency-Key` was already used for another meal (`idempotency_key_reused`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Operations.ReplacePlanMeal.Output.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Operations.ReplacePlanMeal.Output.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct TooManyRequests: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/429/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/429/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Seconds until `resetsAt`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/429/headers/Retry-After`.
+                    public var retryAfter: Swift.Int
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///   - retryAfter: Seconds until `resetsAt`.
+                    public init(
+                        xRequestId: Components.Headers.RequestID,
+                        retryAfter: Swift.Int
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.retryAfter = retryAfter
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ReplacePlanMeal.Output.TooManyRequests.Headers
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/429/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/responses/429/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ReplacePlanMeal.Output.TooManyRequests.Body
+                /// Creates a new `TooManyRequests`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ReplacePlanMeal.Output.TooManyRequests.Headers,
+                    body: Operations.ReplacePlanMeal.Output.TooManyRequests.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// No scans left today, or today's model tokens spent (`rate_limit_exceeded`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Operations.ReplacePlanMeal.Output.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Operations.ReplacePlanMeal.Output.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Something went wrong on our side (`internal_error`); the message gives no details.
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A meal's scan could not be handed to the workers, or too many scans are starting (`scan_unavailable`; not counted), or signing in or the database is unavailable (`auth_unavailable`, `service_unavailable`). Of all the recipes at once, those started before it stay started.
+            ///
+            /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.PlanMealScanUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.PlanMealScanUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Every meal's full recipe at once
     ///
     /// Each outlined meal's recipe as `GET /v1/plans/{id}/meals/{mealId}` answers it, in the plan's order, starting the scans of those that have none, each included in the plan's price. Asked again, it starts only those whose scan failed, so a client polls it until every meal is `ready` or `withheld`.
@@ -14256,17 +14871,17 @@ public enum Operations {
                     }
                 }
             }
-            /// A recipe's scan could not be handed to the workers, too many scans are starting (`scan_unavailable`), or signing in or the database is unavailable (`auth_unavailable`, `service_unavailable`). Recipes started before it stay started.
+            /// A meal's scan could not be handed to the workers, or too many scans are starting (`scan_unavailable`; not counted), or signing in or the database is unavailable (`auth_unavailable`, `service_unavailable`). Of all the recipes at once, those started before it stay started.
             ///
             /// - Remark: Generated from `#/paths//v1/plans/{id}/recipes/post(writePlanRecipes)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.PlanRecipeUnavailable)
+            case serviceUnavailable(Components.Responses.PlanMealScanUnavailable)
             /// The associated value of the enum case if `self` is `.serviceUnavailable`.
             ///
             /// - Throws: An error if `self` is not `.serviceUnavailable`.
             /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Components.Responses.PlanRecipeUnavailable {
+            public var serviceUnavailable: Components.Responses.PlanMealScanUnavailable {
                 get throws {
                     switch self {
                     case let .serviceUnavailable(response):

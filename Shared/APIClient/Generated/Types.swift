@@ -285,6 +285,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/plans/{id}/meals/{mealId}`.
     /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/delete(removePlanMeal)`.
     func removePlanMeal(_ input: Operations.RemovePlanMeal.Input) async throws -> Operations.RemovePlanMeal.Output
+    /// Ask for another meal in this one's place
+    ///
+    /// Asks the model, in one text-only call, for a new outline of this meal's slot (or of an empty one), as a plan's meals are asked for: beside the plan's other meals, whose main ingredients it may not repeat the day before or after, using up only pantry items none of them uses up, and held to the same checks, with one repair, else left empty saying why. It is a scan: it costs one scan of the daily allowance when it succeeds, takes an `Idempotency-Key`, and streams the new meal as a plan's `meal` event (`GET /v1/scans/{id}/events`). Once it succeeds, the plan shows the new meal in the old one's place, with the same id, day and meal; the old one's recipe is forgotten.
+    ///
+    /// - Remark: HTTP `POST /v1/plans/{id}/meals/{mealId}/replacement`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)`.
+    func replacePlanMeal(_ input: Operations.ReplacePlanMeal.Input) async throws -> Operations.ReplacePlanMeal.Output
     /// Every meal's full recipe at once
     ///
     /// Each outlined meal's recipe as `GET /v1/plans/{id}/meals/{mealId}` answers it, in the plan's order, starting the scans of those that have none, each included in the plan's price. Asked again, it starts only those whose scan failed, so a client polls it until every meal is `ready` or `withheld`.
@@ -931,6 +938,23 @@ extension APIProtocol {
     ) async throws -> Operations.RemovePlanMeal.Output {
         try await removePlanMeal(Operations.RemovePlanMeal.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// Ask for another meal in this one's place
+    ///
+    /// Asks the model, in one text-only call, for a new outline of this meal's slot (or of an empty one), as a plan's meals are asked for: beside the plan's other meals, whose main ingredients it may not repeat the day before or after, using up only pantry items none of them uses up, and held to the same checks, with one repair, else left empty saying why. It is a scan: it costs one scan of the daily allowance when it succeeds, takes an `Idempotency-Key`, and streams the new meal as a plan's `meal` event (`GET /v1/scans/{id}/events`). Once it succeeds, the plan shows the new meal in the old one's place, with the same id, day and meal; the old one's recipe is forgotten.
+    ///
+    /// - Remark: HTTP `POST /v1/plans/{id}/meals/{mealId}/replacement`.
+    /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)`.
+    public func replacePlanMeal(
+        path: Operations.ReplacePlanMeal.Input.Path,
+        query: Operations.ReplacePlanMeal.Input.Query = .init(),
+        headers: Operations.ReplacePlanMeal.Input.Headers = .init()
+    ) async throws -> Operations.ReplacePlanMeal.Output {
+        try await replacePlanMeal(Operations.ReplacePlanMeal.Input(
+            path: path,
+            query: query,
             headers: headers
         ))
     }

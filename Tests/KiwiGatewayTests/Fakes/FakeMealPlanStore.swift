@@ -9,6 +9,7 @@ final class FakeMealPlanStore: MealPlanStore {
     private let plans = Mutex<[(kitchen: UUID, plan: MealPlanRecord, calendar: Data?)]>([])
     private let afterNextRead = Mutex<(@Sendable () -> Void)?>(nil)
     private let recipes = Mutex<[(plan: UUID, record: MealRecipeRecord)]>([])
+    private let replacements = Mutex<[UUID: (plan: UUID, meal: UUID)]>([:])
 
     func create(_ plan: MealPlanRecord, for kitchen: Kitchen) async throws {
         plans.withLock { kept in
@@ -72,6 +73,15 @@ final class FakeMealPlanStore: MealPlanStore {
 
     func mealRecipes(of planID: UUID) async throws -> [MealRecipeRecord] {
         recipes.withLock { kept in kept.filter { $0.plan == planID }.map(\.record) }
+    }
+
+    func addReplacement(scan scanID: UUID, meal mealID: UUID, of planID: UUID) async throws {
+        replacements.withLock { $0[scanID] = $0[scanID] ?? (planID, mealID) }
+    }
+
+    /// The plan and meal scan `scanID` replaces, as tied to it.
+    func replaced(by scanID: UUID) -> (plan: UUID, meal: UUID)? {
+        replacements.withLock { $0[scanID] }
     }
 
     /// Writes the recipe of scan `scanID`'s meal, or why it was withheld, as the worker would with its scan's success.

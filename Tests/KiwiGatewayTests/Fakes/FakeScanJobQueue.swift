@@ -54,6 +54,8 @@ final class FakeScanJobQueue: ScanJobQueue {
     var plans: [PlanRequest?] { state.withLock { $0.jobs.map(\.plan) } }
     /// The planned meals whose recipes the jobs asked for, in order: nil for any scan's but a meal's.
     var meals: [MealRecipeRequest?] { state.withLock { $0.jobs.map(\.meal) } }
+    /// The meals' replacements the jobs asked for, in order: nil for any scan's but a replacement's.
+    var replacements: [MealReplacement?] { state.withLock { $0.jobs.map(\.replacement) } }
     /// Whether each job received, in order, shows its answer's elements as they stream.
     var showsPartials: [Bool] { state.withLock { $0.jobs.map(\.showsPartials) } }
     /// The scan ids of the jobs received, in order.

@@ -4,8 +4,9 @@ import KiwiModels
 import KiwiScans
 
 /// What a scan is started from, the one thing a photo scan, a refinement, a pantry scan, a plan and a planned meal's
-/// recipe start differently: the photos of an upload, a refinement's confirmed ingredient names, the pantry's items, a
-/// plan's request with them, or a planned meal's outline with its items.
+/// recipe or replacement start differently: the photos of an upload, a refinement's confirmed ingredient names, the
+/// pantry's items, a plan's request with them, a planned meal's outline with its items, or its slot beside the plan's
+/// other meals.
 struct ScanInput: Sendable {
     /// What an `Idempotency-Key` is checked against (the scan's `photo_sha256`).
     var digest: Data
@@ -20,6 +21,8 @@ struct ScanInput: Sendable {
     var plan: PlanRequest?
     /// A planned meal whose recipe the scan writes, included in its plan's price; nil for any other scan.
     var meal: MealRecipeRequest?
+    /// A planned meal's replacement, outlined as a plan's one slot; nil for any other scan.
+    var replacement: MealReplacement?
 
     /// A photo scan's input.
     init(_ upload: ScanUpload) {
@@ -44,8 +47,24 @@ struct ScanInput: Sendable {
 
     /// A planned meal's recipe's input: what an `Idempotency-Key` is checked against is the plan's and the meal's ids.
     init(meal: MealRecipeRequest, planID: UUID, mealID: UUID) {
-        let digest = Data(SHA256.hash(data: Data("kiwi-meal-recipe-v1:\(planID.uuidString.lowercased()):\(mealID.uuidString.lowercased())".utf8)))
-        self.init(digest: digest, photos: [], mode: .fridge, refinement: nil, meal: meal)
+        self.init(digest: Self.digest("kiwi-meal-recipe-v1", planID, mealID), photos: [], mode: .fridge, refinement: nil, meal: meal)
+    }
+
+    /// A planned meal's replacement's input: what an `Idempotency-Key` is checked against is the plan's and the meal's
+    /// ids, so that a retry finds its scan even when the plan changed in between.
+    init(replacement: MealReplacement, planID: UUID, mealID: UUID) {
+        self.init(
+            digest: Self.digest("kiwi-meal-replacement-v1", planID, mealID),
+            photos: [],
+            mode: .fridge,
+            refinement: nil,
+            replacement: replacement
+        )
+    }
+
+    /// The digest of a planned meal's scan: its kind's name, its plan's id and its meal's.
+    private static func digest(_ kind: String, _ planID: UUID, _ mealID: UUID) -> Data {
+        Data(SHA256.hash(data: Data("\(kind):\(planID.uuidString.lowercased()):\(mealID.uuidString.lowercased())".utf8)))
     }
 
     private init(
@@ -55,7 +74,8 @@ struct ScanInput: Sendable {
         refinement: QueuedScan.Refinement?,
         pantry: [OfferedPantryItem]? = nil,
         plan: PlanRequest? = nil,
-        meal: MealRecipeRequest? = nil
+        meal: MealRecipeRequest? = nil,
+        replacement: MealReplacement? = nil
     ) {
         self.digest = digest
         self.photos = photos
@@ -64,5 +84,6 @@ struct ScanInput: Sendable {
         self.pantry = pantry
         self.plan = plan
         self.meal = meal
+        self.replacement = replacement
     }
 }
