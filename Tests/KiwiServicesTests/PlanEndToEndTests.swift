@@ -225,6 +225,34 @@ struct PlanEndToEndTests {
         }
     }
 
+    @Test(
+        "kiwi plan replace asks for another meal, counted: one whose main ingredient is the day before's is left empty, saying why, its recipe gone"
+    )
+    func replacementIsHeldToThePlan() async throws {
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let today = CalendarDay(utc: Date())
+            #expect(try await cli.run(["plan", "--days", "2", "--from", "\(today)"]).status == 0)
+            let second = today.adding(days: 1)
+            #expect(try await cli.run(["plan", "recipe", "\(second)", "dinner"]).status == 0)
+            let before = try await Self.client(server: rig.gateway, of: cli).listPlans().ok.body.json.plans.first?.schedule
+            // The stub plans the one slot with its first meal, chicken, as the day before: held to the plan, twice.
+            let replaced = try await cli.run(["plan", "replace", "\(second)", "dinner"])
+            #expect(replaced.status == 0, "\(replaced.output)")
+            #expect(
+                replaced.output.contains("\(second) dinner: nothing planned: Its main ingredient, chicken thighs, is also the day before's."),
+                "\(replaced.output)"
+            )
+            let after = try await Self.client(server: rig.gateway, of: cli).listPlans().ok.body.json.plans.first?.schedule
+            #expect(after?.map(\.id) == before?.map(\.id) && after?.first == before?.first)
+            #expect(rig.stub.snapshot.recent.last?.parameters.userTexts.first?.contains(#"It replaces "Mushroom risotto""#) == true)
+            let recipe = try await cli.run(["plan", "recipe", "\(second)", "dinner"])
+            #expect(recipe.status != 0 && recipe.output.contains("This meal is empty"), "\(recipe.output)")
+            #expect(try await cli.scansLeft() == 2, "the plan and its replacement")
+        }
+    }
+
     /// A client signed in as `cli`'s user.
     static func client(server: URL, of cli: CLI) throws -> Client {
         let session = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: cli.sessionFile))

@@ -4,13 +4,13 @@ import KiwiAPIClient
 import KiwiModels
 
 /// `kiwi plan`: a plan of the days ahead from the pantry, the soonest to use first (docs/architecture.md, "Meal
-/// plans"); `kiwi plan show` prints one again; `move`, `swap` and `remove` edit one of its meals; `recipe` prints a
-/// meal's full recipe; `shop` puts the week on the shopping list.
+/// plans"); `kiwi plan show` prints one again; `move`, `swap`, `replace` and `remove` edit one of its meals; `recipe`
+/// prints a meal's full recipe; `shop` puts the week on the shopping list.
 struct PlanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "Plan the days ahead from your pantry, what to use soonest first. Counts as a scan.",
-        subcommands: [Make.self, Show.self, Move.self, Swap.self, Remove.self, MealRecipe.self, Shop.self],
+        subcommands: [Make.self, Show.self, Move.self, Swap.self, Replace.self, Remove.self, MealRecipe.self, Shop.self],
         defaultSubcommand: Make.self
     )
 
@@ -117,6 +117,29 @@ struct PlanCommand: AsyncParsableCommand {
                 let (client, _) = try signedInClient(server)
                 let (plan, meal) = try await self.meal.resolved(client)
                 try await PlanCommand.change(plan, meal: meal, .init(recipeId: recipe), client: client)
+            }
+        }
+    }
+
+    /// `kiwi plan replace DAY MEAL`: asks for another meal in its place, following the scan, and prints the plan then.
+    struct Replace: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Ask Kiwi for another meal in this one's place. Counts as a scan.")
+
+        @OptionGroup var server: ServerOptions
+        @OptionGroup var meal: MealOptions
+
+        func run() async throws {
+            try await runReportingErrors {
+                let (client, _, session) = try signedInSession(server)
+                let (plan, meal) = try await self.meal.resolved(client)
+                let scan: Components.Schemas.Scan
+                switch try await client.replacePlanMeal(path: .init(id: plan, mealId: meal)) {
+                case .accepted(let accepted): scan = try accepted.body.json
+                case .ok(let ok): scan = try ok.body.json
+                case let other: throw failure(other)
+                }
+                _ = try await ScanFollower(session: session, progress: ProgressLine()).result(of: scan.id, startedAs: scan)
+                try await PlanCommand.print(try await PlanCommand.plan(plan, client: client), json: false, client: client)
             }
         }
     }
