@@ -859,7 +859,8 @@ public enum KiwiSchema {
     /// the scan's retention. `plan_meal_replacements` ties the scan that replaces a meal to it, likewise: the worker puts
     /// the new meal in the old one's place, and forgets the old one's recipes. Deleting the plan deletes both. A scan may
     /// now be free without refining one:
-    /// `kiwi_reserve_scan` gains `p_free`, whose scan meets only the token limit and the budget; the version of
+    /// `kiwi_reserve_scan` gains `p_free`, whose scan meets only the token limit and the budget, and refuses to refine
+    /// such a scan (`not_refinable`: its free refinements would be free calls on top of a free call); the version of
     /// migration 14 stays, for gateways of the previous release during a rollout.
     static let mealRecipes =
         Migration(
@@ -910,7 +911,7 @@ public enum KiwiSchema {
                     v_refinable boolean;
                 BEGIN
                     PERFORM pg_advisory_xact_lock(p_lock);
-                    r_free := p_free;
+                    r_free := COALESCE(p_free, false);
                     IF p_idempotency_key IS NOT NULL THEN
                         RETURN QUERY
                             SELECT s.id, s.user_id, s.state, s.error_code, COALESCE(s.error_message, ''), s.photo_sha256, s.deadline,
@@ -920,7 +921,8 @@ public enum KiwiSchema {
                         IF FOUND THEN RETURN; END IF;
                     END IF;
                     IF p_parent_id IS NOT NULL THEN
-                        SELECT COALESCE(p.root_id, p.id), p.state = 'succeeded' AND COALESCE(p.result->>'mode', 'fridge') = 'fridge'
+                        SELECT COALESCE(p.root_id, p.id),
+                            p.state = 'succeeded' AND COALESCE(p.result->>'mode', 'fridge') = 'fridge' AND NOT (p.free AND p.parent_id IS NULL)
                         INTO v_root, v_refinable
                         FROM scans AS p WHERE p.id = p_parent_id AND p.user_id = p_user_id;
                         IF NOT FOUND THEN

@@ -213,6 +213,17 @@ struct ScanLedgerTests {
             )
             _ = try await rig.succeed(meal.id, result: ScanResponse(ingredients: [], recipes: []), usage: usage)
             #expect(try await ledger.usage(of: person, on: ScanLedgerTests.day).scans == 1)
+            let refinement = QueuedScan.Refinement(parentID: meal.id, ingredients: ["rice"])
+            let refining = QueuedScan(
+                userID: user,
+                quotaKey: person,
+                day: base.day,
+                idempotencyKey: nil,
+                photoSHA256: RefinementRequest.digest(of: refinement),
+                deadline: base.deadline,
+                refinement: refinement
+            )
+            #expect(try await ledger.reserve(refining, policy: QuotaPolicy(limit: 4)) == .notRefinable, "no free refinements of a free scan")
             #expect(try await ledger.reserve(free(), policy: policy) == .refused(.tokens))
         }
     }

@@ -52,6 +52,11 @@ final class FakeScanLedger: ScanLedger {
 
     private let state = Mutex(State())
 
+    /// Whether scan `id` is `queued` or `running`.
+    func isOpen(_ id: UUID) -> Bool {
+        state.withLock { $0.scans[id]?.record.state.isOpen ?? false }
+    }
+
     /// Sets the charges `quotaKey` has on `day` besides its scans (as from a deleted account).
     func setCarried(_ count: Int, by quotaKey: Data, on day: String) {
         state.withLock { $0.carried[PersonDay(quotaKey: quotaKey, day: day)] = count }
@@ -107,7 +112,10 @@ final class FakeScanLedger: ScanLedger {
             var free = scan.free
             if let refinement = scan.refinement {
                 guard let parent = state.scans[refinement.parentID], parent.record.userID == scan.userID else { return .noParent }
-                guard parent.record.state == .succeeded, parent.record.result?.mode ?? .fridge == .fridge else { return .notRefinable }
+                guard parent.record.state == .succeeded, parent.record.result?.mode ?? .fridge == .fridge, !(parent.free && parent.rootID == nil)
+                else {
+                    return .notRefinable
+                }
                 let root = parent.rootID ?? refinement.parentID
                 rootID = root
                 free = state.scans.values.filter { $0.rootID == root && $0.free && $0.record.state != .failed }.count < policy.freeRefinements
