@@ -98,8 +98,8 @@ struct EndScanStatement: PostgresPreparedStatement {
                     FROM jsonb_array_elements(plan.schedule) WITH ORDINALITY AS old (meal, position)
                 ), updated_at = now()
             FROM plan_meal_replacements AS replacement
-            WHERE replacement.scan_id IN (SELECT id FROM ended) AND plan.id = replacement.plan_id AND $5::jsonb -> 'plan' -> 'meals' -> 0 IS NOT NULL
-                AND plan.schedule IS NOT NULL
+            WHERE replacement.scan_id IN (SELECT id FROM ended) AND plan.id = replacement.plan_id
+                AND $5::jsonb -> 'plan' -> 'meals' -> 0 ? 'outline' AND plan.schedule IS NOT NULL
             RETURNING replacement.plan_id, replacement.meal_id
         ), forgotten AS (
             DELETE FROM plan_meal_recipes AS recipe USING replaced

@@ -224,18 +224,19 @@ struct PlanWorkerTests {
         #expect(recipes == 0, "the replaced meal's recipe is forgotten")
     }
 
-    @Test("a replacement whose main ingredient is the day before's, twice, leaves the meal empty and says why")
-    func replacementRepeatingANeighbourIsEmpty() async throws {
+    @Test("a replacement whose main ingredient is the day before's, twice, fails, refunded, and leaves the meal and its recipe as they were")
+    func replacementRepeatingANeighbourFails() async throws {
         let rice = replacementAnswer("Rice pudding", main: "rice")
-        let (outcome, schedule, received, _, _) = try await replace(answers: [rice, rice])
+        let (outcome, schedule, received, recipes, _) = try await replace(answers: [rice, rice])
         #expect(received.count == 2)
-        guard case .ok = outcome else {
-            Issue.record("expected a replacement, got \(outcome)")
+        guard case .error(let failure) = outcome else {
+            Issue.record("expected a failure, got \(outcome)")
             return
         }
-        let meal = try #require(schedule?[1])
-        #expect(meal.outline == nil && meal.emptyReason == "Its main ingredient, rice, is also the day before's.", "\(meal)")
-        #expect(schedule?.map { $0.outline?.name } == ["Risotto", nil, "Curry"])
+        #expect(failure.code == .invalidModelResponse)
+        #expect(failure.message == "No other meal fits the plan: Its main ingredient, rice, is also the day before's.", "\(failure.message)")
+        #expect(schedule?.map { $0.outline?.name } == ["Risotto", "Fried rice", "Curry"])
+        #expect(recipes == 1)
     }
 
     @Test("a meal that breaks a member's allergy, twice, is left empty and says why; the others stay")

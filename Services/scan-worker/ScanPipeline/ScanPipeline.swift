@@ -117,7 +117,7 @@ struct ScanAnalysis: Sendable {
 ///    or restarting what is shown (``ShownAnswer``);
 /// 2. ``AnswerRepair`` asks once more, told why, when the answer cannot be used;
 /// 3. ``ProfileGuard`` holds the answer to the user's profile, with one repair of its own; a plan's outline is held to
-///    Kiwi's rules of plans instead (``PlanOutlining``).
+///    Kiwi's rules of plans instead (``PlanOutlining``), and a replacement that breaks them fails.
 struct ScanPipeline: Sendable {
     let answering: any ModelAnswering
     let repair: AnswerRepair
@@ -136,9 +136,20 @@ struct ScanPipeline: Sendable {
             result = .failure(failure)
         case .success(let answer) where request.plan != nil:
             let outlining = PlanOutlining(repair: repair, dietGuard: profileGuard.dietGuard)
-            result = .success(
-                await outlining.outlined(answer, plan: request.plan!, profile: request.profile, shown: request.shown, logger: logger, asking: ask)
+            let outlined = await outlining.outlined(
+                answer,
+                plan: request.plan!,
+                profile: request.profile,
+                shown: request.shown,
+                logger: logger,
+                asking: ask
             )
+            // A replacement that could not be planned fails, refunded, and leaves the meal it was to replace as it was.
+            if request.plan?.replacement != nil, let empty = outlined.plan?.meals.first, empty.outline == nil {
+                result = .failure(ScanFailure(.invalidModelResponse, "No other meal fits the plan: \(empty.emptyReason ?? "")"))
+            } else {
+                result = .success(outlined)
+            }
         case .success(let answer):
             let response = await profileGuard.guarded(
                 answer,
