@@ -194,7 +194,13 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     BlockingScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans).addRoutes(to: signedIn)
     let profileCheck = TodaysProfileCheck(tableProfile: tableProfile, dietGuard: DietGuard())
-    let mealRecipes = PlanMealRecipes(scans: scans, plans: dependencies.plans, pantry: dependencies.pantry, recipes: dependencies.recipes)
+    let mealRecipes = PlanMealRecipes(
+        scans: scans,
+        plans: dependencies.plans,
+        pantry: dependencies.pantry,
+        recipes: dependencies.recipes,
+        profileCheck: profileCheck
+    )
     PlansController(
         scans: scans,
         plans: dependencies.plans,

@@ -164,13 +164,24 @@ public struct PlanMealRecipe: Codable, Hashable, Sendable {
     /// The scan that writes it (`writing`), or wrote it.
     public var scanId: UUID?
     public var withheldReason: String?
+    /// Where a `ready` recipe breaks the profile of the reader's table as it is now (docs/architecture.md, "Saved recipes
+    /// meet today's profile"): it was guarded for the table of the day it was written.
+    public var conflicts: [RecipeConflict]?
 
-    public init(mealId: UUID, status: String, recipe: Recipe? = nil, scanId: UUID? = nil, withheldReason: String? = nil) {
+    public init(
+        mealId: UUID,
+        status: String,
+        recipe: Recipe? = nil,
+        scanId: UUID? = nil,
+        withheldReason: String? = nil,
+        conflicts: [RecipeConflict]? = nil
+    ) {
         self.mealId = mealId
         self.status = status
         self.recipe = recipe
         self.scanId = scanId
         self.withheldReason = withheldReason
+        self.conflicts = conflicts
     }
 }
 

@@ -24,7 +24,7 @@ final class FakeGateway: Sendable {
     let profiles = FakeProfileStore()
     let pantry = FakePantryStore()
     let shoppingList = FakeShoppingListStore()
-    let plans = FakeMealPlanStore()
+    let plans: FakeMealPlanStore
     let households: FakeHouseholdStore
     let listNews: ShoppingListNews
     let listStreamLifetime: Duration
@@ -63,6 +63,8 @@ final class FakeGateway: Sendable {
         optionalReadiness: [String: @Sendable () async -> Bool] = [:]
     ) {
         self.households = FakeHouseholdStore(pantry: pantry, shoppingList: shoppingList, recipes: recipes)
+        let ledger = ledger
+        plans = FakeMealPlanStore(scanIsOpen: { ledger.isOpen($0) })
         let listAnnouncer = FakeShoppingListAnnouncer()
         listNews = ShoppingListNews(announcer: listAnnouncer)
         listAnnouncer.deliver(to: listNews)

@@ -67,10 +67,28 @@ struct PlanRecipesRouterTests {
             gateway.plans.write(nil, withheldReason: "It contains sesame, which Ann is allergic to.", of: scans.last!)
             let ready = try await Self.open(client, token: token, plan.id, meal: meals[0].id)
             #expect(ready.status == .ok && ready.headers[.location] == nil)
-            #expect(try Self.recipe(of: ready) == PlanMealRecipe(mealId: meals[0].id, status: "ready", recipe: recipe, scanId: scans.first!))
+            #expect(
+                try Self.recipe(of: ready)
+                    == PlanMealRecipe(mealId: meals[0].id, status: "ready", recipe: recipe, scanId: scans.first!, conflicts: [])
+            )
             let withheld = try Self.recipe(of: try await Self.open(client, token: token, plan.id, meal: meals[1].id))
             #expect(withheld.status == "withheld" && withheld.recipe == nil && withheld.withheldReason?.contains("sesame") == true)
             #expect(gateway.workers.scanIDs.count == 3)
+        }
+    }
+
+    @Test("a written recipe is checked against the table as it is now: one with an allergen added since says so")
+    func writtenRecipeMeetsTodaysProfile() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, session, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let plan = try await PlansRouterTests.outlinedPlan(gateway, client, token: token, body: #"{"days": 1}"#)
+            let meal = try #require(plan.schedule?.first)
+            let scan = try #require(try Self.recipe(of: try await Self.open(client, token: token, plan.id, meal: meal.id)).scanId)
+            gateway.plans.write(Self.recipe("Satay", [("peanut butter", 50, .g)]), of: scan)
+            try await gateway.profiles.save(KitchenProfile(allergies: [.peanuts]), for: session.userId)
+            let shown = try Self.recipe(of: try await Self.open(client, token: token, plan.id, meal: meal.id))
+            #expect(shown.status == "ready" && shown.conflicts?.map(\.name) == ["peanuts"], "\(shown)")
         }
     }
 

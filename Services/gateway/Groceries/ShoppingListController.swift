@@ -157,14 +157,13 @@ struct ShoppingListController: Sendable {
             )
         }
         let servings = plan.request.servings
-        let recipes = meals.compactMap { meal -> (Recipe, String)? in
-            guard let recipe = standing[meal.id]?.recipe else { return nil }
-            let scaled = recipe.servings == servings ? recipe : RecipeScaler.scale(recipe, to: servings, units: nil) ?? recipe
-            return (scaled, "\(recipe.name) (\(meal.date) \(meal.meal.rawValue))")
-        }
+        var recipes: [(Recipe, String)] = []
         var conflicts: [RecipeConflict] = []
-        for (recipe, label) in recipes {
-            conflicts += try await profileCheck.checked(recipe, of: session.userID).conflicts.map { conflict in
+        for meal in meals {
+            guard let shown = standing[meal.id], let recipe = shown.recipe else { continue }
+            let label = "\(recipe.name) (\(meal.date) \(meal.meal.rawValue))"
+            recipes.append((recipe.servings == servings ? recipe : RecipeScaler.scale(recipe, to: servings, units: nil) ?? recipe, label))
+            conflicts += (shown.conflicts ?? []).map { conflict in
                 var conflict = conflict
                 conflict.reason = "\(label): \(conflict.reason)"
                 return conflict

@@ -14,13 +14,15 @@ struct MealPlanRecord: Sendable, Hashable {
     var schedule: [PlannedMeal]?
 }
 
-/// A planned meal's full recipe as the store keeps it: the scan that writes it, and once that scan succeeded, the recipe,
-/// or why the guard withheld it.
+/// A planned meal's full recipe as the store keeps it: the scan that writes it, whether it is still open, and once it
+/// succeeded, the recipe, or why the guard withheld it; read in one statement, as the scan ends with the recipe written.
 struct MealRecipeRecord: Sendable, Hashable {
     var mealID: UUID
     var scanID: UUID
     var recipe: Recipe?
     var withheldReason: String?
+    /// Whether its scan is `queued` or `running`, whoever's it is.
+    var isWriting = false
 
     /// Whether its scan succeeded: the recipe was written, or withheld.
     var isWritten: Bool { recipe != nil || withheldReason != nil }
@@ -54,6 +56,8 @@ protocol MealPlanStore: Sendable {
     func addMealRecipe(scan scanID: UUID, meal mealID: UUID, of planID: UUID) async throws
     /// The recipes of plan `planID`'s meals, written or being written, the oldest first.
     func mealRecipes(of planID: UUID) async throws -> [MealRecipeRecord]
+    /// Forgets the recipes of meal `mealID` of plan `planID`: it became another meal.
+    func forgetMealRecipes(of mealID: UUID, in planID: UUID) async throws
     /// Ties scan `scanID` to meal `mealID` of plan `planID` as its replacement, before the scan's job leaves: the worker
     /// puts the new meal in its place with the scan's success, and forgets its recipes.
     func addReplacement(scan scanID: UUID, meal mealID: UUID, of planID: UUID) async throws

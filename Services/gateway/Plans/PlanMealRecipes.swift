@@ -7,41 +7,38 @@ import KiwiServiceSupport
 /// The full recipes of a plan's meals (docs/architecture.md, "Meal plans"): for a meal the person swapped a box recipe
 /// in for, that recipe; for any other, the one a scan of the meal's own writes from its outline, free, as the plan's
 /// price included it. The scan's worker writes the recipe with the scan's success, so it is read from the plan's store
-/// afterwards, whoever's scan wrote it.
+/// afterwards, whoever's scan wrote it, and checked against the profile of the reader's table as it is then.
 struct PlanMealRecipes: Sendable {
     let scans: ScanCoordinator
     let plans: any MealPlanStore
     let pantry: any PantryStore
     let recipes: any SavedRecipeStore
+    /// What every recipe shown is checked with.
+    let profileCheck: TodaysProfileCheck
 
-    /// The recipe of each of `meals` as it stands for `userID`: `ready`, `withheld`, or `writing` by one of their scans;
-    /// a meal with none of these, or empty, has none.
+    /// The recipe of each of `meals` as it stands: `ready`, checked against the profile of `userID`'s table now;
+    /// `withheld`; or `writing`, by anyone's open scan; a meal with none of these, or empty, has none.
     func standing(_ meals: [PlannedMeal], of plan: MealPlanRecord, in kitchen: Kitchen, for userID: UUID) async throws -> [UUID: PlanMealRecipe] {
-        var written = try await plans.mealRecipes(of: plan.id)
+        let written = try await plans.mealRecipes(of: plan.id)
         var standing: [UUID: PlanMealRecipe] = [:]
         for meal in meals where meal.outline != nil {
+            let mine = written.filter { $0.mealID == meal.id }
             if let recipeID = meal.recipeId, let saved = try await recipes.recipe(recipeID, of: kitchen) {
                 standing[meal.id] = PlanMealRecipe(mealId: meal.id, status: Self.ready, recipe: saved.recipe)
-                continue
+            } else if let done = mine.first(where: \.isWritten) {
+                standing[meal.id] =
+                    done.recipe.map { PlanMealRecipe(mealId: meal.id, status: Self.ready, recipe: $0, scanId: done.scanID) }
+                    ?? PlanMealRecipe(mealId: meal.id, status: Self.withheld, scanId: done.scanID, withheldReason: done.withheldReason)
+            } else if let open = mine.last(where: \.isWriting) {
+                standing[meal.id] = PlanMealRecipe(mealId: meal.id, status: Self.writing, scanId: open.scanID)
             }
-            if let done = Self.written(meal.id, in: written) {
-                standing[meal.id] = done
-                continue
-            }
-            // The newest of the caller's scans of this meal that is open. One that ended since the recipes were read
-            // has written its recipe (or failed): they are read again.
-            for record in written.filter({ $0.mealID == meal.id }).reversed() {
-                guard let scan = try await scans.scan(record.scanID, of: userID) else { continue }
-                if scan.state.isOpen {
-                    standing[meal.id] = PlanMealRecipe(mealId: meal.id, status: Self.writing, scanId: scan.id)
-                    break
-                }
-                if scan.state == .succeeded {
-                    written = try await plans.mealRecipes(of: plan.id)
-                    standing[meal.id] = Self.written(meal.id, in: written)
-                    break
-                }
-            }
+        }
+        // Every recipe shown meets the table as it is now: it was guarded for the table of its day.
+        let ready = standing.values.filter { $0.recipe != nil }
+        let checked = try await profileCheck.checked(ready.compactMap(\.recipe), of: userID)
+        for (shown, (recipe, conflicts)) in zip(ready, checked) {
+            standing[shown.mealId]?.recipe = recipe
+            standing[shown.mealId]?.conflicts = conflicts
         }
         return standing
     }

@@ -122,6 +122,8 @@ struct PlansController: Sendable {
             recipe = saved
         }
         let plan = try await edited(id, in: kitchen, meal: mealID, .change(date: change.date, meal: change.meal, recipe: recipe))
+        // The meal is the box recipe now: what was written for its outline no longer is its recipe.
+        if recipe != nil { try await plans.forgetMealRecipes(of: mealID, in: id) }
         context.logger.info("plan meal changed", metadata: ["planId": "\(id)", "mealId": "\(mealID)"])
         return try Response.json(try await shown(plan, of: kitchen))
     }
@@ -132,6 +134,7 @@ struct PlansController: Sendable {
         let session = try context.authenticatedSession
         let (id, mealID) = (try context.pathID(else: Self.notFound), try context.pathID("mealId", else: PlanMealEdit.noSuchMeal))
         _ = try await edited(id, in: try await households.kitchen(of: session.userID), meal: mealID, .remove)
+        try await plans.forgetMealRecipes(of: mealID, in: id)
         context.logger.info("plan meal removed", metadata: ["planId": "\(id)", "mealId": "\(mealID)"])
         return Response(status: .noContent)
     }

@@ -132,23 +132,32 @@ struct PostgresMealPlanStore: MealPlanStore {
         try await withStatementDeadline("meal recipe read", timeout: timeout) {
             let rows = try await client.query(
                 """
-                SELECT meal_id, scan_id, recipe::text, withheld_reason FROM plan_meal_recipes
-                WHERE plan_id = \(planID) ORDER BY created_at, scan_id
+                SELECT recipe.meal_id, recipe.scan_id, recipe.recipe::text, recipe.withheld_reason,
+                    COALESCE(scan.state IN ('queued', 'running'), false)
+                FROM plan_meal_recipes AS recipe LEFT JOIN scans AS scan ON scan.id = recipe.scan_id
+                WHERE recipe.plan_id = \(planID) ORDER BY recipe.created_at, recipe.scan_id
                 """,
                 logger: logger
             )
             var records: [MealRecipeRecord] = []
-            for try await (mealID, scanID, recipe, withheld) in rows.decode((UUID, UUID, String?, String?).self) {
+            for try await (mealID, scanID, recipe, withheld, writing) in rows.decode((UUID, UUID, String?, String?, Bool).self) {
                 records.append(
                     MealRecipeRecord(
                         mealID: mealID,
                         scanID: scanID,
                         recipe: try recipe.map { try KiwiJSON.decoder().decode(Recipe.self, from: Data($0.utf8)) },
-                        withheldReason: withheld
+                        withheldReason: withheld,
+                        isWriting: writing
                     )
                 )
             }
             return records
+        }
+    }
+
+    func forgetMealRecipes(of mealID: UUID, in planID: UUID) async throws {
+        try await withStatementDeadline("meal recipe forget", timeout: timeout) {
+            try await client.query("DELETE FROM plan_meal_recipes WHERE plan_id = \(planID) AND meal_id = \(mealID)", logger: logger)
         }
     }
 

@@ -29,6 +29,13 @@ struct TodaysProfileCheck: Sendable {
         checked(recipe, at: try await tableProfile.table(of: userID))
     }
 
+    /// Scans' or saved recipes' conflicts as ``checked(_:of:)-(Recipe,_)`` finds them, the profile read once.
+    func checked(_ recipes: [Recipe], of userID: UUID) async throws -> [(recipe: Recipe, conflicts: [RecipeConflict])] {
+        guard !recipes.isEmpty else { return [] }
+        let table = try await tableProfile.table(of: userID)
+        return recipes.map { checked($0, at: table) }
+    }
+
     private func checked(_ saved: SavedRecipe, at table: Table) -> SavedRecipe {
         var checked = saved
         (checked.recipe, checked.conflicts) = self.checked(saved.recipe, at: table)

@@ -2255,7 +2255,7 @@ extension Components {
         public struct PlanMealRecipe: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PlanMealRecipe/mealId`.
             public var mealId: Swift.String
-            /// `ready` with the recipe; `writing` while the scan `scanId` writes it (follow its events); `withheld` when the guard withheld what was written, `withheldReason` saying why.
+            /// `ready` with the recipe; `writing` while the scan `scanId` writes it (the caller's own scan's events stream it; another member's cannot be followed: ask again); `withheld` when the guard withheld what was written, `withheldReason` saying why.
             ///
             /// - Remark: Generated from `#/components/schemas/PlanMealRecipe/status`.
             @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
@@ -2263,7 +2263,7 @@ extension Components {
                 case writing = "writing"
                 case withheld = "withheld"
             }
-            /// `ready` with the recipe; `writing` while the scan `scanId` writes it (follow its events); `withheld` when the guard withheld what was written, `withheldReason` saying why.
+            /// `ready` with the recipe; `writing` while the scan `scanId` writes it (the caller's own scan's events stream it; another member's cannot be followed: ask again); `withheld` when the guard withheld what was written, `withheldReason` saying why.
             ///
             /// - Remark: Generated from `#/components/schemas/PlanMealRecipe/status`.
             public var status: Components.Schemas.PlanMealRecipe.StatusPayload
@@ -2275,26 +2275,33 @@ extension Components {
             public var scanId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/PlanMealRecipe/withheldReason`.
             public var withheldReason: Swift.String?
+            /// Where a `ready` recipe breaks the profile of the caller's table as it is now (it was guarded for the table of the day it was written), as a saved recipe's `conflicts`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanMealRecipe/conflicts`.
+            public var conflicts: [Components.Schemas.RecipeConflict]?
             /// Creates a new `PlanMealRecipe`.
             ///
             /// - Parameters:
             ///   - mealId:
-            ///   - status: `ready` with the recipe; `writing` while the scan `scanId` writes it (follow its events); `withheld` when the guard withheld what was written, `withheldReason` saying why.
+            ///   - status: `ready` with the recipe; `writing` while the scan `scanId` writes it (the caller's own scan's events stream it; another member's cannot be followed: ask again); `withheld` when the guard withheld what was written, `withheldReason` saying why.
             ///   - recipe:
             ///   - scanId: The scan that writes the recipe, or wrote it; absent for a box recipe.
             ///   - withheldReason:
+            ///   - conflicts: Where a `ready` recipe breaks the profile of the caller's table as it is now (it was guarded for the table of the day it was written), as a saved recipe's `conflicts`.
             public init(
                 mealId: Swift.String,
                 status: Components.Schemas.PlanMealRecipe.StatusPayload,
                 recipe: Components.Schemas.Recipe? = nil,
                 scanId: Swift.String? = nil,
-                withheldReason: Swift.String? = nil
+                withheldReason: Swift.String? = nil,
+                conflicts: [Components.Schemas.RecipeConflict]? = nil
             ) {
                 self.mealId = mealId
                 self.status = status
                 self.recipe = recipe
                 self.scanId = scanId
                 self.withheldReason = withheldReason
+                self.conflicts = conflicts
             }
             public enum CodingKeys: String, CodingKey {
                 case mealId
@@ -2302,6 +2309,7 @@ extension Components {
                 case recipe
                 case scanId
                 case withheldReason
+                case conflicts
             }
         }
         /// - Remark: Generated from `#/components/schemas/PlanMealRecipeList`.

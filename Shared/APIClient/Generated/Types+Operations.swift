@@ -13148,7 +13148,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Today's model tokens are spent, or everyone's budget for the day (`rate_limit_exceeded`); a meal's recipe counts in no allowance of scans.
+            /// Today's model tokens are spent (`rate_limit_exceeded`); a meal's recipe counts in no allowance of scans.
             ///
             /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/get(getPlanMealRecipe)/responses/429`.
             ///
@@ -13194,7 +13194,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A meal's scan could not be handed to the workers, or too many scans are starting (`scan_unavailable`; not counted), or signing in or the database is unavailable (`auth_unavailable`, `service_unavailable`). Of all the recipes at once, those started before it stay started.
+            /// A meal's scan could not be handed to the workers, too many scans are starting, or everyone's model budget for the day is spent (`scan_unavailable`; not counted), or signing in or the database is unavailable (`auth_unavailable`, `service_unavailable`). Of all the recipes at once, those started before it stay started.
             ///
             /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/get(getPlanMealRecipe)/responses/503`.
             ///
@@ -13902,7 +13902,7 @@ public enum Operations {
     }
     /// Ask for another meal in this one's place
     ///
-    /// Asks the model, in one text-only call, for a new outline of this meal's slot (or of an empty one), as a plan's meals are asked for: beside the plan's other meals, whose main ingredients it may not repeat the day before or after, using up only pantry items none of them uses up, and held to the same checks, with one repair, else left empty saying why. It is a scan: it costs one scan of the daily allowance when it succeeds, takes an `Idempotency-Key`, and streams the new meal as a plan's `meal` event (`GET /v1/scans/{id}/events`). Once it succeeds, the plan shows the new meal in the old one's place, with the same id, day and meal; the old one's recipe is forgotten.
+    /// Asks the model, in one text-only call, for a new outline of this meal's slot (or of an empty one), as a plan's meals are asked for: beside the plan's other meals, whose main ingredients it may not repeat the day before or after, using up only pantry items none of them uses up, and held to the same checks, with one repair; one that still breaks them fails the scan (`invalid_model_response`, not counted), and the meal stays as it was. It is a scan: it costs one scan of the daily allowance when it succeeds, takes an `Idempotency-Key`, and streams the new meal as a plan's `meal` event (`GET /v1/scans/{id}/events`; the event's meal has an id of its own). Once it succeeds, the plan shows the new meal in the old one's place, with the old one's id, day and meal, and the old one's recipe is forgotten.
     ///
     /// - Remark: HTTP `POST /v1/plans/{id}/meals/{mealId}/replacement`.
     /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)`.
@@ -14461,7 +14461,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A meal's scan could not be handed to the workers, or too many scans are starting (`scan_unavailable`; not counted), or signing in or the database is unavailable (`auth_unavailable`, `service_unavailable`). Of all the recipes at once, those started before it stay started.
+            /// A meal's scan could not be handed to the workers, too many scans are starting, or everyone's model budget for the day is spent (`scan_unavailable`; not counted), or signing in or the database is unavailable (`auth_unavailable`, `service_unavailable`). Of all the recipes at once, those started before it stay started.
             ///
             /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/replacement/post(replacePlanMeal)/responses/503`.
             ///
@@ -14825,7 +14825,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Today's model tokens are spent, or everyone's budget for the day (`rate_limit_exceeded`); a meal's recipe counts in no allowance of scans.
+            /// Today's model tokens are spent (`rate_limit_exceeded`); a meal's recipe counts in no allowance of scans.
             ///
             /// - Remark: Generated from `#/paths//v1/plans/{id}/recipes/post(writePlanRecipes)/responses/429`.
             ///
@@ -14871,7 +14871,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A meal's scan could not be handed to the workers, or too many scans are starting (`scan_unavailable`; not counted), or signing in or the database is unavailable (`auth_unavailable`, `service_unavailable`). Of all the recipes at once, those started before it stay started.
+            /// A meal's scan could not be handed to the workers, too many scans are starting, or everyone's model budget for the day is spent (`scan_unavailable`; not counted), or signing in or the database is unavailable (`auth_unavailable`, `service_unavailable`). Of all the recipes at once, those started before it stay started.
             ///
             /// - Remark: Generated from `#/paths//v1/plans/{id}/recipes/post(writePlanRecipes)/responses/503`.
             ///

@@ -6,6 +6,13 @@ import Synchronization
 
 /// Meal plans in memory, kept the way ``PostgresMealPlanStore`` keeps them.
 final class FakeMealPlanStore: MealPlanStore {
+    /// Whether a scan is open, as the scans' table says (the fake ledger's, in a fake gateway).
+    private let scanIsOpen: @Sendable (UUID) -> Bool
+
+    init(scanIsOpen: @escaping @Sendable (UUID) -> Bool = { _ in false }) {
+        self.scanIsOpen = scanIsOpen
+    }
+
     private let plans = Mutex<[(kitchen: UUID, plan: MealPlanRecord, calendar: Data?)]>([])
     private let afterNextRead = Mutex<(@Sendable () -> Void)?>(nil)
     private let recipes = Mutex<[(plan: UUID, record: MealRecipeRecord)]>([])
@@ -72,7 +79,17 @@ final class FakeMealPlanStore: MealPlanStore {
     }
 
     func mealRecipes(of planID: UUID) async throws -> [MealRecipeRecord] {
-        recipes.withLock { kept in kept.filter { $0.plan == planID }.map(\.record) }
+        recipes.withLock { kept in
+            kept.filter { $0.plan == planID }.map { _, record in
+                var read = record
+                read.isWriting = scanIsOpen(record.scanID)
+                return read
+            }
+        }
+    }
+
+    func forgetMealRecipes(of mealID: UUID, in planID: UUID) async throws {
+        recipes.withLock { kept in kept.removeAll { $0.plan == planID && $0.record.mealID == mealID } }
     }
 
     func addReplacement(scan scanID: UUID, meal mealID: UUID, of planID: UUID) async throws {
