@@ -51,6 +51,7 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let recipeNotScalable: APIErrorCode = "recipe_not_scalable"
     /// 409: `PATCH /v1/plans/{id}/meals/{mealId}` with a box recipe that breaks the profile of someone at the table.
     public static let recipeBreaksProfile: APIErrorCode = "recipe_breaks_profile"
+    /// A planned meal without an outline has no recipe to write (`GET /v1/plans/{id}/meals/{mealId}`).
     public static let mealEmpty: APIErrorCode = "meal_empty"
     /// 400: `POST /v1/pantry/items` when the new items would take the pantry past its 500 items.
     public static let pantryFull: APIErrorCode = "pantry_full"

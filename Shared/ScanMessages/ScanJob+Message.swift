@@ -171,14 +171,14 @@ public struct SealedScanJob: Sendable {
         if let json = properties.headers[Header.replacement] {
             guard let request = try? JSONDecoder().decode(MealReplacement.self, from: Data(json.utf8)), message.body.isEmpty,
                 request.request.slots.count == 1, properties.headers[Header.plan] == nil, properties.headers[Header.ingredients] == nil,
-                properties.headers[Header.meal] == nil
+                properties.headers[Header.pantry] == nil, properties.headers[Header.meal] == nil
             else {
                 throw ScanJobDecodingError("the job's \(Header.replacement) header is not one meal's replacement, or it has photos or a plan too")
             }
             replacement = request
         } else if let json = properties.headers[Header.meal] {
             guard let request = try? JSONDecoder().decode(MealRecipeRequest.self, from: Data(json.utf8)), message.body.isEmpty,
-                properties.headers[Header.plan] == nil, properties.headers[Header.ingredients] == nil
+                properties.headers[Header.plan] == nil, properties.headers[Header.ingredients] == nil, properties.headers[Header.pantry] == nil
             else {
                 throw ScanJobDecodingError("the job's \(Header.meal) header is not a meal's request, or it has photos or a plan too")
             }

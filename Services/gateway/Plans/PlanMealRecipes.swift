@@ -89,6 +89,6 @@ struct PlanMealRecipes: Sendable {
     static let empty = APIError(
         .conflict,
         .mealEmpty,
-        "This meal is empty: put a recipe from the box in its place (PATCH /v1/plans/{id}/meals/{mealId}) first."
+        "This meal is empty: ask for another meal in its place (POST /v1/plans/{id}/meals/{mealId}/replacement), or put a recipe from the box there (PATCH /v1/plans/{id}/meals/{mealId})."
     )
 }

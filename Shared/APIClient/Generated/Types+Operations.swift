@@ -13125,7 +13125,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The plan has no meals yet, or was not made (`scan_in_progress`); or the meal is empty (`meal_empty`): put a box recipe in its place first.
+            /// The plan has no meals yet, or was not made (`scan_in_progress`); or the meal is empty (`meal_empty`): ask for a replacement, or put a box recipe in its place, first.
             ///
             /// - Remark: Generated from `#/paths//v1/plans/{id}/meals/{mealId}/get(getPlanMealRecipe)/responses/409`.
             ///

@@ -45,7 +45,8 @@ struct ScanInput: Sendable {
         self.init(digest: digest, photos: [], mode: .fridge, refinement: nil, pantry: pantry, plan: plan)
     }
 
-    /// A planned meal's recipe's input: what an `Idempotency-Key` is checked against is the plan's and the meal's ids.
+    /// A planned meal's recipe's input. It takes no `Idempotency-Key` (``ScanCoordinator/startMealRecipe(_:context:input:keeping:)``):
+    /// its digest names the plan and the meal, for the record.
     init(meal: MealRecipeRequest, planID: UUID, mealID: UUID) {
         self.init(digest: Self.digest("kiwi-meal-recipe-v1", planID, mealID), photos: [], mode: .fridge, refinement: nil, meal: meal)
     }
