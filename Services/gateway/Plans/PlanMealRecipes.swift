@@ -22,14 +22,14 @@ struct PlanMealRecipes: Sendable {
         let written = try await plans.mealRecipes(of: plan.id)
         var standing: [UUID: PlanMealRecipe] = [:]
         for meal in meals where meal.outline != nil {
-            let mine = written.filter { $0.mealID == meal.id }
+            let records = written.filter { $0.mealID == meal.id }
             if let recipeID = meal.recipeId, let saved = try await recipes.recipe(recipeID, of: kitchen) {
                 standing[meal.id] = PlanMealRecipe(mealId: meal.id, status: Self.ready, recipe: saved.recipe)
-            } else if let done = mine.first(where: \.isWritten) {
+            } else if let done = records.first(where: \.isWritten) {
                 standing[meal.id] =
                     done.recipe.map { PlanMealRecipe(mealId: meal.id, status: Self.ready, recipe: $0, scanId: done.scanID) }
                     ?? PlanMealRecipe(mealId: meal.id, status: Self.withheld, scanId: done.scanID, withheldReason: done.withheldReason)
-            } else if let open = mine.last(where: \.isWriting) {
+            } else if let open = records.last(where: \.isWriting) {
                 standing[meal.id] = PlanMealRecipe(mealId: meal.id, status: Self.writing, scanId: open.scanID)
             }
         }
@@ -71,15 +71,6 @@ struct PlanMealRecipes: Sendable {
     /// The pantry items a meal's recipe may use up: those a plan was offered, the soonest to use.
     func held(in kitchen: Kitchen) async throws -> [PantryItem] {
         try await pantry.items(of: kitchen, after: nil, limit: PantryScanRequest.mostItems).items
-    }
-
-    /// The recipe of meal `mealID` that a scan wrote, or withheld; nil when none has.
-    private static func written(_ mealID: UUID, in records: [MealRecipeRecord]) -> PlanMealRecipe? {
-        guard let done = records.first(where: { $0.mealID == mealID && $0.isWritten }) else { return nil }
-        guard let recipe = done.recipe else {
-            return PlanMealRecipe(mealId: mealID, status: withheld, scanId: done.scanID, withheldReason: done.withheldReason)
-        }
-        return PlanMealRecipe(mealId: mealID, status: ready, recipe: recipe, scanId: done.scanID)
     }
 
     static let ready = "ready"

@@ -19,7 +19,7 @@ struct PostgresMealPlanStore: MealPlanStore {
 
     func create(_ plan: MealPlanRecord, for kitchen: Kitchen) async throws {
         try await withStatementDeadline("meal plan create", timeout: timeout) {
-            try await client.query(
+            try await client.execute(
                 """
                 INSERT INTO meal_plans (id, kitchen_id, created_by, first_day, days, meal_times, servings, pantry_was_empty, created_at)
                 VALUES (\(plan.id), \(kitchen.id), \(plan.createdBy), DATE '1970-01-01' + \(plan.request.from.daysSince1970)::integer, \(plan.request.days),
@@ -59,7 +59,7 @@ struct PostgresMealPlanStore: MealPlanStore {
 
     func deleteAll(of kitchen: Kitchen) async throws {
         try await withStatementDeadline("meal plan delete", timeout: timeout) {
-            try await client.query("DELETE FROM meal_plans WHERE kitchen_id = \(kitchen.id)", logger: logger)
+            try await client.execute("DELETE FROM meal_plans WHERE kitchen_id = \(kitchen.id)", logger: logger)
         }
     }
 
@@ -82,7 +82,10 @@ struct PostgresMealPlanStore: MealPlanStore {
                     return .failure(error)
                 }
                 let schedule = String(decoding: try KiwiJSON.encoder().encode(plan.schedule), as: UTF8.self)
-                try await connection.query("UPDATE meal_plans SET schedule = \(schedule)::jsonb, updated_at = now() WHERE id = \(id)", logger: logger)
+                try await connection.execute(
+                    "UPDATE meal_plans SET schedule = \(schedule)::jsonb, updated_at = now() WHERE id = \(id)",
+                    logger: logger
+                )
                 return .success(plan)
             }
         }
@@ -112,7 +115,7 @@ struct PostgresMealPlanStore: MealPlanStore {
 
     func addMealRecipe(scan scanID: UUID, meal mealID: UUID, of planID: UUID) async throws {
         try await withStatementDeadline("meal recipe add", timeout: timeout) {
-            try await client.query(
+            try await client.execute(
                 "INSERT INTO plan_meal_recipes (scan_id, plan_id, meal_id) VALUES (\(scanID), \(planID), \(mealID)) ON CONFLICT DO NOTHING",
                 logger: logger
             )
@@ -121,7 +124,7 @@ struct PostgresMealPlanStore: MealPlanStore {
 
     func addReplacement(scan scanID: UUID, meal mealID: UUID, of planID: UUID) async throws {
         try await withStatementDeadline("meal replacement add", timeout: timeout) {
-            try await client.query(
+            try await client.execute(
                 "INSERT INTO plan_meal_replacements (scan_id, plan_id, meal_id) VALUES (\(scanID), \(planID), \(mealID)) ON CONFLICT DO NOTHING",
                 logger: logger
             )
@@ -157,7 +160,7 @@ struct PostgresMealPlanStore: MealPlanStore {
 
     func forgetMealRecipes(of mealID: UUID, in planID: UUID) async throws {
         try await withStatementDeadline("meal recipe forget", timeout: timeout) {
-            try await client.query("DELETE FROM plan_meal_recipes WHERE plan_id = \(planID) AND meal_id = \(mealID)", logger: logger)
+            try await client.execute("DELETE FROM plan_meal_recipes WHERE plan_id = \(planID) AND meal_id = \(mealID)", logger: logger)
         }
     }
 
