@@ -145,8 +145,7 @@ struct ShoppingListController: Sendable {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: PlansController.notFound)
         let kitchen = try await households.kitchen(of: session.userID)
-        guard let plan = try await plans.plan(id, of: kitchen) else { throw PlansController.notFound }
-        guard let schedule = plan.schedule else { throw PlansController.notOutlined }
+        let (plan, schedule) = try await plans.outlined(id, of: kitchen)
         let meals = schedule.filter { $0.outline != nil }
         let standing = try await mealRecipes.standing(meals, of: plan, in: kitchen, for: session.userID)
         guard meals.allSatisfy({ standing[$0.id].map { $0.status != PlanMealRecipes.writing } ?? false }) else {

@@ -43,34 +43,35 @@ struct PlanMealRecipes: Sendable {
         return standing
     }
 
-    /// Starts the scan that writes `meal`'s recipe from its outline and the pantry items of `held` it uses up (`writing`).
+    /// Starts the scans that write `meals`' recipes (`writing`, by meal id), each from its outline and the kitchen's
+    /// offered pantry items it uses up, read once for all of them.
     func start(
-        _ meal: PlannedMeal,
+        _ meals: [PlannedMeal],
         of plan: MealPlanRecord,
-        holding held: [PantryItem],
+        in kitchen: Kitchen,
         request: Request,
         context: GatewayRequestContext
-    ) async throws -> PlanMealRecipe {
-        guard let outline = meal.outline else { throw Self.empty }
-        let items = held.filter { outline.usesUp.contains($0.id) }.map(OfferedPantryItem.init)
-        let input = ScanInput(
-            meal: MealRecipeRequest(meal: meal.meal, outline: outline, servings: plan.request.servings, items: items),
-            planID: plan.id,
-            mealID: meal.id
-        )
+    ) async throws -> [UUID: PlanMealRecipe] {
+        let offered = try await pantry.offered(in: kitchen)
         let plans = plans
-        let started = try await scans.startMealRecipe(
-            request,
-            context: context,
-            input: { input },
-            keeping: { scan in try await plans.addMealRecipe(scan: scan.id, meal: meal.id, of: plan.id) }
-        )
-        return PlanMealRecipe(mealId: meal.id, status: Self.writing, scanId: started.scan.id)
-    }
-
-    /// The pantry items a meal's recipe may use up: those a plan was offered, the soonest to use.
-    func held(in kitchen: Kitchen) async throws -> [PantryItem] {
-        try await pantry.items(of: kitchen, after: nil, limit: PantryScanRequest.mostItems).items
+        var started: [UUID: PlanMealRecipe] = [:]
+        for meal in meals {
+            guard let outline = meal.outline else { throw Self.empty }
+            let items = offered.filter { outline.usesUp.contains($0.id) }
+            let input = ScanInput(
+                meal: MealRecipeRequest(meal: meal.meal, outline: outline, servings: plan.request.servings, items: items),
+                planID: plan.id,
+                mealID: meal.id
+            )
+            let scan = try await scans.startMealRecipe(
+                request,
+                context: context,
+                input: { input },
+                keeping: { scan in try await plans.addMealRecipe(scan: scan.id, meal: meal.id, of: plan.id) }
+            ).scan
+            started[meal.id] = PlanMealRecipe(mealId: meal.id, status: Self.writing, scanId: scan.id)
+        }
+        return started
     }
 
     static let ready = "ready"

@@ -24,14 +24,14 @@ struct PlanRecipesController: Sendable {
         let session = try context.authenticatedSession
         let (id, mealID) = (try context.pathID(else: Self.notFound), try context.pathID("mealId", else: PlanMealEdit.noSuchMeal))
         let kitchen = try await households.kitchen(of: session.userID)
-        let (plan, schedule) = try await outlined(id, in: kitchen)
+        let (plan, schedule) = try await plans.outlined(id, of: kitchen)
         guard let meal = schedule.first(where: { $0.id == mealID }) else { throw PlanMealEdit.noSuchMeal }
         guard meal.outline != nil else { throw PlanMealRecipes.empty }
         let recipe: PlanMealRecipe
         if let standing = try await mealRecipes.standing([meal], of: plan, in: kitchen, for: session.userID)[meal.id] {
             recipe = standing
         } else {
-            recipe = try await mealRecipes.start(meal, of: plan, holding: try await mealRecipes.held(in: kitchen), request: request, context: context)
+            recipe = try await mealRecipes.start([meal], of: plan, in: kitchen, request: request, context: context)[meal.id]!
             context.logger.info("plan meal recipe started", metadata: ["planId": "\(id)", "mealId": "\(mealID)"])
         }
         guard recipe.status == PlanMealRecipes.writing, let scanID = recipe.scanId else { return try Response.json(recipe) }
@@ -44,27 +44,17 @@ struct PlanRecipesController: Sendable {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
         let kitchen = try await households.kitchen(of: session.userID)
-        let (plan, schedule) = try await outlined(id, in: kitchen)
+        let (plan, schedule) = try await plans.outlined(id, of: kitchen)
         let meals = schedule.filter { $0.outline != nil }
         var standing = try await mealRecipes.standing(meals, of: plan, in: kitchen, for: session.userID)
         let missing = meals.filter { standing[$0.id] == nil }
         if !missing.isEmpty {
-            let held = try await mealRecipes.held(in: kitchen)
-            for meal in missing {
-                standing[meal.id] = try await mealRecipes.start(meal, of: plan, holding: held, request: request, context: context)
-            }
+            standing.merge(try await mealRecipes.start(missing, of: plan, in: kitchen, request: request, context: context)) { _, started in started }
             context.logger.info("plan meal recipes started", metadata: ["planId": "\(id)", "count": "\(missing.count)"])
         }
         let list = PlanMealRecipeList(meals: meals.compactMap { standing[$0.id] })
         let writing = list.meals.contains { $0.status == PlanMealRecipes.writing }
         return try Response.json(list, status: writing ? .accepted : .ok)
-    }
-
-    /// The kitchen's plan `id` with its meals; 404 without it, 409 `scan_in_progress` before it has meals.
-    private func outlined(_ id: UUID, in kitchen: Kitchen) async throws -> (MealPlanRecord, [PlannedMeal]) {
-        guard let plan = try await plans.plan(id, of: kitchen) else { throw Self.notFound }
-        guard let schedule = plan.schedule else { throw PlansController.notOutlined }
-        return (plan, schedule)
     }
 
     private static let notFound = PlansController.notFound

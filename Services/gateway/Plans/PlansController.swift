@@ -43,7 +43,7 @@ struct PlansController: Sendable {
         let body = try await request.decodedBody(as: PlanRequestBody.self, largest: 1024, example: PlanRequestBody.example)
         let profile = try await profiles.profile(of: session.userID)
         let asked = try body.request(today: today(in: profile), profile: profile)
-        let items = try await pantry.items(of: kitchen, after: nil, limit: PantryScanRequest.mostItems).items.map(OfferedPantryItem.init)
+        let items = try await pantry.offered(in: kitchen)
         let record = { @Sendable (scan: ScanRecord) in
             MealPlanRecord(id: scan.id, createdBy: session.userID, request: asked, pantryWasEmpty: items.isEmpty, createdAt: createdAt)
         }
@@ -104,8 +104,7 @@ struct PlansController: Sendable {
         let (id, mealID) = (try context.pathID(else: Self.notFound), try context.pathID("mealId", else: PlanMealEdit.noSuchMeal))
         let change = try await request.decodedBody(as: PlanMealChange.self, largest: 4096, example: PlanMealChange.example)
         let kitchen = try await households.kitchen(of: session.userID)
-        guard let read = try await plans.plan(id, of: kitchen) else { throw Self.notFound }
-        guard let schedule = read.schedule else { throw Self.notOutlined }
+        let (read, schedule) = try await plans.outlined(id, of: kitchen)
         // The meal and its slot first: a recipe is refused only for a change that could otherwise be made.
         _ = try PlanMealEdit.change(date: change.date, meal: change.meal, recipe: nil).applied(to: schedule, meal: mealID, of: read.request)
         var recipe: SavedRecipe?
@@ -149,17 +148,16 @@ struct PlansController: Sendable {
         let session = try context.authenticatedSession
         let (id, mealID) = (try context.pathID(else: Self.notFound), try context.pathID("mealId", else: PlanMealEdit.noSuchMeal))
         let kitchen = try await households.kitchen(of: session.userID)
-        guard let plan = try await plans.plan(id, of: kitchen) else { throw Self.notFound }
-        guard let schedule = plan.schedule else { throw Self.notOutlined }
+        let (plan, schedule) = try await plans.outlined(id, of: kitchen)
         guard let meal = schedule.first(where: { $0.id == mealID }) else { throw PlanMealEdit.noSuchMeal }
         let others = schedule.filter { $0.id != mealID && $0.outline != nil }
         let used = Set(others.flatMap { $0.outline?.usesUp ?? [] })
-        let held = try await pantry.items(of: kitchen, after: nil, limit: PantryScanRequest.mostItems).items
+        let offered = try await pantry.offered(in: kitchen)
         let replacement = MealReplacement(
             request: PlanRequest(from: meal.date, days: 1, meals: [meal.meal], servings: plan.request.servings),
             replaced: meal.outline?.name,
             others: others,
-            items: held.filter { !used.contains($0.id) }.map(OfferedPantryItem.init)
+            items: offered.filter { !used.contains($0.id) }
         )
         let plans = plans
         let started = try await scans.startPlan(request, context: context) {
@@ -189,8 +187,7 @@ struct PlansController: Sendable {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
         let kitchen = try await households.kitchen(of: session.userID)
-        guard let plan = try await plans.plan(id, of: kitchen) else { throw Self.notFound }
-        guard plan.schedule != nil else { throw Self.notOutlined }
+        _ = try await plans.outlined(id, of: kitchen)
         let token = SharePageController.newToken()
         guard try await plans.setCalendar(PlanCalendarFeed.digest(of: token), of: id, in: kitchen) else { throw Self.notFound }
         context.logger.info("plan calendar made", metadata: ["planId": "\(id)"])
@@ -257,4 +254,14 @@ struct PlansController: Sendable {
         "The plan has no meals yet: wait until it is ready (GET /v1/plans/{id})."
     )
     private static let noSuchRecipe = APIError(.notFound, .notFound, "There is no such recipe in the recipe box.")
+}
+
+extension MealPlanStore {
+    /// The kitchen's plan `id` with its meals, for a request that needs them: 404 without the plan, 409
+    /// `scan_in_progress` before it has meals.
+    func outlined(_ id: UUID, of kitchen: Kitchen) async throws -> (plan: MealPlanRecord, schedule: [PlannedMeal]) {
+        guard let plan = try await plan(id, of: kitchen) else { throw PlansController.notFound }
+        guard let schedule = plan.schedule else { throw PlansController.notOutlined }
+        return (plan, schedule)
+    }
 }

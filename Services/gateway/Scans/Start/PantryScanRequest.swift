@@ -38,10 +38,9 @@ struct PantryScanRequest: Sendable {
     /// The scan's input: the body checked, then the caller's kitchen's items soonest to use first.
     func input(of request: Request, for userID: UUID) async throws -> ScanInput {
         _ = try await request.decodedBody(as: Body.self, largest: 1024, example: Self.example)
-        let kitchen = try await households.kitchen(of: userID)
-        let items = try await pantry.items(of: kitchen, after: nil, limit: Self.mostItems).items
+        let items = try await pantry.offered(in: try await households.kitchen(of: userID))
         guard !items.isEmpty else { throw Empty() }
-        return ScanInput(pantry: items.map(OfferedPantryItem.init))
+        return ScanInput(pantry: items)
     }
 
     /// The pantry has no items: ``empty`` to the client, unless the request is a retry of a scan (``ScanCoordinator``).
@@ -52,4 +51,12 @@ struct PantryScanRequest: Sendable {
         .pantryEmpty,
         "The pantry is empty; add what you have (POST /v1/pantry/items), or scan your fridge, then cook from it."
     )
+}
+
+extension PantryStore {
+    /// The kitchen's items a scan from the pantry is offered (a pantry scan, a plan, a planned meal's recipe or
+    /// replacement): the ``PantryScanRequest/mostItems`` soonest to use, in that order.
+    func offered(in kitchen: Kitchen) async throws -> [OfferedPantryItem] {
+        try await items(of: kitchen, after: nil, limit: PantryScanRequest.mostItems).items.map(OfferedPantryItem.init)
+    }
 }
