@@ -11,7 +11,7 @@ public enum KiwiSchema {
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
         partialRows, lz4Compression, foodTableVersion, households, sharedKitchen, shoppingQuantities, mealPlans, planCalendars,
-        mealRecipes,
+        mealRecipes, receiptScans,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -953,6 +953,87 @@ public enum KiwiSchema {
                         VALUES (
                             p_id, p_user_id, p_quota_key, p_day, 'queued', p_idempotency_key, p_photo_sha256, p_deadline, p_parent_id,
                             v_root, p_ingredients, r_free, p_photo_key
+                        )
+                        RETURNING s.id, s.user_id, s.state, s.error_code, COALESCE(s.error_message, ''), s.photo_sha256, s.deadline,
+                            s.created_at, s.result::text, s.model_ms, s.retry_after_seconds, s.parent_id, s.free, 'reserved'::text,
+                            used_scans, used_tokens, everyones_spend;
+                END
+                $$
+                """,
+            ]
+        )
+
+    /// Version 27 (docs/architecture.md, "Receipt scans"): a scan's `mode`, written when it is reserved, so that the list
+    /// of scans leaves out the modes an app did not ask for (``ScanMode/listedByDefault``) whatever the scan's state. Scans
+    /// from before it have none: they are fridge and dish scans. `kiwi_reserve_scan` gains `p_mode`; the version of
+    /// migration 26 stays, for gateways of the previous release during a rollout, whose scans have no mode.
+    static let receiptScans =
+        Migration(
+            version: 27,
+            name: "scan modes",
+            statements: [
+                "ALTER TABLE scans ADD COLUMN mode text",
+                """
+                CREATE FUNCTION kiwi_reserve_scan(
+                    p_id uuid, p_user_id uuid, p_quota_key bytea, p_day date, p_idempotency_key text, p_photo_sha256 bytea,
+                    p_deadline timestamptz, p_lock bigint, p_scan_limit bigint, p_token_limit bigint, p_budget_nanos bigint,
+                    p_parent_id uuid, p_ingredients jsonb, p_free_refinements integer, p_photo_key bytea, p_free boolean,
+                    p_mode text
+                )
+                RETURNS TABLE (
+                    r_id uuid, r_user_id uuid, r_state text, r_error_code text, r_error_message text, r_photo_sha256 bytea,
+                    r_deadline timestamptz, r_created_at timestamptz, r_result text, r_model_ms integer,
+                    r_retry_after_seconds integer, r_parent_id uuid, r_free boolean, outcome text, used_scans bigint,
+                    used_tokens bigint, everyones_spend bigint
+                )
+                LANGUAGE plpgsql VOLATILE ROWS 1 AS $$
+                DECLARE
+                    v_root uuid;
+                    v_refinable boolean;
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(p_lock);
+                    r_free := COALESCE(p_free, false);
+                    IF p_idempotency_key IS NOT NULL THEN
+                        RETURN QUERY
+                            SELECT s.id, s.user_id, s.state, s.error_code, COALESCE(s.error_message, ''), s.photo_sha256, s.deadline,
+                                s.created_at, s.result::text, s.model_ms, s.retry_after_seconds, s.parent_id, s.free, 'replay'::text,
+                                NULL::bigint, NULL::bigint, NULL::bigint
+                            FROM scans AS s WHERE s.user_id = p_user_id AND s.idempotency_key = p_idempotency_key;
+                        IF FOUND THEN RETURN; END IF;
+                    END IF;
+                    IF p_parent_id IS NOT NULL THEN
+                        SELECT COALESCE(p.root_id, p.id),
+                            p.state = 'succeeded' AND COALESCE(p.result->>'mode', 'fridge') = 'fridge' AND NOT (p.free AND p.parent_id IS NULL)
+                        INTO v_root, v_refinable
+                        FROM scans AS p WHERE p.id = p_parent_id AND p.user_id = p_user_id;
+                        IF NOT FOUND THEN
+                            outcome := 'no_parent';
+                            RETURN NEXT;
+                            RETURN;
+                        END IF;
+                        IF NOT v_refinable THEN
+                            outcome := 'not_refinable';
+                            RETURN NEXT;
+                            RETURN;
+                        END IF;
+                        PERFORM 1 FROM scans WHERE id = v_root FOR UPDATE;
+                        r_free := (SELECT count(*) FROM scans WHERE root_id = v_root AND free AND state <> 'failed') < p_free_refinements;
+                    END IF;
+                    SELECT d.used_scans, d.used_tokens, d.everyones_spend INTO used_scans, used_tokens, everyones_spend
+                    FROM kiwi_daily_usage(p_quota_key, p_day) AS d;
+                    IF (used_scans >= p_scan_limit AND NOT r_free) OR used_tokens >= p_token_limit OR everyones_spend >= p_budget_nanos THEN
+                        outcome := 'refused';
+                        RETURN NEXT;
+                        RETURN;
+                    END IF;
+                    RETURN QUERY
+                        INSERT INTO scans AS s (
+                            id, user_id, quota_key, scan_date, state, idempotency_key, photo_sha256, deadline, parent_id, root_id,
+                            ingredients, free, photo_key, mode
+                        )
+                        VALUES (
+                            p_id, p_user_id, p_quota_key, p_day, 'queued', p_idempotency_key, p_photo_sha256, p_deadline, p_parent_id,
+                            v_root, p_ingredients, r_free, p_photo_key, p_mode
                         )
                         RETURNING s.id, s.user_id, s.state, s.error_code, COALESCE(s.error_message, ''), s.photo_sha256, s.deadline,
                             s.created_at, s.result::text, s.model_ms, s.retry_after_seconds, s.parent_id, s.free, 'reserved'::text,

@@ -75,6 +75,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     /// 403: `DELETE /v1/household/members/{id}` of another member by one who does not manage the household.
     public static let notHouseholdManager: APIErrorCode = "not_household_manager"
     public static let invalidModelResponse: APIErrorCode = "invalid_model_response"
+    /// 422: a receipt scan (`mode=receipt`) whose photos the model found show no receipt; the scan was refunded.
+    public static let notAReceipt: APIErrorCode = "not_a_receipt"
     public static let scanUnavailable: APIErrorCode = "scan_unavailable"
     public static let scanTimeout: APIErrorCode = "scan_timeout"
     public static let authUnavailable: APIErrorCode = "auth_unavailable"

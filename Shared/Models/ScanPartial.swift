@@ -10,6 +10,9 @@ public enum ScanPartial: Hashable, Sendable {
     /// A plan's meal (docs/architecture.md, "Meal plans"), checked against the meals shown before it; `index`: its
     /// position among the meals shown since the last restart, from 0.
     case meal(index: Int, PlannedMeal)
+    /// A receipt's line (docs/architecture.md, "Receipt scans"); `index`: its position among the lines shown since the
+    /// last restart, from 0.
+    case line(index: Int, ReceiptLine)
     /// Everything shown so far is withdrawn; what stands is sent again after it.
     case restart
 
@@ -19,6 +22,7 @@ public enum ScanPartial: Hashable, Sendable {
         case .ingredients: "ingredients"
         case .recipe: "recipe"
         case .meal: "meal"
+        case .line: "line"
         case .restart: "restart"
         }
     }
@@ -26,7 +30,7 @@ public enum ScanPartial: Hashable, Sendable {
 
 extension ScanPartial: Codable {
     fileprivate enum CodingKeys: String, CodingKey {
-        case kind, ingredients, index, recipe, meal
+        case kind, ingredients, index, recipe, meal, line
     }
 
     public init(from decoder: any Decoder) throws {
@@ -35,6 +39,7 @@ extension ScanPartial: Codable {
         case "ingredients": self = .ingredients(try container.decode([Ingredient].self, forKey: .ingredients))
         case "recipe": self = .recipe(index: try container.decode(Int.self, forKey: .index), try container.decode(Recipe.self, forKey: .recipe))
         case "meal": self = .meal(index: try container.decode(Int.self, forKey: .index), try container.decode(PlannedMeal.self, forKey: .meal))
+        case "line": self = .line(index: try container.decode(Int.self, forKey: .index), try container.decode(ReceiptLine.self, forKey: .line))
         case "restart": self = .restart
         case let kind:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown partial kind \(kind)")
@@ -58,13 +63,16 @@ extension ScanPartial: Codable {
         case .meal(let index, let meal):
             try container.encode(index, forKey: .index)
             try container.encode(meal, forKey: .meal)
+        case .line(let index, let line):
+            try container.encode(index, forKey: .index)
+            try container.encode(line, forKey: .line)
         case .restart:
             break
         }
     }
 }
 
-/// The data of an `ingredients`, `recipe`, `meal` or `restart` server-sent event: the scan's id and the element's fields
+/// The data of an `ingredients`, `recipe`, `meal`, `line` or `restart` server-sent event: the scan's id and the element's fields
 /// (``ScanPartial``); the event's name says which.
 public struct ScanPartialEvent: Hashable, Sendable, Encodable {
     public var scanID: UUID
@@ -94,6 +102,7 @@ public struct ScanPartialEvent: Hashable, Sendable, Encodable {
             var index: Int?
             var recipe: Recipe?
             var meal: PlannedMeal?
+            var line: ReceiptLine?
         }
         let fields = try KiwiJSON.decoder().decode(Fields.self, from: data)
         scanID = fields.scanId
@@ -101,6 +110,7 @@ public struct ScanPartialEvent: Hashable, Sendable, Encodable {
         case ("ingredients", let ingredients?, _, _): partial = .ingredients(ingredients)
         case ("recipe", _, let index?, let recipe?): partial = .recipe(index: index, recipe)
         case ("meal", _, let index?, _) where fields.meal != nil: partial = .meal(index: index, fields.meal!)
+        case ("line", _, let index?, _) where fields.line != nil: partial = .line(index: index, fields.line!)
         case ("restart", _, _, _): partial = .restart
         default: throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a partial's event: \(name)"))
         }

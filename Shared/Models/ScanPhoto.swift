@@ -14,8 +14,14 @@ public enum ScanPhoto {
     }
 }
 
-/// What a scan's photos show: the inside of a kitchen (`fridge`, the default), or a cooked dish to cook again (`dish`).
+/// What a scan's photos show: the inside of a kitchen (`fridge`, the default), a cooked dish to cook again (`dish`), or
+/// a shopping receipt in one or more parts (`receipt`).
 public enum ScanMode: String, Codable, Hashable, Sendable, CaseIterable {
     case fridge
     case dish
+    case receipt
+
+    /// The modes an app that names none knows: a scan of any other mode is listed only to an app that asks for its mode
+    /// (`GET /v1/scans?mode=receipt`), since an app that decodes `mode` as an enum of these would fail on it.
+    public static let listedByDefault: [ScanMode] = [.fridge, .dish]
 }

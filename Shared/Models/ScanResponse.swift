@@ -9,13 +9,16 @@ public struct ScanResponse: Codable, Hashable, Sendable {
     public var appliedProfile: KitchenProfile?
     /// Recipes the model suggested that the allergen and diet guard kept from the user, and why.
     public var withheldRecipes: [WithheldRecipe]
-    /// What the photos showed: `fridge` (ingredients and recipes) or `dish` (``dish``; no ingredients or recipes).
+    /// What the photos showed: `fridge` (ingredients and recipes), `dish` (``dish``) or `receipt` (``receipt``); the
+    /// last two have no ingredients or recipes.
     public var mode: ScanMode
     /// A dish scan's answer; absent for a fridge scan, and for photos that show no dish.
     public var dish: DishAnswer?
     /// A plan's scan's answer: the plan's meals (docs/architecture.md, "Meal plans"); absent for every other scan,
     /// and a plan's has no ingredients or recipes.
     public var plan: MealPlanOutline?
+    /// A receipt scan's answer (docs/architecture.md, "Receipt scans"); absent for every other scan.
+    public var receipt: ReceiptAnswer?
 
     public init(
         ingredients: [Ingredient],
@@ -24,7 +27,8 @@ public struct ScanResponse: Codable, Hashable, Sendable {
         withheldRecipes: [WithheldRecipe] = [],
         mode: ScanMode = .fridge,
         dish: DishAnswer? = nil,
-        plan: MealPlanOutline? = nil
+        plan: MealPlanOutline? = nil,
+        receipt: ReceiptAnswer? = nil
     ) {
         self.ingredients = ingredients
         self.recipes = recipes
@@ -33,10 +37,11 @@ public struct ScanResponse: Codable, Hashable, Sendable {
         self.mode = mode
         self.dish = dish
         self.plan = plan
+        self.receipt = receipt
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ingredients, recipes, appliedProfile, withheldRecipes, mode, dish, plan
+        case ingredients, recipes, appliedProfile, withheldRecipes, mode, dish, plan, receipt
     }
 
     /// Answers recorded before profiles existed have neither `appliedProfile` nor `withheldRecipes`, nor `mode` and
@@ -50,9 +55,10 @@ public struct ScanResponse: Codable, Hashable, Sendable {
         mode = try container.decodeIfPresent(ScanMode.self, forKey: .mode) ?? .fridge
         dish = try container.decodeIfPresent(DishAnswer.self, forKey: .dish)
         plan = try container.decodeIfPresent(MealPlanOutline.self, forKey: .plan)
+        receipt = try container.decodeIfPresent(ReceiptAnswer.self, forKey: .receipt)
     }
 
-    /// Leaves `appliedProfile`, `dish` and `plan` out when there are none, as the API leaves out every optional object.
+    /// Leaves `appliedProfile`, `dish`, `plan` and `receipt` out when there are none, as the API leaves out every optional object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ingredients, forKey: .ingredients)
@@ -62,6 +68,7 @@ public struct ScanResponse: Codable, Hashable, Sendable {
         try container.encode(mode, forKey: .mode)
         try container.encodeIfPresent(dish, forKey: .dish)
         try container.encodeIfPresent(plan, forKey: .plan)
+        try container.encodeIfPresent(receipt, forKey: .receipt)
     }
 }
 

@@ -149,6 +149,7 @@ public enum ScanResponseContract {
                 JSONProperty("mode", .oneOf(ScanMode.allCases.map(\.rawValue)), required: false),
                 JSONProperty("dish", DishAnswerContract.clientDish, required: false),
                 JSONProperty("plan", MealPlanContract.clientOutline, required: false),
+                JSONProperty("receipt", ReceiptAnswerContract.clientReceipt, required: false),
             ]
         )
     }

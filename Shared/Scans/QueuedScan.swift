@@ -1,4 +1,5 @@
 import Foundation
+import KiwiModels
 
 /// A scan about to be reserved, `queued`.
 public struct QueuedScan: Sendable {
@@ -21,6 +22,8 @@ public struct QueuedScan: Sendable {
     /// Whether the scan is included in the price of another (a planned meal's recipe, in its plan's): it meets only the
     /// token limit and the budget, and counts in no allowance. A refinement is priced by its chain instead.
     public let free: Bool
+    /// What its photos show; what the list of scans filters by (``ScanMode/listedByDefault``).
+    public let mode: ScanMode
 
     public init(
         id: UUID = UUID(),
@@ -32,7 +35,8 @@ public struct QueuedScan: Sendable {
         deadline: Date,
         refinement: Refinement? = nil,
         photoKey: PhotoKey = PhotoKey(),
-        free: Bool = false
+        free: Bool = false,
+        mode: ScanMode = .fridge
     ) {
         self.id = id
         self.userID = userID
@@ -44,6 +48,7 @@ public struct QueuedScan: Sendable {
         self.refinement = refinement
         self.photoKey = photoKey
         self.free = free
+        self.mode = mode
     }
 
     /// A scan made from a succeeded scan's ingredients as the person confirmed them, with no photo.

@@ -19,6 +19,8 @@ public struct ScanFailure: Sendable, Hashable, Codable, Error {
         case scanTimeout = "scan_timeout"
         /// The bytes are not a well-formed JPEG.
         case invalidImage = "invalid_image"
+        /// A receipt scan's photos show no receipt: the model said so.
+        case notAReceipt = "not_a_receipt"
     }
 
     public var code: Code

@@ -1,10 +1,10 @@
 /// Reads a fridge answer (or a plan's outline) as the model writes it, fragment by fragment, and hands over each
 /// element a client can be shown as soon as it is complete: the top-level `ingredients` array when it closes, then each
-/// object of the top-level `recipes` (or `meals`) array when it closes. A fragment may end anywhere: inside a string, an escape, a number or a
+/// object of the top-level `recipes` (or a plan's `meals`, a receipt's `lines`) array when it closes. A fragment may end anywhere: inside a string, an escape, a number or a
 /// literal.
 ///
 /// It costs one pass over the bytes: outside the elements it hands over it only follows the structure (open
-/// containers, strings and escapes, the current top-level member, the index in `recipes` or `meals`) and builds no values; each
+/// containers, strings and escapes, the current top-level member, the index in its list) and builds no values; each
 /// element is parsed by ``StrictJSONParser`` when it closes, so what it hands over is valid JSON. Malformed JSON is an
 /// error as soon as it shows (a broken structure or escape at its byte, a bad number or literal when it ends, a bad
 /// element when it closes), and so is every later read: nothing more is handed over. It keeps only the element being
@@ -18,6 +18,8 @@ public struct IncrementalJSONReader: Sendable {
         case recipe(index: Int, JSONValue)
         /// The meal at `index` of a plan's `meals`.
         case meal(index: Int, JSONValue)
+        /// The line at `index` of a receipt's `lines`.
+        case line(index: Int, JSONValue)
     }
 
     /// What the next byte may be.
@@ -45,6 +47,7 @@ public struct IncrementalJSONReader: Sendable {
         case ingredients
         case recipe(index: Int)
         case meal(index: Int)
+        case line(index: Int)
     }
 
     /// The top-level members whose elements are handed over.
@@ -52,10 +55,11 @@ public struct IncrementalJSONReader: Sendable {
         case ingredients
         case recipes
         case meals
+        case lines
         case other
 
         /// Whether each object of the member's array is handed over.
-        var isList: Bool { self == .recipes || self == .meals }
+        var isList: Bool { self == .recipes || self == .meals || self == .lines }
     }
 
     private static let maximumDepth = StrictJSONParser().maximumDepth
@@ -67,7 +71,7 @@ public struct IncrementalJSONReader: Sendable {
     private var stringIsKey = false
     private var member = Member.other
     private var memberNames: Set<String> = []
-    /// The index of the object being read in `recipes` or `meals`.
+    /// The index of the object being read in `recipes`, `meals` or `lines`.
     private var listIndex = 0
     private var capture: Capture?
     /// How many containers were open where the capture began.
@@ -210,7 +214,13 @@ public struct IncrementalJSONReader: Sendable {
         if containers.count == 1, member == .ingredients, byte == UInt8(ascii: "[") {
             begin(.ingredients, at: index, keptFrom: &keptFrom)
         } else if containers.count == 2, member.isList, containers.last == UInt8(ascii: "["), byte == UInt8(ascii: "{") {
-            begin(member == .recipes ? .recipe(index: listIndex) : .meal(index: listIndex), at: index, keptFrom: &keptFrom)
+            let element: Capture =
+                switch member {
+                case .recipes: .recipe(index: listIndex)
+                case .meals: .meal(index: listIndex)
+                default: .line(index: listIndex)
+                }
+            begin(element, at: index, keptFrom: &keptFrom)
         } else if Self.isBare(byte) {
             begin(.bare, at: index, keptFrom: &keptFrom)
         }
@@ -249,6 +259,7 @@ public struct IncrementalJSONReader: Sendable {
             case "ingredients": .ingredients
             case "recipes": .recipes
             case "meals": .meals
+            case "lines": .lines
             default: .other
             }
         syntax = .colon
@@ -280,6 +291,7 @@ public struct IncrementalJSONReader: Sendable {
             case .ingredients: elements.append(.ingredients(value))
             case .recipe(let index): elements.append(.recipe(index: index, value))
             case .meal(let index): elements.append(.meal(index: index, value))
+            case .line(let index): elements.append(.line(index: index, value))
             case .key, .bare: break
             }
         }

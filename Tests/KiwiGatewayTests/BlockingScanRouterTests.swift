@@ -309,6 +309,7 @@ struct BlockingScanRouterTests {
             (.llmUnavailable, .serviceUnavailable, "scan_unavailable"),
             (.scanTimeout, .gatewayTimeout, "scan_timeout"),
             (.invalidImage, .badRequest, "invalid_image"),
+            (.notAReceipt, .unprocessableContent, "not_a_receipt"),
         ]
     )
     func workerFailure(_ code: ScanFailure.Code, _ status: HTTPResponse.Status, _ errorCode: String) async throws {

@@ -526,7 +526,7 @@ struct ScanLedgerTests {
             var pages: [[UUID]] = []
             var cursor: PageCursor?
             repeat {
-                let page = try await ledger.scans(of: user, after: cursor, limit: 2)
+                let page = try await ledger.scans(of: user, modes: ScanMode.listedByDefault, after: cursor, limit: 2)
                 pages.append(page.scans.map(\.id))
                 cursor = page.next
             } while cursor != nil
@@ -537,15 +537,45 @@ struct ScanLedgerTests {
         #expect(pages.flatMap { $0 } == [created[2], created[1], created[0]] + sameMoment)
     }
 
+    @Test("a receipt scan is listed only to those who ask for receipts; fridge and dish scans by default", arguments: StoreKind.allCases)
+    func listsByMode(_ kind: StoreKind) async throws {
+        let (byDefault, receipts, dishes, created) = try await withLedger(kind) { ledger, _ in
+            let user = UUID()
+            let person = newQuotaKey()
+            var created: [UUID] = []
+            for mode in [ScanMode.fridge, .receipt, .dish] {
+                let base = newScan(person, user: user)
+                let queued = QueuedScan(
+                    userID: user,
+                    quotaKey: person,
+                    day: base.day,
+                    idempotencyKey: nil,
+                    photoSHA256: base.photoSHA256,
+                    deadline: base.deadline,
+                    mode: mode
+                )
+                guard case .reserved(let scan) = try await ledger.reserve(queued, policy: QuotaPolicy(limit: 3)) else { throw CancellationError() }
+                created.append(scan.id)
+            }
+            func listed(_ modes: [ScanMode]) async throws -> Set<UUID> {
+                Set(try await ledger.scans(of: user, modes: modes, after: nil, limit: 10).scans.map(\.id))
+            }
+            return (try await listed(ScanMode.listedByDefault), try await listed([.receipt]), try await listed([.dish]), created)
+        }
+        #expect(byDefault == [created[0], created[2]])
+        #expect(receipts == [created[1]])
+        #expect(dishes == [created[2]])
+    }
+
     @Test("the page after a scan deleted since goes on after where that scan was", arguments: StoreKind.allCases)
     func pageAfterDeletedScan(_ kind: StoreKind) async throws {
         let (second, created) = try await withLedger(kind) { ledger, _ in
             let person = newQuotaKey()
             let user = UUID()
             let created = try await reserveScans(4, of: person, user: user, in: ledger).map(\.id)
-            let first = try await ledger.scans(of: user, after: nil, limit: 2)
+            let first = try await ledger.scans(of: user, modes: ScanMode.listedByDefault, after: nil, limit: 2)
             _ = try await ledger.delete(created[2], of: user, quotaKey: person)
-            return (try await ledger.scans(of: user, after: first.next, limit: 2).scans.map(\.id), created)
+            return (try await ledger.scans(of: user, modes: ScanMode.listedByDefault, after: first.next, limit: 2).scans.map(\.id), created)
         }
         #expect(second == [created[1], created[0]])
     }
@@ -564,7 +594,7 @@ struct ScanLedgerTests {
             var outcomes: [ScanDeletion] = []
             for scan in scans { outcomes.append(try await ledger.delete(scan.id, of: user, quotaKey: person)) }
             outcomes.append(try await ledger.delete(scans[1].id, of: UUID(), quotaKey: person))
-            let remaining = try await ledger.scans(of: user, after: nil, limit: 10).scans.map(\.id)
+            let remaining = try await ledger.scans(of: user, modes: ScanMode.listedByDefault, after: nil, limit: 10).scans.map(\.id)
             return (outcomes, try await ledger.usage(of: person, on: day).scans, remaining == [scans[1].id])
         }
         #expect(outcomes == [.cancelled, .running, .deleted, .notFound])

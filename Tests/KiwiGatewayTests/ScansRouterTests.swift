@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import KiwiDevelopment
 import KiwiModels
 import KiwiScans
 import KiwiTestSupport
@@ -170,7 +171,32 @@ struct ScansRouterTests {
         }
     }
 
-    @Test("a limit outside 1–100 or a cursor that was never handed out is 400", arguments: ["limit=0", "limit=101", "limit=ten", "cursor=bm9wZQ"])
+    @Test("GET /v1/scans lists a receipt scan only with ?mode=receipt, and fridge and dish scans without a mode")
+    func listByMode() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            var created: [ScanMode: UUID] = [:]
+            for mode in ScanMode.allCases {
+                let upload = MultipartUpload.make(photos: [testPhoto], fields: [("mode", mode.rawValue)])
+                created[mode] = try resource(try await client.upload(upload.body, contentType: upload.contentType, token: token, path: "/v1/scans"))
+                    .id
+            }
+            func listed(_ query: String) async throws -> Set<UUID> {
+                let answer = try await client.execute(.get, "/v1/scans\(query)", token: token)
+                return Set(try KiwiJSON.decoder().decode(ScanList.self, from: Data(answer.body.readableBytesView)).scans.map(\.id))
+            }
+            #expect(try await listed("") == [created[.fridge]!, created[.dish]!])
+            #expect(try await listed("?mode=receipt") == [created[.receipt]!])
+            #expect(try await listed("?mode=dish") == [created[.dish]!])
+        }
+        #expect(gateway.workers.modes == [.fridge, .dish, .receipt])
+    }
+
+    @Test(
+        "a limit outside 1–100, a cursor that was never handed out or an unknown mode is 400",
+        arguments: ["limit=0", "limit=101", "limit=ten", "cursor=bm9wZQ", "mode=pantry"]
+    )
     func listRejectsBadQuery(_ query: String) async throws {
         let gateway = FakeGateway()
         let (token, _, _) = gateway.signIn()

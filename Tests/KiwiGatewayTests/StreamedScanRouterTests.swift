@@ -29,7 +29,7 @@ struct StreamedScanRouterTests {
             let id = try #require(fields["id"].flatMap { Int($0) })
             let name = try #require(fields["event"])
             let data = Data(try #require(fields["data"]).utf8)
-            guard ["ingredients", "recipe", "meal", "restart"].contains(name) else {
+            guard ["ingredients", "recipe", "meal", "line", "restart"].contains(name) else {
                 return Event(id: id, name: name, shows: try KiwiJSON.decoder().decode(ScanResource.self, from: data).status)
             }
             let event = try ScanPartialEvent(name: name, data: data)
@@ -38,6 +38,7 @@ struct StreamedScanRouterTests {
             case .ingredients(let ingredients): return Event(id: id, name: name, shows: ingredients.map(\.name).joined(separator: ","))
             case .recipe(let index, let recipe): return Event(id: id, name: name, shows: "\(index) \(recipe.name)")
             case .meal(let index, let meal): return Event(id: id, name: name, shows: "\(index) \(meal.outline?.name ?? "")")
+            case .line(let index, let line): return Event(id: id, name: name, shows: "\(index) \(line.text)")
             case .restart: return Event(id: id, name: name, shows: "")
             }
         }

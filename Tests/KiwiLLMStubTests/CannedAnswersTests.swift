@@ -48,6 +48,23 @@ struct CannedAnswersTests {
         #expect(undeclared(in: recipe).isEmpty, "\(recipe.name)")
     }
 
+    @Test("every canned receipt passes the contract and adds up to its printed total", arguments: ReceiptAnswers.receipts.indices)
+    func receiptsAddUp(_ index: Int) throws {
+        let answer = ReceiptAnswers.answer(forDigest: digest(picking: index)).serialized()
+        let receipt = try #require(try ReceiptAnswerContract.validateModelAnswer(Data(answer.utf8), idSeed: UUID()).receipt)
+        #expect(receipt.lines.count == ReceiptAnswers.receipts[index].lines.count)
+        #expect(receipt.totalMismatch == nil)
+    }
+
+    @Test("the supermarket receipt is a real one's size: 30 lines, weight-priced, a multi-buy discount and deposits, some 30 tokens a line")
+    func supermarketReceiptHasRealSize() throws {
+        let receipt = ReceiptAnswers.receipts[0]
+        #expect(receipt.lines.count == 30)
+        #expect(receipt.lines.contains { $0.2?.2 == .kg } && receipt.lines.contains { $0.1 == .discount })
+        #expect(receipt.lines.filter { $0.1 == .deposit }.map(\.3) == [1.50, -1.00])
+        #expect((900...1200).contains(ChatCompletionsController.tokens(in: ReceiptAnswers.answer(forDigest: digest(picking: 0)).serialized())))
+    }
+
     @Test(
         "every canned fridge answer is the size of a real four-recipe gpt-4o answer with quantities: 1,400 to 1,800 completion tokens",
         arguments: FridgeAnswers.fridges.indices

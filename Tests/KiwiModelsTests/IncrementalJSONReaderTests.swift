@@ -129,6 +129,13 @@ struct IncrementalJSONReaderTests {
         )
     }
 
+    @Test("a receipt's lines are handed over one by one as they close, and its other members are not")
+    func receiptLines() throws {
+        let text = #"{"isReceipt":true,"currency":"EUR","lines":[{"text":"MILK"},{"text":"BREAD"}],"total":2.5}"#
+        let found = try elements(try cut(text, after: #"{"text":"MILK"}"#))
+        #expect(found == [.line(index: 0, try json(#"{"text":"MILK"}"#)), .line(index: 1, try json(#"{"text":"BREAD"}"#))])
+    }
+
     @Test("an ingredients key inside a recipe is not taken for the answer's ingredients")
     func nestedIngredientsKey() throws {
         let text = #"{"recipes":[{"name":"A","ingredients":[{"name":"Eggs"}]}],"ingredients":[]}"#

@@ -68,6 +68,41 @@ struct PhotosAndDishWorkerTests {
         #expect(response.mode == .dish && response.dish == nil)
     }
 
+    @Test("a receipt scan of two parts asks for the receipt schema, without the profile, and answers every line and the total")
+    func receiptAnswer() async throws {
+        let (result, received) = try await scan(Array(photos.prefix(2)), mode: .receipt, profile: KitchenProfile(allergies: [.peanuts]))
+        guard case .ok(let response) = result else {
+            Issue.record("expected an answer, got \(result)")
+            return
+        }
+        let request = try #require(received.first)
+        #expect(request.parameters.schemaName == "kiwi_receipt")
+        #expect(
+            request.parameters.userTexts == [
+                "These 2 photos show one receipt in parts, top to bottom: answer for the whole receipt, listing each line once even where the parts overlap."
+            ]
+        )
+        let receipt = try #require(response.receipt)
+        #expect(response.mode == .receipt && response.ingredients.isEmpty && response.recipes.isEmpty && response.appliedProfile == nil)
+        #expect(!receipt.lines.isEmpty && receipt.totalMismatch == nil)
+        #expect(throws: Never.self) { try ScanResponseContract.validate(try KiwiJSON.encoder().encode(response)) }
+    }
+
+    @Test("photos the model says show no receipt fail the scan not_a_receipt, after one model call")
+    func notAReceipt() async throws {
+        let (result, received) = try await scan([photos[0]], mode: .receipt, behaviour: StubBehaviour(fault: .noFood))
+        #expect(result.failureCode == .notAReceipt)
+        #expect(received.count == 1)
+    }
+
+    @Test("a receipt that breaks its contract gets one repair told why, then fails invalid_model_response")
+    func offSchemaReceipt() async throws {
+        let (result, received) = try await scan([photos[0]], mode: .receipt, behaviour: StubBehaviour(fault: .nonStrictOffSchema))
+        #expect(result.failureCode == .invalidModelResponse)
+        #expect(received.count == 2)
+        #expect(received.last?.parameters.userTexts.last?.contains("if the photos show no receipt, set isReceipt to false") == true)
+    }
+
     @Test("a dish answer longer than its contract allows gets one repair, then fails invalid_model_response")
     func overLengthDish() async throws {
         let (result, received) = try await scan([photos[0]], mode: .dish, behaviour: StubBehaviour(fault: .overLength))

@@ -225,6 +225,23 @@ struct CLITests {
         }
     }
 
+    @Test("scan --receipt prints the receipt's lines numbered, then the shop and the total; scans --receipts lists it")
+    func receipt() async throws {
+        let photo = Self.temporaryFile(SyntheticJPEG.make(size: 8 * 1024, seed: 151)).path
+        try await SystemRig.run { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let scan = try await cli.run(["scan", "--receipt", photo])
+            #expect(scan.status == 0, "\(scan.output)")
+            #expect(scan.output.contains("On the receipt:\n  [1] "), "\(scan.output)")
+            #expect(scan.output.contains("\nTotal: "))
+            #expect(rig.stub.snapshot.recent.last?.parameters.schemaName == "kiwi_receipt")
+            let listed = try await cli.run(["scans", "--receipts"])
+            #expect(listed.status == 0 && listed.output.contains("receipt: "), "\(listed.output)")
+            #expect(try await cli.run(["scans"]).output.hasPrefix("No scans kept."))
+        }
+    }
+
     @Test("dev-keys and dev-token work from outside the checkout, with the key `make run` makes the auth service trust")
     func developmentKeyFromAnotherDirectory() async throws {
         let cli = try CLI(server: URL(string: "http://127.0.0.1:1")!)

@@ -64,6 +64,31 @@ struct PhotosAndDishEndToEndTests {
         }
     }
 
+    @Test("a receipt is read line by line; photos that show none are 422 not_a_receipt, refunded; receipts are listed only when asked for")
+    func receipt() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let answer = try await upload(Array(photos.prefix(2)), mode: "receipt", token: token, rig: rig)
+            #expect(answer.status == 200)
+            let response = try ScanResponseContract.validate(answer.body)
+            let receipt = try #require(response.receipt)
+            #expect(response.mode == .receipt && !receipt.lines.isEmpty && receipt.totalMismatch == nil)
+            let scanID = try #require(answer.headers.first(name: "Location")?.split(separator: "/").last.map(String.init))
+
+            rig.stub.setBehaviour(StubBehaviour(fault: .noFood))
+            let refused = try await upload([photos[2]], mode: "receipt", token: token, rig: rig)
+            #expect(refused.status == 422)
+            #expect(try refused.json()["error"] as? String == "not_a_receipt")
+            #expect(try await remaining(token, rig: rig) == 3)
+
+            let listed = try await rig.send(.GET, "/v1/scans", token: token).json()["scans"] as? [[String: Any]]
+            #expect(listed?.isEmpty == true)
+            let receipts = try await rig.send(.GET, "/v1/scans?mode=receipt", token: token).json()["scans"] as? [[String: Any]]
+            #expect(receipts?.compactMap { $0["id"] as? String }.last == scanID)
+            #expect(receipts?.count == 2)
+        }
+    }
+
     @Test("a dish answer longer than its contract allows is 502 invalid_model_response after its repair, and the scan is refunded")
     func overLengthDish() async throws {
         try await SystemRig.run(behaviour: StubBehaviour(fault: .overLength)) { rig in

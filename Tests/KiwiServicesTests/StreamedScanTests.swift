@@ -40,7 +40,7 @@ struct StreamedScanTests {
                     #expect(index == recipes.count, "recipe \(index) shown after \(recipes.count) recipes")
                     recipes.append(recipe)
                 case .restart?: self = Shown(after: [])
-                case .meal?, nil: continue
+                case .meal?, .line?, nil: continue
                 }
             }
         }
@@ -84,8 +84,8 @@ struct StreamedScanTests {
         return events
     }
 
-    func start(_ rig: SystemRig, token: String) async throws -> String {
-        let upload = MultipartUpload.make(photo)
+    func start(_ rig: SystemRig, token: String, mode: ScanMode = .fridge) async throws -> String {
+        let upload = MultipartUpload.make(photos: [photo], fields: [("mode", mode.rawValue)])
         let created = try await rig.send(.POST, "/v1/scans", token: token, contentType: upload.contentType, body: upload.body)
         try #require(created.status == 202)
         return try #require(created.headers.first(name: "Location"))
@@ -108,6 +108,24 @@ struct StreamedScanTests {
             let shown = Shown(after: seen)
             #expect(shown.agrees(with: result), "\(shown.recipes.map(\.name)) against \(result.recipes.map(\.name))")
             #expect(rig.stub.snapshot.requests == 1)
+        }
+    }
+
+    @Test("a receipt scan's events come in order: status, each line with its index, then the result, whose lines are those shown")
+    func receiptLinesInOrder() async throws {
+        try await SystemRig.run(behaviour: Self.watchable) { rig in
+            let token = try await rig.signIn()
+            let location = try await start(rig, token: token, mode: .receipt)
+            let seen = try await events(location + "/events", token: token, on: rig.gateway)
+            let names = seen.map(\.name).filter { $0 != "status" }
+            #expect(names.last == "result" && names.dropLast().allSatisfy { $0 == "line" }, "\(names)")
+            let lines = seen.compactMap { event -> (Int, ReceiptLine)? in
+                if case .line(let index, let line)? = event.partial { (index, line) } else { nil }
+            }
+            let receipt = try #require(seen.last?.scan?.result?.receipt)
+            #expect(lines.map(\.0) == Array(lines.indices))
+            #expect(!lines.isEmpty && receipt.lines.starts(with: lines.map(\.1)), "\(lines.count) of \(receipt.lines.count) lines shown")
+            #expect(receipt.totalMismatch == nil)
         }
     }
 

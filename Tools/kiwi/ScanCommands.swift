@@ -10,7 +10,8 @@ import OpenAPIRuntime
 import Synchronization
 
 /// `kiwi scan PHOTO.jpg…`: what is in the fridge (up to five photos of one kitchen), and what to cook; with `--dish`,
-/// which dish the photos show and how to cook it. The scan is started with `POST /v1/scans` and
+/// which dish the photos show and how to cook it; with `--receipt`, the lines of a shopping receipt (its parts, top to
+/// bottom). The scan is started with `POST /v1/scans` and
 /// followed on its event stream with a progress line; a dropped connection is picked up again where it broke off
 /// (the upload is retried under the same `Idempotency-Key`, the stream resumed with `Last-Event-ID`). On a terminal,
 /// the ingredients and each recipe are printed as their events arrive (``StreamedAnswer``); elsewhere, and with
@@ -18,12 +19,14 @@ import Synchronization
 /// `--for NAME…` cooks for those members of the household only, found by their display names.
 struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Scan photos of the inside of a fridge and print recipes, or with --dish a photo of a dish and print how to cook it."
+        abstract: "Scan photos of the inside of a fridge and print recipes, with --dish a photo of a dish and print how to cook it, "
+            + "or with --receipt a shopping receipt and print its lines."
     )
 
     @OptionGroup var server: ServerOptions
     @Argument(help: "One to five JPEG photos of one kitchen (or of one dish), each at most 2 MiB, 8 MiB together.") var photos: [String] = []
     @Flag(help: "The photos show a cooked dish: name it and print one detailed recipe for it.") var dish = false
+    @Flag(help: "The photos show one shopping receipt, in parts from top to bottom: print its lines.") var receipt = false
     @Option(help: "Follow the scan with this id (from `kiwi scans`) instead of starting one.") var resume: String?
     @Flag(help: "Wait for the answer on one request (POST /v1/scan) instead of following the scan's events.") var blocking = false
     @Flag(help: "Print the answer as JSON.") var json = false
@@ -38,6 +41,7 @@ struct Scan: AsyncParsableCommand {
         guard photos.count <= ScanPhoto.maximumCount else { throw ValidationError("A scan takes at most \(ScanPhoto.maximumCount) photos.") }
         guard !(blocking && resume != nil) else { throw ValidationError("--blocking starts a scan; it cannot be used with --resume.") }
         guard members.isEmpty || resume == nil else { throw ValidationError("--for starts a scan; it cannot be used with --resume.") }
+        guard !(dish && receipt) else { throw ValidationError("A scan is of a dish or of a receipt, not both.") }
         if let resume { _ = try IDArgument.scan(resume, named: "--resume") }
     }
 
@@ -85,7 +89,7 @@ struct Scan: AsyncParsableCommand {
         guard total <= ScanPhoto.maximumTotalSize else {
             throw CLIError("These photos are \(total / 1_048_576) MiB together; Kiwi takes at most 8 MiB per scan. Send fewer or smaller ones.")
         }
-        let mode: ScanMode = dish ? .dish : .fridge
+        let mode: ScanMode = dish ? .dish : receipt ? .receipt : .fridge
         let audience = members.isEmpty ? nil : try await Self.memberIDs(named: members, client: client)
         return blocking
             ? try await Self.blockingScan(upload, mode: mode, for: audience, client: client)
@@ -248,12 +252,13 @@ struct Scans: AsyncParsableCommand {
 
     @OptionGroup var server: ServerOptions
     @Option(help: "How many scans to list (1–100).") var limit = 20
+    @Flag(help: "List your receipt scans instead.") var receipts = false
 
     func run() async throws {
         try await runReportingErrors {
             let (client, _) = try signedInClient(server)
             let page: Components.Schemas.ScanList
-            switch try await client.listScans(query: .init(limit: limit)) {
+            switch try await client.listScans(query: .init(mode: receipts ? .receipt : nil, limit: limit)) {
             case .ok(let ok): page = try ok.body.json
             case let other: throw failure(other)
             }
@@ -274,6 +279,9 @@ struct Scans: AsyncParsableCommand {
     static func outcome(_ scan: Components.Schemas.Scan) -> String {
         if let result = scan.result {
             if result.mode == .dish { return result.dish.map { "dish: \($0.name)" } ?? "no dish found" }
+            if let receipt = result.receipt {
+                return "receipt: \(receipt.storeName ?? "a shop"), \(ScanPrinter.money(receipt.total, receipt.currency))"
+            }
             return result.recipes.count == 1 ? "1 recipe" : "\(result.recipes.count) recipes"
         }
         return scan.error?.error ?? ""

@@ -1,3 +1,4 @@
+import Foundation
 import KiwiAPIClient
 
 /// A scan answer as text for a terminal. A fridge scan's recipes are numbered `[1]`, `[2]`…, in the answer's order: the
@@ -5,6 +6,7 @@ import KiwiAPIClient
 enum ScanPrinter {
     static func text(_ response: Components.Schemas.ScanResponse) -> String {
         if response.mode == .dish { return dishText(response) }
+        if let receipt = response.receipt { return receiptText(receipt) }
         guard !response.ingredients.isEmpty || !response.recipes.isEmpty || !(response.withheldRecipes ?? []).isEmpty else {
             return "No food found in this photo."
         }
@@ -64,6 +66,39 @@ enum ScanPrinter {
             lines += recipe.nutrition.map(RecipeLines.nutrition) ?? []
         }
         return (lines + withheldLines(response)).joined(separator: "\n")
+    }
+
+    /// A receipt scan: its lines numbered `[1]`, `[2]`… (the numbers `kiwi pantry add-from` takes), then the shop, the
+    /// day and the total, and whether the lines add up to it.
+    private static func receiptText(_ receipt: Components.Schemas.Receipt) -> String {
+        var lines = [receiptHeading] + receipt.lines.enumerated().map { receiptLine($1, number: $0 + 1) }
+        let when = [receipt.date, receipt.time].compactMap { $0 }.joined(separator: " ")
+        lines.append("")
+        lines.append([receipt.storeName, when.isEmpty ? nil : when].compactMap { $0 }.joined(separator: ", "))
+        lines.append("Total: \(money(receipt.total, receipt.currency))")
+        if let mismatch = receipt.totalMismatch {
+            lines.append(
+                "The lines add up to \(money(mismatch.linesTotal, receipt.currency)), not the printed total: check the lines before "
+                    + "adding them to your pantry."
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// What a receipt's lines are printed under.
+    static let receiptHeading = "On the receipt:"
+
+    /// One line of a receipt, `number` from 1: its total and printed text, and what a food line adds to a pantry.
+    static func receiptLine(_ line: Components.Schemas.ReceiptLine, number: Int) -> String {
+        let unit = line.unit.flatMap { Components.Schemas.QuantityUnit(rawValue: $0.rawValue) }
+        let food = line.name.map { " → " + RecipeLines.ingredient($0, amount: line.quantity, unit: unit) } ?? ""
+        let kind = line.kind == .food ? "" : " (\(line.kind.rawValue))"
+        return "  [\(number)] \(String(format: "%8.2f", line.total))  \(line.text)\(food)\(kind)"
+    }
+
+    /// An amount of money with its currency's code: "2.19 EUR".
+    static func money(_ amount: Double, _ currency: String) -> String {
+        "\(String(format: "%.2f", amount)) \(currency)"
     }
 
     private static func withheldLines(_ response: Components.Schemas.ScanResponse) -> [String] {

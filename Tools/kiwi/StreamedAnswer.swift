@@ -27,6 +27,9 @@ final class StreamedAnswer {
         case .recipe(let index, let recipe):
             if shown.isEmpty { lines = ScanPrinter.ingredientLines([]) }
             lines += ScanPrinter.recipeLines(try Self.converted(recipe), number: index + 1)
+        case .line(let index, let line):
+            if shown.isEmpty { lines = [ScanPrinter.receiptHeading] }
+            lines.append(ScanPrinter.receiptLine(try Self.converted(line), number: index + 1))
         case .meal(_, let meal):
             lines = ["\(meal.date) \(meal.meal.rawValue): \(meal.outline.map { "\($0.name), \($0.cookTimeMinutes) min" } ?? "")"]
         case .restart:

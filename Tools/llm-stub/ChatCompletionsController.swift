@@ -225,7 +225,10 @@ struct ChatCompletionsController: Sendable {
         switch fault {
         case .nonStrictProse: message = .init(content: FridgeAnswers.prose, refusal: nil)
         case .nonStrictOffSchema:
-            let offSchema = request.isDish ? DishAnswers.offSchema(forDigest: digest) : FridgeAnswers.offSchema(forDigest: digest)
+            let offSchema =
+                request.isDish
+                ? DishAnswers.offSchema(forDigest: digest)
+                : request.isReceipt ? ReceiptAnswers.offSchema(forDigest: digest) : FridgeAnswers.offSchema(forDigest: digest)
             message = .init(content: offSchema.serialized(), refusal: nil)
         case .overLength:
             message = .init(content: OverLengthAnswer.lengthening(request.ownAnswer(forDigest: digest)).serialized(), refusal: nil)
@@ -236,7 +239,9 @@ struct ChatCompletionsController: Sendable {
         case .truncated:
             message = .init(content: String(answer.prefix(answer.count / 2)), refusal: nil)
             finishReason = "length"
-        case .noFood: message = .init(content: (request.isDish ? DishAnswers.noDish : FridgeAnswers.noFood).serialized(), refusal: nil)
+        case .noFood:
+            let none = request.isDish ? DishAnswers.noDish : request.isReceipt ? ReceiptAnswers.notAReceipt : FridgeAnswers.noFood
+            message = .init(content: none.serialized(), refusal: nil)
         default: message = .init(content: answer, refusal: nil)
         }
         let completionTokens =

@@ -12,7 +12,8 @@ struct RequestParameters: Codable, Sendable, Hashable {
     var maxCompletionTokens: Int?
     var safetyIdentifier: String?
     var strictSchema: Bool
-    /// `response_format.json_schema.name`: `kiwi_dish` asks for a dish answer, anything else for a fridge answer.
+    /// `response_format.json_schema.name`: `kiwi_dish` asks for a dish answer, `kiwi_receipt` for a receipt's, anything
+    /// else for a fridge answer.
     var schemaName = "kiwi_scan"
     var messageCount: Int
     /// The labels (`p1`, `p2`, …) of the pantry items a pantry scan's recipes may name in `usesUp` (the schema's
@@ -37,10 +38,13 @@ struct CheckedRequest: Sendable {
 
     /// Whether the request asks about a cooked dish rather than a fridge.
     var isDish: Bool { parameters.schemaName == "kiwi_dish" }
-    /// The stub's own answer for a request whose image (or text) has this digest: a dish's, a plan's, a pantry
-    /// scan's or a fridge's.
+    /// Whether the request asks to read a receipt.
+    var isReceipt: Bool { parameters.schemaName == "kiwi_receipt" }
+    /// The stub's own answer for a request whose image (or text) has this digest: a dish's, a receipt's, a plan's, a
+    /// pantry scan's or a fridge's.
     func ownAnswer(forDigest digest: [UInt8]) -> JSONValue {
         if isDish { return DishAnswers.answer(forDigest: digest) }
+        if isReceipt { return ReceiptAnswers.answer(forDigest: digest) }
         if let planSlots = parameters.planSlots { return PlanAnswers.answer(slots: planSlots, usingUp: parameters.pantryIDs ?? []) }
         let answer =
             parameters.pantryIDs.map { PantryAnswers.answer(forDigest: digest, usingUp: $0) } ?? FridgeAnswers.answer(forDigest: digest)

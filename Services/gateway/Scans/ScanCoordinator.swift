@@ -189,7 +189,8 @@ struct ScanCoordinator: Sendable {
             photoSHA256: input.digest,
             deadline: deadline,
             refinement: input.refinement,
-            free: input.meal != nil
+            free: input.meal != nil,
+            mode: input.mode
         )
         let reservation = try await ledger.reserve(queued, policy: policy)
         let scan: ScanRecord
@@ -292,9 +293,9 @@ struct ScanCoordinator: Sendable {
         try await ledger.scan(id, of: userID)
     }
 
-    /// A page of at most `limit` of the user's scans, newest first, starting after `cursor`.
-    func scans(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> ScanPage {
-        try await ledger.scans(of: userID, after: cursor, limit: limit)
+    /// A page of at most `limit` of the user's scans of `modes`, newest first, starting after `cursor`.
+    func scans(of userID: UUID, modes: [ScanMode], after cursor: PageCursor?, limit: Int) async throws -> ScanPage {
+        try await ledger.scans(of: userID, modes: modes, after: cursor, limit: limit)
     }
 
     // MARK: - End

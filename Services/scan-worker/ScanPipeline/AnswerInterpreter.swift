@@ -11,7 +11,7 @@ struct UnusableAnswer: Error, Sendable {
 }
 
 /// The pipeline's interpreting step: a completion read as the scan's answer, held to the contract of its mode
-/// (``ScanResponseContract``, ``DishAnswerContract``), or a plan's to ``MealPlanContract``; a refusal, a cut-off, an empty or filtered answer, or JSON that
+/// (``ScanResponseContract``, ``DishAnswerContract``, ``ReceiptAnswerContract``), or a plan's to ``MealPlanContract``; a refusal, a cut-off, an empty or filtered answer, or JSON that
 /// breaks the contract (a fridge answer's by `rules`) is an ``UnusableAnswer`` for ``AnswerRepair`` to show the model.
 /// The answer's ids are derived from `idSeed`, the scan's id.
 enum AnswerInterpreter {
@@ -41,11 +41,11 @@ enum AnswerInterpreter {
         do throws(ScanResponseValidationError) {
             let data = Data(content.utf8)
             if let plan { return .success(try MealPlanContract.validateModelAnswer(data, by: plan, idSeed: idSeed)) }
-            return .success(
-                try mode == .fridge
-                    ? ScanResponseContract.validateModelAnswer(data, by: rules, idSeed: idSeed)
-                    : DishAnswerContract.validateModelAnswer(data, idSeed: idSeed)
-            )
+            switch mode {
+            case .fridge: return .success(try ScanResponseContract.validateModelAnswer(data, by: rules, idSeed: idSeed))
+            case .dish: return .success(try DishAnswerContract.validateModelAnswer(data, idSeed: idSeed))
+            case .receipt: return .success(try ReceiptAnswerContract.validateModelAnswer(data, idSeed: idSeed))
+            }
         } catch {
             let notJSON = error.violations.count == 1 && error.violations[0].message.hasPrefix("not valid JSON")
             return .failure(

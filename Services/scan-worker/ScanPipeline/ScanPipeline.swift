@@ -117,7 +117,8 @@ struct ScanAnalysis: Sendable {
 ///    or restarting what is shown (``ShownAnswer``);
 /// 2. ``AnswerRepair`` asks once more, told why, when the answer cannot be used;
 /// 3. ``ProfileGuard`` holds the answer to the user's profile, with one repair of its own; a plan's outline is held to
-///    Kiwi's rules of plans instead (``PlanOutlining``), and a replacement that breaks them fails.
+///    Kiwi's rules of plans instead (``PlanOutlining``), and a replacement that breaks them fails; a receipt has nothing
+///    to guard, and photos that show none fail (`not_a_receipt`).
 struct ScanPipeline: Sendable {
     let answering: any ModelAnswering
     let repair: AnswerRepair
@@ -134,6 +135,10 @@ struct ScanPipeline: Sendable {
         switch await repair.validAnswer(rounds: 2, logger: logger, asking: ask) {
         case .failure(let failure):
             result = .failure(failure)
+        case .success(let answer) where request.mode == .receipt:
+            // A receipt has no recipes to guard; photos the model says show no receipt fail, refunded.
+            let response = answer.response
+            result = response.receipt == nil ? .failure(ScanFailure(.notAReceipt, "The photos show no receipt.")) : .success(response)
         case .success(let answer) where request.plan != nil:
             let outlining = PlanOutlining(repair: repair, dietGuard: profileGuard.dietGuard)
             let outlined = await outlining.outlined(

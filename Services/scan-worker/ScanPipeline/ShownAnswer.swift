@@ -47,6 +47,11 @@ struct ShownAnswer: Sendable, Hashable {
         accept(.meal(index: attempt.count, meal))
     }
 
+    /// The attempt's next line of a receipt, validated; returns the partials to show for it.
+    mutating func accept(line: ReceiptLine) -> [ScanPartial] {
+        accept(.line(index: attempt.count, line))
+    }
+
     /// The attempt's meals accepted so far, in order: what the next is checked against.
     var meals: [PlannedMeal] {
         attempt.compactMap { if case .meal(_, let meal) = $0 { meal } else { nil } }

@@ -68,7 +68,8 @@ final class ShownState: Sendable {
 }
 
 /// The pipeline's answering step when answers stream (`LLM_STREAM`): the same call as ``ChatCompletionAnswering``, with
-/// each element of a fridge answer shown as soon as it is written and checked (``AnswerShowing``). Dish answers are
+/// each element of a fridge answer (a plan's meal, a receipt's line) shown as soon as it is written and checked
+/// (``AnswerShowing``). Dish answers are
 /// one object: they stream, and show nothing before their result; nor does a scan whose client waits for the result
 /// alone (``ScanRequest/showsPartials``), unless an earlier delivery of its job already showed some (a worker of the
 /// release before showed every scan's): what was shown is confirmed or restarted, never left to contradict the result.
@@ -79,7 +80,7 @@ struct StreamedAnswering: ModelAnswering {
 
     func answer(_ request: ScanRequest, repair: ScanPrompt.Repair?, spending: inout ScanSpending, logger: Logger) async -> ModelReply {
         var request = request
-        if request.mode == .fridge, request.showsPartials || !request.shown.shown.isEmpty {
+        if request.mode != .dish, request.showsPartials || !request.shown.shown.isEmpty {
             request.listener = AnswerShowing(request: request, sink: sink, dietGuard: dietGuard, logger: logger)
         }
         return await calling.answer(request, repair: repair, spending: &spending, logger: logger)
@@ -148,6 +149,10 @@ actor AnswerShowing: AnswerListener {
                     let fits = !shown.meals.contains { $0.id == meal.id } && checks.problem(of: meal, among: shown.meals) == nil
                     return fits ? shown.accept(meal: meal) : []
                 }
+            case .line(let index, let value):
+                guard request.mode == .receipt else { return [] }
+                let line = try ReceiptAnswerContract.validateModelLine(value, at: index, idSeed: idSeed)
+                return request.shown.answer.withLock { $0.accept(line: line) }
             }
         } catch {
             return []

@@ -728,14 +728,15 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ScanResponse/withheldRecipes`.
             public var withheldRecipes: [Components.Schemas.WithheldRecipe]?
-            /// What the photos showed, as the scan asked (`fridge` for answers recorded before dish scans existed).
+            /// What the photos showed, as the scan asked (`fridge` for answers recorded before dish scans existed). An app meets `receipt` only on a scan it started with `mode=receipt` or listed with `?mode=receipt`, never in the default list of scans: the same for any mode added later.
             ///
             /// - Remark: Generated from `#/components/schemas/ScanResponse/mode`.
             @frozen public enum ModePayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case fridge = "fridge"
                 case dish = "dish"
+                case receipt = "receipt"
             }
-            /// What the photos showed, as the scan asked (`fridge` for answers recorded before dish scans existed).
+            /// What the photos showed, as the scan asked (`fridge` for answers recorded before dish scans existed). An app meets `receipt` only on a scan it started with `mode=receipt` or listed with `?mode=receipt`, never in the default list of scans: the same for any mode added later.
             ///
             /// - Remark: Generated from `#/components/schemas/ScanResponse/mode`.
             public var mode: Components.Schemas.ScanResponse.ModePayload?
@@ -743,6 +744,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ScanResponse/dish`.
             public var dish: Components.Schemas.Dish?
+            /// A receipt scan's answer; absent for every other scan.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScanResponse/receipt`.
+            public var receipt: Components.Schemas.Receipt?
             /// A plan's scan's answer (`POST /v1/plans`): its meals, as the plan shows them; absent for every other scan. A plan's scan has no ingredients or recipes, and its `mode` is `fridge`.
             ///
             /// - Remark: Generated from `#/components/schemas/ScanResponse/plan`.
@@ -771,8 +776,9 @@ extension Components {
             ///   - recipes:
             ///   - appliedProfile: The profile the answer was made for, as it was when the scan started: the user's own, with every allergy and diet of the members of their household; absent when nobody at the table had a profile.
             ///   - withheldRecipes: Recipes the model suggested that broke the profile's allergies or diets even after one repair, and were
-            ///   - mode: What the photos showed, as the scan asked (`fridge` for answers recorded before dish scans existed).
+            ///   - mode: What the photos showed, as the scan asked (`fridge` for answers recorded before dish scans existed). An app meets `receipt` only on a scan it started with `mode=receipt` or listed with `?mode=receipt`, never in the default list of scans: the same for any mode added later.
             ///   - dish: A dish scan's answer; absent for a fridge scan and for photos that show no dish.
+            ///   - receipt: A receipt scan's answer; absent for every other scan.
             ///   - plan: A plan's scan's answer (`POST /v1/plans`): its meals, as the plan shows them; absent for every other scan. A plan's scan has no ingredients or recipes, and its `mode` is `fridge`.
             public init(
                 ingredients: [Components.Schemas.Ingredient],
@@ -781,6 +787,7 @@ extension Components {
                 withheldRecipes: [Components.Schemas.WithheldRecipe]? = nil,
                 mode: Components.Schemas.ScanResponse.ModePayload? = nil,
                 dish: Components.Schemas.Dish? = nil,
+                receipt: Components.Schemas.Receipt? = nil,
                 plan: Components.Schemas.ScanResponse.PlanPayload? = nil
             ) {
                 self.ingredients = ingredients
@@ -789,6 +796,7 @@ extension Components {
                 self.withheldRecipes = withheldRecipes
                 self.mode = mode
                 self.dish = dish
+                self.receipt = receipt
                 self.plan = plan
             }
             public enum CodingKeys: String, CodingKey {
@@ -798,6 +806,7 @@ extension Components {
                 case withheldRecipes
                 case mode
                 case dish
+                case receipt
                 case plan
             }
         }
@@ -1374,7 +1383,237 @@ extension Components {
                 case meal
             }
         }
-        /// The data of a `restart` event of `GET /v1/scans/{id}/events`: every `ingredients`, `recipe` and `meal` event sent before it is withdrawn, and what stands is sent again after it.
+        /// The data of a `line` event of `GET /v1/scans/{id}/events`, for a receipt scan.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ScanLineEvent`.
+        public struct ScanLineEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ScanLineEvent/scanId`.
+            public var scanId: Swift.String
+            /// The line's place among the lines sent since the last `restart`, from 0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScanLineEvent/index`.
+            public var index: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ScanLineEvent/line`.
+            public var line: Components.Schemas.ReceiptLine
+            /// Creates a new `ScanLineEvent`.
+            ///
+            /// - Parameters:
+            ///   - scanId:
+            ///   - index: The line's place among the lines sent since the last `restart`, from 0.
+            ///   - line:
+            public init(
+                scanId: Swift.String,
+                index: Swift.Int,
+                line: Components.Schemas.ReceiptLine
+            ) {
+                self.scanId = scanId
+                self.index = index
+                self.line = line
+            }
+            public enum CodingKeys: String, CodingKey {
+                case scanId
+                case index
+                case line
+            }
+        }
+        /// What a receipt scan read off one shopping receipt (docs/architecture.md, "Receipt scans"). The lines' totals (discounts negative) add up to the printed total to the cent, or `totalMismatch` says they do not.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Receipt`.
+        public struct Receipt: Codable, Hashable, Sendable {
+            /// The shop's name as printed; absent when not shown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Receipt/storeName`.
+            public var storeName: Swift.String?
+            /// The day of the purchase as printed; absent when not shown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Receipt/date`.
+            public var date: Swift.String?
+            /// The time of the purchase as printed, on a 24-hour clock; absent when not shown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Receipt/time`.
+            public var time: Swift.String?
+            /// ISO 4217, one of the codes in circulation.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Receipt/currency`.
+            public var currency: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Receipt/lines`.
+            public var lines: [Components.Schemas.ReceiptLine]
+            /// The total as printed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Receipt/total`.
+            public var total: Swift.Double
+            /// Present when the lines do not add up to the printed total (a line misread, or a part of the receipt not photographed): look before adding the receipt to the pantry.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Receipt/totalMismatch`.
+            public struct TotalMismatchPayload: Codable, Hashable, Sendable {
+                /// The sum of the lines' totals.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Receipt/totalMismatch/linesTotal`.
+                public var linesTotal: Swift.Double
+                /// The total as printed.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Receipt/totalMismatch/printedTotal`.
+                public var printedTotal: Swift.Double
+                /// Creates a new `TotalMismatchPayload`.
+                ///
+                /// - Parameters:
+                ///   - linesTotal: The sum of the lines' totals.
+                ///   - printedTotal: The total as printed.
+                public init(
+                    linesTotal: Swift.Double,
+                    printedTotal: Swift.Double
+                ) {
+                    self.linesTotal = linesTotal
+                    self.printedTotal = printedTotal
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case linesTotal
+                    case printedTotal
+                }
+            }
+            /// Present when the lines do not add up to the printed total (a line misread, or a part of the receipt not photographed): look before adding the receipt to the pantry.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Receipt/totalMismatch`.
+            public var totalMismatch: Components.Schemas.Receipt.TotalMismatchPayload?
+            /// Creates a new `Receipt`.
+            ///
+            /// - Parameters:
+            ///   - storeName: The shop's name as printed; absent when not shown.
+            ///   - date: The day of the purchase as printed; absent when not shown.
+            ///   - time: The time of the purchase as printed, on a 24-hour clock; absent when not shown.
+            ///   - currency: ISO 4217, one of the codes in circulation.
+            ///   - lines:
+            ///   - total: The total as printed.
+            ///   - totalMismatch: Present when the lines do not add up to the printed total (a line misread, or a part of the receipt not photographed): look before adding the receipt to the pantry.
+            public init(
+                storeName: Swift.String? = nil,
+                date: Swift.String? = nil,
+                time: Swift.String? = nil,
+                currency: Swift.String,
+                lines: [Components.Schemas.ReceiptLine],
+                total: Swift.Double,
+                totalMismatch: Components.Schemas.Receipt.TotalMismatchPayload? = nil
+            ) {
+                self.storeName = storeName
+                self.date = date
+                self.time = time
+                self.currency = currency
+                self.lines = lines
+                self.total = total
+                self.totalMismatch = totalMismatch
+            }
+            public enum CodingKeys: String, CodingKey {
+                case storeName
+                case date
+                case time
+                case currency
+                case lines
+                case total
+                case totalMismatch
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReceiptLine`.
+        public struct ReceiptLine: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReceiptLine/id`.
+            public var id: Swift.String
+            /// The line as printed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceiptLine/text`.
+            public var text: Swift.String
+            /// `food` (can go into the pantry), `other` (anything else bought: bags, detergent), `discount` (negative), or `deposit` (on bottles or crates; negative when refunded).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceiptLine/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case food = "food"
+                case other = "other"
+                case discount = "discount"
+                case deposit = "deposit"
+            }
+            /// `food` (can go into the pantry), `other` (anything else bought: bags, detergent), `discount` (negative), or `deposit` (on bottles or crates; negative when refunded).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceiptLine/kind`.
+            public var kind: Components.Schemas.ReceiptLine.KindPayload
+            /// For food, a plain name ("bananas"); absent otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceiptLine/name`.
+            public var name: Swift.String?
+            /// For food
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceiptLine/quantity`.
+            public var quantity: Swift.Double?
+            /// For food, a `QuantityUnit` a pantry takes; weight-priced food in `kg` or `g`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceiptLine/unit`.
+            @frozen public enum UnitPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case g = "g"
+                case kg = "kg"
+                case ml = "ml"
+                case l = "l"
+                case tsp = "tsp"
+                case tbsp = "tbsp"
+                case cup = "cup"
+                case piece = "piece"
+                case clove = "clove"
+                case slice = "slice"
+                case pinch = "pinch"
+                case can = "can"
+                case pack = "pack"
+                case bunch = "bunch"
+            }
+            /// For food, a `QuantityUnit` a pantry takes; weight-priced food in `kg` or `g`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceiptLine/unit`.
+            public var unit: Components.Schemas.ReceiptLine.UnitPayload?
+            /// The price of one `unit`, in the receipt's currency.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceiptLine/unitPrice`.
+            public var unitPrice: Swift.Double?
+            /// What the line adds to the receipt's total.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceiptLine/total`.
+            public var total: Swift.Double
+            /// Creates a new `ReceiptLine`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - text: The line as printed.
+            ///   - kind: `food` (can go into the pantry), `other` (anything else bought: bags, detergent), `discount` (negative), or `deposit` (on bottles or crates; negative when refunded).
+            ///   - name: For food, a plain name ("bananas"); absent otherwise.
+            ///   - quantity: For food
+            ///   - unit: For food, a `QuantityUnit` a pantry takes; weight-priced food in `kg` or `g`.
+            ///   - unitPrice: The price of one `unit`, in the receipt's currency.
+            ///   - total: What the line adds to the receipt's total.
+            public init(
+                id: Swift.String,
+                text: Swift.String,
+                kind: Components.Schemas.ReceiptLine.KindPayload,
+                name: Swift.String? = nil,
+                quantity: Swift.Double? = nil,
+                unit: Components.Schemas.ReceiptLine.UnitPayload? = nil,
+                unitPrice: Swift.Double? = nil,
+                total: Swift.Double
+            ) {
+                self.id = id
+                self.text = text
+                self.kind = kind
+                self.name = name
+                self.quantity = quantity
+                self.unit = unit
+                self.unitPrice = unitPrice
+                self.total = total
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case text
+                case kind
+                case name
+                case quantity
+                case unit
+                case unitPrice
+                case total
+            }
+        }
+        /// The data of a `restart` event of `GET /v1/scans/{id}/events`: every `ingredients`, `recipe`, `meal` and `line` event sent before it is withdrawn, and what stands is sent again after it.
         ///
         /// - Remark: Generated from `#/components/schemas/ScanRestartEvent`.
         public struct ScanRestartEvent: Codable, Hashable, Sendable {

@@ -1114,7 +1114,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The `Idempotency-Key` was already used with other photos or another mode (`idempotency_key_reused`).
+            /// The `Idempotency-Key` was already used with other photos or another mode (`idempotency_key_reused`), or a receipt scan's photos show no receipt (`not_a_receipt`; the scan was not counted).
             ///
             /// - Remark: Generated from `#/paths//v1/scan/post(scanFridge)/responses/422`.
             ///
@@ -1524,7 +1524,7 @@ public enum Operations {
     }
     /// Your scans, newest first, a page at a time
     ///
-    /// The caller's scans still retained (see `GET /v1/scans/{id}`), newest first. Pass a page's `nextCursor` as `cursor` to get the next one; the last page has no `nextCursor`.
+    /// The caller's scans still retained (see `GET /v1/scans/{id}`), newest first. Pass a page's `nextCursor` as `cursor` to get the next one; the last page has no `nextCursor`. Without `mode`, only fridge and dish scans are listed, the modes every app knows; a scan of any later mode (`receipt`) is listed only to an app that asks for that mode.
     ///
     /// - Remark: HTTP `GET /v1/scans`.
     /// - Remark: Generated from `#/paths//v1/scans/get(listScans)`.
@@ -1533,6 +1533,16 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/scans/GET/query`.
             public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/scans/GET/query/mode`.
+                @frozen public enum ModePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case fridge = "fridge"
+                    case dish = "dish"
+                    case receipt = "receipt"
+                }
+                /// Only scans of this mode; without it, `fridge` and `dish` scans.
+                ///
+                /// - Remark: Generated from `#/paths/v1/scans/GET/query/mode`.
+                public var mode: Operations.ListScans.Input.Query.ModePayload?
                 /// Scans per page.
                 ///
                 /// - Remark: Generated from `#/paths/v1/scans/GET/query/limit`.
@@ -1544,12 +1554,15 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
+                ///   - mode: Only scans of this mode; without it, `fridge` and `dish` scans.
                 ///   - limit: Scans per page.
                 ///   - cursor: The `nextCursor` of an earlier page, as it was given; empty, like none, for the first page. Its form is stated so that a client can check it, not to be read or made: any other string is 400.
                 public init(
+                    mode: Operations.ListScans.Input.Query.ModePayload? = nil,
                     limit: Swift.Int? = nil,
                     cursor: Components.Schemas.PageCursor? = nil
                 ) {
+                    self.mode = mode
                     self.limit = limit
                     self.cursor = cursor
                 }
@@ -1702,7 +1715,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The `limit` is not a whole number from 1 to 100, or the `cursor` is not of the form stated (`bad_request`).
+            /// The `limit` is not a whole number from 1 to 100, the `cursor` is not of the form stated, or the `mode` is not one of the modes (`bad_request`).
             ///
             /// - Remark: Generated from `#/paths//v1/scans/get(listScans)/responses/400`.
             ///
@@ -2028,7 +2041,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The scan is final: it finished within the `Prefer: wait`, or the `Idempotency-Key` named an earlier scan that has finished. `succeeded` has its `result`; `failed` is still a 200 here, and its `error` says why (the code `POST /v1/scan` would have answered, e.g. `invalid_model_response`, `scan_unavailable`, `scan_timeout`, `invalid_image`).
+            /// The scan is final: it finished within the `Prefer: wait`, or the `Idempotency-Key` named an earlier scan that has finished. `succeeded` has its `result`; `failed` is still a 200 here, and its `error` says why (the code `POST /v1/scan` would have answered, e.g. `invalid_model_response`, `scan_unavailable`, `scan_timeout`, `invalid_image`, `not_a_receipt`).
             ///
             /// - Remark: Generated from `#/paths//v1/scans/post(createScan)/responses/200`.
             ///
@@ -3225,7 +3238,7 @@ public enum Operations {
     }
     /// Follow a scan as Server-Sent Events until it is final
     ///
-    /// The scan's progress as Server-Sent Events (WHATWG HTML, `EventSource`): its status, then, while the model writes a fridge answer, the detected ingredients and each recipe as soon as it has been checked, then its outcome. A scan already final gets its outcome at once. A client that reconnects sends `Last-Event-ID` and gets only what it missed; once it has seen the final event the answer is 204, which makes `EventSource` stop reconnecting. The `ingredients`, `recipe`, `meal` and `restart` events are additions: a client that listens only for `status`, `result` and `error` works as before, and `result` is always the last word.
+    /// The scan's progress as Server-Sent Events (WHATWG HTML, `EventSource`): its status, then, while the model writes a fridge answer, the detected ingredients and each recipe as soon as it has been checked, then its outcome. A scan already final gets its outcome at once. A client that reconnects sends `Last-Event-ID` and gets only what it missed; once it has seen the final event the answer is 204, which makes `EventSource` stop reconnecting. The `ingredients`, `recipe`, `meal`, `line` and `restart` events are additions: a client that listens only for `status`, `result` and `error` works as before, and `result` is always the last word.
     ///
     /// - Remark: HTTP `GET /v1/scans/{id}/events`.
     /// - Remark: Generated from `#/paths//v1/scans/{id}/events/get(streamScanEvents)`.
@@ -3347,8 +3360,9 @@ public enum Operations {
             /// the ids they keep in the result), `recipe` (`ScanRecipeEvent`: a recipe validated, checked against the
             /// profile and labelled with its allergens; one that breaks the profile is never sent), for a plan's scan
             /// (`POST /v1/plans`) `meal` (`ScanMealEvent`: a meal of the plan checked against the profile and the meals
-            /// sent before it; one that breaks a rule is never sent, and the result says what became of its slot) and
-            /// `restart` (`ScanRestartEvent`: discard every `ingredients`, `recipe` and `meal` shown so far; what stands is
+            /// sent before it; one that breaks a rule is never sent, and the result says what became of its slot), for a
+            /// receipt scan `line` (`ScanLineEvent`: a line of the receipt, validated) and
+            /// `restart` (`ScanRestartEvent`: discard every `ingredients`, `recipe`, `meal` and `line` shown so far; what stands is
             /// sent again after it). The n-th element the scan stored, restarts included, has id 2 + n. Then exactly one `result` (the scan
             /// succeeded, with its `result`) or `error` (it failed, with its `error`) event, the `Scan` resource, with id
             /// 3 + the number of elements the scan stored; it replaces everything streamed, and the stream closes. A

@@ -43,7 +43,7 @@ public protocol APIProtocol: Sendable {
     func scanFridge(_ input: Operations.ScanFridge.Input) async throws -> Operations.ScanFridge.Output
     /// Your scans, newest first, a page at a time
     ///
-    /// The caller's scans still retained (see `GET /v1/scans/{id}`), newest first. Pass a page's `nextCursor` as `cursor` to get the next one; the last page has no `nextCursor`.
+    /// The caller's scans still retained (see `GET /v1/scans/{id}`), newest first. Pass a page's `nextCursor` as `cursor` to get the next one; the last page has no `nextCursor`. Without `mode`, only fridge and dish scans are listed, the modes every app knows; a scan of any later mode (`receipt`) is listed only to an app that asks for that mode.
     ///
     /// - Remark: HTTP `GET /v1/scans`.
     /// - Remark: Generated from `#/paths//v1/scans/get(listScans)`.
@@ -71,7 +71,7 @@ public protocol APIProtocol: Sendable {
     func deleteScan(_ input: Operations.DeleteScan.Input) async throws -> Operations.DeleteScan.Output
     /// Follow a scan as Server-Sent Events until it is final
     ///
-    /// The scan's progress as Server-Sent Events (WHATWG HTML, `EventSource`): its status, then, while the model writes a fridge answer, the detected ingredients and each recipe as soon as it has been checked, then its outcome. A scan already final gets its outcome at once. A client that reconnects sends `Last-Event-ID` and gets only what it missed; once it has seen the final event the answer is 204, which makes `EventSource` stop reconnecting. The `ingredients`, `recipe`, `meal` and `restart` events are additions: a client that listens only for `status`, `result` and `error` works as before, and `result` is always the last word.
+    /// The scan's progress as Server-Sent Events (WHATWG HTML, `EventSource`): its status, then, while the model writes a fridge answer, the detected ingredients and each recipe as soon as it has been checked, then its outcome. A scan already final gets its outcome at once. A client that reconnects sends `Last-Event-ID` and gets only what it missed; once it has seen the final event the answer is 204, which makes `EventSource` stop reconnecting. The `ingredients`, `recipe`, `meal`, `line` and `restart` events are additions: a client that listens only for `status`, `result` and `error` works as before, and `result` is always the last word.
     ///
     /// - Remark: HTTP `GET /v1/scans/{id}/events`.
     /// - Remark: Generated from `#/paths//v1/scans/{id}/events/get(streamScanEvents)`.
@@ -425,7 +425,7 @@ extension APIProtocol {
     }
     /// Your scans, newest first, a page at a time
     ///
-    /// The caller's scans still retained (see `GET /v1/scans/{id}`), newest first. Pass a page's `nextCursor` as `cursor` to get the next one; the last page has no `nextCursor`.
+    /// The caller's scans still retained (see `GET /v1/scans/{id}`), newest first. Pass a page's `nextCursor` as `cursor` to get the next one; the last page has no `nextCursor`. Without `mode`, only fridge and dish scans are listed, the modes every app knows; a scan of any later mode (`receipt`) is listed only to an app that asks for that mode.
     ///
     /// - Remark: HTTP `GET /v1/scans`.
     /// - Remark: Generated from `#/paths//v1/scans/get(listScans)`.
@@ -487,7 +487,7 @@ extension APIProtocol {
     }
     /// Follow a scan as Server-Sent Events until it is final
     ///
-    /// The scan's progress as Server-Sent Events (WHATWG HTML, `EventSource`): its status, then, while the model writes a fridge answer, the detected ingredients and each recipe as soon as it has been checked, then its outcome. A scan already final gets its outcome at once. A client that reconnects sends `Last-Event-ID` and gets only what it missed; once it has seen the final event the answer is 204, which makes `EventSource` stop reconnecting. The `ingredients`, `recipe`, `meal` and `restart` events are additions: a client that listens only for `status`, `result` and `error` works as before, and `result` is always the last word.
+    /// The scan's progress as Server-Sent Events (WHATWG HTML, `EventSource`): its status, then, while the model writes a fridge answer, the detected ingredients and each recipe as soon as it has been checked, then its outcome. A scan already final gets its outcome at once. A client that reconnects sends `Last-Event-ID` and gets only what it missed; once it has seen the final event the answer is 204, which makes `EventSource` stop reconnecting. The `ingredients`, `recipe`, `meal`, `line` and `restart` events are additions: a client that listens only for `status`, `result` and `error` works as before, and `result` is always the last word.
     ///
     /// - Remark: HTTP `GET /v1/scans/{id}/events`.
     /// - Remark: Generated from `#/paths//v1/scans/{id}/events/get(streamScanEvents)`.

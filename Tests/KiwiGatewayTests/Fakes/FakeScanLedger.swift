@@ -22,6 +22,8 @@ final class FakeScanLedger: ScanLedger {
         var free = false
         /// Its photos' key, while it is open.
         var photoKey: PhotoKey?
+        /// What its photos show, as reserved.
+        var mode = ScanMode.fridge
 
         /// Whether it counts as one of the day's scans: not failed, and not free.
         var charged: Bool { record.state != .failed && !free }
@@ -139,7 +141,8 @@ final class FakeScanLedger: ScanLedger {
                 idempotencyKey: scan.idempotencyKey,
                 rootID: rootID,
                 free: free,
-                photoKey: scan.photoKey
+                photoKey: scan.photoKey,
+                mode: scan.mode
             )
             return .reserved(record)
         }
@@ -229,10 +232,10 @@ final class FakeScanLedger: ScanLedger {
         }
     }
 
-    func scans(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> ScanPage {
+    func scans(of userID: UUID, modes: [ScanMode], after cursor: PageCursor?, limit: Int) async throws -> ScanPage {
         try state.withLock { state in
             if let failure = state.failure { throw failure }
-            let own = state.scans.values.map(\.record).filter { $0.userID == userID }
+            let own = state.scans.values.filter { $0.record.userID == userID && modes.contains($0.mode) }.map(\.record)
             let page = PageCursor.page(of: own, after: cursor, limit: limit, createdAt: \.createdAt, id: \.id)
             return ScanPage(scans: page.items, next: page.next)
         }

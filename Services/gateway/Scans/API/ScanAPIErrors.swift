@@ -82,6 +82,12 @@ struct ScanAPIErrors: Sendable {
             APIError(.gatewayTimeout, .scanTimeout, "The scan took too long; your scan was not counted. Please try again.")
         case .invalidImage:
             APIError(.badRequest, .invalidImage, failure.message.isEmpty ? "The photo could not be read; please take another one." : failure.message)
+        case .notAReceipt:
+            APIError(
+                .unprocessableContent,
+                .notAReceipt,
+                "These photos don't show a shopping receipt; your scan was not counted. Photograph the whole receipt, flat and in good light."
+            )
         }
     }
 }

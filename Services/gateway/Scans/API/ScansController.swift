@@ -70,11 +70,20 @@ struct ScansController: Sendable {
         try Response.json(try await ownScan(context).resource)
     }
 
-    /// `GET /v1/scans?limit=&cursor=`: the user's retained scans, newest first, a page at a time.
+    /// `GET /v1/scans?mode=&limit=&cursor=`: the user's retained scans, newest first, a page at a time; of one `mode`
+    /// when the app names one, else of the modes every app knows (``ScanMode/listedByDefault``).
     @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
-        let page = try PageRequest(request.uri.queryParameters)
-        let scans = try await scans.scans(of: session.userID, after: page.cursor, limit: page.limit)
+        let query = request.uri.queryParameters
+        let page = try PageRequest(query)
+        let modes =
+            try query.get("mode").map { name in
+                guard let mode = ScanMode(rawValue: name) else {
+                    throw APIError.badRequest("mode must be one of \(ScanMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+                }
+                return [mode]
+            } ?? ScanMode.listedByDefault
+        let scans = try await scans.scans(of: session.userID, modes: modes, after: page.cursor, limit: page.limit)
         return try Response.json(ScanList(scans: scans.scans.map(\.resource), nextCursor: scans.next?.token))
     }
 

@@ -128,14 +128,15 @@ struct PostgresScanLedger: ScanLedger {
     }
 
     /// Pages by `(created_at, id)` in microseconds, the precision PostgreSQL keeps, so no scan is skipped or repeated
-    /// between pages.
-    func scans(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> ScanPage {
+    /// between pages. A scan reserved before modes were kept has its answer's mode, or none: a fridge scan's.
+    func scans(of userID: UUID, modes: [ScanMode], after cursor: PageCursor?, limit: Int) async throws -> ScanPage {
         try await withStatementDeadline("scan ledger list", timeout: timeout) {
             let micros = PageCursor.createdAtMicrosecondsSQL
             let rows = try await client.query(
                 """
                 SELECT \(unescaped: Self.columns()), \(unescaped: micros) AS created_at_micros FROM scans
-                WHERE user_id = \(userID) AND (\(cursor == nil) OR (\(unescaped: micros), id) < (\(cursor?.createdAtMicroseconds ?? 0), \(cursor?.id ?? UUID())))
+                WHERE user_id = \(userID) AND COALESCE(mode, result->>'mode', 'fridge') = ANY(\(modes.map(\.rawValue)))
+                    AND (\(cursor == nil) OR (\(unescaped: micros), id) < (\(cursor?.createdAtMicroseconds ?? 0), \(cursor?.id ?? UUID())))
                 ORDER BY created_at DESC, id DESC LIMIT \(limit + 1)
                 """,
                 logger: logger
@@ -323,12 +324,12 @@ struct ReserveScanStatement: PostgresPreparedStatement {
             r_model_ms AS model_ms, r_retry_after_seconds AS retry_after_seconds, \(StoredPartial.column(ofScan: "earlier")) AS partials,
             COALESCE(earlier.partial_count, 0) AS partial_count, r_parent_id AS parent_id, r_free AS free, outcome, used_scans,
             used_tokens, everyones_spend
-        FROM kiwi_reserve_scan($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10, $11, $12, to_jsonb($13::text[]), $14, $15, $16)
+        FROM kiwi_reserve_scan($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10, $11, $12, to_jsonb($13::text[]), $14, $15, $16, $17)
         LEFT JOIN scans AS earlier ON earlier.id = r_id
         """
     // Stated, because the idempotency key, the limits and a photo scan's parent may be null, which says nothing of their types.
     static let bindingDataTypes: [PostgresDataType] = [
-        .uuid, .uuid, .bytea, .text, .text, .bytea, .timestamptz, .int8, .int8, .int8, .int8, .uuid, .textArray, .int4, .bytea, .bool,
+        .uuid, .uuid, .bytea, .text, .text, .bytea, .timestamptz, .int8, .int8, .int8, .int8, .uuid, .textArray, .int4, .bytea, .bool, .text,
     ]
     typealias Row = PostgresRow
 
@@ -354,6 +355,7 @@ struct ReserveScanStatement: PostgresPreparedStatement {
         bindings.append(Int32(policy.freeRefinements))
         try bindings.append(scan.photoKey.bytes)
         bindings.append(scan.free)
+        bindings.append(scan.mode.rawValue)
         return bindings
     }
 }

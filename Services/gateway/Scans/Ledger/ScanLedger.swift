@@ -64,8 +64,8 @@ protocol ScanLedger: Sendable {
     func scan(_ id: UUID, of userID: UUID, partialsAfter seen: Int) async throws -> ScanRecord?
     /// The scan user `userID` started with idempotency key `key`; nil when none holds it.
     func scan(idempotencyKey key: String, of userID: UUID) async throws -> ScanRecord?
-    /// A page of at most `limit` of the user's scans, newest first, starting after `cursor`.
-    func scans(of userID: UUID, after cursor: PageCursor?, limit: Int) async throws -> ScanPage
+    /// A page of at most `limit` of the user's scans of `modes`, newest first, starting after `cursor`.
+    func scans(of userID: UUID, modes: [ScanMode], after cursor: PageCursor?, limit: Int) async throws -> ScanPage
     /// Cancels a scan no worker has started, or deletes a final one (``ScanDeletion``).
     func delete(_ id: UUID, of userID: UUID, quotaKey: Data) async throws -> ScanDeletion
     /// Fails, with `scan_timeout`, open scans whose deadline passed more than `grace` ago: their gateway and worker
