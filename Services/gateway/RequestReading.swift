@@ -44,6 +44,16 @@ extension Parameters {
         }
         return number
     }
+
+    /// The boolean `name`: false when absent; anything but `true` or `false`, spelled exactly as a JSON boolean like
+    /// the API's other booleans, is a 400.
+    func flag(_ name: String) throws -> Bool {
+        switch self[name[...]].map(String.init) {
+        case nil, "false"?: false
+        case "true"?: true
+        default: throw APIError.badRequest("\(name) must be true or false.")
+        }
+    }
 }
 
 extension GatewayRequestContext {

@@ -11,7 +11,7 @@ public enum KiwiSchema {
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
         partialRows, lz4Compression, foodTableVersion, households, sharedKitchen, shoppingQuantities, mealPlans, planCalendars,
-        mealRecipes, receiptScans,
+        mealRecipes, receiptScans, pantryReceipts,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -1040,6 +1040,36 @@ public enum KiwiSchema {
                             used_scans, used_tokens, everyones_spend;
                 END
                 $$
+                """,
+            ]
+        )
+
+    /// Version 28 (docs/architecture.md, "Receipts in the pantry"): the receipt lines each kitchen's pantry was filled
+    /// from, so that a line goes in once however often its scan is added, and another scan of the same receipt (the
+    /// same `fingerprint`) is noticed. Kept with the kitchen: merged into a household's, deleted with the pantry. And
+    /// each pantry item's last price per unit, from a receipt, which a recipe's cost is counted from.
+    static let pantryReceipts =
+        Migration(
+            version: 28,
+            name: "receipt lines in the pantry",
+            statements: [
+                """
+                CREATE TABLE pantry_receipt_lines (
+                    kitchen_id uuid NOT NULL,
+                    scan_id uuid NOT NULL,
+                    line_id uuid NOT NULL,
+                    fingerprint text,
+                    added_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (kitchen_id, scan_id, line_id)
+                )
+                """,
+                "CREATE INDEX pantry_receipt_lines_by_fingerprint ON pantry_receipt_lines (kitchen_id, fingerprint) WHERE fingerprint IS NOT NULL",
+                """
+                ALTER TABLE pantry_items
+                    ADD COLUMN price_amount double precision CHECK (price_amount > 0),
+                    ADD COLUMN price_unit text,
+                    ADD COLUMN price_currency text CHECK (price_currency ~ '^[A-Z]{3}$'),
+                    ADD CONSTRAINT pantry_items_price CHECK ((price_amount IS NULL) = (price_unit IS NULL) AND (price_amount IS NULL) = (price_currency IS NULL))
                 """,
             ]
         )

@@ -57,6 +57,9 @@ public struct APIErrorCode: RawRepresentable, Codable, Hashable, Sendable, Expre
     public static let pantryFull: APIErrorCode = "pantry_full"
     /// 409: `PATCH /v1/pantry/items/{id}` with a name whose key is another item's.
     public static let pantryItemExists: APIErrorCode = "pantry_item_exists"
+    /// 409: `POST /v1/pantry/items` with a receipt scan when another scan of the same receipt (the same shop, day and
+    /// time, total and number of lines) went into the pantry; `scanId` names that scan. `again=true` adds it anyway.
+    public static let receiptAlreadyAdded: APIErrorCode = "receipt_already_added"
     /// 409: `POST /v1/pantry/items` with a scan that has no ingredients to add: failed, of a dish, or none found.
     public static let scanHasNoIngredients: APIErrorCode = "scan_has_no_ingredients"
     /// 400: `POST /v1/shopping-list/items` when the new items would take the list past its 500 items.
@@ -93,7 +96,8 @@ public struct ErrorBody: Codable, Hashable, Sendable {
     /// When the daily quota refills; present only with `rate_limit_exceeded`.
     public var resetsAt: Date?
     /// The scan a 5xx of a scan route is about, when one was reserved: its outcome is at `/v1/scans/{scanId}`
-    /// (also the response's `Location`), so a client that lost the answer fetches it instead of paying again.
+    /// (also the response's `Location`), so a client that lost the answer fetches it instead of paying again. With
+    /// `receipt_already_added`, the scan of the same receipt added first.
     public var scanId: UUID?
 
     public init(error: APIErrorCode, message: String, resetsAt: Date? = nil, scanId: UUID? = nil) {

@@ -26,6 +26,8 @@ public struct PantryItem: Codable, Hashable, Sendable, Identifiable {
     public var addedAt: Date
     /// When a scan or the person last added it again.
     public var lastSeenAt: Date
+    /// The last price paid for it, from a receipt added to the pantry; absent when none is known.
+    public var price: PantryPrice?
 
     public init(
         id: UUID,
@@ -40,7 +42,8 @@ public struct PantryItem: Codable, Hashable, Sendable, Identifiable {
         source: PantrySource,
         scanId: UUID? = nil,
         addedAt: Date,
-        lastSeenAt: Date
+        lastSeenAt: Date,
+        price: PantryPrice? = nil
     ) {
         self.id = id
         self.name = name
@@ -55,9 +58,11 @@ public struct PantryItem: Codable, Hashable, Sendable, Identifiable {
         self.scanId = scanId
         self.addedAt = addedAt
         self.lastSeenAt = lastSeenAt
+        self.price = price
     }
 
-    /// Writes absent values as explicit `null`s: the contract lists every field.
+    /// Writes absent values as explicit `null`s: the contract lists every field; `price`, added later, is left out
+    /// when absent.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -73,6 +78,7 @@ public struct PantryItem: Codable, Hashable, Sendable, Identifiable {
         try container.encode(scanId, forKey: .scanId)
         try container.encode(addedAt, forKey: .addedAt)
         try container.encode(lastSeenAt, forKey: .lastSeenAt)
+        try container.encodeIfPresent(price, forKey: .price)
     }
 }
 

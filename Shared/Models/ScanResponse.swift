@@ -135,6 +135,9 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
     /// For a pantry scan's recipe, the pantry items it uses up (their ids, as `GET /v1/pantry` lists them); absent from
     /// any other scan's.
     public var usesUp: [UUID]?
+    /// What it costs at the pantry's prices, counted when a saved recipe is read (docs/architecture.md, "What a recipe
+    /// costs"); absent when nothing in it has a price, and never stored.
+    public var cost: RecipeCost?
 
     public init(
         id: UUID,
@@ -149,7 +152,8 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         servings: Int? = nil,
         stepDetails: [StepDetail]? = nil,
         nutrition: RecipeNutrition? = nil,
-        usesUp: [UUID]? = nil
+        usesUp: [UUID]? = nil,
+        cost: RecipeCost? = nil
     ) {
         self.id = id
         self.name = name
@@ -164,10 +168,11 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         self.stepDetails = stepDetails
         self.nutrition = nutrition
         self.usesUp = usesUp
+        self.cost = cost
     }
 
     /// Writes `makeItFasterTip` as an explicit `null` rather than leaving it out: the contract lists every field.
-    /// `allergens`, `servings`, `stepDetails`, `nutrition` and `usesUp` are left out when absent, as the API leaves out every
+    /// `allergens`, `servings`, `stepDetails`, `nutrition`, `usesUp` and `cost` are left out when absent, as the API leaves out every
     /// member added later that a recipe lacks.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -185,6 +190,7 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         try container.encodeIfPresent(nutrition, forKey: .nutrition)
         // In lower case, as `GET /v1/pantry` writes the ids (``UUID`` in an array would be written in upper case).
         try container.encodeIfPresent(usesUp?.map { $0.uuidString.lowercased() }, forKey: .usesUp)
+        try container.encodeIfPresent(cost, forKey: .cost)
     }
 }
 

@@ -192,7 +192,13 @@ public enum ScanResponseContract {
                     allergensProperty(withIDs: withIDs),
                     addedLater("servings", .integer(1...12), withIDs: withIDs),
                     stepDetailsProperty(count: stepCount, withIDs: withIDs),
-                ] + (withIDs ? [JSONProperty("nutrition", RecipeNutrition.shape, required: false), clientUsesUp] : usesUp.map { [$0] } ?? []),
+                ]
+                    + (withIDs
+                        ? [
+                            JSONProperty("nutrition", RecipeNutrition.shape, required: false), clientUsesUp,
+                            JSONProperty("cost", RecipeCost.shape, required: false),
+                        ]
+                        : usesUp.map { [$0] } ?? []),
                 withID: withIDs
             ),
             stepDetailsRule
@@ -297,6 +303,27 @@ public enum ScanResponseContract {
             throw ScanResponseValidationError(violations: [JSONViolation(path: "$", message: "does not decode: \(error)")])
         }
     }
+}
+
+extension RecipeCost {
+    /// The rules of a recipe's `cost` as clients receive it; the server counts it, the model never writes it.
+    static let shape = JSONShape.object([
+        JSONProperty("currency", .oneOf(Currency.codes)),
+        JSONProperty("total", .number(0...100_000_000)),
+        JSONProperty("perServing", .number(0...100_000_000)),
+        JSONProperty("servings", .integer(1...24)),
+        JSONProperty("status", .oneOf(CostStatus.allCases.map(\.rawValue))),
+        JSONProperty(
+            "unpriced",
+            .array(
+                of: .object([
+                    JSONProperty("name", .string(length: 1...100)),
+                    JSONProperty("reason", .oneOf(UnpricedIngredient.Reason.allCases.map(\.rawValue))),
+                ]),
+                count: 0...40
+            )
+        ),
+    ])
 }
 
 extension RecipeNutrition {

@@ -173,6 +173,94 @@ struct PantryRouterTests {
         #expect(gateway.pantry.count(of: session.userId) == 3)
     }
 
+    /// A receipt scan's answer: milk twice, a weight-priced line, a bag and a discount.
+    static func receiptAnswer(date: String? = "2026-06-14") -> ScanResponse {
+        let lines = [
+            ReceiptLine(id: UUID(), text: "WHOLE MILK 1L", kind: .food, name: "Whole milk", quantity: 1, unit: .l, unitPrice: 1.19, total: 1.19),
+            ReceiptLine(id: UUID(), text: "WHOLE MILK 1L", kind: .food, name: "Whole milk", quantity: 1, unit: .l, unitPrice: 1.19, total: 1.19),
+            ReceiptLine(id: UUID(), text: "BANANAS 0.734kg", kind: .food, name: "Bananas", quantity: 0.734, unit: .kg, unitPrice: 2.99, total: 2.19),
+            ReceiptLine(id: UUID(), text: "CARRIER BAG", kind: .other, total: 0.20),
+            ReceiptLine(id: UUID(), text: "MULTIBUY", kind: .discount, total: -0.30),
+        ]
+        let receipt = ReceiptAnswer(storeName: "FreshMart", date: date, time: "18:42", currency: "EUR", lines: lines, total: 4.47)
+        return ScanResponse(ingredients: [], recipes: [], mode: .receipt, receipt: receipt)
+    }
+
+    @Test("a receipt scan's food lines are added, what was bought summed and added to what the pantry holds; the rest left out")
+    func addFromReceipt() async throws {
+        let gateway = Self.gateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            _ = try await Self.added(client, token: token, #"{"name": "whole milk", "quantity": 500, "unit": "ml"}"#)
+            let scan = try await Self.scan(gateway, client, token: token, outcome: .ok(Self.receiptAnswer()))
+            let answer = try await Self.addScan(client, token: token, scan)
+            #expect(answer.status == .ok)
+            let items = try Self.decode(answer, as: PantryItems.self).items
+            #expect(items.map(\.key) == ["milk", "banana"])
+            #expect(items.map(\.quantity) == [2500, 0.734] && items.map(\.unit) == [.ml, .kg])
+            #expect(items[1].useSoonBy == CalendarDay("2026-06-14")!.adding(days: 5) && items[1].scanId == scan)
+            let again = try Self.decode(try await Self.addScan(client, token: token, scan), as: PantryItems.self).items
+            #expect(again == items, "adding the receipt again adds nothing twice")
+        }
+    }
+
+    @Test("lines picks some of a receipt's food lines; a line that is not one is 400, and lines with a fridge scan 400")
+    func addReceiptLines() async throws {
+        let gateway = Self.gateway()
+        let (token, session, _) = gateway.signIn()
+        let answer = Self.receiptAnswer()
+        let lines = try #require(answer.receipt?.lines)
+        try await gateway.test { client async throws in
+            let scan = try await Self.scan(gateway, client, token: token, outcome: .ok(answer))
+            let picked = try await Self.post(client, token: token, #"{"scanId":"\#(scan)","lines":["\#(lines[2].id)"]}"#)
+            #expect(try Self.decode(picked, as: PantryItems.self).items.map(\.key) == ["banana"])
+            let bag = try await Self.post(client, token: token, #"{"scanId":"\#(scan)","lines":["\#(lines[3].id)"]}"#)
+            #expect(bag.status == .badRequest && bag.errorCode == "bad_request")
+            let fridge = try await Self.scan(gateway, client, token: token)
+            let notReceipt = try await Self.post(client, token: token, #"{"scanId":"\#(fridge)","lines":["\#(lines[0].id)"]}"#)
+            #expect(notReceipt.status == .badRequest)
+        }
+        #expect(gateway.pantry.count(of: session.userId) == 1)
+    }
+
+    @Test("another scan of the same receipt is 409 receipt_already_added naming the first, and again=true adds it")
+    func sameReceiptTwice() async throws {
+        let gateway = Self.gateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let first = try await Self.scan(gateway, client, token: token, outcome: .ok(Self.receiptAnswer()))
+            let second = try await Self.scan(gateway, client, token: token, outcome: .ok(Self.receiptAnswer()))
+            _ = try await Self.addScan(client, token: token, first)
+            let refused = try await Self.addScan(client, token: token, second)
+            #expect(refused.status == .conflict && refused.errorCode == "receipt_already_added")
+            #expect(try refused.json()["scanId"] as? String == first.uuidString.lowercased())
+            let forced = try await client.execute(
+                .post,
+                "/v1/pantry/items?again=true",
+                token: token,
+                headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"scanId":"\#(second)"}"#)
+            )
+            #expect(forced.status == .ok)
+            #expect(try Self.decode(forced, as: PantryItems.self).items.map(\.quantity) == [4, 1.468])
+        }
+    }
+
+    @Test("a receipt without food lines is 409 scan_has_no_ingredients, and adds nothing")
+    func receiptWithoutFood() async throws {
+        let gateway = Self.gateway()
+        let (token, session, _) = gateway.signIn()
+        var withoutFood = Self.receiptAnswer()
+        withoutFood.receipt?.lines.removeAll { $0.kind == .food }
+        let answer = withoutFood
+        try await gateway.test { client async throws in
+            let scan = try await Self.scan(gateway, client, token: token, outcome: .ok(answer))
+            let refused = try await Self.addScan(client, token: token, scan)
+            #expect(refused.status == .conflict && refused.errorCode == "scan_has_no_ingredients")
+        }
+        #expect(gateway.pantry.count(of: session.userId) == 0)
+    }
+
     @Test("a refinement's confirmed list is what its scan id adds")
     func addFromRefinement() async throws {
         let gateway = Self.gateway()

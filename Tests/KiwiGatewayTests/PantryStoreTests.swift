@@ -246,4 +246,111 @@ struct PantryStoreTests {
             #expect(try await store.allItems(of: user).count == 5)
         }
     }
+
+    /// A purchase of `quantity` `unit` of `name` on a receipt's line.
+    static func purchase(_ name: String, _ quantity: Double, _ unit: QuantityUnit, scan: UUID) -> Purchase {
+        var item = item(name, quantity: quantity, unit: unit)
+        (item.source, item.scanId, item.price) = (.scan, scan, PantryPrice(amount: 1.19, unit: unit, currency: "EUR"))
+        return Purchase(lineID: UUID(), item: item)
+    }
+
+    @Test(
+        "a receipt's purchases add to what the pantry holds, and each line goes in once however often its scan is added",
+        arguments: StoreKind.allCases
+    )
+    func purchasesAccumulateOnce(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { store async throws in
+            let user = Kitchen.own(UUID())
+            _ = try await store.add([Self.item("Milk", quantity: 500, unit: .ml), Self.item("Eggs")], for: user, capacity: 10)
+            let scan = UUID()
+            let receipt = ReceiptAddition(scanID: scan, fingerprint: "shop|2026-11-27|18:42|EUR|238|2", again: false)
+            let purchases = [
+                Self.purchase("Milk", 1, .l, scan: scan), Self.purchase("Milk", 1, .l, scan: scan), Self.purchase("Eggs", 10, .piece, scan: scan),
+            ]
+            guard case .added(let items, let count) = try await store.addPurchases(purchases, from: receipt, for: user, capacity: 10) else {
+                Issue.record("the purchases were not added")
+                return
+            }
+            #expect(items.map(\.key) == ["milk", "eggs"] && count == 2)
+            #expect(items.map(\.quantity) == [2500, 10] && items.map(\.unit) == [.ml, .piece])
+            #expect(
+                items.map(\.price) == [
+                    PantryPrice(amount: 1.19, unit: .l, currency: "EUR"), PantryPrice(amount: 1.19, unit: .piece, currency: "EUR"),
+                ]
+            )
+            guard case .added(let again, _) = try await store.addPurchases(purchases, from: receipt, for: user, capacity: 10) else {
+                Issue.record("adding the scan again was refused")
+                return
+            }
+            #expect(again == items)
+            #expect(try await store.allItems(of: user).map(\.quantity).sorted { ($0 ?? 0) < ($1 ?? 0) } == [10, 2500])
+        }
+    }
+
+    @Test("another scan of the same receipt adds nothing and names the first scan, unless added again on purpose", arguments: StoreKind.allCases)
+    func sameReceiptIsNoticed(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { store async throws in
+            let user = Kitchen.own(UUID())
+            let (first, second) = (UUID(), UUID())
+            let fingerprint = "shop|2026-11-27|18:42|EUR|199|1"
+            _ = try await store.addPurchases(
+                [Self.purchase("Milk", 1, .l, scan: first)],
+                from: .init(scanID: first, fingerprint: fingerprint, again: false),
+                for: user,
+                capacity: 10
+            )
+            let duplicate = [Self.purchase("Milk", 1, .l, scan: second)]
+            #expect(
+                try await store.addPurchases(duplicate, from: .init(scanID: second, fingerprint: fingerprint, again: false), for: user, capacity: 10)
+                    == .sameReceipt(firstScanID: first)
+            )
+            #expect(try await store.allItems(of: user).map(\.quantity) == [1])
+            _ = try await store.addPurchases(duplicate, from: .init(scanID: second, fingerprint: fingerprint, again: true), for: user, capacity: 10)
+            #expect(try await store.allItems(of: user).map(\.quantity) == [2])
+            #expect(
+                try await store.addPurchases(
+                    duplicate,
+                    from: .init(scanID: UUID(), fingerprint: fingerprint, again: false),
+                    for: Kitchen.own(UUID()),
+                    capacity: 10
+                )
+                    != .sameReceipt(firstScanID: first),
+                "another kitchen's receipt is no duplicate"
+            )
+        }
+    }
+
+    @Test("purchases that would pass the capacity add nothing, and a cleared pantry takes the receipt again", arguments: StoreKind.allCases)
+    func purchasesPastCapacityAndAfterClearing(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { store async throws in
+            let user = Kitchen.own(UUID())
+            let scan = UUID()
+            let receipt = ReceiptAddition(scanID: scan, fingerprint: nil, again: false)
+            let purchases = [Self.purchase("Milk", 1, .l, scan: scan), Self.purchase("Eggs", 6, .piece, scan: scan)]
+            #expect(try await store.addPurchases(purchases, from: receipt, for: user, capacity: 1) == .full)
+            #expect(try await store.allItems(of: user).isEmpty)
+            _ = try await store.addPurchases(purchases, from: receipt, for: user, capacity: 10)
+            try await store.deleteAll(of: user)
+            guard case .added(let items, _) = try await store.addPurchases(purchases, from: receipt, for: user, capacity: 10) else {
+                Issue.record("the receipt was not added again after clearing")
+                return
+            }
+            #expect(items.map(\.quantity) == [1, 6])
+        }
+    }
+
+    @Test("two adds of one receipt at once add each line once", arguments: StoreKind.allCases)
+    func concurrentPurchasesAddOnce(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { store async throws in
+            let user = Kitchen.own(UUID())
+            let scan = UUID()
+            let receipt = ReceiptAddition(scanID: scan, fingerprint: "shop|2026-11-27||EUR|100|1", again: false)
+            let purchases = [Self.purchase("Rice", 1, .kg, scan: scan)]
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 { group.addTask { _ = try await store.addPurchases(purchases, from: receipt, for: user, capacity: 10) } }
+                try await group.waitForAll()
+            }
+            #expect(try await store.allItems(of: user).map(\.quantity) == [1])
+        }
+    }
 }

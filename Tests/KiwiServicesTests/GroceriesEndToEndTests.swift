@@ -21,6 +21,32 @@ struct GroceriesEndToEndTests {
         substitutions: ["spinach": "kale"]
     )
 
+    @Test("a receipt's food fills the pantry, bought amounts adding up; another scan of the same receipt is refused as a duplicate")
+    func receiptFillsThePantry() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let scan = try await rig.finishedScan(photo, mode: .receipt, token: token)
+            let receipt = try #require(scan.result?.receipt)
+            #expect(receipt.totalMismatch == nil)
+            let stocked = try await rig.post("/v1/pantry/items", ["scanId": scan.id.uuidString.lowercased()], token: token)
+            #expect(stocked.status == 200)
+            let items = try KiwiJSON.decoder().decode(PantryItems.self, from: stocked.body).items
+            let food = receipt.lines.filter { $0.kind == .food }
+            #expect(!items.isEmpty && items.count <= food.count)
+            #expect(items.allSatisfy { $0.source == .scan && $0.scanId == scan.id && $0.quantity != nil })
+
+            let again = try await rig.finishedScan(photo, mode: .receipt, token: token)
+            let refused = try await rig.post("/v1/pantry/items", ["scanId": again.id.uuidString.lowercased()], token: token)
+            #expect(refused.status == 409)
+            #expect(try refused.json()["error"] as? String == "receipt_already_added")
+            #expect(try refused.json()["scanId"] as? String == scan.id.uuidString.lowercased())
+            let pantry = try KiwiJSON.decoder().decode(PantryList.self, from: try await rig.send(.GET, "/v1/pantry", token: token).body)
+            #expect(Set(pantry.items.map(\.id)) == Set(items.map(\.id)))
+            let held = Dictionary(uniqueKeysWithValues: pantry.items.map { ($0.id, $0.quantity) })
+            #expect(items.allSatisfy { held[$0.id] == $0.quantity }, "nothing was added twice")
+        }
+    }
+
     @Test("scan, refine, add to the pantry, save a recipe, list what it lacks, check it off into the pantry: the recipe is cookable")
     func fromAScanToACookableRecipe() async throws {
         let answers = [ModelAnswers.fridge([gratin], ingredients: ["cream"]), ModelAnswers.fridge([gratin], ingredients: confirmed)]

@@ -271,8 +271,8 @@ struct SystemRig: Sendable {
 
 extension SystemRig {
     /// Scans `photo` with `POST /v1/scans`, waiting for the answer, and returns the finished scan.
-    func finishedScan(_ photo: [UInt8], token: String) async throws -> ScanResource {
-        let upload = MultipartUpload.make(photo)
+    func finishedScan(_ photo: [UInt8], mode: ScanMode = .fridge, token: String) async throws -> ScanResource {
+        let upload = MultipartUpload.make(photos: [photo], fields: mode == .fridge ? [] : [("mode", mode.rawValue)])
         let scanned = try await send(
             .POST,
             "/v1/scans",

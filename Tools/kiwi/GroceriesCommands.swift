@@ -91,26 +91,46 @@ struct Pantry: AsyncParsableCommand {
         }
     }
 
-    /// `kiwi pantry add-from SCAN`: a scan's confirmed ingredients, in one step.
+    /// `kiwi pantry add-from SCAN`: a scan's confirmed ingredients, or a receipt scan's food lines (`--lines 1,2,5`:
+    /// some of them, by the numbers `kiwi scan --receipt` prints), in one step.
     struct AddFrom: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add-from",
-            abstract: "Add the ingredients of one of your scans (or of a refinement of it) to your pantry.",
-            discussion: "Adding a scan twice, or an ingredient the pantry has already, adds nothing twice."
+            abstract: "Add the ingredients of one of your scans (or of a refinement of it), or a receipt's food, to your pantry.",
+            discussion: "Adding a scan twice, or an ingredient the pantry has already, adds nothing twice. What a receipt says was bought "
+                + "adds to what your pantry holds."
         )
 
         @OptionGroup var server: ServerOptions
-        @Argument(help: .init("The scan's id (`kiwi scans`).", valueName: "SCAN")) var scan: String
+        @Argument(help: .init("The scan's id (`kiwi scans`, `kiwi scans --receipts`).", valueName: "SCAN")) var scan: String
+        @Option(
+            parsing: .upToNextOption,
+            help: .init("Of a receipt, only these lines, by the numbers `kiwi scan --receipt` prints (1,2,5 or 1 2 5).", valueName: "N")
+        ) var lines: [String] = []
+        @Flag(help: "Add a receipt even if another scan of the same receipt went into your pantry (you bought the same twice).") var again = false
 
         func validate() throws {
             _ = try IDArgument.scan(scan)
+            _ = try numbers()
+        }
+
+        /// The line numbers asked for, from 1.
+        private func numbers() throws -> [Int] {
+            try lines.flatMap { $0.split(separator: ",") }.map { text in
+                guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number >= 1 else {
+                    throw ValidationError("--lines takes line numbers from 1, as `kiwi scan --receipt` prints them; '\(text)' is not one.")
+                }
+                return number
+            }
         }
 
         func run() async throws {
             try await runReportingErrors {
                 let (client, _) = try signedInClient(server)
                 let scanID = try IDArgument.scan(scan)
-                switch try await client.addToPantry(body: .json(.PantryScanAddition(.init(scanId: scanID)))) {
+                let lineIDs = lines.isEmpty ? nil : try await Self.lineIDs(try numbers(), of: scanID, client: client)
+                let body = Components.Schemas.PantryScanAddition(scanId: scanID, lines: lineIDs)
+                switch try await client.addToPantry(query: .init(again: again), body: .json(.PantryScanAddition(body))) {
                 case .ok(let added):
                     guard case .PantryItems(let added) = try added.body.json else { throw CLIError("Kiwi answered one item instead of the scan's.") }
                     print("Your pantry has the scan's \(added.items.count) \(added.items.count == 1 ? "ingredient" : "ingredients"):")
@@ -119,6 +139,24 @@ struct Pantry: AsyncParsableCommand {
                 case let other: throw failure(other)
                 }
             }
+        }
+
+        /// The ids of the receipt's lines `numbers`; a number past its lines is refused as a usage error, before anything
+        /// is added.
+        static func lineIDs(_ numbers: [Int], of scanID: String, client: Client) async throws -> [String] {
+            let scan: Components.Schemas.Scan
+            switch try await client.getScan(path: .init(id: scanID)) {
+            case .ok(let ok): scan = try ok.body.json
+            case let other: throw failure(other)
+            }
+            guard let receipt = scan.result?.receipt else {
+                throw CLIError("Scan \(scanID) is not a receipt's that succeeded; --lines picks a receipt's lines.")
+            }
+            guard let past = numbers.first(where: { $0 > receipt.lines.count }) else { return numbers.map { receipt.lines[$0 - 1].id } }
+            throw CLIError(
+                "--lines takes numbers from 1 to \(receipt.lines.count), the receipt's lines; \(past) is past them.",
+                status: ExitCode.validationFailure.rawValue
+            )
         }
     }
 

@@ -62,15 +62,18 @@ struct PantryController: Sendable {
     /// The most days `useSoon` may look ahead.
     static let longestUseSoon = 365
 
-    /// `POST /v1/pantry/items`: `{"scanId"}` adds a finished scan's ingredients (200 `PantryItems`); `{"name", …}` adds
-    /// one item by hand (201 with its `Location`, or 200 with the item its key found again). Members other than
-    /// `scanId` alone, or `name` with `quantity`, `unit`, `bestBefore` and `category`, are 400.
+    /// `POST /v1/pantry/items?again=`: `{"scanId"}` adds a finished scan's ingredients, or a receipt scan's food lines
+    /// (with `lines`, some of them; `again=true` even when another scan of the same receipt was added) (200
+    /// `PantryItems`); `{"name", …}` adds one item by hand (201 with its `Location`, or 200 with the item its key found
+    /// again). Members other than `scanId` (with `lines`), or `name` with `quantity`, `unit`, `bestBefore` and
+    /// `category`, are 400.
     @Sendable func add(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
+        let again = try request.uri.queryParameters.flag("again")
         let body = try await request.decodedBody(as: PantryAddRequest.self, largest: Self.largestBody, example: PantryItemFields.example)
         let kitchen = try await households.kitchen(of: session.userID)
         switch body {
-        case .scan(let id): return try await addScan(id, to: kitchen, context: context)
+        case .scan(let id, let lines): return try await addScan(id, lines: lines, again: again, to: kitchen, context: context)
         case .byHand(let fields): return try await addByHand(fields, to: kitchen, context: context)
         }
     }
@@ -134,9 +137,14 @@ struct PantryController: Sendable {
     }
 
     /// Adds the ingredients of the caller's finished scan (a refinement's are its confirmed list), the first of each
-    /// key only. An ingredient whose name breaks a name rule is left out rather than refusing the rest.
-    private func addScan(_ scanID: UUID, to kitchen: Kitchen, context: GatewayRequestContext) async throws -> Response {
+    /// key only, or a receipt scan's food lines (``addReceipt(_:of:lines:again:to:context:)``). An ingredient whose
+    /// name breaks a name rule is left out rather than refusing the rest.
+    private func addScan(_ scanID: UUID, lines: [UUID]?, again: Bool, to kitchen: Kitchen, context: GatewayRequestContext) async throws -> Response {
         let scan = try await ledger.finishedScan(scanID, of: kitchen.member, use: "add its ingredients")
+        if let receipt = scan.result?.receipt {
+            return try await addReceipt(receipt, of: scan, lines: lines, again: again, to: kitchen, context: context)
+        }
+        guard lines == nil else { throw APIError.badRequest("lines picks lines of a receipt scan's receipt; this scan is not a receipt's.") }
         let addedAt = now()
         var keys: Set<String> = []
         let items = (scan.result.flatMap { $0.mode == .dish ? nil : $0.ingredients } ?? []).compactMap { ingredient -> PantryItem? in
@@ -151,6 +159,27 @@ struct PantryController: Sendable {
             )
         }
         let added = try await pantry.add(items, for: kitchen, metrics: metrics, context: context)
+        return try Response.json(PantryItems(items: added))
+    }
+
+    /// Adds a receipt's food lines (docs/architecture.md, "Receipts in the pantry"): what was bought adds to what the
+    /// pantry holds, and its use-soon date is estimated from the day of the purchase.
+    private func addReceipt(
+        _ receipt: ReceiptAnswer,
+        of scan: ScanRecord,
+        lines: [UUID]?,
+        again: Bool,
+        to kitchen: Kitchen,
+        context: GatewayRequestContext
+    ) async throws -> Response {
+        let addedAt = now()
+        let day = PantryPurchases.purchaseDay(of: receipt, today: CalendarDay(utc: addedAt))
+        let purchases = try PantryPurchases.purchases(of: receipt, scanID: scan.id, picked: lines, boughtOn: day, at: addedAt)
+        guard !purchases.isEmpty else {
+            throw APIError(.conflict, .scanHasNoIngredients, "The receipt has no food lines to add to the pantry: nothing was added.")
+        }
+        let addition = ReceiptAddition(scanID: scan.id, fingerprint: PantryPurchases.fingerprint(of: receipt), again: again)
+        let added = try await pantry.addPurchases(purchases, from: addition, for: kitchen, metrics: metrics, context: context)
         return try Response.json(PantryItems(items: added))
     }
 
@@ -180,22 +209,28 @@ struct PantryController: Sendable {
     private static let notFound = APIError(.notFound, .notFound, "There is no such pantry item.")
 }
 
-/// The body of `POST /v1/pantry/items`: a finished scan's ingredients (`{"scanId"}`), or one item typed by hand
-/// (`{"name", …}`, ``PantryItemFields``). Any other member, or a mix of the two, is 400.
+/// The body of `POST /v1/pantry/items`: a finished scan's ingredients (`{"scanId"}`, with `lines` some of a receipt's
+/// lines), or one item typed by hand (`{"name", …}`, ``PantryItemFields``). Any other member, or a mix of the two, is 400.
 enum PantryAddRequest: Decodable {
-    case scan(UUID)
+    case scan(UUID, lines: [UUID]?)
     case byHand(PantryItemFields)
+
+    /// The most lines one add may pick: a receipt's.
+    static let mostLines = ReceiptAnswerContract.lineCount.upperBound
+    private static let linesRule = APIError.badRequest("lines must be a list of 1 to \(mostLines) line ids of the scan's receipt.")
 
     init(from decoder: any Decoder) throws {
         let body = try decoder.container(keyedBy: BodyMember.self)
-        try body.refuseMembers(otherThan: ["scanId"] + PantryItemFields.members)
+        try body.refuseMembers(otherThan: ["scanId", "lines"] + PantryItemFields.members)
         switch (try body.id("scanId"), body.has("name")) {
         case (let scanID?, false):
             // The item's other members describe one item typed by hand: with a scan they would say nothing.
-            if let member = body.allKeys.first(where: { $0.stringValue != "scanId" }) {
+            if let member = body.allKeys.first(where: { !["scanId", "lines"].contains($0.stringValue) }) {
                 throw APIError.badRequest("\(member.stringValue) goes with name, not with scanId: a scan's ingredients are added as they are.")
             }
-            self = .scan(scanID)
+            let lines: [UUID]? = try body.value("lines", else: Self.linesRule)
+            if let lines, !(1...Self.mostLines).contains(lines.count) { throw Self.linesRule }
+            self = .scan(scanID, lines: lines)
         case (_?, true):
             throw APIError.badRequest(#"Send either scanId or name, not both: {"scanId": "…"} or {"name": "Tomatoes"}."#)
         case (nil, true):

@@ -44,6 +44,12 @@ protocol PantryStore: Sendable {
     /// source and `addedAt` stay. All or nothing: ``PantryAdding/full`` when the new keys would take the pantry past
     /// `capacity`. Two adds at once never double an item nor pass the capacity.
     func add(_ items: [PantryItem], for kitchen: Kitchen, capacity: Int) async throws -> PantryAdding
+    /// Adds a receipt's `purchases` to the kitchen's pantry in one step (docs/architecture.md, "Receipts in the
+    /// pantry"): unless `receipt.again`, nothing when another scan of the same receipt went into it
+    /// (``PurchaseAdding/sameReceipt(firstScanID:)``); each line once, whatever the number of adds; the rest added to
+    /// what the pantry holds (``PantryPurchases/items(adding:to:)``), then written as ``add(_:for:capacity:)`` writes,
+    /// all or nothing at `capacity`.
+    func addPurchases(_ purchases: [Purchase], from receipt: ReceiptAddition, for kitchen: Kitchen, capacity: Int) async throws -> PurchaseAdding
     /// A page of the kitchen's items, after `cursor`.
     func items(of kitchen: Kitchen, after cursor: PageCursor?, limit: Int) async throws -> PantryPage
     /// Every item of the kitchen (a pantry holds at most its capacity), for matching recipes against.
@@ -53,6 +59,6 @@ protocol PantryStore: Sendable {
     func replace(_ item: PantryItem, of kitchen: Kitchen) async throws -> PantryReplacing
     /// False when the kitchen had no such item.
     func delete(_ id: UUID, of kitchen: Kitchen) async throws -> Bool
-    /// Empties the kitchen's pantry: by hand, and when its owner's account goes.
+    /// Empties the kitchen's pantry, and forgets which receipts went into it: by hand, and when its owner's account goes.
     func deleteAll(of kitchen: Kitchen) async throws
 }

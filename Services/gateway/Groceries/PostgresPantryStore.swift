@@ -14,7 +14,7 @@ struct PostgresPantryStore: PantryStore {
 
     private static let columns = """
         id, name, key, category, quantity, unit, best_before - DATE '1970-01-01', use_soon_by - DATE '1970-01-01',
-        use_soon_estimated, source, scan_id, added_at, last_seen_at
+        use_soon_estimated, source, scan_id, added_at, last_seen_at, price_amount, price_unit, price_currency
         """
 
     /// What pages sort by: ``PantryPage/sortMicroseconds(of:)`` in SQL.
@@ -23,53 +23,121 @@ struct PostgresPantryStore: PantryStore {
         """
 
     /// One transaction under the kitchen's pantry lock (the same lock as ``replace(_:of:)``), so that the count, the capacity
-    /// check and the upsert see no other change of theirs between. The items go in as one JSON array, one statement
-    /// whatever their number.
+    /// check and the upsert see no other change of theirs between.
     func add(_ items: [PantryItem], for kitchen: Kitchen, capacity: Int) async throws -> PantryAdding {
+        try await withStatementDeadline("pantry add", timeout: timeout) {
+            try await client.withTransaction(logger: logger) { connection in
+                try await PostgresKitchen.lock(.pantry, of: kitchen.id, on: connection, logger: logger)
+                return try await Self.write(items, to: kitchen, capacity: capacity, on: connection, logger: logger)
+            }
+        }
+    }
+
+    /// One transaction under the pantry lock, as ``add(_:for:capacity:)``: the receipt's earlier scans and lines are
+    /// read, and what is left written with the lines it came from, so that two adds at once add each line once.
+    func addPurchases(_ purchases: [Purchase], from receipt: ReceiptAddition, for kitchen: Kitchen, capacity: Int) async throws -> PurchaseAdding {
+        try await withStatementDeadline("pantry add purchases", timeout: timeout) {
+            try await client.withTransaction(logger: logger) { connection in
+                try await PostgresKitchen.lock(.pantry, of: kitchen.id, on: connection, logger: logger)
+                if let fingerprint = receipt.fingerprint, !receipt.again {
+                    let earlier = try await connection.query(
+                        """
+                        SELECT scan_id FROM pantry_receipt_lines
+                        WHERE kitchen_id = \(kitchen.id) AND fingerprint = \(fingerprint) AND scan_id <> \(receipt.scanID)
+                        ORDER BY added_at LIMIT 1
+                        """,
+                        logger: logger
+                    )
+                    for try await scanID in earlier.decode(UUID.self) { return .sameReceipt(firstScanID: scanID) }
+                }
+                let addedLines = try await connection.query(
+                    "SELECT line_id FROM pantry_receipt_lines WHERE kitchen_id = \(kitchen.id) AND scan_id = \(receipt.scanID)",
+                    logger: logger
+                )
+                var added: Set<UUID> = []
+                for try await line in addedLines.decode(UUID.self) { added.insert(line) }
+                let new = purchases.filter { !added.contains($0.lineID) }
+                let keys = Array(Set(purchases.map(\.item.key)))
+                let held = try await connection.query(
+                    "SELECT \(unescaped: Self.columns) FROM pantry_items WHERE kitchen_id = \(kitchen.id) AND key = ANY(\(keys))",
+                    logger: logger
+                )
+                let existing = Dictionary(try await Self.items(held).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+                let items = PantryPurchases.items(adding: new, to: existing)
+                switch try await Self.write(items, to: kitchen, capacity: capacity, on: connection, logger: logger) {
+                case .full:
+                    return .full
+                case .added(let written, let count):
+                    let lines = new.map(\.lineID)
+                    try await connection.execute(
+                        """
+                        INSERT INTO pantry_receipt_lines (kitchen_id, scan_id, line_id, fingerprint)
+                        SELECT \(kitchen.id), \(receipt.scanID), line, \(receipt.fingerprint) FROM unnest(\(lines)::uuid[]) AS line
+                        """,
+                        logger: logger
+                    )
+                    let byKey = Dictionary((Array(existing.values) + written).map { ($0.key, $0) }, uniquingKeysWith: { _, latest in latest })
+                    return .added(PantryPurchases.firstKeys(of: purchases).compactMap { byKey[$0] }, count: count)
+                }
+            }
+        }
+    }
+
+    /// Writes `items` (of distinct keys) into the kitchen's pantry, under its lock, as one statement whatever their
+    /// number (the items go in as one JSON array): an item of a key the pantry has is found again
+    /// (``PantryStore/add(_:for:capacity:)``); ``PantryAdding/full`` past `capacity`.
+    private static func write(
+        _ items: [PantryItem],
+        to kitchen: Kitchen,
+        capacity: Int,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> PantryAdding {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         let rows = String(decoding: try encoder.encode(items.map(Row.init)), as: UTF8.self)
         let keys = items.map(\.key)
-        return try await withStatementDeadline("pantry add", timeout: timeout) {
-            try await client.withTransaction(logger: logger) { connection in
-                try await PostgresKitchen.lock(.pantry, of: kitchen.id, on: connection, logger: logger)
-                let counted = try await connection.query(
-                    "SELECT count(*), count(*) FILTER (WHERE key = ANY(\(keys))) FROM pantry_items WHERE kitchen_id = \(kitchen.id)",
-                    logger: logger
-                )
-                var (count, found) = (0, 0)
-                for try await (all, existing) in counted.decode((Int, Int).self) { (count, found) = (all, existing) }
-                let after = count + keys.count - found
-                guard after <= capacity else { return .full }
-                let written = try await connection.query(
-                    """
-                    INSERT INTO pantry_items (id, kitchen_id, key, name, category, quantity, unit, best_before, use_soon_by,
-                                              use_soon_estimated, source, scan_id, added_at, last_seen_at)
-                    SELECT r.id, \(kitchen.id), r.key, r.name, r.category, r.quantity, r.unit, DATE '1970-01-01' + r.best_before,
-                           DATE '1970-01-01' + r.use_soon_by, r.use_soon_estimated, r.source, r.scan_id,
-                           timestamptz 'epoch' + r.added_at * interval '1 microsecond',
-                           timestamptz 'epoch' + r.last_seen_at * interval '1 microsecond'
-                    FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
-                        id uuid, key text, name text, category text, quantity double precision, unit text, best_before integer,
-                        use_soon_by integer, use_soon_estimated boolean, source text, scan_id uuid, added_at bigint, last_seen_at bigint)
-                    ON CONFLICT (kitchen_id, key) DO UPDATE SET
-                        last_seen_at = EXCLUDED.last_seen_at,
-                        quantity = COALESCE(EXCLUDED.quantity, pantry_items.quantity),
-                        unit = CASE WHEN EXCLUDED.quantity IS NULL THEN pantry_items.unit ELSE EXCLUDED.unit END,
-                        best_before = COALESCE(EXCLUDED.best_before, pantry_items.best_before),
-                        use_soon_by = CASE WHEN EXCLUDED.best_before IS NULL THEN pantry_items.use_soon_by ELSE EXCLUDED.use_soon_by END,
-                        use_soon_estimated = CASE WHEN EXCLUDED.best_before IS NULL THEN pantry_items.use_soon_estimated
-                                                  ELSE EXCLUDED.use_soon_estimated END
-                    RETURNING \(unescaped: Self.columns)
-                    """,
-                    logger: logger
-                )
-                let byKey = Dictionary(try await Self.items(written).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-                let added = keys.compactMap { byKey[$0] }
-                guard added.count == keys.count else { throw PostgresRowMissing() }
-                return .added(added, count: after)
-            }
-        }
+        let counted = try await connection.query(
+            "SELECT count(*), count(*) FILTER (WHERE key = ANY(\(keys))) FROM pantry_items WHERE kitchen_id = \(kitchen.id)",
+            logger: logger
+        )
+        var (count, found) = (0, 0)
+        for try await (all, existing) in counted.decode((Int, Int).self) { (count, found) = (all, existing) }
+        let after = count + keys.count - found
+        guard after <= capacity else { return .full }
+        guard !items.isEmpty else { return .added([], count: count) }
+        let written = try await connection.query(
+            """
+            INSERT INTO pantry_items (id, kitchen_id, key, name, category, quantity, unit, best_before, use_soon_by,
+                                      use_soon_estimated, source, scan_id, added_at, last_seen_at, price_amount, price_unit,
+                                      price_currency)
+            SELECT r.id, \(kitchen.id), r.key, r.name, r.category, r.quantity, r.unit, DATE '1970-01-01' + r.best_before,
+                   DATE '1970-01-01' + r.use_soon_by, r.use_soon_estimated, r.source, r.scan_id,
+                   timestamptz 'epoch' + r.added_at * interval '1 microsecond',
+                   timestamptz 'epoch' + r.last_seen_at * interval '1 microsecond', r.price_amount, r.price_unit, r.price_currency
+            FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
+                id uuid, key text, name text, category text, quantity double precision, unit text, best_before integer,
+                use_soon_by integer, use_soon_estimated boolean, source text, scan_id uuid, added_at bigint, last_seen_at bigint,
+                price_amount double precision, price_unit text, price_currency text)
+            ON CONFLICT (kitchen_id, key) DO UPDATE SET
+                last_seen_at = EXCLUDED.last_seen_at,
+                quantity = COALESCE(EXCLUDED.quantity, pantry_items.quantity),
+                unit = CASE WHEN EXCLUDED.quantity IS NULL THEN pantry_items.unit ELSE EXCLUDED.unit END,
+                best_before = COALESCE(EXCLUDED.best_before, pantry_items.best_before),
+                use_soon_by = CASE WHEN EXCLUDED.best_before IS NULL THEN pantry_items.use_soon_by ELSE EXCLUDED.use_soon_by END,
+                use_soon_estimated = CASE WHEN EXCLUDED.best_before IS NULL THEN pantry_items.use_soon_estimated
+                                          ELSE EXCLUDED.use_soon_estimated END,
+                price_amount = COALESCE(EXCLUDED.price_amount, pantry_items.price_amount),
+                price_unit = CASE WHEN EXCLUDED.price_amount IS NULL THEN pantry_items.price_unit ELSE EXCLUDED.price_unit END,
+                price_currency = CASE WHEN EXCLUDED.price_amount IS NULL THEN pantry_items.price_currency ELSE EXCLUDED.price_currency END
+            RETURNING \(unescaped: Self.columns)
+            """,
+            logger: logger
+        )
+        let byKey = Dictionary(try await Self.items(written).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let added = keys.compactMap { byKey[$0] }
+        guard added.count == keys.count else { throw PostgresRowMissing() }
+        return .added(added, count: after)
     }
 
     /// Pages by ``PantryPage/sortMicroseconds(of:)`` and id, ascending.
@@ -86,7 +154,7 @@ struct PostgresPantryStore: PantryStore {
             )
             var found: [(item: PantryItem, createdAtMicroseconds: Int64)] = []
             for try await row in rows {
-                found.append((try Self.item(row), try row.makeRandomAccess()[13].decode(Int64.self)))
+                found.append((try Self.item(row), try row.makeRandomAccess()[16].decode(Int64.self)))
             }
             let page = PageCursor.page(of: found, limit: limit, id: \.id)
             return PantryPage(items: page.items, next: page.next)
@@ -139,7 +207,8 @@ struct PostgresPantryStore: PantryStore {
                         use_soon_by = DATE '1970-01-01' + \(row.useSoonBy)::integer,
                         use_soon_estimated = \(row.useSoonEstimated), source = \(row.source), scan_id = \(row.scanId),
                         added_at = timestamptz 'epoch' + \(row.addedAt) * interval '1 microsecond',
-                        last_seen_at = timestamptz 'epoch' + \(row.lastSeenAt) * interval '1 microsecond'
+                        last_seen_at = timestamptz 'epoch' + \(row.lastSeenAt) * interval '1 microsecond',
+                        price_amount = \(row.priceAmount), price_unit = \(row.priceUnit), price_currency = \(row.priceCurrency)
                     WHERE id = \(item.id) AND kitchen_id = \(kitchen.id)
                     RETURNING \(unescaped: Self.columns)
                     """,
@@ -161,7 +230,10 @@ struct PostgresPantryStore: PantryStore {
 
     func deleteAll(of kitchen: Kitchen) async throws {
         try await withStatementDeadline("pantry delete kitchen", timeout: timeout) {
-            try await client.execute("DELETE FROM pantry_items WHERE kitchen_id = \(kitchen.id)", logger: logger)
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.execute("DELETE FROM pantry_items WHERE kitchen_id = \(kitchen.id)", logger: logger)
+                try await connection.execute("DELETE FROM pantry_receipt_lines WHERE kitchen_id = \(kitchen.id)", logger: logger)
+            }
         }
     }
 
@@ -181,6 +253,9 @@ struct PostgresPantryStore: PantryStore {
         var scanId: UUID?
         var addedAt: Int64
         var lastSeenAt: Int64
+        var priceAmount: Double?
+        var priceUnit: String?
+        var priceCurrency: String?
 
         init(_ item: PantryItem) {
             id = item.id
@@ -196,6 +271,7 @@ struct PostgresPantryStore: PantryStore {
             scanId = item.scanId
             addedAt = Self.microseconds(item.addedAt)
             lastSeenAt = Self.microseconds(item.lastSeenAt)
+            (priceAmount, priceUnit, priceCurrency) = (item.price?.amount, item.price?.unit.rawValue, item.price?.currency)
         }
 
         private static func microseconds(_ date: Date) -> Int64 {
@@ -226,7 +302,13 @@ struct PostgresPantryStore: PantryStore {
             source: source,
             scanId: try columns[10].decode(UUID?.self),
             addedAt: try columns[11].decode(Date.self),
-            lastSeenAt: try columns[12].decode(Date.self)
+            lastSeenAt: try columns[12].decode(Date.self),
+            price: try columns[13].decode(Double?.self).flatMap { amount in
+                guard let unit = try columns[14].decode(String?.self).flatMap(QuantityUnit.init(rawValue:)),
+                    let currency = try columns[15].decode(String?.self)
+                else { return nil }
+                return PantryPrice(amount: amount, unit: unit, currency: currency)
+            }
         )
     }
 }

@@ -3,7 +3,8 @@ import KiwiDatabase
 import Logging
 import PostgresNIO
 
-/// The kitchen's tables (`pantry_items`, `shopping_list_items`, `saved_recipes` with `saved_recipe_notes`, `meal_plans`) as a whole:
+/// The kitchen's tables (`pantry_items` with `pantry_receipt_lines`, `shopping_list_items`, `saved_recipes` with
+/// `saved_recipe_notes`, `meal_plans`) as a whole:
 /// their locks, and a kitchen's move into a household, and its deletion, inside a caller's transaction.
 enum PostgresKitchen {
     /// Holds the lock of one part of one kitchen to the end of the transaction: every change that counts against a
@@ -58,6 +59,7 @@ enum PostgresKitchen {
     /// Deletes everything kitchen `kitchenID` holds.
     static func empty(_ kitchenID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.execute("DELETE FROM pantry_items WHERE kitchen_id = \(kitchenID)", logger: logger)
+        try await connection.execute("DELETE FROM pantry_receipt_lines WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM shopping_list_items WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM saved_recipes WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM meal_plans WHERE kitchen_id = \(kitchenID)", logger: logger)
@@ -88,7 +90,10 @@ enum PostgresKitchen {
                 unit = CASE WHEN s.quantity IS NULL THEN t.unit ELSE s.unit END,
                 best_before = COALESCE(s.best_before, t.best_before),
                 use_soon_by = CASE WHEN s.best_before IS NULL THEN t.use_soon_by ELSE s.use_soon_by END,
-                use_soon_estimated = CASE WHEN s.best_before IS NULL THEN t.use_soon_estimated ELSE s.use_soon_estimated END
+                use_soon_estimated = CASE WHEN s.best_before IS NULL THEN t.use_soon_estimated ELSE s.use_soon_estimated END,
+                price_amount = COALESCE(s.price_amount, t.price_amount),
+                price_unit = CASE WHEN s.price_amount IS NULL THEN t.price_unit ELSE s.price_unit END,
+                price_currency = CASE WHEN s.price_amount IS NULL THEN t.price_currency ELSE s.price_currency END
             FROM pantry_items s
             WHERE t.kitchen_id = \(target) AND s.kitchen_id = \(source) AND s.key = t.key AND s.last_seen_at > t.last_seen_at
             """,
@@ -97,6 +102,12 @@ enum PostgresKitchen {
             WHERE kitchen_id = \(source) AND key NOT IN (SELECT key FROM pantry_items WHERE kitchen_id = \(target))
             """,
             "DELETE FROM pantry_items WHERE kitchen_id = \(source)",
+            """
+            INSERT INTO pantry_receipt_lines (kitchen_id, scan_id, line_id, fingerprint, added_at)
+            SELECT \(target), scan_id, line_id, fingerprint, added_at FROM pantry_receipt_lines WHERE kitchen_id = \(source)
+            ON CONFLICT DO NOTHING
+            """,
+            "DELETE FROM pantry_receipt_lines WHERE kitchen_id = \(source)",
             """
             UPDATE shopping_list_items t SET for_recipes = t.for_recipes || ARRAY(
                 SELECT recipe FROM unnest(s.for_recipes) WITH ORDINALITY AS r(recipe, n) WHERE recipe <> ALL (t.for_recipes) ORDER BY n

@@ -65,13 +65,14 @@ struct RecipesController: Sendable {
             note: nil,
             rating: nil
         )
-        switch try await recipes.save(copy, for: try await households.kitchen(of: session.userID), capacity: Self.capacity) {
+        let kitchen = try await households.kitchen(of: session.userID)
+        switch try await recipes.save(copy, for: kitchen, capacity: Self.capacity) {
         case .saved(let saved):
             context.logger.info("recipe saved", metadata: ["savedRecipeId": "\(saved.id)"])
-            let checked = try await profileCheck.checked(saved, of: session.userID)
-            return try Response.json(checked, status: .created, headers: [.location: Self.location(of: saved)])
+            let shown = try await self.shown(saved, of: session.userID, in: kitchen)
+            return try Response.json(shown, status: .created, headers: [.location: Self.location(of: saved)])
         case .alreadySaved(let saved):
-            return try Response.json(try await profileCheck.checked(saved, of: session.userID), headers: [.location: Self.location(of: saved)])
+            return try Response.json(try await shown(saved, of: session.userID, in: kitchen), headers: [.location: Self.location(of: saved)])
         case .full:
             throw APIError(
                 .conflict,
@@ -89,12 +90,7 @@ struct RecipesController: Sendable {
     @Sendable func list(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         let query = request.uri.queryParameters
-        let cookable: Bool
-        switch query["cookable"].map(String.init) {
-        case nil, "false"?: cookable = false
-        case "true"?: cookable = true
-        default: throw APIError.badRequest("cookable must be true or false.")
-        }
+        let cookable = try query.flag("cookable")
         var order = PantryCoverage.Order.coverage
         if let asked = query["sort"] {
             guard cookable else { throw APIError.badRequest("sort orders the cookable list: send cookable=true with it.") }
@@ -111,8 +107,8 @@ struct RecipesController: Sendable {
         let kitchen = try await households.kitchen(of: session.userID)
         if cookable { return try Response.json(try await self.cookable(in: kitchen, matching: search, order: order, page: page)) }
         let found = try await recipes.recipes(of: kitchen, matching: search, after: page.cursor, limit: page.limit)
-        let checked = try await profileCheck.checked(found.recipes, of: session.userID)
-        return try Response.json(SavedRecipeList(recipes: checked, nextCursor: found.next?.token))
+        let shown = try await self.shown(found.recipes, of: session.userID, in: kitchen)
+        return try Response.json(SavedRecipeList(recipes: shown, nextCursor: found.next?.token))
     }
 
     /// A page of the kitchen's recipes that match `search` and fit the table's profiles as they are now (none with a conflict),
@@ -157,10 +153,11 @@ struct RecipesController: Sendable {
     /// `servings` and converted to `units` when asked (``RecipeScaling``).
     @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
         let scaling = try RecipeScaling(request)
-        let saved = try scaling.apply(to: try await ownRecipe(context))
+        let (own, kitchen) = try await ownRecipe(context)
+        let saved = try scaling.apply(to: own)
         switch RecipeFormat.preferred(by: request.headers[values: .accept]) {
         case .json:
-            return try Response.json(try await profileCheck.checked(saved, of: try context.authenticatedSession.userID))
+            return try Response.json(try await shown(saved, of: try context.authenticatedSession.userID, in: kitchen))
         case .jsonLD:
             return Response(
                 status: .ok,
@@ -194,10 +191,9 @@ struct RecipesController: Sendable {
         if case .set(let rating) = patch.changes.rating, !(1...5).contains(rating) {
             throw SavedRecipePatch.ratingRule
         }
-        guard let updated = try await recipes.update(id, of: try await households.kitchen(of: session.userID), patch.changes) else {
-            throw Self.notFound
-        }
-        return try Response.json(try await profileCheck.checked(updated, of: session.userID))
+        let kitchen = try await households.kitchen(of: session.userID)
+        guard let updated = try await recipes.update(id, of: kitchen, patch.changes) else { throw Self.notFound }
+        return try Response.json(try await shown(updated, of: session.userID, in: kitchen))
     }
 
     /// `DELETE /v1/recipes/{id}`: 204.
@@ -237,11 +233,34 @@ struct RecipesController: Sendable {
     }
 
     /// The saved recipe of the caller's kitchen named in the path; 404 for anything else.
-    private func ownRecipe(_ context: GatewayRequestContext) async throws -> SavedRecipe {
+    private func ownRecipe(_ context: GatewayRequestContext) async throws -> (recipe: SavedRecipe, kitchen: Kitchen) {
         let session = try context.authenticatedSession
         let id = try context.pathID(else: Self.notFound)
-        guard let recipe = try await recipes.recipe(id, of: try await households.kitchen(of: session.userID)) else { throw Self.notFound }
-        return recipe
+        let kitchen = try await households.kitchen(of: session.userID)
+        guard let recipe = try await recipes.recipe(id, of: kitchen) else { throw Self.notFound }
+        return (recipe, kitchen)
+    }
+
+    /// Saved recipes as the box shows them to `userID`: checked against their table's profile as it is now
+    /// (``TodaysProfileCheck``), each with what it costs at the kitchen's pantry prices now (``RecipeCosting``, the pantry
+    /// read once); never stored.
+    private func shown(_ saved: [SavedRecipe], of userID: UUID, in kitchen: Kitchen) async throws -> [SavedRecipe] {
+        let checked = try await profileCheck.checked(saved, of: userID)
+        guard !checked.isEmpty else { return [] }
+        let prices = Dictionary(
+            try await pantry.allItems(of: kitchen).compactMap { item in item.price.map { (item.key, $0) } },
+            uniquingKeysWith: { first, _ in first }
+        )
+        return checked.map { recipe in
+            var shown = recipe
+            shown.recipe.cost = RecipeCosting.cost(of: recipe.recipe, prices: prices)
+            return shown
+        }
+    }
+
+    /// One saved recipe as ``shown(_:of:in:)-([SavedRecipe],_,_)`` shows it.
+    private func shown(_ saved: SavedRecipe, of userID: UUID, in kitchen: Kitchen) async throws -> SavedRecipe {
+        try await shown([saved], of: userID, in: kitchen)[0]
     }
 }
 

@@ -22,7 +22,7 @@ import HTTPTypes
 /// upload. Dates are ISO 8601 in UTC without fractional seconds. Every response carries `X-Request-Id`, echoed
 /// from the request when the client sent a plain one (1–128 letters, digits, `-`, `_`, `.`). Errors always have
 /// the shape `{"error": "<code>", "message": "<text>"}`, plus `resetsAt` for `rate_limit_exceeded` and `scanId` on a
-/// server error about a started scan; the `error` codes
+/// server error about a started scan (and with `receipt_already_added`); the `error` codes
 /// are stable, the messages are for people and may change (docs/errors.md lists every code).
 ///
 /// No text a client sends may hold U+0000 (NUL), which Kiwi cannot store: a query parameter or any string of a JSON
@@ -4859,9 +4859,9 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Add a scan's confirmed ingredients, or one item by hand
+    /// Add a scan's confirmed ingredients or a receipt's food, or one item by hand
     ///
-    /// `{"scanId"}`: the ingredients of the caller's succeeded fridge scan or refinement, in one step, each with the scan's category as its section. `{"name", …}`: one item typed by hand. An item is known by its normalised name (`key`: "Tomatoes" and "tomato" are one item); adding a key the pantry has already finds that item again instead: its `lastSeenAt` moves on, and a new quantity and unit or best-before replace the old. Adding the same scan twice, or from two devices at once, gives one set of items. A pantry holds at most 500 items: an add that would pass that adds nothing (400 `pantry_full`).
+    /// `{"scanId"}`: the ingredients of the caller's succeeded fridge scan or refinement, in one step, each with the scan's category as its section; or the food lines of a receipt scan (`lines` to pick some). `{"name", …}`: one item typed by hand. An item is known by its normalised name (`key`: "Tomatoes" and "tomato" are one item); adding a key the pantry has already finds that item again instead: its `lastSeenAt` moves on, and a new quantity and unit or best-before replace the old. A receipt's purchases are added to what the pantry holds instead, when the units convert (the same unit, volumes, weights), else the purchase's amount stands; a new item's use-soon date is estimated from the day on the receipt. Adding the same scan twice, or from two devices at once, gives one set of items: each receipt line goes in once. Another scan of the same receipt (the same shop, day and time, total and number of lines) is 409 `receipt_already_added`, unless `again=true`. A pantry holds at most 500 items: an add that would pass that adds nothing (400 `pantry_full`).
     ///
     /// - Remark: HTTP `POST /v1/pantry/items`.
     /// - Remark: Generated from `#/paths//v1/pantry/items/post(addToPantry)`.
@@ -4879,6 +4879,13 @@ public struct Client: APIProtocol {
                     method: .post
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "again",
+                    value: input.query.again
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept

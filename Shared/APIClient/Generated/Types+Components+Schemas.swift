@@ -38,7 +38,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Error/resetsAt`.
             public var resetsAt: Foundation.Date?
-            /// With a 5xx of a scan route about a scan that was started: that scan, whose outcome is at `/v1/scans/{scanId}` (also the response's `Location`). Fetch it there rather than scanning again.
+            /// With a 5xx of a scan route about a scan that was started: that scan, whose outcome is at `/v1/scans/{scanId}` (also the response's `Location`). Fetch it there rather than scanning again. With `receipt_already_added`: the scan of the same receipt that went into the pantry first.
             ///
             /// - Remark: Generated from `#/components/schemas/Error/scanId`.
             public var scanId: Swift.String?
@@ -48,7 +48,7 @@ extension Components {
             ///   - error: A stable code, e.g. `unauthorized`, `invalid_image`, `rate_limit_exceeded`, `scan_in_progress`.
             ///   - message: A sentence for people.
             ///   - resetsAt: With `rate_limit_exceeded`, when the allowance renews (next midnight UTC).
-            ///   - scanId: With a 5xx of a scan route about a scan that was started: that scan, whose outcome is at `/v1/scans/{scanId}` (also the response's `Location`). Fetch it there rather than scanning again.
+            ///   - scanId: With a 5xx of a scan route about a scan that was started: that scan, whose outcome is at `/v1/scans/{scanId}` (also the response's `Location`). Fetch it there rather than scanning again. With `receipt_already_added`: the scan of the same receipt that went into the pantry first.
             public init(
                 error: Swift.String,
                 message: Swift.String,
@@ -1704,6 +1704,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Recipe/usesUp`.
             public var usesUp: [Swift.String]?
+            /// What the recipe costs at the pantry's prices now, for its servings as shown (a saved recipe's, in the recipe box); absent when none of its ingredients has a price, and from a scan's answer.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recipe/cost`.
+            public var cost: Components.Schemas.RecipeCost?
             /// Creates a new `Recipe`.
             ///
             /// - Parameters:
@@ -1720,6 +1724,7 @@ extension Components {
             ///   - stepDetails:
             ///   - nutrition:
             ///   - usesUp: A pantry scan's recipe only (`POST /v1/scans` with `{"source": "pantry"}`): the pantry items it uses up, by the ids `GET /v1/pantry` lists, as they were when the scan was made (a recipe saved from it keeps them, and an item since deleted is named by none). Absent from any other scan's recipe.
+            ///   - cost: What the recipe costs at the pantry's prices now, for its servings as shown (a saved recipe's, in the recipe box); absent when none of its ingredients has a price, and from a scan's answer.
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -1733,7 +1738,8 @@ extension Components {
                 servings: Swift.Int? = nil,
                 stepDetails: Components.Schemas.StepDetails? = nil,
                 nutrition: Components.Schemas.RecipeNutrition? = nil,
-                usesUp: [Swift.String]? = nil
+                usesUp: [Swift.String]? = nil,
+                cost: Components.Schemas.RecipeCost? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -1748,6 +1754,7 @@ extension Components {
                 self.stepDetails = stepDetails
                 self.nutrition = nutrition
                 self.usesUp = usesUp
+                self.cost = cost
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1763,6 +1770,110 @@ extension Components {
                 case stepDetails
                 case nutrition
                 case usesUp
+                case cost
+            }
+        }
+        /// What a recipe costs at the pantry's prices: what its food last cost on the receipts added to the pantry, never a quote (docs/architecture.md, "What a recipe costs").
+        ///
+        /// - Remark: Generated from `#/components/schemas/RecipeCost`.
+        public struct RecipeCost: Codable, Hashable, Sendable {
+            /// ISO 4217: the currency most of its priced ingredients were bought in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecipeCost/currency`.
+            public var currency: Swift.String
+            /// The whole recipe
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecipeCost/total`.
+            public var total: Swift.Double
+            /// One serving
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecipeCost/perServing`.
+            public var perServing: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/RecipeCost/servings`.
+            public var servings: Swift.Int
+            /// `partial` when `unpriced` lists ingredients the totals leave out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecipeCost/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case complete = "complete"
+                case partial = "partial"
+            }
+            /// `partial` when `unpriced` lists ingredients the totals leave out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecipeCost/status`.
+            public var status: Components.Schemas.RecipeCost.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/RecipeCost/UnpricedPayload`.
+            public struct UnpricedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/RecipeCost/UnpricedPayload/name`.
+                public var name: Swift.String
+                /// `no_price`: the pantry has no price for it; `other_currency`: its price is in another currency (no exchange rates are kept); `no_amount`: its amount does not convert into the unit it was priced by.
+                ///
+                /// - Remark: Generated from `#/components/schemas/RecipeCost/UnpricedPayload/reason`.
+                @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case noPrice = "no_price"
+                    case otherCurrency = "other_currency"
+                    case noAmount = "no_amount"
+                }
+                /// `no_price`: the pantry has no price for it; `other_currency`: its price is in another currency (no exchange rates are kept); `no_amount`: its amount does not convert into the unit it was priced by.
+                ///
+                /// - Remark: Generated from `#/components/schemas/RecipeCost/UnpricedPayload/reason`.
+                public var reason: Components.Schemas.RecipeCost.UnpricedPayloadPayload.ReasonPayload
+                /// Creates a new `UnpricedPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - reason: `no_price`: the pantry has no price for it; `other_currency`: its price is in another currency (no exchange rates are kept); `no_amount`: its amount does not convert into the unit it was priced by.
+                public init(
+                    name: Swift.String,
+                    reason: Components.Schemas.RecipeCost.UnpricedPayloadPayload.ReasonPayload
+                ) {
+                    self.name = name
+                    self.reason = reason
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case name
+                    case reason
+                }
+            }
+            /// The ingredients left out, in the recipe's order (an amount to taste costs nothing and is not listed).
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecipeCost/unpriced`.
+            public typealias UnpricedPayload = [Components.Schemas.RecipeCost.UnpricedPayloadPayload]
+            /// The ingredients left out, in the recipe's order (an amount to taste costs nothing and is not listed).
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecipeCost/unpriced`.
+            public var unpriced: Components.Schemas.RecipeCost.UnpricedPayload
+            /// Creates a new `RecipeCost`.
+            ///
+            /// - Parameters:
+            ///   - currency: ISO 4217: the currency most of its priced ingredients were bought in.
+            ///   - total: The whole recipe
+            ///   - perServing: One serving
+            ///   - servings:
+            ///   - status: `partial` when `unpriced` lists ingredients the totals leave out.
+            ///   - unpriced: The ingredients left out, in the recipe's order (an amount to taste costs nothing and is not listed).
+            public init(
+                currency: Swift.String,
+                total: Swift.Double,
+                perServing: Swift.Double,
+                servings: Swift.Int,
+                status: Components.Schemas.RecipeCost.StatusPayload,
+                unpriced: Components.Schemas.RecipeCost.UnpricedPayload
+            ) {
+                self.currency = currency
+                self.total = total
+                self.perServing = perServing
+                self.servings = servings
+                self.status = status
+                self.unpriced = unpriced
+            }
+            public enum CodingKeys: String, CodingKey {
+                case currency
+                case total
+                case perServing
+                case servings
+                case status
+                case unpriced
             }
         }
         /// One per step, in the order of `steps`. Absent from recipes answered before Kiwi timed steps.
@@ -2183,6 +2294,60 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PantryItem/lastSeenAt`.
             public var lastSeenAt: Foundation.Date
+            /// The last price paid for it, per one of `unit`, from a receipt added to the pantry; absent when none is known.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PantryItem/price`.
+            public struct PricePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PantryItem/price/amount`.
+                public var amount: Swift.Double
+                /// - Remark: Generated from `#/components/schemas/PantryItem/price/unit`.
+                @frozen public enum UnitPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case g = "g"
+                    case kg = "kg"
+                    case ml = "ml"
+                    case l = "l"
+                    case tsp = "tsp"
+                    case tbsp = "tbsp"
+                    case cup = "cup"
+                    case piece = "piece"
+                    case clove = "clove"
+                    case slice = "slice"
+                    case pinch = "pinch"
+                    case can = "can"
+                    case pack = "pack"
+                    case bunch = "bunch"
+                }
+                /// - Remark: Generated from `#/components/schemas/PantryItem/price/unit`.
+                public var unit: Components.Schemas.PantryItem.PricePayload.UnitPayload
+                /// ISO 4217.
+                ///
+                /// - Remark: Generated from `#/components/schemas/PantryItem/price/currency`.
+                public var currency: Swift.String
+                /// Creates a new `PricePayload`.
+                ///
+                /// - Parameters:
+                ///   - amount:
+                ///   - unit:
+                ///   - currency: ISO 4217.
+                public init(
+                    amount: Swift.Double,
+                    unit: Components.Schemas.PantryItem.PricePayload.UnitPayload,
+                    currency: Swift.String
+                ) {
+                    self.amount = amount
+                    self.unit = unit
+                    self.currency = currency
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case amount
+                    case unit
+                    case currency
+                }
+            }
+            /// The last price paid for it, per one of `unit`, from a receipt added to the pantry; absent when none is known.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PantryItem/price`.
+            public var price: Components.Schemas.PantryItem.PricePayload?
             /// Creates a new `PantryItem`.
             ///
             /// - Parameters:
@@ -2199,6 +2364,7 @@ extension Components {
             ///   - scanId:
             ///   - addedAt:
             ///   - lastSeenAt: When a scan or the person last added it again.
+            ///   - price: The last price paid for it, per one of `unit`, from a receipt added to the pantry; absent when none is known.
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -2212,7 +2378,8 @@ extension Components {
                 source: Components.Schemas.PantryItem.SourcePayload,
                 scanId: Swift.String? = nil,
                 addedAt: Foundation.Date,
-                lastSeenAt: Foundation.Date
+                lastSeenAt: Foundation.Date,
+                price: Components.Schemas.PantryItem.PricePayload? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -2227,6 +2394,7 @@ extension Components {
                 self.scanId = scanId
                 self.addedAt = addedAt
                 self.lastSeenAt = lastSeenAt
+                self.price = price
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2242,6 +2410,7 @@ extension Components {
                 case scanId
                 case addedAt
                 case lastSeenAt
+                case price
             }
         }
         /// - Remark: Generated from `#/components/schemas/MealPlanRequest`.
@@ -2710,19 +2879,29 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/PantryScanAddition`.
         public struct PantryScanAddition: Codable, Hashable, Sendable {
-            /// A succeeded fridge scan or refinement of the caller's; its ingredients are added.
+            /// A succeeded fridge scan or refinement of the caller's, whose ingredients are added; or a receipt scan, whose food lines are.
             ///
             /// - Remark: Generated from `#/components/schemas/PantryScanAddition/scanId`.
             public var scanId: Swift.String
+            /// With a receipt scan, the ids of the food lines to add (the others are left out).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PantryScanAddition/lines`.
+            public var lines: [Swift.String]?
             /// Creates a new `PantryScanAddition`.
             ///
             /// - Parameters:
-            ///   - scanId: A succeeded fridge scan or refinement of the caller's; its ingredients are added.
-            public init(scanId: Swift.String) {
+            ///   - scanId: A succeeded fridge scan or refinement of the caller's, whose ingredients are added; or a receipt scan, whose food lines are.
+            ///   - lines: With a receipt scan, the ids of the food lines to add (the others are left out).
+            public init(
+                scanId: Swift.String,
+                lines: [Swift.String]? = nil
+            ) {
                 self.scanId = scanId
+                self.lines = lines
             }
             public enum CodingKeys: String, CodingKey {
                 case scanId
+                case lines
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2730,8 +2909,13 @@ extension Components {
                     Swift.String.self,
                     forKey: .scanId
                 )
+                self.lines = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .lines
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "scanId"
+                    "scanId",
+                    "lines"
                 ])
             }
         }

@@ -6993,15 +6993,30 @@ public enum Operations {
             }
         }
     }
-    /// Add a scan's confirmed ingredients, or one item by hand
+    /// Add a scan's confirmed ingredients or a receipt's food, or one item by hand
     ///
-    /// `{"scanId"}`: the ingredients of the caller's succeeded fridge scan or refinement, in one step, each with the scan's category as its section. `{"name", …}`: one item typed by hand. An item is known by its normalised name (`key`: "Tomatoes" and "tomato" are one item); adding a key the pantry has already finds that item again instead: its `lastSeenAt` moves on, and a new quantity and unit or best-before replace the old. Adding the same scan twice, or from two devices at once, gives one set of items. A pantry holds at most 500 items: an add that would pass that adds nothing (400 `pantry_full`).
+    /// `{"scanId"}`: the ingredients of the caller's succeeded fridge scan or refinement, in one step, each with the scan's category as its section; or the food lines of a receipt scan (`lines` to pick some). `{"name", …}`: one item typed by hand. An item is known by its normalised name (`key`: "Tomatoes" and "tomato" are one item); adding a key the pantry has already finds that item again instead: its `lastSeenAt` moves on, and a new quantity and unit or best-before replace the old. A receipt's purchases are added to what the pantry holds instead, when the units convert (the same unit, volumes, weights), else the purchase's amount stands; a new item's use-soon date is estimated from the day on the receipt. Adding the same scan twice, or from two devices at once, gives one set of items: each receipt line goes in once. Another scan of the same receipt (the same shop, day and time, total and number of lines) is 409 `receipt_already_added`, unless `again=true`. A pantry holds at most 500 items: an add that would pass that adds nothing (400 `pantry_full`).
     ///
     /// - Remark: HTTP `POST /v1/pantry/items`.
     /// - Remark: Generated from `#/paths//v1/pantry/items/post(addToPantry)`.
     public enum AddToPantry {
         public static let id: Swift.String = "addToPantry"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/pantry/items/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// With a receipt scan, add it even when another scan of the same receipt went into the pantry (the same shop done twice). `true` or `false` (the default).
+                ///
+                /// - Remark: Generated from `#/paths/v1/pantry/items/POST/query/again`.
+                public var again: Swift.Bool?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - again: With a receipt scan, add it even when another scan of the same receipt went into the pantry (the same shop done twice). `true` or `false` (the default).
+                public init(again: Swift.Bool? = nil) {
+                    self.again = again
+                }
+            }
+            public var query: Operations.AddToPantry.Input.Query
             /// - Remark: Generated from `#/paths/v1/pantry/items/POST/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddToPantry.AcceptableContentType>]
@@ -7058,12 +7073,15 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
             ///   - body:
             public init(
+                query: Operations.AddToPantry.Input.Query = .init(),
                 headers: Operations.AddToPantry.Input.Headers = .init(),
                 body: Operations.AddToPantry.Input.Body
             ) {
+                self.query = query
                 self.headers = headers
                 self.body = body
             }
@@ -7315,7 +7333,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The body breaks a rule (`bad_request`; the message names it: both `scanId` and `name` or neither, an unknown member, a name without a letter or digit, a quantity, unit, date or category out of bounds), or the pantry would pass 500 items (`pantry_full`). Nothing was added.
+            /// The body breaks a rule (`bad_request`; the message names it: both `scanId` and `name` or neither, an unknown member, a name without a letter or digit, a quantity, unit, date or category out of bounds, `lines` that are not food lines of the scan's receipt or with a scan that is not a receipt's, `again` not a boolean), or the pantry would pass 500 items (`pantry_full`). Nothing was added.
             ///
             /// - Remark: Generated from `#/paths//v1/pantry/items/post(addToPantry)/responses/400`.
             ///
@@ -7433,7 +7451,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The scan has not finished yet (`scan_in_progress`), or it failed, is a dish scan or found no ingredients (`scan_has_no_ingredients`). Nothing was added.
+            /// The scan has not finished yet (`scan_in_progress`); it failed, is a dish scan, found no ingredients or is a receipt without food lines (`scan_has_no_ingredients`); or another scan of the same receipt went into the pantry (`receipt_already_added`, naming it in `scanId`). Nothing was added.
             ///
             /// - Remark: Generated from `#/paths//v1/pantry/items/post(addToPantry)/responses/409`.
             ///

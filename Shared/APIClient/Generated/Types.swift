@@ -142,9 +142,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/pantry`.
     /// - Remark: Generated from `#/paths//v1/pantry/delete(clearPantry)`.
     func clearPantry(_ input: Operations.ClearPantry.Input) async throws -> Operations.ClearPantry.Output
-    /// Add a scan's confirmed ingredients, or one item by hand
+    /// Add a scan's confirmed ingredients or a receipt's food, or one item by hand
     ///
-    /// `{"scanId"}`: the ingredients of the caller's succeeded fridge scan or refinement, in one step, each with the scan's category as its section. `{"name", …}`: one item typed by hand. An item is known by its normalised name (`key`: "Tomatoes" and "tomato" are one item); adding a key the pantry has already finds that item again instead: its `lastSeenAt` moves on, and a new quantity and unit or best-before replace the old. Adding the same scan twice, or from two devices at once, gives one set of items. A pantry holds at most 500 items: an add that would pass that adds nothing (400 `pantry_full`).
+    /// `{"scanId"}`: the ingredients of the caller's succeeded fridge scan or refinement, in one step, each with the scan's category as its section; or the food lines of a receipt scan (`lines` to pick some). `{"name", …}`: one item typed by hand. An item is known by its normalised name (`key`: "Tomatoes" and "tomato" are one item); adding a key the pantry has already finds that item again instead: its `lastSeenAt` moves on, and a new quantity and unit or best-before replace the old. A receipt's purchases are added to what the pantry holds instead, when the units convert (the same unit, volumes, weights), else the purchase's amount stands; a new item's use-soon date is estimated from the day on the receipt. Adding the same scan twice, or from two devices at once, gives one set of items: each receipt line goes in once. Another scan of the same receipt (the same shop, day and time, total and number of lines) is 409 `receipt_already_added`, unless `again=true`. A pantry holds at most 500 items: an add that would pass that adds nothing (400 `pantry_full`).
     ///
     /// - Remark: HTTP `POST /v1/pantry/items`.
     /// - Remark: Generated from `#/paths//v1/pantry/items/post(addToPantry)`.
@@ -648,17 +648,19 @@ extension APIProtocol {
     public func clearPantry(headers: Operations.ClearPantry.Input.Headers = .init()) async throws -> Operations.ClearPantry.Output {
         try await clearPantry(Operations.ClearPantry.Input(headers: headers))
     }
-    /// Add a scan's confirmed ingredients, or one item by hand
+    /// Add a scan's confirmed ingredients or a receipt's food, or one item by hand
     ///
-    /// `{"scanId"}`: the ingredients of the caller's succeeded fridge scan or refinement, in one step, each with the scan's category as its section. `{"name", …}`: one item typed by hand. An item is known by its normalised name (`key`: "Tomatoes" and "tomato" are one item); adding a key the pantry has already finds that item again instead: its `lastSeenAt` moves on, and a new quantity and unit or best-before replace the old. Adding the same scan twice, or from two devices at once, gives one set of items. A pantry holds at most 500 items: an add that would pass that adds nothing (400 `pantry_full`).
+    /// `{"scanId"}`: the ingredients of the caller's succeeded fridge scan or refinement, in one step, each with the scan's category as its section; or the food lines of a receipt scan (`lines` to pick some). `{"name", …}`: one item typed by hand. An item is known by its normalised name (`key`: "Tomatoes" and "tomato" are one item); adding a key the pantry has already finds that item again instead: its `lastSeenAt` moves on, and a new quantity and unit or best-before replace the old. A receipt's purchases are added to what the pantry holds instead, when the units convert (the same unit, volumes, weights), else the purchase's amount stands; a new item's use-soon date is estimated from the day on the receipt. Adding the same scan twice, or from two devices at once, gives one set of items: each receipt line goes in once. Another scan of the same receipt (the same shop, day and time, total and number of lines) is 409 `receipt_already_added`, unless `again=true`. A pantry holds at most 500 items: an add that would pass that adds nothing (400 `pantry_full`).
     ///
     /// - Remark: HTTP `POST /v1/pantry/items`.
     /// - Remark: Generated from `#/paths//v1/pantry/items/post(addToPantry)`.
     public func addToPantry(
+        query: Operations.AddToPantry.Input.Query = .init(),
         headers: Operations.AddToPantry.Input.Headers = .init(),
         body: Operations.AddToPantry.Input.Body
     ) async throws -> Operations.AddToPantry.Output {
         try await addToPantry(Operations.AddToPantry.Input(
+            query: query,
             headers: headers,
             body: body
         ))

@@ -7,6 +7,8 @@ import Synchronization
 /// Pantries in memory, kept, merged and paged the way ``PostgresPantryStore`` keeps, merges and pages them.
 final class FakePantryStore: PantryStore {
     private let kept = Mutex<[UUID: [PantryItem]]>([:])
+    /// The receipt lines each kitchen's pantry was filled from, in the order added.
+    private let receiptLines = Mutex<[UUID: [(addition: ReceiptAddition, lineID: UUID)]]>([:])
 
     /// How many items the pantry of kitchen `kitchenID` holds.
     func count(of kitchenID: UUID) -> Int {
@@ -14,26 +16,54 @@ final class FakePantryStore: PantryStore {
     }
 
     func add(_ items: [PantryItem], for kitchen: Kitchen, capacity: Int) async throws -> PantryAdding {
-        kept.withLock { kept in
-            var pantry = kept[kitchen.id, default: []]
-            let newKeys = Set(items.map(\.key)).subtracting(pantry.map(\.key))
-            guard pantry.count + newKeys.count <= capacity else { return .full }
-            let added = items.map { item in
-                guard let index = pantry.firstIndex(where: { $0.key == item.key }) else {
-                    pantry.append(item)
-                    return item
+        kept.withLock { kept in Self.write(items, to: &kept[kitchen.id, default: []], capacity: capacity) }
+    }
+
+    func addPurchases(_ purchases: [Purchase], from receipt: ReceiptAddition, for kitchen: Kitchen, capacity: Int) async throws -> PurchaseAdding {
+        receiptLines.withLock { receiptLines in
+            kept.withLock { kept in
+                let lines = receiptLines[kitchen.id, default: []]
+                if let fingerprint = receipt.fingerprint, !receipt.again,
+                    let earlier = lines.first(where: { $0.addition.fingerprint == fingerprint && $0.addition.scanID != receipt.scanID })
+                {
+                    return .sameReceipt(firstScanID: earlier.addition.scanID)
                 }
-                pantry[index].lastSeenAt = item.lastSeenAt
-                if item.quantity != nil { (pantry[index].quantity, pantry[index].unit) = (item.quantity, item.unit) }
-                if item.bestBefore != nil {
-                    (pantry[index].bestBefore, pantry[index].useSoonBy, pantry[index].useSoonEstimated) =
-                        (item.bestBefore, item.useSoonBy, item.useSoonEstimated)
-                }
-                return pantry[index]
+                let added = Set(lines.filter { $0.addition.scanID == receipt.scanID }.map(\.lineID))
+                let new = purchases.filter { !added.contains($0.lineID) }
+                let existing = Dictionary(kept[kitchen.id, default: []].map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+                guard
+                    case .added(_, let count) = Self.write(
+                        PantryPurchases.items(adding: new, to: existing),
+                        to: &kept[kitchen.id, default: []],
+                        capacity: capacity
+                    )
+                else { return .full }
+                receiptLines[kitchen.id, default: []] += new.map { (receipt, $0.lineID) }
+                let byKey = Dictionary(kept[kitchen.id, default: []].map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+                return .added(PantryPurchases.firstKeys(of: purchases).compactMap { byKey[$0] }, count: count)
             }
-            kept[kitchen.id] = pantry
-            return .added(added, count: pantry.count)
         }
+    }
+
+    /// Writes `items` into `pantry` as ``PostgresPantryStore`` writes them.
+    private static func write(_ items: [PantryItem], to pantry: inout [PantryItem], capacity: Int) -> PantryAdding {
+        let newKeys = Set(items.map(\.key)).subtracting(pantry.map(\.key))
+        guard pantry.count + newKeys.count <= capacity else { return .full }
+        let added = items.map { item in
+            guard let index = pantry.firstIndex(where: { $0.key == item.key }) else {
+                pantry.append(item)
+                return item
+            }
+            pantry[index].lastSeenAt = item.lastSeenAt
+            if item.quantity != nil { (pantry[index].quantity, pantry[index].unit) = (item.quantity, item.unit) }
+            if item.price != nil { pantry[index].price = item.price }
+            if item.bestBefore != nil {
+                (pantry[index].bestBefore, pantry[index].useSoonBy, pantry[index].useSoonEstimated) =
+                    (item.bestBefore, item.useSoonBy, item.useSoonEstimated)
+            }
+            return pantry[index]
+        }
+        return .added(added, count: pantry.count)
     }
 
     func items(of kitchen: Kitchen, after cursor: PageCursor?, limit: Int) async throws -> PantryPage {
@@ -72,7 +102,7 @@ final class FakePantryStore: PantryStore {
     }
 
     func deleteAll(of kitchen: Kitchen) async throws {
-        _ = kept.withLock { $0.removeValue(forKey: kitchen.id) }
+        empty(kitchen.id)
     }
 }
 
@@ -96,6 +126,7 @@ extension FakePantryStore: FakeKitchenPart {
                 guard item.lastSeenAt > pantry[index].lastSeenAt else { continue }
                 pantry[index].lastSeenAt = item.lastSeenAt
                 if item.quantity != nil { (pantry[index].quantity, pantry[index].unit) = (item.quantity, item.unit) }
+                if item.price != nil { pantry[index].price = item.price }
                 if item.bestBefore != nil {
                     (pantry[index].bestBefore, pantry[index].useSoonBy, pantry[index].useSoonEstimated) =
                         (item.bestBefore, item.useSoonBy, item.useSoonEstimated)
@@ -103,9 +134,14 @@ extension FakePantryStore: FakeKitchenPart {
             }
             kept[target] = pantry
         }
+        receiptLines.withLock { lines in
+            let known = Set(lines[target, default: []].map { "\($0.addition.scanID) \($0.lineID)" })
+            lines[target, default: []] += (lines.removeValue(forKey: source) ?? []).filter { !known.contains("\($0.addition.scanID) \($0.lineID)") }
+        }
     }
 
     func empty(_ kitchenID: UUID) {
         _ = kept.withLock { $0.removeValue(forKey: kitchenID) }
+        _ = receiptLines.withLock { $0.removeValue(forKey: kitchenID) }
     }
 }
