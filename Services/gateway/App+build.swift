@@ -193,6 +193,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     )
     BlockingScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans).addRoutes(to: signedIn)
+    ReceiptLinesController(ledger: dependencies.ledger).addRoutes(to: signedIn)
     let profileCheck = TodaysProfileCheck(tableProfile: tableProfile, dietGuard: DietGuard())
     let mealRecipes = PlanMealRecipes(
         scans: scans,

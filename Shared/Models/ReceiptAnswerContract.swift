@@ -102,8 +102,8 @@ public enum ReceiptAnswerContract {
         )
     }
 
-    /// A food line names the food, how much and in which unit (a positive amount); a discount takes off, and food and
-    /// other goods add to the total. A deposit may do either (a bottle return refunds one).
+    /// A food line names the food, how much and in which unit (a positive amount), and no other line does; a discount
+    /// takes off, and food and other goods add to the total. A deposit may do either (a bottle return refunds one).
     static let lineRule = JSONConstraint { value, path in
         guard case .object(let line) = value, case .string(let kind)? = line["kind"] else { return [] }
         var violations: [JSONViolation] = []
@@ -124,6 +124,11 @@ public enum ReceiptAnswerContract {
             if let total, total >= 0 { violations.append(JSONViolation(path: "\(path).total", message: "must be negative for a discount line")) }
         case .deposit, nil:
             break
+        }
+        if kind != ReceiptLineKind.food.rawValue {
+            for member in ["name", "quantity", "unit"] where (line[member] ?? .null) != .null {
+                violations.append(JSONViolation(path: "\(path).\(member)", message: "must be null for a line that is not food"))
+            }
         }
         return violations
     }

@@ -51,8 +51,9 @@ public struct ScanTransitionStore: Sendable {
         }
     }
 
-    /// The most partials one scan stores, restarts included (docs/architecture.md, "Streamed scans").
-    public static let mostPartials = 64
+    /// The most partials one scan stores, restarts included (docs/architecture.md, "Streamed scans"): a receipt's 80
+    /// lines twice over, with the restart between.
+    public static let mostPartials = 200
     /// The largest partial stored, in bytes of its JSON: a recipe runs to a few KiB.
     public static let largestPartial = 32 * 1024
 

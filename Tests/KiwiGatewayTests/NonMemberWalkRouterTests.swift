@@ -63,6 +63,7 @@ struct NonMemberWalkRouterTests {
             "deleteScan": .json(.delete, "/v1/scans/\(scan)"),
             "streamScanEvents": .json(.get, "/v1/scans/\(scan)/events"),
             "refineScan": .json(.post, "/v1/scans/\(scan)/refinements", body: #"{"ingredients": ["leeks"]}"#),
+            "correctReceiptLine": .json(.patch, "/v1/scans/\(scan)/receipt/lines/\(scan)", body: #"{"quantity": 2}"#),
             "saveRecipe": .json(.post, "/v1/recipes", body: #"{"scanId": "\#(scan)", "recipeId": "\#(recipe)"}"#),
             "getRecipe": .json(.get, "/v1/recipes/\(recipe)"),
             "updateRecipe": .json(.patch, "/v1/recipes/\(recipe)", body: #"{"note": "mine now"}"#),

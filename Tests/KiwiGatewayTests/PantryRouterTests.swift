@@ -246,6 +246,65 @@ struct PantryRouterTests {
         }
     }
 
+    @Test("a receipt's food line corrected before adding is kept in the scan, and added as corrected")
+    func correctBeforeAdding() async throws {
+        let gateway = Self.gateway()
+        let (token, _, _) = gateway.signIn()
+        let answer = Self.receiptAnswer()
+        let bananas = try #require(answer.receipt?.lines[2])
+        try await gateway.test { client async throws in
+            let scan = try await Self.scan(gateway, client, token: token, outcome: .ok(answer))
+            let path = "/v1/scans/\(scan)/receipt/lines/\(bananas.id)"
+            let corrected = try await client.execute(
+                .patch,
+                path,
+                token: token,
+                headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"name": "Plantains", "quantity": 0.743}"#)
+            )
+            #expect(corrected.status == .ok)
+            let line = try Self.decode(corrected, as: ScanResource.self).result?.receipt?.lines[2]
+            #expect(line?.name == "Plantains" && line?.quantity == 0.743 && line?.unit == .kg && line?.text == bananas.text)
+            let items = try Self.decode(try await Self.addScan(client, token: token, scan), as: PantryItems.self).items
+            #expect(items.map(\.name) == ["Whole milk", "Plantains"] && items[1].quantity == 0.743)
+        }
+    }
+
+    @Test(
+        "correcting a line that is not a food line, of another's scan or of no receipt is 404; an empty or broken body 400",
+        arguments: ["bag", "other user", "fridge scan", "empty body", "unknown member", "no letter"]
+    )
+    func correctionRefusals(_ case: String) async throws {
+        let gateway = Self.gateway()
+        let (token, _, _) = gateway.signIn()
+        let (other, _, _) = gateway.signIn()
+        let answer = Self.receiptAnswer()
+        let lines = try #require(answer.receipt?.lines)
+        try await gateway.test { client async throws in
+            let receipt = try await Self.scan(gateway, client, token: token, outcome: .ok(answer))
+            let fridge = try await Self.scan(gateway, client, token: token)
+            let (scan, line, body, caller, status): (UUID, UUID, String, String, HTTPResponse.Status) =
+                switch `case` {
+                case "bag": (receipt, lines[3].id, #"{"quantity": 2}"#, token, .notFound)
+                case "other user": (receipt, lines[0].id, #"{"quantity": 2}"#, other, .notFound)
+                case "fridge scan": (fridge, lines[0].id, #"{"quantity": 2}"#, token, .notFound)
+                case "empty body": (receipt, lines[0].id, "{}", token, .badRequest)
+                case "unknown member": (receipt, lines[0].id, #"{"total": 2}"#, token, .badRequest)
+                default: (receipt, lines[0].id, #"{"name": "  ..  "}"#, token, .badRequest)
+                }
+            let answered = try await client.execute(
+                .patch,
+                "/v1/scans/\(scan)/receipt/lines/\(line)",
+                token: caller,
+                headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: body)
+            )
+            #expect(answered.status == status, "\(String(buffer: answered.body))")
+            let stored = try Self.decode(try await client.execute(.get, "/v1/scans/\(receipt)", token: token), as: ScanResource.self)
+            #expect(stored.result == answer, "nothing changed")
+        }
+    }
+
     @Test("a receipt without food lines is 409 scan_has_no_ingredients, and adds nothing")
     func receiptWithoutFood() async throws {
         let gateway = Self.gateway()

@@ -567,6 +567,32 @@ struct ScanLedgerTests {
         #expect(dishes == [created[2]])
     }
 
+    @Test(
+        "a receipt's food line corrected is kept in the scan's result; another user's scan or a line that is not food is nil",
+        arguments: StoreKind.allCases
+    )
+    func receiptLineCorrection(_ kind: StoreKind) async throws {
+        let milk = ReceiptLine(id: UUID(), text: "MILK 1L", kind: .food, name: "milk", quantity: 1, unit: .l, unitPrice: 1.19, total: 1.19)
+        let bag = ReceiptLine(id: UUID(), text: "BAG", kind: .other, total: 0.2)
+        let receipt = ReceiptAnswer(storeName: nil, date: nil, time: nil, currency: "EUR", lines: [milk, bag], total: 1.39)
+        let (corrected, refused, stored) = try await withLedger(kind) { ledger, rig in
+            let user = UUID()
+            let scan = try await reserveScans(1, of: newQuotaKey(), user: user, in: ledger)[0]
+            _ = try await rig.succeed(scan.id, result: ScanResponse(ingredients: [], recipes: [], mode: .receipt, receipt: receipt), usage: nil)
+            let correction = ReceiptLineCorrection(name: "whole milk", quantity: 2)
+            let corrected = try await ledger.correct(correction, ofLine: milk.id, inScan: scan.id, of: user)
+            let refused = [
+                try await ledger.correct(correction, ofLine: milk.id, inScan: scan.id, of: UUID()),
+                try await ledger.correct(correction, ofLine: bag.id, inScan: scan.id, of: user),
+            ]
+            return (corrected, refused, try await ledger.scan(scan.id, of: user))
+        }
+        let line = corrected?.result?.receipt?.lines.first
+        #expect(line?.name == "whole milk" && line?.quantity == 2 && line?.unit == .l && line?.text == "MILK 1L")
+        #expect(refused == [nil, nil])
+        #expect(stored?.result == corrected?.result)
+    }
+
     @Test("the page after a scan deleted since goes on after where that scan was", arguments: StoreKind.allCases)
     func pageAfterDeletedScan(_ kind: StoreKind) async throws {
         let (second, created) = try await withLedger(kind) { ledger, _ in

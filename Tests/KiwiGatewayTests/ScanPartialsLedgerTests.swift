@@ -78,7 +78,7 @@ struct ScanPartialsLedgerTests {
         #expect(record?.partialCount == 0)
     }
 
-    @Test("a scan stores at most 64 partials, and none over 32 KiB; the others are refused", arguments: StoreKind.allCases)
+    @Test("a scan stores at most 200 partials, and none over 32 KiB; the others are refused", arguments: StoreKind.allCases)
     func bounded(_ kind: StoreKind) async throws {
         let (seqs, oversized, count) = try await withLedger(kind) { ledger, rig in
             let scan = try await runningScan(ledger, rig)
@@ -89,8 +89,8 @@ struct ScanPartialsLedgerTests {
             return (seqs, oversized, try await ledger.scan(scan.id, of: scan.userID)?.partialCount)
         }
         #expect(oversized == nil)
-        #expect(seqs == (1...64).map { $0 } + [nil])
-        #expect(count == 64)
+        #expect(seqs == (1...ScanTransitionStore.mostPartials).map { $0 } + [nil])
+        #expect(count == ScanTransitionStore.mostPartials)
     }
 
     @Test("a scan's end drops its partials and keeps their count, whoever ends it", arguments: StoreKind.allCases, Ending.allCases)

@@ -60,19 +60,20 @@ struct ReceiptContractTests {
         #expect(try #require(try validated(answer([Self.bananas, Self.yoghurt], total: 3.69)).receipt).totalMismatch == nil)
     }
 
-    @Test("a food line needs a name, a unit and a positive quantity; a discount must take off, and food must not")
+    @Test("a food line needs a name, a unit and a positive quantity, and no other line has them; a discount takes off, food does not")
     func linesAreHeldToTheirKind() {
         let noQuantity = #"{"text": "EGGS", "kind": "food", "name": null, "quantity": 0, "unit": null, "unitPrice": null, "total": 2.00}"#
         let addingDiscount =
             #"{"text": "SAVING", "kind": "discount", "name": null, "quantity": null, "unit": null, "unitPrice": null, "total": 0.50}"#
         let negativeFood = #"{"text": "MILK", "kind": "food", "name": "milk", "quantity": 1, "unit": "l", "unitPrice": 1.19, "total": -1.19}"#
+        let weighedBag = #"{"text": "BAG", "kind": "other", "name": null, "quantity": 0, "unit": null, "unitPrice": null, "total": 0.20}"#
         do {
-            _ = try validated(answer([noQuantity, addingDiscount, negativeFood], total: 1.31))
+            _ = try validated(answer([noQuantity, addingDiscount, negativeFood, weighedBag], total: 1.51))
             Issue.record("broken lines passed")
         } catch {
             #expect(
                 Set(error.violations.map(\.path))
-                    == ["$.lines[0].name", "$.lines[0].unit", "$.lines[0].quantity", "$.lines[1].total", "$.lines[2].total"]
+                    == ["$.lines[0].name", "$.lines[0].unit", "$.lines[0].quantity", "$.lines[1].total", "$.lines[2].total", "$.lines[3].quantity"]
             )
         }
     }

@@ -144,7 +144,11 @@ struct PantryController: Sendable {
         if let receipt = scan.result?.receipt {
             return try await addReceipt(receipt, of: scan, lines: lines, again: again, to: kitchen, context: context)
         }
-        guard lines == nil else { throw APIError.badRequest("lines picks lines of a receipt scan's receipt; this scan is not a receipt's.") }
+        guard lines == nil else {
+            throw APIError.badRequest(
+                "lines picks lines of a receipt scan's receipt; this scan has none (it is not a receipt's, or its result is no longer kept)."
+            )
+        }
         let addedAt = now()
         var keys: Set<String> = []
         let items = (scan.result.flatMap { $0.mode == .dish ? nil : $0.ingredients } ?? []).compactMap { ingredient -> PantryItem? in

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import KiwiDietGuard
 import KiwiFood
@@ -56,7 +57,7 @@ enum PantryPurchases {
     /// a unit or a positive price.
     static func price(of line: ReceiptLine, currency: String) -> PantryPrice? {
         guard let unit = line.unit, let quantity = line.quantity, quantity > 0 else { return nil }
-        let amount = line.unitPrice ?? line.total / quantity
+        let amount = line.unitPrice.flatMap { $0 > 0 ? $0 : nil } ?? line.total / quantity
         return amount > 0 ? PantryPrice(amount: amount, unit: unit, currency: currency) : nil
     }
 
@@ -70,13 +71,15 @@ enum PantryPurchases {
         return min(printed, today)
     }
 
-    /// The shop, the day and time, the total and the number of lines: what two scans of one receipt share, and two
-    /// shops rarely do. Nil when the receipt prints no date, which leaves too little to tell two shops apart.
+    /// The SHA-256 of the shop, the day and time, the total and the number of lines: what two scans of one receipt
+    /// share, and two shops rarely do, kept as a digest so that the pantry keeps no record of where and when its
+    /// owner shopped. Nil when the receipt prints no date, which leaves too little to tell two shops apart.
     static func fingerprint(of receipt: ReceiptAnswer) -> String? {
         guard let date = receipt.date else { return nil }
         let store = receipt.storeName.map { IngredientKey.of($0) } ?? ""
         let cents = Int((receipt.total * 100).rounded())
-        return [store, date, receipt.time ?? "", receipt.currency, String(cents), String(receipt.lines.count)].joined(separator: "|")
+        let text = [store, date, receipt.time ?? "", receipt.currency, String(cents), String(receipt.lines.count)].joined(separator: "|")
+        return Array(SHA256.hash(data: Data(text.utf8))).hexEncodedString
     }
 
     /// The pantry's items once `purchases` are added to `existing` (the pantry's items by key), one per key in the
@@ -113,6 +116,7 @@ enum PantryPurchases {
         guard let a = older.quantity, let b = newer.quantity,
             let total = ShoppingQuantity.sum([Quantity(a, older.unit ?? .piece), Quantity(b, newer.unit ?? .piece)], key: newer.key)
         else { return (newer.quantity, newer.unit) }
-        return (total.amount, total.unit)
+        // Within the pantry's bound, to a thousandth, as a pantry's amounts are typed.
+        return (min((total.amount * 1000).rounded() / 1000, PantryItemFields.largestQuantity), total.unit)
     }
 }

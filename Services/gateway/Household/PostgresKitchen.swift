@@ -58,6 +58,8 @@ enum PostgresKitchen {
 
     /// Deletes everything kitchen `kitchenID` holds.
     static func empty(_ kitchenID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        // Under the pantry's lock, so that no receipt's add lands between the pantry's two deletes.
+        try await lock(.pantry, of: kitchenID, on: connection, logger: logger)
         try await connection.execute("DELETE FROM pantry_items WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM pantry_receipt_lines WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM shopping_list_items WHERE kitchen_id = \(kitchenID)", logger: logger)

@@ -137,7 +137,13 @@ struct RecipesController: Sendable {
             cursor = found.next
         } while cursor != nil
         let fitting = try await profileCheck.checked(saved, of: kitchen.member).filter(\.conflicts.isEmpty)
-        let ranking = PantryCoverage.ranked(fitting, pantry: try await pantry.allItems(of: kitchen), today: CalendarDay(utc: now()), order: order)
+        let items = try await pantry.allItems(of: kitchen)
+        let prices = Self.prices(of: items)
+        let ranking = PantryCoverage.ranked(fitting, pantry: items, today: CalendarDay(utc: now()), order: order).map { ranked in
+            var costed = ranked
+            costed.saved.recipe.cost = RecipeCosting.cost(of: ranked.saved.recipe, prices: prices)
+            return costed
+        }
         let start =
             page.cursor.map { asked in
                 ranking.firstIndex { $0.saved.id == asked.id }.map { $0 + 1 } ?? min(max(Int(asked.createdAtMicroseconds) - 1, 0), ranking.count)
@@ -247,15 +253,17 @@ struct RecipesController: Sendable {
     private func shown(_ saved: [SavedRecipe], of userID: UUID, in kitchen: Kitchen) async throws -> [SavedRecipe] {
         let checked = try await profileCheck.checked(saved, of: userID)
         guard !checked.isEmpty else { return [] }
-        let prices = Dictionary(
-            try await pantry.allItems(of: kitchen).compactMap { item in item.price.map { (item.key, $0) } },
-            uniquingKeysWith: { first, _ in first }
-        )
+        let prices = Self.prices(of: try await pantry.allItems(of: kitchen))
         return checked.map { recipe in
             var shown = recipe
             shown.recipe.cost = RecipeCosting.cost(of: recipe.recipe, prices: prices)
             return shown
         }
+    }
+
+    /// The pantry's prices by key, for ``RecipeCosting``.
+    private static func prices(of items: [PantryItem]) -> [String: PantryPrice] {
+        Dictionary(items.compactMap { item in item.price.map { (item.key, $0) } }, uniquingKeysWith: { first, _ in first })
     }
 
     /// One saved recipe as ``shown(_:of:in:)-([SavedRecipe],_,_)`` shows it.

@@ -225,8 +225,9 @@ struct ScanCoordinator: Sendable {
                     deadline: deadline,
                     requestID: context.requestID,
                     userKey: userKey,
-                    profile: table.profile,
-                    table: table.seats,
+                    // A receipt is read the same for everyone: the table's allergies and diets do not go with it.
+                    profile: input.mode == .receipt ? nil : table.profile,
+                    table: input.mode == .receipt ? nil : table.seats,
                     ingredients: input.refinement?.ingredients,
                     pantry: input.pantry,
                     plan: input.plan,

@@ -3568,6 +3568,477 @@ public enum Operations {
             }
         }
     }
+    /// Correct a food line of a receipt scan before adding it to the pantry
+    ///
+    /// A JSON merge patch of a food line's `name`, `quantity` and `unit` (docs/architecture.md, "Receipt scans"): a key left out keeps its value; none can be cleared, and any other key is refused. No model call and no charge: the correction is kept in the scan's result, which every later read and `POST /v1/pantry/items` see. The line's printed text and amounts stay as printed. Two corrections at once both land, one after the other.
+    ///
+    /// - Remark: HTTP `PATCH /v1/scans/{id}/receipt/lines/{lineId}`.
+    /// - Remark: Generated from `#/paths//v1/scans/{id}/receipt/lines/{lineId}/patch(correctReceiptLine)`.
+    public enum CorrectReceiptLine {
+        public static let id: Swift.String = "correctReceiptLine"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/path/id`.
+                public var id: Swift.String
+                /// The line's id, as the scan's `receipt` gives it.
+                ///
+                /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/path/lineId`.
+                public var lineId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - lineId: The line's id, as the scan's `receipt` gives it.
+                public init(
+                    id: Swift.String,
+                    lineId: Swift.String
+                ) {
+                    self.id = id
+                    self.lineId = lineId
+                }
+            }
+            public var path: Operations.CorrectReceiptLine.Input.Path
+            /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CorrectReceiptLine.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CorrectReceiptLine.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.CorrectReceiptLine.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/requestBody/json/name`.
+                    public var name: Components.Schemas.KitchenItemName?
+                    /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/requestBody/json/quantity`.
+                    public var quantity: Swift.Double?
+                    /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/requestBody/json/unit`.
+                    @frozen public enum UnitPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case g = "g"
+                        case kg = "kg"
+                        case ml = "ml"
+                        case l = "l"
+                        case tsp = "tsp"
+                        case tbsp = "tbsp"
+                        case cup = "cup"
+                        case piece = "piece"
+                        case clove = "clove"
+                        case slice = "slice"
+                        case pinch = "pinch"
+                        case can = "can"
+                        case pack = "pack"
+                        case bunch = "bunch"
+                    }
+                    /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/requestBody/json/unit`.
+                    public var unit: Operations.CorrectReceiptLine.Input.Body.JsonPayload.UnitPayload?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - name:
+                    ///   - quantity:
+                    ///   - unit:
+                    public init(
+                        name: Components.Schemas.KitchenItemName? = nil,
+                        quantity: Swift.Double? = nil,
+                        unit: Operations.CorrectReceiptLine.Input.Body.JsonPayload.UnitPayload? = nil
+                    ) {
+                        self.name = name
+                        self.quantity = quantity
+                        self.unit = unit
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case name
+                        case quantity
+                        case unit
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.name = try container.decodeIfPresent(
+                            Components.Schemas.KitchenItemName.self,
+                            forKey: .name
+                        )
+                        self.quantity = try container.decodeIfPresent(
+                            Swift.Double.self,
+                            forKey: .quantity
+                        )
+                        self.unit = try container.decodeIfPresent(
+                            Operations.CorrectReceiptLine.Input.Body.JsonPayload.UnitPayload.self,
+                            forKey: .unit
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "name",
+                            "quantity",
+                            "unit"
+                        ])
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/requestBody/content/application\/json`.
+                case json(Operations.CorrectReceiptLine.Input.Body.JsonPayload)
+            }
+            public var body: Operations.CorrectReceiptLine.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.CorrectReceiptLine.Input.Path,
+                headers: Operations.CorrectReceiptLine.Input.Headers = .init(),
+                body: Operations.CorrectReceiptLine.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    public init(xRequestId: Components.Headers.RequestID) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.CorrectReceiptLine.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Scan)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Scan {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.CorrectReceiptLine.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.CorrectReceiptLine.Output.Ok.Headers,
+                    body: Operations.CorrectReceiptLine.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The scan as it is now, its line corrected.
+            ///
+            /// - Remark: Generated from `#/paths//v1/scans/{id}/receipt/lines/{lineId}/patch(correctReceiptLine)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.CorrectReceiptLine.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.CorrectReceiptLine.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed (`bad_request`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/scans/{id}/receipt/lines/{lineId}/patch(correctReceiptLine)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is missing, malformed, unknown, expired or revoked (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/scans/{id}/receipt/lines/{lineId}/patch(correctReceiptLine)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/responses/404/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/responses/404/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    public init(xRequestId: Components.Headers.RequestID) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.CorrectReceiptLine.Output.NotFound.Headers
+                /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/responses/404/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.CorrectReceiptLine.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.CorrectReceiptLine.Output.NotFound.Headers,
+                    body: Operations.CorrectReceiptLine.Output.NotFound.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// No scan of the caller has this id, or its result has no receipt with a food line of that id (`not_found`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/scans/{id}/receipt/lines/{lineId}/patch(correctReceiptLine)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.CorrectReceiptLine.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.CorrectReceiptLine.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/responses/409/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/responses/409/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    public init(xRequestId: Components.Headers.RequestID) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.CorrectReceiptLine.Output.Conflict.Headers
+                /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/responses/409/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/scans/{id}/receipt/lines/{lineId}/PATCH/responses/409/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.CorrectReceiptLine.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.CorrectReceiptLine.Output.Conflict.Headers,
+                    body: Operations.CorrectReceiptLine.Output.Conflict.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The scan has not finished yet (`scan_in_progress`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/scans/{id}/receipt/lines/{lineId}/patch(correctReceiptLine)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Operations.CorrectReceiptLine.Output.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Operations.CorrectReceiptLine.Output.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Something went wrong on our side (`internal_error`); the message gives no details.
+            ///
+            /// - Remark: Generated from `#/paths//v1/scans/{id}/receipt/lines/{lineId}/patch(correctReceiptLine)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A service behind the gateway is unavailable (`auth_unavailable`, `service_unavailable`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/scans/{id}/receipt/lines/{lineId}/patch(correctReceiptLine)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Scan again from the ingredients you confirmed, without a new photo
     ///
     /// Starts a text-only scan of a succeeded fridge scan (or of a succeeded refinement) from the ingredient list the person confirmed or corrected: the same profile, guard and event stream as a scan of photos, and its answer lists exactly those ingredients. It answers as `POST /v1/scans` does (202, or 200 once final within `Prefer: wait`), with the new scan's `parentId`; the refined scan is unchanged. Price: the first two refinements of a scan of photos, counted over all its refinements and refinements of them, failed ones not counted, are free (not counted against the daily allowance); later ones count as scans. A repeated `Idempotency-Key` with the same names answers the earlier refinement.

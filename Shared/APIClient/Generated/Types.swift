@@ -76,6 +76,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/scans/{id}/events`.
     /// - Remark: Generated from `#/paths//v1/scans/{id}/events/get(streamScanEvents)`.
     func streamScanEvents(_ input: Operations.StreamScanEvents.Input) async throws -> Operations.StreamScanEvents.Output
+    /// Correct a food line of a receipt scan before adding it to the pantry
+    ///
+    /// A JSON merge patch of a food line's `name`, `quantity` and `unit` (docs/architecture.md, "Receipt scans"): a key left out keeps its value; none can be cleared, and any other key is refused. No model call and no charge: the correction is kept in the scan's result, which every later read and `POST /v1/pantry/items` see. The line's printed text and amounts stay as printed. Two corrections at once both land, one after the other.
+    ///
+    /// - Remark: HTTP `PATCH /v1/scans/{id}/receipt/lines/{lineId}`.
+    /// - Remark: Generated from `#/paths//v1/scans/{id}/receipt/lines/{lineId}/patch(correctReceiptLine)`.
+    func correctReceiptLine(_ input: Operations.CorrectReceiptLine.Input) async throws -> Operations.CorrectReceiptLine.Output
     /// Scan again from the ingredients you confirmed, without a new photo
     ///
     /// Starts a text-only scan of a succeeded fridge scan (or of a succeeded refinement) from the ingredient list the person confirmed or corrected: the same profile, guard and event stream as a scan of photos, and its answer lists exactly those ingredients. It answers as `POST /v1/scans` does (202, or 200 once final within `Prefer: wait`), with the new scan's `parentId`; the refined scan is unchanged. Price: the first two refinements of a scan of photos, counted over all its refinements and refinements of them, failed ones not counted, are free (not counted against the daily allowance); later ones count as scans. A repeated `Idempotency-Key` with the same names answers the earlier refinement.
@@ -498,6 +505,23 @@ extension APIProtocol {
         try await streamScanEvents(Operations.StreamScanEvents.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// Correct a food line of a receipt scan before adding it to the pantry
+    ///
+    /// A JSON merge patch of a food line's `name`, `quantity` and `unit` (docs/architecture.md, "Receipt scans"): a key left out keeps its value; none can be cleared, and any other key is refused. No model call and no charge: the correction is kept in the scan's result, which every later read and `POST /v1/pantry/items` see. The line's printed text and amounts stay as printed. Two corrections at once both land, one after the other.
+    ///
+    /// - Remark: HTTP `PATCH /v1/scans/{id}/receipt/lines/{lineId}`.
+    /// - Remark: Generated from `#/paths//v1/scans/{id}/receipt/lines/{lineId}/patch(correctReceiptLine)`.
+    public func correctReceiptLine(
+        path: Operations.CorrectReceiptLine.Input.Path,
+        headers: Operations.CorrectReceiptLine.Input.Headers = .init(),
+        body: Operations.CorrectReceiptLine.Input.Body
+    ) async throws -> Operations.CorrectReceiptLine.Output {
+        try await correctReceiptLine(Operations.CorrectReceiptLine.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Scan again from the ingredients you confirmed, without a new photo

@@ -241,6 +241,19 @@ final class FakeScanLedger: ScanLedger {
         }
     }
 
+    func correct(_ correction: ReceiptLineCorrection, ofLine lineID: UUID, inScan id: UUID, of userID: UUID) async throws -> ScanRecord? {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            guard let stored = state.scans[id], stored.record.userID == userID, stored.record.state == .succeeded,
+                var result = stored.record.result, let receipt = result.receipt.flatMap({ correction.applied(to: $0, line: lineID) })
+            else { return nil }
+            result.receipt = receipt
+            let record = ScanRecord(copying: stored.record, state: .succeeded, errorCode: nil, result: result)
+            state.scans[id]?.record = record
+            return record
+        }
+    }
+
     func delete(_ id: UUID, of userID: UUID, quotaKey: Data) async throws -> ScanDeletion {
         try state.withLock { state in
             if let failure = state.failure { throw failure }

@@ -168,6 +168,29 @@ struct PostgresScanLedger: ScanLedger {
         }
     }
 
+    /// The result is read under its row's lock and written back in the same transaction, so that two corrections at once
+    /// both land, one after the other.
+    func correct(_ correction: ReceiptLineCorrection, ofLine lineID: UUID, inScan id: UUID, of userID: UUID) async throws -> ScanRecord? {
+        let corrected = try await withStatementDeadline("scan ledger correct receipt", timeout: timeout) {
+            try await client.withTransaction(logger: logger) { connection in
+                let rows = try await connection.query(
+                    "SELECT result::text FROM scans WHERE id = \(id) AND user_id = \(userID) AND state = 'succeeded' FOR UPDATE",
+                    logger: logger
+                )
+                var stored: String?
+                for try await result in rows.decode(String?.self) { stored = result }
+                guard let stored, var response = try? KiwiJSON.decoder().decode(ScanResponse.self, from: Data(stored.utf8)),
+                    let receipt = response.receipt.flatMap({ correction.applied(to: $0, line: lineID) })
+                else { return false }
+                response.receipt = receipt
+                let json = String(decoding: try KiwiJSON.encoder().encode(response), as: UTF8.self)
+                try await connection.execute("UPDATE scans SET result = \(json)::jsonb WHERE id = \(id)", logger: logger)
+                return true
+            }
+        }
+        return corrected ? try await scan(id, of: userID) : nil
+    }
+
     /// The day's charges move to `scan_usage`, keyed by the person, in the transaction that deletes the scans.
     func deleteScans(of userID: UUID, quotaKey: Data, today: String) async throws {
         try await withStatementDeadline("scan ledger delete user", timeout: timeout) {

@@ -66,6 +66,9 @@ protocol ScanLedger: Sendable {
     func scan(idempotencyKey key: String, of userID: UUID) async throws -> ScanRecord?
     /// A page of at most `limit` of the user's scans of `modes`, newest first, starting after `cursor`.
     func scans(of userID: UUID, modes: [ScanMode], after cursor: PageCursor?, limit: Int) async throws -> ScanPage
+    /// Makes `correction` to food line `lineID` of the receipt of user `userID`'s succeeded scan `id`, in one step, and
+    /// answers the scan as it is then; nil when the user has no such scan, or its receipt no such food line.
+    func correct(_ correction: ReceiptLineCorrection, ofLine lineID: UUID, inScan id: UUID, of userID: UUID) async throws -> ScanRecord?
     /// Cancels a scan no worker has started, or deletes a final one (``ScanDeletion``).
     func delete(_ id: UUID, of userID: UUID, quotaKey: Data) async throws -> ScanDeletion
     /// Fails, with `scan_timeout`, open scans whose deadline passed more than `grace` ago: their gateway and worker
