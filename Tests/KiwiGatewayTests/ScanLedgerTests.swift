@@ -102,7 +102,8 @@ func newScan(
     day: String = ScanLedgerTests.day,
     key: String? = nil,
     photo: UInt8 = 1,
-    deadline: Double = 90
+    deadline: Double = 90,
+    mode: ScanMode = .fridge
 )
     -> QueuedScan
 {
@@ -112,7 +113,8 @@ func newScan(
         day: day,
         idempotencyKey: key,
         photoSHA256: Data(repeating: photo, count: 32),
-        deadline: Date().addingTimeInterval(deadline)
+        deadline: Date().addingTimeInterval(deadline),
+        mode: mode
     )
 }
 
@@ -544,16 +546,7 @@ struct ScanLedgerTests {
             let person = newQuotaKey()
             var created: [UUID] = []
             for mode in [ScanMode.fridge, .receipt, .dish] {
-                let base = newScan(person, user: user)
-                let queued = QueuedScan(
-                    userID: user,
-                    quotaKey: person,
-                    day: base.day,
-                    idempotencyKey: nil,
-                    photoSHA256: base.photoSHA256,
-                    deadline: base.deadline,
-                    mode: mode
-                )
+                let queued = newScan(person, user: user, mode: mode)
                 guard case .reserved(let scan) = try await ledger.reserve(queued, policy: QuotaPolicy(limit: 3)) else { throw CancellationError() }
                 created.append(scan.id)
             }

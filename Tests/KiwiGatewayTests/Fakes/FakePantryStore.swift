@@ -54,16 +54,21 @@ final class FakePantryStore: PantryStore {
                 pantry.append(item)
                 return item
             }
-            pantry[index].lastSeenAt = item.lastSeenAt
-            if item.quantity != nil { (pantry[index].quantity, pantry[index].unit) = (item.quantity, item.unit) }
-            if item.price != nil { pantry[index].price = item.price }
-            if item.bestBefore != nil {
-                (pantry[index].bestBefore, pantry[index].useSoonBy, pantry[index].useSoonEstimated) =
-                    (item.bestBefore, item.useSoonBy, item.useSoonEstimated)
-            }
+            Self.find(&pantry[index], again: item)
             return pantry[index]
         }
         return .added(added, count: pantry.count)
+    }
+
+    /// `found` seen again as `item`, as the upsert of ``PostgresPantryStore`` and the merge of kitchens take it: the new
+    /// sighting, and the new amount, price and best-before where `item` has them.
+    private static func find(_ found: inout PantryItem, again item: PantryItem) {
+        found.lastSeenAt = item.lastSeenAt
+        if item.quantity != nil { (found.quantity, found.unit) = (item.quantity, item.unit) }
+        if item.price != nil { found.price = item.price }
+        if item.bestBefore != nil {
+            (found.bestBefore, found.useSoonBy, found.useSoonEstimated) = (item.bestBefore, item.useSoonBy, item.useSoonEstimated)
+        }
     }
 
     func items(of kitchen: Kitchen, after cursor: PageCursor?, limit: Int) async throws -> PantryPage {
@@ -124,13 +129,7 @@ extension FakePantryStore: FakeKitchenPart {
                     continue
                 }
                 guard item.lastSeenAt > pantry[index].lastSeenAt else { continue }
-                pantry[index].lastSeenAt = item.lastSeenAt
-                if item.quantity != nil { (pantry[index].quantity, pantry[index].unit) = (item.quantity, item.unit) }
-                if item.price != nil { pantry[index].price = item.price }
-                if item.bestBefore != nil {
-                    (pantry[index].bestBefore, pantry[index].useSoonBy, pantry[index].useSoonEstimated) =
-                        (item.bestBefore, item.useSoonBy, item.useSoonEstimated)
-                }
+                Self.find(&pantry[index], again: item)
             }
             kept[target] = pantry
         }
