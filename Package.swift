@@ -320,7 +320,10 @@ let package = Package(
         ),
         tests(
             "KiwiMessagingTests",
-            dependencies: ["KiwiDevelopment", "KiwiMessaging", "KiwiServiceSupport", "KiwiTestSupport", "KiwiTopology", logging, serviceLifecycle]
+            dependencies: [
+                "KiwiConcurrency", "KiwiDevelopment", "KiwiMessaging", "KiwiServiceSupport", "KiwiTestSupport", "KiwiTopology", logging,
+                serviceLifecycle,
+            ]
         ),
         tests("KiwiBenchmarkingTests", dependencies: ["KiwiBenchmarking"]),
         tests("KiwiConcurrencyTests", dependencies: ["KiwiConcurrency", "KiwiTestSupport"]),

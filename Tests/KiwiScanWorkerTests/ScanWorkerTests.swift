@@ -5,6 +5,7 @@ import KiwiJPEG
 import KiwiMessaging
 import KiwiModels
 import KiwiOpenAI
+import KiwiScanMessages
 import KiwiScanStore
 import KiwiScans
 import KiwiTestSupport
@@ -129,7 +130,7 @@ struct ScanWorkerTests {
             let job = try await rig.reserve(photo, deadlineIn: .seconds(-1))
             var message = try rig.message(of: job)
             message.properties.expiration = nil
-            try await rig.publisher.publish(message, routingKey: rig.queue)
+            try await rig.publisher.publishJob(message, to: rig.queue)
             // Stopped gracefully, so the worker acknowledges the job it recorded before it exits.
             let group = ServiceGroup(configuration: .init(services: [try await rig.worker()], logger: testLogger))
             let running = Task { try await group.run() }

@@ -40,7 +40,7 @@ struct SealedJobWorkerTests {
     func unopenedJobFailsItsScan() async throws {
         let (result, requests, deadLettered) = try await WorkerRig.run { rig in
             let job = try await rig.reserve(photo)
-            try await rig.publisher.publish(try job.message(sealingWith: PhotoKey()), routingKey: rig.queue)
+            try await rig.publisher.publishJob(try job.message(sealingWith: PhotoKey()), to: rig.queue)
             let result = try await rig.outcome(of: job.scanID, within: WorkerRig.patience)
             return (result, rig.stub.snapshot.requests, try await rig.messages(in: KiwiTopology.deadLetterQueue(of: rig.queue)))
         }

@@ -171,7 +171,7 @@ struct WorkerRig: Sendable {
 
     /// Publishes `job` to the rig's queue, as the gateway does.
     func submit(_ job: ScanJob) async throws {
-        try await publisher.publish(try message(of: job), routingKey: queue)
+        try await publisher.publishJob(try message(of: job), to: queue)
     }
 
     /// `job`'s message, its photos sealed under its scan's key, as the gateway sends it.

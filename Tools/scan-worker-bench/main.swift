@@ -161,7 +161,7 @@ func run(size: Int, concurrency: Int, postgres: PostgresClient) async throws -> 
                     userKey: "bench",
                     gateway: gateway
                 )
-                try await publisher.publish(job.message(sealingWith: reserved.photoKey), routingKey: queue)
+                try await publisher.publishJob(job.message(sealingWith: reserved.photoKey), to: queue)
             }
             return (ok, ContinuousClock.now - started)
         }

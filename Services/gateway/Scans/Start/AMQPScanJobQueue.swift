@@ -27,7 +27,7 @@ struct AMQPScanJobQueue: ScanJobQueue {
             span.attributes["kiwi.scan.id"] = scanID
             ServiceContext.propagate(into: &message.properties.headers, using: MessageHeadersInjector())
             do {
-                try await publisher.publish(message, routingKey: queue)
+                try await publisher.publishJob(message, to: queue)
             } catch let error as AMQPError where error == .notConnected || error == .blocked {
                 throw ScanNotSent(reason: "\(error)")
             }
