@@ -270,6 +270,28 @@ struct PantryRouterTests {
         }
     }
 
+    @Test("a food line corrected to another unit loses the unit price it had, and the pantry prices it by its total")
+    func correctedUnitDropsUnitPrice() async throws {
+        let gateway = Self.gateway()
+        let (token, _, _) = gateway.signIn()
+        let answer = Self.receiptAnswer()
+        let bananas = try #require(answer.receipt?.lines[2])
+        try await gateway.test { client async throws in
+            let scan = try await Self.scan(gateway, client, token: token, outcome: .ok(answer))
+            let corrected = try await client.execute(
+                .patch,
+                "/v1/scans/\(scan)/receipt/lines/\(bananas.id)",
+                token: token,
+                headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"quantity": 6, "unit": "piece"}"#)
+            )
+            let line = try Self.decode(corrected, as: ScanResource.self).result?.receipt?.lines[2]
+            #expect(line?.unit == .piece && line?.unitPrice == nil && line?.total == 2.19)
+            let items = try Self.decode(try await Self.addScan(client, token: token, scan), as: PantryItems.self).items
+            #expect(items[1].price == PantryPrice(amount: 2.19 / 6, unit: .piece, currency: "EUR"))
+        }
+    }
+
     @Test(
         "correcting a line that is not a food line, of another's scan or of no receipt is 404; an empty or broken body 400",
         arguments: ["bag", "other user", "fridge scan", "empty body", "unknown member", "no letter"]

@@ -40,7 +40,8 @@ struct ReceiptLinesController: Sendable {
 }
 
 /// A person's correction of a receipt's food line: a new `name`, `quantity` or `unit`, each by the pantry's rules; a
-/// member left out keeps its value, and none may be cleared (a food line has all three). Any other member is 400.
+/// member left out keeps its value, and none may be cleared (a food line has all three). Any other member is 400. A new
+/// unit drops the line's `unitPrice`, which was the price of the old one: the line's total over its quantity prices it.
 struct ReceiptLineCorrection: Decodable, Sendable, Hashable {
     var name: String?
     var quantity: Double?
@@ -74,7 +75,10 @@ struct ReceiptLineCorrection: Decodable, Sendable, Hashable {
         var corrected = receipt
         corrected.lines[index].name = name ?? corrected.lines[index].name
         corrected.lines[index].quantity = quantity ?? corrected.lines[index].quantity
-        corrected.lines[index].unit = unit ?? corrected.lines[index].unit
+        if let unit, unit != corrected.lines[index].unit {
+            corrected.lines[index].unit = unit
+            corrected.lines[index].unitPrice = nil
+        }
         return corrected
     }
 }
