@@ -1,51 +1,78 @@
 import KiwiDietGuard
 import KiwiModels
 
-/// What a recipe costs at the pantry's prices (docs/architecture.md, "What a recipe costs"). Pure: the gateway counts
-/// it each time a recipe is read, after scaling, so a recipe for 6 costs three times one for 2.
+/// What a recipe, or what is left to buy on a shopping list, costs at the pantry's prices (docs/architecture.md, "What a
+/// recipe costs"). Pure: the gateway counts it each time a recipe or list is read, after scaling, so a recipe for 6
+/// costs three times one for 2.
 public enum RecipeCosting {
-    /// `recipe`'s cost from `prices` (the pantry's, by ``IngredientKey``) in the currency most of its priced ingredients
-    /// were bought in; nil when the recipe has no servings, or no ingredient has a price. An amount `to taste` costs
-    /// nothing and is not listed; anything else without a price in that currency, or without an amount that converts
-    /// into the price's unit, is listed in `unpriced`.
+    /// `recipe`'s cost from `prices` (the pantry's, by ``IngredientKey``); nil when the recipe has no servings, or no
+    /// ingredient has a price. An amount `to taste` costs nothing and is not listed.
     public static func cost(of recipe: Recipe, prices: [String: PantryPrice]) -> RecipeCost? {
         guard let servings = recipe.servings, servings > 0 else { return nil }
-        let counted = recipe.ingredients.filter { $0.unit != .toTaste }.map { (ingredient: $0, key: IngredientKey.of($0.name)) }
+        let lines = recipe.ingredients.filter { $0.unit != .toTaste }.map { Line(name: $0.name, amount: $0.amount, unit: $0.unit) }
+        guard let priced = priced(lines, prices: prices) else { return nil }
+        return RecipeCost(
+            currency: priced.currency,
+            total: cents(priced.total),
+            perServing: cents(priced.total / Double(servings)),
+            servings: servings,
+            status: priced.unpriced.isEmpty ? .complete : .partial,
+            unpriced: priced.unpriced
+        )
+    }
+
+    /// What the items of a shopping list not yet ticked off cost from `prices`, in the list's order; nil when none of
+    /// them has a price.
+    public static func estimate(of items: [ShoppingListItem], prices: [String: PantryPrice]) -> ShoppingListCost? {
+        let lines = items.filter { !$0.checked }.map { Line(name: $0.name, amount: $0.quantity, unit: $0.unit) }
+        guard let priced = priced(lines, prices: prices) else { return nil }
+        return ShoppingListCost(
+            currency: priced.currency,
+            total: cents(priced.total),
+            status: priced.unpriced.isEmpty ? .complete : .partial,
+            unpriced: priced.unpriced
+        )
+    }
+
+    /// A food and how much of it, as a recipe's ingredient or a shopping list's item says.
+    struct Line {
+        var name: String
+        var amount: Double?
+        var unit: QuantityUnit?
+    }
+
+    /// The sum of `lines` in the currency most of their priced foods were bought in, and the lines left out: without
+    /// a price in that currency, or without an amount that converts into the price's unit. Nil when none has a price.
+    static func priced(_ lines: [Line], prices: [String: PantryPrice]) -> (currency: String, total: Double, unpriced: [UnpricedIngredient])? {
+        let keyed = lines.map { (line: $0, key: IngredientKey.of($0.name)) }
         var currencies: [String: Int] = [:]
-        for (_, key) in counted { if let price = prices[key] { currencies[price.currency, default: 0] += 1 } }
+        for (_, key) in keyed { if let price = prices[key] { currencies[price.currency, default: 0] += 1 } }
         guard let currency = currencies.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key else { return nil }
         var total = 0.0
         var unpriced: [UnpricedIngredient] = []
-        for (ingredient, key) in counted {
+        for (line, key) in keyed {
             guard let price = prices[key] else {
-                unpriced.append(UnpricedIngredient(name: ingredient.name, reason: .noPrice))
+                unpriced.append(UnpricedIngredient(name: line.name, reason: .noPrice))
                 continue
             }
             guard price.currency == currency else {
-                unpriced.append(UnpricedIngredient(name: ingredient.name, reason: .otherCurrency))
+                unpriced.append(UnpricedIngredient(name: line.name, reason: .otherCurrency))
                 continue
             }
-            guard let amount = amount(of: ingredient, in: price.unit, key: key) else {
-                unpriced.append(UnpricedIngredient(name: ingredient.name, reason: .noAmount))
+            guard let amount = amount(of: line, in: price.unit, key: key) else {
+                unpriced.append(UnpricedIngredient(name: line.name, reason: .noAmount))
                 continue
             }
             total += amount * price.amount
         }
-        return RecipeCost(
-            currency: currency,
-            total: cents(total),
-            perServing: cents(total / Double(servings)),
-            servings: servings,
-            status: unpriced.isEmpty ? .complete : .partial,
-            unpriced: unpriced
-        )
+        return (currency, total, unpriced)
     }
 
-    /// How many of `unit` the ingredient's amount is: its own amount in the same unit, else converted by volume, else by
+    /// How many of `unit` the line's amount is: its own amount in the same unit, else converted by volume, else by
     /// weight (``QuantityWeighing``: a food's density, typical piece or can); nil when it has no amount or does not convert.
-    static func amount(of ingredient: RecipeIngredient, in unit: QuantityUnit, key: String) -> Double? {
-        guard let amount = ingredient.amount, amount > 0 else { return nil }
-        let own = ingredient.unit ?? .piece
+    static func amount(of line: Line, in unit: QuantityUnit, key: String) -> Double? {
+        guard let amount = line.amount, amount > 0 else { return nil }
+        let own = line.unit ?? .piece
         if own == unit { return amount }
         if let millilitres = UnitSizes.millilitres[own], let each = UnitSizes.millilitres[unit] { return amount * millilitres / each }
         guard let grams = QuantityWeighing.weight(of: amount, own, key: key, defaultPortionGrams: nil)?.grams,

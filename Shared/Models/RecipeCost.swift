@@ -69,3 +69,24 @@ public struct UnpricedIngredient: Codable, Hashable, Sendable {
         case noAmount = "no_amount"
     }
 }
+
+/// What is left to buy on a shopping list costs at the pantry's prices (docs/architecture.md, "What a recipe costs"):
+/// the items not yet ticked off, each at the price its food last cost. An estimate, never a quote.
+public struct ShoppingListCost: Codable, Hashable, Sendable {
+    /// ISO 4217: the currency most of its priced items were bought in.
+    public var currency: String
+    /// The items not ticked off, rounded to the cent.
+    public var total: Double
+    /// `complete` when every item not ticked off was priced; `partial` when ``unpriced`` lists some, which the total
+    /// leaves out.
+    public var status: CostStatus
+    /// The items left out of the total, in the list's order, and why.
+    public var unpriced: [UnpricedIngredient]
+
+    public init(currency: String, total: Double, status: CostStatus, unpriced: [UnpricedIngredient]) {
+        self.currency = currency
+        self.total = total
+        self.status = status
+        self.unpriced = unpriced
+    }
+}

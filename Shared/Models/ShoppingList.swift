@@ -45,9 +45,12 @@ public struct ShoppingListItem: Codable, Hashable, Sendable, Identifiable {
 /// `GET /v1/shopping-list`: the items grouped by store section, sections in the order a shop is walked.
 public struct ShoppingList: Codable, Hashable, Sendable {
     public var sections: [ShoppingListSection]
+    /// What the items not yet ticked off cost at the pantry's prices; absent when none of them has a price.
+    public var estimatedCost: ShoppingListCost?
 
-    public init(sections: [ShoppingListSection]) {
+    public init(sections: [ShoppingListSection], estimatedCost: ShoppingListCost? = nil) {
         self.sections = sections
+        self.estimatedCost = estimatedCost
     }
 }
 

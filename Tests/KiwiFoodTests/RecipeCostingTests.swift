@@ -1,10 +1,12 @@
 import Foundation
+import KiwiDietGuard
 import KiwiFood
 import KiwiModels
 import Testing
 
-/// What a recipe costs at the pantry's prices (docs/architecture.md, "What a recipe costs").
-@Suite("Recipe costs")
+/// What a recipe, or what is left on a shopping list, costs at the pantry's prices (docs/architecture.md, "What a recipe
+/// costs").
+@Suite("Recipe and shopping list costs")
 struct RecipeCostingTests {
     static func ingredient(_ name: String, _ amount: Double?, _ unit: QuantityUnit?) -> RecipeIngredient {
         RecipeIngredient(id: UUID(), name: name, isDetected: true, substitution: nil, amount: amount, unit: unit)
@@ -71,5 +73,36 @@ struct RecipeCostingTests {
         var unscaled = Self.omelette
         unscaled.servings = nil
         #expect(RecipeCosting.cost(of: unscaled, prices: Self.prices) == nil)
+    }
+
+    static func item(_ name: String, _ quantity: Double?, _ unit: QuantityUnit?, checked: Bool = false) -> ShoppingListItem {
+        ShoppingListItem(
+            id: UUID(),
+            name: name,
+            key: IngredientKey.of(name),
+            section: "Other",
+            checked: checked,
+            forRecipes: [],
+            addedAt: Date(),
+            quantity: quantity,
+            unit: unit
+        )
+    }
+
+    @Test("a shopping list's estimate prices what is not ticked off, converted into the unit it was bought by")
+    func listEstimate() throws {
+        let items = [Self.item("eggs", 6, .piece), Self.item("baby spinach", 300, .g), Self.item("whole milk", 1, .l, checked: true)]
+        let cost = try #require(RecipeCosting.estimate(of: items, prices: Self.prices))
+        // 6 × 0.35 + 0.3 kg × 6; the milk is in the basket already.
+        #expect(cost == ShoppingListCost(currency: "EUR", total: 3.90, status: .complete, unpriced: []))
+    }
+
+    @Test("a list item without a price or an amount is listed as unpriced; a list of nothing priced has no estimate")
+    func partialListEstimate() throws {
+        let items = [Self.item("eggs", 6, .piece), Self.item("saffron", 1, .pinch), Self.item("whole milk", nil, nil)]
+        let cost = try #require(RecipeCosting.estimate(of: items, prices: Self.prices))
+        #expect(cost.total == 2.10 && cost.status == .partial)
+        #expect(cost.unpriced == [UnpricedIngredient(name: "saffron", reason: .noPrice), UnpricedIngredient(name: "whole milk", reason: .noAmount)])
+        #expect(RecipeCosting.estimate(of: [Self.item("saffron", 1, .pinch)], prices: Self.prices) == nil)
     }
 }

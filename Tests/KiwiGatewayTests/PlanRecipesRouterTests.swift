@@ -92,6 +92,24 @@ struct PlanRecipesRouterTests {
         }
     }
 
+    @Test("a written recipe costs what the pantry's food costs now")
+    func writtenRecipeIsCosted() async throws {
+        let gateway = FakeGateway(workers: .hold)
+        let (token, session, _) = gateway.signIn()
+        var rice = PantryScanRouterTests.item("Rice", useSoonBy: nil)
+        rice.price = PantryPrice(amount: 2.40, unit: .kg, currency: "EUR")
+        _ = try await gateway.pantry.add([rice], for: .own(session.userId), capacity: PantryController.capacity)
+        try await gateway.test { client async throws in
+            let plan = try await PlansRouterTests.outlinedPlan(gateway, client, token: token, body: #"{"days": 1}"#)
+            let meal = try #require(plan.schedule?.first)
+            let scan = try #require(try Self.recipe(of: try await Self.open(client, token: token, plan.id, meal: meal.id)).scanId)
+            gateway.plans.write(Self.recipe("Rice pudding", [("rice", 250, .g)]), of: scan)
+            let shown = try Self.recipe(of: try await Self.open(client, token: token, plan.id, meal: meal.id))
+            let cost = RecipeCost(currency: "EUR", total: 0.60, perServing: 0.30, servings: 2, status: .complete, unpriced: [])
+            #expect(shown.recipe?.cost == cost, "\(shown)")
+        }
+    }
+
     @Test("a meal whose scan failed starts another when opened again")
     func failedScanIsStartedAgain() async throws {
         let gateway = FakeGateway(workers: .hold)

@@ -222,6 +222,35 @@ struct ShoppingListRouterTests {
         }
     }
 
+    @Test("the list estimates what is left to buy at the pantry's prices, listing what it cannot price, in JSON and text")
+    func listEstimatesItsCost() async throws {
+        let gateway = FakeGateway()
+        let (token, session, _) = gateway.signIn()
+        let risotto = Self.measuredRecipe("Risotto", [("rice", 200, .g), ("leeks", 2, .piece)])
+        try await Self.keep(risotto, in: gateway, for: session.userId)
+        var rice = PantryItem.new(name: try PantryItemFields.checkedName("Rice"), section: .grain, source: .scan, at: Date())
+        (rice.quantity, rice.unit, rice.price) = (100, .g, PantryPrice(amount: 2.40, unit: .kg, currency: "EUR"))
+        _ = try await gateway.pantry.add([rice], for: .own(session.userId), capacity: PantryController.capacity)
+        try await gateway.test { client async throws in
+            let added: ShoppingListAddition = try Self.decoded(try await Self.addRecipe(client, token: token, risotto))
+            // 100 g of rice to buy at 2.40 a kilogram; the leeks were never bought on a receipt.
+            let unpriced = [UnpricedIngredient(name: "leeks", reason: .noPrice)]
+            #expect(added.list.estimatedCost == ShoppingListCost(currency: "EUR", total: 0.24, status: .partial, unpriced: unpriced))
+            let text = String(buffer: try await client.execute(.get, "/v1/shopping-list", token: token, headers: [.accept: "text/plain"]).body)
+            #expect(text.hasSuffix("\nLeft to buy: about 0.24 EUR, without leeks\n"), "\(text)")
+            let riceItem = try #require(added.added.first { $0.key == "rice" })
+            let ticked = try await client.execute(
+                .patch,
+                "/v1/shopping-list/items/\(riceItem.id)",
+                token: token,
+                headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"checked": true}"#)
+            )
+            #expect(ticked.status == .ok)
+            #expect(try await Self.list(client, token: token).estimatedCost == nil, "nothing left to buy has a price")
+        }
+    }
+
     @Test("a ticked item moved into the pantry takes its quantity, in metric units, where the pantry lacks it")
     func movedItemTakesItsQuantity() async throws {
         let gateway = FakeGateway()

@@ -62,3 +62,11 @@ protocol PantryStore: Sendable {
     /// Empties the kitchen's pantry, and forgets which receipts went into it: by hand, and when its owner's account goes.
     func deleteAll(of kitchen: Kitchen) async throws
 }
+
+extension [PantryItem] {
+    /// The last price paid for each food these items are, by key: what a recipe's or a list's cost is counted from
+    /// (``RecipeCosting``).
+    var prices: [String: PantryPrice] {
+        Dictionary(compactMap { item in item.price.map { (item.key, $0) } }, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -46,7 +46,7 @@ struct ShoppingListController: Sendable {
         group.post("plans/:id/shopping-list", use: addPlan)
     }
 
-    /// `GET /v1/shopping-list`: the list grouped by section (``ShoppingListExport/list(_:)``), as JSON or — as `Accept`
+    /// `GET /v1/shopping-list`: the list grouped by section (``ShoppingListExport/list(_:prices:)``), as JSON or — as `Accept`
     /// asks, negotiated as a saved recipe's forms are — the share text (`text/plain`); 406 for anything else.
     @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
@@ -54,7 +54,7 @@ struct ShoppingListController: Sendable {
         guard let format else {
             throw APIError(.notAcceptable, .notAcceptable, "The shopping list is available as application/json or text/plain.")
         }
-        let list = ShoppingListExport.list(try await shoppingList.items(of: try await households.kitchen(of: session.userID)))
+        let list = try await currentList(of: try await households.kitchen(of: session.userID))
         guard format == .text else { return try Response.json(list) }
         return Response(
             status: .ok,
@@ -76,13 +76,13 @@ struct ShoppingListController: Sendable {
         // Resolved before the 200, so that a store that is down is a 503 rather than a stream that ends at once.
         let opened = try await households.kitchen(of: session.userID)
         let ends = ContinuousClock.now + streamLifetime
-        let (households, shoppingList, news) = (households, shoppingList, news)
+        let (households, news) = (households, news)
         let body = ResponseBody { writer in
             var (kitchen, seen) = (opened, lastSeen)
             while ContinuousClock.now < ends {
                 let moved = try await news.watching(kitchen.id) { watch -> Kitchen? in
                     while ContinuousClock.now < ends {
-                        let event = ShoppingListEvent(kitchen: kitchen.id, list: ShoppingListExport.list(try await shoppingList.items(of: kitchen)))
+                        let event = ShoppingListEvent(kitchen: kitchen.id, list: try await currentList(of: kitchen))
                         if event.id != seen {
                             try await writer.write(event.buffer)
                             seen = event.id
@@ -131,7 +131,7 @@ struct ShoppingListController: Sendable {
         }
         let added = try await store(items, holding: held, in: kitchen, context: context)
         await news.announcer.announce(kitchen.id)
-        let list = ShoppingListExport.list(try await shoppingList.items(of: kitchen))
+        let list = try await currentList(of: kitchen)
         return try Response.json(ShoppingListAddition(added: added, list: list, conflicts: conflicts))
     }
 
@@ -171,7 +171,7 @@ struct ShoppingListController: Sendable {
         let (items, held) = try await neededIngredients(of: recipes, in: kitchen)
         let added = try await store(items, holding: held, in: kitchen, context: context)
         await news.announcer.announce(kitchen.id)
-        let list = ShoppingListExport.list(try await shoppingList.items(of: kitchen))
+        let list = try await currentList(of: kitchen)
         context.logger.info("plan added to the shopping list", metadata: ["planId": "\(id)", "meals": "\(recipes.count)"])
         return try Response.json(ShoppingListAddition(added: added, list: list, conflicts: conflicts))
     }
@@ -234,6 +234,11 @@ struct ShoppingListController: Sendable {
         await news.announcer.announce(kitchen.id)
         context.logger.info("shopping list items moved to the pantry", metadata: ["count": "\(removed)"])
         return try Response.json(PantryItems(items: moved))
+    }
+
+    /// The kitchen's list as it is now, grouped, with what is left to buy estimated at its pantry's prices.
+    private func currentList(of kitchen: Kitchen) async throws -> ShoppingList {
+        ShoppingListExport.list(try await shoppingList.items(of: kitchen), prices: try await pantry.allItems(of: kitchen).prices)
     }
 
     /// What was bought of `item` as a pantry keeps it: metric, rounded, in one of ``QuantityUnit/pantryUnits``; nil

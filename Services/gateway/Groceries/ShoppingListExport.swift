@@ -7,8 +7,9 @@ import KiwiModels
 enum ShoppingListExport {
     /// The items grouped by section, sections in the order a shop is walked (`StoreSection.allCases`) and only those
     /// with items; in a section, by name without regard to case, then by id, so that the order never depends on when
-    /// an item was added. An item of a section Kiwi does not know is listed under `Other`.
-    static func list(_ items: [ShoppingListItem]) -> ShoppingList {
+    /// an item was added. An item of a section Kiwi does not know is listed under `Other`. What is left to buy is
+    /// estimated at `prices` (``RecipeCosting/estimate(of:prices:)``).
+    static func list(_ items: [ShoppingListItem], prices: [String: PantryPrice]) -> ShoppingList {
         let bySection = Dictionary(grouping: items) { StoreSection(category: $0.section) }
         return ShoppingList(
             sections: StoreSection.allCases.compactMap { section in
@@ -18,13 +19,14 @@ enum ShoppingListExport {
                         items: items.sorted { ($0.name.lowercased(), $0.id.uuidString) < ($1.name.lowercased(), $1.id.uuidString) }
                     )
                 }
-            }
+            },
+            estimatedCost: RecipeCosting.estimate(of: items, prices: prices)
         )
     }
 
     /// The list as a short text any messenger shows: a title, then each section's name over its items, one line each,
-    /// `[x]` when ticked off, with how much to buy when known ("rice, 390 g"), followed by the recipes that need it. An empty list says so rather than ending at its
-    /// title.
+    /// `[x]` when ticked off, with how much to buy when known ("rice, 390 g"), followed by the recipes that need it, and
+    /// at the end what is left to buy is estimated to cost. An empty list says so rather than ending at its title.
     static func plainText(_ list: ShoppingList) -> String {
         var lines = ["Shopping list"]
         if list.sections.isEmpty { lines += ["", "Nothing to buy."] }
@@ -35,6 +37,10 @@ enum ShoppingListExport {
                 let recipes = item.forRecipes.isEmpty ? "" : " (\(item.forRecipes.joined(separator: ", ")))"
                 return "- [\(item.checked ? "x" : " ")] \(item.name)\(quantity)\(recipes)"
             }
+        }
+        if let cost = list.estimatedCost {
+            let unpriced = cost.unpriced.isEmpty ? "" : ", without \(cost.unpriced.map(\.name).joined(separator: ", "))"
+            lines += ["", "Left to buy: about \(String(format: "%.2f", cost.total)) \(cost.currency)\(unpriced)"]
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KiwiFood
 import KiwiModels
 import KiwiScans
 import KiwiServiceSupport
@@ -7,7 +8,8 @@ import KiwiServiceSupport
 /// The full recipes of a plan's meals (docs/architecture.md, "Meal plans"): for a meal the person swapped a box recipe
 /// in for, that recipe; for any other, the one a scan of the meal's own writes from its outline, free, as the plan's
 /// price included it. The scan's worker writes the recipe with the scan's success, so it is read from the plan's store
-/// afterwards, whoever's scan wrote it, and checked against the profile of the reader's table as it is then.
+/// afterwards, whoever's scan wrote it, and checked against the profile of the reader's table as it is then, and
+/// costed at the kitchen's pantry prices then (``RecipeCosting``).
 struct PlanMealRecipes: Sendable {
     let scans: ScanCoordinator
     let plans: any MealPlanStore
@@ -33,11 +35,16 @@ struct PlanMealRecipes: Sendable {
                 standing[meal.id] = PlanMealRecipe(mealId: meal.id, status: Self.writing, scanId: open.scanID)
             }
         }
-        // Every recipe shown meets the table as it is now: it was guarded for the table of its day.
+        // Every recipe shown meets the table as it is now: it was guarded for the table of its day. It costs what the
+        // pantry's food costs now.
         let ready = standing.values.filter { $0.recipe != nil }
+        guard !ready.isEmpty else { return standing }
         let checked = try await profileCheck.checked(ready.compactMap(\.recipe), of: userID)
+        let prices = try await pantry.allItems(of: kitchen).prices
         for (shown, (recipe, conflicts)) in zip(ready, checked) {
-            standing[shown.mealId]?.recipe = recipe
+            var costed = recipe
+            costed.cost = RecipeCosting.cost(of: recipe, prices: prices)
+            standing[shown.mealId]?.recipe = costed
             standing[shown.mealId]?.conflicts = conflicts
         }
         return standing

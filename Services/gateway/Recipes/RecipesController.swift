@@ -138,7 +138,7 @@ struct RecipesController: Sendable {
         } while cursor != nil
         let fitting = try await profileCheck.checked(saved, of: kitchen.member).filter(\.conflicts.isEmpty)
         let items = try await pantry.allItems(of: kitchen)
-        let prices = Self.prices(of: items)
+        let prices = items.prices
         let ranking = PantryCoverage.ranked(fitting, pantry: items, today: CalendarDay(utc: now()), order: order).map { ranked in
             var costed = ranked
             costed.saved.recipe.cost = RecipeCosting.cost(of: ranked.saved.recipe, prices: prices)
@@ -253,17 +253,12 @@ struct RecipesController: Sendable {
     private func shown(_ saved: [SavedRecipe], of userID: UUID, in kitchen: Kitchen) async throws -> [SavedRecipe] {
         let checked = try await profileCheck.checked(saved, of: userID)
         guard !checked.isEmpty else { return [] }
-        let prices = Self.prices(of: try await pantry.allItems(of: kitchen))
+        let prices = try await pantry.allItems(of: kitchen).prices
         return checked.map { recipe in
             var shown = recipe
             shown.recipe.cost = RecipeCosting.cost(of: recipe.recipe, prices: prices)
             return shown
         }
-    }
-
-    /// The pantry's prices by key, for ``RecipeCosting``.
-    private static func prices(of items: [PantryItem]) -> [String: PantryPrice] {
-        Dictionary(items.compactMap { item in item.price.map { (item.key, $0) } }, uniquingKeysWith: { first, _ in first })
     }
 
     /// One saved recipe as ``shown(_:of:in:)-([SavedRecipe],_,_)`` shows it.

@@ -2345,7 +2345,7 @@ public struct Client: APIProtocol {
     }
     /// Correct a food line of a receipt scan before adding it to the pantry
     ///
-    /// A JSON merge patch of a food line's `name`, `quantity` and `unit` (docs/architecture.md, "Receipt scans"): a key left out keeps its value; none can be cleared, and any other key is refused. No model call and no charge: the correction is kept in the scan's result, which every later read and `POST /v1/pantry/items` see. The line's printed text and amounts stay as printed. Two corrections at once both land, one after the other.
+    /// A JSON merge patch of a food line's `name`, `quantity` and `unit` (docs/architecture.md, "Receipt scans"): a key left out keeps its value; none can be cleared, and any other key is refused. No model call and no charge: the correction is kept in the scan's result, which every later read and `POST /v1/pantry/items` see. The line's printed text and amounts stay as printed, but for a new `unit`, which drops the line's `unitPrice` (the price of the old unit). Two corrections at once both land, one after the other.
     ///
     /// - Remark: HTTP `PATCH /v1/scans/{id}/receipt/lines/{lineId}`.
     /// - Remark: Generated from `#/paths//v1/scans/{id}/receipt/lines/{lineId}/patch(correctReceiptLine)`.

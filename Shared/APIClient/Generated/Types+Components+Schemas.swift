@@ -1704,7 +1704,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Recipe/usesUp`.
             public var usesUp: [Swift.String]?
-            /// What the recipe costs at the pantry's prices now, for its servings as shown (a saved recipe's, in the recipe box); absent when none of its ingredients has a price, and from a scan's answer.
+            /// What the recipe costs at the pantry's prices now, for its servings as shown (a saved recipe's, in the recipe box, and a plan's meal's); absent when none of its ingredients has a price, and from a scan's answer.
             ///
             /// - Remark: Generated from `#/components/schemas/Recipe/cost`.
             public var cost: Components.Schemas.RecipeCost?
@@ -1724,7 +1724,7 @@ extension Components {
             ///   - stepDetails:
             ///   - nutrition:
             ///   - usesUp: A pantry scan's recipe only (`POST /v1/scans` with `{"source": "pantry"}`): the pantry items it uses up, by the ids `GET /v1/pantry` lists, as they were when the scan was made (a recipe saved from it keeps them, and an item since deleted is named by none). Absent from any other scan's recipe.
-            ///   - cost: What the recipe costs at the pantry's prices now, for its servings as shown (a saved recipe's, in the recipe box); absent when none of its ingredients has a price, and from a scan's answer.
+            ///   - cost: What the recipe costs at the pantry's prices now, for its servings as shown (a saved recipe's, in the recipe box, and a plan's meal's); absent when none of its ingredients has a price, and from a scan's answer.
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -1802,47 +1802,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/RecipeCost/status`.
             public var status: Components.Schemas.RecipeCost.StatusPayload
-            /// - Remark: Generated from `#/components/schemas/RecipeCost/UnpricedPayload`.
-            public struct UnpricedPayloadPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/RecipeCost/UnpricedPayload/name`.
-                public var name: Swift.String
-                /// `no_price`: the pantry has no price for it; `other_currency`: its price is in another currency (no exchange rates are kept); `no_amount`: its amount does not convert into the unit it was priced by.
-                ///
-                /// - Remark: Generated from `#/components/schemas/RecipeCost/UnpricedPayload/reason`.
-                @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case noPrice = "no_price"
-                    case otherCurrency = "other_currency"
-                    case noAmount = "no_amount"
-                }
-                /// `no_price`: the pantry has no price for it; `other_currency`: its price is in another currency (no exchange rates are kept); `no_amount`: its amount does not convert into the unit it was priced by.
-                ///
-                /// - Remark: Generated from `#/components/schemas/RecipeCost/UnpricedPayload/reason`.
-                public var reason: Components.Schemas.RecipeCost.UnpricedPayloadPayload.ReasonPayload
-                /// Creates a new `UnpricedPayloadPayload`.
-                ///
-                /// - Parameters:
-                ///   - name:
-                ///   - reason: `no_price`: the pantry has no price for it; `other_currency`: its price is in another currency (no exchange rates are kept); `no_amount`: its amount does not convert into the unit it was priced by.
-                public init(
-                    name: Swift.String,
-                    reason: Components.Schemas.RecipeCost.UnpricedPayloadPayload.ReasonPayload
-                ) {
-                    self.name = name
-                    self.reason = reason
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case name
-                    case reason
-                }
-            }
             /// The ingredients left out, in the recipe's order (an amount to taste costs nothing and is not listed).
             ///
             /// - Remark: Generated from `#/components/schemas/RecipeCost/unpriced`.
-            public typealias UnpricedPayload = [Components.Schemas.RecipeCost.UnpricedPayloadPayload]
-            /// The ingredients left out, in the recipe's order (an amount to taste costs nothing and is not listed).
-            ///
-            /// - Remark: Generated from `#/components/schemas/RecipeCost/unpriced`.
-            public var unpriced: Components.Schemas.RecipeCost.UnpricedPayload
+            public var unpriced: [Components.Schemas.UnpricedIngredient]
             /// Creates a new `RecipeCost`.
             ///
             /// - Parameters:
@@ -1858,7 +1821,7 @@ extension Components {
                 perServing: Swift.Double,
                 servings: Swift.Int,
                 status: Components.Schemas.RecipeCost.StatusPayload,
-                unpriced: Components.Schemas.RecipeCost.UnpricedPayload
+                unpriced: [Components.Schemas.UnpricedIngredient]
             ) {
                 self.currency = currency
                 self.total = total
@@ -1874,6 +1837,39 @@ extension Components {
                 case servings
                 case status
                 case unpriced
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/UnpricedIngredient`.
+        public struct UnpricedIngredient: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UnpricedIngredient/name`.
+            public var name: Swift.String
+            /// `no_price`: the pantry has no price for it; `other_currency`: its price is in another currency (no exchange rates are kept); `no_amount`: its amount does not convert into the unit it was priced by, or it has none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UnpricedIngredient/reason`.
+            @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case noPrice = "no_price"
+                case otherCurrency = "other_currency"
+                case noAmount = "no_amount"
+            }
+            /// `no_price`: the pantry has no price for it; `other_currency`: its price is in another currency (no exchange rates are kept); `no_amount`: its amount does not convert into the unit it was priced by, or it has none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UnpricedIngredient/reason`.
+            public var reason: Components.Schemas.UnpricedIngredient.ReasonPayload
+            /// Creates a new `UnpricedIngredient`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - reason: `no_price`: the pantry has no price for it; `other_currency`: its price is in another currency (no exchange rates are kept); `no_amount`: its amount does not convert into the unit it was priced by, or it has none.
+            public init(
+                name: Swift.String,
+                reason: Components.Schemas.UnpricedIngredient.ReasonPayload
+            ) {
+                self.name = name
+                self.reason = reason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case reason
             }
         }
         /// One per step, in the order of `steps`. Absent from recipes answered before Kiwi timed steps.
@@ -3223,15 +3219,75 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ShoppingList/sections`.
             public var sections: [Components.Schemas.ShoppingListSection]
+            /// - Remark: Generated from `#/components/schemas/ShoppingList/estimatedCost`.
+            public var estimatedCost: Components.Schemas.ShoppingListCost?
             /// Creates a new `ShoppingList`.
             ///
             /// - Parameters:
             ///   - sections: In the order of `StoreSection`, only those with items.
-            public init(sections: [Components.Schemas.ShoppingListSection]) {
+            ///   - estimatedCost:
+            public init(
+                sections: [Components.Schemas.ShoppingListSection],
+                estimatedCost: Components.Schemas.ShoppingListCost? = nil
+            ) {
                 self.sections = sections
+                self.estimatedCost = estimatedCost
             }
             public enum CodingKeys: String, CodingKey {
                 case sections
+                case estimatedCost
+            }
+        }
+        /// What the items not yet ticked off cost at the pantry's prices, each at what its food last cost on a receipt added to the pantry: an estimate, never a quote (docs/architecture.md, "What a recipe costs"). Absent when none of them has a price.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ShoppingListCost`.
+        public struct ShoppingListCost: Codable, Hashable, Sendable {
+            /// ISO 4217: the currency most of its priced items were bought in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ShoppingListCost/currency`.
+            public var currency: Swift.String
+            /// The items not ticked off
+            ///
+            /// - Remark: Generated from `#/components/schemas/ShoppingListCost/total`.
+            public var total: Swift.Double
+            /// `partial` when `unpriced` lists items the total leaves out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ShoppingListCost/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case complete = "complete"
+                case partial = "partial"
+            }
+            /// `partial` when `unpriced` lists items the total leaves out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ShoppingListCost/status`.
+            public var status: Components.Schemas.ShoppingListCost.StatusPayload
+            /// The items left out, in the list's order, with why (as a recipe's cost says it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ShoppingListCost/unpriced`.
+            public var unpriced: [Components.Schemas.UnpricedIngredient]
+            /// Creates a new `ShoppingListCost`.
+            ///
+            /// - Parameters:
+            ///   - currency: ISO 4217: the currency most of its priced items were bought in.
+            ///   - total: The items not ticked off
+            ///   - status: `partial` when `unpriced` lists items the total leaves out.
+            ///   - unpriced: The items left out, in the list's order, with why (as a recipe's cost says it).
+            public init(
+                currency: Swift.String,
+                total: Swift.Double,
+                status: Components.Schemas.ShoppingListCost.StatusPayload,
+                unpriced: [Components.Schemas.UnpricedIngredient]
+            ) {
+                self.currency = currency
+                self.total = total
+                self.status = status
+                self.unpriced = unpriced
+            }
+            public enum CodingKeys: String, CodingKey {
+                case currency
+                case total
+                case status
+                case unpriced
             }
         }
         /// - Remark: Generated from `#/components/schemas/ShoppingListAddition`.
