@@ -1047,7 +1047,8 @@ public enum KiwiSchema {
     /// Version 28 (docs/architecture.md, "Receipts in the pantry"): the receipt lines each kitchen's pantry was filled
     /// from, so that a line goes in once however often its scan is added, and another scan of the same receipt (the
     /// same `fingerprint`) is noticed. Kept with the kitchen: merged into a household's, deleted with the pantry. And
-    /// each pantry item's last price per unit, from a receipt, which a recipe's cost is counted from.
+    /// each pantry item's last price per unit, from a receipt; and the kitchen's last price of each food it bought
+    /// (`pantry_prices`), which a recipe's or a shopping list's cost is counted from, kept after the item is gone.
     static let pantryReceipts =
         Migration(
             version: 28,
@@ -1070,6 +1071,17 @@ public enum KiwiSchema {
                     ADD COLUMN price_unit text,
                     ADD COLUMN price_currency text CHECK (price_currency ~ '^[A-Z]{3}$'),
                     ADD CONSTRAINT pantry_items_price CHECK ((price_amount IS NULL) = (price_unit IS NULL) AND (price_amount IS NULL) = (price_currency IS NULL))
+                """,
+                """
+                CREATE TABLE pantry_prices (
+                    kitchen_id uuid NOT NULL,
+                    key text NOT NULL,
+                    amount double precision NOT NULL CHECK (amount > 0),
+                    unit text NOT NULL,
+                    currency text NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
+                    paid_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (kitchen_id, key)
+                )
                 """,
             ]
         )

@@ -247,10 +247,10 @@ struct PantryStoreTests {
         }
     }
 
-    /// A purchase of `quantity` `unit` of `name` on a receipt's line.
-    static func purchase(_ name: String, _ quantity: Double, _ unit: QuantityUnit, scan: UUID) -> Purchase {
+    /// A purchase of `quantity` `unit` of `name` on a receipt's line, at `price` euros a unit.
+    static func purchase(_ name: String, _ quantity: Double, _ unit: QuantityUnit, scan: UUID, price: Double = 1.19) -> Purchase {
         var item = item(name, quantity: quantity, unit: unit)
-        (item.source, item.scanId, item.price) = (.scan, scan, PantryPrice(amount: 1.19, unit: unit, currency: "EUR"))
+        (item.source, item.scanId, item.price) = (.scan, scan, PantryPrice(amount: price, unit: unit, currency: "EUR"))
         return Purchase(lineID: UUID(), item: item)
     }
 
@@ -336,6 +336,29 @@ struct PantryStoreTests {
                 return
             }
             #expect(items.map(\.quantity) == [1, 6])
+        }
+    }
+
+    @Test(
+        "a receipt's prices are the kitchen's, the later line's for one food, outlive their items and go when the pantry is cleared",
+        arguments: StoreKind.allCases
+    )
+    func pricesOutliveTheirItems(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { store async throws in
+            let (user, other) = (Kitchen.own(UUID()), Kitchen.own(UUID()))
+            let scan = UUID()
+            let later = Self.purchase("Milk", 1, .l, scan: scan, price: 0.99)
+            let purchases = [Self.purchase("Milk", 1, .l, scan: scan), later, Self.purchase("Eggs", 6, .piece, scan: scan)]
+            _ = try await store.addPurchases(purchases, from: ReceiptAddition(scanID: scan, fingerprint: nil, again: false), for: user, capacity: 10)
+            let paid = [
+                "milk": PantryPrice(amount: 0.99, unit: .l, currency: "EUR"), "eggs": PantryPrice(amount: 1.19, unit: .piece, currency: "EUR"),
+            ]
+            #expect(try await store.prices(of: user) == paid)
+            for item in try await store.allItems(of: user) { _ = try await store.delete(item.id, of: user) }
+            #expect(try await store.prices(of: user) == paid, "a price outlives its item")
+            #expect(try await store.prices(of: other).isEmpty)
+            try await store.deleteAll(of: user)
+            #expect(try await store.prices(of: user).isEmpty)
         }
     }
 

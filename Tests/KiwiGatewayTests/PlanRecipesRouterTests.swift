@@ -98,7 +98,8 @@ struct PlanRecipesRouterTests {
         let (token, session, _) = gateway.signIn()
         var rice = PantryScanRouterTests.item("Rice", useSoonBy: nil)
         rice.price = PantryPrice(amount: 2.40, unit: .kg, currency: "EUR")
-        _ = try await gateway.pantry.add([rice], for: .own(session.userId), capacity: PantryController.capacity)
+        let receipt = ReceiptAddition(scanID: UUID(), fingerprint: nil, again: false)
+        _ = try await gateway.pantry.addPurchases([Purchase(lineID: UUID(), item: rice)], from: receipt, for: .own(session.userId), capacity: 10)
         try await gateway.test { client async throws in
             let plan = try await PlansRouterTests.outlinedPlan(gateway, client, token: token, body: #"{"days": 1}"#)
             let meal = try #require(plan.schedule?.first)

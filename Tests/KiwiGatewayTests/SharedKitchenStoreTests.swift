@@ -165,6 +165,36 @@ struct SharedKitchenStoreTests {
     }
 
     @Test(
+        "joining merges the kitchens' prices: a food both bought keeps the later price, and the joiner's own are gone",
+        arguments: StoreKind.allCases
+    )
+    func joiningMergesPrices(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { stores async throws in
+            let (sam, alex) = (HouseholdStoreTests.person("Sam"), HouseholdStoreTests.person("Alex"))
+            let (samsOwn, alexsOwn) = (Kitchen.own(sam.userID), Kitchen.own(alex.userID))
+            let receipt = { ReceiptAddition(scanID: UUID(), fingerprint: nil, again: false) }
+            _ = try await stores.pantry.addPurchases(
+                [PantryStoreTests.purchase("Milk", 1, .l, scan: UUID())],
+                from: receipt(),
+                for: samsOwn,
+                capacity: 10
+            )
+            let alexsMilk = PantryStoreTests.purchase("Milk", 1, .l, scan: UUID(), price: 0.99)
+            let alexsEggs = PantryStoreTests.purchase("Eggs", 6, .piece, scan: UUID())
+            _ = try await stores.pantry.addPurchases([alexsMilk, alexsEggs], from: receipt(), for: alexsOwn, capacity: 10)
+            guard case .joined = try await Self.household(of: sam, joinedBy: alex, in: stores).joining else { throw KitchenTestFailure() }
+            let kitchen = try await stores.households.kitchen(of: sam.userID)
+            let prices = try await stores.pantry.prices(of: kitchen)
+            #expect(
+                prices == [
+                    "milk": PantryPrice(amount: 0.99, unit: .l, currency: "EUR"), "eggs": PantryPrice(amount: 1.19, unit: .piece, currency: "EUR"),
+                ]
+            )
+            #expect(try await stores.pantry.prices(of: alexsOwn).isEmpty)
+        }
+    }
+
+    @Test(
         "a join whose merged pantry would pass its limit is refused with the counts, nothing is merged, and the code still works",
         arguments: StoreKind.allCases
     )

@@ -222,7 +222,7 @@ struct ShoppingListRouterTests {
         }
     }
 
-    @Test("the list estimates what is left to buy at the pantry's prices, listing what it cannot price, in JSON and text")
+    @Test("the list estimates what is left to buy at the prices last paid, listing what it cannot price, in JSON and text")
     func listEstimatesItsCost() async throws {
         let gateway = FakeGateway()
         let (token, session, _) = gateway.signIn()
@@ -230,14 +230,17 @@ struct ShoppingListRouterTests {
         try await Self.keep(risotto, in: gateway, for: session.userId)
         var rice = PantryItem.new(name: try PantryItemFields.checkedName("Rice"), section: .grain, source: .scan, at: Date())
         (rice.quantity, rice.unit, rice.price) = (100, .g, PantryPrice(amount: 2.40, unit: .kg, currency: "EUR"))
-        _ = try await gateway.pantry.add([rice], for: .own(session.userId), capacity: PantryController.capacity)
+        let receipt = ReceiptAddition(scanID: UUID(), fingerprint: nil, again: false)
+        _ = try await gateway.pantry.addPurchases([Purchase(lineID: UUID(), item: rice)], from: receipt, for: .own(session.userId), capacity: 10)
+        // The rice is used up and gone from the pantry; what it cost is not.
+        #expect(try await gateway.pantry.delete(rice.id, of: .own(session.userId)))
         try await gateway.test { client async throws in
             let added: ShoppingListAddition = try Self.decoded(try await Self.addRecipe(client, token: token, risotto))
-            // 100 g of rice to buy at 2.40 a kilogram; the leeks were never bought on a receipt.
+            // 200 g of rice to buy at 2.40 a kilogram; the leeks were never bought on a receipt.
             let unpriced = [UnpricedIngredient(name: "leeks", reason: .noPrice)]
-            #expect(added.list.estimatedCost == ShoppingListCost(currency: "EUR", total: 0.24, status: .partial, unpriced: unpriced))
+            #expect(added.list.estimatedCost == ShoppingListCost(currency: "EUR", total: 0.48, status: .partial, unpriced: unpriced))
             let text = String(buffer: try await client.execute(.get, "/v1/shopping-list", token: token, headers: [.accept: "text/plain"]).body)
-            #expect(text.hasSuffix("\nLeft to buy: about 0.24 EUR, without leeks\n"), "\(text)")
+            #expect(text.hasSuffix("\nLeft to buy: about 0.48 EUR, without leeks\n"), "\(text)")
             let riceItem = try #require(added.added.first { $0.key == "rice" })
             let ticked = try await client.execute(
                 .patch,

@@ -186,7 +186,7 @@ struct GatewayAPITests {
             let before = try await rowsOfUser(user, household: household, rig: rig)
             let tables = [
                 "users", "sessions", "scans", "saved_recipes", "saved_recipe_notes", "profiles", "pantry_items", "shopping_list_items",
-                "household_members", "meal_plans", "pantry_receipt_lines",
+                "household_members", "meal_plans", "pantry_receipt_lines", "pantry_prices",
             ]
             #expect(Set(tables).isSubset(of: before.keys), "\(before)")
             #expect(before.values.allSatisfy { $0 > 0 }, "a table the test left empty proves nothing: \(before)")

@@ -53,6 +53,11 @@ enum PantryPurchases {
         }
     }
 
+    /// The price of each food `purchases` bought, by key: a later line's where two lines are of one food.
+    static func prices(of purchases: [Purchase]) -> [String: PantryPrice] {
+        Dictionary(purchases.compactMap { purchase in purchase.item.price.map { (purchase.item.key, $0) } }, uniquingKeysWith: { _, later in later })
+    }
+
     /// What one unit of the line's food cost: its printed unit price, else its total over its quantity; nil without
     /// a unit or a positive price.
     static func price(of line: ReceiptLine, currency: String) -> PantryPrice? {

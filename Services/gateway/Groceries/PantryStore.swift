@@ -48,25 +48,21 @@ protocol PantryStore: Sendable {
     /// pantry"): unless `receipt.again`, nothing when another scan of the same receipt went into it
     /// (``PurchaseAdding/sameReceipt(firstScanID:)``); each line once, whatever the number of adds; the rest added to
     /// what the pantry holds (``PantryPurchases/items(adding:to:)``), then written as ``add(_:for:capacity:)`` writes,
-    /// all or nothing at `capacity`.
+    /// all or nothing at `capacity`. The price of each food bought becomes the kitchen's price of it (``prices(of:)``).
     func addPurchases(_ purchases: [Purchase], from receipt: ReceiptAddition, for kitchen: Kitchen, capacity: Int) async throws -> PurchaseAdding
     /// A page of the kitchen's items, after `cursor`.
     func items(of kitchen: Kitchen, after cursor: PageCursor?, limit: Int) async throws -> PantryPage
     /// Every item of the kitchen (a pantry holds at most its capacity), for matching recipes against.
     func allItems(of kitchen: Kitchen) async throws -> [PantryItem]
+    /// The last price paid for each food the kitchen bought on a receipt added to its pantry, by key, kept after the
+    /// item is gone: what a recipe's or a shopping list's cost is counted from (``RecipeCosting``).
+    func prices(of kitchen: Kitchen) async throws -> [String: PantryPrice]
     func item(_ id: UUID, of kitchen: Kitchen) async throws -> PantryItem?
     /// Writes `item` over the kitchen's item of its id, whatever that was: the last write wins.
     func replace(_ item: PantryItem, of kitchen: Kitchen) async throws -> PantryReplacing
     /// False when the kitchen had no such item.
     func delete(_ id: UUID, of kitchen: Kitchen) async throws -> Bool
-    /// Empties the kitchen's pantry, and forgets which receipts went into it: by hand, and when its owner's account goes.
+    /// Empties the kitchen's pantry, and forgets which receipts went into it and what their food cost: by hand, and when
+    /// its owner's account goes.
     func deleteAll(of kitchen: Kitchen) async throws
-}
-
-extension [PantryItem] {
-    /// The last price paid for each food these items are, by key: what a recipe's or a list's cost is counted from
-    /// (``RecipeCosting``).
-    var prices: [String: PantryPrice] {
-        Dictionary(compactMap { item in item.price.map { (item.key, $0) } }, uniquingKeysWith: { first, _ in first })
-    }
 }

@@ -76,11 +76,30 @@ struct PostgresPantryStore: PantryStore {
                         """,
                         logger: logger
                     )
+                    try await Self.remember(PantryPurchases.prices(of: new), of: kitchen, on: connection, logger: logger)
                     let byKey = Dictionary((Array(existing.values) + written).map { ($0.key, $0) }, uniquingKeysWith: { _, latest in latest })
                     return .added(PantryPurchases.firstKeys(of: purchases).compactMap { byKey[$0] }, count: count)
                 }
             }
         }
+    }
+
+    /// Makes `prices` the kitchen's prices of their foods (``PantryStore/prices(of:)``).
+    private static func remember(_ prices: [String: PantryPrice], of kitchen: Kitchen, on connection: PostgresConnection, logger: Logger) async throws
+    {
+        guard !prices.isEmpty else { return }
+        let (keys, paid) = (Array(prices.keys), Array(prices.values))
+        try await connection.execute(
+            """
+            INSERT INTO pantry_prices (kitchen_id, key, amount, unit, currency)
+            SELECT \(kitchen.id), key, amount, unit, currency
+            FROM unnest(\(keys)::text[], \(paid.map(\.amount))::float8[], \(paid.map(\.unit.rawValue))::text[], \(paid.map(\.currency))::text[])
+                AS paid(key, amount, unit, currency)
+            ON CONFLICT (kitchen_id, key) DO UPDATE
+            SET amount = EXCLUDED.amount, unit = EXCLUDED.unit, currency = EXCLUDED.currency, paid_at = EXCLUDED.paid_at
+            """,
+            logger: logger
+        )
     }
 
     /// Writes `items` (of distinct keys) into the kitchen's pantry, under its lock, as one statement whatever their
@@ -172,6 +191,21 @@ struct PostgresPantryStore: PantryStore {
         }
     }
 
+    func prices(of kitchen: Kitchen) async throws -> [String: PantryPrice] {
+        try await withStatementDeadline("pantry prices", timeout: timeout) {
+            let rows = try await client.query(
+                "SELECT key, amount, unit, currency FROM pantry_prices WHERE kitchen_id = \(kitchen.id)",
+                logger: logger
+            )
+            var prices: [String: PantryPrice] = [:]
+            for try await (key, amount, unit, currency) in rows.decode((String, Double, String, String).self) {
+                guard let unit = QuantityUnit(rawValue: unit) else { continue }
+                prices[key] = PantryPrice(amount: amount, unit: unit, currency: currency)
+            }
+            return prices
+        }
+    }
+
     func item(_ id: UUID, of kitchen: Kitchen) async throws -> PantryItem? {
         try await withStatementDeadline("pantry find", timeout: timeout) {
             let rows = try await client.query(
@@ -231,10 +265,11 @@ struct PostgresPantryStore: PantryStore {
     func deleteAll(of kitchen: Kitchen) async throws {
         try await withStatementDeadline("pantry delete kitchen", timeout: timeout) {
             try await client.withTransaction(logger: logger) { connection in
-                // Under the pantry's lock, so that no receipt's add lands between the two deletes.
+                // Under the pantry's lock, so that no receipt's add lands between the deletes.
                 try await PostgresKitchen.lock(.pantry, of: kitchen.id, on: connection, logger: logger)
                 try await connection.execute("DELETE FROM pantry_items WHERE kitchen_id = \(kitchen.id)", logger: logger)
                 try await connection.execute("DELETE FROM pantry_receipt_lines WHERE kitchen_id = \(kitchen.id)", logger: logger)
+                try await connection.execute("DELETE FROM pantry_prices WHERE kitchen_id = \(kitchen.id)", logger: logger)
             }
         }
     }

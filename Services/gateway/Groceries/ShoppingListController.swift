@@ -238,7 +238,7 @@ struct ShoppingListController: Sendable {
 
     /// The kitchen's list as it is now, grouped, with what is left to buy estimated at its pantry's prices.
     private func currentList(of kitchen: Kitchen) async throws -> ShoppingList {
-        ShoppingListExport.list(try await shoppingList.items(of: kitchen), prices: try await pantry.allItems(of: kitchen).prices)
+        ShoppingListExport.list(try await shoppingList.items(of: kitchen), prices: try await pantry.prices(of: kitchen))
     }
 
     /// What was bought of `item` as a pantry keeps it: metric, rounded, in one of ``QuantityUnit/pantryUnits``; nil

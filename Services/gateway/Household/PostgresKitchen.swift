@@ -3,9 +3,9 @@ import KiwiDatabase
 import Logging
 import PostgresNIO
 
-/// The kitchen's tables (`pantry_items` with `pantry_receipt_lines`, `shopping_list_items`, `saved_recipes` with
-/// `saved_recipe_notes`, `meal_plans`) as a whole:
-/// their locks, and a kitchen's move into a household, and its deletion, inside a caller's transaction.
+/// The kitchen's tables (`pantry_items` with `pantry_receipt_lines` and `pantry_prices`, `shopping_list_items`,
+/// `saved_recipes` with `saved_recipe_notes`, `meal_plans`) as a whole: their locks, and a kitchen's move into a
+/// household, and its deletion, inside a caller's transaction.
 enum PostgresKitchen {
     /// Holds the lock of one part of one kitchen to the end of the transaction: every change that counts against a
     /// part's limit takes it, so that no two pass the limit together. A 64-bit hash of the part and the kitchen's id.
@@ -58,10 +58,11 @@ enum PostgresKitchen {
 
     /// Deletes everything kitchen `kitchenID` holds.
     static func empty(_ kitchenID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
-        // Under the pantry's lock, so that no receipt's add lands between the pantry's two deletes.
+        // Under the pantry's lock, so that no receipt's add lands between the pantry's deletes.
         try await lock(.pantry, of: kitchenID, on: connection, logger: logger)
         try await connection.execute("DELETE FROM pantry_items WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM pantry_receipt_lines WHERE kitchen_id = \(kitchenID)", logger: logger)
+        try await connection.execute("DELETE FROM pantry_prices WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM shopping_list_items WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM saved_recipes WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM meal_plans WHERE kitchen_id = \(kitchenID)", logger: logger)
@@ -110,6 +111,14 @@ enum PostgresKitchen {
             ON CONFLICT DO NOTHING
             """,
             "DELETE FROM pantry_receipt_lines WHERE kitchen_id = \(source)",
+            """
+            INSERT INTO pantry_prices AS t (kitchen_id, key, amount, unit, currency, paid_at)
+            SELECT \(target), key, amount, unit, currency, paid_at FROM pantry_prices WHERE kitchen_id = \(source)
+            ON CONFLICT (kitchen_id, key) DO UPDATE
+            SET amount = EXCLUDED.amount, unit = EXCLUDED.unit, currency = EXCLUDED.currency, paid_at = EXCLUDED.paid_at
+            WHERE EXCLUDED.paid_at > t.paid_at
+            """,
+            "DELETE FROM pantry_prices WHERE kitchen_id = \(source)",
             """
             UPDATE shopping_list_items t SET for_recipes = t.for_recipes || ARRAY(
                 SELECT recipe FROM unnest(s.for_recipes) WITH ORDINALITY AS r(recipe, n) WHERE recipe <> ALL (t.for_recipes) ORDER BY n

@@ -40,7 +40,7 @@ struct PlanMealRecipes: Sendable {
         let ready = standing.values.filter { $0.recipe != nil }
         guard !ready.isEmpty else { return standing }
         let checked = try await profileCheck.checked(ready.compactMap(\.recipe), of: userID)
-        let prices = try await pantry.allItems(of: kitchen).prices
+        let prices = try await pantry.prices(of: kitchen)
         for (shown, (recipe, conflicts)) in zip(ready, checked) {
             var costed = recipe
             costed.cost = RecipeCosting.cost(of: recipe, prices: prices)

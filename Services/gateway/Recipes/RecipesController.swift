@@ -138,7 +138,7 @@ struct RecipesController: Sendable {
         } while cursor != nil
         let fitting = try await profileCheck.checked(saved, of: kitchen.member).filter(\.conflicts.isEmpty)
         let items = try await pantry.allItems(of: kitchen)
-        let prices = items.prices
+        let prices = try await pantry.prices(of: kitchen)
         let ranking = PantryCoverage.ranked(fitting, pantry: items, today: CalendarDay(utc: now()), order: order).map { ranked in
             var costed = ranked
             costed.saved.recipe.cost = RecipeCosting.cost(of: ranked.saved.recipe, prices: prices)
@@ -253,7 +253,7 @@ struct RecipesController: Sendable {
     private func shown(_ saved: [SavedRecipe], of userID: UUID, in kitchen: Kitchen) async throws -> [SavedRecipe] {
         let checked = try await profileCheck.checked(saved, of: userID)
         guard !checked.isEmpty else { return [] }
-        let prices = try await pantry.allItems(of: kitchen).prices
+        let prices = try await pantry.prices(of: kitchen)
         return checked.map { recipe in
             var shown = recipe
             shown.recipe.cost = RecipeCosting.cost(of: recipe.recipe, prices: prices)

@@ -9,6 +9,8 @@ final class FakePantryStore: PantryStore {
     private let kept = Mutex<[UUID: [PantryItem]]>([:])
     /// The receipt lines each kitchen's pantry was filled from, in the order added.
     private let receiptLines = Mutex<[UUID: [(addition: ReceiptAddition, lineID: UUID)]]>([:])
+    /// Each kitchen's last price of each food it bought, by key, with when it was paid.
+    private let paid = Mutex<[UUID: [String: (price: PantryPrice, at: Date)]]>([:])
 
     /// How many items the pantry of kitchen `kitchenID` holds.
     func count(of kitchenID: UUID) -> Int {
@@ -39,10 +41,17 @@ final class FakePantryStore: PantryStore {
                     )
                 else { return .full }
                 receiptLines[kitchen.id, default: []] += new.map { (receipt, $0.lineID) }
+                paid.withLock { paid in
+                    for (key, price) in PantryPurchases.prices(of: new) { paid[kitchen.id, default: [:]][key] = (price, Date()) }
+                }
                 let byKey = Dictionary(kept[kitchen.id, default: []].map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
                 return .added(PantryPurchases.firstKeys(of: purchases).compactMap { byKey[$0] }, count: count)
             }
         }
+    }
+
+    func prices(of kitchen: Kitchen) async throws -> [String: PantryPrice] {
+        paid.withLock { $0[kitchen.id, default: [:]].mapValues(\.price) }
     }
 
     /// Writes `items` into `pantry` as ``PostgresPantryStore`` writes them.
@@ -137,10 +146,14 @@ extension FakePantryStore: FakeKitchenPart {
             let known = Set(lines[target, default: []].map { "\($0.addition.scanID) \($0.lineID)" })
             lines[target, default: []] += (lines.removeValue(forKey: source) ?? []).filter { !known.contains("\($0.addition.scanID) \($0.lineID)") }
         }
+        paid.withLock { paid in
+            paid[target, default: [:]].merge(paid.removeValue(forKey: source) ?? [:]) { kept, moved in moved.at > kept.at ? moved : kept }
+        }
     }
 
     func empty(_ kitchenID: UUID) {
         _ = kept.withLock { $0.removeValue(forKey: kitchenID) }
         _ = receiptLines.withLock { $0.removeValue(forKey: kitchenID) }
+        _ = paid.withLock { $0.removeValue(forKey: kitchenID) }
     }
 }
