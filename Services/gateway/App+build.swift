@@ -195,12 +195,14 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     ScansController(scans: scans).addRoutes(to: signedIn)
     ReceiptLinesController(ledger: dependencies.ledger).addRoutes(to: signedIn)
     let profileCheck = TodaysProfileCheck(tableProfile: tableProfile, dietGuard: DietGuard())
+    let kitchenPrices = KitchenPrices(pantry: dependencies.pantry, profiles: dependencies.profiles)
     let mealRecipes = PlanMealRecipes(
         scans: scans,
         plans: dependencies.plans,
         pantry: dependencies.pantry,
         recipes: dependencies.recipes,
-        profileCheck: profileCheck
+        profileCheck: profileCheck,
+        kitchenPrices: kitchenPrices
     )
     PlansController(
         scans: scans,
@@ -221,6 +223,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         ledger: dependencies.ledger,
         pantry: dependencies.pantry,
         profileCheck: profileCheck,
+        kitchenPrices: kitchenPrices,
         publicBaseURL: dependencies.publicBaseURL,
         now: dependencies.now
     )
@@ -229,6 +232,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     PantryController(
         pantry: dependencies.pantry,
         households: dependencies.households,
+        profiles: dependencies.profiles,
         ledger: dependencies.ledger,
         metrics: metrics,
         now: dependencies.now
@@ -241,6 +245,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         ledger: dependencies.ledger,
         pantry: dependencies.pantry,
         profileCheck: profileCheck,
+        kitchenPrices: kitchenPrices,
         plans: dependencies.plans,
         mealRecipes: mealRecipes,
         news: dependencies.listNews,

@@ -5,12 +5,13 @@ import KiwiModels
 /// recipe costs"). Pure: the gateway counts it each time a recipe or list is read, after scaling, so a recipe for 6
 /// costs three times one for 2.
 public enum RecipeCosting {
-    /// `recipe`'s cost from `prices` (the pantry's, by ``IngredientKey``); nil when the recipe has no servings, or no
-    /// ingredient has a price. An amount `to taste` costs nothing and is not listed.
-    public static func cost(of recipe: Recipe, prices: [String: PantryPrice]) -> RecipeCost? {
+    /// `recipe`'s cost from `prices` (the kitchen's, by ``IngredientKey``) in `currency`, or when nil in the one most of
+    /// its priced ingredients were bought in; nil when the recipe has no servings, or no ingredient has a price. An
+    /// amount `to taste` costs nothing and is not listed.
+    public static func cost(of recipe: Recipe, prices: [String: PantryPrice], currency: String? = nil) -> RecipeCost? {
         guard let servings = recipe.servings, servings > 0 else { return nil }
         let lines = recipe.ingredients.filter { $0.unit != .toTaste }.map { Line(name: $0.name, amount: $0.amount, unit: $0.unit) }
-        guard let priced = priced(lines, prices: prices) else { return nil }
+        guard let priced = priced(lines, prices: prices, currency: currency) else { return nil }
         return RecipeCost(
             currency: priced.currency,
             total: cents(priced.total),
@@ -21,11 +22,11 @@ public enum RecipeCosting {
         )
     }
 
-    /// What the items of a shopping list not yet ticked off cost from `prices`, in the list's order; nil when none of
-    /// them has a price.
-    public static func estimate(of items: [ShoppingListItem], prices: [String: PantryPrice]) -> ShoppingListCost? {
+    /// What the items of a shopping list not yet ticked off cost from `prices`, in `currency` as a recipe's cost is
+    /// counted; nil when none of them has a price.
+    public static func estimate(of items: [ShoppingListItem], prices: [String: PantryPrice], currency: String? = nil) -> ShoppingListCost? {
         let lines = items.filter { !$0.checked }.map { Line(name: $0.name, amount: $0.quantity, unit: $0.unit) }
-        guard let priced = priced(lines, prices: prices) else { return nil }
+        guard let priced = priced(lines, prices: prices, currency: currency) else { return nil }
         return ShoppingListCost(
             currency: priced.currency,
             total: cents(priced.total),
@@ -41,13 +42,19 @@ public enum RecipeCosting {
         var unit: QuantityUnit?
     }
 
-    /// The sum of `lines` in the currency most of their priced foods were bought in, and the lines left out: without
-    /// a price in that currency, or without an amount that converts into the price's unit. Nil when none has a price.
-    static func priced(_ lines: [Line], prices: [String: PantryPrice]) -> (currency: String, total: Double, unpriced: [UnpricedIngredient])? {
+    /// The sum of `lines` in `chosen`, or when nil in the currency most of their priced foods were bought in, and the
+    /// lines left out: without a price in that currency, or without an amount that converts into the price's unit. Nil
+    /// when none has a price.
+    static func priced(
+        _ lines: [Line],
+        prices: [String: PantryPrice],
+        currency chosen: String?
+    ) -> (currency: String, total: Double, unpriced: [UnpricedIngredient])? {
         let keyed = lines.map { (line: $0, key: IngredientKey.of($0.name)) }
         var currencies: [String: Int] = [:]
         for (_, key) in keyed { if let price = prices[key] { currencies[price.currency, default: 0] += 1 } }
-        guard let currency = currencies.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key else { return nil }
+        guard let mostBought = currencies.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key else { return nil }
+        let currency = chosen ?? mostBought
         var total = 0.0
         var unpriced: [UnpricedIngredient] = []
         for (line, key) in keyed {

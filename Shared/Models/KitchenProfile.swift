@@ -2,8 +2,8 @@ import Foundation
 import KiwiStrictJSON
 
 /// How a user cooks (`GET`/`PUT /v1/profile`): diets and allergies every answer is checked against, dislikes and
-/// limits the model is asked to respect; and when meals are eaten, where, for a plan's calendar. Every scan carries the
-/// profile as it was when the scan started.
+/// limits the model is asked to respect; when meals are eaten, where, for a plan's calendar; and the currency costs are
+/// counted in. Every scan carries the profile as it was when the scan started.
 public struct KitchenProfile: Codable, Hashable, Sendable {
     /// A way of eating the user follows.
     public enum Diet: String, Codable, Hashable, Sendable, CaseIterable {
@@ -36,6 +36,9 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
     public var mealTimes: MealTimes?
     /// The IANA time zone the meal times are in (`Europe/Berlin`); nil for UTC.
     public var timeZone: String?
+    /// The ISO 4217 currency (``Currency/codes``) recipes and shopping lists are costed in; nil until chosen or set from
+    /// the first receipt added to the pantry.
+    public var currency: String?
 
     /// ``timeZone`` as a zone: UTC when the profile names none (or one this system does not know).
     public var zone: TimeZone { timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")! }
@@ -47,7 +50,8 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         maxCookTimeMinutes: Int? = nil,
         servings: Int? = nil,
         mealTimes: MealTimes? = nil,
-        timeZone: String? = nil
+        timeZone: String? = nil,
+        currency: String? = nil
     ) {
         self.diets = diets
         self.allergies = allergies
@@ -56,10 +60,11 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         self.servings = servings
         self.mealTimes = mealTimes
         self.timeZone = timeZone
+        self.currency = currency
     }
 
     private enum CodingKeys: String, CodingKey {
-        case diets, allergies, dislikes, maxCookTimeMinutes, servings, mealTimes, timeZone
+        case diets, allergies, dislikes, maxCookTimeMinutes, servings, mealTimes, timeZone, currency
     }
 
     public init(from decoder: any Decoder) throws {
@@ -71,10 +76,11 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         servings = try container.decodeIfPresent(Int.self, forKey: .servings)
         mealTimes = try container.decodeIfPresent(MealTimes.self, forKey: .mealTimes)
         timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+        currency = try container.decodeIfPresent(String.self, forKey: .currency)
     }
 
-    /// Writes every member, unset numbers as `null`; the meal times and time zone only when set, as the defaults
-    /// stand for them.
+    /// Writes every member, unset numbers as `null`; the meal times, time zone and currency only when set, as the
+    /// defaults stand for them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(diets, forKey: .diets)
@@ -84,12 +90,14 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         try container.encode(servings, forKey: .servings)
         try container.encodeIfPresent(mealTimes, forKey: .mealTimes)
         try container.encodeIfPresent(timeZone, forKey: .timeZone)
+        try container.encodeIfPresent(currency, forKey: .currency)
     }
 
-    /// A profile that asks nothing of an answer: the meal times and time zone only place a plan's meals in a calendar.
+    /// A profile that asks nothing of an answer: the meal times and time zone only place a plan's meals in a calendar,
+    /// and the currency only counts costs.
     public var isEmpty: Bool {
         var rules = self
-        (rules.mealTimes, rules.timeZone) = (nil, nil)
+        (rules.mealTimes, rules.timeZone, rules.currency) = (nil, nil, nil)
         return rules == KitchenProfile()
     }
 
@@ -98,7 +106,8 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
 
     /// This person's profile when they cook for `others` too (a household's table): every allergy and every diet of
     /// anyone at it, so that a recipe is vegetarian if one of them is; the others' dislikes after this person's, as many
-    /// as a profile keeps, since dislikes are only asked for; the cook time and servings stay this person's.
+    /// as a profile keeps, since dislikes are only asked for; the cook time, servings, times and currency stay this
+    /// person's.
     public func atTable(with others: [KitchenProfile]) -> KitchenProfile {
         let everyone = [self] + others
         var dislikes: [String] = []
@@ -112,7 +121,8 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
             maxCookTimeMinutes: maxCookTimeMinutes,
             servings: servings,
             mealTimes: mealTimes,
-            timeZone: timeZone
+            timeZone: timeZone,
+            currency: currency
         )
     }
     /// How long one dislike may be, in characters.
@@ -132,6 +142,7 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
             required: false
         ),
         JSONProperty("timeZone", .nullable(.string(length: 1...64)), required: false),
+        JSONProperty("currency", .oneOf(Currency.codes), required: false),
     ])
 
     /// Reads a profile document as a client sends it, checking every rule: the shape, no diet or allergy listed twice,
@@ -204,6 +215,7 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
             timeZone = name
         }
         guard violations.isEmpty else { throw KitchenProfileValidationError(violations: violations) }
+        let currency: String? = if case .string(let code)? = object["currency"] { code } else { nil }
         var seen: Set<String> = []
         return KitchenProfile(
             diets: strings("diets").compactMap(Diet.init(rawValue:)),
@@ -212,7 +224,8 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
             maxCookTimeMinutes: integer("maxCookTimeMinutes"),
             servings: integer("servings"),
             mealTimes: mealTimes,
-            timeZone: timeZone
+            timeZone: timeZone,
+            currency: currency
         )
     }
 

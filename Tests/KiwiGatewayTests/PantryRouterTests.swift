@@ -223,6 +223,23 @@ struct PantryRouterTests {
         #expect(gateway.pantry.count(of: session.userId) == 1)
     }
 
+    @Test("the first receipt added sets the profile's currency; a currency the person chose stays")
+    func firstReceiptSetsCurrency() async throws {
+        let gateway = Self.gateway()
+        let (token, _, _) = gateway.signIn()
+        let (chooser, chosen, _) = gateway.signIn()
+        try await gateway.profiles.save(KitchenProfile(allergies: [.milk], currency: "GBP"), for: chosen.userId)
+        try await gateway.test { client async throws in
+            for caller in [token, chooser] {
+                let scan = try await Self.scan(gateway, client, token: caller, outcome: .ok(Self.receiptAnswer()))
+                #expect(try await Self.addScan(client, token: caller, scan).status == .ok)
+            }
+            let profile = try await client.execute(.get, "/v1/profile", token: token)
+            #expect(try Self.decode(profile, as: KitchenProfile.self) == KitchenProfile(currency: "EUR"))
+            #expect(try await gateway.profiles.profile(of: chosen.userId) == KitchenProfile(allergies: [.milk], currency: "GBP"))
+        }
+    }
+
     @Test("another scan of the same receipt is 409 receipt_already_added naming the first, and again=true adds it")
     func sameReceiptTwice() async throws {
         let gateway = Self.gateway()

@@ -34,6 +34,22 @@ struct ProfileStoreTests {
         }
     }
 
+    @Test(
+        "a currency is adopted only where none is set: into the profile as saved, or as a profile of its own, never over a chosen one",
+        arguments: StoreKind.allCases
+    )
+    func currencyIsAdoptedOnce(_ kind: StoreKind) async throws {
+        try await Self.stores.with(kind) { store in
+            let (saved, unset) = (UUID(), UUID())
+            try await store.save(KitchenProfile(allergies: [.milk]), for: saved)
+            try await store.adoptCurrency("GBP", for: saved)
+            try await store.adoptCurrency("EUR", for: saved)
+            #expect(try await store.profile(of: saved) == KitchenProfile(allergies: [.milk], currency: "GBP"))
+            try await store.adoptCurrency("EUR", for: unset)
+            #expect(try await store.profile(of: unset) == KitchenProfile(currency: "EUR"))
+        }
+    }
+
     @Test("deleting forgets the user's profile and no other's, and deleting none is no error", arguments: StoreKind.allCases)
     func deleteForgetsOne(_ kind: StoreKind) async throws {
         try await Self.stores.with(kind) { store in

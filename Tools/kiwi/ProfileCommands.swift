@@ -6,7 +6,7 @@ import OpenAPIRuntime
 /// `kiwi profile`: the kitchen profile every scan is made for.
 struct Profile: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show or set your kitchen profile: diets, allergies, dislikes, cook time and servings.",
+        abstract: "Show or set your kitchen profile: diets, allergies, dislikes, cook time, servings and currency.",
         subcommands: [Show.self, Set.self],
         defaultSubcommand: Show.self
     )
@@ -44,6 +44,7 @@ struct Profile: AsyncParsableCommand {
         @Option(name: .customLong("dislike"), help: "An ingredient you would rather not cook with (repeat, up to 20).") var dislikes: [String] = []
         @Option(help: "The longest a recipe may take, 5–120 minutes.") var maxCookTime: Int?
         @Option(help: "How many people to cook for, 1–12.") var servings: Int?
+        @Option(help: "The ISO 4217 currency costs are counted in (EUR); left out, your first receipt sets it.") var currency: String?
 
         func run() async throws {
             try await runReportingErrors {
@@ -62,7 +63,13 @@ struct Profile: AsyncParsableCommand {
                     },
                     dislikes: dislikes,
                     maxCookTimeMinutes: maxCookTime,
-                    servings: servings
+                    servings: servings,
+                    currency: try currency.map { code in
+                        guard let known = Components.Schemas.CurrencyCode(rawValue: code.uppercased()) else {
+                            throw CLIError("\(code) is not an ISO 4217 currency code in circulation, such as EUR or GBP.")
+                        }
+                        return known
+                    }
                 )
                 let (client, _) = try signedInClient(server)
                 switch try await client.putProfile(body: .json(profile)) {
@@ -83,5 +90,6 @@ struct Profile: AsyncParsableCommand {
         Swift.print("Dislikes:   \(list(profile.dislikes))")
         Swift.print("Cook time:  \(profile.maxCookTimeMinutes.map { "at most \($0) minutes" } ?? "any")")
         Swift.print("Servings:   \(profile.servings.map(String.init) ?? "any")")
+        Swift.print("Currency:   \(profile.currency?.rawValue ?? "not set: your first receipt sets it")")
     }
 }

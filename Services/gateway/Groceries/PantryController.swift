@@ -16,6 +16,8 @@ struct PantryController: Sendable {
     let pantry: any PantryStore
     /// Whose kitchen's pantry a request works on: the household's, or the person's own.
     let households: any HouseholdStore
+    /// Whose currency the first receipt sets.
+    let profiles: any ProfileStore
     let ledger: any ScanLedger
     let metrics: GatewayMetrics
     /// The time of an add and the UTC day a best-before date is bounded from (``GatewayDependencies/now``).
@@ -167,7 +169,8 @@ struct PantryController: Sendable {
     }
 
     /// Adds a receipt's food lines (docs/architecture.md, "Receipts in the pantry"): what was bought adds to what the
-    /// pantry holds, and its use-soon date is estimated from the day of the purchase.
+    /// pantry holds, and its use-soon date is estimated from the day of the purchase. The receipt's currency becomes
+    /// the person's profile's, if it names none.
     private func addReceipt(
         _ receipt: ReceiptAnswer,
         of scan: ScanRecord,
@@ -184,6 +187,9 @@ struct PantryController: Sendable {
         }
         let addition = ReceiptAddition(scanID: scan.id, fingerprint: PantryPurchases.fingerprint(of: receipt), again: again)
         let added = try await pantry.addPurchases(purchases, from: addition, for: kitchen, metrics: metrics, context: context)
+        // The first receipt a person adds says what they pay in, unless they chose: costs are counted in it. A retry
+        // after a failure here adds nothing twice, and sets it then.
+        try await profiles.adoptCurrency(receipt.currency, for: kitchen.member)
         return try Response.json(PantryItems(items: added))
     }
 

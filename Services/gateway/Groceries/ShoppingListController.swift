@@ -19,6 +19,8 @@ struct ShoppingListController: Sendable {
     let ledger: any ScanLedger
     let pantry: any PantryStore
     let profileCheck: TodaysProfileCheck
+    /// What is left to buy is estimated at.
+    let kitchenPrices: KitchenPrices
     /// The plans whose week a list is filled from, and their meals' recipes.
     let plans: any MealPlanStore
     let mealRecipes: PlanMealRecipes
@@ -46,7 +48,7 @@ struct ShoppingListController: Sendable {
         group.post("plans/:id/shopping-list", use: addPlan)
     }
 
-    /// `GET /v1/shopping-list`: the list grouped by section (``ShoppingListExport/list(_:prices:)``), as JSON or — as `Accept`
+    /// `GET /v1/shopping-list`: the list grouped by section (``ShoppingListExport/list(_:at:)``), as JSON or — as `Accept`
     /// asks, negotiated as a saved recipe's forms are — the share text (`text/plain`); 406 for anything else.
     @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
@@ -236,9 +238,9 @@ struct ShoppingListController: Sendable {
         return try Response.json(PantryItems(items: moved))
     }
 
-    /// The kitchen's list as it is now, grouped, with what is left to buy estimated at its pantry's prices.
+    /// The kitchen's list as it is now, grouped, with what is left to buy estimated at its prices.
     private func currentList(of kitchen: Kitchen) async throws -> ShoppingList {
-        ShoppingListExport.list(try await shoppingList.items(of: kitchen), prices: try await pantry.prices(of: kitchen))
+        ShoppingListExport.list(try await shoppingList.items(of: kitchen), at: try await kitchenPrices.priceList(of: kitchen))
     }
 
     /// What was bought of `item` as a pantry keeps it: metric, rounded, in one of ``QuantityUnit/pantryUnits``; nil

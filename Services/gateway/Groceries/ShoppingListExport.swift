@@ -8,8 +8,8 @@ enum ShoppingListExport {
     /// The items grouped by section, sections in the order a shop is walked (`StoreSection.allCases`) and only those
     /// with items; in a section, by name without regard to case, then by id, so that the order never depends on when
     /// an item was added. An item of a section Kiwi does not know is listed under `Other`. What is left to buy is
-    /// estimated at `prices` (``RecipeCosting/estimate(of:prices:)``).
-    static func list(_ items: [ShoppingListItem], prices: [String: PantryPrice]) -> ShoppingList {
+    /// estimated at `prices` (``PriceList/estimate(of:)``).
+    static func list(_ items: [ShoppingListItem], at prices: PriceList) -> ShoppingList {
         let bySection = Dictionary(grouping: items) { StoreSection(category: $0.section) }
         return ShoppingList(
             sections: StoreSection.allCases.compactMap { section in
@@ -20,7 +20,7 @@ enum ShoppingListExport {
                     )
                 }
             },
-            estimatedCost: RecipeCosting.estimate(of: items, prices: prices)
+            estimatedCost: prices.estimate(of: items)
         )
     }
 

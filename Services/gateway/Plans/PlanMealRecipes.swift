@@ -9,7 +9,7 @@ import KiwiServiceSupport
 /// in for, that recipe; for any other, the one a scan of the meal's own writes from its outline, free, as the plan's
 /// price included it. The scan's worker writes the recipe with the scan's success, so it is read from the plan's store
 /// afterwards, whoever's scan wrote it, and checked against the profile of the reader's table as it is then, and
-/// costed at the kitchen's pantry prices then (``RecipeCosting``).
+/// costed at the kitchen's prices then (``KitchenPrices``).
 struct PlanMealRecipes: Sendable {
     let scans: ScanCoordinator
     let plans: any MealPlanStore
@@ -17,6 +17,8 @@ struct PlanMealRecipes: Sendable {
     let recipes: any SavedRecipeStore
     /// What every recipe shown is checked with.
     let profileCheck: TodaysProfileCheck
+    /// What every recipe shown is costed at.
+    let kitchenPrices: KitchenPrices
 
     /// The recipe of each of `meals` as it stands: `ready`, checked against the profile of `userID`'s table now;
     /// `withheld`; or `writing`, by anyone's open scan; a meal with none of these, or empty, has none.
@@ -40,10 +42,10 @@ struct PlanMealRecipes: Sendable {
         let ready = standing.values.filter { $0.recipe != nil }
         guard !ready.isEmpty else { return standing }
         let checked = try await profileCheck.checked(ready.compactMap(\.recipe), of: userID)
-        let prices = try await pantry.prices(of: kitchen)
+        let prices = try await kitchenPrices.priceList(of: kitchen)
         for (shown, (recipe, conflicts)) in zip(ready, checked) {
             var costed = recipe
-            costed.cost = RecipeCosting.cost(of: recipe, prices: prices)
+            costed.cost = prices.cost(of: recipe)
             standing[shown.mealId]?.recipe = costed
             standing[shown.mealId]?.conflicts = conflicts
         }

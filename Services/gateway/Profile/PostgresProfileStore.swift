@@ -44,6 +44,19 @@ struct PostgresProfileStore: ProfileStore {
         }
     }
 
+    func adoptCurrency(_ currency: String, for userID: UUID) async throws {
+        try await withStatementDeadline("profile currency", timeout: timeout) {
+            try await client.execute(
+                """
+                INSERT INTO profiles (user_id, profile) VALUES (\(userID), jsonb_build_object('currency', \(currency)::text))
+                ON CONFLICT (user_id) DO UPDATE SET profile = profiles.profile || EXCLUDED.profile, updated_at = now()
+                WHERE NOT profiles.profile ? 'currency'
+                """,
+                logger: logger
+            )
+        }
+    }
+
     func delete(of userID: UUID) async throws {
         try await withStatementDeadline("profile delete", timeout: timeout) {
             try await client.execute("DELETE FROM profiles WHERE user_id = \(userID)", logger: logger)

@@ -10,6 +10,9 @@ protocol ProfileStore: Sendable {
     func profiles(of userIDs: [UUID]) async throws -> [UUID: KitchenProfile]
     /// Replaces the user's profile.
     func save(_ profile: KitchenProfile, for userID: UUID) async throws
+    /// Makes `currency` the profile's ``KitchenProfile/currency`` if it has none (a profile of only that if the user
+    /// set none), in one step: a profile saved meanwhile is never written over.
+    func adoptCurrency(_ currency: String, for userID: UUID) async throws
     /// Forgets the user's profile, when their account goes.
     func delete(of userID: UUID) async throws
 }

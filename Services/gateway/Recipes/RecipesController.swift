@@ -20,6 +20,8 @@ struct RecipesController: Sendable {
     /// What the user has at home, for `?cookable=true`.
     let pantry: any PantryStore
     let profileCheck: TodaysProfileCheck
+    /// What every recipe shown is costed at.
+    let kitchenPrices: KitchenPrices
     /// The base of the share links (`PUBLIC_BASE_URL`).
     let publicBaseURL: URL
     /// The time whose UTC day the pantry's ranking counts use-soon dates from (``GatewayDependencies/now``).
@@ -138,10 +140,10 @@ struct RecipesController: Sendable {
         } while cursor != nil
         let fitting = try await profileCheck.checked(saved, of: kitchen.member).filter(\.conflicts.isEmpty)
         let items = try await pantry.allItems(of: kitchen)
-        let prices = try await pantry.prices(of: kitchen)
+        let prices = try await kitchenPrices.priceList(of: kitchen)
         let ranking = PantryCoverage.ranked(fitting, pantry: items, today: CalendarDay(utc: now()), order: order).map { ranked in
             var costed = ranked
-            costed.saved.recipe.cost = RecipeCosting.cost(of: ranked.saved.recipe, prices: prices)
+            costed.saved.recipe.cost = prices.cost(of: ranked.saved.recipe)
             return costed
         }
         let start =
@@ -253,10 +255,10 @@ struct RecipesController: Sendable {
     private func shown(_ saved: [SavedRecipe], of userID: UUID, in kitchen: Kitchen) async throws -> [SavedRecipe] {
         let checked = try await profileCheck.checked(saved, of: userID)
         guard !checked.isEmpty else { return [] }
-        let prices = try await pantry.prices(of: kitchen)
+        let prices = try await kitchenPrices.priceList(of: kitchen)
         return checked.map { recipe in
             var shown = recipe
-            shown.recipe.cost = RecipeCosting.cost(of: recipe.recipe, prices: prices)
+            shown.recipe.cost = prices.cost(of: recipe.recipe)
             return shown
         }
     }

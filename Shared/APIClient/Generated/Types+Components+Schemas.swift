@@ -1178,6 +1178,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/KitchenProfile/timeZone`.
             public var timeZone: Swift.String?
+            /// The currency recipes and shopping lists are costed in (docs/architecture.md, "What a recipe costs"); food priced in another is left unpriced. Set from the first receipt added to the pantry while absent; a `PUT` without it leaves it unset, and the next receipt added sets it again.
+            ///
+            /// - Remark: Generated from `#/components/schemas/KitchenProfile/currency`.
+            public var currency: Components.Schemas.CurrencyCode?
             /// Creates a new `KitchenProfile`.
             ///
             /// - Parameters:
@@ -1188,6 +1192,7 @@ extension Components {
             ///   - servings:
             ///   - mealTimes: When each meal is eaten, as a plan's calendar shows it: a local time of day, `HH:mm`. A meal left out is at its standard time: breakfast 08:00, lunch 12:30, dinner 19:00.
             ///   - timeZone: The IANA time zone of the meal times (`Europe/Berlin`); UTC when unset. A zone the IANA database does not name is 400.
+            ///   - currency: The currency recipes and shopping lists are costed in (docs/architecture.md, "What a recipe costs"); food priced in another is left unpriced. Set from the first receipt added to the pantry while absent; a `PUT` without it leaves it unset, and the next receipt added sets it again.
             public init(
                 diets: [Components.Schemas.Diet]? = nil,
                 allergies: [Components.Schemas.Allergen]? = nil,
@@ -1195,7 +1200,8 @@ extension Components {
                 maxCookTimeMinutes: Swift.Int? = nil,
                 servings: Swift.Int? = nil,
                 mealTimes: Components.Schemas.KitchenProfile.MealTimesPayload? = nil,
-                timeZone: Swift.String? = nil
+                timeZone: Swift.String? = nil,
+                currency: Components.Schemas.CurrencyCode? = nil
             ) {
                 self.diets = diets
                 self.allergies = allergies
@@ -1204,6 +1210,7 @@ extension Components {
                 self.servings = servings
                 self.mealTimes = mealTimes
                 self.timeZone = timeZone
+                self.currency = currency
             }
             public enum CodingKeys: String, CodingKey {
                 case diets
@@ -1213,6 +1220,7 @@ extension Components {
                 case servings
                 case mealTimes
                 case timeZone
+                case currency
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1244,6 +1252,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .timeZone
                 )
+                self.currency = try container.decodeIfPresent(
+                    Components.Schemas.CurrencyCode.self,
+                    forKey: .currency
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "diets",
                     "allergies",
@@ -1251,9 +1263,171 @@ extension Components {
                     "maxCookTimeMinutes",
                     "servings",
                     "mealTimes",
-                    "timeZone"
+                    "timeZone",
+                    "currency"
                 ])
             }
+        }
+        /// ISO 4217, one of the codes in circulation (`Shared/Models/Currency.swift`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/CurrencyCode`.
+        @frozen public enum CurrencyCode: String, Codable, Hashable, Sendable, CaseIterable {
+            case aed = "AED"
+            case afn = "AFN"
+            case all = "ALL"
+            case amd = "AMD"
+            case aoa = "AOA"
+            case ars = "ARS"
+            case aud = "AUD"
+            case awg = "AWG"
+            case azn = "AZN"
+            case bam = "BAM"
+            case bbd = "BBD"
+            case bdt = "BDT"
+            case bgn = "BGN"
+            case bhd = "BHD"
+            case bif = "BIF"
+            case bmd = "BMD"
+            case bnd = "BND"
+            case bob = "BOB"
+            case brl = "BRL"
+            case bsd = "BSD"
+            case btn = "BTN"
+            case bwp = "BWP"
+            case byn = "BYN"
+            case bzd = "BZD"
+            case cad = "CAD"
+            case cdf = "CDF"
+            case chf = "CHF"
+            case clp = "CLP"
+            case cny = "CNY"
+            case cop = "COP"
+            case crc = "CRC"
+            case cup = "CUP"
+            case cve = "CVE"
+            case czk = "CZK"
+            case djf = "DJF"
+            case dkk = "DKK"
+            case dop = "DOP"
+            case dzd = "DZD"
+            case egp = "EGP"
+            case ern = "ERN"
+            case etb = "ETB"
+            case eur = "EUR"
+            case fjd = "FJD"
+            case fkp = "FKP"
+            case gbp = "GBP"
+            case gel = "GEL"
+            case ghs = "GHS"
+            case gip = "GIP"
+            case gmd = "GMD"
+            case gnf = "GNF"
+            case gtq = "GTQ"
+            case gyd = "GYD"
+            case hkd = "HKD"
+            case hnl = "HNL"
+            case htg = "HTG"
+            case huf = "HUF"
+            case idr = "IDR"
+            case ils = "ILS"
+            case inr = "INR"
+            case iqd = "IQD"
+            case irr = "IRR"
+            case isk = "ISK"
+            case jmd = "JMD"
+            case jod = "JOD"
+            case jpy = "JPY"
+            case kes = "KES"
+            case kgs = "KGS"
+            case khr = "KHR"
+            case kmf = "KMF"
+            case kpw = "KPW"
+            case krw = "KRW"
+            case kwd = "KWD"
+            case kyd = "KYD"
+            case kzt = "KZT"
+            case lak = "LAK"
+            case lbp = "LBP"
+            case lkr = "LKR"
+            case lrd = "LRD"
+            case lsl = "LSL"
+            case lyd = "LYD"
+            case mad = "MAD"
+            case mdl = "MDL"
+            case mga = "MGA"
+            case mkd = "MKD"
+            case mmk = "MMK"
+            case mnt = "MNT"
+            case mop = "MOP"
+            case mru = "MRU"
+            case mur = "MUR"
+            case mvr = "MVR"
+            case mwk = "MWK"
+            case mxn = "MXN"
+            case myr = "MYR"
+            case mzn = "MZN"
+            case nad = "NAD"
+            case ngn = "NGN"
+            case nio = "NIO"
+            case nok = "NOK"
+            case npr = "NPR"
+            case nzd = "NZD"
+            case omr = "OMR"
+            case pab = "PAB"
+            case pen = "PEN"
+            case pgk = "PGK"
+            case php = "PHP"
+            case pkr = "PKR"
+            case pln = "PLN"
+            case pyg = "PYG"
+            case qar = "QAR"
+            case ron = "RON"
+            case rsd = "RSD"
+            case rub = "RUB"
+            case rwf = "RWF"
+            case sar = "SAR"
+            case sbd = "SBD"
+            case scr = "SCR"
+            case sdg = "SDG"
+            case sek = "SEK"
+            case sgd = "SGD"
+            case shp = "SHP"
+            case sle = "SLE"
+            case sos = "SOS"
+            case srd = "SRD"
+            case ssp = "SSP"
+            case stn = "STN"
+            case svc = "SVC"
+            case syp = "SYP"
+            case szl = "SZL"
+            case thb = "THB"
+            case tjs = "TJS"
+            case tmt = "TMT"
+            case tnd = "TND"
+            case top = "TOP"
+            case _try = "TRY"
+            case ttd = "TTD"
+            case twd = "TWD"
+            case tzs = "TZS"
+            case uah = "UAH"
+            case ugx = "UGX"
+            case usd = "USD"
+            case uyu = "UYU"
+            case uzs = "UZS"
+            case ved = "VED"
+            case ves = "VES"
+            case vnd = "VND"
+            case vuv = "VUV"
+            case wst = "WST"
+            case xaf = "XAF"
+            case xcd = "XCD"
+            case xcg = "XCG"
+            case xof = "XOF"
+            case xpf = "XPF"
+            case yer = "YER"
+            case zar = "ZAR"
+            case zmw = "ZMW"
+            case zwg = "ZWG"
         }
         /// - Remark: Generated from `#/components/schemas/ClockTime`.
         public typealias ClockTime = Swift.String

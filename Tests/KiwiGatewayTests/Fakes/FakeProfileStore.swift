@@ -20,6 +20,15 @@ final class FakeProfileStore: ProfileStore {
         profiles.withLock { $0[userID] = profile }
     }
 
+    func adoptCurrency(_ currency: String, for userID: UUID) async throws {
+        profiles.withLock { profiles in
+            var profile = profiles[userID] ?? KitchenProfile()
+            guard profile.currency == nil else { return }
+            profile.currency = currency
+            profiles[userID] = profile
+        }
+    }
+
     func delete(of userID: UUID) async throws {
         _ = profiles.withLock { $0.removeValue(forKey: userID) }
     }
