@@ -248,7 +248,7 @@ let package = Package(
         library(
             "KiwiScanMessages",
             folder: "ScanMessages",
-            dependencies: ["KiwiMessaging", "KiwiModels", "KiwiScans", "KiwiTopology", crypto, logging]
+            dependencies: ["KiwiConcurrency", "KiwiMessaging", "KiwiModels", "KiwiScans", "KiwiTopology", crypto, logging]
         ),
         library("KiwiInternalAPI", folder: "InternalAPI", dependencies: ["KiwiModels", crypto]),
         library("KiwiConfiguration", folder: "Configuration", dependencies: [configuration]),

@@ -28,7 +28,7 @@ struct AMQPScanJobQueue: ScanJobQueue {
             ServiceContext.propagate(into: &message.properties.headers, using: MessageHeadersInjector())
             do {
                 try await publisher.publishJob(message, to: queue)
-            } catch let error as AMQPError where error == .notConnected || error == .blocked {
+            } catch let error as AMQPError where error == .notConnected || error == .blocked || error == .nacked {
                 throw ScanNotSent(reason: "\(error)")
             }
         }
