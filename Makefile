@@ -46,7 +46,7 @@ format: ## format every Swift file with swift-format (.swift-format); make test 
 generate: ## regenerate the API client's code (Shared/APIClient/Generated/) from Shared/APIDocument/openapi.yaml; commit both
 	@deploy/local/generate.sh
 
-bench:  ## load-test scans through the whole system: scenarios A–D, S, R and H of docs/operations.md (release build)
+bench:  ## load-test scans through the whole system: scenarios A–D, S, R and H of docs/operations.md, P and T on request (release build)
 	@deploy/local/bench.sh
 
 bench-messaging: ## benchmark RabbitMQ confirmed publishing and consuming (release build)

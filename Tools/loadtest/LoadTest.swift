@@ -61,6 +61,8 @@ struct LoadTest: AsyncParsableCommand {
     var refinements = false
     @Flag(help: "Ask for meal plans of a week's dinners (POST /v1/plans, then its scan's event stream) instead of scanning photos.")
     var plans = false
+    @Flag(help: "Scan receipts (mode=receipt, then the scan's event stream) instead of fridge photos: report when the first line came.")
+    var receipts = false
     @Option(
         help: """
             The gateway's metrics URL: report the delay it added to each streamed event over the window \
@@ -106,6 +108,9 @@ struct LoadTest: AsyncParsableCommand {
         }
         guard idleAfter >= 0 else { throw ValidationError("--idle-after must not be negative.") }
         guard async || !refinements else { throw ValidationError("--refinements follows scans through the async API: give --async too.") }
+        guard [plans, refinements, receipts].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Give at most one of --plans, --refinements and --receipts.")
+        }
         if let householdSize, !(1...Household.capacity).contains(householdSize) {
             throw ValidationError("--household-size must be from 1 to \(Household.capacity), a household's most members.")
         }
@@ -152,8 +157,9 @@ struct LoadTest: AsyncParsableCommand {
             client: http,
             imageSize: imageSize,
             timeout: .seconds(Int64(requestTimeout)),
-            async: async || plans,
-            plans: plans
+            async: async || plans || receipts,
+            plans: plans,
+            receipts: receipts
         )
         let parents = refinements ? try await refinableScans(people: people, users: users, scans: scans) : []
         let watched = try reportedProcesses()
@@ -268,6 +274,7 @@ struct LoadTest: AsyncParsableCommand {
         let eventMessages = before.broker.flatMap { start in after.broker?.messagesPublished(on: eventExchange, since: start) }
         return LoadReport(
             mode: (concurrency.map { "concurrency \($0)" } ?? "rate \(rate ?? 0)/s") + (async ? ", async API" : "") + (plans ? ", meal plans" : "")
+                + (receipts ? ", receipts" : "")
                 + (refinements ? ", refinements of \(parents.count) photo scans" : "")
                 + (householdSize.map { ", households of \($0)" } ?? "") + (listPairs > 0 ? ", \(listPairs) shopping-list pairs" : ""),
             durationSeconds: duration,
@@ -279,7 +286,7 @@ struct LoadTest: AsyncParsableCommand {
             refused: recorder.measuredRefusals,
             outcomes: recorder.measured,
             finishedInWindow: recorder.finishedInWindow,
-            streamed: async || plans,
+            streamed: async || plans || receipts,
             eventDelay: eventDelay,
             eventMessages: eventMessages,
             listChanges: listPairs > 0 ? LoadReport.ListChanges(changes) : nil,

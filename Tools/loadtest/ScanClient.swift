@@ -29,6 +29,8 @@ struct ScanOutcome: Sendable {
     var firstRecipeAfter: Duration?
     /// For a plan, when its first `meal` event arrived.
     var firstMealAfter: Duration?
+    /// For a receipt, when its first `line` event arrived.
+    var firstLineAfter: Duration?
     /// How many `restart` events the scan's stream carried.
     var restarts = 0
     /// The scan's path (`Location`), once the async API started it.
@@ -61,13 +63,26 @@ struct ScanClient: Sendable {
     private let bodies: [ByteBuffer]
     private static let contentType = MultipartUpload.envelope().contentType
 
-    init(gateways: [String], client: HTTPClient, imageSize: Int, timeout: TimeAmount, async: Bool = false, plans: Bool = false) {
+    init(
+        gateways: [String],
+        client: HTTPClient,
+        imageSize: Int,
+        timeout: TimeAmount,
+        async: Bool = false,
+        plans: Bool = false,
+        receipts: Bool = false
+    ) {
         self.gateways = gateways
         self.client = client
         self.timeout = timeout
         self.async = async
         self.plans = plans
-        bodies = (0..<8).map { ByteBuffer(bytes: MultipartUpload.make(SyntheticJPEG.make(size: imageSize, seed: UInt64($0))).body) }
+        // A receipt's photo is sent with `mode=receipt`, through the async API.
+        let fields = receipts ? [(name: "mode", value: "receipt")] : []
+        bodies = (0..<8).map { seed in
+            let photo = SyntheticJPEG.make(size: imageSize, seed: UInt64(seed))
+            return ByteBuffer(bytes: MultipartUpload.make(photos: [photo], fields: fields).body)
+        }
     }
 
     /// One scan with the `index`-th photo (modulo the few there are).
@@ -189,6 +204,7 @@ struct ScanClient: Sendable {
                     case "ingredients": outcome.ingredientsAfter = outcome.ingredientsAfter ?? arrived
                     case "recipe": outcome.firstRecipeAfter = outcome.firstRecipeAfter ?? arrived
                     case "meal": outcome.firstMealAfter = outcome.firstMealAfter ?? arrived
+                    case "line": outcome.firstLineAfter = outcome.firstLineAfter ?? arrived
                     case "restart": outcome.restarts += 1
                     case "result": outcome.status = 200
                     default: break
