@@ -6,8 +6,8 @@ import KiwiModels
 /// costs three times one for 2.
 public enum RecipeCosting {
     /// `recipe`'s cost from `prices` (the kitchen's, by ``IngredientKey``) in `currency`, or when nil in the one most of
-    /// its priced ingredients were bought in; nil when the recipe has no servings, or no ingredient has a price. An
-    /// amount `to taste` costs nothing and is not listed.
+    /// its priced ingredients were bought in; nil when the recipe has no servings, or no ingredient has a price in that
+    /// currency. An amount `to taste` costs nothing and is not listed.
     public static func cost(of recipe: Recipe, prices: [String: PantryPrice], currency: String? = nil) -> RecipeCost? {
         guard let servings = recipe.servings, servings > 0 else { return nil }
         let lines = recipe.ingredients.filter { $0.unit != .toTaste }.map { Line(name: $0.name, amount: $0.amount, unit: $0.unit) }
@@ -23,7 +23,7 @@ public enum RecipeCosting {
     }
 
     /// What the items of a shopping list not yet ticked off cost from `prices`, in `currency` as a recipe's cost is
-    /// counted; nil when none of them has a price.
+    /// counted; nil when none of them has a price in that currency.
     public static func estimate(of items: [ShoppingListItem], prices: [String: PantryPrice], currency: String? = nil) -> ShoppingListCost? {
         let lines = items.filter { !$0.checked }.map { Line(name: $0.name, amount: $0.quantity, unit: $0.unit) }
         guard let priced = priced(lines, prices: prices, currency: currency) else { return nil }
@@ -44,7 +44,7 @@ public enum RecipeCosting {
 
     /// The sum of `lines` in `chosen`, or when nil in the currency most of their priced foods were bought in, and the
     /// lines left out: without a price in that currency, or without an amount that converts into the price's unit. Nil
-    /// when none has a price.
+    /// when none has a price in that currency.
     static func priced(
         _ lines: [Line],
         prices: [String: PantryPrice],
@@ -55,6 +55,7 @@ public enum RecipeCosting {
         for (_, key) in keyed { if let price = prices[key] { currencies[price.currency, default: 0] += 1 } }
         guard let mostBought = currencies.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key else { return nil }
         let currency = chosen ?? mostBought
+        guard currencies[currency] != nil else { return nil }
         var total = 0.0
         var unpriced: [UnpricedIngredient] = []
         for (line, key) in keyed {

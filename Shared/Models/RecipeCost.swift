@@ -19,7 +19,7 @@ public struct PantryPrice: Codable, Hashable, Sendable {
 /// What a recipe costs at the pantry's prices (docs/architecture.md, "What a recipe costs"): counted by the server when
 /// the recipe is read, for its servings as shown. Never a quote: it is what the pantry's food last cost.
 public struct RecipeCost: Codable, Hashable, Sendable {
-    /// ISO 4217: the currency most of its priced ingredients were bought in.
+    /// ISO 4217: the reader's profile's, else the currency most of its priced ingredients were bought in.
     public var currency: String
     /// The whole recipe, rounded to the cent.
     public var total: Double
@@ -73,7 +73,7 @@ public struct UnpricedIngredient: Codable, Hashable, Sendable {
 /// What is left to buy on a shopping list costs at the pantry's prices (docs/architecture.md, "What a recipe costs"):
 /// the items not yet ticked off, each at the price its food last cost. An estimate, never a quote.
 public struct ShoppingListCost: Codable, Hashable, Sendable {
-    /// ISO 4217: the currency most of its priced items were bought in.
+    /// ISO 4217: the reader's profile's, else the currency most of its priced items were bought in.
     public var currency: String
     /// The items not ticked off, rounded to the cent.
     public var total: Double

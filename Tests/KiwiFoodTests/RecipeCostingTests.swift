@@ -60,13 +60,14 @@ struct RecipeCostingTests {
         )
     }
 
-    @Test("a chosen currency is counted in, though most was bought in another, which is listed as other_currency")
+    @Test("a chosen currency is counted in, though most was bought in another, listed as other_currency; none priced in it, no cost")
     func chosenCurrency() throws {
         var prices = Self.prices
         prices["milk"] = PantryPrice(amount: 1.05, unit: .l, currency: "GBP")
         let cost = try #require(RecipeCosting.cost(of: Self.omelette, prices: prices, currency: "GBP"))
         #expect(cost.currency == "GBP" && cost.total == 0.11 && cost.status == .partial)
         #expect(cost.unpriced.map(\.reason) == [.otherCurrency, .otherCurrency])
+        #expect(RecipeCosting.cost(of: Self.omelette, prices: Self.prices, currency: "GBP") == nil)
     }
 
     @Test("an amount that does not convert into the price's unit is listed; a recipe with nothing priced, or no servings, has no cost")

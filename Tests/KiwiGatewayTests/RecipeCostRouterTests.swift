@@ -18,14 +18,15 @@ struct RecipeCostRouterTests {
     /// Pancakes for 2: 2 eggs, 150 g flour, 1 cup of milk, salt to taste.
     static let pancakes = RecipeScalingRouterTests.pancakes
 
-    /// Puts `names` in the user's pantry, each with its price.
+    /// Puts `names` in the user's pantry as bought on a receipt, each at its price.
     static func stock(_ gateway: FakeGateway, user: UUID, _ prices: [(String, PantryPrice)]) async throws {
-        let items = prices.map { name, price in
+        let purchases = prices.map { name, price in
             var item = PantryItem.new(name: (name, name), section: .other, source: .scan, at: Date())
             item.price = price
-            return item
+            return Purchase(lineID: UUID(), item: item)
         }
-        _ = try await gateway.pantry.add(items, for: .own(user), capacity: PantryController.capacity)
+        let receipt = ReceiptAddition(scanID: UUID(), fingerprint: nil, again: false)
+        _ = try await gateway.pantry.addPurchases(purchases, from: receipt, for: .own(user), capacity: PantryController.capacity)
     }
 
     @Test("a saved recipe costs what its ingredients last cost, per serving and in all, and 6 servings three times 2")
@@ -65,6 +66,33 @@ struct RecipeCostRouterTests {
             let cost = try #require(try RecipesRouterTests.saved(try await client.execute(.get, path, token: token)).recipe.cost)
             #expect(cost.status == .partial && cost.total == 0.70)
             #expect(cost.unpriced == [UnpricedIngredient(name: "flour", reason: .noPrice), UnpricedIngredient(name: "milk", reason: .noPrice)])
+        }
+    }
+
+    @Test("a recipe is costed in the reader's profile's currency; food bought in another is listed as other_currency")
+    func costInTheProfilesCurrency() async throws {
+        let gateway = RecipeScalingRouterTests.gateway()
+        let (token, session, _) = gateway.signIn()
+        try await Self.stock(
+            gateway,
+            user: session.userId,
+            [
+                ("egg", PantryPrice(amount: 0.35, unit: .piece, currency: "EUR")),
+                ("flour", PantryPrice(amount: 0.99, unit: .kg, currency: "EUR")),
+                ("milk", PantryPrice(amount: 1.05, unit: .l, currency: "GBP")),
+            ]
+        )
+        try await gateway.profiles.save(KitchenProfile(currency: "GBP"), for: session.userId)
+        try await gateway.test { client async throws in
+            let path = try await RecipeScalingRouterTests.saved(Self.pancakes, client, token: token)
+            let cost = try #require(try RecipesRouterTests.saved(try await client.execute(.get, path, token: token)).recipe.cost)
+            // A cup of milk, 236.6 ml at 1.05 a litre.
+            #expect(cost.currency == "GBP" && cost.total == 0.25 && cost.status == .partial)
+            #expect(
+                cost.unpriced == [
+                    UnpricedIngredient(name: "eggs", reason: .otherCurrency), UnpricedIngredient(name: "flour", reason: .otherCurrency),
+                ]
+            )
         }
     }
 }

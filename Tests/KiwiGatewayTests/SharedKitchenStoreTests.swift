@@ -172,24 +172,19 @@ struct SharedKitchenStoreTests {
         try await Self.stores.with(kind) { stores async throws in
             let (sam, alex) = (HouseholdStoreTests.person("Sam"), HouseholdStoreTests.person("Alex"))
             let (samsOwn, alexsOwn) = (Kitchen.own(sam.userID), Kitchen.own(alex.userID))
-            let receipt = { ReceiptAddition(scanID: UUID(), fingerprint: nil, again: false) }
-            _ = try await stores.pantry.addPurchases(
-                [PantryStoreTests.purchase("Milk", 1, .l, scan: UUID())],
-                from: receipt(),
-                for: samsOwn,
-                capacity: 10
-            )
-            let alexsMilk = PantryStoreTests.purchase("Milk", 1, .l, scan: UUID(), price: 0.99)
-            let alexsEggs = PantryStoreTests.purchase("Eggs", 6, .piece, scan: UUID())
-            _ = try await stores.pantry.addPurchases([alexsMilk, alexsEggs], from: receipt(), for: alexsOwn, capacity: 10)
+            func buy(_ name: String, at price: Double, for kitchen: Kitchen) async throws {
+                let purchase = PantryStoreTests.purchase(name, 1, .piece, scan: UUID(), price: price)
+                let receipt = ReceiptAddition(scanID: UUID(), fingerprint: nil, again: false)
+                _ = try await stores.pantry.addPurchases([purchase], from: receipt, for: kitchen, capacity: 10)
+            }
+            // Alex, who joins, bought eggs before Sam did, and milk after.
+            try await buy("Eggs", at: 1.19, for: alexsOwn)
+            try await buy("Eggs", at: 2.00, for: samsOwn)
+            try await buy("Milk", at: 1.19, for: samsOwn)
+            try await buy("Milk", at: 0.99, for: alexsOwn)
             guard case .joined = try await Self.household(of: sam, joinedBy: alex, in: stores).joining else { throw KitchenTestFailure() }
-            let kitchen = try await stores.households.kitchen(of: sam.userID)
-            let prices = try await stores.pantry.prices(of: kitchen)
-            #expect(
-                prices == [
-                    "milk": PantryPrice(amount: 0.99, unit: .l, currency: "EUR"), "eggs": PantryPrice(amount: 1.19, unit: .piece, currency: "EUR"),
-                ]
-            )
+            let prices = try await stores.pantry.prices(of: try await stores.households.kitchen(of: sam.userID))
+            #expect(prices.mapValues(\.amount) == ["eggs": 2.00, "milk": 0.99])
             #expect(try await stores.pantry.prices(of: alexsOwn).isEmpty)
         }
     }

@@ -1951,7 +1951,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/RecipeCost`.
         public struct RecipeCost: Codable, Hashable, Sendable {
-            /// ISO 4217: the currency most of its priced ingredients were bought in.
+            /// ISO 4217: the profile's `currency`, else the currency most of its priced ingredients were bought in.
             ///
             /// - Remark: Generated from `#/components/schemas/RecipeCost/currency`.
             public var currency: Swift.String
@@ -1983,7 +1983,7 @@ extension Components {
             /// Creates a new `RecipeCost`.
             ///
             /// - Parameters:
-            ///   - currency: ISO 4217: the currency most of its priced ingredients were bought in.
+            ///   - currency: ISO 4217: the profile's `currency`, else the currency most of its priced ingredients were bought in.
             ///   - total: The whole recipe
             ///   - perServing: One serving
             ///   - servings:
@@ -3416,7 +3416,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/ShoppingListCost`.
         public struct ShoppingListCost: Codable, Hashable, Sendable {
-            /// ISO 4217: the currency most of its priced items were bought in.
+            /// ISO 4217: the profile's `currency`, else the currency most of its priced items were bought in.
             ///
             /// - Remark: Generated from `#/components/schemas/ShoppingListCost/currency`.
             public var currency: Swift.String
@@ -3442,7 +3442,7 @@ extension Components {
             /// Creates a new `ShoppingListCost`.
             ///
             /// - Parameters:
-            ///   - currency: ISO 4217: the currency most of its priced items were bought in.
+            ///   - currency: ISO 4217: the profile's `currency`, else the currency most of its priced items were bought in.
             ///   - total: The items not ticked off
             ///   - status: `partial` when `unpriced` lists items the total leaves out.
             ///   - unpriced: The items left out, in the list's order, with why (as a recipe's cost says it).
