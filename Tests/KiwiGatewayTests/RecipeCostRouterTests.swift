@@ -18,6 +18,13 @@ struct RecipeCostRouterTests {
     /// Pancakes for 2: 2 eggs, 150 g flour, 1 cup of milk, salt to taste.
     static let pancakes = RecipeScalingRouterTests.pancakes
 
+    /// What the pancakes' ingredients last cost.
+    static let prices: [(String, PantryPrice)] = [
+        ("egg", PantryPrice(amount: 0.35, unit: .piece, currency: "EUR")),
+        ("flour", PantryPrice(amount: 0.99, unit: .kg, currency: "EUR")),
+        ("milk", PantryPrice(amount: 1.19, unit: .l, currency: "EUR")),
+    ]
+
     /// Puts `names` in the user's pantry as bought on a receipt, each at its price.
     static func stock(_ gateway: FakeGateway, user: UUID, _ prices: [(String, PantryPrice)]) async throws {
         let purchases = prices.map { name, price in
@@ -33,15 +40,7 @@ struct RecipeCostRouterTests {
     func costAtTwoAndSixServings() async throws {
         let gateway = RecipeScalingRouterTests.gateway()
         let (token, session, _) = gateway.signIn()
-        try await Self.stock(
-            gateway,
-            user: session.userId,
-            [
-                ("egg", PantryPrice(amount: 0.35, unit: .piece, currency: "EUR")),
-                ("flour", PantryPrice(amount: 0.99, unit: .kg, currency: "EUR")),
-                ("milk", PantryPrice(amount: 1.19, unit: .l, currency: "EUR")),
-            ]
-        )
+        try await Self.stock(gateway, user: session.userId, Self.prices)
         try await gateway.test { client async throws in
             let path = try await RecipeScalingRouterTests.saved(Self.pancakes, client, token: token)
             let two = try #require(try RecipesRouterTests.saved(try await client.execute(.get, path, token: token)).recipe.cost)
@@ -76,11 +75,7 @@ struct RecipeCostRouterTests {
         try await Self.stock(
             gateway,
             user: session.userId,
-            [
-                ("egg", PantryPrice(amount: 0.35, unit: .piece, currency: "EUR")),
-                ("flour", PantryPrice(amount: 0.99, unit: .kg, currency: "EUR")),
-                ("milk", PantryPrice(amount: 1.05, unit: .l, currency: "GBP")),
-            ]
+            Array(Self.prices.dropLast()) + [("milk", PantryPrice(amount: 1.05, unit: .l, currency: "GBP"))]
         )
         try await gateway.profiles.save(KitchenProfile(currency: "GBP"), for: session.userId)
         try await gateway.test { client async throws in
