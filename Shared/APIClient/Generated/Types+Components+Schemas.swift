@@ -1284,7 +1284,6 @@ extension Components {
             case bam = "BAM"
             case bbd = "BBD"
             case bdt = "BDT"
-            case bgn = "BGN"
             case bhd = "BHD"
             case bif = "BIF"
             case bmd = "BMD"
