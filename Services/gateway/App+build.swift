@@ -191,11 +191,12 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         metrics: metrics,
         timeout: dependencies.scanTimeout
     )
-    BlockingScanController(scans: scans, metrics: metrics).addRoutes(to: signedIn)
-    ScansController(scans: scans).addRoutes(to: signedIn)
+    let kitchenPrices = KitchenPrices(pantry: dependencies.pantry, profiles: dependencies.profiles)
+    let answerCosts = AnswerCosts(households: dependencies.households, kitchenPrices: kitchenPrices)
+    BlockingScanController(scans: scans, costs: answerCosts, metrics: metrics).addRoutes(to: signedIn)
+    ScansController(scans: scans, costs: answerCosts).addRoutes(to: signedIn)
     ReceiptLinesController(ledger: dependencies.ledger).addRoutes(to: signedIn)
     let profileCheck = TodaysProfileCheck(tableProfile: tableProfile, dietGuard: DietGuard())
-    let kitchenPrices = KitchenPrices(pantry: dependencies.pantry, profiles: dependencies.profiles)
     let mealRecipes = PlanMealRecipes(
         scans: scans,
         plans: dependencies.plans,

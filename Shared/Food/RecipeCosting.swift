@@ -9,8 +9,20 @@ public enum RecipeCosting {
     /// its priced ingredients were bought in; nil when the recipe has no servings, or no ingredient has a price in that
     /// currency. An amount `to taste` costs nothing and is not listed.
     public static func cost(of recipe: Recipe, prices: [String: PantryPrice], currency: String? = nil) -> RecipeCost? {
-        guard let servings = recipe.servings, servings > 0 else { return nil }
-        let lines = recipe.ingredients.filter { $0.unit != .toTaste }.map { Line(name: $0.name, amount: $0.amount, unit: $0.unit) }
+        guard let servings = recipe.servings else { return nil }
+        let lines = recipe.ingredients.map { Line(name: $0.name, amount: $0.amount, unit: $0.unit) }
+        return cost(of: lines, servings: servings, prices: prices, currency: currency)
+    }
+
+    /// A dish scan's recipe's cost, counted as a fridge recipe's is (``cost(of:prices:currency:)``).
+    public static func cost(of recipe: DishRecipe, prices: [String: PantryPrice], currency: String? = nil) -> RecipeCost? {
+        let lines = recipe.ingredients.map { Line(name: $0.name, amount: $0.amount, unit: $0.unit) }
+        return cost(of: lines, servings: recipe.servings, prices: prices, currency: currency)
+    }
+
+    private static func cost(of ingredients: [Line], servings: Int, prices: [String: PantryPrice], currency: String?) -> RecipeCost? {
+        guard servings > 0 else { return nil }
+        let lines = ingredients.filter { $0.unit != .toTaste }
         guard let priced = priced(lines, prices: prices, currency: currency) else { return nil }
         return RecipeCost(
             currency: priced.currency,
@@ -50,6 +62,7 @@ public enum RecipeCosting {
         prices: [String: PantryPrice],
         currency chosen: String?
     ) -> (currency: String, total: Double, unpriced: [UnpricedIngredient])? {
+        guard !prices.isEmpty else { return nil }
         let keyed = lines.map { (line: $0, key: IngredientKey.of($0.name)) }
         var currencies: [String: Int] = [:]
         for (_, key) in keyed { if let price = prices[key] { currencies[price.currency, default: 0] += 1 } }

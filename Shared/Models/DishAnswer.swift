@@ -47,6 +47,8 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
     public var stepDetails: [StepDetail]?
     /// Per serving, as for a fridge recipe (``Recipe/nutrition``).
     public var nutrition: RecipeNutrition?
+    /// At the reader's kitchen's prices, as for a fridge recipe (``Recipe/cost``).
+    public var cost: RecipeCost?
 
     public init(
         id: UUID,
@@ -60,7 +62,8 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
         makeItFasterTip: String?,
         allergens: [KitchenProfile.Allergen]? = nil,
         stepDetails: [StepDetail]? = nil,
-        nutrition: RecipeNutrition? = nil
+        nutrition: RecipeNutrition? = nil,
+        cost: RecipeCost? = nil
     ) {
         self.id = id
         self.name = name
@@ -74,10 +77,11 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
         self.allergens = allergens
         self.stepDetails = stepDetails
         self.nutrition = nutrition
+        self.cost = cost
     }
 
     /// Writes `makeItFasterTip` as an explicit `null` rather than leaving it out: the contract lists every field;
-    /// `allergens`, `stepDetails` and `nutrition` are left out when absent.
+    /// `allergens`, `stepDetails`, `nutrition` and `cost` are left out when absent.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -92,6 +96,7 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
         try container.encodeIfPresent(allergens, forKey: .allergens)
         try container.encodeIfPresent(stepDetails, forKey: .stepDetails)
         try container.encodeIfPresent(nutrition, forKey: .nutrition)
+        try container.encodeIfPresent(cost, forKey: .cost)
     }
 }
 

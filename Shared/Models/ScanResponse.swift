@@ -135,8 +135,8 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
     /// For a pantry scan's recipe, the pantry items it uses up (their ids, as `GET /v1/pantry` lists them); absent from
     /// any other scan's.
     public var usesUp: [UUID]?
-    /// What it costs at the pantry's prices, counted when a saved recipe is read (docs/architecture.md, "What a recipe
-    /// costs"); absent when nothing in it has a price, and never stored.
+    /// What it costs at the reader's kitchen's prices, counted whenever it is read, in an answer, the recipe box or a
+    /// plan (docs/architecture.md, "What a recipe costs"); absent when nothing in it has a price, and never stored.
     public var cost: RecipeCost?
 
     public init(

@@ -112,6 +112,18 @@ struct RecipeLinesTests {
         )
     }
 
+    @Test("a recipe's cost reads in all and a serving, with what it leaves out for want of a price")
+    func costText() throws {
+        let cost = try JSONDecoder().decode(
+            Components.Schemas.RecipeCost.self,
+            from: Data(
+                #"{"currency": "EUR", "total": 0.7, "perServing": 0.35, "servings": 2, "status": "partial", "unpriced": [{"name": "flour", "reason": "no_price"}, {"name": "milk", "reason": "other_currency"}]}"#
+                    .utf8
+            )
+        )
+        #expect(RecipeLines.cost(cost) == ["  Costs about 0.70 EUR, 0.35 EUR a serving, without flour, milk"])
+    }
+
     @Test("a recipe answered before quantities prints as it always did")
     func olderRecipe() throws {
         let lines = ScanPrinter.recipeLines(try CookingRecipes.decoded(CookingRecipes.olderPasta), number: 2)

@@ -46,6 +46,25 @@ struct RecipeCostingTests {
         #expect(cost.servings == 6 && cost.total == 7.26 && cost.perServing == 1.21)
     }
 
+    @Test("a dish scan's recipe costs what a fridge recipe of the same ingredients and servings costs")
+    func dishRecipeCost() throws {
+        let dish = DishRecipe(
+            id: UUID(),
+            name: Self.omelette.name,
+            summary: Self.omelette.summary,
+            cookTimeMinutes: 10,
+            difficulty: .easy,
+            servings: 2,
+            ingredients: Self.omelette.ingredients.map {
+                QuantifiedIngredient(id: $0.id, name: $0.name, quantity: "", amount: $0.amount, unit: $0.unit)
+            },
+            steps: Self.omelette.steps,
+            makeItFasterTip: nil
+        )
+        let cost = try #require(RecipeCosting.cost(of: dish, prices: Self.prices))
+        #expect(cost == RecipeCosting.cost(of: Self.omelette, prices: Self.prices))
+    }
+
     @Test("an ingredient without a price, or priced in another currency, is left out and listed: the cost is partial")
     func partialCost() throws {
         var prices = Self.prices

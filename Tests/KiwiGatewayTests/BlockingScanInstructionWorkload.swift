@@ -13,8 +13,8 @@ import XCTest
 
 /// The gateway's workload of the instruction budget (docs/operations.md, "The instruction budget"): blocking scans
 /// (`POST /v1/scan`) of a 256 KiB photo through the router on fakes — authentication, the quota, the upload read and
-/// checked, the scan reserved, its job handed on, the wait, and the answer of real size (four recipes) written — each
-/// answered 200 by a worker at once. An XCTest case for callgrind's sake, as `PipelineInstructionWorkload` says.
+/// checked, the scan reserved, its job handed on, the wait, and the answer of real size (four recipes) costed and
+/// written — each answered 200 by a worker at once. An XCTest case for callgrind's sake, as `PipelineInstructionWorkload` says.
 final class BlockingScanInstructionWorkload: XCTestCase {
     /// 256 KiB that start as a JPEG does, the rest drawn at random: the gateway reads no more of a photo than its start
     /// and its length (the worker checks the rest), and drawing them costs the run a thousandth of encoding a JPEG.
@@ -34,8 +34,14 @@ final class BlockingScanInstructionWorkload: XCTestCase {
         try await scan(householdOf: 4)
     }
 
-    /// Scans by one person, in a household of `size` when it is more than one.
-    private func scan(householdOf size: Int) async throws {
+    /// The same scans by a person whose kitchen has a price for every ingredient of the answer (the prices leg of the
+    /// budget): each recipe costed as the answer is written.
+    func testBlockingScansAtKitchenPrices() async throws {
+        try await scan(householdOf: 1, priced: true)
+    }
+
+    /// Scans by one person, in a household of `size` when it is more than one, their kitchen's food priced if `priced`.
+    private func scan(householdOf size: Int, priced: Bool = false) async throws {
         let repeats = InstructionWorkload.repeats ?? 1
         let answer = try ScanResponseContract.validateModelAnswer(Data(FridgeAnswers.everyFridge[0].serialized().utf8), idSeed: UUID())
         let gateway = FakeGateway(workers: .answer(.ok(answer), modelTime: .seconds(3)), policy: QuotaPolicy(limit: repeats))
@@ -54,6 +60,14 @@ final class BlockingScanInstructionWorkload: XCTestCase {
                     _ = try await gateway.households.join(codeHash: code, member: member, now: Date(), capacity: 12, limits: .standard)
                 }
             }
+        }
+        if priced {
+            let names = Set(answer.recipes.flatMap { $0.ingredients.map(\.name) })
+            try await RecipeCostRouterTests.stock(
+                gateway,
+                user: session.userId,
+                names.map { ($0, PantryPrice(amount: 2.5, unit: .kg, currency: "EUR")) }
+            )
         }
         try await gateway.test { client async throws in
             for _ in 0..<repeats {

@@ -44,6 +44,15 @@ enum RecipeLines {
         }
     }
 
+    /// What the recipe costs at the pantry's prices, in all and a serving, and what it leaves out for want of a price.
+    static func cost(_ cost: Components.Schemas.RecipeCost) -> [String] {
+        let unpriced = cost.unpriced.isEmpty ? "" : ", without " + cost.unpriced.map(\.name).joined(separator: ", ")
+        return [
+            "  Costs about \(ScanPrinter.money(cost.total, cost.currency)), \(ScanPrinter.money(cost.perServing, cost.currency)) a "
+                + "serving\(unpriced)"
+        ]
+    }
+
     /// Nutrition per serving under its source and status, then the ingredients it leaves out, when it does.
     static func nutrition(_ nutrition: Components.Schemas.RecipeNutrition) -> [String] {
         let values = nutrition.perServing

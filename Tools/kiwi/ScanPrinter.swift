@@ -31,7 +31,7 @@ enum ScanPrinter {
         "\(recipe.cookTimeMinutes) min, \(recipe.difficulty.rawValue)" + (recipe.servings.map { ", serves \($0)" } ?? "")
     }
 
-    /// A recipe's summary, ingredients with their amounts, timed steps, tip and nutrition per serving.
+    /// A recipe's summary, ingredients with their amounts, timed steps, tip, nutrition per serving and cost.
     static func recipeBody(_ recipe: Components.Schemas.Recipe) -> [String] {
         var lines = ["  \(recipe.summary)"]
         for ingredient in recipe.ingredients {
@@ -40,7 +40,7 @@ enum ScanPrinter {
         }
         lines += RecipeLines.steps(recipe.steps, details: recipe.stepDetails)
         if let tip = recipe.makeItFasterTip { lines.append("  Faster: \(tip)") }
-        return lines + (recipe.nutrition.map(RecipeLines.nutrition) ?? [])
+        return lines + (recipe.nutrition.map(RecipeLines.nutrition) ?? []) + (recipe.cost.map(RecipeLines.cost) ?? [])
     }
 
     /// A saved recipe: its name and headline, its conflicts with the profile as it is now, then what a scan shows of it,
@@ -64,6 +64,7 @@ enum ScanPrinter {
             lines += RecipeLines.steps(recipe.steps, details: recipe.stepDetails)
             if let tip = recipe.makeItFasterTip { lines.append("  Faster: \(tip)") }
             lines += recipe.nutrition.map(RecipeLines.nutrition) ?? []
+            lines += recipe.cost.map(RecipeLines.cost) ?? []
         }
         return (lines + withheldLines(response)).joined(separator: "\n")
     }

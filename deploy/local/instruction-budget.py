@@ -39,6 +39,7 @@ WORKLOADS = {
     "worker-household-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswersForAHousehold", 2),
     "gateway-blocking-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScans", 50),
     "gateway-household-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScansForAHousehold", 50),
+    "gateway-priced-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScansAtKitchenPrices", 50),
 }
 
 

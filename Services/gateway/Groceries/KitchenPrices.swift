@@ -8,11 +8,11 @@ struct KitchenPrices: Sendable {
     let pantry: any PantryStore
     let profiles: any ProfileStore
 
-    /// The prices of `kitchen` and its member's currency, read at once and once for any number of costs.
+    /// The prices of `kitchen` and, when it has any, its member's currency: read once for any number of costs.
     func priceList(of kitchen: Kitchen) async throws -> PriceList {
-        async let prices = pantry.prices(of: kitchen)
-        async let profile = profiles.profile(of: kitchen.member)
-        return PriceList(prices: try await prices, currency: try await profile?.currency)
+        let prices = try await pantry.prices(of: kitchen)
+        guard !prices.isEmpty else { return PriceList(prices: [:], currency: nil) }
+        return PriceList(prices: prices, currency: try await profiles.profile(of: kitchen.member)?.currency)
     }
 }
 
@@ -25,6 +25,23 @@ struct PriceList: Sendable {
     /// `recipe`'s cost (``RecipeCosting/cost(of:prices:currency:)``).
     func cost(of recipe: Recipe) -> RecipeCost? {
         RecipeCosting.cost(of: recipe, prices: prices, currency: currency)
+    }
+
+    /// `answer` with each of its recipes costed, a dish's too.
+    func costed(_ answer: ScanResponse) -> ScanResponse {
+        // Nothing priced costs nothing: most kitchens have no receipt, and their answers are read as stored.
+        guard !prices.isEmpty else { return answer }
+        var costed = answer
+        for index in costed.recipes.indices { costed.recipes[index].cost = cost(of: costed.recipes[index]) }
+        if let recipe = answer.dish?.recipe { costed.dish?.recipe?.cost = RecipeCosting.cost(of: recipe, prices: prices, currency: currency) }
+        return costed
+    }
+
+    /// `partial` with its recipe costed; any other partial as it is.
+    func costed(_ partial: ScanPartial) -> ScanPartial {
+        guard !prices.isEmpty, case .recipe(let index, var recipe) = partial else { return partial }
+        recipe.cost = cost(of: recipe)
+        return .recipe(index: index, recipe)
     }
 
     /// What is left to buy of `items` (``RecipeCosting/estimate(of:prices:currency:)``).

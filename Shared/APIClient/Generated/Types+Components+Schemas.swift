@@ -930,6 +930,10 @@ extension Components {
             public var stepDetails: Components.Schemas.StepDetails?
             /// - Remark: Generated from `#/components/schemas/DishRecipe/nutrition`.
             public var nutrition: Components.Schemas.RecipeNutrition?
+            /// What the recipe costs at the reader's pantry's prices now, as a fridge recipe's `cost`; absent when none of its ingredients has a price.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DishRecipe/cost`.
+            public var cost: Components.Schemas.RecipeCost?
             /// Creates a new `DishRecipe`.
             ///
             /// - Parameters:
@@ -945,6 +949,7 @@ extension Components {
             ///   - allergens:
             ///   - stepDetails:
             ///   - nutrition:
+            ///   - cost: What the recipe costs at the reader's pantry's prices now, as a fridge recipe's `cost`; absent when none of its ingredients has a price.
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -957,7 +962,8 @@ extension Components {
                 makeItFasterTip: Swift.String? = nil,
                 allergens: Components.Schemas.RecipeAllergens? = nil,
                 stepDetails: Components.Schemas.StepDetails? = nil,
-                nutrition: Components.Schemas.RecipeNutrition? = nil
+                nutrition: Components.Schemas.RecipeNutrition? = nil,
+                cost: Components.Schemas.RecipeCost? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -971,6 +977,7 @@ extension Components {
                 self.allergens = allergens
                 self.stepDetails = stepDetails
                 self.nutrition = nutrition
+                self.cost = cost
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -985,6 +992,7 @@ extension Components {
                 case allergens
                 case stepDetails
                 case nutrition
+                case cost
             }
         }
         /// A conflict: a recipe kept or shown after its scan names, or is labelled with, a food of a group that the caller's profile excludes today: one of their allergies, or a food their diet excludes. Found by the same allergen and diet guard that checks every scan's answer, from two sources, each enough alone: the recipe's `allergens` labels, and the guard's reading of its name, summary, ingredients and steps. One per group, where the recipe first names it.
@@ -1877,7 +1885,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Recipe/usesUp`.
             public var usesUp: [Swift.String]?
-            /// What the recipe costs at the pantry's prices now, for its servings as shown (a saved recipe's, in the recipe box, and a plan's meal's); absent when none of its ingredients has a price, and from a scan's answer.
+            /// What the recipe costs at the reader's pantry's prices now, counted whenever it is read (in a scan's answer and its `recipe` events, the recipe box and a plan), for its servings as shown; absent when none of its ingredients has a price.
             ///
             /// - Remark: Generated from `#/components/schemas/Recipe/cost`.
             public var cost: Components.Schemas.RecipeCost?
@@ -1897,7 +1905,7 @@ extension Components {
             ///   - stepDetails:
             ///   - nutrition:
             ///   - usesUp: A pantry scan's recipe only (`POST /v1/scans` with `{"source": "pantry"}`): the pantry items it uses up, by the ids `GET /v1/pantry` lists, as they were when the scan was made (a recipe saved from it keeps them, and an item since deleted is named by none). Absent from any other scan's recipe.
-            ///   - cost: What the recipe costs at the pantry's prices now, for its servings as shown (a saved recipe's, in the recipe box, and a plan's meal's); absent when none of its ingredients has a price, and from a scan's answer.
+            ///   - cost: What the recipe costs at the reader's pantry's prices now, counted whenever it is read (in a scan's answer and its `recipe` events, the recipe box and a plan), for its servings as shown; absent when none of its ingredients has a price.
             public init(
                 id: Swift.String,
                 name: Swift.String,

@@ -17,6 +17,7 @@ import Logging
 /// same `Idempotency-Key`.
 struct BlockingScanController: Sendable {
     let scans: ScanCoordinator
+    let costs: AnswerCosts
     let metrics: GatewayMetrics
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
@@ -48,7 +49,7 @@ struct BlockingScanController: Sendable {
         defer { metrics.scansInFlight.decrement() }
         let scan = started.scan
         do {
-            return try answer(try await outcome(of: started, context: context))
+            return try answer(try await costs.costed(try await outcome(of: started, context: context)))
         } catch let error as APIError {
             throw error.about(scan)
         } catch let error where DatabaseFailure(error) == .outage {

@@ -16,6 +16,7 @@ import NIOCore
 /// confirmed ingredients. Another user's scan is 404, like one that never was.
 struct ScansController: Sendable {
     let scans: ScanCoordinator
+    let costs: AnswerCosts
 
     /// The longest `Prefer: wait` honoured, in seconds.
     static let longestWait = 60
@@ -62,12 +63,12 @@ struct ScansController: Sendable {
                 context.logger.warning("could not read a scan while its request waited", metadata: ["scanId": "\(scan.id)"])
             }
         }
-        return try Response.json(scan.resource, status: scan.state.isOpen ? .accepted : .ok, headers: headers)
+        return try Response.json(try await costs.costed(scan).resource, status: scan.state.isOpen ? .accepted : .ok, headers: headers)
     }
 
     /// `GET /v1/scans/{id}`.
     @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
-        try Response.json(try await ownScan(context).resource)
+        try Response.json(try await costs.costed(try await ownScan(context)).resource)
     }
 
     /// `GET /v1/scans?mode=&limit=&cursor=`: the user's retained scans, newest first, a page at a time; of one `mode`
@@ -84,7 +85,8 @@ struct ScansController: Sendable {
                 return [mode]
             } ?? ScanMode.listedByDefault
         let scans = try await scans.scans(of: session.userID, modes: modes, after: page.cursor, limit: page.limit)
-        return try Response.json(ScanList(scans: scans.scans.map(\.resource), nextCursor: scans.next?.token))
+        let costed = try await costs.costed(scans.scans, of: session.userID)
+        return try Response.json(ScanList(scans: costed.map(\.resource), nextCursor: scans.next?.token))
     }
 
     /// `DELETE /v1/scans/{id}`: 204. A scan no worker has started is cancelled and given back; a final one is
@@ -117,7 +119,7 @@ struct ScansController: Sendable {
         let session = try context.authenticatedSession
         let seen = request.headers[.lastEventID].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
         let opened = Date()
-        guard let steps = try await scans.watch(id, of: session.userID, lastEventID: seen) else { throw Self.notFound }
+        guard let steps = try await scans.watch(id, of: session.userID, lastEventID: seen)?.costed(by: costs) else { throw Self.notFound }
         if steps.allSeen { return Response(status: .noContent) }
         let metrics = scans.metrics
         let body = ResponseBody { writer in

@@ -15,7 +15,7 @@ struct ScanRecord: Sendable, Hashable {
     let deadline: Date
     let createdAt: Date
     /// The validated answer of a `succeeded` scan, until the retention period clears it.
-    let result: ScanResponse?
+    var result: ScanResponse?
     /// The model's own time on the scan, once a worker asked it.
     var modelTime: Duration?
     /// For `llm_unavailable`: when the worker said trying again may help, in seconds.

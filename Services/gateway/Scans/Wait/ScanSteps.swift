@@ -22,11 +22,21 @@ struct ScanSteps: AsyncSequence, Sendable {
     private let first: ScanRecord
     /// The id of the last event the client has seen (its `Last-Event-ID`; 0 for none).
     private let seen: Int
+    /// What the recipes shown cost the person watching; nil to show them as stored.
+    private var costs: AnswerCosts?
 
     init(following follower: ScanFollower, from first: ScanRecord, after seen: Int) {
         self.follower = follower
         self.first = first
         self.seen = seen
+    }
+
+    /// These steps with each recipe, streamed or in the result, costed for the person watching (``AnswerCosts``), at
+    /// the prices read when the first recipe shows.
+    func costed(by costs: AnswerCosts) -> ScanSteps {
+        var costed = self
+        costed.costs = costs
+        return costed
     }
 
     /// How many of the scan's partials a client has had once it has seen the events up to `lastEventID`: a partial's
@@ -39,18 +49,34 @@ struct ScanSteps: AsyncSequence, Sendable {
     var allSeen: Bool { !first.state.isOpen && seen >= 3 + first.partialCount }
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(follower: follower, scan: first, sent: seen)
+        Iterator(follower: follower, unread: first, sent: seen, costs: costs)
     }
 
     struct Iterator: AsyncIteratorProtocol {
         var follower: ScanFollower
+        /// The record first read, until its recipes are costed.
+        var unread: ScanRecord?
         /// The record whose events are being sent.
         var scan: ScanRecord?
         /// The id of the last event the client has.
         var sent: Int
+        let costs: AnswerCosts?
+        /// The prices, once a recipe showed.
+        var prices: PriceList?
+
+        init(follower: ScanFollower, unread: ScanRecord, sent: Int, costs: AnswerCosts?) {
+            self.follower = follower
+            self.unread = unread
+            self.sent = sent
+            self.costs = costs
+        }
 
         mutating func next() async throws -> Element? {
             while true {
+                if let unread {
+                    self.unread = nil
+                    scan = try await costed(unread)
+                }
                 if let scan {
                     if let event = nextEvent(of: scan) {
                         sent = event.id
@@ -61,11 +87,20 @@ struct ScanSteps: AsyncSequence, Sendable {
                 }
                 follower.partialsSeen = ScanSteps.partialsSent(upTo: sent)
                 switch try await follower.next(until: nil) {
-                case .record(let read)?: scan = read
+                case .record(let read)?: scan = try await costed(read)
                 case .quiet?: return .quiet
                 case .gone?, nil: return nil
                 }
             }
+        }
+
+        /// `read` with its recipes costed, when the steps are.
+        private mutating func costed(_ read: ScanRecord) async throws -> ScanRecord {
+            guard let costs, read.answerHasRecipes || read.showsRecipes else { return read }
+            if let prices { return read.costed(at: prices) }
+            let prices = try await costs.prices(of: read.userID)
+            self.prices = prices
+            return read.costed(at: prices)
         }
 
         /// The next event of `scan` the client has not seen; nil when it has seen all that `scan` shows.
