@@ -235,6 +235,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         households: dependencies.households,
         profiles: dependencies.profiles,
         ledger: dependencies.ledger,
+        listNews: dependencies.listNews,
         metrics: metrics,
         now: dependencies.now
     )

@@ -204,6 +204,28 @@ struct PantryRouterTests {
         }
     }
 
+    @Test("a receipt added to the pantry reaches the shopping list's stream at once, with the estimate its prices give")
+    func receiptReachesTheListStream() async throws {
+        let gateway = FakeGateway(workers: .hold, listStreamLifetime: .seconds(3))
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let bananas = ByteBuffer(string: #"{"name": "Bananas"}"#)
+            #expect(try await client.execute(.post, "/v1/shopping-list/items", token: token, body: bananas).status == .ok)
+            let scan = try await Self.scan(gateway, client, token: token, outcome: .ok(Self.receiptAnswer()))
+            let adding = Task {
+                while gateway.listNews.watchedKitchens == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                #expect(try await Self.addScan(client, token: token, scan).status == .ok)
+            }
+            // The stream ends after 3 s, before its first recheck: only news brings the second list.
+            let stream = try await client.execute(.get, "/v1/shopping-list/events", token: token)
+            try await adding.value
+            let lists = try serverSentEvents(in: String(buffer: stream.body)).compactMap { $0["data"] }.map { data in
+                try KiwiJSON.decoder().decode(ShoppingList.self, from: Data(data.utf8))
+            }
+            #expect(lists.map(\.estimatedCost?.currency) == [nil, "EUR"])
+        }
+    }
+
     @Test("lines picks some of a receipt's food lines; a line that is not one is 400, and lines with a fridge scan 400")
     func addReceiptLines() async throws {
         let gateway = Self.gateway()

@@ -19,6 +19,8 @@ struct PantryController: Sendable {
     /// Whose currency the first receipt sets.
     let profiles: any ProfileStore
     let ledger: any ScanLedger
+    /// Told when a receipt prices food, so that shopping list streams show the new estimate at once.
+    let listNews: ShoppingListNews
     let metrics: GatewayMetrics
     /// The time of an add and the UTC day a best-before date is bounded from (``GatewayDependencies/now``).
     let now: @Sendable () -> Date
@@ -170,7 +172,7 @@ struct PantryController: Sendable {
 
     /// Adds a receipt's food lines (docs/architecture.md, "Receipts in the pantry"): what was bought adds to what the
     /// pantry holds, and its use-soon date is estimated from the day of the purchase. The receipt's currency becomes
-    /// the person's profile's, if it names none.
+    /// the person's profile's, if it names none. Its prices change the shopping list's estimate: the list's streams hear.
     private func addReceipt(
         _ receipt: ReceiptAnswer,
         of scan: ScanRecord,
@@ -190,6 +192,7 @@ struct PantryController: Sendable {
         // The first receipt a person adds says what they pay in, unless they chose: costs are counted in it. A retry
         // after a failure here adds nothing twice, and sets it then.
         try await profiles.adoptCurrency(receipt.currency, for: kitchen.member)
+        await listNews.announcer.announce(kitchen.id)
         return try Response.json(PantryItems(items: added))
     }
 
