@@ -53,6 +53,17 @@ struct PantryRouterTests {
         try await client.execute(.patch, path(of: id), token: token, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
     }
 
+    /// `PATCH /v1/scans/{scan}/receipt/lines/{line}` with `body`.
+    static func correct(_ client: some TestClientProtocol, token: String, _ scan: UUID, line: UUID, _ body: String) async throws -> TestResponse {
+        try await client.execute(
+            .patch,
+            "/v1/scans/\(scan)/receipt/lines/\(line)",
+            token: token,
+            headers: [.contentType: "application/json"],
+            body: ByteBuffer(string: body)
+        )
+    }
+
     static func addScan(_ client: some TestClientProtocol, token: String, _ scan: UUID) async throws -> TestResponse {
         try await post(client, token: token, #"{"scanId":"\#(scan.uuidString)"}"#)
     }
@@ -293,14 +304,7 @@ struct PantryRouterTests {
         let bananas = try #require(answer.receipt?.lines[2])
         try await gateway.test { client async throws in
             let scan = try await Self.scan(gateway, client, token: token, outcome: .ok(answer))
-            let path = "/v1/scans/\(scan)/receipt/lines/\(bananas.id)"
-            let corrected = try await client.execute(
-                .patch,
-                path,
-                token: token,
-                headers: [.contentType: "application/json"],
-                body: ByteBuffer(string: #"{"name": "Plantains", "quantity": 0.743}"#)
-            )
+            let corrected = try await Self.correct(client, token: token, scan, line: bananas.id, #"{"name": "Plantains", "quantity": 0.743}"#)
             #expect(corrected.status == .ok)
             let line = try Self.decode(corrected, as: ScanResource.self).result?.receipt?.lines[2]
             #expect(line?.name == "Plantains" && line?.quantity == 0.743 && line?.unit == .kg && line?.text == bananas.text)
@@ -317,13 +321,7 @@ struct PantryRouterTests {
         let bananas = try #require(answer.receipt?.lines[2])
         try await gateway.test { client async throws in
             let scan = try await Self.scan(gateway, client, token: token, outcome: .ok(answer))
-            let corrected = try await client.execute(
-                .patch,
-                "/v1/scans/\(scan)/receipt/lines/\(bananas.id)",
-                token: token,
-                headers: [.contentType: "application/json"],
-                body: ByteBuffer(string: #"{"quantity": 6, "unit": "piece"}"#)
-            )
+            let corrected = try await Self.correct(client, token: token, scan, line: bananas.id, #"{"quantity": 6, "unit": "piece"}"#)
             let line = try Self.decode(corrected, as: ScanResource.self).result?.receipt?.lines[2]
             #expect(line?.unit == .piece && line?.unitPrice == nil && line?.total == 2.19)
             let items = try Self.decode(try await Self.addScan(client, token: token, scan), as: PantryItems.self).items
@@ -333,7 +331,7 @@ struct PantryRouterTests {
 
     @Test(
         "correcting a line that is not a food line, of another's scan or of no receipt is 404; an empty or broken body 400",
-        arguments: ["bag", "other user", "fridge scan", "empty body", "unknown member", "no letter"]
+        arguments: ["bag", "other user", "fridge scan", "empty body", "unknown member", "no letter", "unknown unit", "null quantity"]
     )
     func correctionRefusals(_ case: String) async throws {
         let gateway = Self.gateway()
@@ -351,16 +349,13 @@ struct PantryRouterTests {
                 case "fridge scan": (fridge, lines[0].id, #"{"quantity": 2}"#, token, .notFound)
                 case "empty body": (receipt, lines[0].id, "{}", token, .badRequest)
                 case "unknown member": (receipt, lines[0].id, #"{"total": 2}"#, token, .badRequest)
+                case "unknown unit": (receipt, lines[0].id, #"{"unit": "bushel"}"#, token, .badRequest)
+                case "null quantity": (receipt, lines[0].id, #"{"quantity": null}"#, token, .badRequest)
                 default: (receipt, lines[0].id, #"{"name": "  ..  "}"#, token, .badRequest)
                 }
-            let answered = try await client.execute(
-                .patch,
-                "/v1/scans/\(scan)/receipt/lines/\(line)",
-                token: caller,
-                headers: [.contentType: "application/json"],
-                body: ByteBuffer(string: body)
-            )
+            let answered = try await Self.correct(client, token: caller, scan, line: line, body)
             #expect(answered.status == status, "\(String(buffer: answered.body))")
+            #expect(!String(buffer: answered.body).contains("or null"), "a correction cannot clear a line's member")
             let stored = try Self.decode(try await client.execute(.get, "/v1/scans/\(receipt)", token: token), as: ScanResource.self)
             #expect(stored.result == answer, "nothing changed")
         }

@@ -281,17 +281,27 @@ struct PantryItemFields: Decodable {
     private static let quantityRule = APIError.badRequest("quantity must be a number greater than 0 and at most 100000, or null.")
     private static let dateForm = APIError.badRequest("bestBefore must be a date written yyyy-MM-dd, or null.")
 
+    /// `number` as a pantry's quantity: greater than 0 and at most ``largestQuantity``; else throws `rule`.
+    static func checkedQuantity(_ number: Double, else rule: APIError) throws -> Double {
+        guard number > 0 && number <= largestQuantity else { throw rule }
+        return number
+    }
+
+    /// The pantry unit named `text` (``QuantityUnit/pantryUnits``); else throws `rule`.
+    static func checkedUnit(_ text: String, else rule: APIError) throws -> QuantityUnit {
+        guard let known = QuantityUnit(rawValue: text), QuantityUnit.pantryUnits.contains(known) else { throw rule }
+        return known
+    }
+
     /// Reads and checks each member; a best-before date's bounds are ``checkedBestBefore(today:)``'s.
     init(from decoder: any Decoder) throws {
         let body = try decoder.container(keyedBy: BodyMember.self)
         try body.refuseMembers(otherThan: Self.members)
         if let text: String = try body.value("name", else: Self.nameNeeded) { name = try Self.checkedName(text) }
-        quantity = try body.change("quantity", else: Self.quantityRule)
-        if case .set(let number) = quantity, !(number > 0 && number <= Self.largestQuantity) { throw Self.quantityRule }
-        unit = try (body.change("unit", else: Self.unknownUnit) as FieldChange<String>).map { text in
-            guard let known = QuantityUnit(rawValue: text), QuantityUnit.pantryUnits.contains(known) else { throw Self.unknownUnit }
-            return known
+        quantity = try (body.change("quantity", else: Self.quantityRule) as FieldChange<Double>).map {
+            try Self.checkedQuantity($0, else: Self.quantityRule)
         }
+        unit = try (body.change("unit", else: Self.unknownUnit) as FieldChange<String>).map { try Self.checkedUnit($0, else: Self.unknownUnit) }
         bestBefore = try (body.change("bestBefore", else: Self.dateForm) as FieldChange<String>).map { text in
             guard let day = CalendarDay(text) else { throw Self.dateForm }
             return day

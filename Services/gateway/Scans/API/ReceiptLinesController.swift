@@ -47,7 +47,10 @@ struct ReceiptLineCorrection: Decodable, Sendable, Hashable {
     var quantity: Double?
     var unit: QuantityUnit?
 
-    private static let quantityRule = APIError.badRequest("quantity must be a number greater than 0 and at most 100000.")
+    private static let quantityRule = APIError.badRequest(
+        "quantity must be a number greater than 0 and at most \(Int(PantryItemFields.largestQuantity))."
+    )
+    private static let unitRule = APIError.badRequest("unit must be one of \(QuantityUnit.pantryUnits.map(\.rawValue).joined(separator: ", ")).")
 
     init(name: String? = nil, quantity: Double? = nil, unit: QuantityUnit? = nil) {
         (self.name, self.quantity, self.unit) = (name, quantity, unit)
@@ -57,13 +60,10 @@ struct ReceiptLineCorrection: Decodable, Sendable, Hashable {
         let body = try decoder.container(keyedBy: BodyMember.self)
         try body.refuseMembers(otherThan: ["name", "quantity", "unit"])
         if let text: String = try body.value("name", else: PantryItemFields.nameNeeded) { name = try PantryItemFields.checkedName(text).text }
-        quantity = try body.value("quantity", else: Self.quantityRule)
-        if let quantity, !(quantity > 0 && quantity <= PantryItemFields.largestQuantity) { throw Self.quantityRule }
-        let unitName: String? = try body.value("unit", else: PantryItemFields.unknownUnit)
-        unit = try unitName.map { text in
-            guard let known = QuantityUnit(rawValue: text), QuantityUnit.pantryUnits.contains(known) else { throw PantryItemFields.unknownUnit }
-            return known
-        }
+        let number: Double? = try body.value("quantity", else: Self.quantityRule)
+        quantity = try number.map { try PantryItemFields.checkedQuantity($0, else: Self.quantityRule) }
+        let unitName: String? = try body.value("unit", else: Self.unitRule)
+        unit = try unitName.map { try PantryItemFields.checkedUnit($0, else: Self.unitRule) }
         guard name != nil || quantity != nil || unit != nil else {
             throw APIError.badRequest(#"Send what to correct: name, quantity or unit, e.g. {"quantity": 0.743}."#)
         }
