@@ -265,11 +265,7 @@ struct PostgresPantryStore: PantryStore {
     func deleteAll(of kitchen: Kitchen) async throws {
         try await withStatementDeadline("pantry delete kitchen", timeout: timeout) {
             try await client.withTransaction(logger: logger) { connection in
-                // Under the pantry's lock, so that no receipt's add lands between the deletes.
-                try await PostgresKitchen.lock(.pantry, of: kitchen.id, on: connection, logger: logger)
-                try await connection.execute("DELETE FROM pantry_items WHERE kitchen_id = \(kitchen.id)", logger: logger)
-                try await connection.execute("DELETE FROM pantry_receipt_lines WHERE kitchen_id = \(kitchen.id)", logger: logger)
-                try await connection.execute("DELETE FROM pantry_prices WHERE kitchen_id = \(kitchen.id)", logger: logger)
+                try await PostgresKitchen.emptyPantry(of: kitchen.id, on: connection, logger: logger)
             }
         }
     }

@@ -56,13 +56,18 @@ enum PostgresKitchen {
         return nil
     }
 
-    /// Deletes everything kitchen `kitchenID` holds.
-    static func empty(_ kitchenID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
-        // Under the pantry's lock, so that no receipt's add lands between the pantry's deletes.
+    /// Deletes the items of kitchen `kitchenID`'s pantry, the receipts added to it and the prices they paid, in the
+    /// transaction of `connection`: under the pantry's lock, so that no receipt's add lands between the deletes.
+    static func emptyPantry(of kitchenID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await lock(.pantry, of: kitchenID, on: connection, logger: logger)
         try await connection.execute("DELETE FROM pantry_items WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM pantry_receipt_lines WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM pantry_prices WHERE kitchen_id = \(kitchenID)", logger: logger)
+    }
+
+    /// Deletes everything kitchen `kitchenID` holds.
+    static func empty(_ kitchenID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await emptyPantry(of: kitchenID, on: connection, logger: logger)
         try await connection.execute("DELETE FROM shopping_list_items WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM saved_recipes WHERE kitchen_id = \(kitchenID)", logger: logger)
         try await connection.execute("DELETE FROM meal_plans WHERE kitchen_id = \(kitchenID)", logger: logger)
