@@ -9,7 +9,7 @@ import KiwiServiceSupport
 /// in for, that recipe; for any other, the one a scan of the meal's own writes from its outline, free, as the plan's
 /// price included it. The scan's worker writes the recipe with the scan's success, so it is read from the plan's store
 /// afterwards, whoever's scan wrote it, and checked against the profile of the reader's table as it is then, and
-/// costed at the kitchen's prices then (``KitchenPrices``).
+/// shown costed at the kitchen's prices then (``KitchenPrices``).
 struct PlanMealRecipes: Sendable {
     let scans: ScanCoordinator
     let plans: any MealPlanStore
@@ -37,19 +37,22 @@ struct PlanMealRecipes: Sendable {
                 standing[meal.id] = PlanMealRecipe(mealId: meal.id, status: Self.writing, scanId: open.scanID)
             }
         }
-        // Every recipe shown meets the table as it is now: it was guarded for the table of its day. It costs what the
-        // pantry's food costs now.
+        // Every recipe shown meets the table as it is now: it was guarded for the table of its day.
         let ready = standing.values.filter { $0.recipe != nil }
         guard !ready.isEmpty else { return standing }
         let checked = try await profileCheck.checked(ready.compactMap(\.recipe), of: userID)
-        let prices = try await kitchenPrices.priceList(of: kitchen)
-        for (shown, (recipe, conflicts)) in zip(ready, checked) {
-            var costed = recipe
-            costed.cost = prices.cost(of: recipe)
-            standing[shown.mealId]?.recipe = costed
-            standing[shown.mealId]?.conflicts = conflicts
-        }
+        for (shown, (_, conflicts)) in zip(ready, checked) { standing[shown.mealId]?.conflicts = conflicts }
         return standing
+    }
+
+    /// ``standing(_:of:in:for:)`` as the plan's routes show it: each ready recipe costed at what the pantry's food
+    /// costs now.
+    func shown(_ meals: [PlannedMeal], of plan: MealPlanRecord, in kitchen: Kitchen, for userID: UUID) async throws -> [UUID: PlanMealRecipe] {
+        var shown = try await standing(meals, of: plan, in: kitchen, for: userID)
+        guard shown.values.contains(where: { $0.recipe != nil }) else { return shown }
+        let prices = try await kitchenPrices.priceList(of: kitchen)
+        for (mealID, meal) in shown { shown[mealID]?.recipe?.cost = meal.recipe.flatMap { prices.cost(of: $0) } }
+        return shown
     }
 
     /// Starts the scans that write `meals`' recipes (`writing`, by meal id), each from its outline and the kitchen's

@@ -28,7 +28,7 @@ struct PlanRecipesController: Sendable {
         guard let meal = schedule.first(where: { $0.id == mealID }) else { throw PlanMealEdit.noSuchMeal }
         guard meal.outline != nil else { throw PlanMealRecipes.empty }
         let recipe: PlanMealRecipe
-        if let standing = try await mealRecipes.standing([meal], of: plan, in: kitchen, for: session.userID)[meal.id] {
+        if let standing = try await mealRecipes.shown([meal], of: plan, in: kitchen, for: session.userID)[meal.id] {
             recipe = standing
         } else {
             recipe = try await mealRecipes.start([meal], of: plan, in: kitchen, request: request, context: context)[meal.id]!
@@ -46,7 +46,7 @@ struct PlanRecipesController: Sendable {
         let kitchen = try await households.kitchen(of: session.userID)
         let (plan, schedule) = try await plans.outlined(id, of: kitchen)
         let meals = schedule.filter { $0.outline != nil }
-        var standing = try await mealRecipes.standing(meals, of: plan, in: kitchen, for: session.userID)
+        var standing = try await mealRecipes.shown(meals, of: plan, in: kitchen, for: session.userID)
         let missing = meals.filter { standing[$0.id] == nil }
         if !missing.isEmpty {
             standing.merge(try await mealRecipes.start(missing, of: plan, in: kitchen, request: request, context: context)) { _, started in started }
