@@ -89,17 +89,11 @@ public enum RecipeCosting {
         return (currency, total, unpriced)
     }
 
-    /// How many of `unit` the line's amount is: its own amount in the same unit, else converted by volume, else by
-    /// weight (``QuantityWeighing``: a food's density, typical piece or can); nil when it has no amount or does not convert.
+    /// How many of `unit` the line's amount is (``ShoppingQuantity/amount(of:in:key:)``), a bare count in pieces; nil
+    /// when it has no amount or does not convert.
     static func amount(of line: Line, in unit: QuantityUnit, key: String) -> Double? {
         guard let amount = line.amount, amount > 0 else { return nil }
-        let own = line.unit ?? .piece
-        if own == unit { return amount }
-        if let millilitres = UnitSizes.millilitres[own], let each = UnitSizes.millilitres[unit] { return amount * millilitres / each }
-        guard let grams = QuantityWeighing.weight(of: amount, own, key: key, defaultPortionGrams: nil)?.grams,
-            let each = QuantityWeighing.weight(of: 1, unit, key: key, defaultPortionGrams: nil)?.grams, each > 0
-        else { return nil }
-        return grams / each
+        return ShoppingQuantity.amount(of: Quantity(amount, line.unit ?? .piece), in: unit, key: key)
     }
 
     private static func cents(_ value: Double) -> Double {

@@ -20,12 +20,20 @@ public enum ShoppingQuantity {
     /// amount Kiwi cannot weigh, and is taken to hold enough, as a pantry item without an amount is.
     public static func remaining(_ needed: Quantity, after held: Quantity, key: String) -> Quantity? {
         guard let common = sum([needed, held], key: key) else { return nil }
-        let inCommon = { (quantity: Quantity) -> Double? in
-            if quantity.unit == common.unit { return quantity.amount }
-            return common.unit == .ml ? millilitres(of: quantity) : grams(of: quantity, key: key)
-        }
-        guard let need = inCommon(needed), let have = inCommon(held), need > have else { return nil }
+        guard let need = amount(of: needed, in: common.unit, key: key), let have = amount(of: held, in: common.unit, key: key),
+            need > have
+        else { return nil }
         return RecipeScaler.rounded(Quantity(need - have, common.unit))
+    }
+
+    /// How many of `unit` `quantity` of the food `key` is: its own amount in that unit, else converted by volume, else
+    /// by weight (the food's density, typical piece or can); nil when it does not convert. What a recipe's cost counts
+    /// its ingredients by, in the unit each was bought by (``RecipeCosting``).
+    public static func amount(of quantity: Quantity, in unit: QuantityUnit, key: String) -> Double? {
+        if quantity.unit == unit { return quantity.amount }
+        if let volume = millilitres(of: quantity), let each = UnitSizes.millilitres[unit] { return volume / each }
+        guard let weight = grams(of: quantity, key: key), let each = grams(of: Quantity(1, unit), key: key), each > 0 else { return nil }
+        return weight / each
     }
 
     /// The sum of what `measure` makes of each of `quantities`; nil when it makes nothing of one.
