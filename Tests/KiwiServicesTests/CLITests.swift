@@ -91,7 +91,7 @@ struct CLITests {
             let scan = try await cli.run(["scan", photo.path])
             #expect(scan.status == 0, "\(scan.output)")
             #expect(scan.output.contains("In your fridge:") && scan.output.contains("min, "))
-            #expect(scan.output.contains("looking at your fridge") || scan.output.contains("waiting for a free cook"), "no progress line")
+            #expect(scan.output.contains("reading your photos") || scan.output.contains("waiting for a free cook"), "no progress line")
             let json = try await cli.run(["scan", photo.path, "--json", "--blocking"])
             #expect(json.status == 0)
             #expect(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) is [String: Any])

@@ -240,7 +240,7 @@ struct ScanFollower {
     static func words(for status: String) -> String {
         switch status {
         case "queued": "waiting for a free cook…"
-        case "running": "looking at your fridge…"
+        case "running": "reading your photos…"
         default: status
         }
     }
