@@ -65,6 +65,15 @@ struct CannedAnswersTests {
         #expect((900...1200).contains(ChatCompletionsController.tokens(in: ReceiptAnswers.answer(forDigest: digest(picking: 0)).serialized())))
     }
 
+    @Test("with receipts chosen as supermarket, every receipt's photos get the 30-line receipt, whichever their hash picks")
+    func supermarketReceiptsOnly() {
+        let supermarket = ReceiptAnswers.answer(forDigest: digest(picking: 0)).serialized()
+        for index in ReceiptAnswers.receipts.indices {
+            #expect(ReceiptAnswers.answer(forDigest: digest(picking: index), choosing: .supermarket).serialized() == supermarket)
+        }
+        #expect(ReceiptAnswers.answer(forDigest: digest(picking: 1)).serialized() != supermarket, "by photo, the hash picks another")
+    }
+
     @Test(
         "every canned fridge answer is the size of a real four-recipe gpt-4o answer with quantities: 1,400 to 1,800 completion tokens",
         arguments: FridgeAnswers.fridges.indices

@@ -28,6 +28,8 @@ struct StubCommand: AsyncParsableCommand {
     @Option(help: "What rate-limit faults ask clients to wait, in seconds.") var retryAfterSeconds = 1.0
     @Option(help: "Accept only this API key (default: any non-empty bearer token).") var apiKey: String?
     @Option(help: "Write the body of the first valid request to this file (the peer benchmark replays it).") var saveRequest: String?
+    @Option(help: "Which receipt a receipt's photos get: by-photo (their hash picks) or supermarket (always the 30-line one).")
+    var receipts: ReceiptAnswers.Choice = .byPhoto
 
     func validate() throws {
         guard timeToFirstTokenMs >= 0, tokensPerSecond >= 0 else { throw ValidationError("A time to first token or a pace cannot be negative.") }
@@ -49,7 +51,8 @@ struct StubCommand: AsyncParsableCommand {
             timeToFirstTokenMilliseconds: timeToFirstTokenMs,
             timeToFirstTokenJitterMilliseconds: StreamPace.gpt4oTimeToFirstTokenJitterMilliseconds,
             tokensPerSecond: tokensPerSecond,
-            tokensPerSecondJitter: StreamPace.gpt4oTokensPerSecondJitter
+            tokensPerSecondJitter: StreamPace.gpt4oTokensPerSecondJitter,
+            receipts: receipts
         )
         let logger = Logger(label: "kiwi-llm-stub")
         let app = buildStubApplication(
@@ -64,3 +67,4 @@ struct StubCommand: AsyncParsableCommand {
 }
 
 extension StubFault: ExpressibleByArgument {}
+extension ReceiptAnswers.Choice: ExpressibleByArgument {}

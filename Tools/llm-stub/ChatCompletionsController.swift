@@ -129,6 +129,7 @@ struct ChatCompletionsController: Sendable {
             digest: digest,
             fault: behaviour.fault,
             dictated: behaviour.answers?.first,
+            receipts: behaviour.receipts,
             cachedPromptTokens: behaviour.cachedPromptTokens ?? 0
         )
         let processing = ContinuousClock.now - started
@@ -212,14 +213,17 @@ struct ChatCompletionsController: Sendable {
     }
 
     /// - Parameter dictated: The content to answer with instead of the photo's own answer (``StubBehaviour/answers``).
+    /// - Parameter receipts: Which receipt a receipt's photos get (``StubBehaviour/receipts``).
     static func completion(
         for request: CheckedRequest,
         digest: [UInt8],
         fault: StubFault,
         dictated: String? = nil,
+        receipts: ReceiptAnswers.Choice = .byPhoto,
         cachedPromptTokens: Int = 0
     ) -> ChatCompletion {
-        let answer = dictated ?? request.ownAnswer(forDigest: digest).serialized()
+        let own = request.ownAnswer(forDigest: digest, receipts: receipts)
+        let answer = dictated ?? own.serialized()
         let message: ChatCompletion.Message
         var finishReason = "stop"
         switch fault {
@@ -231,7 +235,7 @@ struct ChatCompletionsController: Sendable {
                 : request.isReceipt ? ReceiptAnswers.offSchema(forDigest: digest) : FridgeAnswers.offSchema(forDigest: digest)
             message = .init(content: offSchema.serialized(), refusal: nil)
         case .overLength:
-            message = .init(content: OverLengthAnswer.lengthening(request.ownAnswer(forDigest: digest)).serialized(), refusal: nil)
+            message = .init(content: OverLengthAnswer.lengthening(own).serialized(), refusal: nil)
         case .contentFilter:
             message = .init(content: String(answer.prefix(answer.count / 3)), refusal: nil)
             finishReason = "content_filter"

@@ -41,10 +41,10 @@ struct CheckedRequest: Sendable {
     /// Whether the request asks to read a receipt.
     var isReceipt: Bool { parameters.schemaName == "kiwi_receipt" }
     /// The stub's own answer for a request whose image (or text) has this digest: a dish's, a receipt's, a plan's, a
-    /// pantry scan's or a fridge's.
-    func ownAnswer(forDigest digest: [UInt8]) -> JSONValue {
+    /// pantry scan's or a fridge's; a receipt's as `receipts` chooses.
+    func ownAnswer(forDigest digest: [UInt8], receipts: ReceiptAnswers.Choice = .byPhoto) -> JSONValue {
         if isDish { return DishAnswers.answer(forDigest: digest) }
-        if isReceipt { return ReceiptAnswers.answer(forDigest: digest) }
+        if isReceipt { return ReceiptAnswers.answer(forDigest: digest, choosing: receipts) }
         if let planSlots = parameters.planSlots { return PlanAnswers.answer(slots: planSlots, usingUp: parameters.pantryIDs ?? []) }
         let answer =
             parameters.pantryIDs.map { PantryAnswers.answer(forDigest: digest, usingUp: $0) } ?? FridgeAnswers.answer(forDigest: digest)

@@ -14,9 +14,17 @@ enum ReceiptAnswers {
         var total: Double
     }
 
+    /// Which receipt a receipt's photos get.
+    enum Choice: String, Codable, CaseIterable, Sendable {
+        /// The one their hash picks: some photos the 30-line supermarket receipt, some the corner shop's.
+        case byPhoto = "by-photo"
+        /// Always the 30-line supermarket receipt: what scenario T of `make bench` times, so that its share is one size's.
+        case supermarket
+    }
+
     /// A valid model answer for photos with this SHA-256 digest.
-    static func answer(forDigest digest: [UInt8]) -> JSONValue {
-        json(receipts[Int(digest[0]) % receipts.count])
+    static func answer(forDigest digest: [UInt8], choosing choice: Choice = .byPhoto) -> JSONValue {
+        json(receipts[choice == .supermarket ? 0 : Int(digest[0]) % receipts.count])
     }
 
     /// The answer for photos that show no receipt.

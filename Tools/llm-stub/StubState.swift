@@ -38,6 +38,8 @@ struct StubBehaviour: Codable, Sendable, Hashable {
     var streamFaultAt = 0.5
     /// How long a `stream-stall` fault stops sending; nil: until the client hangs up.
     var stallMilliseconds: Int?
+    /// Which receipt a receipt's photos get: by default the one their hash picks.
+    var receipts: ReceiptAnswers.Choice = .byPhoto
 }
 
 extension StubBehaviour {
@@ -75,6 +77,7 @@ extension StubBehaviour {
         try read(.tokensPerSecondJitter, \.tokensPerSecondJitter)
         try read(.streamFaultAt, \.streamFaultAt)
         try read(.stallMilliseconds, \.stallMilliseconds)
+        try read(.receipts, \.receipts)
         self = behaviour
     }
 

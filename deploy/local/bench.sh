@@ -86,6 +86,8 @@ gateways=1
 # The stub's streams: instant (all of an answer at once, after the scenario's latency) unless a scenario sets
 # stub_pace=() for the stub's own pace, gpt-4o's.
 stub_pace=(--time-to-first-token-ms 0 --tokens-per-second 0)
+# The stub's other options for a scenario: T answers every receipt with the 30-line one.
+stub_options=()
 
 # scenario ID TITLE STUB_LATENCY_MS STUB_JITTER_MS WORKERS WORKER_CONCURRENCY -- kiwi-loadtest options…
 scenario() {
@@ -95,7 +97,7 @@ scenario() {
     printf '\n## %s — %s (stub latency %s ms ± %s ms, %s, %s scan worker(s) × WORKER_CONCURRENCY=%s)\n\n' \
         "$id" "$title" "$latency" "$jitter" "$pace" "$workers" "$concurrency"
     # The stub keeps the first request a worker sends, for the peer benchmark to replay (bench-peer.sh).
-    start kiwi-llm-stub stub --port 18089 --latency-ms "$latency" --jitter-ms "$jitter" "${stub_pace[@]}" \
+    start kiwi-llm-stub stub --port 18089 --latency-ms "$latency" --jitter-ms "$jitter" "${stub_pace[@]}" "${stub_options[@]}" \
         --save-request "$BENCH_RUN/$id-request.json"
     PORT=18081 METRICS_PORT=19102 start kiwi-auth kiwi-auth
     local gateway urls=() ports=(18080) metrics=(19101)
@@ -351,9 +353,11 @@ for id in "${selected[@]}"; do
         # T: receipt scans through the async API, streamed at gpt-4o's pace: when the first line is shown, as a share
         # of the whole answer's time (issue 59's goal: 15 % at most), and Kiwi's CPU per receipt scan.
         T) stub_pace=()
+            stub_options=(--receipts supermarket)
             LLM_STREAM=true scenario T "receipts, streamed" 0 0 1 16 -- \
             --receipts --concurrency 16 --people 64 --ramp-up 5 --warmup 10 --duration "${KIWI_BENCH_SECONDS:-60}"
-            stub_pace=(--time-to-first-token-ms 0 --tokens-per-second 0) ;;
+            stub_pace=(--time-to-first-token-ms 0 --tokens-per-second 0)
+            stub_options=() ;;
         R) refinement_scenario ;;
         F) floors_scenario ;;
         G) growth_scenario ${KIWI_BENCH_ASYNC:+--async} ;;
