@@ -42,6 +42,9 @@ struct BlindAllergenSetTests {
     }
 
     static let batches = ["batch-1", "batch-2"]
+    /// The first batch of each language issue 60 answers in, written before the guard reads any of them (each batch's
+    /// `.md` says how): not yet scored, since the guard reads English alone.
+    static let languageBatches = ["de-batch-1", "fr-batch-1", "es-batch-1", "it-batch-1", "nl-batch-1"]
     static let allergens = Set(KitchenProfile.Allergen.allCases.map(\.rawValue))
     let dietGuard = DietGuard()
 
@@ -73,6 +76,21 @@ struct BlindAllergenSetTests {
                 #expect(line.groups.isSubset(of: Self.allergens), "\(batch): \(line.text)")
                 #expect(!(line.falseFriend && !line.groups.isEmpty), "\(batch): \(line.text)")
             }
+        }
+    }
+
+    @Test(
+        "each language's first batch is as large as issue 60 asks, labelled with allergen groups only, its false friends with none",
+        arguments: languageBatches
+    )
+    func languageBatchIsWellFormed(_ batch: String) throws {
+        let lines = try Self.lines(of: batch)
+        #expect(lines.filter { !$0.groups.isEmpty }.count >= 150)
+        #expect(lines.filter(\.falseFriend).count >= 30)
+        #expect(Set(lines.flatMap(\.groups)) == Self.allergens, "every group has lines")
+        for line in lines {
+            #expect(line.groups.isSubset(of: Self.allergens), "\(batch): \(line.text)")
+            #expect(!(line.falseFriend && !line.groups.isEmpty), "\(batch): \(line.text)")
         }
     }
 
