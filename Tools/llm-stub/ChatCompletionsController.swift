@@ -222,8 +222,8 @@ struct ChatCompletionsController: Sendable {
         receipts: ReceiptAnswers.Choice = .byPhoto,
         cachedPromptTokens: Int = 0
     ) -> ChatCompletion {
-        let own = request.ownAnswer(forDigest: digest, receipts: receipts)
-        let answer = dictated ?? own.serialized()
+        let own = { request.ownAnswer(forDigest: digest, receipts: receipts) }
+        let answer = dictated ?? own().serialized()
         let message: ChatCompletion.Message
         var finishReason = "stop"
         switch fault {
@@ -235,7 +235,7 @@ struct ChatCompletionsController: Sendable {
                 : request.isReceipt ? ReceiptAnswers.offSchema(forDigest: digest) : FridgeAnswers.offSchema(forDigest: digest)
             message = .init(content: offSchema.serialized(), refusal: nil)
         case .overLength:
-            message = .init(content: OverLengthAnswer.lengthening(own).serialized(), refusal: nil)
+            message = .init(content: OverLengthAnswer.lengthening(own()).serialized(), refusal: nil)
         case .contentFilter:
             message = .init(content: String(answer.prefix(answer.count / 3)), refusal: nil)
             finishReason = "content_filter"
