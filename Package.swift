@@ -83,6 +83,7 @@ let package = Package(
         .executable(name: "kiwi-messaging-bench", targets: ["KiwiMessagingBench"]),
         .executable(name: "kiwi-floor-bench", targets: ["KiwiFloorBench"]),
         .executable(name: "kiwi-guard-bench", targets: ["KiwiGuardBench"]),
+        .executable(name: "kiwi-lexicon-score", targets: ["KiwiLexiconScore"]),
         .executable(name: "kiwi-scan-worker-bench", targets: ["KiwiScanWorkerBench"]),
         .executable(name: "kiwi-loadtest", targets: ["KiwiLoadTest"]),
         .executable(name: "kiwi-stream-floor", targets: ["KiwiStreamFloor"]),
@@ -203,6 +204,7 @@ let package = Package(
             folder: "guard-bench",
             dependencies: ["KiwiBenchmarking", "KiwiDevelopment", "KiwiDietGuard", "KiwiModels", "KiwiStrictJSON"]
         ),
+        tool("KiwiLexiconScore", folder: "lexicon-score", dependencies: ["KiwiDietGuard", "KiwiGuardEvaluation"]),
         tool("KiwiGatewayFloor", folder: "gateway-floor", dependencies: ["KiwiConfiguration", "KiwiModels", hummingbird, logging]),
         tool(
             "KiwiWorkerFloor",
@@ -231,6 +233,8 @@ let package = Package(
         ),
         library("KiwiOpenAI", folder: "OpenAI", dependencies: ["KiwiModels", nioCore]),
         library("KiwiDietGuard", folder: "DietGuard", dependencies: ["KiwiModels"], resources: [.embedInCode("ingredient-lexicon.json")]),
+        // Scoring the guard on blind allergen sets, for its tests and for tuning a lexicon.
+        library("KiwiGuardEvaluation", folder: "GuardEvaluation", dependencies: ["KiwiDietGuard", "KiwiModels"]),
         library("KiwiFood", folder: "Food", dependencies: ["KiwiDietGuard", "KiwiModels"]),
         library("KiwiNutrition", folder: "Nutrition", dependencies: ["KiwiDietGuard", "KiwiFood", "KiwiModels"]),
         library("KiwiAPIDocument", folder: "APIDocument", dependencies: ["KiwiModels", crypto, yams], resources: [.embedInCode("openapi.yaml")]),
@@ -291,7 +295,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         tests("KiwiModelsTests", dependencies: ["KiwiModels", "KiwiStrictJSON", "KiwiTestSupport"], resources: [.copy("Fixtures")]),
-        tests("KiwiDietGuardTests", dependencies: ["KiwiDietGuard", "KiwiModels", "KiwiStrictJSON"], resources: [.copy("Fixtures")]),
+        tests(
+            "KiwiDietGuardTests",
+            dependencies: ["KiwiDietGuard", "KiwiGuardEvaluation", "KiwiModels", "KiwiStrictJSON"],
+            resources: [.copy("Fixtures")]
+        ),
         tests("KiwiFoodTests", dependencies: ["KiwiDietGuard", "KiwiFood", "KiwiModels"]),
         tests("KiwiNutritionTests", dependencies: ["KiwiDatabase", "KiwiModels", "KiwiNutrition"], resources: [.copy("Fixtures")]),
         tests("KiwiConfigurationTests", dependencies: ["KiwiConfiguration"]),

@@ -23,6 +23,8 @@ public struct IngredientLexicon: Sendable {
         /// Words that, right after a term, make it a comparison, not the food ("walnut-sized", "egg-shaped",
         /// "celery-like"): the lexicon's ``File/comparisonWords``.
         let comparisonWords: Set<String>
+        /// Words that end the name a free marker stands before: the lexicon's ``File/separators``.
+        let separators: Set<String>
     }
 
     /// The groups by id.
@@ -34,7 +36,10 @@ public struct IngredientLexicon: Sendable {
     /// The groups each diet excludes.
     let diets: [KitchenProfile.Diet: [String]]
 
-    /// The lexicon built into Kiwi.
+    /// The language its entries are words of: "en", "de".
+    public let language: String
+
+    /// The English lexicon built into Kiwi.
     public static let standard: IngredientLexicon = {
         do {
             return try IngredientLexicon(json: Data(PackageResources.ingredient_lexicon_json))
@@ -43,18 +48,31 @@ public struct IngredientLexicon: Sendable {
         }
     }()
 
-    /// Reads a lexicon, checking that it names a group for every allergen and for every group a diet excludes.
-    public init(json: Data) throws {
+    /// Reads a lexicon, checking that it names a group for every allergen and for every group a diet excludes. A
+    /// lexicon of another language than English takes its groups' names and its diets from `english`: names are shown
+    /// in English, and a diet excludes the same groups in every language.
+    public init(json: Data, english: IngredientLexicon? = nil) throws {
         let file = try JSONDecoder().decode(File.self, from: json)
         let replacements = file.replacementMarkers ?? []
         let entries =
             file.groups.flatMap { $0.terms + $0.notContaining + $0.freeMarkers } + replacements + (file.wholeWords ?? [])
             + (file.compoundParts ?? []) + (file.comparisonWords ?? [])
+        let morphology =
+            file.inflections.map {
+                Morphology(
+                    inflections: $0,
+                    derivations: file.derivations ?? [],
+                    undoublesConsonants: false,
+                    opensCompounds: file.opensCompounds ?? false
+                )
+            } ?? .english
         let forms = WordForms(
             entries: entries,
             notDerived: Set(file.notDerived ?? []),
-            notParts: Set(file.notCompoundParts ?? [])
+            notParts: Set(file.notCompoundParts ?? []),
+            morphology: morphology
         )
+        let separators = Set((file.separators ?? Self.englishSeparators).map { IngredientWords($0).words.joined(separator: " ") })
         var groups: [String: Group] = [:]
         var groupsByTermStart: [String: [String]] = [:]
         for group in file.groups {
@@ -64,19 +82,21 @@ public struct IngredientLexicon: Sendable {
             guard notFreed.allSatisfy({ words in terms.phrases.contains { $0.words == words } }) else {
                 throw LexiconError("group \(group.id) lists a term as not freed that is not one of its terms")
             }
+            guard let name = group.name ?? english?.groups[group.id]?.name else { throw LexiconError("group \(group.id) has no name") }
             groups[group.id] = Group(
                 id: group.id,
-                name: group.name,
+                name: name,
                 terms: terms,
                 notContaining: PhraseIndex(group.notContaining),
                 freeMarkers: PhraseIndex(group.freeMarkers + replacements),
                 notFreed: Set(terms.phrases.indices.filter { notFreed.contains(terms.phrases[$0].words) }),
-                comparisonWords: Set(file.comparisonWords ?? [])
+                comparisonWords: Set(file.comparisonWords ?? []),
+                separators: separators
             )
             for start in Set(terms.phrases.compactMap(\.words.first)) { groupsByTermStart[start, default: []].append(group.id) }
         }
-        var diets: [KitchenProfile.Diet: [String]] = [:]
-        for (name, excluded) in file.diets {
+        var diets: [KitchenProfile.Diet: [String]] = english?.diets ?? [:]
+        for (name, excluded) in file.diets ?? [:] {
             guard let diet = KitchenProfile.Diet(rawValue: name) else { throw LexiconError("unknown diet \(name)") }
             diets[diet] = excluded
         }
@@ -85,6 +105,7 @@ public struct IngredientLexicon: Sendable {
             + diets.values.joined().filter { groups[$0] == nil }
             + KitchenProfile.Diet.allCases.filter { diets[$0] == nil }.map { "diet \($0.rawValue)" }
         guard missing.isEmpty else { throw LexiconError("nothing defines \(missing.joined(separator: ", "))") }
+        self.language = file.language ?? "en"
         self.groups = groups
         self.groupsByTermStart = groupsByTermStart
         self.diets = diets
@@ -96,18 +117,34 @@ public struct IngredientLexicon: Sendable {
         LexiconReading(IngredientWords(text), forms: forms, groupsByTermStart: groupsByTermStart)
     }
 
+    /// The words that end a name in English (``File/separators``).
+    private static let englishSeparators = ["and", "or", "with", "plus", "for"]
+
     private struct File: Decodable {
         struct Group: Decodable {
             var id: String
-            var name: String
+            /// As a user reads it; another language's lexicon takes it from the English one.
+            var name: String?
             var terms: [String]
             var notContaining: [String]
             var freeMarkers: [String]
             /// Terms no marker frees (``Group/notFreed``).
             var notFreed: [String]?
         }
+        /// A BCP 47 language; English when absent.
+        var language: String?
+        /// Its plural and case endings (``Morphology/inflections``); absent, English's morphology.
+        var inflections: [WordEnding]?
+        /// Its derived forms' endings (``Morphology/derivations``).
+        var derivations: [WordEnding]?
+        /// Whether its compounds may hold words the lexicon does not know (``Morphology/opensCompounds``).
+        var opensCompounds: Bool?
+        /// Words that end the name a free marker stands before ("and", "or", "with", "plus", "for" in English): "swap
+        /// the butter for ghee" frees the butter, not the ghee.
+        var separators: [String]?
         var groups: [Group]
-        var diets: [String: [String]]
+        /// The groups each diet excludes; another language's lexicon takes them from the English one.
+        var diets: [String: [String]]?
         /// Words never split as compounds, so that they stay the false friends they are ("nutmeg", "buttercup").
         var wholeWords: [String]?
         /// Words besides the lexicon's own that a one-word compound may be made of ("fried" in "shrimpfried").
@@ -161,10 +198,10 @@ extension IngredientLexicon.Group {
                     || !markers.contains { marker in
                         if marker.upperBound <= found.words.lowerBound {
                             let between = text.words[marker.upperBound..<found.words.lowerBound]
-                            return between.count <= 3 && !between.contains(where: Self.separators.contains)
+                            return between.count <= 3 && !between.contains(where: separators.contains)
                                 && !(marker.upperBound...found.words.lowerBound).contains(where: text.breaks.contains)
                         }
-                        return marker.lowerBound == found.words.upperBound && Self.endsName(at: marker.upperBound, in: text)
+                        return marker.lowerBound == found.words.upperBound && endsName(at: marker.upperBound, in: text)
                     })
         }
         return named.map { $0.entry }.min().map { terms.phrases[$0].words.joined(separator: " ") }
@@ -175,11 +212,8 @@ extension IngredientLexicon.Group {
         words.upperBound < text.words.count && !text.breaks.contains(words.upperBound) && comparisonWords.contains(text.words[words.upperBound])
     }
 
-    /// Words that end the name a free marker stands before: "swap the butter for ghee" frees the butter, not the ghee.
-    private static let separators: Set<String> = ["and", "or", "with", "plus", "for"]
-
     /// Whether a name ends before the word at `position`: the text ends, punctuation or a separating word follows.
-    private static func endsName(at position: Int, in text: IngredientWords) -> Bool {
+    private func endsName(at position: Int, in text: IngredientWords) -> Bool {
         position == text.words.count || text.breaks.contains(position) || separators.contains(text.words[position])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiDietGuard
+import KiwiGuardEvaluation
 import KiwiModels
 import Testing
 
@@ -9,38 +10,6 @@ import Testing
 /// "The allergen guard's recall and precision").
 @Suite("Allergen guard on the blind sets")
 struct BlindAllergenSetTests {
-    /// One line of a batch.
-    struct Line: Decodable {
-        var text: String
-        var kind: String
-        /// Every allergen group the text names: each must be found.
-        var groups: Set<String>
-        /// Looks like a group it is not: nothing beyond `groups` may be found.
-        var falseFriend: Bool
-    }
-
-    /// What the guard made of a batch.
-    struct Score: CustomStringConvertible {
-        var labels = 0
-        var missed: [String] = []
-        var found = 0
-        var unlabelled: [String] = []
-
-        var recall: Double { Double(labels - missed.count) / Double(labels) }
-        var precision: Double { Double(found - unlabelled.count) / Double(found) }
-        var description: String {
-            String(
-                format: "recall %.1f %% (%d of %d), precision %.1f %% (%d of %d)",
-                recall * 100,
-                labels - missed.count,
-                labels,
-                precision * 100,
-                found - unlabelled.count,
-                found
-            )
-        }
-    }
-
     static let batches = ["batch-1", "batch-2"]
     /// The first batch of each language issue 60 answers in, written before the guard reads any of them (each batch's
     /// `.md` says how): not yet scored, since the guard reads English alone.
@@ -48,21 +17,13 @@ struct BlindAllergenSetTests {
     static let allergens = Set(KitchenProfile.Allergen.allCases.map(\.rawValue))
     let dietGuard = DietGuard()
 
-    static func lines(of batch: String) throws -> [Line] {
-        let url = try #require(Bundle.module.url(forResource: "Fixtures/blind-allergen-set/\(batch)", withExtension: "jsonl"))
-        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+    static func lines(of batch: String) throws -> [BlindAllergenSet.Line] {
+        try set(batch).lines
     }
 
-    func score(_ lines: [Line]) -> Score {
-        var score = Score()
-        for line in lines {
-            let found = Set(dietGuard.groups(in: line.text)).intersection(Self.allergens)
-            score.labels += line.groups.count
-            score.missed += line.groups.subtracting(found).sorted().map { "\"\(line.text)\": \($0) not found" }
-            score.found += found.count
-            score.unlabelled += found.subtracting(line.groups).sorted().map { "\"\(line.text)\": \($0) found" }
-        }
-        return score
+    static func set(_ batch: String) throws -> BlindAllergenSet {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/blind-allergen-set/\(batch)", withExtension: "jsonl"))
+        return try BlindAllergenSet(jsonLines: String(contentsOf: url, encoding: .utf8))
     }
 
     @Test("each batch is as large as the issue asks, labelled with allergen groups only, its false friends with none")
@@ -96,7 +57,7 @@ struct BlindAllergenSetTests {
 
     @Test("every group a line of a blind batch names is found in it: recall is 100 %", arguments: batches)
     func recallIsWhole(_ batch: String) throws {
-        let score = score(try Self.lines(of: batch))
+        let score = try Self.set(batch).score(by: dietGuard)
         print("blind allergen set \(batch): \(score)")
         #expect(score.missed.isEmpty, "\(batch): \(score); missed:\n\(score.missed.joined(separator: "\n"))")
     }
@@ -105,7 +66,7 @@ struct BlindAllergenSetTests {
     /// and its precision is reported (docs/operations.md, "The allergen guard's recall and precision").
     @Test("of the groups the guard finds in the first blind batch, at least 95 % are labelled", arguments: ["batch-1"])
     func precisionHolds(_ batch: String) throws {
-        let score = score(try Self.lines(of: batch))
+        let score = try Self.set(batch).score(by: dietGuard)
         #expect(score.precision >= 0.95, "\(batch): \(score); unlabelled:\n\(score.unlabelled.joined(separator: "\n"))")
     }
 }

@@ -36,11 +36,11 @@ LAYERS = [
         "KiwiAppleSignIn", "KiwiAPIClient", "KiwiScans",
     }),
     ("stores and messaging", {"KiwiDatabase", "KiwiMessaging", "KiwiTopology", "KiwiScanStore", "KiwiScanMessages"}),
-    ("service support", {"KiwiServiceSupport", "KiwiDevelopment", "KiwiBenchmarking", "KiwiTestSupport"}),
+    ("service support", {"KiwiServiceSupport", "KiwiDevelopment", "KiwiBenchmarking", "KiwiGuardEvaluation", "KiwiTestSupport"}),
 ]
 
 # Modules only tools and tests use (stand-in keys, synthetic photos, benchmarks, test fixtures): no service imports them.
-DEVELOPMENT_ONLY = {"KiwiDevelopment", "KiwiBenchmarking", "KiwiTestSupport"}
+DEVELOPMENT_ONLY = {"KiwiDevelopment", "KiwiBenchmarking", "KiwiGuardEvaluation", "KiwiTestSupport"}
 
 IMPORT = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+"
