@@ -232,7 +232,12 @@ let package = Package(
             dependencies: [httpTypes, openAPIRuntime, openAPIURLSession]
         ),
         library("KiwiOpenAI", folder: "OpenAI", dependencies: ["KiwiModels", nioCore]),
-        library("KiwiDietGuard", folder: "DietGuard", dependencies: ["KiwiModels"], resources: [.embedInCode("ingredient-lexicon.json")]),
+        library(
+            "KiwiDietGuard",
+            folder: "DietGuard",
+            dependencies: ["KiwiModels"],
+            resources: ["", "-de", "-fr", "-es", "-it", "-nl"].map { .embedInCode("ingredient-lexicon\($0).json") }
+        ),
         // Scoring the guard on blind allergen sets, for its tests and for tuning a lexicon.
         library("KiwiGuardEvaluation", folder: "GuardEvaluation", dependencies: ["KiwiDietGuard", "KiwiModels"]),
         library("KiwiFood", folder: "Food", dependencies: ["KiwiDietGuard", "KiwiModels"]),

@@ -55,6 +55,26 @@ public struct DietGuard: Sendable {
         self.lexicon = lexicon
     }
 
+    /// The guard of text written in `language`, with Kiwi's lexicon of its words: what an answer in that language, or
+    /// a recipe saved from one, is read with. Each is built once, when first asked for.
+    public static func reading(_ language: AnswerLanguage) -> DietGuard {
+        switch language {
+        case .en: english
+        case .de: german
+        case .fr: french
+        case .es: spanish
+        case .it: italian
+        case .nl: dutch
+        }
+    }
+
+    private static let english = DietGuard()
+    private static let german = DietGuard(lexicon: .builtIn(.de))
+    private static let french = DietGuard(lexicon: .builtIn(.fr))
+    private static let spanish = DietGuard(lexicon: .builtIn(.es))
+    private static let italian = DietGuard(lexicon: .builtIn(.it))
+    private static let dutch = DietGuard(lexicon: .builtIn(.nl))
+
     /// The groups `profile` excludes and why, allergies first; a group excluded twice keeps its first reason.
     public func rules(for profile: KitchenProfile) -> [(group: IngredientLexicon.Group, rule: Rule)] {
         var seen: Set<String> = []

@@ -48,6 +48,27 @@ public struct IngredientLexicon: Sendable {
         }
     }()
 
+    /// The lexicon built into Kiwi for the words of `language`: `ingredient-lexicon-<language>.json`, English's
+    /// ``standard``.
+    public static func builtIn(_ language: AnswerLanguage) -> IngredientLexicon {
+        let json: [UInt8]
+        switch language {
+        case .en: return standard
+        case .de: json = PackageResources.ingredient_lexicon_de_json
+        case .fr: json = PackageResources.ingredient_lexicon_fr_json
+        case .es: json = PackageResources.ingredient_lexicon_es_json
+        case .it: json = PackageResources.ingredient_lexicon_it_json
+        case .nl: json = PackageResources.ingredient_lexicon_nl_json
+        }
+        do {
+            let lexicon = try IngredientLexicon(json: Data(json), english: standard)
+            guard lexicon.language == language.rawValue else { throw LexiconError("it says it is \(lexicon.language)") }
+            return lexicon
+        } catch {
+            fatalError("ingredient-lexicon-\(language.rawValue).json is broken: \(error)")
+        }
+    }
+
     /// Reads a lexicon, checking that it names a group for every allergen and for every group a diet excludes. A
     /// lexicon of another language than English takes its groups' names and its diets from `english`: names are shown
     /// in English, and a diet excludes the same groups in every language.
