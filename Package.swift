@@ -202,7 +202,7 @@ let package = Package(
         tool(
             "KiwiGuardBench",
             folder: "guard-bench",
-            dependencies: ["KiwiBenchmarking", "KiwiDevelopment", "KiwiDietGuard", "KiwiModels", "KiwiStrictJSON"]
+            dependencies: ["KiwiBenchmarking", "KiwiDevelopment", "KiwiDietGuard", "KiwiGuardEvaluation", "KiwiModels", "KiwiStrictJSON"]
         ),
         tool("KiwiLexiconScore", folder: "lexicon-score", dependencies: ["KiwiDietGuard", "KiwiGuardEvaluation"]),
         tool("KiwiGatewayFloor", folder: "gateway-floor", dependencies: ["KiwiConfiguration", "KiwiModels", hummingbird, logging]),

@@ -150,6 +150,14 @@ struct WordForms: Sendable {
     let morphology: Morphology
 
     /// Reads the words of `entries`: every term, name and marker of the lexicon, its whole words and compound parts.
+    /// Every form ``knows(_:)`` reads as a known word, worked out once from the lexicon's words.
+    private let knownForms: Set<String>
+    /// Every form a compound's part may take (``isPart(_:last:)``): not last, a known word's inflections; last, its
+    /// derived forms too. Worked out once, so that a compound's search looks each candidate part up once.
+    private let partForms: Set<String>
+    private let lastPartForms: Set<String>
+
+    /// Reads the words of `entries`: every term, name and marker of the lexicon, its whole words and compound parts.
     init(entries: [String], notDerived: Set<String>, notParts: Set<String>, morphology: Morphology) {
         let words = entries.map { IngredientWords($0).words }
         known = Set(words.joined())
@@ -157,6 +165,39 @@ struct WordForms: Sendable {
         self.notDerived = notDerived
         self.notParts = notParts
         self.morphology = morphology
+        let readable = known.filter { $0.count >= Self.shortestPart }
+        knownForms = Self.forms(of: readable, morphology, derived: true, notDerived: notDerived)
+        let oneWordEntries = oneWordEntries
+        let parts = readable.filter { ($0.count > Self.shortestPart || oneWordEntries.contains($0)) && !notParts.contains($0) }
+        partForms = Self.forms(of: parts, morphology, derived: false, notDerived: notDerived)
+        lastPartForms = Self.forms(of: parts, morphology, derived: true, notDerived: notDerived)
+    }
+
+    /// The words whose ``singulars(of:)`` (and with `derived`, ``stems(of:)``) hold one of `words`: each word, its
+    /// inflections, its derived forms (none of them a word the lexicon says is not derived), the inverse of those
+    /// readings ending by ending.
+    private static func forms(of words: Set<String>, _ morphology: Morphology, derived: Bool, notDerived: Set<String>) -> Set<String> {
+        func inverse(_ ending: WordEnding, of word: String) -> [String] {
+            ending.stems.compactMap { stem in
+                guard word.hasSuffix(stem) else { return nil }
+                let base = word.dropLast(stem.count)
+                return ending.shortStems == true || base.count >= shortestPart ? base + ending.ending : nil
+            }
+        }
+        var forms = words
+        for word in words {
+            for inflection in morphology.inflections { forms.formUnion(inverse(inflection, of: word)) }
+            guard derived else { continue }
+            var derivedForms = morphology.derivations.flatMap { inverse($0, of: word) }
+            // A derived form that doubles its stem's last consonant ("nutty"), as ``stems(of:)`` undoubles it.
+            if morphology.undoublesConsonants, let last = word.last, !"aeiou".contains(last) {
+                for derivation in morphology.derivations where derivation.shortStems != true {
+                    derivedForms += inverse(WordEnding(ending: derivation.ending, stems: [derivation.stems[0]]), of: word + String(last))
+                }
+            }
+            forms.formUnion(derivedForms.filter { !notDerived.contains($0) })
+        }
+        return forms
     }
 
     /// A compound's parts are at least this long, so that "of", "au" or "s" from a lexicon entry split nothing.
@@ -189,16 +230,13 @@ struct WordForms: Sendable {
 
     /// Whether the lexicon knows `word`, in the singular, a plural or a derived form of three letters or more.
     func knows(_ word: String) -> Bool {
-        (singulars(of: word) + stems(of: word)).contains { $0.count >= Self.shortestPart && known.contains($0) }
+        knownForms.contains(word)
     }
 
     /// Whether `part` of a compound is a known word that may stand in one: in the singular or a plural, or, as the
     /// compound's last part, in any form the lexicon reads ("shrimp" + "fried").
     private func isPart(_ part: String, last: Bool) -> Bool {
-        (singulars(of: part) + (last ? stems(of: part) : [])).contains {
-            ($0.count > Self.shortestPart ? known.contains($0) : $0.count == Self.shortestPart && oneWordEntries.contains($0))
-                && !notParts.contains($0)
-        }
+        last ? lastPartForms.contains(part) : partForms.contains(part)
     }
 
     /// The lexicon's words that `word` is a compound of, in order, fewest parts first ("peanut butter", not "pea
