@@ -196,7 +196,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     BlockingScanController(scans: scans, costs: answerCosts, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans, costs: answerCosts).addRoutes(to: signedIn)
     ReceiptLinesController(ledger: dependencies.ledger).addRoutes(to: signedIn)
-    let profileCheck = TodaysProfileCheck(tableProfile: tableProfile, dietGuard: DietGuard())
+    let profileCheck = TodaysProfileCheck(tableProfile: tableProfile)
     let mealRecipes = PlanMealRecipes(
         scans: scans,
         plans: dependencies.plans,

@@ -120,6 +120,7 @@ struct ScanJobHandler: Sendable {
             for: job,
             shown: shown,
             labels: RecipeLabels(
+                language: .of(job.profile),
                 allergens: !omissions.omits(.labels),
                 nutrition: omissions.omits(.nutrition) ? nil : nutrition
             ),

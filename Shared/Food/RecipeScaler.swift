@@ -1,13 +1,5 @@
 import KiwiModels
 
-/// The units a recipe is shown in on request (`units=metric|us`).
-public enum UnitSystem: String, Sendable, Hashable, CaseIterable {
-    /// Grams and millilitres (kilograms and litres from 1000); teaspoons and tablespoons stay.
-    case metric
-    /// Ounces and pounds; teaspoons, tablespoons and cups chosen by size.
-    case us
-}
-
 /// An amount of a unit, as a recipe ingredient gives it.
 public struct Quantity: Sendable, Hashable {
     public var amount: Double

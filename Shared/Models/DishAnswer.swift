@@ -49,6 +49,8 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
     public var nutrition: RecipeNutrition?
     /// At the reader's kitchen's prices, as for a fridge recipe (``Recipe/cost``).
     public var cost: RecipeCost?
+    /// The language its text is written in, as for a fridge recipe (``Recipe/language``).
+    public var language: AnswerLanguage?
 
     public init(
         id: UUID,
@@ -63,7 +65,8 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
         allergens: [KitchenProfile.Allergen]? = nil,
         stepDetails: [StepDetail]? = nil,
         nutrition: RecipeNutrition? = nil,
-        cost: RecipeCost? = nil
+        cost: RecipeCost? = nil,
+        language: AnswerLanguage? = nil
     ) {
         self.id = id
         self.name = name
@@ -78,10 +81,11 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
         self.stepDetails = stepDetails
         self.nutrition = nutrition
         self.cost = cost
+        self.language = language
     }
 
     /// Writes `makeItFasterTip` as an explicit `null` rather than leaving it out: the contract lists every field;
-    /// `allergens`, `stepDetails`, `nutrition` and `cost` are left out when absent.
+    /// `allergens`, `stepDetails`, `nutrition`, `cost` and `language` are left out when absent.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -97,6 +101,7 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
         try container.encodeIfPresent(stepDetails, forKey: .stepDetails)
         try container.encodeIfPresent(nutrition, forKey: .nutrition)
         try container.encodeIfPresent(cost, forKey: .cost)
+        try container.encodeIfPresent(language, forKey: .language)
     }
 }
 

@@ -48,7 +48,7 @@ public enum DishAnswerContract {
                     JSONProperty("makeItFasterTip", .nullable(.string(length: 0...300))),
                     ScanResponseContract.allergensProperty(withIDs: withIDs),
                     ScanResponseContract.stepDetailsProperty(count: stepCount, withIDs: withIDs),
-                ] + (withIDs ? [JSONProperty("nutrition", RecipeNutrition.shape, required: false)] : [])
+                ] + (withIDs ? [JSONProperty("nutrition", RecipeNutrition.shape, required: false), ScanResponseContract.languageProperty] : [])
             ),
             ScanResponseContract.stepDetailsRule
         )

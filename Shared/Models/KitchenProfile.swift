@@ -39,6 +39,10 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
     /// The ISO 4217 currency (``Currency/codes``) recipes and shopping lists are costed in; nil until chosen or set from
     /// the first receipt added to the pantry.
     public var currency: String?
+    /// The language answers are written in; nil for the best one the request's `Accept-Language` names, else English.
+    public var language: AnswerLanguage?
+    /// The units a scan's recipes are written in; nil for those the model chooses.
+    public var units: UnitSystem?
 
     /// ``timeZone`` as a zone: UTC when the profile names none (or one this system does not know).
     public var zone: TimeZone { timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")! }
@@ -51,7 +55,9 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         servings: Int? = nil,
         mealTimes: MealTimes? = nil,
         timeZone: String? = nil,
-        currency: String? = nil
+        currency: String? = nil,
+        language: AnswerLanguage? = nil,
+        units: UnitSystem? = nil
     ) {
         self.diets = diets
         self.allergies = allergies
@@ -61,10 +67,12 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         self.mealTimes = mealTimes
         self.timeZone = timeZone
         self.currency = currency
+        self.language = language
+        self.units = units
     }
 
     private enum CodingKeys: String, CodingKey {
-        case diets, allergies, dislikes, maxCookTimeMinutes, servings, mealTimes, timeZone, currency
+        case diets, allergies, dislikes, maxCookTimeMinutes, servings, mealTimes, timeZone, currency, language, units
     }
 
     public init(from decoder: any Decoder) throws {
@@ -77,10 +85,12 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         mealTimes = try container.decodeIfPresent(MealTimes.self, forKey: .mealTimes)
         timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
         currency = try container.decodeIfPresent(String.self, forKey: .currency)
+        language = try container.decodeIfPresent(AnswerLanguage.self, forKey: .language)
+        units = try container.decodeIfPresent(UnitSystem.self, forKey: .units)
     }
 
-    /// Writes every member, unset numbers as `null`; the meal times, time zone and currency only when set, as the
-    /// defaults stand for them.
+    /// Writes every member, unset numbers as `null`; the meal times, time zone, currency, language and units only when
+    /// set, as the defaults stand for them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(diets, forKey: .diets)
@@ -91,23 +101,30 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         try container.encodeIfPresent(mealTimes, forKey: .mealTimes)
         try container.encodeIfPresent(timeZone, forKey: .timeZone)
         try container.encodeIfPresent(currency, forKey: .currency)
+        try container.encodeIfPresent(language, forKey: .language)
+        try container.encodeIfPresent(units, forKey: .units)
     }
 
-    /// A profile that asks nothing of an answer: the meal times and time zone only place a plan's meals in a calendar,
-    /// and the currency only counts costs.
+    /// A profile that asks nothing of an answer's recipes: the meal times and time zone only place a plan's meals in
+    /// a calendar, the currency only counts costs, and the language and units are how an answer is written, not what it
+    /// may hold.
     public var isEmpty: Bool {
         var rules = self
-        (rules.mealTimes, rules.timeZone, rules.currency) = (nil, nil, nil)
+        (rules.mealTimes, rules.timeZone, rules.currency, rules.language, rules.units) = (nil, nil, nil, nil, nil)
         return rules == KitchenProfile()
     }
+
+    /// A profile that asks nothing of an answer at all: nothing of its recipes (``isEmpty``), nor a language or units
+    /// to write it in.
+    public var asksNothingOfAnswers: Bool { isEmpty && language == nil && units == nil }
 
     /// The most dislikes a profile keeps.
     public static let maximumDislikes = 20
 
     /// This person's profile when they cook for `others` too (a household's table): every allergy and every diet of
     /// anyone at it, so that a recipe is vegetarian if one of them is; the others' dislikes after this person's, as many
-    /// as a profile keeps, since dislikes are only asked for; the cook time, servings, times and currency stay this
-    /// person's.
+    /// as a profile keeps, since dislikes are only asked for; the cook time, servings, times, currency, language and
+    /// units stay this person's.
     public func atTable(with others: [KitchenProfile]) -> KitchenProfile {
         let everyone = [self] + others
         var dislikes: [String] = []
@@ -122,7 +139,9 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
             servings: servings,
             mealTimes: mealTimes,
             timeZone: timeZone,
-            currency: currency
+            currency: currency,
+            language: language,
+            units: units
         )
     }
     /// How long one dislike may be, in characters.
@@ -143,6 +162,8 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         ),
         JSONProperty("timeZone", .nullable(.string(length: 1...64)), required: false),
         JSONProperty("currency", .oneOf(Currency.codes), required: false),
+        JSONProperty("language", .oneOf(AnswerLanguage.allCases.map(\.rawValue)), required: false),
+        JSONProperty("units", .oneOf(UnitSystem.allCases.map(\.rawValue)), required: false),
     ])
 
     /// Reads a profile document as a client sends it, checking every rule: the shape, no diet or allergy listed twice,
@@ -216,6 +237,8 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
         }
         guard violations.isEmpty else { throw KitchenProfileValidationError(violations: violations) }
         let currency: String? = if case .string(let code)? = object["currency"] { code } else { nil }
+        let language: AnswerLanguage? = if case .string(let code)? = object["language"] { AnswerLanguage(rawValue: code) } else { nil }
+        let units: UnitSystem? = if case .string(let name)? = object["units"] { UnitSystem(rawValue: name) } else { nil }
         var seen: Set<String> = []
         return KitchenProfile(
             diets: strings("diets").compactMap(Diet.init(rawValue:)),
@@ -225,7 +248,9 @@ public struct KitchenProfile: Codable, Hashable, Sendable {
             servings: integer("servings"),
             mealTimes: mealTimes,
             timeZone: timeZone,
-            currency: currency
+            currency: currency,
+            language: language,
+            units: units
         )
     }
 

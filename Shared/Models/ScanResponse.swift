@@ -138,6 +138,9 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
     /// What it costs at the reader's kitchen's prices, counted whenever it is read, in an answer, the recipe box or a
     /// plan (docs/architecture.md, "What a recipe costs"); absent when nothing in it has a price, and never stored.
     public var cost: RecipeCost?
+    /// The language its text is written in (docs/architecture.md, "Answers in the cook's language"), which the guard
+    /// reads it in whenever it is checked again; absent from a recipe in English.
+    public var language: AnswerLanguage?
 
     public init(
         id: UUID,
@@ -153,7 +156,8 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         stepDetails: [StepDetail]? = nil,
         nutrition: RecipeNutrition? = nil,
         usesUp: [UUID]? = nil,
-        cost: RecipeCost? = nil
+        cost: RecipeCost? = nil,
+        language: AnswerLanguage? = nil
     ) {
         self.id = id
         self.name = name
@@ -169,10 +173,11 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         self.nutrition = nutrition
         self.usesUp = usesUp
         self.cost = cost
+        self.language = language
     }
 
     /// Writes `makeItFasterTip` as an explicit `null` rather than leaving it out: the contract lists every field.
-    /// `allergens`, `servings`, `stepDetails`, `nutrition`, `usesUp` and `cost` are left out when absent, as the API leaves out every
+    /// `allergens`, `servings`, `stepDetails`, `nutrition`, `usesUp`, `cost` and `language` are left out when absent, as the API leaves out every
     /// member added later that a recipe lacks.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -191,6 +196,7 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
         // In lower case, as `GET /v1/pantry` writes the ids (``UUID`` in an array would be written in upper case).
         try container.encodeIfPresent(usesUp?.map { $0.uuidString.lowercased() }, forKey: .usesUp)
         try container.encodeIfPresent(cost, forKey: .cost)
+        try container.encodeIfPresent(language, forKey: .language)
     }
 }
 

@@ -196,7 +196,7 @@ public enum ScanResponseContract {
                     + (withIDs
                         ? [
                             JSONProperty("nutrition", RecipeNutrition.shape, required: false), clientUsesUp,
-                            JSONProperty("cost", RecipeCost.shape, required: false),
+                            JSONProperty("cost", RecipeCost.shape, required: false), languageProperty,
                         ]
                         : usesUp.map { [$0] } ?? []),
                 withID: withIDs
@@ -204,6 +204,9 @@ public enum ScanResponseContract {
             stepDetailsRule
         )
     }
+
+    /// The language a recipe is written in, as clients receive it: the server sets it, the model never writes it.
+    static let languageProperty = JSONProperty("language", .oneOf(AnswerLanguage.allCases.map(\.rawValue)), required: false)
 
     /// A recipe's `usesUp` as clients receive it: the pantry items a pantry scan's recipe uses up.
     private static let clientUsesUp = JSONProperty("usesUp", .constrained(.array(of: .uuid, count: 0...40), eachOnceRule), required: false)

@@ -282,7 +282,7 @@ public struct SealedScanJob: Sendable {
             guard let profile = try? JSONDecoder().decode(KitchenProfile.self, from: Data(json)) else {
                 throw ScanJobDecodingError("the job's sealed profile is not a profile")
             }
-            job.profile = profile.isEmpty ? nil : profile
+            job.profile = profile.asksNothingOfAnswers ? nil : profile
         }
         if let sealedTable {
             guard let key else { throw ScanJobDecodingError("the job's table is sealed, and its scan has no key") }

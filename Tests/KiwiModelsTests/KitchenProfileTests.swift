@@ -194,3 +194,32 @@ struct ProfileMealTimesTests {
         #expect(!json.contains("mealTimes") && !json.contains("timeZone"))
     }
 }
+
+/// A profile's language and units: how its answers are written.
+@Suite("Kitchen profile: language and units")
+struct ProfileLanguageTests {
+    @Test("a language Kiwi answers in and units are kept, and ask nothing of an answer's recipes")
+    func languageAndUnitsAreKept() throws {
+        let profile = try KitchenProfile.validate(Data(#"{"language": "de", "units": "us"}"#.utf8))
+        #expect(profile.language == .de && profile.units == .us)
+        #expect(profile.isEmpty)
+    }
+
+    @Test("a language Kiwi does not answer in is refused, naming the ones it does")
+    func refusesUnguardedLanguage() {
+        let found = KitchenProfileTests().violations(#"{"language": "pt"}"#)
+        #expect(found == [#"$.language: must be one of en, de, fr, es, it, nl, found "pt""#])
+    }
+
+    @Test("units other than metric or us are refused")
+    func refusesOtherUnits() {
+        #expect(KitchenProfileTests().violations(#"{"units": "imperial"}"#).count == 1)
+    }
+
+    @Test("at a table, the language and units stay the cook's")
+    func tableKeepsTheCooksLanguage() {
+        let cook = KitchenProfile(language: .fr, units: .metric)
+        let table = cook.atTable(with: [KitchenProfile(allergies: [.milk], language: .de, units: .us)])
+        #expect(table.language == .fr && table.units == .metric)
+    }
+}

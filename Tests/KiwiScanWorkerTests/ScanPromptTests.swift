@@ -119,6 +119,30 @@ struct ScanPromptTests {
         #expect((schema["schema"] as? [String: Any])?["required"] as? [String] == ["dish"])
     }
 
+    @Test("a profile's language is asked for after its constraints, the schema's fixed values kept; English asks nothing")
+    func languageIsAsked() throws {
+        let german = try #require(try request(images: [jpeg], profile: KitchenProfile(language: .de))["messages"] as? [[String: Any]])
+        let text = try #require((german[1]["content"] as? [[String: Any]])?.last?["text"] as? String)
+        #expect(text.hasPrefix("Write every name, summary, step, substitution and tip in German"))
+        #expect(text.contains("Keep the JSON keys and the schema's fixed values"))
+        let english = try #require(try request(images: [jpeg], profile: KitchenProfile(language: .en))["messages"] as? [[String: Any]])
+        #expect((english[1]["content"] as? [[String: Any]])?.count == 1, "the photo alone")
+    }
+
+    @Test("a profile's units ask for amounts in them and temperatures in °F or °C")
+    func unitsAreAsked() throws {
+        let messages = try #require(try request(images: [jpeg], profile: KitchenProfile(units: .us))["messages"] as? [[String: Any]])
+        let text = try #require((messages[1]["content"] as? [[String: Any]])?.last?["text"] as? String)
+        #expect(text.contains("cups") && text.contains("°F"))
+    }
+
+    @Test("a receipt is read the same for everyone: no language or units are asked")
+    func receiptAsksNoLanguage() throws {
+        let profile = KitchenProfile(language: .it, units: .us)
+        let messages = try #require(try request(images: [jpeg], mode: .receipt, profile: profile)["messages"] as? [[String: Any]])
+        #expect((messages[1]["content"] as? [[String: Any]])?.count == 1, "the photo alone")
+    }
+
     @Test("a profile's constraints follow the photo as a text part, and the system prompt stays verbatim")
     func profileConstraints() throws {
         let profile = KitchenProfile(diets: [.glutenFree], allergies: [.treeNuts], servings: 2)

@@ -208,6 +208,20 @@ struct CLITests {
         }
     }
 
+    @Test("profile set --language and --units set how answers are written; a language Kiwi does not write is refused")
+    func profileLanguage() async throws {
+        try await SystemRig.run(workers: 0) { rig in
+            let cli = try CLI(server: rig.gateway)
+            #expect(try await cli.logIn().status == 0)
+            let set = try await cli.run(["profile", "set", "--language", "de", "--units", "us"])
+            #expect(set.status == 0, "\(set.output)")
+            #expect(set.output.contains("Language:   de") && set.output.contains("Units:      us"))
+            let refused = try await cli.run(["profile", "set", "--language", "pt"])
+            #expect(refused.status == 1)
+            #expect(refused.output.contains("Kiwi does not write pt"))
+        }
+    }
+
     @Test("scan takes several photos in one scan, and --dish prints the dish and its recipe")
     func severalPhotosAndDish() async throws {
         let photos = (1...3).map { Self.temporaryFile(SyntheticJPEG.make(size: 8 * 1024, seed: 140 + UInt64($0))).path }

@@ -217,10 +217,10 @@ struct SystemRig: Sendable {
         return try #require(try answer.json()["sessionToken"] as? String)
     }
 
-    /// `POST /v1/scan` with `image` as the multipart field `field`.
-    func scan(_ image: [UInt8], token: String, field: String = "image") async throws -> Exchange {
+    /// `POST /v1/scan` with `image` as the multipart field `field`, and any `headers`.
+    func scan(_ image: [UInt8], token: String, field: String = "image", headers: [(String, String)] = []) async throws -> Exchange {
         let upload = MultipartUpload.make(image, field: field)
-        return try await send(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body)
+        return try await send(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body, headers: headers)
     }
 
     /// The user id behind a session token, read from the database the services share.

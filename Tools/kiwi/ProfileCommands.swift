@@ -6,7 +6,7 @@ import OpenAPIRuntime
 /// `kiwi profile`: the kitchen profile every scan is made for.
 struct Profile: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show or set your kitchen profile: diets, allergies, dislikes, cook time, servings and currency.",
+        abstract: "Show or set your kitchen profile: diets, allergies, dislikes, cook time, servings, currency, language and units.",
         subcommands: [Show.self, Set.self],
         defaultSubcommand: Show.self
     )
@@ -45,6 +45,13 @@ struct Profile: AsyncParsableCommand {
         @Option(help: "The longest a recipe may take, 5–120 minutes.") var maxCookTime: Int?
         @Option(help: "How many people to cook for, 1–12.") var servings: Int?
         @Option(help: "The ISO 4217 currency costs are counted in (EUR); left out, your first receipt sets it.") var currency: String?
+        @Option(
+            help: ArgumentHelp(
+                "The language answers are written in: \(Components.Schemas.AnswerLanguage.allCases.map(\.rawValue).joined(separator: ", ")); "
+                    + "left out, the one a request's Accept-Language asks for, else English."
+            )
+        ) var language: String?
+        @Option(help: "The units recipes are written in: metric or us; left out, the model's choice.") var units: String?
 
         func run() async throws {
             try await runReportingErrors {
@@ -69,6 +76,18 @@ struct Profile: AsyncParsableCommand {
                             throw CLIError("\(code) is not an ISO 4217 currency code in circulation, such as EUR or GBP.")
                         }
                         return known
+                    },
+                    language: try language.map { code in
+                        guard let known = Components.Schemas.AnswerLanguage(rawValue: code.lowercased()) else {
+                            throw CLIError("Kiwi does not write \(code); see `kiwi profile set --help` for the languages it does.")
+                        }
+                        return known
+                    },
+                    units: try units.map { name in
+                        guard let known = Components.Schemas.KitchenProfile.UnitsPayload(rawValue: name.lowercased()) else {
+                            throw CLIError("\(name) is not a system of units Kiwi writes: metric or us.")
+                        }
+                        return known
                     }
                 )
                 let (client, _) = try signedInClient(server)
@@ -91,5 +110,7 @@ struct Profile: AsyncParsableCommand {
         Swift.print("Cook time:  \(profile.maxCookTimeMinutes.map { "at most \($0) minutes" } ?? "any")")
         Swift.print("Servings:   \(profile.servings.map(String.init) ?? "any")")
         Swift.print("Currency:   \(profile.currency?.rawValue ?? "not set: your first receipt sets it")")
+        Swift.print("Language:   \(profile.language?.rawValue ?? "not set: as a request's Accept-Language asks, else English")")
+        Swift.print("Units:      \(profile.units?.rawValue ?? "not set: as the model writes them")")
     }
 }

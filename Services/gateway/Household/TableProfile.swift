@@ -21,7 +21,7 @@ struct TableProfile: Sendable {
 
     /// The table of `userID`, cooking for `members` (their household's member ids) or, when nil, for every member.
     /// Their own profile and their household are read at once, so that a person without one pays no extra wait; the
-    /// other members' profiles only then, in one read. A cook not among `members` keeps their cook time and servings,
+    /// other members' profiles only then, in one read. A cook not among `members` keeps their cook time, servings, language and units,
     /// not their rules. Throws 404 when `members` names anyone not in the person's household, or they are in none:
     /// another household's member ids are unknown here, like any id of another person's.
     func table(of userID: UUID, for members: [UUID]? = nil) async throws -> Table {
@@ -40,7 +40,12 @@ struct TableProfile: Sendable {
         }
         let cookSits = seated.contains { $0.userID == userID }
         let others = seated.filter { $0.userID != userID }.compactMap { found[$0.userID] }
-        let cook = cookSits ? mine : mine.map { KitchenProfile(maxCookTimeMinutes: $0.maxCookTimeMinutes, servings: $0.servings) }
+        let cook =
+            cookSits
+            ? mine
+            : mine.map {
+                KitchenProfile(maxCookTimeMinutes: $0.maxCookTimeMinutes, servings: $0.servings, language: $0.language, units: $0.units)
+            }
         guard !others.isEmpty else { return Table(profile: cook, seats: seats) }
         return Table(profile: (cook ?? KitchenProfile()).atTable(with: others), seats: seats)
     }

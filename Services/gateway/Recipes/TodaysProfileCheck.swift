@@ -8,7 +8,6 @@ import KiwiModels
 /// for whom), and is never offered as cookable.
 struct TodaysProfileCheck: Sendable {
     let tableProfile: TableProfile
-    let dietGuard: DietGuard
 
     /// `recipes` of `userID` as they are shown: each with its ``SavedRecipe/conflicts`` and without advice that breaks
     /// the profile. The profile is read once, whatever the count; a store that does not answer fails the request
@@ -42,8 +41,9 @@ struct TodaysProfileCheck: Sendable {
         return checked
     }
 
-    /// A table without a profile has no allergies or diets to meet.
+    /// A table without a profile has no allergies or diets to meet. The recipe is read in the language it was written
+    /// in, whatever the profile's is now.
     private func checked(_ recipe: Recipe, at table: Table) -> (recipe: Recipe, conflicts: [RecipeConflict]) {
-        dietGuard.checked(recipe, against: table.profile ?? KitchenProfile(), table: table.seats ?? [])
+        DietGuard.reading(recipe.language ?? .en).checked(recipe, against: table.profile ?? KitchenProfile(), table: table.seats ?? [])
     }
 }

@@ -137,11 +137,13 @@ struct ScanCoordinator: Sendable {
         let session = try context.authenticatedSession
         let idempotencyKey = ownRequest ? try IdempotencyKey.of(request) : nil
         let audience = ownRequest ? try ScanAudience.members(of: request) : nil
+        let askedLanguage = request.headers[.acceptLanguage].flatMap(AnswerLanguage.preferred(by:))
         guard
             let started = try await startLimiter.withSlot({
                 try await start(
                     of: session,
                     for: audience,
+                    askedLanguage: askedLanguage,
                     idempotencyKey: idempotencyKey,
                     refusingEarly: refusingEarly,
                     showingPartials: showingPartials,
@@ -154,10 +156,12 @@ struct ScanCoordinator: Sendable {
         return started
     }
 
-    /// ``start(_:refusingEarly:showingPartials:context:input:)`` in its slot, cooking for `audience` (``ScanAudience``).
+    /// ``start(_:refusingEarly:showingPartials:context:input:)`` in its slot, cooking for `audience` (``ScanAudience``),
+    /// answering in the profile's language, else in `askedLanguage` (the request's `Accept-Language`), else English.
     private func start(
         of session: AuthenticatedSession,
         for audience: [UUID]?,
+        askedLanguage: AnswerLanguage?,
         idempotencyKey: String?,
         refusingEarly: Bool,
         showingPartials: Bool,
@@ -175,7 +179,12 @@ struct ScanCoordinator: Sendable {
         {
             throw errors.refusal(refusal, at: now)
         }
-        let table = try await reading
+        var table = try await reading
+        if let askedLanguage, askedLanguage != .en, table.profile?.language == nil {
+            var profile = table.profile ?? KitchenProfile()
+            profile.language = askedLanguage
+            table.profile = profile
+        }
         let uploadStarted = ContinuousClock.now
         let input = try await readInput()
         let uploadTime = ContinuousClock.now - uploadStarted

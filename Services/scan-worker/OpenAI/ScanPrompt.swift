@@ -162,9 +162,13 @@ struct ScanPrompt: Sendable {
         repair: Repair? = nil
     ) -> ByteBuffer {
         // A receipt is read the same for everyone: no profile goes with it.
+        let writing = mode == .receipt ? nil : profile.flatMap(Writing.init)
         let profile = mode == .receipt ? nil : profile.flatMap { $0.isEmpty ? nil : $0 }
         let encodedSize = images.reduce(0) { $0 + $1.base64Count + 64 }
-        guard images.count != 1 || ingredients != nil || pantry != nil || plan != nil || mode != .fridge || repair != nil || profile != nil else {
+        guard
+            images.count != 1 || ingredients != nil || pantry != nil || plan != nil || mode != .fridge || repair != nil || profile != nil
+                || writing != nil
+        else {
             let identifier = JSONValue.string(safetyIdentifier).serializedUTF8()
             var body = ByteBuffer()
             body.reserveCapacity(firstRequest.beforeImage.count + encodedSize + identifier.count + firstRequest.afterIdentifier.count)
@@ -186,6 +190,7 @@ struct ScanPrompt: Sendable {
             mode: mode,
             safetyIdentifier: safetyIdentifier,
             profile: profile,
+            writing: writing,
             repair: repair
         )
         .serializedUTF8()
@@ -214,6 +219,7 @@ struct ScanPrompt: Sendable {
         mode: ScanMode,
         safetyIdentifier: String,
         profile: KitchenProfile?,
+        writing: Writing? = nil,
         repair: Repair?
     ) -> JSONValue {
         var content: [JSONValue] = (0..<images).map { index in
@@ -242,6 +248,7 @@ struct ScanPrompt: Sendable {
             content.append(.object(JSONObject(["type": .string("text"), "text": .string(text)])))
         }
         if let profile { content.append(.object(JSONObject(["type": .string("text"), "text": .string(constraints(for: profile))]))) }
+        if let writing { content.append(.object(JSONObject(["type": .string("text"), "text": .string(writing.instructions)]))) }
         let answer = Answer(ingredients: ingredients, pantry: pantry, plan: plan, mode: mode)
         var messages: [JSONValue] = [message(role: "system", content: .string(answer.instructions)), message(role: "user", content: .array(content))]
         if let repair {
@@ -332,6 +339,43 @@ struct ScanPrompt: Sendable {
             - maxCookTimeMinutes: every recipe's cookTimeMinutes is at most this.
             - servings: write the recipes for this many people.
             """
+    }
+
+    /// How the household's profile asks the answer to be written (docs/architecture.md, "Answers in the cook's
+    /// language"): in its language, and its temperatures and measures in its units. Nil for a profile that asks for
+    /// neither, whose answer is written as every other (in English, the model's choice of units).
+    struct Writing: Sendable, Hashable {
+        var language: AnswerLanguage
+        var units: UnitSystem?
+
+        init?(_ profile: KitchenProfile) {
+            guard profile.language.map({ $0 != .en }) ?? false || profile.units != nil else { return nil }
+            language = profile.language ?? .en
+            units = profile.units
+        }
+
+        /// What the model is told: the text members in the language, the schema's keys and fixed values as they are.
+        var instructions: String {
+            var lines: [String] = []
+            if language != .en {
+                lines.append(
+                    "Write every name, summary, step, substitution and tip in \(language.englishName), as a cook who speaks it "
+                        + "writes them. Keep the JSON keys and the schema's fixed values (categories, units, difficulty, allergen groups) "
+                        + "exactly as the schema gives them."
+                )
+            }
+            switch units {
+            case .us?:
+                lines.append(
+                    "Use US units: give amounts in cups, tablespoons, teaspoons, ounces and pounds where the schema allows, and write "
+                        + "temperatures in steps in °F."
+                )
+            case .metric?:
+                lines.append("Use metric units: give amounts in grams and millilitres, and write temperatures in steps in °C.")
+            case nil: break
+            }
+            return lines.joined(separator: "\n")
+        }
     }
 
     /// Stands in for the data URL of image `index` until the body is serialized. The splice replaces the first

@@ -12,12 +12,11 @@ import Tracing
 /// withheld. If the repair gets no valid answer, the first answer is kept, without what broke the profile. Every
 /// recipe, guarded or not, is labelled with its allergens.
 struct ProfileGuard: Sendable {
-    /// Kiwi's one set of rules and lexicon: it has nothing to configure.
-    let dietGuard = DietGuard()
     let metrics: WorkerMetrics
 
-    /// `answer` guarded against `profile` (when it has any rule) and labelled by `labels`, each withheld recipe saying
-    /// for whom of a household's `table`; `askAgain` asks the model for the guard's repair.
+    /// `answer` guarded against `profile` (when it has any rule) in the language it is written in, and labelled by
+    /// `labels`, which read that language, each withheld recipe saying for whom of a household's `table`; `askAgain` asks
+    /// the model for the guard's repair.
     func guarded(
         _ answer: ValidAnswer,
         profile: KitchenProfile?,
@@ -29,7 +28,15 @@ struct ProfileGuard: Sendable {
     ) async -> ScanResponse {
         var response = answer.response
         if let profile, !profile.isEmpty {
-            response = await enforced(answer, profile: profile, table: table, safe: safe, logger: logger, askingAgain: askAgain)
+            response = await enforced(
+                answer,
+                profile: profile,
+                by: labels.dietGuard,
+                table: table,
+                safe: safe,
+                logger: logger,
+                askingAgain: askAgain
+            )
             response.appliedProfile = profile
         }
         return labels.labelled(response)
@@ -38,6 +45,7 @@ struct ProfileGuard: Sendable {
     private func enforced(
         _ answer: ValidAnswer,
         profile: KitchenProfile,
+        by dietGuard: DietGuard,
         table: [TableSeat],
         safe: SafeRecipes,
         logger: Logger,

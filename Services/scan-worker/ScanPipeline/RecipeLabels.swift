@@ -19,7 +19,10 @@ import SwiftOverlayShims
 /// after the guard, so every recipe shown, streamed or whole, carries it. The CPU time of each estimate is counted in
 /// `kiwi_worker_nutrition_cpu_seconds` (`make bench` reports it per scan).
 final class RecipeLabels: Sendable {
-    private let dietGuard: DietGuard
+    /// The guard of the answer's language.
+    let dietGuard: DietGuard
+    /// The language recipes are labelled as written in; nil for English, which a recipe without one is.
+    private let language: AnswerLanguage?
     /// Whether recipes are labelled with their allergens: always, but in a benchmark leg that measures what it costs.
     private let allergens: Bool
     private let nutrition: NutritionEstimator?
@@ -31,26 +34,34 @@ final class RecipeLabels: Sendable {
         var nutrition: RecipeNutrition?
     }
 
-    init(dietGuard: DietGuard = DietGuard(), allergens: Bool = true, nutrition: NutritionEstimator? = nil) {
-        self.dietGuard = dietGuard
+    init(language: AnswerLanguage = .en, allergens: Bool = true, nutrition: NutritionEstimator? = nil) {
+        self.language = language == .en ? nil : language
+        dietGuard = .reading(language)
         self.allergens = allergens
         self.nutrition = nutrition
     }
 
-    /// `recipe` with its allergens and nutrition.
+    /// `recipe` with its allergens, nutrition and language.
     func labelled(_ recipe: Recipe) -> Recipe {
         let label = label(of: recipe)
         var labelled = recipe
         if allergens { labelled.allergens = label.allergens }
         labelled.nutrition = label.nutrition
+        labelled.language = language
         return labelled
     }
 
-    /// `answer` with each recipe's allergens, as ``DietGuard/labelled(_:)`` labels it, and nutrition.
+    /// `answer` with each recipe's allergens, as ``DietGuard/labelled(_:)`` labels it, nutrition and language.
     func labelled(_ answer: ScanResponse) -> ScanResponse {
         var labelled = allergens ? dietGuard.labelled(answer) { label(of: $0).allergens } : answer
-        for (index, recipe) in answer.recipes.enumerated() { labelled.recipes[index].nutrition = label(of: recipe).nutrition }
-        if let recipe = labelled.dish?.recipe { labelled.dish?.recipe?.nutrition = measured { $0.nutrition(of: recipe) } }
+        for (index, recipe) in answer.recipes.enumerated() {
+            labelled.recipes[index].nutrition = label(of: recipe).nutrition
+            labelled.recipes[index].language = language
+        }
+        if let recipe = labelled.dish?.recipe {
+            labelled.dish?.recipe?.nutrition = measured { $0.nutrition(of: recipe) }
+            labelled.dish?.recipe?.language = language
+        }
         return labelled
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import KiwiDietGuard
 import KiwiModels
 import KiwiScans
 import Logging
@@ -43,6 +44,8 @@ struct ScanRequest: Sendable {
 extension ScanRequest {
     /// What the model's answer is held to.
     var rules: ScanResponseContract.ModelRules { pantry?.rules ?? .photos }
+    /// The guard of the language the answer is written in (``AnswerLanguage/of(_:)``), as its labels read it.
+    var dietGuard: DietGuard { labels.dietGuard }
 }
 
 /// What a pantry scan asks the model about (docs/architecture.md, "Scans from the pantry"): the items, soonest to use
@@ -140,7 +143,7 @@ struct ScanPipeline: Sendable {
             let response = answer.response
             result = response.receipt == nil ? .failure(ScanFailure(.notAReceipt, "The photos show no receipt.")) : .success(response)
         case .success(let answer) where request.plan != nil:
-            let outlining = PlanOutlining(repair: repair, dietGuard: profileGuard.dietGuard)
+            let outlining = PlanOutlining(repair: repair, dietGuard: request.dietGuard)
             let outlined = await outlining.outlined(
                 answer,
                 plan: request.plan!,

@@ -76,12 +76,11 @@ final class ShownState: Sendable {
 struct StreamedAnswering: ModelAnswering {
     let calling: ChatCompletionAnswering
     let sink: any ScanPartialSink
-    let dietGuard = DietGuard()
 
     func answer(_ request: ScanRequest, repair: ScanPrompt.Repair?, spending: inout ScanSpending, logger: Logger) async -> ModelReply {
         var request = request
         if request.mode != .dish, request.showsPartials || !request.shown.shown.isEmpty {
-            request.listener = AnswerShowing(request: request, sink: sink, dietGuard: dietGuard, logger: logger)
+            request.listener = AnswerShowing(request: request, sink: sink, dietGuard: request.dietGuard, logger: logger)
         }
         return await calling.answer(request, repair: repair, spending: &spending, logger: logger)
     }

@@ -39,6 +39,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
         public typealias IdempotencyKey = Swift.String
+        /// The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
+        ///
+        /// - Remark: Generated from `#/components/parameters/AcceptLanguage`.
+        public typealias AcceptLanguage = Swift.String
         /// For a member of a household: whom the scan cooks for, member ids of the household (`GET /v1/household`), comma-separated or the parameter repeated. Without it, the scan cooks for every member. The answer meets the allergies and diets of those named (`appliedProfile`), with the cook's own time and servings whether or not the cook is named. An id that is not a member's, or a person in no household naming any, is 404 `not_found`.
         ///
         /// - Remark: Generated from `#/components/parameters/ScanFor`.

@@ -934,6 +934,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DishRecipe/cost`.
             public var cost: Components.Schemas.RecipeCost?
+            /// - Remark: Generated from `#/components/schemas/DishRecipe/language`.
+            public var language: Components.Schemas.AnswerLanguage?
             /// Creates a new `DishRecipe`.
             ///
             /// - Parameters:
@@ -950,6 +952,7 @@ extension Components {
             ///   - stepDetails:
             ///   - nutrition:
             ///   - cost: What the recipe costs at the reader's pantry's prices now, as a fridge recipe's `cost`; absent when none of its ingredients has a price.
+            ///   - language:
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -963,7 +966,8 @@ extension Components {
                 allergens: Components.Schemas.RecipeAllergens? = nil,
                 stepDetails: Components.Schemas.StepDetails? = nil,
                 nutrition: Components.Schemas.RecipeNutrition? = nil,
-                cost: Components.Schemas.RecipeCost? = nil
+                cost: Components.Schemas.RecipeCost? = nil,
+                language: Components.Schemas.AnswerLanguage? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -978,6 +982,7 @@ extension Components {
                 self.stepDetails = stepDetails
                 self.nutrition = nutrition
                 self.cost = cost
+                self.language = language
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -993,6 +998,7 @@ extension Components {
                 case stepDetails
                 case nutrition
                 case cost
+                case language
             }
         }
         /// A conflict: a recipe kept or shown after its scan names, or is labelled with, a food of a group that the caller's profile excludes today: one of their allergies, or a food their diet excludes. Found by the same allergen and diet guard that checks every scan's answer, from two sources, each enough alone: the recipe's `allergens` labels, and the guard's reading of its name, summary, ingredients and steps. One per group, where the recipe first names it.
@@ -1190,6 +1196,21 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/KitchenProfile/currency`.
             public var currency: Components.Schemas.CurrencyCode?
+            /// The language answers are written in (docs/architecture.md, "Answers in the cook's language"): only the languages whose allergen words the guard reads; any other is 400, naming these. When absent, a scan is answered in the best of these that the request's `Accept-Language` names, else in English.
+            ///
+            /// - Remark: Generated from `#/components/schemas/KitchenProfile/language`.
+            public var language: Components.Schemas.AnswerLanguage?
+            /// The units a scan's recipes are written in: the model is asked for their amounts and for the temperatures of their steps in them. When absent, recipes come as the model writes them. A saved recipe is converted by the request's `units`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/KitchenProfile/units`.
+            @frozen public enum UnitsPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case metric = "metric"
+                case us = "us"
+            }
+            /// The units a scan's recipes are written in: the model is asked for their amounts and for the temperatures of their steps in them. When absent, recipes come as the model writes them. A saved recipe is converted by the request's `units`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/KitchenProfile/units`.
+            public var units: Components.Schemas.KitchenProfile.UnitsPayload?
             /// Creates a new `KitchenProfile`.
             ///
             /// - Parameters:
@@ -1201,6 +1222,8 @@ extension Components {
             ///   - mealTimes: When each meal is eaten, as a plan's calendar shows it: a local time of day, `HH:mm`. A meal left out is at its standard time: breakfast 08:00, lunch 12:30, dinner 19:00.
             ///   - timeZone: The IANA time zone of the meal times (`Europe/Berlin`); UTC when unset. A zone the IANA database does not name is 400.
             ///   - currency: The currency recipes and shopping lists are costed in (docs/architecture.md, "What a recipe costs"); food priced in another is left unpriced. Set from the first receipt added to the pantry while absent; a `PUT` without it leaves it unset, and the next receipt added sets it again.
+            ///   - language: The language answers are written in (docs/architecture.md, "Answers in the cook's language"): only the languages whose allergen words the guard reads; any other is 400, naming these. When absent, a scan is answered in the best of these that the request's `Accept-Language` names, else in English.
+            ///   - units: The units a scan's recipes are written in: the model is asked for their amounts and for the temperatures of their steps in them. When absent, recipes come as the model writes them. A saved recipe is converted by the request's `units`.
             public init(
                 diets: [Components.Schemas.Diet]? = nil,
                 allergies: [Components.Schemas.Allergen]? = nil,
@@ -1209,7 +1232,9 @@ extension Components {
                 servings: Swift.Int? = nil,
                 mealTimes: Components.Schemas.KitchenProfile.MealTimesPayload? = nil,
                 timeZone: Swift.String? = nil,
-                currency: Components.Schemas.CurrencyCode? = nil
+                currency: Components.Schemas.CurrencyCode? = nil,
+                language: Components.Schemas.AnswerLanguage? = nil,
+                units: Components.Schemas.KitchenProfile.UnitsPayload? = nil
             ) {
                 self.diets = diets
                 self.allergies = allergies
@@ -1219,6 +1244,8 @@ extension Components {
                 self.mealTimes = mealTimes
                 self.timeZone = timeZone
                 self.currency = currency
+                self.language = language
+                self.units = units
             }
             public enum CodingKeys: String, CodingKey {
                 case diets
@@ -1229,6 +1256,8 @@ extension Components {
                 case mealTimes
                 case timeZone
                 case currency
+                case language
+                case units
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1264,6 +1293,14 @@ extension Components {
                     Components.Schemas.CurrencyCode.self,
                     forKey: .currency
                 )
+                self.language = try container.decodeIfPresent(
+                    Components.Schemas.AnswerLanguage.self,
+                    forKey: .language
+                )
+                self.units = try container.decodeIfPresent(
+                    Components.Schemas.KitchenProfile.UnitsPayload.self,
+                    forKey: .units
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "diets",
                     "allergies",
@@ -1272,7 +1309,9 @@ extension Components {
                     "servings",
                     "mealTimes",
                     "timeZone",
-                    "currency"
+                    "currency",
+                    "language",
+                    "units"
                 ])
             }
         }
@@ -1889,6 +1928,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Recipe/cost`.
             public var cost: Components.Schemas.RecipeCost?
+            /// - Remark: Generated from `#/components/schemas/Recipe/language`.
+            public var language: Components.Schemas.AnswerLanguage?
             /// Creates a new `Recipe`.
             ///
             /// - Parameters:
@@ -1906,6 +1947,7 @@ extension Components {
             ///   - nutrition:
             ///   - usesUp: A pantry scan's recipe only (`POST /v1/scans` with `{"source": "pantry"}`): the pantry items it uses up, by the ids `GET /v1/pantry` lists, as they were when the scan was made (a recipe saved from it keeps them, and an item since deleted is named by none). Absent from any other scan's recipe.
             ///   - cost: What the recipe costs at the reader's pantry's prices now, counted whenever it is read (in a scan's answer and its `recipe` events, the recipe box and a plan), for its servings as shown; absent when none of its ingredients has a price.
+            ///   - language:
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -1920,7 +1962,8 @@ extension Components {
                 stepDetails: Components.Schemas.StepDetails? = nil,
                 nutrition: Components.Schemas.RecipeNutrition? = nil,
                 usesUp: [Swift.String]? = nil,
-                cost: Components.Schemas.RecipeCost? = nil
+                cost: Components.Schemas.RecipeCost? = nil,
+                language: Components.Schemas.AnswerLanguage? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -1936,6 +1979,7 @@ extension Components {
                 self.nutrition = nutrition
                 self.usesUp = usesUp
                 self.cost = cost
+                self.language = language
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1952,7 +1996,19 @@ extension Components {
                 case nutrition
                 case usesUp
                 case cost
+                case language
             }
+        }
+        /// The language a recipe's text is written in (docs/architecture.md, "Answers in the cook's language"), set by Kiwi, never by the model; a saved recipe is checked against today's profile in it. Absent from a recipe in English.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AnswerLanguage`.
+        @frozen public enum AnswerLanguage: String, Codable, Hashable, Sendable, CaseIterable {
+            case en = "en"
+            case de = "de"
+            case fr = "fr"
+            case es = "es"
+            case it = "it"
+            case nl = "nl"
         }
         /// What a recipe costs at the pantry's prices: what its food last cost on the receipts added to the pantry, never a quote (docs/architecture.md, "What a recipe costs").
         ///

@@ -721,17 +721,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/scan/POST/header/Idempotency-Key`.
                 public var idempotencyKey: Components.Parameters.IdempotencyKey?
+                /// The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
+                ///
+                /// - Remark: Generated from `#/paths/v1/scan/POST/header/Accept-Language`.
+                public var acceptLanguage: Components.Parameters.AcceptLanguage?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ScanFridge.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - idempotencyKey: The client's name for this scan (draft-ietf-httpapi-idempotency-key-header), 1–255 visible ASCII characters, optionally in double quotes (a structured-field string; `""` is empty and refused). A request with a key this user already sent with the same photo gets that scan's answer (no second charge, no second model call); with other photos or another mode it is 422 `idempotency_key_reused`.
+                ///   - acceptLanguage: The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
                 ///   - accept:
                 public init(
                     idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    acceptLanguage: Components.Parameters.AcceptLanguage? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ScanFridge.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.idempotencyKey = idempotencyKey
+                    self.acceptLanguage = acceptLanguage
                     self.accept = accept
                 }
             }
@@ -1868,6 +1875,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/scans/POST/header/Idempotency-Key`.
                 public var idempotencyKey: Components.Parameters.IdempotencyKey?
+                /// The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
+                ///
+                /// - Remark: Generated from `#/paths/v1/scans/POST/header/Accept-Language`.
+                public var acceptLanguage: Components.Parameters.AcceptLanguage?
                 /// Preferences (RFC 7240). `wait=N` makes the server wait up to N seconds for the scan to finish before answering; N above 60 is treated as 60. Other preferences (`respond-async`, …) are ignored; without a `wait` the answer is immediate.
                 ///
                 /// - Remark: Generated from `#/paths/v1/scans/POST/header/Prefer`.
@@ -1877,14 +1888,17 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - idempotencyKey: The client's name for this scan (draft-ietf-httpapi-idempotency-key-header), 1–255 visible ASCII characters, optionally in double quotes (a structured-field string; `""` is empty and refused). A request with a key this user already sent with the same photo gets that scan's answer (no second charge, no second model call); with other photos or another mode it is 422 `idempotency_key_reused`.
+                ///   - acceptLanguage: The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
                 ///   - prefer: Preferences (RFC 7240). `wait=N` makes the server wait up to N seconds for the scan to finish before answering; N above 60 is treated as 60. Other preferences (`respond-async`, …) are ignored; without a `wait` the answer is immediate.
                 ///   - accept:
                 public init(
                     idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    acceptLanguage: Components.Parameters.AcceptLanguage? = nil,
                     prefer: Swift.String? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateScan.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.idempotencyKey = idempotencyKey
+                    self.acceptLanguage = acceptLanguage
                     self.prefer = prefer
                     self.accept = accept
                 }
@@ -4084,6 +4098,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/scans/{id}/refinements/POST/header/Idempotency-Key`.
                 public var idempotencyKey: Components.Parameters.IdempotencyKey?
+                /// The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
+                ///
+                /// - Remark: Generated from `#/paths/v1/scans/{id}/refinements/POST/header/Accept-Language`.
+                public var acceptLanguage: Components.Parameters.AcceptLanguage?
                 /// As for `POST /v1/scans`; `wait=N` waits up to N (at most 60) seconds for the scan to finish.
                 ///
                 /// - Remark: Generated from `#/paths/v1/scans/{id}/refinements/POST/header/Prefer`.
@@ -4093,14 +4111,17 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - idempotencyKey: The client's name for this scan (draft-ietf-httpapi-idempotency-key-header), 1–255 visible ASCII characters, optionally in double quotes (a structured-field string; `""` is empty and refused). A request with a key this user already sent with the same photo gets that scan's answer (no second charge, no second model call); with other photos or another mode it is 422 `idempotency_key_reused`.
+                ///   - acceptLanguage: The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
                 ///   - prefer: As for `POST /v1/scans`; `wait=N` waits up to N (at most 60) seconds for the scan to finish.
                 ///   - accept:
                 public init(
                     idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    acceptLanguage: Components.Parameters.AcceptLanguage? = nil,
                     prefer: Swift.String? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RefineScan.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.idempotencyKey = idempotencyKey
+                    self.acceptLanguage = acceptLanguage
                     self.prefer = prefer
                     self.accept = accept
                 }
@@ -12487,17 +12508,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/plans/POST/header/Idempotency-Key`.
                 public var idempotencyKey: Components.Parameters.IdempotencyKey?
+                /// The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
+                ///
+                /// - Remark: Generated from `#/paths/v1/plans/POST/header/Accept-Language`.
+                public var acceptLanguage: Components.Parameters.AcceptLanguage?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreatePlan.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - idempotencyKey: The client's name for this scan (draft-ietf-httpapi-idempotency-key-header), 1–255 visible ASCII characters, optionally in double quotes (a structured-field string; `""` is empty and refused). A request with a key this user already sent with the same photo gets that scan's answer (no second charge, no second model call); with other photos or another mode it is 422 `idempotency_key_reused`.
+                ///   - acceptLanguage: The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
                 ///   - accept:
                 public init(
                     idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    acceptLanguage: Components.Parameters.AcceptLanguage? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreatePlan.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.idempotencyKey = idempotencyKey
+                    self.acceptLanguage = acceptLanguage
                     self.accept = accept
                 }
             }
@@ -13356,12 +13384,21 @@ public enum Operations {
             public var path: Operations.GetPlanMealRecipe.Input.Path
             /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
+                ///
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/GET/header/Accept-Language`.
+                public var acceptLanguage: Components.Parameters.AcceptLanguage?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlanMealRecipe.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - acceptLanguage: The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlanMealRecipe.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    acceptLanguage: Components.Parameters.AcceptLanguage? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlanMealRecipe.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.acceptLanguage = acceptLanguage
                     self.accept = accept
                 }
             }
@@ -14453,17 +14490,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/header/Idempotency-Key`.
                 public var idempotencyKey: Components.Parameters.IdempotencyKey?
+                /// The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
+                ///
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/meals/{mealId}/replacement/POST/header/Accept-Language`.
+                public var acceptLanguage: Components.Parameters.AcceptLanguage?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReplacePlanMeal.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - idempotencyKey: The client's name for this scan (draft-ietf-httpapi-idempotency-key-header), 1–255 visible ASCII characters, optionally in double quotes (a structured-field string; `""` is empty and refused). A request with a key this user already sent with the same photo gets that scan's answer (no second charge, no second model call); with other photos or another mode it is 422 `idempotency_key_reused`.
+                ///   - acceptLanguage: The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
                 ///   - accept:
                 public init(
                     idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    acceptLanguage: Components.Parameters.AcceptLanguage? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReplacePlanMeal.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.idempotencyKey = idempotencyKey
+                    self.acceptLanguage = acceptLanguage
                     self.accept = accept
                 }
             }
@@ -15042,12 +15086,21 @@ public enum Operations {
             public var path: Operations.WritePlanRecipes.Input.Path
             /// - Remark: Generated from `#/paths/v1/plans/{id}/recipes/POST/header`.
             public struct Headers: Sendable, Hashable {
+                /// The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
+                ///
+                /// - Remark: Generated from `#/paths/v1/plans/{id}/recipes/POST/header/Accept-Language`.
+                public var acceptLanguage: Components.Parameters.AcceptLanguage?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WritePlanRecipes.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - acceptLanguage: The languages the person reads (RFC 9110), for a profile without `language`: the scan is answered in the best of those Kiwi answers in (`KitchenProfile.language`), read by their primary subtags (`de-AT` is German), else in English. A language Kiwi does not answer in is no error.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WritePlanRecipes.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    acceptLanguage: Components.Parameters.AcceptLanguage? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WritePlanRecipes.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.acceptLanguage = acceptLanguage
                     self.accept = accept
                 }
             }
