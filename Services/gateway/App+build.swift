@@ -196,6 +196,7 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     BlockingScanController(scans: scans, costs: answerCosts, metrics: metrics).addRoutes(to: signedIn)
     ScansController(scans: scans, costs: answerCosts).addRoutes(to: signedIn)
     ReceiptLinesController(ledger: dependencies.ledger).addRoutes(to: signedIn)
+    DietGuard.loadEveryLanguage()
     let profileCheck = TodaysProfileCheck(tableProfile: tableProfile)
     let mealRecipes = PlanMealRecipes(
         scans: scans,

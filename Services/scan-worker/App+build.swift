@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Hummingbird
 import KiwiDatabase
+import KiwiDietGuard
 import KiwiMessaging
 import KiwiScanMessages
 import KiwiScanStore
@@ -63,6 +64,7 @@ func buildApplication(configuration: ScanWorkerConfiguration, logger: Logger) as
     )
     let partialSink: any ScanPartialSink =
         configuration.omissions.omits(.shows) ? UnstoredPartialSink() : StoredPartialSink(scans: scans, announcer: announcer)
+    DietGuard.loadEveryLanguage()
     let pipeline = ScanPipeline(
         answering: configuration.stream ? StreamedAnswering(calling: calling, sink: partialSink) : calling,
         repair: AnswerRepair(metrics: metrics),

@@ -68,6 +68,12 @@ public struct DietGuard: Sendable {
         }
     }
 
+    /// Builds every language's guard now, its lexicon read and its words' forms worked out: a service does it before
+    /// its first request, so that no scan waits on a lexicon and its deadline.
+    public static func loadEveryLanguage() {
+        for language in AnswerLanguage.allCases { _ = reading(language) }
+    }
+
     private static let english = DietGuard()
     private static let german = DietGuard(lexicon: .builtIn(.de))
     private static let french = DietGuard(lexicon: .builtIn(.fr))

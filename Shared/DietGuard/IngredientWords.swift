@@ -152,6 +152,8 @@ struct WordForms: Sendable {
     /// Reads the words of `entries`: every term, name and marker of the lexicon, its whole words and compound parts.
     /// Every form ``knows(_:)`` reads as a known word, worked out once from the lexicon's words.
     private let knownForms: Set<String>
+    /// Every word one of whose readings (``readings(of:)``) is a lexicon word: no other word can stand for one.
+    private let readableForms: Set<String>
     /// Every form a compound's part may take (``isPart(_:last:)``): not last, a known word's inflections; last, its
     /// derived forms too. Worked out once, so that a compound's search looks each candidate part up once.
     private let partForms: Set<String>
@@ -167,6 +169,7 @@ struct WordForms: Sendable {
         self.morphology = morphology
         let readable = known.filter { $0.count >= Self.shortestPart }
         knownForms = Self.forms(of: readable, morphology, derived: true, notDerived: notDerived)
+        readableForms = Self.forms(of: known, morphology, derived: true, notDerived: notDerived)
         let oneWordEntries = oneWordEntries
         let parts = readable.filter { ($0.count > Self.shortestPart || oneWordEntries.contains($0)) && !notParts.contains($0) }
         partForms = Self.forms(of: parts, morphology, derived: false, notDerived: notDerived)
@@ -226,6 +229,14 @@ struct WordForms: Sendable {
             }
         }
         return stems
+    }
+
+    /// The words `word` may stand for as a lexicon reads it: its ``singulars(of:)``, and the ``stems(of:)`` of three
+    /// letters or more. Only those that are lexicon words can match an entry, so a word none of whose readings is one
+    /// (most of a text's words) is read as itself alone, without working its forms out.
+    func readings(of word: String) -> (singulars: Set<String>, stems: Set<String>) {
+        guard readableForms.contains(word) else { return ([word], []) }
+        return (Set(singulars(of: word)), Set(stems(of: word).filter { $0.count >= Self.shortestPart }))
     }
 
     /// Whether the lexicon knows `word`, in the singular, a plural or a derived form of three letters or more.
@@ -335,8 +346,9 @@ struct LexiconReading {
 
     init(_ text: IngredientWords, forms: WordForms, groupsByTermStart: [String: [String]]) {
         self.text = text.splittingCompounds(forms)
-        singulars = self.text.words.map { Set(forms.singulars(of: $0)) }
-        stems = self.text.words.map { Set(forms.stems(of: $0).filter { $0.count >= 3 }) }
+        let readings = self.text.words.map(forms.readings(of:))
+        singulars = readings.map(\.singulars)
+        stems = readings.map(\.stems)
         nameableGroups = Set((singulars + stems).joined().flatMap { groupsByTermStart[$0] ?? [] })
     }
 }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import KiwiDatabase
 import KiwiDevelopment
+import KiwiDietGuard
 import KiwiModels
 import KiwiNutrition
 import KiwiOpenAI
@@ -79,6 +80,8 @@ final class PipelineInstructionWorkload: XCTestCase {
         let sink = CountingSink()
         let pipeline = PipelineFixtures.streamedPipeline(routes: [route], sink: sink)
         let nutrition = NutritionEstimator(try FoodTable(tsv: KiwiSchema.foodTable))
+        // Loaded before the first scan, as the worker loads its lexicons before consuming.
+        _ = DietGuard.reading(.en)
         for _ in 0..<repeats {
             var request = PipelineFixtures.request(profile: profile)
             request.table = table
