@@ -30,9 +30,10 @@ public enum FridgeAnswers {
     }
 
     /// A valid model answer (no ids, as the schema asks) for a photo with this SHA-256 digest: a fridge's four recipes,
-    /// about 1,650 completion tokens, the size of a real four-recipe gpt-4o answer with quantities and step details.
-    public static func answer(forDigest digest: [UInt8]) -> JSONValue {
-        let fridge = fridges[Int(digest[0]) % fridges.count]
+    /// about 1,650 completion tokens, the size of a real four-recipe gpt-4o answer with quantities and step details. In
+    /// another language than English, that language's one fridge (``fridgesByLanguage``), as a model asked for it writes.
+    public static func answer(forDigest digest: [UInt8], in language: AnswerLanguage = .en) -> JSONValue {
+        let fridge = fridgesByLanguage[language] ?? fridges[Int(digest[0]) % fridges.count]
         return answer(fridge, recipes: fridge.recipes) { index in Double(Int(digest[(2 + index) % digest.count]) % 9 - 4) / 100 }
     }
 

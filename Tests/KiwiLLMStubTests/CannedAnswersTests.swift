@@ -20,9 +20,28 @@ struct CannedAnswersTests {
     /// The allergen groups the lexicon finds in `recipe`'s ingredients that it does not declare. Ingredients only: the
     /// lexicon reads a dish's name and its steps cautiously ("Pad Thai" may hold shrimp), and the label adds what it finds
     /// there anyway.
-    func undeclared(in recipe: some GuardedRecipe) -> Set<KitchenProfile.Allergen> {
-        Set(recipe.ingredientNames.flatMap(dietGuard.groups(in:)).compactMap(KitchenProfile.Allergen.init(rawValue:)))
+    func undeclared(in recipe: some GuardedRecipe, by reader: DietGuard? = nil) -> Set<KitchenProfile.Allergen> {
+        Set(recipe.ingredientNames.flatMap((reader ?? dietGuard).groups(in:)).compactMap(KitchenProfile.Allergen.init(rawValue:)))
             .subtracting(recipe.allergens ?? [])
+    }
+
+    @Test("every language Kiwi answers in besides English has a canned fridge of four recipes")
+    func everyLanguageHasAFridge() {
+        #expect(Set(FridgeAnswers.fridgesByLanguage.keys) == Set(AnswerLanguage.allCases).subtracting([.en]))
+        #expect(FridgeAnswers.fridgesByLanguage.values.allSatisfy { $0.recipes.count == 4 })
+    }
+
+    @Test(
+        "each language's canned fridge passes the contract and declares every allergen its language's guard finds in its ingredients",
+        arguments: AnswerLanguage.allCases.filter { $0 != .en }
+    )
+    func languageFridgeDeclaresItsAllergens(_ language: AnswerLanguage) throws {
+        let answer = FridgeAnswers.answer(forDigest: digest(picking: 0), in: language).serialized()
+        let response = try ScanResponseContract.validateModelAnswer(Data(answer.utf8), idSeed: UUID())
+        #expect(response.recipes.count == 4)
+        for recipe in response.recipes {
+            #expect(undeclared(in: recipe, by: .reading(language)).isEmpty, "\(recipe.name)")
+        }
     }
 
     @Test(

@@ -46,6 +46,21 @@ struct LanguageEndToEndTests {
         }
     }
 
+    @Test("the stub answers a German profile in German, and the recipe whose dressing is peanut butter is withheld")
+    func stubAnswersInGerman() async throws {
+        try await SystemRig.run { rig in
+            let token = try await rig.signIn()
+            let profile = #"{"allergies": ["peanuts"], "language": "de"}"#
+            #expect(try await rig.send(.PUT, "/v1/profile", token: token, contentType: "application/json", body: Array(profile.utf8)).status == 200)
+            let scan = try await rig.scan(photo, token: token)
+            #expect(scan.status == 200)
+            let response = try ScanResponseContract.validate(scan.body)
+            #expect(response.withheldRecipes.map(\.name) == ["Möhren-Apfel-Rohkost mit Erdnussdressing"])
+            #expect(response.recipes.count == 3 && response.recipes.allSatisfy { $0.language == .de })
+            #expect(response.recipes.allSatisfy { !($0.allergens ?? []).contains(.peanuts) })
+        }
+    }
+
     @Test("without a language in the profile, the best supported one Accept-Language names is asked for")
     func acceptLanguageChoosesTheLanguage() async throws {
         try await SystemRig.run { rig in

@@ -1,6 +1,7 @@
 import Foundation
 import KiwiDevelopment
 import KiwiJPEG
+import KiwiModels
 import KiwiOpenAI
 import KiwiStrictJSON
 
@@ -40,6 +41,13 @@ struct CheckedRequest: Sendable {
     var isDish: Bool { parameters.schemaName == "kiwi_dish" }
     /// Whether the request asks to read a receipt.
     var isReceipt: Bool { parameters.schemaName == "kiwi_receipt" }
+    /// The language Kiwi's prompt asks the answer to be written in ("Write every name, … in German"), as a model reads
+    /// it; English when it asks none.
+    var language: AnswerLanguage {
+        AnswerLanguage.allCases.first { language in
+            parameters.userTexts.contains { $0.contains(" in \(language.englishName), as a cook who speaks it writes them") }
+        } ?? .en
+    }
     /// The stub's own answer for a request whose image (or text) has this digest: a dish's, a receipt's, a plan's, a
     /// pantry scan's or a fridge's; a receipt's as `receipts` chooses.
     func ownAnswer(forDigest digest: [UInt8], receipts: ReceiptAnswers.Choice = .byPhoto) -> JSONValue {
@@ -47,7 +55,8 @@ struct CheckedRequest: Sendable {
         if isReceipt { return ReceiptAnswers.answer(forDigest: digest, choosing: receipts) }
         if let planSlots = parameters.planSlots { return PlanAnswers.answer(slots: planSlots, usingUp: parameters.pantryIDs ?? []) }
         let answer =
-            parameters.pantryIDs.map { PantryAnswers.answer(forDigest: digest, usingUp: $0) } ?? FridgeAnswers.answer(forDigest: digest)
+            parameters.pantryIDs.map { PantryAnswers.answer(forDigest: digest, usingUp: $0) }
+            ?? FridgeAnswers.answer(forDigest: digest, in: language)
         // As many recipes as the schema allows, the first first, as a model held to it writes.
         guard let most = parameters.mostRecipes, case .object(var object) = answer, case .array(let recipes)? = object["recipes"],
             recipes.count > most
