@@ -11,7 +11,7 @@ public enum KiwiSchema {
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
         partialRows, lz4Compression, foodTableVersion, households, sharedKitchen, shoppingQuantities, mealPlans, planCalendars,
-        mealRecipes, receiptScans, pantryReceipts,
+        mealRecipes, receiptScans, pantryReceipts, writtenOutKeys,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -1088,5 +1088,27 @@ public enum KiwiSchema {
 
     /// The auth service drops the `scan_quota` table of migration 1, should it run after the gateway's migration 2 on
     /// a new database.
+    /// Version 29: the keys of pantry items, shopping-list items and prices with "ß", "œ", "æ" or "ø" written out
+    /// ("weißwein" → "weisswein"), as `IngredientKey` now writes them, so that an item kept before meets the same
+    /// name added now. A key whose written-out form another row of the kitchen shares is left as it was: two items the
+    /// person kept apart stay apart, and no key is written twice.
+    static let writtenOutKeys = Migration(
+        version: 29,
+        name: "write out sharp s and ligatures in item keys",
+        statements: ["pantry_items", "shopping_list_items", "pantry_prices"].map { table in
+            func writtenOut(_ key: String) -> String {
+                "replace(replace(replace(replace(\(key), 'ß', 'ss'), 'œ', 'oe'), 'æ', 'ae'), 'ø', 'o')"
+            }
+            return """
+                UPDATE \(table) AS t SET key = \(writtenOut("t.key"))
+                WHERE t.key ~ '[ßœæø]'
+                AND NOT EXISTS (
+                    SELECT 1 FROM \(table) AS other
+                    WHERE other.kitchen_id = t.kitchen_id AND other.key <> t.key AND \(writtenOut("other.key")) = \(writtenOut("t.key"))
+                )
+                """
+        }
+    )
+
     static let retireScanQuota = Migration(version: 3, name: "retire scan_quota", statements: ["DROP TABLE IF EXISTS scan_quota"])
 }

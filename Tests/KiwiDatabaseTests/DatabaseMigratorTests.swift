@@ -149,3 +149,33 @@ struct DatabaseMigratorTests {
         return versions
     }
 }
+
+/// Version 29 writes out "ß", "œ", "æ" and "ø" in stored item keys, as `IngredientKey` now does.
+@Suite("Database migrations: written-out keys")
+struct WrittenOutKeysMigrationTests {
+    let logger = Logger(label: "test.migrations")
+
+    @Test("a kept key is written out, unless another of the kitchen's keys would then be the same")
+    func keysAreWrittenOut() async throws {
+        try await withTemporaryDatabase { configuration in
+            try await withClient(configuration) { client in
+                _ = try await DatabaseMigrator(migrations: KiwiSchema.migrations.filter { $0.version < 29 }).migrate(client, logger: logger)
+                let kitchen = UUID()
+                for key in ["weißwein", "bœuf", "strasse", "straße"] {
+                    try await client.query(
+                        """
+                        INSERT INTO pantry_prices (kitchen_id, key, amount, unit, currency)
+                        VALUES (\(kitchen), \(key), 1, 'piece', 'EUR')
+                        """
+                    )
+                }
+                _ = try await DatabaseMigrator().migrate(client, logger: logger)
+                var keys: Set<String> = []
+                for try await key in try await client.query("SELECT key FROM pantry_prices WHERE kitchen_id = \(kitchen)").decode(String.self) {
+                    keys.insert(key)
+                }
+                #expect(keys == ["weisswein", "boeuf", "strasse", "straße"])
+            }
+        }
+    }
+}
