@@ -33,7 +33,8 @@ TOLERANCE = 0.05
 
 # Each workload: its XCTest case, and N, the requests of the smaller run. Two runs of the same N differ by a few million
 # instructions in some 3 billion, as threads happen to interleave: N keeps that under 1 % of one request's cost, well
-# inside the budget's 5 %, and a run under callgrind within a minute.
+# inside the budget's 5 %, and a run under callgrind within a minute. A timer's work falling in one run and not the other
+# moves a count further (up to 6 % of a gateway request): ``measure`` keeps the lower of two runs.
 WORKLOADS = {
     "worker-streamed-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswers", 2),
     "worker-household-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswersForAHousehold", 2),
@@ -137,14 +138,19 @@ def count(bundle, suite, repeats):
 
 
 def measure():
-    """Each workload's instructions per request: (count of 2N requests − count of N) / N."""
+    """Each workload's instructions per request: (count of 2N requests − count of N) / N, each count the lower of two
+    runs: a run that a timer's work (a sweep, a cache's expiry) happens to fall in counts that work too, and the lower
+    run is the one without it."""
     if shutil.which("valgrind") is None:
         raise BudgetError("valgrind is not installed (deploy/local/install-packages.sh valgrind)")
     bundle = stripped_bundle()
-    runs = [(suite, repeats * times) for suite, repeats in WORKLOADS.values() for times in (1, 2)]
+    runs = [(suite, repeats * times) for suite, repeats in WORKLOADS.values() for times in (1, 2)] * 2
     # Two runs at a time, one per core: a count does not depend on what else the machine does.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        totals = dict(zip(runs, pool.map(lambda run: count(bundle, *run), runs)))
+        counted = list(pool.map(lambda run: count(bundle, *run), runs))
+    totals = {}
+    for run, total in zip(runs, counted):
+        totals[run] = min(total, totals.get(run, total))
     counts = {}
     for workload, (suite, repeats) in WORKLOADS.items():
         counts[workload] = round((totals[(suite, 2 * repeats)] - totals[(suite, repeats)]) / repeats)
