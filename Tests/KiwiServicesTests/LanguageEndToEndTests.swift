@@ -34,7 +34,7 @@ struct LanguageEndToEndTests {
         try await SystemRig.run(behaviour: StubBehaviour(answers: [dictated])) { rig in
             let token = try await rig.signIn()
             let profile = #"{"allergies": ["peanuts"], "language": "\#(language)"}"#
-            #expect(try await rig.send(.PUT, "/v1/profile", token: token, contentType: "application/json", body: Array(profile.utf8)).status == 200)
+            #expect(try await rig.putProfile(profile, token: token).status == 200)
             let scan = try await rig.scan(photo, token: token)
             #expect(scan.status == 200)
             let response = try ScanResponseContract.validate(scan.body)
@@ -51,7 +51,7 @@ struct LanguageEndToEndTests {
         try await SystemRig.run { rig in
             let token = try await rig.signIn()
             let profile = #"{"allergies": ["peanuts"], "language": "de"}"#
-            #expect(try await rig.send(.PUT, "/v1/profile", token: token, contentType: "application/json", body: Array(profile.utf8)).status == 200)
+            #expect(try await rig.putProfile(profile, token: token).status == 200)
             let scan = try await rig.scan(photo, token: token)
             #expect(scan.status == 200)
             let response = try ScanResponseContract.validate(scan.body)
@@ -90,7 +90,7 @@ struct LanguageEndToEndTests {
     func unguardedLanguageIsRefused() async throws {
         try await SystemRig.run(workers: 0) { rig in
             let token = try await rig.signIn()
-            let put = try await rig.send(.PUT, "/v1/profile", token: token, contentType: "application/json", body: Array(#"{"language": "pt"}"#.utf8))
+            let put = try await rig.putProfile(#"{"language": "pt"}"#, token: token)
             #expect(put.status == 400)
             #expect(String(decoding: put.body, as: UTF8.self).contains("must be one of en, de, fr, es, it, nl"))
         }

@@ -14,10 +14,6 @@ import Testing
 struct ProfileEndToEndTests {
     let photo = SyntheticJPEG.make(size: 16 * 1024, seed: 83)
 
-    func putProfile(_ json: String, token: String, rig: SystemRig) async throws -> SystemRig.Exchange {
-        try await rig.send(.PUT, "/v1/profile", token: token, contentType: "application/json", body: Array(json.utf8))
-    }
-
     /// Every name, ingredient, substitution, step and tip of the answer's recipes, lower-cased.
     func recipeText(_ response: ScanResponse) -> String {
         response.recipes.flatMap { recipe in
@@ -34,7 +30,7 @@ struct ProfileEndToEndTests {
         ])
         try await SystemRig.run(behaviour: StubBehaviour(answers: [pesto])) { rig in
             let token = try await rig.signIn()
-            #expect(try await putProfile(#"{"allergies": ["tree_nuts"]}"#, token: token, rig: rig).status == 200)
+            #expect(try await rig.putProfile(#"{"allergies": ["tree_nuts"]}"#, token: token).status == 200)
             let answer = try await rig.scan(photo, token: token)
             #expect(answer.status == 200)
             let response = try ScanResponseContract.validate(answer.body)
@@ -63,7 +59,7 @@ struct ProfileEndToEndTests {
         ])
         try await SystemRig.run(behaviour: StubBehaviour(answers: [answer])) { rig in
             let token = try await rig.signIn()
-            #expect(try await putProfile(#"{"diets": ["vegan"]}"#, token: token, rig: rig).status == 200)
+            #expect(try await rig.putProfile(#"{"diets": ["vegan"]}"#, token: token).status == 200)
             let scan = try await rig.scan(photo, token: token)
             #expect(scan.status == 200)
             let response = try ScanResponseContract.validate(scan.body)
@@ -80,7 +76,7 @@ struct ProfileEndToEndTests {
         try await SystemRig.run(workers: 0) { rig in
             let token = try await rig.signIn()
             let userID = try await rig.userID(of: token)
-            #expect(try await putProfile(#"{"allergies": ["milk"], "servings": 2}"#, token: token, rig: rig).status == 200)
+            #expect(try await rig.putProfile(#"{"allergies": ["milk"], "servings": 2}"#, token: token).status == 200)
             let count: @Sendable (PostgresClient) async throws -> Int = { client in
                 for try await count in try await client.query("SELECT count(*)::int FROM profiles WHERE user_id = \(userID)").decode(Int.self) {
                     return count

@@ -218,6 +218,11 @@ struct SystemRig: Sendable {
     }
 
     /// `POST /v1/scan` with `image` as the multipart field `field`, and any `headers`.
+    /// `PUT /v1/profile` with `json`.
+    func putProfile(_ json: String, token: String) async throws -> Exchange {
+        try await send(.PUT, "/v1/profile", token: token, contentType: "application/json", body: Array(json.utf8))
+    }
+
     func scan(_ image: [UInt8], token: String, field: String = "image", headers: [(String, String)] = []) async throws -> Exchange {
         let upload = MultipartUpload.make(image, field: field)
         return try await send(.POST, "/v1/scan", token: token, contentType: upload.contentType, body: upload.body, headers: headers)
