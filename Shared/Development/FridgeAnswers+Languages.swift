@@ -132,6 +132,14 @@ extension FridgeAnswers {
                     tip: "Zwei Pfannen gleichzeitig nehmen: Die Kartoffeln liegen dann in einer Lage und werden schneller knusprig.",
                     allergens: []
                 ),
+            ],
+            englishNames: [
+                "Eier": "eggs", "Kartoffeln": "potatoes", "Speck": "bacon", "Zwiebeln": "onions", "Möhren": "carrots", "Äpfel": "apples",
+                "Schnittlauch": "chives", "Senf": "mustard", "Zitrone": "lemon", "Butterschmalz": "clarified butter",
+                "Salz und schwarzer Pfeffer": "salt and black pepper", "Milch": "milk", "Butter": "butter", "Weizenmehl": "wheat flour",
+                "Salz und eine Prise Zucker": "salt and a pinch of sugar", "Erdnussbutter": "peanut butter",
+                "Ungesalzene Erdnüsse": "unsalted peanuts", "Honig": "honey", "Rapsöl": "rapeseed oil", "Salz": "salt",
+                "Getrockneter Majoran": "dried marjoram",
             ]
         ),
         .fr: Fridge(
@@ -256,6 +264,14 @@ extension FridgeAnswers {
                     tip: "Ne pas laver les champignons à grande eau: un coup de papier humide suffit, et ils dorent plus vite.",
                     allergens: []
                 ),
+            ],
+            englishNames: [
+                "Œufs": "eggs", "Poireaux": "leeks", "Champignons de Paris": "button mushrooms", "Jambon blanc": "cooked ham",
+                "Gruyère râpé": "grated gruyère", "Crème fraîche épaisse": "crème fraîche", "Moutarde de Dijon": "dijon mustard",
+                "Pommes": "apples", "Échalotes": "shallots", "Beurre": "butter", "Persil plat": "flat-leaf parsley",
+                "Sel et poivre du moulin": "salt and ground pepper", "Vin blanc sec": "dry white wine", "Sel et poivre": "salt and pepper",
+                "Pain de campagne": "country bread", "Beurre de cacahuète": "peanut butter", "Miel": "honey",
+                "Cannelle en poudre": "ground cinnamon", "Fleur de sel": "sea salt", "Ail": "garlic", "Huile d'olive": "olive oil",
             ]
         ),
         .es: Fridge(
@@ -379,6 +395,13 @@ extension FridgeAnswers {
                     tip: "Usar tomate triturado de lata en lugar de rallar los tomates: se ahorran cinco minutos y queda igual de rico.",
                     allergens: []
                 ),
+            ],
+            englishNames: [
+                "Huevos": "eggs", "Patatas": "potatoes", "Cebolla": "onion", "Pimiento rojo": "red bell pepper",
+                "Tomates maduros": "ripe tomatoes", "Jamón serrano": "serrano ham", "Pepino": "cucumber",
+                "Queso manchego": "manchego cheese", "Ajo": "garlic", "Aceite de oliva virgen extra": "extra virgin olive oil",
+                "Sal": "salt", "Pan del día anterior": "day-old bread", "Vinagre de Jerez": "sherry vinegar",
+                "Pimienta negra": "black pepper", "Calabacín": "zucchini", "Azúcar": "sugar",
             ]
         ),
         .it: Fridge(
@@ -505,6 +528,12 @@ extension FridgeAnswers {
                     tip: "Usare una padella molto larga, o due padelle insieme: le zucchine rosolano invece di lessarsi e sono pronte prima.",
                     allergens: []
                 ),
+            ],
+            englishNames: [
+                "Uova": "eggs", "Zucchine": "zucchini", "Pomodorini": "cherry tomatoes", "Mozzarella": "mozzarella",
+                "Parmigiano Reggiano": "parmesan", "Basilico": "basil", "Sedano": "celery", "Carote": "carrots", "Cipolla": "onion",
+                "Olio extravergine d'oliva": "extra virgin olive oil", "Sale e pepe nero": "salt and black pepper",
+                "Spaghetti": "spaghetti", "Aglio": "garlic", "Sale": "salt", "Peperoncino": "chili pepper",
             ]
         ),
         .nl: Fridge(
@@ -627,6 +656,13 @@ extension FridgeAnswers {
                     tip: "Kook de aardappelpartjes vijf minuten voor: dan zijn ze in de oven tien minuten eerder knapperig.",
                     allergens: []
                 ),
+            ],
+            englishNames: [
+                "Eieren": "eggs", "Aardappelen": "potatoes", "Boerenkool": "kale", "Spekjes": "bacon", "Jonge kaas": "young gouda cheese",
+                "Wortels": "carrots", "Uien": "onions", "Pindakaas": "peanut butter", "Melk": "milk", "Roomboter": "butter",
+                "Nootmuskaat": "nutmeg", "Zout en peper": "salt and pepper", "Volkorenbrood": "whole wheat bread", "Bieslook": "chives",
+                "Ketjap manis": "sweet soy sauce", "Knoflook": "garlic", "Sambal oelek": "sambal oelek", "Zonnebloemolie": "sunflower oil",
+                "Olijfolie": "olive oil", "Gedroogde tijm": "dried thyme", "Paprikapoeder": "paprika",
             ]
         ),
     ]

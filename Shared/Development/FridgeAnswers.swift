@@ -27,6 +27,9 @@ public enum FridgeAnswers {
         /// Name, category, confidence.
         var ingredients: [(String, String, Double)]
         var recipes: [Recipe]
+        /// Each ingredient's plain English name by its name, detected or in a recipe: what a model asked for an answer in
+        /// another language writes as its `canonicalName`; empty for an English fridge.
+        var englishNames: [String: String] = [:]
     }
 
     /// A valid model answer (no ids, as the schema asks) for a photo with this SHA-256 digest: a fridge's four recipes,
@@ -59,12 +62,25 @@ public enum FridgeAnswers {
     /// `fridge`'s ingredients, each confidence moved by `wobble(index)` within 0.5–0.99, and `recipes`.
     private static func answer(_ fridge: Fridge, recipes: [Recipe], wobble: (Int) -> Double) -> JSONValue {
         let ingredients = fridge.ingredients.enumerated().map { index, ingredient in
-            object([
-                "name": .string(ingredient.0), "category": .string(ingredient.1),
-                "confidence": .number(JSONNumber(min(0.99, max(0.5, ingredient.2 + wobble(index))))),
-            ])
+            named(
+                ingredient.0,
+                in: fridge,
+                [
+                    "category": .string(ingredient.1),
+                    "confidence": .number(JSONNumber(min(0.99, max(0.5, ingredient.2 + wobble(index))))),
+                ]
+            )
         }
-        return object(["ingredients": .array(ingredients), "recipes": .array(recipes.map(json))])
+        return object(["ingredients": .array(ingredients), "recipes": .array(recipes.map { json($0, in: fridge) })])
+    }
+
+    /// An ingredient's object: its name, its `canonicalName` when `fridge` is in another language than English, then
+    /// `members`.
+    private static func named(_ name: String, in fridge: Fridge, _ members: KeyValuePairs<String, JSONValue>) -> JSONValue {
+        var object = JSONObject(["name": .string(name)])
+        if let english = fridge.englishNames[name] { object["canonicalName"] = .string(english) }
+        for (key, value) in members { object[key] = value }
+        return .object(object)
     }
 
     /// The answer for a photo without food.
@@ -87,16 +103,20 @@ public enum FridgeAnswers {
         "Sure! Here are some quick recipes you can make with what's in your fridge:\n\n1. Spinach omelette — whisk the eggs, "
         + "wilt the spinach, fold and serve.\n2. Yogurt parfait — layer yogurt with berries."
 
-    private static func json(_ recipe: Recipe) -> JSONValue {
+    private static func json(_ recipe: Recipe, in fridge: Fridge) -> JSONValue {
         object([
             "name": .string(recipe.name), "summary": .string(recipe.summary), "cookTimeMinutes": .number(JSONNumber(recipe.minutes)),
             "difficulty": .string(recipe.difficulty),
             "ingredients": .array(
                 recipe.ingredients.map { name, detected, substitution, amount, unit in
-                    object([
-                        "name": .string(name), "isDetected": .bool(detected), "substitution": substitution.map(JSONValue.string) ?? .null,
-                        "amount": quantity(amount), "unit": unit.map { .string($0.rawValue) } ?? .null,
-                    ])
+                    named(
+                        name,
+                        in: fridge,
+                        [
+                            "isDetected": .bool(detected), "substitution": substitution.map(JSONValue.string) ?? .null,
+                            "amount": quantity(amount), "unit": unit.map { .string($0.rawValue) } ?? .null,
+                        ]
+                    )
                 }
             ),
             "steps": .array(recipe.steps.map(JSONValue.string)), "makeItFasterTip": recipe.tip.map(JSONValue.string) ?? .null,

@@ -50,6 +50,8 @@ public struct DietGuard: Sendable {
     }
 
     let lexicon: IngredientLexicon
+    /// What ingredients' plain English names (``GuardedRecipe/canonicalNames``) are read with, in every language.
+    private let english = IngredientLexicon.standard
 
     public init(lexicon: IngredientLexicon = .standard) {
         self.lexicon = lexicon
@@ -101,16 +103,20 @@ public struct DietGuard: Sendable {
 
     /// The allergen groups `recipe` contains, in alphabetical order of their ids: those the model declares and those
     /// the lexicon finds in the recipe itself (its name, summary, ingredients' names and quantities, and steps: the text whose match
-    /// would withhold it; advice is not part of the dish). A recipe the guard keeps for a profile is never labelled
-    /// with one of the profile's allergies.
+    /// would withhold it; advice is not part of the dish), and those its ingredients' plain English names name. A
+    /// recipe the guard keeps for a profile is never labelled with one of the profile's allergies.
     public func allergens(of recipe: some GuardedRecipe) -> [KitchenProfile.Allergen] {
         var found = Set(recipe.allergens ?? [])
-        for text in [recipe.name, recipe.summary] + recipe.ingredientNames + recipe.ingredientQuantities + recipe.steps {
+        func read(_ text: String, with lexicon: IngredientLexicon) {
             let reading = lexicon.reading(text)
             for allergen in KitchenProfile.Allergen.allCases where !found.contains(allergen) {
                 if lexicon.groups[allergen.rawValue]?.term(in: reading) != nil { found.insert(allergen) }
             }
         }
+        for text in [recipe.name, recipe.summary] + recipe.ingredientNames + recipe.ingredientQuantities + recipe.steps {
+            read(text, with: lexicon)
+        }
+        for name in recipe.canonicalNames { if let name { read(name, with: english) } }
         return found.sorted { $0.rawValue < $1.rawValue }
     }
 
@@ -165,11 +171,26 @@ public struct DietGuard: Sendable {
             }
             return nil
         }
+        // An ingredient's plain English name, read with the English lexicon's group of the same id.
+        func violation(inEnglishName name: String, ingredient: String, place: String) -> Violation? {
+            let reading = english.reading(name)
+            for (group, rule) in rules where english.groups[group.id]?.term(in: reading) != nil {
+                return Violation(ingredient: ingredient, group: group.name, rule: rule, place: place)
+            }
+            return nil
+        }
         var found: [Violation] = []
         if let broken = violation(in: recipe.name, place: "its name") { found.append(broken) }
         if let broken = violation(in: recipe.summary, place: "its summary") { found.append(broken) }
+        let englishNames = recipe.canonicalNames
         for (position, name) in recipe.ingredientNames.enumerated() {
-            if let broken = violation(in: name, ingredient: name, place: "ingredient \(position + 1)") { found.append(broken) }
+            let place = "ingredient \(position + 1)"
+            let englishName = position < englishNames.count ? englishNames[position] : nil
+            if let broken = violation(in: name, ingredient: name, place: place)
+                ?? englishName.flatMap({ violation(inEnglishName: $0, ingredient: name, place: place) })
+            {
+                found.append(broken)
+            }
         }
         for (position, quantity) in recipe.ingredientQuantities.enumerated() {
             if let broken = violation(in: quantity, place: "the quantity of ingredient \(position + 1)") { found.append(broken) }
@@ -346,10 +367,14 @@ public protocol GuardedRecipe {
     var makeItFasterTip: String? { get }
     /// The allergen groups the model declares it contains; nil for a recipe answered before they were declared.
     var allergens: [KitchenProfile.Allergen]? { get }
+    /// Each ingredient's plain English name (``EnglishNamed``), by the ingredient's position; nil where its answer gave
+    /// none. The guard reads them with the English lexicon, whatever the recipe's language.
+    var canonicalNames: [String?] { get }
 }
 
 extension Recipe: GuardedRecipe {
     public var ingredientNames: [String] { ingredients.map(\.name) }
+    public var canonicalNames: [String?] { ingredients.map(\.canonicalName) }
     public var substitutions: [String?] { ingredients.map(\.substitution) }
     /// A fridge recipe's quantities are an amount and a unit of a fixed list, never words.
     public var ingredientQuantities: [String] { [] }
@@ -357,6 +382,7 @@ extension Recipe: GuardedRecipe {
 
 extension DishRecipe: GuardedRecipe {
     public var ingredientNames: [String] { ingredients.map(\.name) }
+    public var canonicalNames: [String?] { ingredients.map(\.canonicalName) }
     public var ingredientQuantities: [String] { ingredients.map(\.quantity) }
     /// A dish's recipe suggests no substitutions.
     public var substitutions: [String?] { [] }

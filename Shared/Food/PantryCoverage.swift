@@ -30,7 +30,7 @@ public enum PantryCoverage {
 
     /// The coverage of `recipe` by the pantry items `stocked` by key.
     ///
-    /// An ingredient's key is ``IngredientKey/of(_:)`` of its name. An ingredient counts unless its key is a
+    /// An ingredient's key is ``IngredientKey/of(_:)`` of its plain English name (``EnglishNamed``), as the pantry keys it. An ingredient counts unless its key is a
     /// ``PantryStaples`` key or empty (a name without a letter or digit names nothing a pantry could hold); a key the
     /// recipe names twice counts once, as its first ingredient (name and substitution). Staples the pantry holds do
     /// count towards `usesSoon`: a bottle of oil past its date is used up like anything else.
@@ -40,7 +40,7 @@ public enum PantryCoverage {
         var missing: [MissingIngredient] = []
         var usesSoon: [(day: CalendarDay, name: String)] = []
         for ingredient in recipe.ingredients {
-            let key = IngredientKey.of(ingredient.name)
+            let key = IngredientKey.of(ingredient.englishName)
             guard !key.isEmpty, seen.insert(key).inserted else { continue }
             let item = stocked[key]
             if let item, let day = item.useSoonBy, day <= useSoonBy { usesSoon.append((day, item.name)) }

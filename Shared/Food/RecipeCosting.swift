@@ -10,13 +10,12 @@ public enum RecipeCosting {
     /// currency. An amount `to taste` costs nothing and is not listed.
     public static func cost(of recipe: Recipe, prices: [String: PantryPrice], currency: String? = nil) -> RecipeCost? {
         guard let servings = recipe.servings else { return nil }
-        let lines = recipe.ingredients.map { Line(name: $0.name, amount: $0.amount, unit: $0.unit) }
-        return cost(of: lines, servings: servings, prices: prices, currency: currency)
+        return cost(of: recipe.ingredients.map { Line($0, amount: $0.amount, unit: $0.unit) }, servings: servings, prices: prices, currency: currency)
     }
 
     /// A dish scan's recipe's cost, counted as a fridge recipe's is (``cost(of:prices:currency:)``).
     public static func cost(of recipe: DishRecipe, prices: [String: PantryPrice], currency: String? = nil) -> RecipeCost? {
-        let lines = recipe.ingredients.map { Line(name: $0.name, amount: $0.amount, unit: $0.unit) }
+        let lines = recipe.ingredients.map { Line($0, amount: $0.amount, unit: $0.unit) }
         return cost(of: lines, servings: recipe.servings, prices: prices, currency: currency)
     }
 
@@ -37,7 +36,7 @@ public enum RecipeCosting {
     /// What the items of a shopping list not yet ticked off cost from `prices`, in `currency` as a recipe's cost is
     /// counted; nil when none of them has a price in that currency.
     public static func estimate(of items: [ShoppingListItem], prices: [String: PantryPrice], currency: String? = nil) -> ShoppingListCost? {
-        let lines = items.filter { !$0.checked }.map { Line(name: $0.name, amount: $0.quantity, unit: $0.unit) }
+        let lines = items.filter { !$0.checked }.map { Line(name: $0.name, key: $0.key, amount: $0.quantity, unit: $0.unit) }
         guard let priced = priced(lines, prices: prices, currency: currency) else { return nil }
         return ShoppingListCost(
             currency: priced.currency,
@@ -47,11 +46,22 @@ public enum RecipeCosting {
         )
     }
 
-    /// A food and how much of it, as a recipe's ingredient or a shopping list's item says.
+    /// A food and how much of it, as a recipe's ingredient or a shopping list's item says, and the key its price is
+    /// kept by.
     struct Line {
         var name: String
+        var key: String
         var amount: Double?
         var unit: QuantityUnit?
+
+        init(name: String, key: String, amount: Double?, unit: QuantityUnit?) {
+            (self.name, self.key, self.amount, self.unit) = (name, key, amount, unit)
+        }
+
+        /// A recipe's ingredient, priced by its plain English name's key as the pantry keys it.
+        init(_ ingredient: some EnglishNamed, amount: Double?, unit: QuantityUnit?) {
+            self.init(name: ingredient.name, key: IngredientKey.of(ingredient.englishName), amount: amount, unit: unit)
+        }
     }
 
     /// The sum of `lines` in `chosen`, or when nil in the currency most of their priced foods were bought in, and the
@@ -63,7 +73,7 @@ public enum RecipeCosting {
         currency chosen: String?
     ) -> (currency: String, total: Double, unpriced: [UnpricedIngredient])? {
         guard !prices.isEmpty else { return nil }
-        let keyed = lines.map { (line: $0, key: IngredientKey.of($0.name)) }
+        let keyed = lines.map { (line: $0, key: $0.key) }
         var currencies: [String: Int] = [:]
         for (_, key) in keyed { if let price = prices[key] { currencies[price.currency, default: 0] += 1 } }
         guard let mostBought = currencies.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key else { return nil }

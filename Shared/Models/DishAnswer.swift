@@ -106,7 +106,7 @@ public struct DishRecipe: Codable, Hashable, Sendable, Identifiable {
 }
 
 /// An ingredient of a dish's recipe and how much of it ("200 g", "2 tbsp", "a pinch").
-public struct QuantifiedIngredient: Codable, Hashable, Sendable, Identifiable {
+public struct QuantifiedIngredient: Codable, Hashable, Sendable, Identifiable, EnglishNamed {
     public var id: UUID
     public var name: String
     /// The amount as text, as the model wrote it; kept for clients that read it.
@@ -115,16 +115,21 @@ public struct QuantifiedIngredient: Codable, Hashable, Sendable, Identifiable {
     /// absent from older answers.
     public var amount: Double?
     public var unit: QuantityUnit?
+    /// Its plain English name ("tomatoes" for "Tomaten"), which the pantry's keys, the nutrition matcher and the guard
+    /// read (``EnglishNamed``): in an answer written in another language than English; absent from an English one, whose
+    /// `name` it would repeat.
+    public var canonicalName: String?
 
-    public init(id: UUID, name: String, quantity: String, amount: Double? = nil, unit: QuantityUnit? = nil) {
+    public init(id: UUID, name: String, quantity: String, amount: Double? = nil, unit: QuantityUnit? = nil, canonicalName: String? = nil) {
         self.id = id
         self.name = name
         self.quantity = quantity
         self.amount = amount
         self.unit = unit
+        self.canonicalName = canonicalName
     }
 
-    /// `amount` and `unit`, added later, are left out when absent.
+    /// `amount`, `unit` and `canonicalName`, added later, are left out when absent.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -132,5 +137,6 @@ public struct QuantifiedIngredient: Codable, Hashable, Sendable, Identifiable {
         try container.encode(quantity, forKey: .quantity)
         try container.encodeIfPresent(amount, forKey: .amount)
         try container.encodeIfPresent(unit, forKey: .unit)
+        try container.encodeIfPresent(canonicalName, forKey: .canonicalName)
     }
 }

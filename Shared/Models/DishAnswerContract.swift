@@ -7,8 +7,10 @@ import KiwiStrictJSON
 public enum DishAnswerContract {
     /// A dish answer as the model writes it.
     public static let modelAnswer = JSONShape.object([JSONProperty("dish", .nullable(dish(withIDs: false)))])
-    /// The JSON Schema for OpenAI Structured Outputs.
-    public static var jsonSchema: JSONValue { modelAnswer.jsonSchema }
+    /// The JSON Schema for OpenAI Structured Outputs of an answer written in `language`.
+    public static func jsonSchema(answeringIn language: AnswerLanguage) -> JSONValue {
+        ScanResponseContract.schema(of: modelAnswer, answeringIn: language)
+    }
     /// The dish as clients receive it.
     static let clientDish = dish(withIDs: true)
 
@@ -31,8 +33,10 @@ public enum DishAnswerContract {
         func object(_ properties: [JSONProperty]) -> JSONShape { .entity(properties, withID: withIDs) }
         // `quantity` is the amount as text, which clients read; `amount` and `unit` the same as a fridge recipe has it.
         let ingredient = object(
-            [JSONProperty("name", .string(length: 1...100)), JSONProperty("quantity", .string(length: 1...50))]
-                + ScanResponseContract.quantityProperties(withIDs: withIDs)
+            [
+                JSONProperty("name", .string(length: 1...100)), ScanResponseContract.canonicalNameProperty(withIDs: withIDs),
+                JSONProperty("quantity", .string(length: 1...50)),
+            ] + ScanResponseContract.quantityProperties(withIDs: withIDs)
         )
         let stepCount = 5...20
         let recipe = JSONShape.constrained(

@@ -54,8 +54,12 @@ public struct ReceiptLine: Codable, Hashable, Sendable, Identifiable {
     /// The line as printed ("BANANAS LOOSE 0.734 kg @ 2.99/kg").
     public var text: String
     public var kind: ReceiptLineKind
-    /// For food, a plain name a pantry knows it by ("bananas"); absent for any other kind.
+    /// For food, a plain name a pantry knows it by ("bananas"), in the receipt's answer's language; absent for any
+    /// other kind.
     public var name: String?
+    /// For food on a receipt read in another language than English, its plain English name, which the pantry keys it by
+    /// (``englishName``); absent otherwise.
+    public var canonicalName: String?
     /// For food, how much was bought, in ``unit`` (always positive); weight-priced food in `kg` or `g`.
     public var quantity: Double?
     /// For food, one of the pantry's units (``QuantityUnit/pantryUnits``).
@@ -73,7 +77,8 @@ public struct ReceiptLine: Codable, Hashable, Sendable, Identifiable {
         quantity: Double? = nil,
         unit: QuantityUnit? = nil,
         unitPrice: Double? = nil,
-        total: Double
+        total: Double,
+        canonicalName: String? = nil
     ) {
         self.id = id
         self.text = text
@@ -83,7 +88,11 @@ public struct ReceiptLine: Codable, Hashable, Sendable, Identifiable {
         self.unit = unit
         self.unitPrice = unitPrice
         self.total = total
+        self.canonicalName = canonicalName
     }
+
+    /// The name the pantry keys the food by: the plain English one, else the name; nil for a line that is not food.
+    public var englishName: String? { canonicalName ?? name }
 }
 
 /// The two numbers of a receipt whose lines do not add up to its printed total.

@@ -21,8 +21,10 @@ public enum ReceiptAnswerContract {
         ]),
         receiptHasLines
     )
-    /// The JSON Schema for OpenAI Structured Outputs.
-    public static var jsonSchema: JSONValue { modelAnswer.jsonSchema }
+    /// The JSON Schema for OpenAI Structured Outputs of an answer written in `language`.
+    public static func jsonSchema(answeringIn language: AnswerLanguage) -> JSONValue {
+        ScanResponseContract.schema(of: modelAnswer, answeringIn: language)
+    }
     /// How many lines a receipt has: a big shop's, within one answer's 4,096 output tokens.
     public static let lineCount = 1...80
 
@@ -91,6 +93,7 @@ public enum ReceiptAnswerContract {
                     JSONProperty("text", .string(length: 1...100)),
                     JSONProperty("kind", .oneOf(ReceiptLineKind.allCases.map(\.rawValue))),
                     JSONProperty("name", .nullable(.string(length: 1...100)), required: !withIDs),
+                    ScanResponseContract.addedLater(ScanResponseContract.canonicalName, .nullable(.string(length: 1...100)), withIDs: withIDs),
                     JSONProperty("quantity", .nullable(.number(0...10_000)), required: !withIDs),
                     JSONProperty("unit", .nullable(.oneOf(QuantityUnit.pantryUnits.map(\.rawValue))), required: !withIDs),
                     JSONProperty("unitPrice", .nullable(.number(0...100_000)), required: !withIDs),
@@ -126,7 +129,7 @@ public enum ReceiptAnswerContract {
             break
         }
         if kind != ReceiptLineKind.food.rawValue {
-            for member in ["name", "quantity", "unit"] where (line[member] ?? .null) != .null {
+            for member in ["name", ScanResponseContract.canonicalName, "quantity", "unit"] where (line[member] ?? .null) != .null {
                 violations.append(JSONViolation(path: "\(path).\(member)", message: "must be null for a line that is not food"))
             }
         }

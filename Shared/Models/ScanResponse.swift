@@ -88,19 +88,24 @@ public struct WithheldRecipe: Codable, Hashable, Sendable {
 }
 
 /// A food item detected in the photo.
-public struct Ingredient: Codable, Hashable, Sendable, Identifiable {
+public struct Ingredient: Codable, Hashable, Sendable, Identifiable, EnglishNamed {
     public var id: UUID
     public var name: String
     /// One of the categories the model is asked for (Dairy, Protein, …); kept as text so new ones never break clients.
     public var category: String
     /// How sure the model is, from 0 to 1.
     public var confidence: Double
+    /// Its plain English name ("tomatoes" for "Tomaten"), which the pantry's keys, the nutrition matcher and the guard
+    /// read (``EnglishNamed``): in an answer written in another language than English; absent from an English one, whose
+    /// `name` it would repeat.
+    public var canonicalName: String?
 
-    public init(id: UUID, name: String, category: String, confidence: Double) {
+    public init(id: UUID, name: String, category: String, confidence: Double, canonicalName: String? = nil) {
         self.id = id
         self.name = name
         self.category = category
         self.confidence = confidence
+        self.canonicalName = canonicalName
     }
 }
 
@@ -201,7 +206,7 @@ public struct Recipe: Codable, Hashable, Sendable, Identifiable {
 }
 
 /// An ingredient a recipe needs, whether it was seen in the photo, and what to use instead if it was not.
-public struct RecipeIngredient: Codable, Hashable, Sendable, Identifiable {
+public struct RecipeIngredient: Codable, Hashable, Sendable, Identifiable, EnglishNamed {
     public var id: UUID
     public var name: String
     public var isDetected: Bool
@@ -211,18 +216,31 @@ public struct RecipeIngredient: Codable, Hashable, Sendable, Identifiable {
     /// and from recipes answered before quantities were asked for.
     public var amount: Double?
     public var unit: QuantityUnit?
+    /// Its plain English name ("tomatoes" for "Tomaten"), which the pantry's keys, the nutrition matcher and the guard
+    /// read (``EnglishNamed``): in an answer written in another language than English; absent from an English one, whose
+    /// `name` it would repeat.
+    public var canonicalName: String?
 
-    public init(id: UUID, name: String, isDetected: Bool, substitution: String?, amount: Double? = nil, unit: QuantityUnit? = nil) {
+    public init(
+        id: UUID,
+        name: String,
+        isDetected: Bool,
+        substitution: String?,
+        amount: Double? = nil,
+        unit: QuantityUnit? = nil,
+        canonicalName: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.isDetected = isDetected
         self.substitution = substitution
         self.amount = amount
         self.unit = unit
+        self.canonicalName = canonicalName
     }
 
     /// Writes `substitution` as an explicit `null` rather than leaving it out: the contract lists every field.
-    /// `amount` and `unit`, added later, are left out when absent.
+    /// `amount`, `unit` and `canonicalName`, added later, are left out when absent.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -231,5 +249,19 @@ public struct RecipeIngredient: Codable, Hashable, Sendable, Identifiable {
         try container.encode(substitution, forKey: .substitution)
         try container.encodeIfPresent(amount, forKey: .amount)
         try container.encodeIfPresent(unit, forKey: .unit)
+        try container.encodeIfPresent(canonicalName, forKey: .canonicalName)
     }
+}
+
+/// Food an answer names in its language and, when that is not English, in plain English too: what Kiwi matches food
+/// by, so that a German pantry and an English one key the same food alike and nutrition is found in every language.
+public protocol EnglishNamed {
+    var name: String { get }
+    var canonicalName: String? { get }
+}
+
+extension EnglishNamed {
+    /// The name the pantry's keys, the nutrition matcher and the guard read: the plain English one, or the name itself
+    /// in an answer that gave none (an English answer, or one from before answers came in other languages).
+    public var englishName: String { canonicalName ?? name }
 }

@@ -15,8 +15,9 @@ public enum ScanResponseContract {
     /// A scan answer as the model writes it: the rules of ``scanResponse`` without the ids.
     public static let modelAnswer = ModelRules.photos.answer
 
-    /// The JSON Schema for OpenAI Structured Outputs (`response_format.json_schema.schema`, with `strict: true`).
-    public static var jsonSchema: JSONValue { modelAnswer.jsonSchema }
+    /// The JSON Schema for OpenAI Structured Outputs (`response_format.json_schema.schema`, with `strict: true`) of an
+    /// answer written in `language`.
+    public static func jsonSchema(answeringIn language: AnswerLanguage) -> JSONValue { schema(of: modelAnswer, answeringIn: language) }
 
     /// What the model may write for one scan: a photo scan's answer, or a pantry scan's, whose recipes name the pantry
     /// items they use up by the labels the scan offered them under (``pantryLabel(_:)``) and no others. Built once per
@@ -159,6 +160,7 @@ public enum ScanResponseContract {
         let ingredient = JSONShape.entity(
             [
                 JSONProperty("name", .string(length: 1...100)),
+                canonicalNameProperty(withIDs: withIDs),
                 JSONProperty("category", .string(length: 1...50)),
                 JSONProperty("confidence", .number(0...1)),
             ],
@@ -173,6 +175,7 @@ public enum ScanResponseContract {
         let recipeIngredient = JSONShape.entity(
             [
                 JSONProperty("name", .string(length: 1...100)),
+                canonicalNameProperty(withIDs: withIDs),
                 JSONProperty("isDetected", .boolean),
                 JSONProperty("substitution", .nullable(.string(length: 0...200))),
             ] + quantityProperties(withIDs: withIDs),
@@ -224,6 +227,23 @@ public enum ScanResponseContract {
     /// write it (``JSONProperty/addedLater(_:_:)``), and an answer recorded before it, or a client's recipe, may lack it.
     static func addedLater(_ name: String, _ shape: JSONShape, withIDs: Bool) -> JSONProperty {
         withIDs ? JSONProperty(name, shape, required: false) : .addedLater(name, shape)
+    }
+
+    /// An ingredient's plain English name (``EnglishNamed``), the same for a fridge answer's ingredients and recipes and a
+    /// dish's: the model writes it in an answer written in another language than English, whose schema alone asks for it
+    /// (``schema(of:answeringIn:)``), and an ingredient has it when its answer did.
+    static func canonicalNameProperty(withIDs: Bool) -> JSONProperty {
+        addedLater(canonicalName, .string(length: 1...100), withIDs: withIDs)
+    }
+
+    /// The member ``canonicalNameProperty(withIDs:)`` names.
+    static let canonicalName = "canonicalName"
+
+    /// The JSON Schema sent to the model for `answer` written in `language`: an English answer's without
+    /// `canonicalName`, which its `name` already is (asking for it would spend some 400 output tokens, seconds of the
+    /// answer, repeating names).
+    public static func schema(of answer: JSONShape, answeringIn language: AnswerLanguage) -> JSONValue {
+        language == .en ? answer.removingMembers(named: canonicalName).jsonSchema : answer.jsonSchema
     }
 
     /// A recipe ingredient's quantity, the same for a fridge recipe and a dish's: `amount` in `unit`, both `null`

@@ -3,16 +3,24 @@ import KiwiDietGuard
 import KiwiFood
 import KiwiModels
 
-/// One ingredient as the estimate reads it: its name and quantity for the whole recipe.
-public struct IngredientQuantity: Sendable, Hashable {
+/// One ingredient as the estimate reads it: its name and quantity for the whole recipe. It is matched by its plain
+/// English name (``EnglishNamed``) and named by its name in what the estimate lists.
+public struct IngredientQuantity: Sendable, Hashable, EnglishNamed {
     public var name: String
     public var amount: Double?
     public var unit: QuantityUnit?
+    public var canonicalName: String?
 
-    public init(name: String, amount: Double?, unit: QuantityUnit?) {
+    public init(name: String, amount: Double?, unit: QuantityUnit?, canonicalName: String? = nil) {
         self.name = name
         self.amount = amount
         self.unit = unit
+        self.canonicalName = canonicalName
+    }
+
+    /// One of a recipe's ingredients, fridge or dish.
+    init(_ ingredient: some EnglishNamed, amount: Double?, unit: QuantityUnit?) {
+        self.init(name: ingredient.name, amount: amount, unit: unit, canonicalName: ingredient.canonicalName)
     }
 }
 
@@ -37,7 +45,7 @@ public struct NutritionEstimator: Sendable {
     /// A fridge recipe's nutrition; nil for a recipe without `servings` (one saved before Kiwi wrote quantities).
     public func nutrition(of recipe: Recipe) -> RecipeNutrition? {
         guard let servings = recipe.servings else { return nil }
-        return nutrition(of: recipe.ingredients.map { IngredientQuantity(name: $0.name, amount: $0.amount, unit: $0.unit) }, servings: servings)
+        return nutrition(of: recipe.ingredients.map { IngredientQuantity($0, amount: $0.amount, unit: $0.unit) }, servings: servings)
     }
 
     /// A dish recipe's nutrition; nil when no ingredient has a unit, an answer from before dish ingredients had
@@ -45,7 +53,7 @@ public struct NutritionEstimator: Sendable {
     public func nutrition(of recipe: DishRecipe) -> RecipeNutrition? {
         guard recipe.ingredients.contains(where: { $0.unit != nil }) else { return nil }
         return nutrition(
-            of: recipe.ingredients.map { IngredientQuantity(name: $0.name, amount: $0.amount, unit: $0.unit) },
+            of: recipe.ingredients.map { IngredientQuantity($0, amount: $0.amount, unit: $0.unit) },
             servings: recipe.servings
         )
     }
@@ -58,11 +66,11 @@ public struct NutritionEstimator: Sendable {
         var unmatched: [String] = []
         var estimated: [String] = []
         for ingredient in ingredients {
-            let match = matcher.match(ingredient.name)
+            let match = matcher.match(ingredient.englishName)
             let weighing = QuantityWeighing.weight(
                 of: ingredient.amount,
                 ingredient.unit,
-                key: match?.key ?? IngredientKey.of(ingredient.name),
+                key: match?.key ?? IngredientKey.of(ingredient.englishName),
                 defaultPortionGrams: match?.food.portionGrams
             )
             matches.append(

@@ -58,3 +58,18 @@ extension JSONShape {
         value == value.rounded() && abs(value) < 1e15 ? JSONNumber(Int(value)) : JSONNumber(value)
     }
 }
+
+extension JSONShape {
+    /// The shape without any object member called `name`, at every depth: the schema of an answer that does not ask for
+    /// a member the full shape allows (an English answer's `canonicalName`, which its `name` already is).
+    public func removingMembers(named name: String) -> JSONShape {
+        switch self {
+        case .object(let properties):
+            .object(properties.filter { $0.name != name }.map { $0.withShape($0.shape.removingMembers(named: name)) })
+        case .array(let element, let count): .array(of: element.removingMembers(named: name), count: count)
+        case .nullable(let wrapped): .nullable(wrapped.removingMembers(named: name))
+        case .constrained(let wrapped, let constraint): .constrained(wrapped.removingMembers(named: name), constraint)
+        case .string, .uuid, .number, .integer, .boolean, .oneOf: self
+        }
+    }
+}

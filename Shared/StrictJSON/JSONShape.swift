@@ -45,6 +45,11 @@ public struct JSONProperty: Sendable {
         self.isRequiredInSchema = requiredInSchema
     }
 
+    /// The same member with another shape.
+    func withShape(_ shape: JSONShape) -> JSONProperty {
+        JSONProperty(name, shape, required: isRequired, requiredInSchema: isRequiredInSchema)
+    }
+
     /// A member added to a model's answers later: required in the JSON Schema sent to the model, which must write it,
     /// but accepted absent by the validator, so that answers recorded before it was added still validate.
     public static func addedLater(_ name: String, _ shape: JSONShape) -> JSONProperty {

@@ -45,6 +45,21 @@ struct CannedAnswersTests {
     }
 
     @Test(
+        "each language's canned fridge names every ingredient, detected or in a recipe, in plain English too, and declares what those names name",
+        arguments: AnswerLanguage.allCases.filter { $0 != .en }
+    )
+    func languageFridgeNamesEveryIngredientInEnglish(_ language: AnswerLanguage) throws {
+        let answer = FridgeAnswers.answer(forDigest: digest(picking: 0), in: language).serialized()
+        let response = try ScanResponseContract.validateModelAnswer(Data(answer.utf8), idSeed: UUID())
+        #expect(response.ingredients.allSatisfy { $0.canonicalName != nil })
+        for recipe in response.recipes {
+            #expect(recipe.ingredients.allSatisfy { $0.canonicalName != nil }, "\(recipe.name)")
+            let named = Set(recipe.ingredients.compactMap(\.canonicalName).flatMap(dietGuard.groups(in:)).compactMap(KitchenProfile.Allergen.init))
+            #expect(named.subtracting(recipe.allergens ?? []).isEmpty, "\(recipe.name)")
+        }
+    }
+
+    @Test(
         "every canned fridge recipe passes the contract and declares every allergen the lexicon finds in its ingredients",
         arguments: FridgeAnswers.fridges.indices
     )

@@ -19,7 +19,7 @@ func requestBody(
     model: String? = "gpt-4o",
     responseFormat: Bool = true,
     imageURL: String? = nil,
-    schema: JSONValue = ScanResponseContract.jsonSchema
+    schema: JSONValue = ScanResponseContract.jsonSchema(answeringIn: .en)
 ) -> [UInt8] {
     var request = JSONObject()
     if let model { request["model"] = .string(model) }
@@ -260,7 +260,7 @@ struct LLMStubTests {
 
     @Test("a strict schema with an open or partly optional object is refused as OpenAI refuses it", arguments: ["additionalProperties", "required"])
     func looseStrictSchemaIs400(_ loosened: String) async throws {
-        guard case .object(var root) = ScanResponseContract.jsonSchema else {
+        guard case .object(var root) = ScanResponseContract.jsonSchema(answeringIn: .en) else {
             Issue.record("schema is not an object")
             return
         }
@@ -289,7 +289,7 @@ struct LLMStubTests {
 
     @Test("the response schema Kiwi sends passes the stub's Structured Outputs checks")
     func kiwiSchemaPasses() async throws {
-        #expect(try await postSchema(ScanResponseContract.jsonSchema).status == 200)
+        #expect(try await postSchema(ScanResponseContract.jsonSchema(answeringIn: .en)).status == 200)
     }
 
     @Test(
@@ -297,7 +297,7 @@ struct LLMStubTests {
         arguments: ["minLength", "maxLength", "allOf", "not", "if", "default", "uniqueItems", "patternProperties"]
     )
     func unsupportedKeywordIs400(_ keyword: String) async throws {
-        var schema = ScanResponseContract.jsonSchema
+        var schema = ScanResponseContract.jsonSchema(answeringIn: .en)
         let value: JSONValue =
             ["minLength", "maxLength"].contains(keyword) ? .number(JSONNumber(1)) : keyword == "uniqueItems" ? .bool(true) : .object(JSONObject())
         schema.set(["properties", "recipes", "items", "properties", "name", keyword], to: value)
@@ -312,7 +312,7 @@ struct LLMStubTests {
 
     @Test("a schema name outside [a-zA-Z0-9_-]{1,64} is refused", arguments: ["kiwi scan", "", String(repeating: "k", count: 65), "kiwi.scan"])
     func invalidSchemaNameIs400(_ name: String) async throws {
-        let (status, error) = try await postSchema(ScanResponseContract.jsonSchema, name: name)
+        let (status, error) = try await postSchema(ScanResponseContract.jsonSchema(answeringIn: .en), name: name)
         #expect(status == 400)
         #expect(error?.param == "response_format.json_schema.name")
     }

@@ -24,7 +24,7 @@ struct DeclaredAllergensTests {
 
     @Test("the schema sent to the model requires every recipe's allergens, as the validator does")
     func schemaRequiresAllergens() throws {
-        #expect(try !JSONSchemaEvaluator().accepts(try answerWithoutAllergens(), schema: ScanResponseContract.jsonSchema))
+        #expect(try !JSONSchemaEvaluator().accepts(try answerWithoutAllergens(), schema: ScanResponseContract.jsonSchema(answeringIn: .en)))
     }
 
     @Test("a model's dish answer without its recipe's allergens breaks the contract, and the dish schema refuses it too")
@@ -33,13 +33,13 @@ struct DeclaredAllergensTests {
         #expect(throws: ScanResponseValidationError.self) {
             try DishAnswerContract.validateModelAnswer(Data(answer.serialized().utf8), idSeed: UUID())
         }
-        #expect(try !JSONSchemaEvaluator().accepts(answer, schema: DishAnswerContract.jsonSchema))
+        #expect(try !JSONSchemaEvaluator().accepts(answer, schema: DishAnswerContract.jsonSchema(answeringIn: .en)))
     }
 
     @Test("a dish recipe's declared allergens reach the response")
     func dishAllergensDecode() throws {
         let answer = dishAnswer(allergens: .array(["eggs"]))
-        #expect(try JSONSchemaEvaluator().accepts(answer, schema: DishAnswerContract.jsonSchema))
+        #expect(try JSONSchemaEvaluator().accepts(answer, schema: DishAnswerContract.jsonSchema(answeringIn: .en)))
         let response = try DishAnswerContract.validateModelAnswer(Data(answer.serialized().utf8), idSeed: UUID())
         #expect(response.dish?.recipe?.allergens == [.eggs])
     }

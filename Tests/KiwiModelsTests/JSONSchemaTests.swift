@@ -12,7 +12,7 @@ struct JSONSchemaTests {
     func schemaAgreesWithValidator(_ rule: RuleCase) throws {
         let document = try validAnswer(setting: rule.path, to: rule.value).withoutIDs.writtenNow
         let validatorAccepts = ScanResponseContract.modelAnswer.violations(of: document).isEmpty
-        let schemaAccepts = try JSONSchemaEvaluator().accepts(document, schema: ScanResponseContract.jsonSchema)
+        let schemaAccepts = try JSONSchemaEvaluator().accepts(document, schema: ScanResponseContract.jsonSchema(answeringIn: .en))
         let isStringLengthRule = rule.rule.hasSuffix("characters") || rule.rule.hasSuffix("not empty")
         // A rule across members (one step detail per step) is told to the model and checked by the validator.
         let isCrossFieldRule = rule.rule.hasPrefix("across members")
@@ -35,20 +35,20 @@ struct JSONSchemaTests {
             }
             if let items = object["items"] { visit(items) }
         }
-        visit(ScanResponseContract.jsonSchema)
+        visit(ScanResponseContract.jsonSchema(answeringIn: .en))
         #expect(used.subtracting(supported).isEmpty, "unsupported: \(used.subtracting(supported).sorted())")
     }
 
     @Test("the schema and the validator agree on the whole fixtures", arguments: ["valid-scan-response.json", "empty-scan-response.json"])
     func schemaAcceptsFixtures(_ name: String) throws {
         let document = try StrictJSONParser().parse(try fixture(name)).withoutIDs.writtenNow
-        #expect(try JSONSchemaEvaluator().accepts(document, schema: ScanResponseContract.jsonSchema))
+        #expect(try JSONSchemaEvaluator().accepts(document, schema: ScanResponseContract.jsonSchema(answeringIn: .en)))
         #expect(ScanResponseContract.modelAnswer.violations(of: document).isEmpty)
     }
 
     @Test("the model is not asked for ids: the server assigns them")
     func schemaHasNoIDs() {
-        #expect(!ScanResponseContract.jsonSchema.serialized().contains(#""id""#))
+        #expect(!ScanResponseContract.jsonSchema(answeringIn: .en).serialized().contains(#""id""#))
     }
 
     @Test("every object is closed and lists every property as required", arguments: [("kiwi_scan", 5), ("kiwi_dish", 5)])
@@ -71,20 +71,22 @@ struct JSONSchemaTests {
                 break
             }
         }
-        visit(name == "kiwi_scan" ? ScanResponseContract.jsonSchema : DishAnswerContract.jsonSchema)
+        visit(name == "kiwi_scan" ? ScanResponseContract.jsonSchema(answeringIn: .en) : DishAnswerContract.jsonSchema(answeringIn: .en))
         #expect(objects == count)
     }
 
     @Test("nullable fields are a type union with null")
     func nullableIsTypeUnion() throws {
-        let recipe = try #require(member(ScanResponseContract.jsonSchema, "properties", "recipes", "items", "properties", "makeItFasterTip"))
+        let recipe = try #require(
+            member(ScanResponseContract.jsonSchema(answeringIn: .en), "properties", "recipes", "items", "properties", "makeItFasterTip")
+        )
         #expect(recipe == .object(JSONObject(["type": .array(["string", "null"]), "description": "0 to 300 characters"])))
     }
 
     @Test("the schema is compact JSON that the strict parser reads back unchanged")
     func schemaSerialises() throws {
-        let text = ScanResponseContract.jsonSchema.serialized()
-        #expect(try StrictJSONParser().parse(text) == ScanResponseContract.jsonSchema)
+        let text = ScanResponseContract.jsonSchema(answeringIn: .en).serialized()
+        #expect(try StrictJSONParser().parse(text) == ScanResponseContract.jsonSchema(answeringIn: .en))
     }
 
     private func member(_ value: JSONValue, _ path: String...) -> JSONValue? {

@@ -109,18 +109,18 @@ struct QuantitiesContractTests {
 
     @Test("the schemas sent to the model list servings, stepDetails, amount and unit as required")
     func schemasRequireTheNewMembers() throws {
-        let recipe = try #require(schema(ScanResponseContract.jsonSchema, at: ["recipes"]))
+        let recipe = try #require(schema(ScanResponseContract.jsonSchema(answeringIn: .en), at: ["recipes"]))
         #expect(required(recipe).isSuperset(of: ["servings", "stepDetails"]))
         #expect(required(try #require(schema(recipe, at: ["ingredients"]))).isSuperset(of: ["amount", "unit"]))
         #expect(required(try #require(schema(recipe, at: ["stepDetails"]))) == ["durationMinutes"])
-        let dishRecipe = try #require(schema(DishAnswerContract.jsonSchema, at: ["dish", "recipe"]))
+        let dishRecipe = try #require(schema(DishAnswerContract.jsonSchema(answeringIn: .en), at: ["dish", "recipe"]))
         #expect(required(dishRecipe).isSuperset(of: ["servings", "stepDetails"]))
         #expect(required(try #require(schema(dishRecipe, at: ["ingredients"]))) == ["name", "quantity", "amount", "unit"])
     }
 
     @Test("the model's units are the pantry's, to taste included, or null")
     func unitsAreThePantrys() throws {
-        let ingredient = try #require(schema(ScanResponseContract.jsonSchema, at: ["recipes", "ingredients"]))
+        let ingredient = try #require(schema(ScanResponseContract.jsonSchema(answeringIn: .en), at: ["recipes", "ingredients"]))
         let unit = try #require(member(ingredient, "unit"))
         #expect(
             unit

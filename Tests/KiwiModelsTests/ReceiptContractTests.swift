@@ -114,9 +114,22 @@ struct ReceiptContractTests {
 
     @Test("the schema is strict: every member required, the currencies and the pantry's units enumerated")
     func schemaIsStrict() {
-        let schema = ReceiptAnswerContract.jsonSchema.serialized()
+        let schema = ReceiptAnswerContract.jsonSchema(answeringIn: .en).serialized()
         #expect(schema.contains(#""required":["isReceipt","storeName","date","time","currency","lines","total"]"#), "\(schema)")
         #expect(schema.contains(#""EUR","FJD""#))
         #expect(!schema.contains(#""oz""#) && schema.contains(#""bunch""#))
+    }
+}
+
+extension ReceiptContractTests {
+    @Test("a food line read for a German cook keeps its English name, which a line that is not food may not have")
+    func canonicalNameIsFoodsAlone() throws {
+        let bananen =
+            #"{"text": "BANANEN LOSE 0,734kg", "kind": "food", "name": "Bananen", "canonicalName": "bananas", "quantity": 0.734, "unit": "kg", "unitPrice": 2.99, "total": 2.19}"#
+        let line = try #require(try validated(answer([bananen], total: 2.19)).receipt?.lines.first)
+        #expect(line.name == "Bananen" && line.englishName == "bananas")
+        let pfand =
+            #"{"text": "PFAND", "kind": "deposit", "name": null, "canonicalName": "deposit", "quantity": null, "unit": null, "unitPrice": null, "total": 0.25}"#
+        #expect(throws: ScanResponseValidationError.self) { try validated(answer([pfand], total: 0.25)) }
     }
 }

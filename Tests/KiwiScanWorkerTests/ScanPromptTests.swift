@@ -45,7 +45,7 @@ struct ScanPromptTests {
         #expect(
             try JSONSerialization.data(withJSONObject: schema["schema"]!, options: .sortedKeys)
                 == JSONSerialization.data(
-                    withJSONObject: JSONSerialization.jsonObject(with: Data(ScanResponseContract.jsonSchema.serialized().utf8)),
+                    withJSONObject: JSONSerialization.jsonObject(with: Data(ScanResponseContract.jsonSchema(answeringIn: .en).serialized().utf8)),
                     options: .sortedKeys
                 )
         )
@@ -136,11 +136,29 @@ struct ScanPromptTests {
         #expect(text.contains("cups") && text.contains("°F"))
     }
 
-    @Test("a receipt is read the same for everyone: no language or units are asked")
-    func receiptAsksNoLanguage() throws {
+    @Test("a receipt's foods are named in the profile's language, each with its English name; no units are asked")
+    func receiptAsksOnlyTheLanguage() throws {
         let profile = KitchenProfile(language: .it, units: .us)
         let messages = try #require(try request(images: [jpeg], mode: .receipt, profile: profile)["messages"] as? [[String: Any]])
-        #expect((messages[1]["content"] as? [[String: Any]])?.count == 1, "the photo alone")
+        let text = try #require((messages[1]["content"] as? [[String: Any]])?.last?["text"] as? String)
+        #expect(text.hasPrefix("Write each food's name in Italian"))
+        #expect(text.contains("Give every food a canonicalName") && !text.contains("°F"))
+    }
+
+    @Test("an answer in another language than English asks for every ingredient's canonicalName; an English one does not")
+    func canonicalNameIsAskedOutsideEnglish() throws {
+        func schema(_ profile: KitchenProfile?, mode: ScanMode = .fridge) throws -> String {
+            let request = try request(images: [jpeg], mode: mode, profile: profile)
+            let format = try #require(request["response_format"] as? [String: Any])
+            return String(decoding: try JSONSerialization.data(withJSONObject: format), as: UTF8.self)
+        }
+        for mode in ScanMode.allCases {
+            #expect(try schema(KitchenProfile(language: .nl), mode: mode).contains("canonicalName"), "\(mode)")
+            #expect(try !schema(nil, mode: mode).contains("canonicalName"), "\(mode)")
+        }
+        let messages = try #require(try request(images: [jpeg], profile: KitchenProfile(language: .de))["messages"] as? [[String: Any]])
+        let text = try #require((messages[1]["content"] as? [[String: Any]])?.last?["text"] as? String)
+        #expect(text.contains("Give every ingredient a canonicalName: its plain name in English"))
     }
 
     @Test("a profile's constraints follow the photo as a text part, and the system prompt stays verbatim")

@@ -136,6 +136,29 @@ struct GroceriesEndToEndTests {
         }
     }
 
+    @Test("a German scan's \"Tomaten\" and an English scan's \"tomatoes\" of one person are one pantry item, kept by its plain English name")
+    func germanAndEnglishNamesMerge() async throws {
+        let tomatoSalad = ModelAnswers.Dish("Tomatensalat", ingredients: ["Tomaten"])
+        let answers = [
+            ModelAnswers.fridge([tomatoSalad], ingredients: ["Tomaten"], englishNames: ["Tomaten": "tomatoes"]),
+            ModelAnswers.fridge([gratin], ingredients: ["tomatoes"]),
+        ]
+        try await SystemRig.run(behaviour: StubBehaviour(answers: answers)) { rig in
+            let token = try await rig.signIn()
+            #expect(try await rig.putProfile(#"{"language": "de"}"#, token: token).status == 200)
+            let german = try await rig.finishedScan(photo, token: token)
+            #expect(german.result?.ingredients.map(\.canonicalName) == ["tomatoes"])
+            #expect(try await rig.putProfile(#"{"language": "en"}"#, token: token).status == 200)
+            let english = try await rig.finishedScan(SyntheticJPEG.make(size: 16 * 1024, seed: 99), token: token)
+            for scan in [german, english] {
+                #expect(try await rig.post("/v1/pantry/items", ["scanId": scan.id.uuidString.lowercased()], token: token).status == 200)
+            }
+            let pantry = try KiwiJSON.decoder().decode(PantryList.self, from: try await rig.send(.GET, "/v1/pantry?limit=100", token: token).body)
+            #expect(pantry.items.map(\.name) == ["Tomaten"], "the first scan's name stays")
+            #expect(pantry.items.map(\.key) == ["tomato"])
+        }
+    }
+
     @Test("deleting the account leaves no pantry item and no shopping-list item in PostgreSQL")
     func accountDeletionLeavesNoRows() async throws {
         try await SystemRig.run(workers: 0) { rig in

@@ -29,8 +29,15 @@ public enum ModelAnswers {
         }
     }
 
-    /// A valid fridge answer with `dishes` as its recipes, and `ingredients` as its detected ingredients.
-    public static func fridge(_ dishes: [Dish], ingredients names: [String] = ["basil"]) -> String {
+    /// A valid fridge answer with `dishes` as its recipes, and `ingredients` as its detected ingredients; an ingredient
+    /// `englishNames` names, detected or in a recipe, has that `canonicalName`, as in an answer in another language.
+    public static func fridge(_ dishes: [Dish], ingredients names: [String] = ["basil"], englishNames: [String: String] = [:]) -> String {
+        func named(_ name: String, _ members: JSONObject) -> JSONValue {
+            var object = JSONObject(["name": .string(name)])
+            if let english = englishNames[name] { object["canonicalName"] = .string(english) }
+            for (key, value) in members.members { object[key] = value }
+            return .object(object)
+        }
         let recipes: [JSONValue] = dishes.map { dish in
             var recipe = JSONObject([
                 "name": .string(dish.name),
@@ -39,11 +46,9 @@ public enum ModelAnswers {
                 "difficulty": .string("easy"),
                 "ingredients": .array(
                     dish.ingredients.map { ingredient in
-                        .object(
-                            JSONObject([
-                                "name": .string(ingredient.name), "isDetected": .bool(true),
-                                "substitution": ingredient.substitution.map(JSONValue.string) ?? .null,
-                            ])
+                        named(
+                            ingredient.name,
+                            JSONObject(["isDetected": .bool(true), "substitution": ingredient.substitution.map(JSONValue.string) ?? .null])
                         )
                     }
                 ),
@@ -55,7 +60,7 @@ public enum ModelAnswers {
             return .object(recipe)
         }
         let ingredients: [JSONValue] = names.map { name in
-            .object(JSONObject(["name": .string(name), "category": .string("Vegetable"), "confidence": .number(JSONNumber(0.9))]))
+            named(name, JSONObject(["category": .string("Vegetable"), "confidence": .number(JSONNumber(0.9))]))
         }
         return JSONValue.object(JSONObject(["ingredients": .array(ingredients), "recipes": .array(recipes)])).serialized()
     }

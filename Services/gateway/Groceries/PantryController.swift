@@ -156,7 +156,8 @@ struct PantryController: Sendable {
         let addedAt = now()
         var keys: Set<String> = []
         let items = (scan.result.flatMap { $0.mode == .dish ? nil : $0.ingredients } ?? []).compactMap { ingredient -> PantryItem? in
-            guard let name = try? PantryItemFields.checkedName(ingredient.name), keys.insert(name.key).inserted else { return nil }
+            guard let name = try? PantryItemFields.checkedName(ingredient.name, keyedBy: ingredient.canonicalName), keys.insert(name.key).inserted
+            else { return nil }
             return PantryItem.new(name: name, section: StoreSection(category: ingredient.category), source: .scan, scanId: scanID, at: addedAt)
         }
         guard !items.isEmpty else {
@@ -322,15 +323,19 @@ struct PantryItemFields: Decodable {
     }
 
     /// `text` trimmed of surrounding white space, with its key; a 400 naming the rule it breaks: 1 to ``longestName``
-    /// characters, none of them control characters or line breaks, and a letter or digit to make a key of.
-    static func checkedName(_ text: String) throws -> (text: String, key: String) {
+    /// characters, none of them control characters or line breaks, and a letter or digit to make a key of. Food an
+    /// answer also named in plain English (``EnglishNamed``) is keyed by `englishName`, so that "Tomaten" and "tomatoes"
+    /// are one item; by its text when that name makes no key.
+    static func checkedName(_ text: String, keyedBy englishName: String? = nil) throws -> (text: String, key: String) {
         let trimmed: String
         switch TypedName.trimmed(text, lengths: 1...longestName) {
         case .success(let name): trimmed = name
         case .failure(.length): throw APIError.badRequest("name must be 1 to \(longestName) characters once trimmed of surrounding spaces.")
         case .failure(.lineBreakOrControl): throw APIError.badRequest("name must not hold control characters such as line breaks.")
         }
-        let key = IngredientKey.of(trimmed)
+        let key =
+            englishName.map(IngredientKey.of).flatMap { $0.isEmpty || $0.unicodeScalars.count > 2 * longestName ? nil : $0 }
+            ?? IngredientKey.of(trimmed)
         guard !key.isEmpty else { throw APIError.badRequest("name must contain a letter or digit.") }
         // The table's bound on keys: a name's key is longer than the name only where folding expands a character.
         guard key.unicodeScalars.count <= 2 * longestName else {

@@ -43,7 +43,7 @@ enum PantryPurchases {
         if let picked, !Set(picked).isSubset(of: food.map(\.id)) { throw unknownLines }
         let chosen = picked.map { picked in food.filter { picked.contains($0.id) } } ?? food
         return chosen.compactMap { line in
-            guard let text = line.name, let name = try? PantryItemFields.checkedName(text) else { return nil }
+            guard let text = line.name, let name = try? PantryItemFields.checkedName(text, keyedBy: line.canonicalName) else { return nil }
             let section = StoreSection(key: name.key)
             var item = PantryItem.new(name: name, section: section, quantity: line.quantity, unit: line.unit, source: .scan, scanId: scanID, at: now)
             item.useSoonBy = ShelfLife.estimatedUseBy(key: name.key, section: section, addedOn: day)

@@ -275,7 +275,9 @@ struct ShoppingListController: Sendable {
         var needs: [(name: (text: String, key: String), quantities: [Quantity?], labels: [String])] = []
         for (recipe, label) in recipes {
             for ingredient in recipe.ingredients {
-                guard let name = try? PantryItemFields.checkedName(ingredient.name), !PantryStaples.contains(key: name.key) else { continue }
+                guard let name = try? PantryItemFields.checkedName(ingredient.name, keyedBy: ingredient.canonicalName),
+                    !PantryStaples.contains(key: name.key)
+                else { continue }
                 let quantity = ingredient.unit == .toTaste ? Quantity(1, .toTaste) : ingredient.amount.map { Quantity($0, ingredient.unit ?? .piece) }
                 if let at = needs.firstIndex(where: { $0.name.key == name.key }) {
                     needs[at].quantities.append(quantity)

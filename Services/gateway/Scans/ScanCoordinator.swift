@@ -234,8 +234,9 @@ struct ScanCoordinator: Sendable {
                     deadline: deadline,
                     requestID: context.requestID,
                     userKey: userKey,
-                    // A receipt is read the same for everyone: the table's allergies and diets do not go with it.
-                    profile: input.mode == .receipt ? nil : table.profile,
+                    // A receipt is read the same for everyone: only the language its foods are named in goes with it, not the
+                    // table's allergies and diets.
+                    profile: input.mode == .receipt ? table.profile?.language.map { KitchenProfile(language: $0) } : table.profile,
                     table: input.mode == .receipt ? nil : table.seats,
                     ingredients: input.refinement?.ingredients,
                     pantry: input.pantry,

@@ -161,8 +161,8 @@ struct ScanPrompt: Sendable {
         profile: KitchenProfile? = nil,
         repair: Repair? = nil
     ) -> ByteBuffer {
-        // A receipt is read the same for everyone: no profile goes with it.
-        let writing = mode == .receipt ? nil : profile.flatMap(Writing.init)
+        // A receipt is read the same for everyone: no profile goes with it, only the language its foods are named in.
+        let writing = profile.flatMap { Writing($0, mode: mode) }
         let profile = mode == .receipt ? nil : profile.flatMap { $0.isEmpty ? nil : $0 }
         let encodedSize = images.reduce(0) { $0 + $1.base64Count + 64 }
         guard
@@ -249,7 +249,7 @@ struct ScanPrompt: Sendable {
         }
         if let profile { content.append(.object(JSONObject(["type": .string("text"), "text": .string(constraints(for: profile))]))) }
         if let writing { content.append(.object(JSONObject(["type": .string("text"), "text": .string(writing.instructions)]))) }
-        let answer = Answer(ingredients: ingredients, pantry: pantry, plan: plan, mode: mode)
+        let answer = Answer(ingredients: ingredients, pantry: pantry, plan: plan, mode: mode, language: writing?.language ?? .en)
         var messages: [JSONValue] = [message(role: "system", content: .string(answer.instructions)), message(role: "user", content: .array(content))]
         if let repair {
             if let previous = repair.previousAnswer { messages.append(message(role: "assistant", content: .string(previous))) }
@@ -298,21 +298,22 @@ struct ScanPrompt: Sendable {
         let schemaName: String
         let schema: JSONValue
 
-        init(ingredients: [String]?, pantry: PantryQuestion?, plan: PlanQuestion?, mode: ScanMode) {
+        /// An answer written in `language` (a receipt's too: its foods' names).
+        init(ingredients: [String]?, pantry: PantryQuestion?, plan: PlanQuestion?, mode: ScanMode, language: AnswerLanguage) {
             (instructions, schemaName, schema) =
                 if let plan {
                     (planSystemPrompt, "kiwi_meal_plan", plan.rules.answer.jsonSchema)
                 } else if let pantry {
                     pantry.meal != nil
-                        ? (mealSystemPrompt, "kiwi_meal_recipe", pantry.rules.answer.jsonSchema)
-                        : (pantrySystemPrompt, "kiwi_pantry_scan", pantry.rules.answer.jsonSchema)
+                        ? (mealSystemPrompt, "kiwi_meal_recipe", ScanResponseContract.schema(of: pantry.rules.answer, answeringIn: language))
+                        : (pantrySystemPrompt, "kiwi_pantry_scan", ScanResponseContract.schema(of: pantry.rules.answer, answeringIn: language))
                 } else if ingredients != nil {
-                    (refinementSystemPrompt, "kiwi_scan", ScanResponseContract.jsonSchema)
+                    (refinementSystemPrompt, "kiwi_scan", ScanResponseContract.jsonSchema(answeringIn: language))
                 } else {
                     switch mode {
-                    case .fridge: (systemPrompt, "kiwi_scan", ScanResponseContract.jsonSchema)
-                    case .dish: (dishSystemPrompt, "kiwi_dish", DishAnswerContract.jsonSchema)
-                    case .receipt: (receiptSystemPrompt, "kiwi_receipt", ReceiptAnswerContract.jsonSchema)
+                    case .fridge: (systemPrompt, "kiwi_scan", ScanResponseContract.jsonSchema(answeringIn: language))
+                    case .dish: (dishSystemPrompt, "kiwi_dish", DishAnswerContract.jsonSchema(answeringIn: language))
+                    case .receipt: (receiptSystemPrompt, "kiwi_receipt", ReceiptAnswerContract.jsonSchema(answeringIn: language))
                     }
                 }
         }
@@ -342,26 +343,32 @@ struct ScanPrompt: Sendable {
     }
 
     /// How the household's profile asks the answer to be written (docs/architecture.md, "Answers in the cook's
-    /// language"): in its language, and its temperatures and measures in its units. Nil for a profile that asks for
-    /// neither, whose answer is written as every other (in English, the model's choice of units).
+    /// language"): in its language, each ingredient with its plain English name too, and its temperatures and measures
+    /// in its units (a receipt's as printed). Nil for a profile that asks for neither, whose answer is written as every
+    /// other (in English, the model's choice of units).
     struct Writing: Sendable, Hashable {
         var language: AnswerLanguage
         var units: UnitSystem?
+        /// Whether the answer reads a receipt, whose lines are printed text and only its foods' names are written.
+        var readsReceipt: Bool
 
-        init?(_ profile: KitchenProfile) {
-            guard profile.language.map({ $0 != .en }) ?? false || profile.units != nil else { return nil }
+        init?(_ profile: KitchenProfile, mode: ScanMode) {
+            readsReceipt = mode == .receipt
             language = profile.language ?? .en
-            units = profile.units
+            units = readsReceipt ? nil : profile.units
+            guard language != .en || units != nil else { return nil }
         }
 
         /// What the model is told: the text members in the language, the schema's keys and fixed values as they are.
         var instructions: String {
             var lines: [String] = []
             if language != .en {
+                let written = readsReceipt ? "each food's name" : "every name, summary, step, substitution and tip"
                 lines.append(
-                    "Write every name, summary, step, substitution and tip in \(language.englishName), as a cook who speaks it "
-                        + "writes them. Keep the JSON keys and the schema's fixed values (categories, units, difficulty, allergen groups) "
-                        + "exactly as the schema gives them."
+                    "Write \(written) in \(language.englishName), as a cook who speaks it writes them. Keep the JSON keys and the "
+                        + "schema's fixed values (categories, units, difficulty, allergen groups) exactly as the schema gives them. Give "
+                        + "every \(readsReceipt ? "food" : "ingredient") a canonicalName: its plain name in English, as an English cook "
+                        + "buys it, keeping whether it is cooked, dried, canned or frozen (\"cooked rice\", \"canned tomatoes\")."
                 )
             }
             switch units {

@@ -81,6 +81,7 @@ private struct OutlineRecipe: GuardedRecipe {
     var name: String { outline.name }
     var summary: String { outline.summary }
     var ingredientNames: [String] { [outline.mainIngredient] }
+    var canonicalNames: [String?] { [nil] }
     var ingredientQuantities: [String] { [] }
     var steps: [String] { [] }
     var substitutions: [String?] { [nil] }

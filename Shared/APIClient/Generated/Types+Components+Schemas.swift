@@ -879,6 +879,8 @@ extension Components {
                 public var id: Swift.String
                 /// - Remark: Generated from `#/components/schemas/DishRecipe/IngredientsPayload/name`.
                 public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/DishRecipe/IngredientsPayload/canonicalName`.
+                public var canonicalName: Components.Schemas.CanonicalName?
                 /// The amount as text, as the model wrote it ("2 tbsp").
                 ///
                 /// - Remark: Generated from `#/components/schemas/DishRecipe/IngredientsPayload/quantity`.
@@ -892,18 +894,21 @@ extension Components {
                 /// - Parameters:
                 ///   - id:
                 ///   - name:
+                ///   - canonicalName:
                 ///   - quantity: The amount as text, as the model wrote it ("2 tbsp").
                 ///   - amount:
                 ///   - unit:
                 public init(
                     id: Swift.String,
                     name: Swift.String,
+                    canonicalName: Components.Schemas.CanonicalName? = nil,
                     quantity: Swift.String,
                     amount: Components.Schemas.IngredientAmount? = nil,
                     unit: Components.Schemas.IngredientUnit? = nil
                 ) {
                     self.id = id
                     self.name = name
+                    self.canonicalName = canonicalName
                     self.quantity = quantity
                     self.amount = amount
                     self.unit = unit
@@ -911,6 +916,7 @@ extension Components {
                 public enum CodingKeys: String, CodingKey {
                     case id
                     case name
+                    case canonicalName
                     case quantity
                     case amount
                     case unit
@@ -1753,10 +1759,12 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ReceiptLine/kind`.
             public var kind: Components.Schemas.ReceiptLine.KindPayload
-            /// For food, a plain name ("bananas"); absent otherwise.
+            /// For food, a plain name ("bananas"), in the language the receipt was read for; absent otherwise.
             ///
             /// - Remark: Generated from `#/components/schemas/ReceiptLine/name`.
             public var name: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ReceiptLine/canonicalName`.
+            public var canonicalName: Components.Schemas.CanonicalName?
             /// For food
             ///
             /// - Remark: Generated from `#/components/schemas/ReceiptLine/quantity`.
@@ -1798,7 +1806,8 @@ extension Components {
             ///   - id:
             ///   - text: The line as printed.
             ///   - kind: `food` (can go into the pantry), `other` (anything else bought: bags, detergent), `discount` (negative), or `deposit` (on bottles or crates; negative when refunded).
-            ///   - name: For food, a plain name ("bananas"); absent otherwise.
+            ///   - name: For food, a plain name ("bananas"), in the language the receipt was read for; absent otherwise.
+            ///   - canonicalName:
             ///   - quantity: For food
             ///   - unit: For food, a `QuantityUnit` a pantry takes; weight-priced food in `kg` or `g`.
             ///   - unitPrice: The price of one `unit`, in the receipt's currency.
@@ -1808,6 +1817,7 @@ extension Components {
                 text: Swift.String,
                 kind: Components.Schemas.ReceiptLine.KindPayload,
                 name: Swift.String? = nil,
+                canonicalName: Components.Schemas.CanonicalName? = nil,
                 quantity: Swift.Double? = nil,
                 unit: Components.Schemas.ReceiptLine.UnitPayload? = nil,
                 unitPrice: Swift.Double? = nil,
@@ -1817,6 +1827,7 @@ extension Components {
                 self.text = text
                 self.kind = kind
                 self.name = name
+                self.canonicalName = canonicalName
                 self.quantity = quantity
                 self.unit = unit
                 self.unitPrice = unitPrice
@@ -1827,6 +1838,7 @@ extension Components {
                 case text
                 case kind
                 case name
+                case canonicalName
                 case quantity
                 case unit
                 case unitPrice
@@ -1850,12 +1862,18 @@ extension Components {
                 case scanId
             }
         }
+        /// The food's plain English name ("tomatoes" for "Tomaten"), by which the pantry keys it, nutrition is matched and the allergen guard reads it: present in an answer written in another language than English, absent from an English one, whose `name` it is.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CanonicalName`.
+        public typealias CanonicalName = Swift.String
         /// - Remark: Generated from `#/components/schemas/Ingredient`.
         public struct Ingredient: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Ingredient/id`.
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/Ingredient/name`.
             public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Ingredient/canonicalName`.
+            public var canonicalName: Components.Schemas.CanonicalName?
             /// Usually Dairy, Protein, Vegetable, Fruit, Grain, Condiment, Beverage or Other.
             ///
             /// - Remark: Generated from `#/components/schemas/Ingredient/category`.
@@ -1867,22 +1885,26 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - name:
+            ///   - canonicalName:
             ///   - category: Usually Dairy, Protein, Vegetable, Fruit, Grain, Condiment, Beverage or Other.
             ///   - confidence:
             public init(
                 id: Swift.String,
                 name: Swift.String,
+                canonicalName: Components.Schemas.CanonicalName? = nil,
                 category: Swift.String,
                 confidence: Swift.Double
             ) {
                 self.id = id
                 self.name = name
+                self.canonicalName = canonicalName
                 self.category = category
                 self.confidence = confidence
             }
             public enum CodingKeys: String, CodingKey {
                 case id
                 case name
+                case canonicalName
                 case category
                 case confidence
             }
@@ -2385,6 +2407,8 @@ extension Components {
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/RecipeIngredient/name`.
             public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RecipeIngredient/canonicalName`.
+            public var canonicalName: Components.Schemas.CanonicalName?
             /// - Remark: Generated from `#/components/schemas/RecipeIngredient/isDetected`.
             public var isDetected: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/RecipeIngredient/substitution`.
@@ -2398,6 +2422,7 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - name:
+            ///   - canonicalName:
             ///   - isDetected:
             ///   - substitution:
             ///   - amount:
@@ -2405,6 +2430,7 @@ extension Components {
             public init(
                 id: Swift.String,
                 name: Swift.String,
+                canonicalName: Components.Schemas.CanonicalName? = nil,
                 isDetected: Swift.Bool,
                 substitution: Swift.String? = nil,
                 amount: Components.Schemas.IngredientAmount? = nil,
@@ -2412,6 +2438,7 @@ extension Components {
             ) {
                 self.id = id
                 self.name = name
+                self.canonicalName = canonicalName
                 self.isDetected = isDetected
                 self.substitution = substitution
                 self.amount = amount
@@ -2420,6 +2447,7 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case id
                 case name
+                case canonicalName
                 case isDetected
                 case substitution
                 case amount
