@@ -237,6 +237,7 @@ let package = Package(
             folder: "DietGuard",
             dependencies: ["KiwiModels"],
             resources: ["", "-de", "-fr", "-es", "-it", "-nl"].map { .embedInCode("ingredient-lexicon\($0).json") }
+                + [.embedInCode("allergen-labels.json")]
         ),
         // Scoring the guard on blind allergen sets, for its tests and for tuning a lexicon.
         library("KiwiGuardEvaluation", folder: "GuardEvaluation", dependencies: ["KiwiDietGuard", "KiwiModels"]),

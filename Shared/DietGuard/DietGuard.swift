@@ -24,6 +24,8 @@ public struct DietGuard: Sendable {
         public var ingredient: String
         /// The group's name as a user reads it ("tree nuts").
         public var group: String
+        /// The group's id ("tree_nuts").
+        public var groupID: String
         public var rule: Rule
         /// Where it was found, for the model: "ingredient 2", "step 3", "its name", ``declaration``.
         public var place: String
@@ -52,9 +54,12 @@ public struct DietGuard: Sendable {
     let lexicon: IngredientLexicon
     /// What ingredients' plain English names (``GuardedRecipe/canonicalNames``) are read with, in every language.
     private let english = IngredientLexicon.standard
+    /// How reasons are worded in the lexicon's language; nil in English.
+    private let labels: AllergenLabels?
 
     public init(lexicon: IngredientLexicon = .standard) {
         self.lexicon = lexicon
+        labels = AnswerLanguage(rawValue: lexicon.language).flatMap(AllergenLabels.of)
     }
 
     /// The guard of text written in `language`, with Kiwi's lexicon of its words: what an answer in that language, or
@@ -166,7 +171,7 @@ public struct DietGuard: Sendable {
             let reading = lexicon.reading(text)
             for (group, rule) in rules {
                 if let term = group.term(in: reading) {
-                    return Violation(ingredient: ingredient ?? term, group: group.name, rule: rule, place: place)
+                    return Violation(ingredient: ingredient ?? term, group: group.name, groupID: group.id, rule: rule, place: place)
                 }
             }
             return nil
@@ -175,7 +180,7 @@ public struct DietGuard: Sendable {
         func violation(inEnglishName name: String, ingredient: String, place: String) -> Violation? {
             let reading = english.reading(name)
             for (group, rule) in rules where english.groups[group.id]?.term(in: reading) != nil {
-                return Violation(ingredient: ingredient, group: group.name, rule: rule, place: place)
+                return Violation(ingredient: ingredient, group: group.name, groupID: group.id, rule: rule, place: place)
             }
             return nil
         }
@@ -201,7 +206,7 @@ public struct DietGuard: Sendable {
         let named = Set(found.map(\.group))
         let declared = Set((recipe.allergens ?? []).map(\.rawValue))
         for (group, rule) in rules where declared.contains(group.id) && !named.contains(group.name) {
-            found.append(Violation(ingredient: group.name, group: group.name, rule: rule, place: Violation.declaration))
+            found.append(Violation(ingredient: group.name, group: group.name, groupID: group.id, rule: rule, place: Violation.declaration))
         }
         var substitutions: [Int: Violation] = [:]
         for (position, substitution) in recipe.substitutions.enumerated() {
@@ -235,7 +240,7 @@ public struct DietGuard: Sendable {
                     source: violation.isDeclared ? .allergens : .text,
                     found: violation.ingredient,
                     place: violation.place,
-                    reason: Self.reason([violation]),
+                    reason: reason([violation]),
                     for: Self.members(of: table, breaking: [violation])
                 )
             )
@@ -257,7 +262,7 @@ public struct DietGuard: Sendable {
                 guarded.withheldRecipes.append(
                     WithheldRecipe(
                         name: finding.recipeName,
-                        reason: Self.reason(finding.violations),
+                        reason: reason(finding.violations),
                         for: Self.members(of: table, breaking: finding.violations)
                     )
                 )
@@ -302,21 +307,27 @@ public struct DietGuard: Sendable {
             + ". Replace those ingredients, or the recipes, with ones the household can eat, and suggest no substitution or tip that uses them"
     }
 
-    /// Why a recipe was withheld, in words a user understands: "It uses basil pesto, which contains tree nuts." One
-    /// sentence per group, at most two, an ingredient preferred to the name or a step that names the same group; a
-    /// group only the model declared reads "It contains fish." (or "It contains fish, which is not vegetarian.").
-    public static func reason(_ violations: [Violation]) -> String {
+    /// Why a recipe was withheld, in words a user understands, in the lexicon's language: "It uses basil pesto, which
+    /// contains tree nuts."; in another language the allergen's declaration, with the ingredient that brings it
+    /// (``AllergenLabels``). One sentence per group, at most two, an ingredient preferred to the name or a step that
+    /// names the same group; a group only the model declared reads "It contains fish." (or "It contains fish, which is
+    /// not vegetarian.").
+    public func reason(_ violations: [Violation]) -> String {
         let ingredientsFirst = violations.filter { $0.place.hasPrefix("ingredient") } + violations.filter { !$0.place.hasPrefix("ingredient") }
         var groups: Set<String> = []
         var sentences: [String] = []
         for violation in ingredientsFirst where groups.insert(violation.group).inserted {
+            if let labels {
+                sentences.append(labels.sentence(violation))
+                continue
+            }
             let ingredient = violation.ingredient.lowercased()
             if violation.isDeclared, case .diet = violation.rule {
-                sentences.append("It contains \(violation.group), which \(userClause(violation)).")
+                sentences.append("It contains \(violation.group), which \(Self.userClause(violation)).")
             } else if IngredientWords(ingredient) == IngredientWords(violation.group) && !violation.rule.isDiet {
                 sentences.append("It contains \(violation.group).")
             } else {
-                sentences.append("It uses \(ingredient), which \(userClause(violation)).")
+                sentences.append("It uses \(ingredient), which \(Self.userClause(violation)).")
             }
         }
         return sentences.prefix(2).joined(separator: " ")

@@ -25,11 +25,11 @@ struct LanguageEndToEndTests {
     @Test(
         "a peanut-allergic cook's recipe that spreads peanut butter in a step of their language is withheld",
         arguments: [
-            ("de", "Das Brot mit Erdnussbutter bestreichen.", "Die Tomaten in Scheiben schneiden.", "German"),
-            ("fr", "Tartiner le pain de beurre de cacahuète.", "Couper les tomates en tranches.", "French"),
+            ("de", "Das Brot mit Erdnussbutter bestreichen.", "Die Tomaten in Scheiben schneiden.", "German", "Enthält Erdnüsse"),
+            ("fr", "Tartiner le pain de beurre de cacahuète.", "Couper les tomates en tranches.", "French", "Contient des arachides"),
         ]
     )
-    func peanutInAStepIsWithheld(language: String, peanutStep: String, keptStep: String, languageName: String) async throws {
+    func peanutInAStepIsWithheld(language: String, peanutStep: String, keptStep: String, languageName: String, declaration: String) async throws {
         let dictated = answer(peanutStep: peanutStep, keptStep: keptStep)
         try await SystemRig.run(behaviour: StubBehaviour(answers: [dictated])) { rig in
             let token = try await rig.signIn()
@@ -39,6 +39,7 @@ struct LanguageEndToEndTests {
             #expect(scan.status == 200)
             let response = try ScanResponseContract.validate(scan.body)
             #expect(response.withheldRecipes.map(\.name) == ["Bananentoast"])
+            #expect(response.withheldRecipes.first?.reason.hasPrefix(declaration) == true, "the reason is in the cook's language")
             #expect(response.recipes.map(\.name) == ["Tomatensalat"])
             #expect(response.recipes.map(\.language) == [AnswerLanguage(rawValue: language)])
             let asked = rig.stub.snapshot.recent.first?.parameters.userTexts ?? []

@@ -31,7 +31,7 @@ struct PlanChecks: Sendable {
     func problem(of meal: PlannedMeal, among accepted: [PlannedMeal]) -> String? {
         guard let outline = meal.outline else { return nil }
         if let profile, let finding = dietGuard.finding(in: OutlineRecipe(outline), for: profile), !finding.violations.isEmpty {
-            return DietGuard.reason(finding.violations)
+            return dietGuard.reason(finding.violations)
         }
         if let most = profile?.maxCookTimeMinutes, outline.cookTimeMinutes > most {
             return "It takes \(outline.cookTimeMinutes) minutes, more than the profile's \(most)."
