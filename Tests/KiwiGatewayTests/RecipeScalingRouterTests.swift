@@ -79,6 +79,23 @@ struct RecipeScalingRouterTests {
         }
     }
 
+    @Test("without units, a saved recipe is shown in the profile's units; units asked win, and a recipe without quantities shows as it is")
+    func profileUnitsByDefault() async throws {
+        let gateway = Self.gateway()
+        let (token, _, _) = gateway.signIn()
+        try await gateway.test { client async throws in
+            let path = try await Self.saved(Self.pancakes, client, token: token)
+            let older = try await Self.saved(RecipesRouterTests.omelette, client, token: token)
+            let profile = try await client.execute(.put, "/v1/profile", token: token, body: ByteBuffer(string: #"{"units": "us"}"#))
+            #expect(profile.status == .ok)
+            let us = try RecipesRouterTests.saved(try await client.execute(.get, path, token: token)).recipe
+            #expect(us.ingredients.map(\.unit) == [.piece, .oz, .cup, .toTaste])
+            let metric = try RecipesRouterTests.saved(try await client.execute(.get, path + "?units=metric", token: token)).recipe
+            #expect(metric.ingredients.map(\.unit) == [.piece, .g, .ml, .toTaste])
+            #expect(try await client.execute(.get, older, token: token).status == .ok)
+        }
+    }
+
     @Test("the JSON-LD and the text of a recipe are scaled as its JSON is")
     func scalesEveryForm() async throws {
         let gateway = Self.gateway()

@@ -24,9 +24,15 @@ struct RecipeScaling: Sendable, Hashable {
     }
 
     /// `saved` as asked: as it is without `servings` and `units`; 409 `recipe_not_scalable` when they are asked of a
-    /// recipe without servings.
-    func apply(to saved: SavedRecipe) throws -> SavedRecipe {
-        guard servings != nil || units != nil else { return saved }
+    /// recipe without servings. Without `units`, converted to `profileUnits` (the reader's profile's, for their own
+    /// recipe) where it can be: a recipe without quantities is then shown as it is, as nothing was asked of it.
+    func apply(to saved: SavedRecipe, profileUnits: UnitSystem? = nil) throws -> SavedRecipe {
+        if servings == nil, units == nil {
+            guard let profileUnits, let converted = RecipeScaler.scale(saved.recipe, to: nil, units: profileUnits) else { return saved }
+            var answer = saved
+            answer.recipe = converted
+            return answer
+        }
         guard let scaled = RecipeScaler.scale(saved.recipe, to: servings, units: units) else {
             throw APIError(
                 .conflict,

@@ -158,11 +158,12 @@ struct RecipesController: Sendable {
     /// `GET /v1/recipes/{id}?servings=&units=`: the saved recipe as the API's JSON, checked against the profile as it
     /// is now, or — as `Accept` asks — schema.org/Recipe JSON-LD (`application/ld+json`) or a short text for sharing
     /// (`text/plain`), both for other people and apps, so without the owner's conflicts; in every form scaled to
-    /// `servings` and converted to `units` when asked (``RecipeScaling``).
+    /// `servings` and converted to `units` when asked (``RecipeScaling``), else to the units of the reader's profile.
     @Sendable func show(request: Request, context: GatewayRequestContext) async throws -> Response {
         let scaling = try RecipeScaling(request)
         let (own, kitchen) = try await ownRecipe(context)
-        let saved = try scaling.apply(to: own)
+        let profileUnits = scaling.units == nil ? try await profileCheck.units(of: try context.authenticatedSession.userID) : nil
+        let saved = try scaling.apply(to: own, profileUnits: profileUnits)
         switch RecipeFormat.preferred(by: request.headers[values: .accept]) {
         case .json:
             return try Response.json(try await shown(saved, of: try context.authenticatedSession.userID, in: kitchen))

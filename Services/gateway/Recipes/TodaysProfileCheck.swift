@@ -17,6 +17,11 @@ struct TodaysProfileCheck: Sendable {
         return recipes.map { checked($0, at: table) }
     }
 
+    /// The units `userID`'s profile asks recipes to be shown in; nil when it asks none.
+    func units(of userID: UUID) async throws -> UnitSystem? {
+        try await tableProfile.profiles.profile(of: userID)?.units
+    }
+
     /// One saved recipe as ``checked(_:of:)`` shows it.
     func checked(_ recipe: SavedRecipe, of userID: UUID) async throws -> SavedRecipe {
         checked(recipe, at: try await tableProfile.table(of: userID))

@@ -24,7 +24,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/RecipeServings`.
         public typealias RecipeServings = Swift.Int
-        /// The units to show amounts in: `metric` (g, kg, ml, l) or `us` (oz, lb, fl oz, cup); spoons, pieces and the like stay as they are. Absent: the recipe's own units. Only for a recipe with `servings` (else 409 `recipe_not_scalable`).
+        /// The units to show amounts in: `metric` (g, kg, ml, l) or `us` (oz, lb, fl oz, cup); spoons, pieces and the like stay as they are. Absent: for the owner's `GET /v1/recipes/{id}`, the units of their profile's `units` (a recipe without `servings` then shows as it is), else the recipe's own units. Asked of a recipe without `servings`: 409 `recipe_not_scalable`.
         ///
         /// - Remark: Generated from `#/components/parameters/RecipeUnits`.
         @frozen public enum RecipeUnits: String, Codable, Hashable, Sendable, CaseIterable {

@@ -5558,7 +5558,7 @@ public enum Operations {
                     case metric = "metric"
                     case us = "us"
                 }
-                /// The units to show amounts in: `metric` (g, kg, ml, l) or `us` (oz, lb, fl oz, cup); spoons, pieces and the like stay as they are. Absent: the recipe's own units. Only for a recipe with `servings` (else 409 `recipe_not_scalable`).
+                /// The units to show amounts in: `metric` (g, kg, ml, l) or `us` (oz, lb, fl oz, cup); spoons, pieces and the like stay as they are. Absent: for the owner's `GET /v1/recipes/{id}`, the units of their profile's `units` (a recipe without `servings` then shows as it is), else the recipe's own units. Asked of a recipe without `servings`: 409 `recipe_not_scalable`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/recipes/{id}/GET/query/units`.
                 public var units: Components.Parameters.RecipeUnits?
@@ -5566,7 +5566,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - servings: The recipe for this many people: every amount scaled from the recipe's own `servings` and rounded to kitchen steps (¼ tsp, whole eggs), `servings` and `nutrition.servings` set to it. Only for a recipe with `servings` (else 409 `recipe_not_scalable`).
-                ///   - units: The units to show amounts in: `metric` (g, kg, ml, l) or `us` (oz, lb, fl oz, cup); spoons, pieces and the like stay as they are. Absent: the recipe's own units. Only for a recipe with `servings` (else 409 `recipe_not_scalable`).
+                ///   - units: The units to show amounts in: `metric` (g, kg, ml, l) or `us` (oz, lb, fl oz, cup); spoons, pieces and the like stay as they are. Absent: for the owner's `GET /v1/recipes/{id}`, the units of their profile's `units` (a recipe without `servings` then shows as it is), else the recipe's own units. Asked of a recipe without `servings`: 409 `recipe_not_scalable`.
                 public init(
                     servings: Components.Parameters.RecipeServings? = nil,
                     units: Components.Parameters.RecipeUnits? = nil
@@ -10769,7 +10769,7 @@ public enum Operations {
                     case metric = "metric"
                     case us = "us"
                 }
-                /// The units to show amounts in: `metric` (g, kg, ml, l) or `us` (oz, lb, fl oz, cup); spoons, pieces and the like stay as they are. Absent: the recipe's own units. Only for a recipe with `servings` (else 409 `recipe_not_scalable`).
+                /// The units to show amounts in: `metric` (g, kg, ml, l) or `us` (oz, lb, fl oz, cup); spoons, pieces and the like stay as they are. Absent: for the owner's `GET /v1/recipes/{id}`, the units of their profile's `units` (a recipe without `servings` then shows as it is), else the recipe's own units. Asked of a recipe without `servings`: 409 `recipe_not_scalable`.
                 ///
                 /// - Remark: Generated from `#/paths/r/{token}/GET/query/units`.
                 public var units: Components.Parameters.RecipeUnits?
@@ -10777,7 +10777,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - servings: The recipe for this many people: every amount scaled from the recipe's own `servings` and rounded to kitchen steps (¼ tsp, whole eggs), `servings` and `nutrition.servings` set to it. Only for a recipe with `servings` (else 409 `recipe_not_scalable`).
-                ///   - units: The units to show amounts in: `metric` (g, kg, ml, l) or `us` (oz, lb, fl oz, cup); spoons, pieces and the like stay as they are. Absent: the recipe's own units. Only for a recipe with `servings` (else 409 `recipe_not_scalable`).
+                ///   - units: The units to show amounts in: `metric` (g, kg, ml, l) or `us` (oz, lb, fl oz, cup); spoons, pieces and the like stay as they are. Absent: for the owner's `GET /v1/recipes/{id}`, the units of their profile's `units` (a recipe without `servings` then shows as it is), else the recipe's own units. Asked of a recipe without `servings`: 409 `recipe_not_scalable`.
                 public init(
                     servings: Components.Parameters.RecipeServings? = nil,
                     units: Components.Parameters.RecipeUnits? = nil
