@@ -31,16 +31,18 @@ WORK = Path(os.environ.get("KIWI_RUN", ROOT / ".run")) / "instructions"
 # How far over its budget a count may go before the check fails.
 TOLERANCE = 0.05
 
-# Each workload: its XCTest case, and N, the requests of the smaller run. Two runs of the same N differ by a few million
-# instructions in some 3 billion, as threads happen to interleave: N keeps that under 1 % of one request's cost, well
-# inside the budget's 5 %, and a run under callgrind within a minute. A timer's work falling in one run and not the other
-# moves a count further (up to 6 % of a gateway request): ``measure`` keeps the lower of two runs.
+# Each workload: its XCTest case, N, the requests of the smaller run, and how many runs of each size are counted. Two
+# runs of the same N differ by a few million instructions in some 3 billion, as threads happen to interleave: N keeps
+# that under 1 % of one request's cost, well inside the budget's 5 %, and a run under callgrind within a minute. A
+# timer's work falling in one run and not the other moves a gateway request's count further (up to 6 % of its 16
+# million): ``measure`` keeps the lower of two runs of each gateway size. A worker request's 250 million dwarf a
+# timer's work, and one run each is enough.
 WORKLOADS = {
-    "worker-streamed-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswers", 2),
-    "worker-household-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswersForAHousehold", 2),
-    "gateway-blocking-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScans", 50),
-    "gateway-household-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScansForAHousehold", 50),
-    "gateway-priced-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScansAtKitchenPrices", 50),
+    "worker-streamed-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswers", 2, 1),
+    "worker-household-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswersForAHousehold", 2, 1),
+    "gateway-blocking-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScans", 50, 2),
+    "gateway-household-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScansForAHousehold", 50, 2),
+    "gateway-priced-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScansAtKitchenPrices", 50, 2),
 }
 
 
@@ -138,13 +140,13 @@ def count(bundle, suite, repeats):
 
 
 def measure():
-    """Each workload's instructions per request: (count of 2N requests − count of N) / N, each count the lower of two
-    runs: a run that a timer's work (a sweep, a cache's expiry) happens to fall in counts that work too, and the lower
-    run is the one without it."""
+    """Each workload's instructions per request: (count of 2N requests − count of N) / N, each count the lowest of the
+    workload's runs of that size: a run that a timer's work (a sweep, a cache's expiry) happens to fall in counts that
+    work too, and the lower run is the one without it."""
     if shutil.which("valgrind") is None:
         raise BudgetError("valgrind is not installed (deploy/local/install-packages.sh valgrind)")
     bundle = stripped_bundle()
-    runs = [(suite, repeats * times) for suite, repeats in WORKLOADS.values() for times in (1, 2)] * 2
+    runs = [(suite, repeats * times) for suite, repeats, counted in WORKLOADS.values() for times in (1, 2) for _ in range(counted)]
     # Two runs at a time, one per core: a count does not depend on what else the machine does.
     with ThreadPoolExecutor(max_workers=2) as pool:
         counted = list(pool.map(lambda run: count(bundle, *run), runs))
@@ -152,7 +154,7 @@ def measure():
     for run, total in zip(runs, counted):
         totals[run] = min(total, totals.get(run, total))
     counts = {}
-    for workload, (suite, repeats) in WORKLOADS.items():
+    for workload, (suite, repeats, _) in WORKLOADS.items():
         counts[workload] = round((totals[(suite, 2 * repeats)] - totals[(suite, repeats)]) / repeats)
     (WORK / "counts.json").write_text(json.dumps(counts, indent=2) + "\n")
     return counts
