@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Text cut into words the way the lexicon is matched (docs/architecture.md, "The allergen and diet guard"):
 /// lower-cased, diacritics removed, the ligatures and ß written out, every character that is not a letter or a digit
@@ -158,6 +159,9 @@ struct WordForms: Sendable {
     /// derived forms too. Worked out once, so that a compound's search looks each candidate part up once.
     private let partForms: Set<String>
     private let lastPartForms: Set<String>
+    /// The readings and compound parts of the words worked out so far (``WordMemo``).
+    private let readingsMemo = WordMemo<(singulars: Set<String>, stems: Set<String>)>()
+    private let partsMemo = WordMemo<[String]?>()
 
     /// Reads the words of `entries`: every term, name and marker of the lexicon, its whole words and compound parts.
     init(entries: [String], notDerived: Set<String>, notParts: Set<String>, morphology: Morphology) {
@@ -236,7 +240,9 @@ struct WordForms: Sendable {
     /// (most of a text's words) is read as itself alone, without working its forms out.
     func readings(of word: String) -> (singulars: Set<String>, stems: Set<String>) {
         guard readableForms.contains(word) else { return ([word], []) }
-        return (Set(singulars(of: word)), Set(stems(of: word).filter { $0.count >= Self.shortestPart }))
+        return readingsMemo.value(of: word) {
+            (Set(singulars(of: word)), Set(stems(of: word).filter { $0.count >= Self.shortestPart }))
+        }
     }
 
     /// Whether the lexicon knows `word`, in the singular, a plural or a derived form of three letters or more.
@@ -256,9 +262,11 @@ struct WordForms: Sendable {
     /// does not know, fewest such words first ("voll milch", "hart weizen griess").
     func parts(of word: String) -> [String]? {
         guard word.count >= 2 * Self.shortestPart, !knows(word), word.allSatisfy(\.isLetter) else { return nil }
-        let letters = Array(word)
-        if let parts = knownParts(of: letters) { return parts }
-        return morphology.opensCompounds ? openParts(of: letters) : nil
+        return partsMemo.value(of: word) {
+            let letters = Array(word)
+            if let parts = knownParts(of: letters) { return parts }
+            return morphology.opensCompounds ? openParts(of: letters) : nil
+        }
     }
 
     /// `letters` as a compound of the lexicon's words alone, fewest parts first.
@@ -387,5 +395,23 @@ struct PhraseIndex: Sendable {
             }
         }
         return found
+    }
+}
+
+/// What a word reads as, once worked out, by word: a language's cooking vocabulary is small and every scan reads its
+/// words several times (streamed, labelled, guarded), so a word's compound search and forms are worked out once per
+/// process rather than on every reading. Bounded: past ``capacity`` words nothing more is kept, and a word not kept is
+/// worked out each time, as before.
+final class WordMemo<Value: Sendable>: Sendable {
+    /// Some 10 MB at most for a language: its recipes' words are a few thousand.
+    let capacity = 50_000
+    private let values = Mutex<[String: Value]>([:])
+
+    /// `word`'s value, worked out by `compute` the first time.
+    func value(of word: String, orCompute compute: () -> Value) -> Value {
+        if let known = values.withLock({ $0[word] }) { return known }
+        let value = compute()
+        values.withLock { if $0.count < capacity { $0[word] = value } }
+        return value
     }
 }
