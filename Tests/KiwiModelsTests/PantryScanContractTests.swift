@@ -76,8 +76,8 @@ struct PantryScanContractTests {
     @Test("the schema sent to the model enumerates the offered labels and no others")
     func schemaEnumeratesTheLabels() throws {
         let evaluator = JSONSchemaEvaluator()
-        #expect(try evaluator.accepts(try answer(usingUp: ["p1"]), schema: rules.answer.jsonSchema))
-        #expect(try !evaluator.accepts(try answer(usingUp: [id(rice)]), schema: rules.answer.jsonSchema))
+        #expect(try evaluator.accepts(try answer(usingUp: ["p1"]), schema: ScanResponseContract.schema(of: rules.answer, answeringIn: .en)))
+        #expect(try !evaluator.accepts(try answer(usingUp: [id(rice)]), schema: ScanResponseContract.schema(of: rules.answer, answeringIn: .en)))
     }
 
     @Test("clients receive usesUp as pantry ids; a response without it still validates")
