@@ -25,6 +25,12 @@ struct CannedAnswersTests {
             .subtracting(recipe.allergens ?? [])
     }
 
+    /// `language`'s canned fridge answer, validated as the worker validates a model's.
+    func languageFridge(_ language: AnswerLanguage) throws -> ScanResponse {
+        let answer = FridgeAnswers.answer(forDigest: digest(picking: 0), in: language).serialized()
+        return try ScanResponseContract.validateModelAnswer(Data(answer.utf8), idSeed: UUID())
+    }
+
     @Test("every language Kiwi answers in besides English has a canned fridge of four recipes")
     func everyLanguageHasAFridge() {
         #expect(Set(FridgeAnswers.fridgesByLanguage.keys) == Set(AnswerLanguage.allCases).subtracting([.en]))
@@ -36,8 +42,7 @@ struct CannedAnswersTests {
         arguments: AnswerLanguage.allCases.filter { $0 != .en }
     )
     func languageFridgeDeclaresItsAllergens(_ language: AnswerLanguage) throws {
-        let answer = FridgeAnswers.answer(forDigest: digest(picking: 0), in: language).serialized()
-        let response = try ScanResponseContract.validateModelAnswer(Data(answer.utf8), idSeed: UUID())
+        let response = try languageFridge(language)
         #expect(response.recipes.count == 4)
         for recipe in response.recipes {
             #expect(undeclared(in: recipe, by: .reading(language)).isEmpty, "\(recipe.name)")
@@ -49,8 +54,7 @@ struct CannedAnswersTests {
         arguments: AnswerLanguage.allCases.filter { $0 != .en }
     )
     func languageFridgeNamesEveryIngredientInEnglish(_ language: AnswerLanguage) throws {
-        let answer = FridgeAnswers.answer(forDigest: digest(picking: 0), in: language).serialized()
-        let response = try ScanResponseContract.validateModelAnswer(Data(answer.utf8), idSeed: UUID())
+        let response = try languageFridge(language)
         #expect(response.ingredients.allSatisfy { $0.canonicalName != nil })
         for recipe in response.recipes {
             #expect(recipe.ingredients.allSatisfy { $0.canonicalName != nil }, "\(recipe.name)")
