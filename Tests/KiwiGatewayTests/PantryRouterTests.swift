@@ -313,6 +313,24 @@ struct PantryRouterTests {
         }
     }
 
+    @Test("a food line's corrected name drops the English name the model gave the old one; other corrections keep it")
+    func correctedNameDropsEnglishName() throws {
+        let line = ReceiptLine(
+            id: UUID(),
+            text: "TOMATEN 500G",
+            kind: .food,
+            name: "Tomaten",
+            quantity: 500,
+            unit: .g,
+            total: 1.99,
+            canonicalName: "tomatoes"
+        )
+        let receipt = ReceiptAnswer(storeName: nil, date: nil, time: nil, currency: "EUR", lines: [line], total: 1.99)
+        let renamed = try #require(ReceiptLineCorrection(name: "Zwiebeln").applied(to: receipt, line: line.id)?.lines.first)
+        #expect(renamed.name == "Zwiebeln" && renamed.canonicalName == nil)
+        #expect(ReceiptLineCorrection(quantity: 400).applied(to: receipt, line: line.id)?.lines.first?.canonicalName == "tomatoes")
+    }
+
     @Test("a food line corrected to another unit loses the unit price it had, and the pantry prices it by its total")
     func correctedUnitDropsUnitPrice() async throws {
         let gateway = Self.gateway()

@@ -73,7 +73,11 @@ struct ReceiptLineCorrection: Decodable, Sendable, Hashable {
     func applied(to receipt: ReceiptAnswer, line lineID: UUID) -> ReceiptAnswer? {
         guard let index = receipt.lines.firstIndex(where: { $0.id == lineID && $0.kind == .food }) else { return nil }
         var corrected = receipt
-        corrected.lines[index].name = name ?? corrected.lines[index].name
+        if let name {
+            // A name typed by hand is keyed by itself: the English name the model gave the old one no longer names it.
+            corrected.lines[index].name = name
+            corrected.lines[index].canonicalName = nil
+        }
         corrected.lines[index].quantity = quantity ?? corrected.lines[index].quantity
         if let unit, unit != corrected.lines[index].unit {
             corrected.lines[index].unit = unit
