@@ -92,6 +92,8 @@ struct RecipeScalingRouterTests {
             #expect(us.ingredients.map(\.unit) == [.piece, .oz, .cup, .toTaste])
             let metric = try RecipesRouterTests.saved(try await client.execute(.get, path + "?units=metric", token: token)).recipe
             #expect(metric.ingredients.map(\.unit) == [.piece, .g, .ml, .toTaste])
+            let scaled = try RecipesRouterTests.saved(try await client.execute(.get, path + "?servings=4", token: token)).recipe
+            #expect(scaled.servings == 4 && scaled.ingredients.map(\.unit) == [.piece, .oz, .cup, .toTaste])
             #expect(try await client.execute(.get, older, token: token).status == .ok)
         }
     }

@@ -25,7 +25,8 @@ struct RecipeScaling: Sendable, Hashable {
 
     /// `saved` as asked: as it is without `servings` and `units`; 409 `recipe_not_scalable` when they are asked of a
     /// recipe without servings. Without `units`, converted to `profileUnits` (the reader's profile's, for their own
-    /// recipe) where it can be: a recipe without quantities is then shown as it is, as nothing was asked of it.
+    /// recipe): where it can be when nothing else is asked (a recipe without quantities is shown as it is), and with
+    /// `servings` as scaled.
     func apply(to saved: SavedRecipe, profileUnits: UnitSystem? = nil) throws -> SavedRecipe {
         if servings == nil, units == nil {
             guard let profileUnits, let converted = RecipeScaler.scale(saved.recipe, to: nil, units: profileUnits) else { return saved }
@@ -33,7 +34,7 @@ struct RecipeScaling: Sendable, Hashable {
             answer.recipe = converted
             return answer
         }
-        guard let scaled = RecipeScaler.scale(saved.recipe, to: servings, units: units) else {
+        guard let scaled = RecipeScaler.scale(saved.recipe, to: servings, units: units ?? profileUnits) else {
             throw APIError(
                 .conflict,
                 .recipeNotScalable,
