@@ -117,6 +117,10 @@ public enum ReceiptAnswerContract {
             for member in ["name", "unit"] where (line[member] ?? .null) == .null {
                 violations.append(JSONViolation(path: "\(path).\(member)", message: "must not be null for a food line"))
             }
+            // Absent from an English answer and older ones; written, it names the food.
+            if case .null? = line[ScanResponseContract.canonicalName] {
+                violations.append(JSONViolation(path: "\(path).\(ScanResponseContract.canonicalName)", message: "must not be null for a food line"))
+            }
             if (number("quantity") ?? 0) <= 0 {
                 violations.append(JSONViolation(path: "\(path).quantity", message: "must be a positive number for a food line"))
             }

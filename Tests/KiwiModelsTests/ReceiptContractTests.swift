@@ -131,5 +131,7 @@ extension ReceiptContractTests {
         let pfand =
             #"{"text": "PFAND", "kind": "deposit", "name": null, "canonicalName": "deposit", "quantity": null, "unit": null, "unitPrice": null, "total": 0.25}"#
         #expect(throws: ScanResponseValidationError.self) { try validated(answer([pfand], total: 0.25)) }
+        let unnamed = bananen.replacingOccurrences(of: #""canonicalName": "bananas""#, with: #""canonicalName": null"#)
+        #expect(throws: ScanResponseValidationError.self) { try validated(answer([unnamed], total: 2.19)) }
     }
 }
