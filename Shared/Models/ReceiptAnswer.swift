@@ -57,8 +57,8 @@ public struct ReceiptLine: Codable, Hashable, Sendable, Identifiable {
     /// For food, a plain name a pantry knows it by ("bananas"), in the receipt's answer's language; absent for any
     /// other kind.
     public var name: String?
-    /// For food on a receipt read in another language than English, its plain English name, which the pantry keys it by
-    /// (``englishName``); absent otherwise.
+    /// For food on a receipt read in another language than English, its plain English name, which the pantry keys it by;
+    /// absent otherwise.
     public var canonicalName: String?
     /// For food, how much was bought, in ``unit`` (always positive); weight-priced food in `kg` or `g`.
     public var quantity: Double?
@@ -90,9 +90,6 @@ public struct ReceiptLine: Codable, Hashable, Sendable, Identifiable {
         self.total = total
         self.canonicalName = canonicalName
     }
-
-    /// The name the pantry keys the food by: the plain English one, else the name; nil for a line that is not food.
-    public var englishName: String? { canonicalName ?? name }
 }
 
 /// The two numbers of a receipt whose lines do not add up to its printed total.

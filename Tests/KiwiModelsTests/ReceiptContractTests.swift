@@ -127,7 +127,7 @@ extension ReceiptContractTests {
         let bananen =
             #"{"text": "BANANEN LOSE 0,734kg", "kind": "food", "name": "Bananen", "canonicalName": "bananas", "quantity": 0.734, "unit": "kg", "unitPrice": 2.99, "total": 2.19}"#
         let line = try #require(try validated(answer([bananen], total: 2.19)).receipt?.lines.first)
-        #expect(line.name == "Bananen" && line.englishName == "bananas")
+        #expect(line.name == "Bananen" && line.canonicalName == "bananas")
         let pfand =
             #"{"text": "PFAND", "kind": "deposit", "name": null, "canonicalName": "deposit", "quantity": null, "unit": null, "unitPrice": null, "total": 0.25}"#
         #expect(throws: ScanResponseValidationError.self) { try validated(answer([pfand], total: 0.25)) }
