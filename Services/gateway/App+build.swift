@@ -79,6 +79,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
     let shoppingList = PostgresShoppingListStore(client: postgres, logger: logger)
     let households = PostgresHouseholdStore(client: postgres, logger: logger)
     let plans = PostgresMealPlanStore(client: postgres, logger: logger)
+    let devices = PostgresDeviceStore(client: postgres, logger: logger)
     let policy = QuotaPolicy(
         limit: configuration.scanDailyLimit,
         tokenLimit: configuration.userDailyTokens,
@@ -100,6 +101,7 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
             shoppingList: shoppingList,
             households: households,
             plans: plans,
+            devices: devices,
             listNews: listNews,
             publicBaseURL: configuration.publicBaseURL,
             scanEventHub: hub,
@@ -273,11 +275,13 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         shoppingList: dependencies.shoppingList,
         households: dependencies.households,
         plans: dependencies.plans,
+        devices: dependencies.devices,
         policy: dependencies.policy,
         accounts: dependencies.accounts,
         cache: dependencies.sessionCache
     )
     .addRoutes(to: signedIn)
+    DevicesController(devices: dependencies.devices).addRoutes(to: signedIn)
     return router
 }
 

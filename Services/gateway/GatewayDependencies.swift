@@ -52,6 +52,9 @@ struct GatewayDependencies: Sendable {
     var households: any HouseholdStore
     /// The kitchens' meal plans (``MealPlanStore``): real ``PostgresMealPlanStore``, fake `FakeMealPlanStore`.
     var plans: any MealPlanStore
+    /// The phones that hear when a person's scans end (``DeviceStore``): real ``PostgresDeviceStore``, fake
+    /// `FakeDeviceStore`.
+    var devices: any DeviceStore
     /// The shopping list's live side (``ShoppingListNews``): real on RabbitMQ's kitchen news, fake in-process.
     var listNews: ShoppingListNews
     /// How long one shopping list event stream lasts before the client reconnects.

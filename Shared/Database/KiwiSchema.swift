@@ -11,7 +11,7 @@ public enum KiwiSchema {
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
         partialRows, lz4Compression, foodTableVersion, households, sharedKitchen, shoppingQuantities, mealPlans, planCalendars,
-        mealRecipes, receiptScans, pantryReceipts, writtenOutKeys,
+        mealRecipes, receiptScans, pantryReceipts, writtenOutKeys, devices,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -1086,8 +1086,6 @@ public enum KiwiSchema {
             ]
         )
 
-    /// The auth service drops the `scan_quota` table of migration 1, should it run after the gateway's migration 2 on
-    /// a new database.
     /// Version 29: the keys of pantry items, shopping-list items and prices with "ß", "œ", "æ" or "ø" written out
     /// ("weißwein" → "weisswein"), as `IngredientKey` now writes them, so that an item kept before meets the same
     /// name added now. A key whose written-out form another row of the kitchen shares is left as it was: two items the
@@ -1110,5 +1108,30 @@ public enum KiwiSchema {
         }
     )
 
+    /// Version 30 (docs/architecture.md, "Push notifications"): the phones that hear when a person's scans end. One row
+    /// per APNs token, in lower-case hex as the request path to Apple takes it (a token is an address, not a secret;
+    /// logs show its last digits only), with the session that registered it, whose sign-out removes it. No foreign key
+    /// to `users` or `sessions`, which the auth service owns: the gateway deletes a person's devices itself.
+    static let devices = Migration(
+        version: 30,
+        name: "devices for push notifications",
+        statements: [
+            """
+            CREATE TABLE devices (
+                token text PRIMARY KEY CHECK (token ~ '^([0-9a-f]{2}){32,100}$'),
+                user_id uuid NOT NULL,
+                session_hash bytea NOT NULL CHECK (octet_length(session_hash) = 32),
+                bundle_id text NOT NULL CHECK (length(bundle_id) BETWEEN 3 AND 155),
+                environment text NOT NULL CHECK (environment IN ('sandbox', 'production')),
+                registered_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+            "CREATE INDEX devices_by_user ON devices (user_id, registered_at DESC)",
+            "CREATE INDEX devices_by_session ON devices (session_hash)",
+        ]
+    )
+
+    /// The auth service drops the `scan_quota` table of migration 1, should it run after the gateway's migration 2 on
+    /// a new database.
     static let retireScanQuota = Migration(version: 3, name: "retire scan_quota", statements: ["DROP TABLE IF EXISTS scan_quota"])
 }

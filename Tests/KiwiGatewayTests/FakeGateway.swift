@@ -24,6 +24,7 @@ final class FakeGateway: Sendable {
     let profiles = FakeProfileStore()
     let pantry = FakePantryStore()
     let shoppingList = FakeShoppingListStore()
+    let devices = FakeDeviceStore()
     let plans: FakeMealPlanStore
     let households: FakeHouseholdStore
     let listNews: ShoppingListNews
@@ -98,6 +99,7 @@ final class FakeGateway: Sendable {
             shoppingList: shoppingList,
             households: households,
             plans: plans,
+            devices: devices,
             listNews: listNews,
             listStreamLifetime: listStreamLifetime,
             sharePageLimit: sharePageLimit,

@@ -160,8 +160,8 @@ struct GatewayAPITests {
             let token = try await rig.signIn()
             let user = try await rig.userID(of: token)
             // A row in every table that holds a user's data: a session, a scan, a saved recipe with a note, a profile, a
-            // pantry item and a receipt's line in it, a shopping list item, a meal plan and a household's member; the
-            // kitchen's rows are the household's.
+            // pantry item and a receipt's line in it, a shopping list item, a meal plan, a household's member and a
+            // device; the kitchen's rows are the household's.
             let scan = try await rig.finishedScan(photo, token: token)
             let (savedStatus, saved) = try await rig.saveRecipe(try #require(scan.result?.recipes.first), of: scan, token: token)
             #expect(savedStatus == 201)
@@ -179,6 +179,15 @@ struct GatewayAPITests {
             #expect(try await rig.send(.POST, "/v1/pantry/items", token: token, contentType: "application/json", body: stock).status == 200)
             let plan = Array(#"{"days": 1}"#.utf8)
             #expect(try await rig.send(.POST, "/v1/plans", token: token, contentType: "application/json", body: plan).status == 202)
+            let device = Array(#"{"bundleId": "com.example.kiwi", "environment": "sandbox"}"#.utf8)
+            let registered = try await rig.send(
+                .PUT,
+                "/v1/devices/\(String(repeating: "3f", count: 32))",
+                token: token,
+                contentType: "application/json",
+                body: device
+            )
+            #expect(registered.status == 200)
             let creation = Array(#"{"name": "Home", "displayName": "Sam"}"#.utf8)
             let created = try await rig.send(.POST, "/v1/household", token: token, contentType: "application/json", body: creation)
             #expect(created.status == 201)
@@ -186,7 +195,7 @@ struct GatewayAPITests {
             let before = try await rowsOfUser(user, household: household, rig: rig)
             let tables = [
                 "users", "sessions", "scans", "saved_recipes", "saved_recipe_notes", "profiles", "pantry_items", "shopping_list_items",
-                "household_members", "meal_plans", "pantry_receipt_lines", "pantry_prices",
+                "household_members", "meal_plans", "pantry_receipt_lines", "pantry_prices", "devices",
             ]
             #expect(Set(tables).isSubset(of: before.keys), "\(before)")
             #expect(before.values.allSatisfy { $0 > 0 }, "a table the test left empty proves nothing: \(before)")

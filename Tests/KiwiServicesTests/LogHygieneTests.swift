@@ -15,7 +15,8 @@ struct LogHygieneTests {
     let email = "hygiene.\(UUID().uuidString.lowercased().prefix(8))@privaterelay.appleid.com"
 
     /// Runs the whole story through the three services and returns everything each one wrote, with what must not
-    /// appear in it: the email, the session token, the full user id, and the answer's first recipe name.
+    /// appear in it: the email, the session token, the full user id, a device's token, and the answer's first recipe
+    /// name.
     func story() async throws -> (logs: [String: Data], secrets: [String: String]) {
         let (rig, secrets) = try await SystemRig.run { rig in
             let token = try await rig.signIn(email: email)
@@ -25,9 +26,14 @@ struct LogHygieneTests {
             let answer = try ScanResponseContract.validate(scan.body)
             #expect(try await rig.send(.GET, "/v1/quota", token: token).status == 200)
             #expect(try await rig.send(.GET, "/v1/quota", token: "not-\(token)").status == 401)
+            let device = (0..<32).map { _ in UInt8.random(in: 0...255) }.hexEncodedString
+            let registration = Array(#"{"bundleId": "com.example.kiwi", "environment": "sandbox"}"#.utf8)
+            let registered = try await rig.send(.PUT, "/v1/devices/\(device)", token: token, contentType: "application/json", body: registration)
+            #expect(registered.status == 200)
             #expect(try await rig.send(.DELETE, "/v1/account", token: token).status == 200)
             let secrets = [
-                "email": email, "session token": token, "user id (lowercase)": userID.lowercased(), "user id (uppercase)": userID.uppercased(),
+                "email": email, "session token": token, "device token": device, "user id (lowercase)": userID.lowercased(),
+                "user id (uppercase)": userID.uppercased(),
                 "recipe name from the model's answer": try #require(answer.recipes.first?.name),
             ]
             return (rig, secrets)
@@ -37,7 +43,7 @@ struct LogHygieneTests {
         return (logs, secrets)
     }
 
-    @Test("no service logs the email, the session token, the full user id, the photo's bytes or base64, or the model's answer")
+    @Test("no service logs the email, the session token, the full user id, a device's token, the photo's bytes or base64, or the model's answer")
     func nothingIdentifyingIsLogged() async throws {
         let (logs, secrets) = try await story()
         try #require(logs.count == 3)

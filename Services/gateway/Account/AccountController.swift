@@ -14,6 +14,7 @@ struct AccountController: Sendable {
     let shoppingList: any ShoppingListStore
     let households: any HouseholdStore
     let plans: any MealPlanStore
+    let devices: any DeviceStore
     let policy: QuotaPolicy
     let accounts: any AccountActions
     let cache: SessionCache
@@ -31,13 +32,15 @@ struct AccountController: Sendable {
         return try Response.json(QuotaInfo(remaining: policy.remaining(after: usage), limit: policy.limit, resetsAt: policy.resetsAt(after: now)))
     }
 
-    /// Deletes the user's scans and profile, takes them out of their household (with their notes; the household's
-    /// kitchen stays with its other members) and deletes their own kitchen (the gateway owns all of these), then the
-    /// user and their sessions (the auth service owns them); every gateway forgets the sessions through the revocation
-    /// broadcast, this one at once. The day's charges stay until the day ends: they are kept by person, not account, so
-    /// that signing up again does not reset them.
+    /// Deletes the user's devices (first: no phone hears of a scan of an account that is going), scans and profile,
+    /// takes them out of their household (with their notes; the household's kitchen stays with its other members) and
+    /// deletes their own kitchen (the gateway owns all of these), then the user and their sessions (the auth service
+    /// owns them); every gateway forgets the sessions through the revocation broadcast, this one at once. The day's
+    /// charges stay until the day ends: they are kept by person, not account, so that signing up again does not reset
+    /// them.
     @Sendable func deleteAccount(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
+        try await devices.removeAll(of: session.userID)
         try await ledger.deleteScans(of: session.userID, quotaKey: session.quotaKey, today: policy.day(of: Date()))
         try await profiles.delete(of: session.userID)
         _ = try await households.leave(session.userID)
@@ -56,10 +59,13 @@ struct AccountController: Sendable {
         return try Response.json(AccountDeletionResponse(deleted: true))
     }
 
-    /// Signs out: revokes this request's token.
+    /// Signs out: removes the devices this session registered, so that the phone stops hearing of the person's scans,
+    /// then revokes this request's token. The devices go first: a sign-out that fails half-way leaves a session that
+    /// still works, never a phone that hears of scans after it signed out.
     @Sendable func signOut(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
         guard let token = context.bearerToken else { throw APIError.unauthorized() }
+        try await devices.removeAll(ofSession: session.tokenHash)
         do {
             try await accounts.revoke(token, requestID: context.requestID)
         } catch {

@@ -430,6 +430,90 @@ extension Components {
                 case expiresAt
             }
         }
+        /// - Remark: Generated from `#/components/schemas/DeviceRegistration`.
+        public struct DeviceRegistration: Codable, Hashable, Sendable {
+            /// The app's bundle id, the topic of its notifications.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceRegistration/bundleId`.
+            public var bundleId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DeviceRegistration/environment`.
+            public var environment: Components.Schemas.PushEnvironment
+            /// Creates a new `DeviceRegistration`.
+            ///
+            /// - Parameters:
+            ///   - bundleId: The app's bundle id, the topic of its notifications.
+            ///   - environment:
+            public init(
+                bundleId: Swift.String,
+                environment: Components.Schemas.PushEnvironment
+            ) {
+                self.bundleId = bundleId
+                self.environment = environment
+            }
+            public enum CodingKeys: String, CodingKey {
+                case bundleId
+                case environment
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.bundleId = try container.decode(
+                    Swift.String.self,
+                    forKey: .bundleId
+                )
+                self.environment = try container.decode(
+                    Components.Schemas.PushEnvironment.self,
+                    forKey: .environment
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "bundleId",
+                    "environment"
+                ])
+            }
+        }
+        /// Apple's push service the token belongs to; a development build's is `sandbox`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PushEnvironment`.
+        @frozen public enum PushEnvironment: String, Codable, Hashable, Sendable, CaseIterable {
+            case sandbox = "sandbox"
+            case production = "production"
+        }
+        /// - Remark: Generated from `#/components/schemas/Device`.
+        public struct Device: Codable, Hashable, Sendable {
+            /// The token's last eight hex digits; the whole token is never shown again.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Device/tokenEnding`.
+            public var tokenEnding: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Device/bundleId`.
+            public var bundleId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Device/environment`.
+            public var environment: Components.Schemas.PushEnvironment
+            /// - Remark: Generated from `#/components/schemas/Device/registeredAt`.
+            public var registeredAt: Foundation.Date
+            /// Creates a new `Device`.
+            ///
+            /// - Parameters:
+            ///   - tokenEnding: The token's last eight hex digits; the whole token is never shown again.
+            ///   - bundleId:
+            ///   - environment:
+            ///   - registeredAt:
+            public init(
+                tokenEnding: Swift.String,
+                bundleId: Swift.String,
+                environment: Components.Schemas.PushEnvironment,
+                registeredAt: Foundation.Date
+            ) {
+                self.tokenEnding = tokenEnding
+                self.bundleId = bundleId
+                self.environment = environment
+                self.registeredAt = registeredAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case tokenEnding
+                case bundleId
+                case environment
+                case registeredAt
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/AccountDeletion`.
         public struct AccountDeletion: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/AccountDeletion/deleted`.

@@ -362,6 +362,18 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/household/members/{id}`.
     /// - Remark: Generated from `#/paths//v1/household/members/{id}/delete(removeHouseholdMember)`.
     func removeHouseholdMember(_ input: Operations.RemoveHouseholdMember.Input) async throws -> Operations.RemoveHouseholdMember.Output
+    /// Register a device for notifications of the person's scans
+    ///
+    /// When one of the person's scans ends (it succeeded or failed), each of their devices gets one notification: the scan's id, its state and its first recipe's name, in the profile's language. Apps register at every launch; registering again updates the device and ties it to this session. Signing out removes the devices the session registered; deleting the account removes them all. A token another person registered moves to the caller. A person keeps ten devices: one more forgets the one registered longest ago.
+    ///
+    /// - Remark: HTTP `PUT /v1/devices/{token}`.
+    /// - Remark: Generated from `#/paths//v1/devices/{token}/put(registerDevice)`.
+    func registerDevice(_ input: Operations.RegisterDevice.Input) async throws -> Operations.RegisterDevice.Output
+    /// Stop notifications to a device
+    ///
+    /// - Remark: HTTP `DELETE /v1/devices/{token}`.
+    /// - Remark: Generated from `#/paths//v1/devices/{token}/delete(removeDevice)`.
+    func removeDevice(_ input: Operations.RemoveDevice.Input) async throws -> Operations.RemoveDevice.Output
     /// Delete the account and all its data
     ///
     /// - Remark: HTTP `DELETE /v1/account`.
@@ -1103,6 +1115,36 @@ extension APIProtocol {
         headers: Operations.RemoveHouseholdMember.Input.Headers = .init()
     ) async throws -> Operations.RemoveHouseholdMember.Output {
         try await removeHouseholdMember(Operations.RemoveHouseholdMember.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Register a device for notifications of the person's scans
+    ///
+    /// When one of the person's scans ends (it succeeded or failed), each of their devices gets one notification: the scan's id, its state and its first recipe's name, in the profile's language. Apps register at every launch; registering again updates the device and ties it to this session. Signing out removes the devices the session registered; deleting the account removes them all. A token another person registered moves to the caller. A person keeps ten devices: one more forgets the one registered longest ago.
+    ///
+    /// - Remark: HTTP `PUT /v1/devices/{token}`.
+    /// - Remark: Generated from `#/paths//v1/devices/{token}/put(registerDevice)`.
+    public func registerDevice(
+        path: Operations.RegisterDevice.Input.Path,
+        headers: Operations.RegisterDevice.Input.Headers = .init(),
+        body: Operations.RegisterDevice.Input.Body
+    ) async throws -> Operations.RegisterDevice.Output {
+        try await registerDevice(Operations.RegisterDevice.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Stop notifications to a device
+    ///
+    /// - Remark: HTTP `DELETE /v1/devices/{token}`.
+    /// - Remark: Generated from `#/paths//v1/devices/{token}/delete(removeDevice)`.
+    public func removeDevice(
+        path: Operations.RemoveDevice.Input.Path,
+        headers: Operations.RemoveDevice.Input.Headers = .init()
+    ) async throws -> Operations.RemoveDevice.Output {
+        try await removeDevice(Operations.RemoveDevice.Input(
             path: path,
             headers: headers
         ))
