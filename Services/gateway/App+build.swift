@@ -208,9 +208,11 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
         profileCheck: profileCheck,
         kitchenPrices: kitchenPrices
     )
+    let planPresenter = MealPlanPresenter(scans: scans, plans: dependencies.plans)
     PlansController(
         scans: scans,
         plans: dependencies.plans,
+        presenter: planPresenter,
         households: dependencies.households,
         pantry: dependencies.pantry,
         recipes: dependencies.recipes,
@@ -282,6 +284,21 @@ func buildRouter(dependencies: GatewayDependencies) -> Router<GatewayRequestCont
     )
     .addRoutes(to: signedIn)
     DevicesController(devices: dependencies.devices).addRoutes(to: signedIn)
+    AccountExportController(
+        accounts: dependencies.accounts,
+        profiles: dependencies.profiles,
+        devices: dependencies.devices,
+        households: dependencies.households,
+        pantry: dependencies.pantry,
+        shoppingList: dependencies.shoppingList,
+        plans: dependencies.plans,
+        planPresenter: planPresenter,
+        recipes: dependencies.recipes,
+        ledger: dependencies.ledger,
+        limiter: ClientRateLimiter(dependencies.exportLimit),
+        publicBaseURL: dependencies.publicBaseURL
+    )
+    .addRoutes(to: signedIn)
     return router
 }
 
@@ -295,7 +312,7 @@ enum GatewayRoutes {
         "/v1/shopping-list": [.get, .head, .delete], "/v1/shopping-list/events": [.get, .head], "/v1/shopping-list/items": [.post],
         "/v1/shopping-list/checked/pantry": [.post],
         "/v1/household": [.get, .head, .post], "/v1/plans": [.get, .head, .post], "/v1/household/invitations": [.post],
-        "/v1/household/members": [.post],
+        "/v1/household/members": [.post], "/v1/account/export": [.get, .head],
     ]
 }
 

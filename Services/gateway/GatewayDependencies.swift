@@ -1,5 +1,6 @@
 import Foundation
 import KiwiInternalAPI
+import KiwiModels
 import KiwiScanMessages
 import NIOCore
 
@@ -10,8 +11,8 @@ protocol SessionIntrospector: Sendable {
     func introspect(_ token: String, requestID: String) async throws(AuthServiceUnavailable) -> SessionIntrospection?
 }
 
-/// The account changes the auth service makes, since it owns users and sessions. Real: ``AuthServiceClient``;
-/// fake: `FakeAccountActions`.
+/// The account changes the auth service makes, and what it keeps of an account, since it owns users and sessions.
+/// Real: ``AuthServiceClient``; fake: `FakeAccountActions`.
 protocol AccountActions: Sendable {
     /// Forwards a client's `POST /v1/auth/apple` and returns the answer as it is.
     func signInWithApple(body: ByteBuffer, requestID: String) async throws(AuthServiceUnavailable) -> ForwardedResponse
@@ -19,6 +20,8 @@ protocol AccountActions: Sendable {
     func revoke(_ token: String, requestID: String) async throws(AuthServiceUnavailable)
     /// Deletes a user and everything of theirs.
     func deleteUser(_ id: UUID, requestID: String) async throws(AuthServiceUnavailable)
+    /// What the auth service keeps of a user, for their export; nil when there is no such user.
+    func account(_ id: UUID, requestID: String) async throws(AuthServiceUnavailable) -> UserAccount?
 }
 
 /// An answer of the auth service passed through to the client (its status and body).
@@ -65,6 +68,9 @@ struct GatewayDependencies: Sendable {
     var sharePageLimit = RateLimit(burst: 60, perSecond: 1)
     /// How many household invitations one person may make, and how many codes try, in a burst and then per second.
     var householdCodeLimit = RateLimit(burst: 10, perSecond: 1.0 / 60)
+    /// How many account exports one person may ask for in a burst, and then per second: three, then one every 20
+    /// minutes. Each replica counts its own.
+    var exportLimit = RateLimit(burst: 3, perSecond: 1.0 / 1200)
     /// Wakes the requests and event streams waiting for a scan when news of it arrives.
     var scanEventHub: ScanEventHub
     var policy: QuotaPolicy

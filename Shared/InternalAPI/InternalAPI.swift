@@ -9,8 +9,9 @@ public enum InternalAPI {
     public static let introspectPath = "/internal/v1/sessions/introspect"
     /// `POST` a ``SessionTokenBody``: 204; the session is gone, whether or not it existed.
     public static let revokePath = "/internal/v1/sessions/revoke"
-    /// `DELETE /internal/v1/users/{id}`: 204; the user and everything of theirs is gone.
-    public static func deleteUserPath(_ id: UUID) -> String { "/internal/v1/users/\(id.uuidString.lowercased())" }
+    /// `GET /internal/v1/users/{id}`: 200 ``UserAccount``, or 404 when there is no such user. `DELETE`: 204; the user
+    /// and everything of theirs is gone.
+    public static func userPath(_ id: UUID) -> String { "/internal/v1/users/\(id.uuidString.lowercased())" }
 }
 
 /// A session token the gateway received from a client.

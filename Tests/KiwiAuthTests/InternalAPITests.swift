@@ -101,7 +101,7 @@ struct InternalAPITests {
                     from: Data(buffer: try await client.introspect(session.sessionToken).body)
                 ).userId
                 let response = try await client.execute(
-                    uri: InternalAPI.deleteUserPath(userID),
+                    uri: InternalAPI.userPath(userID),
                     method: .delete,
                     headers: [.authorization: "Bearer \(AuthHarness.internalToken)"]
                 )
@@ -121,6 +121,27 @@ struct InternalAPITests {
         }
     }
 
+    @Test("reading a user answers their Apple id, when they signed up and their live sessions; an unknown user is 404")
+    func readUser() async throws {
+        try await AuthHarness.withService { client in
+            let subject = AuthHarness.newSubject()
+            let first = try await client.signIn(subject: subject)
+            _ = try await client.signIn(subject: subject)
+            let userID = try KiwiJSON.decoder().decode(
+                SessionIntrospection.self,
+                from: Data(buffer: try await client.introspect(first.sessionToken).body)
+            ).userId
+            let authorized: HTTPFields = [.authorization: "Bearer \(AuthHarness.internalToken)"]
+            let response = try await client.execute(uri: InternalAPI.userPath(userID), method: .get, headers: authorized)
+            #expect(response.status == .ok)
+            let account = try KiwiJSON.decoder().decode(UserAccount.self, from: Data(buffer: response.body))
+            #expect(account.appleUserId == subject)
+            #expect(account.sessions.count == 2)
+            #expect(account.sessions.allSatisfy { $0.expiresAt > Date() })
+            #expect(try await client.execute(uri: InternalAPI.userPath(UUID()), method: .get, headers: authorized).status == .notFound)
+        }
+    }
+
     @Test("introspection's quota key is the same for every account of one Apple id and differs between Apple ids")
     func quotaKeyFollowsTheAppleID() async throws {
         try await AuthHarness.withService { client in
@@ -135,7 +156,7 @@ struct InternalAPITests {
             let subject = AuthHarness.newSubject()
             let first = try await quotaKey(subject)
             let deletion = try await client.execute(
-                uri: InternalAPI.deleteUserPath(first.user),
+                uri: InternalAPI.userPath(first.user),
                 method: .delete,
                 headers: [.authorization: "Bearer \(AuthHarness.internalToken)"]
             )

@@ -35,6 +35,7 @@ final class FakeGateway: Sendable {
     let scanTimeout: Duration
     let sharePageLimit: RateLimit
     let householdCodeLimit: RateLimit
+    let exportLimit: RateLimit
     /// Trusts a checked session for an hour: a test stalled on a busy machine must not see it expire.
     let cache = SessionCache(timeToLive: .seconds(3600))
     let policy: QuotaPolicy
@@ -57,6 +58,7 @@ final class FakeGateway: Sendable {
         scanTimeout: Duration = .seconds(10),
         sharePageLimit: RateLimit = RateLimit(burst: 60, perSecond: 1),
         householdCodeLimit: RateLimit = RateLimit(burst: 10, perSecond: 1.0 / 60),
+        exportLimit: RateLimit = RateLimit(burst: 3, perSecond: 1.0 / 1200),
         policy: QuotaPolicy = QuotaPolicy(limit: 4),
         scanStartSlots: Int = 64,
         listStreamLifetime: Duration = .seconds(300),
@@ -75,6 +77,7 @@ final class FakeGateway: Sendable {
         self.scanTimeout = scanTimeout
         self.sharePageLimit = sharePageLimit
         self.householdCodeLimit = householdCodeLimit
+        self.exportLimit = exportLimit
         self.policy = policy
         self.scanStartSlots = scanStartSlots
         self.readiness = readiness
@@ -104,6 +107,7 @@ final class FakeGateway: Sendable {
             listStreamLifetime: listStreamLifetime,
             sharePageLimit: sharePageLimit,
             householdCodeLimit: householdCodeLimit,
+            exportLimit: exportLimit,
             scanEventHub: hub,
             policy: policy,
             scanTimeout: scanTimeout,

@@ -33,6 +33,7 @@ struct NonMemberWalkRouterTests {
         "createHousehold": "makes the caller's own", "inviteToHousehold": "to the caller's own household",
         "deleteAccount": "the caller's own", "signOut": "the caller's own session", "listPlans": "the caller's kitchen's",
         "getPlanCalendar": "public by design: a feed's 256-bit token, not an id, opens only the plan's calendar",
+        "exportAccount": "the caller's own, and their kitchen's",
         "registerDevice": "the caller's phone's own token; registered by another person, it moves to them (DevicesRouterTests)",
         "removeDevice": "a token, not an id: another person's is 404 (DevicesRouterTests)",
     ]

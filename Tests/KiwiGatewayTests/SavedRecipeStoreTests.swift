@@ -165,6 +165,21 @@ struct SavedRecipeStoreTests {
             #expect(try await box.sharedRecipe("first-share-token-abcdef") == nil)
         }
     }
+
+    @Test("a kitchen's shares are listed by recipe, and no other kitchen's or recipe without one", arguments: StoreKind.allCases)
+    func sharesListed(_ kind: StoreKind) async throws {
+        try await Self.boxes.with(kind) { box in
+            let (user, other) = (Kitchen.own(UUID()), Kitchen.own(UUID()))
+            guard case .saved(let shared) = try await box.save(copy(named: "Shared"), for: user, capacity: 10),
+                case .saved(let kept) = try await box.save(copy(named: "Kept"), for: user, capacity: 10),
+                case .saved(let others) = try await box.save(copy(named: "Other's"), for: other, capacity: 10)
+            else { throw RecipeBoxTestFailure() }
+            let share = try #require(try await box.share(shared.id, of: user, token: "listed-share-token-abcdef"))
+            _ = try await box.share(others.id, of: other, token: "others-share-token-abcdef")
+            #expect(try await box.shares(of: user) == [shared.id: share])
+            #expect(try await box.shares(of: user)[kept.id] == nil)
+        }
+    }
 }
 
 struct RecipeBoxTestFailure: Error {}

@@ -2,6 +2,7 @@ import Foundation
 import KiwiAppleSignIn
 import KiwiDevelopment
 import KiwiJPEG
+import KiwiModels
 import KiwiTestSupport
 import Logging
 import NIOHTTP1
@@ -75,7 +76,7 @@ struct CLITests {
         }
     }
 
-    @Test("login --dev, quota, scan, quota decreased, delete-account; then commands say to sign in and exit non-zero")
+    @Test("login --dev, quota, scan, quota decreased, export-account, delete-account; then commands say to sign in and exit non-zero")
     func story() async throws {
         let photo = Self.temporaryFile(SyntheticJPEG.make(size: 16 * 1024, seed: 51))
         try await SystemRig.run { rig in
@@ -105,6 +106,11 @@ struct CLITests {
             #expect(resumed.status == 0, "\(resumed.output)")
             #expect(resumed.output.contains("In your fridge:"))
             #expect(day.allows(try await cli.scansLeft(), exactly: 2, limit: 4), "following a scan costs nothing")
+
+            let export = try await cli.run(["export-account"])
+            #expect(export.status == 0)
+            let exported = try KiwiJSON.decoder().decode(AccountExport.self, from: Data(export.output.utf8))
+            #expect(exported.scans.count == 2)
 
             let deletion = try await cli.run(["delete-account", "--yes"])
             #expect(deletion.status == 0)

@@ -13,7 +13,7 @@ struct Kiwi: AsyncParsableCommand {
             Login.self, Scan.self, CookFromPantry.self, Scans.self, Save.self, Recipes.self, RecipeCommand.self, Cook.self, Share.self, Export.self,
             Pantry.self,
             Shop.self, Cookable.self, PlanCommand.self, Quota.self,
-            Profile.self, HouseholdCommand.self, Logout.self, DeleteAccount.self,
+            Profile.self, HouseholdCommand.self, Logout.self, ExportAccount.self, DeleteAccount.self,
             DevKeys.self, DevToken.self,
         ]
     )

@@ -6,7 +6,8 @@ import KiwiModels
 import KiwiServiceSupport
 import Logging
 
-/// The internal API the gateway calls: introspect a token, revoke a session, delete a user.
+/// The internal API the gateway calls: introspect a token, revoke a session, read a user for their export, delete a
+/// user.
 struct InternalController<Context: RequestContext> {
     let users: PostgresUserStore
     let sessions: PostgresSessionStore
@@ -16,6 +17,7 @@ struct InternalController<Context: RequestContext> {
     func addRoutes(to group: RouterGroup<Context>) {
         group.post("sessions/introspect", use: introspect)
         group.post("sessions/revoke", use: revoke)
+        group.get("users/:id", use: readUser)
         group.delete("users/:id", use: deleteUser)
     }
 
@@ -41,13 +43,25 @@ struct InternalController<Context: RequestContext> {
         return Response(status: .noContent)
     }
 
+    @Sendable func readUser(request: Request, context: Context) async throws -> Response {
+        guard let account = try await users.account(try Self.userID(context)) else {
+            throw APIError(.notFound, .notFound, "There is no such user.")
+        }
+        return try Response.json(account)
+    }
+
     @Sendable func deleteUser(request: Request, context: Context) async throws -> Response {
-        guard let id = context.parameters.get("id", as: UUID.self) else { throw APIError.badRequest("The user id must be a UUID.") }
+        let id = try Self.userID(context)
         if try await users.delete(id) {
             context.logger.info("deleted a user and all their data", metadata: ["user": "\(LogRedaction.userID(id))"])
             await announcer.announce(.user(id))
         }
         return Response(status: .noContent)
+    }
+
+    private static func userID(_ context: Context) throws -> UUID {
+        guard let id = context.parameters.get("id", as: UUID.self) else { throw APIError.badRequest("The user id must be a UUID.") }
+        return id
     }
 
     private func decodeToken(_ request: Request, _ context: Context) async throws -> SessionTokenBody {

@@ -1,5 +1,6 @@
 import Foundation
 import KiwiDatabase
+import KiwiModels
 import Logging
 import PostgresNIO
 
@@ -27,6 +28,26 @@ struct PostgresUserStore: Sendable {
             )
             for try await id in rows.decode(UUID.self) { return id }
             throw PostgresRowMissing()
+        }
+    }
+
+    /// What is kept of the user, with their sessions that have not expired; nil when there is no such user.
+    func account(_ id: UUID) async throws -> UserAccount? {
+        try await withStatementDeadline("user read", timeout: timeout) {
+            let rows = try await client.query(
+                """
+                SELECT u.apple_user_id, u.email, u.created_at, s.created_at, s.expires_at
+                FROM users u LEFT JOIN sessions s ON s.user_id = u.id AND s.expires_at > now()
+                WHERE u.id = \(id) ORDER BY s.created_at DESC
+                """,
+                logger: logger
+            )
+            var account: UserAccount?
+            for try await (appleUserID, email, createdAt, sessionStart, sessionEnd) in rows.decode((String, String?, Date, Date?, Date?).self) {
+                if account == nil { account = UserAccount(userId: id, appleUserId: appleUserID, email: email, createdAt: createdAt, sessions: []) }
+                if let sessionStart, let sessionEnd { account?.sessions.append(SessionPeriod(createdAt: sessionStart, expiresAt: sessionEnd)) }
+            }
+            return account
         }
     }
 

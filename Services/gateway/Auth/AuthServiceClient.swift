@@ -71,11 +71,24 @@ struct AuthServiceClient: SessionIntrospector, AccountActions {
         let response = try await send(
             "auth delete user",
             .DELETE,
-            InternalAPI.deleteUserPath(id),
+            InternalAPI.userPath(id),
             body: Optional<SessionTokenBody>.none,
             requestID: requestID
         )
         guard response.status == 204 else { throw AuthServiceUnavailable(description: "the auth service answered delete with \(response.status)") }
+    }
+
+    func account(_ id: UUID, requestID: String) async throws(AuthServiceUnavailable) -> UserAccount? {
+        let response = try await send("auth read user", .GET, InternalAPI.userPath(id), body: Optional<SessionTokenBody>.none, requestID: requestID)
+        switch response.status {
+        case 200:
+            guard let account = try? KiwiJSON.decoder().decode(UserAccount.self, from: Data(response.body.readableBytesView)) else {
+                throw AuthServiceUnavailable(description: "the auth service answered a user's read with an unreadable body")
+            }
+            return account
+        case 404: return nil
+        default: throw AuthServiceUnavailable(description: "the auth service answered a user's read with \(response.status)")
+        }
     }
 
     func signInWithApple(body: ByteBuffer, requestID: String) async throws(AuthServiceUnavailable) -> ForwardedResponse {

@@ -11,6 +11,8 @@ import Logging
 struct PlansController: Sendable {
     let scans: ScanCoordinator
     let plans: any MealPlanStore
+    /// How a plan reads, as its scan stands.
+    let presenter: MealPlanPresenter
     let households: any HouseholdStore
     let pantry: any PantryStore
     let recipes: any SavedRecipeStore
@@ -59,7 +61,7 @@ struct PlansController: Sendable {
         guard let plan = try await plans.plan(started.scan.id, of: kitchen) else { throw Self.notFound }
         var headers = HTTPFields()
         headers[.location] = "/v1/plans/\(plan.id.uuidString.lowercased())"
-        return try Response.json(try await shown(plan, of: kitchen), status: .accepted, headers: headers)
+        return try Response.json(try await presenter.shown(plan, of: kitchen), status: .accepted, headers: headers)
     }
 
     /// `GET /v1/plans/{id}`: the plan, and its meals once outlined.
@@ -68,7 +70,7 @@ struct PlansController: Sendable {
         let id = try context.pathID(else: Self.notFound)
         let kitchen = try await households.kitchen(of: session.userID)
         guard let plan = try await plans.plan(id, of: kitchen) else { throw Self.notFound }
-        return try Response.json(try await shown(plan, of: kitchen))
+        return try Response.json(try await presenter.shown(plan, of: kitchen))
     }
 
     /// `GET /v1/plans?from=&to=`: the kitchen's plans with a day from `from` (today in the caller's time zone, by
@@ -89,7 +91,7 @@ struct PlansController: Sendable {
         let kitchen = try await households.kitchen(of: session.userID)
         var shown: [MealPlan] = []
         for plan in try await plans.plans(of: kitchen, overlapping: from...to, limit: Self.mostListed) {
-            shown.append(try await self.shown(plan, of: kitchen))
+            shown.append(try await presenter.shown(plan, of: kitchen))
         }
         return try Response.json(MealPlanList(plans: shown))
     }
@@ -124,7 +126,7 @@ struct PlansController: Sendable {
         // The meal is the box recipe now: what was written for its outline no longer is its recipe.
         if recipe != nil { try await plans.forgetMealRecipes(of: mealID, in: id) }
         context.logger.info("plan meal changed", metadata: ["planId": "\(id)", "mealId": "\(mealID)"])
-        return try Response.json(try await shown(plan, of: kitchen))
+        return try Response.json(try await presenter.shown(plan, of: kitchen))
     }
 
     /// `DELETE /v1/plans/{id}/meals/{mealId}`: 204; the meal is left empty, saying the person removed it, for them to
@@ -202,37 +204,6 @@ struct PlansController: Sendable {
         return Response(status: .noContent)
     }
 
-    /// The plan as the API shows it: `ready` with its meals, or as its scan stands: `planning` while it runs, `failed`
-    /// (with the scan's error) when it failed, was deleted or succeeded without an outline. The plan was read before its
-    /// scan, and the scan may have ended in between: its meals are written as it succeeds, so a plan without them whose
-    /// scan has succeeded is read once more.
-    private func shown(_ plan: MealPlanRecord, of kitchen: Kitchen) async throws -> MealPlan {
-        if plan.schedule != nil { return Self.shown(plan, "ready") }
-        guard let creator = plan.createdBy, let scan = try await scans.scan(plan.id, of: creator) else {
-            return Self.shown(plan, "failed", Self.gone.body)
-        }
-        if scan.state.isOpen { return Self.shown(plan, "planning") }
-        if scan.state == .succeeded, let again = try await plans.plan(plan.id, of: kitchen), again.schedule != nil {
-            return Self.shown(again, "ready")
-        }
-        // A failed scan was not counted. One that succeeded without writing the meals would read as failed too; none
-        // does, as a worker of the release before fails a plan's job.
-        let code = scan.failure.map { ScanAPIErrors.apiError(for: $0).body.error } ?? .invalidModelResponse
-        return Self.shown(plan, "failed", ErrorBody(error: code, message: "This plan could not be made, and was not counted; ask for it again."))
-    }
-
-    private static func shown(_ plan: MealPlanRecord, _ status: String, _ error: ErrorBody? = nil) -> MealPlan {
-        MealPlan(
-            id: plan.id,
-            status: status,
-            request: plan.request,
-            pantryWasEmpty: plan.pantryWasEmpty,
-            createdAt: plan.createdAt,
-            schedule: plan.schedule,
-            error: error
-        )
-    }
-
     /// Today in the time zone of `profile` (UTC without one).
     private func today(in profile: KitchenProfile?) -> CalendarDay {
         CalendarDay(now(), in: (profile ?? KitchenProfile()).zone)
@@ -245,9 +216,6 @@ struct PlansController: Sendable {
     }
 
     static let notFound = APIError(.notFound, .notFound, "There is no such plan.")
-    /// The plan's scan is gone before it outlined the plan (deleted by its person, or with their account), or its person
-    /// left the kitchen.
-    private static let gone = APIError(.badGateway, .invalidModelResponse, "This plan was not outlined; ask for a new one.")
     static let notOutlined = APIError(
         .conflict,
         .scanInProgress,

@@ -145,6 +145,20 @@ struct PostgresSavedRecipeStore: SavedRecipeStore {
         }
     }
 
+    func shares(of kitchen: Kitchen) async throws -> [UUID: RecipeShare] {
+        try await withStatementDeadline("recipe box shares", timeout: timeout) {
+            let rows = try await client.query(
+                "SELECT id, share_token, shared_at FROM saved_recipes WHERE kitchen_id = \(kitchen.id) AND share_token IS NOT NULL",
+                logger: logger
+            )
+            var shares: [UUID: RecipeShare] = [:]
+            for try await (id, token, sharedAt) in rows.decode((UUID, String, Date).self) {
+                shares[id] = RecipeShare(token: token, sharedAt: sharedAt)
+            }
+            return shares
+        }
+    }
+
     func unshare(_ id: UUID, of kitchen: Kitchen) async throws -> Bool {
         try await withStatementDeadline("recipe box unshare", timeout: timeout) {
             let rows = try await client.query(

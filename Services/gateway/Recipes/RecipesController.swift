@@ -221,7 +221,7 @@ struct RecipesController: Sendable {
         let id = try context.pathID(else: Self.notFound)
         let token = SharePageController.newToken()
         guard let share = try await recipes.share(id, of: try await households.kitchen(of: session.userID), token: token) else { throw Self.notFound }
-        let link = RecipeShareLink(url: publicBaseURL.appending(path: "r/\(share.token)"), sharedAt: share.sharedAt)
+        let link = share.link(at: publicBaseURL)
         if share.token == token { context.logger.info("saved recipe shared", metadata: ["savedRecipeId": "\(id)"]) }
         return try Response.json(link, status: share.token == token ? .created : .ok)
     }

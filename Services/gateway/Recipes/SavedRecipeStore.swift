@@ -62,6 +62,8 @@ protocol SavedRecipeStore: Sendable {
     func unshare(_ id: UUID, of kitchen: Kitchen) async throws -> Bool
     /// The recipe shared under `token`, if it still is.
     func sharedRecipe(_ token: String) async throws -> SharedRecipe?
+    /// The share of each of the kitchen's recipes that has one, by recipe id.
+    func shares(of kitchen: Kitchen) async throws -> [UUID: RecipeShare]
 }
 
 extension SavedRecipe {

@@ -514,6 +514,335 @@ extension Components {
                 case registeredAt
             }
         }
+        /// - Remark: Generated from `#/components/schemas/AccountExport`.
+        public struct AccountExport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AccountExport/exportedAt`.
+            public var exportedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/AccountExport/account`.
+            public var account: Components.Schemas.UserAccount
+            /// - Remark: Generated from `#/components/schemas/AccountExport/devices`.
+            public var devices: [Components.Schemas.Device]
+            /// - Remark: Generated from `#/components/schemas/AccountExport/kitchen`.
+            public var kitchen: Components.Schemas.ExportedKitchen
+            /// The scans still retained, newest first, with their answers.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AccountExport/scans`.
+            public var scans: [Components.Schemas.Scan]
+            /// Creates a new `AccountExport`.
+            ///
+            /// - Parameters:
+            ///   - exportedAt:
+            ///   - account:
+            ///   - devices:
+            ///   - kitchen:
+            ///   - scans: The scans still retained, newest first, with their answers.
+            public init(
+                exportedAt: Foundation.Date,
+                account: Components.Schemas.UserAccount,
+                devices: [Components.Schemas.Device],
+                kitchen: Components.Schemas.ExportedKitchen,
+                scans: [Components.Schemas.Scan]
+            ) {
+                self.exportedAt = exportedAt
+                self.account = account
+                self.devices = devices
+                self.kitchen = kitchen
+                self.scans = scans
+            }
+            public enum CodingKeys: String, CodingKey {
+                case exportedAt
+                case account
+                case devices
+                case kitchen
+                case scans
+            }
+        }
+        /// What the auth service keeps of the person. Session tokens are kept as hashes, and not shown.
+        ///
+        /// - Remark: Generated from `#/components/schemas/UserAccount`.
+        public struct UserAccount: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UserAccount/userId`.
+            public var userId: Swift.String
+            /// Apple's stable id of the person (`sub`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/UserAccount/appleUserId`.
+            public var appleUserId: Swift.String
+            /// The email Apple shared, often a relay address; null when it shared none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UserAccount/email`.
+            public var email: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/UserAccount/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/UserAccount/SessionsPayload`.
+            public struct SessionsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/UserAccount/SessionsPayload/createdAt`.
+                public var createdAt: Foundation.Date
+                /// - Remark: Generated from `#/components/schemas/UserAccount/SessionsPayload/expiresAt`.
+                public var expiresAt: Foundation.Date
+                /// Creates a new `SessionsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - createdAt:
+                ///   - expiresAt:
+                public init(
+                    createdAt: Foundation.Date,
+                    expiresAt: Foundation.Date
+                ) {
+                    self.createdAt = createdAt
+                    self.expiresAt = expiresAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case createdAt
+                    case expiresAt
+                }
+            }
+            /// The sessions that have not expired, newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UserAccount/sessions`.
+            public typealias SessionsPayload = [Components.Schemas.UserAccount.SessionsPayloadPayload]
+            /// The sessions that have not expired, newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UserAccount/sessions`.
+            public var sessions: Components.Schemas.UserAccount.SessionsPayload
+            /// Creates a new `UserAccount`.
+            ///
+            /// - Parameters:
+            ///   - userId:
+            ///   - appleUserId: Apple's stable id of the person (`sub`).
+            ///   - email: The email Apple shared, often a relay address; null when it shared none.
+            ///   - createdAt:
+            ///   - sessions: The sessions that have not expired, newest first.
+            public init(
+                userId: Swift.String,
+                appleUserId: Swift.String,
+                email: Swift.String? = nil,
+                createdAt: Foundation.Date,
+                sessions: Components.Schemas.UserAccount.SessionsPayload
+            ) {
+                self.userId = userId
+                self.appleUserId = appleUserId
+                self.email = email
+                self.createdAt = createdAt
+                self.sessions = sessions
+            }
+            public enum CodingKeys: String, CodingKey {
+                case userId
+                case appleUserId
+                case email
+                case createdAt
+                case sessions
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ExportedHousehold`.
+        public struct ExportedHousehold: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportedHousehold/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportedHousehold/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportedHousehold/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportedHousehold/yourMemberId`.
+            public var yourMemberId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportedHousehold/MembersPayload`.
+            public struct MembersPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ExportedHousehold/MembersPayload/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ExportedHousehold/MembersPayload/displayName`.
+                public var displayName: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ExportedHousehold/MembersPayload/joinedAt`.
+                public var joinedAt: Foundation.Date
+                /// - Remark: Generated from `#/components/schemas/ExportedHousehold/MembersPayload/manages`.
+                public var manages: Swift.Bool
+                /// Creates a new `MembersPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - displayName:
+                ///   - joinedAt:
+                ///   - manages:
+                public init(
+                    id: Swift.String,
+                    displayName: Swift.String,
+                    joinedAt: Foundation.Date,
+                    manages: Swift.Bool
+                ) {
+                    self.id = id
+                    self.displayName = displayName
+                    self.joinedAt = joinedAt
+                    self.manages = manages
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case displayName
+                    case joinedAt
+                    case manages
+                }
+            }
+            /// Longest-standing first; other members' allergies and diets are theirs, and not shown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportedHousehold/members`.
+            public typealias MembersPayload = [Components.Schemas.ExportedHousehold.MembersPayloadPayload]
+            /// Longest-standing first; other members' allergies and diets are theirs, and not shown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportedHousehold/members`.
+            public var members: Components.Schemas.ExportedHousehold.MembersPayload
+            /// Creates a new `ExportedHousehold`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - createdAt:
+            ///   - yourMemberId:
+            ///   - members: Longest-standing first; other members' allergies and diets are theirs, and not shown.
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                createdAt: Foundation.Date,
+                yourMemberId: Swift.String,
+                members: Components.Schemas.ExportedHousehold.MembersPayload
+            ) {
+                self.id = id
+                self.name = name
+                self.createdAt = createdAt
+                self.yourMemberId = yourMemberId
+                self.members = members
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case createdAt
+                case yourMemberId
+                case members
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ExportedKitchen`.
+        public struct ExportedKitchen: Codable, Hashable, Sendable {
+            /// True when the kitchen is the household's: it stays with the household when the account goes, and only the person's notes and ratings go with it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportedKitchen/shared`.
+            public var shared: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/ExportedKitchen/pantry`.
+            public var pantry: [Components.Schemas.PantryItem]
+            /// - Remark: Generated from `#/components/schemas/ExportedKitchen/PricesPayload`.
+            public struct PricesPayloadPayload: Codable, Hashable, Sendable {
+                /// The food's key, as the pantry matches it.
+                ///
+                /// - Remark: Generated from `#/components/schemas/ExportedKitchen/PricesPayload/food`.
+                public var food: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ExportedKitchen/PricesPayload/amount`.
+                public var amount: Swift.Double
+                /// - Remark: Generated from `#/components/schemas/ExportedKitchen/PricesPayload/unit`.
+                public var unit: Components.Schemas.QuantityUnit
+                /// - Remark: Generated from `#/components/schemas/ExportedKitchen/PricesPayload/currency`.
+                public var currency: Components.Schemas.CurrencyCode
+                /// Creates a new `PricesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - food: The food's key, as the pantry matches it.
+                ///   - amount:
+                ///   - unit:
+                ///   - currency:
+                public init(
+                    food: Swift.String,
+                    amount: Swift.Double,
+                    unit: Components.Schemas.QuantityUnit,
+                    currency: Components.Schemas.CurrencyCode
+                ) {
+                    self.food = food
+                    self.amount = amount
+                    self.unit = unit
+                    self.currency = currency
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case food
+                    case amount
+                    case unit
+                    case currency
+                }
+            }
+            /// The last price paid for each food bought on a receipt added to the pantry.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportedKitchen/prices`.
+            public typealias PricesPayload = [Components.Schemas.ExportedKitchen.PricesPayloadPayload]
+            /// The last price paid for each food bought on a receipt added to the pantry.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportedKitchen/prices`.
+            public var prices: Components.Schemas.ExportedKitchen.PricesPayload
+            /// - Remark: Generated from `#/components/schemas/ExportedKitchen/shoppingList`.
+            public var shoppingList: [Components.Schemas.ShoppingListItem]
+            /// - Remark: Generated from `#/components/schemas/ExportedKitchen/plans`.
+            public var plans: [Components.Schemas.MealPlan]
+            /// The recipe box, newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportedKitchen/recipes`.
+            public var recipes: [Components.Schemas.ExportedRecipe]
+            /// Creates a new `ExportedKitchen`.
+            ///
+            /// - Parameters:
+            ///   - shared: True when the kitchen is the household's: it stays with the household when the account goes, and only the person's notes and ratings go with it.
+            ///   - pantry:
+            ///   - prices: The last price paid for each food bought on a receipt added to the pantry.
+            ///   - shoppingList:
+            ///   - plans:
+            ///   - recipes: The recipe box, newest first.
+            public init(
+                shared: Swift.Bool,
+                pantry: [Components.Schemas.PantryItem],
+                prices: Components.Schemas.ExportedKitchen.PricesPayload,
+                shoppingList: [Components.Schemas.ShoppingListItem],
+                plans: [Components.Schemas.MealPlan],
+                recipes: [Components.Schemas.ExportedRecipe]
+            ) {
+                self.shared = shared
+                self.pantry = pantry
+                self.prices = prices
+                self.shoppingList = shoppingList
+                self.plans = plans
+                self.recipes = recipes
+            }
+            public enum CodingKeys: String, CodingKey {
+                case shared
+                case pantry
+                case prices
+                case shoppingList
+                case plans
+                case recipes
+            }
+        }
+        /// A saved recipe, with the person's note and rating, and its share link (null when not shared).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportedRecipe`.
+        public struct ExportedRecipe: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportedRecipe/value1`.
+            public var value1: Components.Schemas.SavedRecipe
+            /// - Remark: Generated from `#/components/schemas/ExportedRecipe/value2`.
+            public struct Value2Payload: Codable, Hashable, Sendable {
+                /// Creates a new `Value2Payload`.
+                public init() {}
+            }
+            /// - Remark: Generated from `#/components/schemas/ExportedRecipe/value2`.
+            public var value2: Components.Schemas.ExportedRecipe.Value2Payload
+            /// Creates a new `ExportedRecipe`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.SavedRecipe,
+                value2: Components.Schemas.ExportedRecipe.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/AccountDeletion`.
         public struct AccountDeletion: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/AccountDeletion/deleted`.

@@ -18731,6 +18731,298 @@ public enum Operations {
             }
         }
     }
+    /// Everything Kiwi keeps of the person, as one JSON document
+    ///
+    /// The person's right of access and to data portability (GDPR articles 15 and 20): everything deleting the account deletes (the account as the auth service keeps it, the profile, devices by their token's ending, the household membership, the kitchen's pantry, prices, shopping list, plans and recipe box with the person's notes, ratings and share links, and the scans still retained with their answers), and, for a member of a household, the household's kitchen, marked `shared`: it stays with the household when the account goes. Other members appear by the names they chose only. Streamed: the recipe box and the scans are written a page at a time, and an answer that fails past its start is cut short, its JSON unfinished; ask again. Sections are read one after another, not as one snapshot. A saved recipe's `conflicts` is empty: it is worked out against the profile when a recipe is read, and is not kept. Three exports, then one every 20 minutes.
+    ///
+    /// - Remark: HTTP `GET /v1/account/export`.
+    /// - Remark: Generated from `#/paths//v1/account/export/get(exportAccount)`.
+    public enum ExportAccount {
+        public static let id: Swift.String = "exportAccount"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/account/export/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExportAccount.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExportAccount.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ExportAccount.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.ExportAccount.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/account/export/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/account/export/GET/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// `attachment; filename="kiwi-export.json"`
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/account/export/GET/responses/200/headers/Content-Disposition`.
+                    public var contentDisposition: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///   - contentDisposition: `attachment; filename="kiwi-export.json"`
+                    public init(
+                        xRequestId: Components.Headers.RequestID,
+                        contentDisposition: Swift.String? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.contentDisposition = contentDisposition
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ExportAccount.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/account/export/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/account/export/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.AccountExport)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.AccountExport {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ExportAccount.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ExportAccount.Output.Ok.Headers,
+                    body: Operations.ExportAccount.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The export.
+            ///
+            /// - Remark: Generated from `#/paths//v1/account/export/get(exportAccount)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ExportAccount.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ExportAccount.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is missing, malformed, unknown, expired or revoked (`unauthorized`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/account/export/get(exportAccount)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct TooManyRequests: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/account/export/GET/responses/429/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/account/export/GET/responses/429/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.RequestID
+                    /// Seconds until the next export may be asked for.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/account/export/GET/responses/429/headers/Retry-After`.
+                    public var retryAfter: Swift.Int
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, echoed from the request when the client sent a plain one; quote it when reporting a problem.
+                    ///   - retryAfter: Seconds until the next export may be asked for.
+                    public init(
+                        xRequestId: Components.Headers.RequestID,
+                        retryAfter: Swift.Int
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.retryAfter = retryAfter
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ExportAccount.Output.TooManyRequests.Headers
+                /// - Remark: Generated from `#/paths/v1/account/export/GET/responses/429/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/account/export/GET/responses/429/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ExportAccount.Output.TooManyRequests.Body
+                /// Creates a new `TooManyRequests`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ExportAccount.Output.TooManyRequests.Headers,
+                    body: Operations.ExportAccount.Output.TooManyRequests.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Three exports were made lately (`rate_limit_exceeded`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/account/export/get(exportAccount)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Operations.ExportAccount.Output.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Operations.ExportAccount.Output.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Something went wrong on our side (`internal_error`); the message gives no details.
+            ///
+            /// - Remark: Generated from `#/paths//v1/account/export/get(exportAccount)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A service behind the gateway is unavailable (`auth_unavailable`, `service_unavailable`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/account/export/get(exportAccount)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Sign out (revoke this session token)
     ///
     /// - Remark: HTTP `DELETE /v1/auth/session`.

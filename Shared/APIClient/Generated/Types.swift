@@ -379,6 +379,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/account`.
     /// - Remark: Generated from `#/paths//v1/account/delete(deleteAccount)`.
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output
+    /// Everything Kiwi keeps of the person, as one JSON document
+    ///
+    /// The person's right of access and to data portability (GDPR articles 15 and 20): everything deleting the account deletes (the account as the auth service keeps it, the profile, devices by their token's ending, the household membership, the kitchen's pantry, prices, shopping list, plans and recipe box with the person's notes, ratings and share links, and the scans still retained with their answers), and, for a member of a household, the household's kitchen, marked `shared`: it stays with the household when the account goes. Other members appear by the names they chose only. Streamed: the recipe box and the scans are written a page at a time, and an answer that fails past its start is cut short, its JSON unfinished; ask again. Sections are read one after another, not as one snapshot. A saved recipe's `conflicts` is empty: it is worked out against the profile when a recipe is read, and is not kept. Three exports, then one every 20 minutes.
+    ///
+    /// - Remark: HTTP `GET /v1/account/export`.
+    /// - Remark: Generated from `#/paths//v1/account/export/get(exportAccount)`.
+    func exportAccount(_ input: Operations.ExportAccount.Input) async throws -> Operations.ExportAccount.Output
     /// Sign out (revoke this session token)
     ///
     /// - Remark: HTTP `DELETE /v1/auth/session`.
@@ -1155,6 +1162,15 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/account/delete(deleteAccount)`.
     public func deleteAccount(headers: Operations.DeleteAccount.Input.Headers = .init()) async throws -> Operations.DeleteAccount.Output {
         try await deleteAccount(Operations.DeleteAccount.Input(headers: headers))
+    }
+    /// Everything Kiwi keeps of the person, as one JSON document
+    ///
+    /// The person's right of access and to data portability (GDPR articles 15 and 20): everything deleting the account deletes (the account as the auth service keeps it, the profile, devices by their token's ending, the household membership, the kitchen's pantry, prices, shopping list, plans and recipe box with the person's notes, ratings and share links, and the scans still retained with their answers), and, for a member of a household, the household's kitchen, marked `shared`: it stays with the household when the account goes. Other members appear by the names they chose only. Streamed: the recipe box and the scans are written a page at a time, and an answer that fails past its start is cut short, its JSON unfinished; ask again. Sections are read one after another, not as one snapshot. A saved recipe's `conflicts` is empty: it is worked out against the profile when a recipe is read, and is not kept. Three exports, then one every 20 minutes.
+    ///
+    /// - Remark: HTTP `GET /v1/account/export`.
+    /// - Remark: Generated from `#/paths//v1/account/export/get(exportAccount)`.
+    public func exportAccount(headers: Operations.ExportAccount.Input.Headers = .init()) async throws -> Operations.ExportAccount.Output {
+        try await exportAccount(Operations.ExportAccount.Input(headers: headers))
     }
     /// Sign out (revoke this session token)
     ///

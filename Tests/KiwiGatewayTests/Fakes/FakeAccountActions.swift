@@ -1,16 +1,18 @@
 import Foundation
+import KiwiModels
 import NIOCore
 import Synchronization
 
 @testable import KiwiGateway
 
-/// The auth service's account changes, recorded; sign-in answers whatever it was told to.
+/// The auth service's account changes, recorded, and its accounts; sign-in answers whatever it was told to.
 final class FakeAccountActions: AccountActions {
     private struct State {
         var signInAnswer = ForwardedResponse(status: 200, body: ByteBuffer(string: #"{"sessionToken":"fake"}"#))
         var signInBodies: [String] = []
         var revokedTokens: [String] = []
         var deletedUsers: [UUID] = []
+        var accounts: [UUID: UserAccount] = [:]
         var failure: AuthServiceUnavailable?
     }
 
@@ -24,6 +26,12 @@ final class FakeAccountActions: AccountActions {
     /// Makes every action fail (nil: succeed again).
     func fail(with failure: AuthServiceUnavailable?) {
         state.withLock { $0.failure = failure }
+    }
+
+    /// What the auth service keeps of `userID` from now on; until told, an account of no email and no sessions, and none
+    /// once deleted.
+    func keep(_ account: UserAccount, of userID: UUID) {
+        state.withLock { $0.accounts[userID] = account }
     }
 
     var signInBodies: [String] { state.withLock { $0.signInBodies } }
@@ -49,6 +57,15 @@ final class FakeAccountActions: AccountActions {
         try state.withLock { state throws(AuthServiceUnavailable) in
             if let failure = state.failure { throw failure }
             state.deletedUsers.append(id)
+        }
+    }
+
+    func account(_ id: UUID, requestID: String) async throws(AuthServiceUnavailable) -> UserAccount? {
+        try state.withLock { state throws(AuthServiceUnavailable) in
+            if let failure = state.failure { throw failure }
+            guard !state.deletedUsers.contains(id) else { return nil }
+            return state.accounts[id]
+                ?? UserAccount(userId: id, appleUserId: "000000.\(id.uuidString.lowercased()).0000", email: nil, createdAt: Date(), sessions: [])
         }
     }
 }

@@ -92,6 +92,14 @@ final class FakeSavedRecipeStore: SavedRecipeStore {
         }
     }
 
+    func shares(of kitchen: Kitchen) async throws -> [UUID: RecipeShare] {
+        kept.withLock { kept in
+            Dictionary(
+                uniqueKeysWithValues: kept.filter { $0.kitchenID == kitchen.id }.compactMap { entry in entry.share.map { (entry.recipe.id, $0) } }
+            )
+        }
+    }
+
     func unshare(_ id: UUID, of kitchen: Kitchen) async throws -> Bool {
         kept.withLock { kept in
             guard let index = kept.firstIndex(where: { $0.kitchenID == kitchen.id && $0.recipe.id == id }) else { return false }
