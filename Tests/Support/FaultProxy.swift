@@ -55,6 +55,8 @@ public final class FaultProxy: Sendable {
                 return ClientBootstrap(group: client.eventLoop).connect(host: host, port: targetPort).flatMapThrowing { server in
                     try server.pipeline.syncOperations.addHandler(Relay(to: client, link: link, direction: .towardClient, connection: connection))
                     try client.pipeline.syncOperations.addHandler(Relay(to: server, link: link, direction: .towardServer, connection: connection))
+                    link.open.withLock { $0[connection] = client }
+                    client.closeFuture.whenComplete { _ in _ = link.open.withLock { $0.removeValue(forKey: connection) } }
                 }
             }
             .bind(host: address, port: 0)
@@ -72,6 +74,12 @@ public final class FaultProxy: Sendable {
     public func setOnOpenConnections(_ fault: Fault) {
         let open = connectionsAccepted
         link.openConnectionsFault.withLock { $0 = (fault, open) }
+    }
+
+    /// Resets every open connection now, both ways (RST), as a node that crashed: each client learns of it at once,
+    /// idle or not. Connections opened later go through.
+    public func resetOpenConnections() {
+        for client in link.open.withLock({ Array($0.values) }) { Relay.reset(client) }
     }
 
     /// How many connections the proxy has accepted so far: which of several proxies in front of one server a client used.
@@ -104,6 +112,8 @@ private final class LinkState: Sendable {
     /// A fault of the connections up to a number (``FaultProxy/setOnOpenConnections(_:)``), before ``fault``.
     let openConnectionsFault = Mutex<(fault: FaultProxy.Fault, upTo: Int)?>(nil)
     let accepted = Mutex(0)
+    /// The client side of each open connection, by its number.
+    let open = Mutex<[Int: any Channel]>([:])
 
     /// What becomes of a chunk of `bytes` on connection number `connection` (counted from 1 as accepted).
     func fate(ofChunkOf bytes: Int, going direction: Direction, on connection: Int) -> Fate {
@@ -171,8 +181,8 @@ private final class Relay: ChannelInboundHandler, Sendable {
         }
     }
 
-    /// Closes `channel` with an RST instead of a FIN.
-    private static func reset(_ channel: any Channel) {
+    /// Closes `channel` with an RST instead of a FIN; its relay then closes its partner.
+    static func reset(_ channel: any Channel) {
         guard let socket = channel as? any SocketOptionProvider else { return channel.close(promise: nil) }
         socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
     }
