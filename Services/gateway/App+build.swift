@@ -141,6 +141,10 @@ func buildApplication(configuration: GatewayConfiguration, logger: Logger) async
                 let purged = try await ledger.purge(olderThan: configuration.scanRetention, today: policy.day(of: Date()))
                 if purged > 0 { logger.info("purged scans past their retention", metadata: ["count": "\(purged)"]) }
             },
+            PeriodicTask("remove devices whose session expired", every: .seconds(3600), logger: logger) {
+                let removed = try await devices.removeExpired(before: Date())
+                if removed > 0 { logger.info("removed devices whose session expired", metadata: ["count": "\(removed)"]) }
+            },
         ],
         logger: logger
     )

@@ -1110,8 +1110,9 @@ public enum KiwiSchema {
 
     /// Version 30 (docs/architecture.md, "Push notifications"): the phones that hear when a person's scans end. One row
     /// per APNs token, in lower-case hex as the request path to Apple takes it (a token is an address, not a secret;
-    /// logs show its last digits only), with the session that registered it, whose sign-out removes it. No foreign key
-    /// to `users` or `sessions`, which the auth service owns: the gateway deletes a person's devices itself.
+    /// logs show its last digits only), with the session that registered it, whose sign-out removes it, and when that
+    /// session expires, after which the gateway's hourly purge removes it. No foreign key to `users` or `sessions`,
+    /// which the auth service owns: the gateway deletes a person's devices itself.
     static let devices = Migration(
         version: 30,
         name: "devices for push notifications",
@@ -1121,6 +1122,7 @@ public enum KiwiSchema {
                 token text PRIMARY KEY CHECK (token ~ '^([0-9a-f]{2}){32,100}$'),
                 user_id uuid NOT NULL,
                 session_hash bytea NOT NULL CHECK (octet_length(session_hash) = 32),
+                session_expires_at timestamptz NOT NULL,
                 bundle_id text NOT NULL CHECK (length(bundle_id) BETWEEN 3 AND 155),
                 environment text NOT NULL CHECK (environment IN ('sandbox', 'production')),
                 registered_at timestamptz NOT NULL DEFAULT now()
@@ -1128,6 +1130,7 @@ public enum KiwiSchema {
             """,
             "CREATE INDEX devices_by_user ON devices (user_id, registered_at DESC)",
             "CREATE INDEX devices_by_session ON devices (session_hash)",
+            "CREATE INDEX devices_by_expiry ON devices (session_expires_at)",
         ]
     )
 

@@ -170,7 +170,8 @@ public struct ExportedPrice: Codable, Hashable, Sendable {
     }
 }
 
-/// A saved recipe as `GET /v1/recipes/{id}` shows it, with its share link when it has one.
+/// A saved recipe as kept, with the person's note and rating, and its share link when it has one: `conflicts` is
+/// empty, as it is worked out against the profile when a recipe is read.
 public struct ExportedRecipe: Codable, Hashable, Sendable {
     public var recipe: SavedRecipe
     public var share: RecipeShareLink?

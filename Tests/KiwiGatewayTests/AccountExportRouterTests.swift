@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import KiwiInternalAPI
 import KiwiModels
+import KiwiScans
 import NIOCore
 import Testing
 
@@ -77,9 +78,15 @@ struct AccountExportRouterTests {
         }
     }
 
-    @Test("a member's export has the household's kitchen, marked shared, and the other members by name only")
+    @Test("a member's export has the household's kitchen, marked shared, and the other members by name only, in their scans too")
     func householdIsShared() async throws {
-        let gateway = FakeGateway()
+        let tableAnswer = ScanResponse(
+            ingredients: [],
+            recipes: [],
+            appliedProfile: KitchenProfile(allergies: [.sesame]),
+            withheldRecipes: [WithheldRecipe(name: "Hummus", reason: "It contains sesame.", for: [UUID()])]
+        )
+        let gateway = FakeGateway(workers: .answer(.ok(tableAnswer), modelTime: nil))
         let (sam, _, _) = gateway.signIn()
         let (alex, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
@@ -98,20 +105,25 @@ struct AccountExportRouterTests {
             #expect(
                 try await client.execute(.post, "/v1/pantry/items", token: alex, body: ByteBuffer(string: #"{"name": "Rice"}"#)).status == .created
             )
+            #expect(try await client.scan(testPhoto, token: sam).status == .ok)
             let (export, text) = try await Self.export(client, token: sam)
             #expect(export.kitchen.shared)
+            let scan = try #require(export.scans.first?.result)
+            #expect(scan.appliedProfile == nil)
+            #expect(scan.withheldRecipes.map(\.for) == [nil])
             #expect(export.kitchen.pantry.map(\.name) == ["Rice"])
             #expect(export.household?.members.map(\.displayName) == ["Sam", "Alex"])
             #expect(export.household?.members.map(\.manages) == [true, false])
-            #expect(!text.contains("sesame"), "another member's allergies are theirs to export")
+            #expect(!text.contains(#""sesame""#), "another member's allergies are theirs to export")
         }
     }
 
-    @Test("past three exports in a burst, an export is 429 with Retry-After")
+    @Test("past three exports in a burst, an export is 429 with Retry-After; a HEAD spends none")
     func exportsAreLimited() async throws {
         let gateway = FakeGateway()
         let (token, _, _) = gateway.signIn()
         try await gateway.test { client async throws in
+            #expect(try await client.execute(.head, "/v1/account/export", token: token).status == .ok)
             for _ in 0..<3 { #expect(try await client.execute(.get, "/v1/account/export", token: token).status == .ok) }
             let refused = try await client.execute(.get, "/v1/account/export", token: token)
             #expect(refused.status == .tooManyRequests)

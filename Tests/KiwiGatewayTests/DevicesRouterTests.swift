@@ -27,7 +27,7 @@ struct DevicesRouterTests {
             #expect(device.environment == .sandbox)
             #expect(!String(buffer: answer.body).lowercased().contains(Self.token.lowercased()))
         }
-        #expect(try await gateway.devices.devices(of: session.userId).count == 1)
+        #expect(try await gateway.devices.devices(of: session.userId, at: Date()).count == 1)
     }
 
     @Test(
@@ -47,7 +47,7 @@ struct DevicesRouterTests {
                 #expect(answer.errorCode == "bad_request", "\(method)")
             }
         }
-        #expect(try await gateway.devices.devices(of: session.userId).isEmpty)
+        #expect(try await gateway.devices.devices(of: session.userId, at: Date()).isEmpty)
     }
 
     @Test(
@@ -66,7 +66,7 @@ struct DevicesRouterTests {
             #expect(answer.status == .badRequest)
             #expect(answer.errorCode == "bad_request")
         }
-        #expect(try await gateway.devices.devices(of: session.userId).isEmpty)
+        #expect(try await gateway.devices.devices(of: session.userId, at: Date()).isEmpty)
     }
 
     @Test("DELETE removes the caller's device; another person's, or one never registered, is 404")
@@ -80,7 +80,7 @@ struct DevicesRouterTests {
             #expect(try await client.execute(.delete, "/v1/devices/\(Self.token)", token: owner).status == .noContent)
             #expect(try await client.execute(.delete, "/v1/devices/\(Self.token)", token: owner).status == .notFound)
         }
-        #expect(try await gateway.devices.devices(of: session.userId).isEmpty)
+        #expect(try await gateway.devices.devices(of: session.userId, at: Date()).isEmpty)
     }
 
     @Test("signing out removes the devices that session registered, not those of the person's other sessions")
@@ -95,7 +95,7 @@ struct DevicesRouterTests {
             #expect(try await client.execute(.put, "/v1/devices/\(tabletToken)", token: tablet, body: Self.body).status == .ok)
             #expect(try await client.execute(.delete, "/v1/auth/session", token: phone).status == .noContent)
         }
-        #expect(try await gateway.devices.devices(of: session.userId).map(\.tokenEnding) == ["cdcdcdcd"])
+        #expect(try await gateway.devices.devices(of: session.userId, at: Date()).map(\.tokenEnding) == ["cdcdcdcd"])
     }
 
     @Test("deleting the account removes every device of the person")
@@ -106,6 +106,6 @@ struct DevicesRouterTests {
             #expect(try await client.execute(.put, "/v1/devices/\(Self.token)", token: token, body: Self.body).status == .ok)
             #expect(try await client.execute(.delete, "/v1/account", token: token).status == .ok)
         }
-        #expect(try await gateway.devices.devices(of: session.userId).isEmpty)
+        #expect(try await gateway.devices.devices(of: session.userId, at: Date()).isEmpty)
     }
 }

@@ -76,8 +76,8 @@ public final class FaultProxy: Sendable {
         link.openConnectionsFault.withLock { $0 = (fault, open) }
     }
 
-    /// Resets every open connection now, both ways (RST), as a node that crashed: each client learns of it at once,
-    /// idle or not. Connections opened later go through.
+    /// Resets every open connection now, as a node that crashed: each client gets an RST and learns of it at once, idle
+    /// or not; the server's side is closed. Connections opened later go through.
     public func resetOpenConnections() {
         for client in link.open.withLock({ Array($0.values) }) { Relay.reset(client) }
     }

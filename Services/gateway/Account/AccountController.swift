@@ -55,6 +55,8 @@ struct AccountController: Sendable {
             throw error.answer(Self.unavailableMessage, logging: "the auth service failed", logger: context.logger)
         }
         cache.apply(.user(session.userID))
+        // A registration that was on its way while the account went.
+        try await devices.removeAll(of: session.userID)
         context.logger.info("account deleted")
         return try Response.json(AccountDeletionResponse(deleted: true))
     }
@@ -72,6 +74,8 @@ struct AccountController: Sendable {
             throw error.answer(Self.unavailableMessage, logging: "the auth service failed", logger: context.logger)
         }
         cache.apply(.session(tokenHash: session.tokenHash))
+        // A registration that was on its way while the session signed out.
+        try await devices.removeAll(ofSession: session.tokenHash)
         return Response(status: .noContent)
     }
 

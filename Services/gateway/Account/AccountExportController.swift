@@ -36,26 +36,34 @@ struct AccountExportController: Sendable {
 
     @Sendable func export(request: Request, context: GatewayRequestContext) async throws -> Response {
         let session = try context.authenticatedSession
+        // A HEAD learns the headers, and spends neither an export nor the reads.
+        guard request.method != .head else { return Response(status: .ok, headers: Self.headers) }
         try limiter.admit("export \(session.userID)") { wait in "Exports are limited to a few an hour; try again in \(wait) s." }
         let kitchen = try await households.kitchen(of: session.userID)
         let opening = try await opening(of: session.userID, kitchen: kitchen, requestID: context.requestID, logger: context.logger)
         let shares = try await recipes.shares(of: kitchen)
         let body = ResponseBody { [self] writer in
-            try await writer.write(opening)
-            let recipeCount = try await writeRecipes(of: kitchen, shares: shares, to: &writer)
-            try await writer.write(ByteBuffer(string: "]},\(Self.key(AccountExport.CodingKeys.scans)):["))
-            let scanCount = try await writeScans(of: session.userID, to: &writer)
-            try await writer.write(ByteBuffer(string: "]}"))
-            try await writer.finish(nil)
-            context.logger.info("account exported", metadata: ["recipes": "\(recipeCount)", "scans": "\(scanCount)"])
+            do {
+                try await writer.write(opening)
+                let recipeCount = try await writeRecipes(of: kitchen, shares: shares, to: &writer)
+                try await writer.write(ByteBuffer(string: "]},\(Self.key(AccountExport.CodingKeys.scans)):["))
+                let scanCount = try await writeScans(of: session.userID, to: &writer)
+                try await writer.write(ByteBuffer(string: "]}"))
+                try await writer.finish(nil)
+                context.logger.info("account exported", metadata: ["recipes": "\(recipeCount)", "scans": "\(scanCount)"])
+            } catch {
+                context.logger.error("account export cut short", metadata: ["reason": "\(error)"])
+                throw error
+            }
         }
-        let headers: HTTPFields = [
-            .contentType: "application/json; charset=utf-8",
-            .contentDisposition: #"attachment; filename="kiwi-export.json""#,
-            .cacheControl: "no-store",
-        ]
-        return Response(status: .ok, headers: headers, body: body)
+        return Response(status: .ok, headers: Self.headers, body: body)
     }
+
+    private static let headers: HTTPFields = [
+        .contentType: "application/json; charset=utf-8",
+        .contentDisposition: #"attachment; filename="kiwi-export.json""#,
+        .cacheControl: "no-store",
+    ]
 
     /// The document up to the recipe box's opening bracket: every member read before the answer starts.
     private func opening(of userID: UUID, kitchen: Kitchen, requestID: String, logger: Logger) async throws -> ByteBuffer {
@@ -79,8 +87,8 @@ struct AccountExportController: Sendable {
             try Self.member(Member.exportedAt, Date()),
             try Self.member(Member.account, account),
             try Self.member(Member.profile, try await profiles.profile(of: userID)),
-            try Self.member(Member.devices, try await devices.devices(of: userID)),
-            try Self.member(Member.household, household.map { Self.exported($0, for: userID) }),
+            try Self.member(Member.devices, try await devices.devices(of: userID, at: Date())),
+            try Self.member(Member.household, household.flatMap { Self.exported($0, for: userID) }),
         ]
         let kitchenMembers: [String] = [
             try Self.member(KitchenMember.shared, household != nil),
@@ -113,7 +121,7 @@ struct AccountExportController: Sendable {
         var (cursor, written): (PageCursor?, Int) = (nil, 0)
         repeat {
             let page = try await ledger.scans(of: userID, modes: ScanMode.allCases, after: cursor, limit: Self.pageSize)
-            try await writer.write(try Self.elements(page.scans.map(\.resource), after: written))
+            try await writer.write(try Self.elements(page.scans.map(\.resource.withoutTableProfile), after: written))
             written += page.scans.count
             cursor = page.next
         } while cursor != nil
@@ -139,12 +147,14 @@ struct AccountExportController: Sendable {
         return "\(Self.key(key)):" + String(decoding: try KiwiJSON.encoder().encode(value), as: UTF8.self)
     }
 
-    private static func exported(_ household: HouseholdRecord, for userID: UUID) -> ExportedHousehold {
-        ExportedHousehold(
+    /// The household `userID` is a member of; nil when they left it between the reads.
+    private static func exported(_ household: HouseholdRecord, for userID: UUID) -> ExportedHousehold? {
+        guard let you = household.member(userID) else { return nil }
+        return ExportedHousehold(
             id: household.id,
             name: household.name,
             createdAt: household.createdAt,
-            yourMemberId: household.member(userID)?.id ?? household.id,
+            yourMemberId: you.id,
             members: household.members.enumerated().map { index, member in
                 ExportedMember(id: member.id, displayName: member.displayName, joinedAt: member.joinedAt, manages: index == 0)
             }
@@ -153,6 +163,24 @@ struct AccountExportController: Sendable {
 
     /// Every day a plan can have.
     private static let allDays = CalendarDay(daysSince1970: 0)...CalendarDay(daysSince1970: 1_000_000)
+}
+
+extension ScanResource {
+    /// The scan as exported: without the profile its answer was made for, nor the members each withheld recipe was
+    /// withheld for. A household member's scan is made for the whole table, so these are the other members' allergies
+    /// and diets, theirs to export; the person's own profile is the export's.
+    var withoutTableProfile: ScanResource {
+        var scan = self
+        scan.result?.appliedProfile = nil
+        if let withheld = scan.result?.withheldRecipes {
+            scan.result?.withheldRecipes = withheld.map { recipe in
+                var recipe = recipe
+                recipe.`for` = nil
+                return recipe
+            }
+        }
+        return scan
+    }
 }
 
 extension RecipeShare {

@@ -26,7 +26,12 @@ struct DevicesController: Sendable {
         let token = try Self.token(context)
         let body = try await request.decodedBody(as: DeviceRegistrationBody.self, largest: 1024, example: DeviceRegistrationBody.example)
         let registration = DeviceRegistration(token: token, bundleID: body.bundleID, environment: body.environment)
-        let device = try await devices.register(registration, for: session.userID, sessionTokenHash: session.tokenHash, limit: Self.perPerson)
+        let device = try await devices.register(
+            registration,
+            for: session.userID,
+            session: DeviceSession(tokenHash: session.tokenHash, expiresAt: session.expiresAt),
+            limit: Self.perPerson
+        )
         context.logger.info("device registered", metadata: ["device": "\(token.logged)", "environment": "\(body.environment.rawValue)"])
         return try Response.json(device)
     }

@@ -11,16 +11,21 @@ struct PostgresDeviceStore: DeviceStore {
     /// The longest one operation may take; past it the request fails (503) instead of hanging on a stuck database.
     var timeout = StatementTimeout.default
 
-    func register(_ registration: DeviceRegistration, for userID: UUID, sessionTokenHash: String, limit: Int) async throws -> Device {
-        guard let session = Data(hexEncoded: sessionTokenHash) else { preconditionFailure("a session's token hash is hex") }
+    /// The person's registrations take turns (a lock on their id for the transaction), so that two at once never leave
+    /// more than `limit`.
+    func register(_ registration: DeviceRegistration, for userID: UUID, session: DeviceSession, limit: Int) async throws -> Device {
+        guard let sessionHash = Data(hexEncoded: session.tokenHash) else { preconditionFailure("a session's token hash is hex") }
         return try await withStatementDeadline("device register", timeout: timeout) {
             try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(userID.uuidString), 0))", logger: logger)
                 let rows = try await connection.query(
                     """
-                    INSERT INTO devices (token, user_id, session_hash, bundle_id, environment)
-                    VALUES (\(registration.token.hex), \(userID), \(session), \(registration.bundleID), \(registration.environment.rawValue))
+                    INSERT INTO devices (token, user_id, session_hash, session_expires_at, bundle_id, environment)
+                    VALUES (\(registration.token.hex), \(userID), \(sessionHash), \(session.expiresAt), \(registration.bundleID),
+                            \(registration.environment.rawValue))
                     ON CONFLICT (token) DO UPDATE SET user_id = EXCLUDED.user_id, session_hash = EXCLUDED.session_hash,
-                        bundle_id = EXCLUDED.bundle_id, environment = EXCLUDED.environment, registered_at = now()
+                        session_expires_at = EXCLUDED.session_expires_at, bundle_id = EXCLUDED.bundle_id,
+                        environment = EXCLUDED.environment, registered_at = now()
                     RETURNING registered_at
                     """,
                     logger: logger
@@ -67,10 +72,13 @@ struct PostgresDeviceStore: DeviceStore {
         }
     }
 
-    func devices(of userID: UUID) async throws -> [Device] {
+    func devices(of userID: UUID, at now: Date) async throws -> [Device] {
         try await withStatementDeadline("devices read", timeout: timeout) {
             let rows = try await client.query(
-                "SELECT token, bundle_id, environment, registered_at FROM devices WHERE user_id = \(userID) ORDER BY registered_at DESC, token",
+                """
+                SELECT token, bundle_id, environment, registered_at FROM devices
+                WHERE user_id = \(userID) AND session_expires_at > \(now) ORDER BY registered_at DESC, token
+                """,
                 logger: logger
             )
             var devices: [Device] = []
@@ -79,6 +87,15 @@ struct PostgresDeviceStore: DeviceStore {
                 devices.append(Device(tokenEnding: token.ending, bundleId: bundleID, environment: environment, registeredAt: registeredAt))
             }
             return devices
+        }
+    }
+
+    func removeExpired(before now: Date) async throws -> Int {
+        try await withStatementDeadline("expired devices remove", timeout: timeout) {
+            let rows = try await client.query("DELETE FROM devices WHERE session_expires_at <= \(now) RETURNING 1", logger: logger)
+            var removed = 0
+            for try await _ in rows.decode(Int.self) { removed += 1 }
+            return removed
         }
     }
 }

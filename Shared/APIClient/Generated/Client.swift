@@ -12874,7 +12874,7 @@ public struct Client: APIProtocol {
     }
     /// Register a device for notifications of the person's scans
     ///
-    /// When one of the person's scans ends (it succeeded or failed), each of their devices gets one notification: the scan's id, its state and its first recipe's name, in the profile's language. Apps register at every launch; registering again updates the device and ties it to this session. Signing out removes the devices the session registered; deleting the account removes them all. A token another person registered moves to the caller. A person keeps ten devices: one more forgets the one registered longest ago.
+    /// Keeps the device, to be told when one of the person's scans ends (from the next release: the scan's id, its state and its first recipe's name, in the profile's language). Apps register at every launch; registering again updates the device and ties it to this session. A device lasts as long as the session that registered it: signing out removes it, and so does the session's expiry; deleting the account removes them all. A token another person registered moves to the caller. A person keeps ten devices: one more forgets the one registered longest ago.
     ///
     /// - Remark: HTTP `PUT /v1/devices/{token}`.
     /// - Remark: Generated from `#/paths//v1/devices/{token}/put(registerDevice)`.
@@ -13472,7 +13472,7 @@ public struct Client: APIProtocol {
     }
     /// Everything Kiwi keeps of the person, as one JSON document
     ///
-    /// The person's right of access and to data portability (GDPR articles 15 and 20): everything deleting the account deletes (the account as the auth service keeps it, the profile, devices by their token's ending, the household membership, the kitchen's pantry, prices, shopping list, plans and recipe box with the person's notes, ratings and share links, and the scans still retained with their answers), and, for a member of a household, the household's kitchen, marked `shared`: it stays with the household when the account goes. Other members appear by the names they chose only. Streamed: the recipe box and the scans are written a page at a time, and an answer that fails past its start is cut short, its JSON unfinished; ask again. Sections are read one after another, not as one snapshot. A saved recipe's `conflicts` is empty: it is worked out against the profile when a recipe is read, and is not kept. Three exports, then one every 20 minutes.
+    /// The person's right of access and to data portability (GDPR articles 15 and 20): everything deleting the account deletes (the account as the auth service keeps it, the profile, devices by their token's ending, the household membership, the kitchen's pantry, prices, shopping list, plans and recipe box with the person's notes, ratings and share links, and the scans still retained with their answers), and, for a member of a household, the household's kitchen, marked `shared`: it stays with the household when the account goes. Other members appear by the names they chose only. Streamed: the recipe box and the scans are written a page at a time, and an answer that fails past its start is cut short, its JSON unfinished; ask again. Sections are read one after another, not as one snapshot. A saved recipe's `conflicts` is empty: it is worked out against the profile when a recipe is read, and is not kept. Three exports, then one every 20 minutes; a `HEAD` spends none.
     ///
     /// - Remark: HTTP `GET /v1/account/export`.
     /// - Remark: Generated from `#/paths//v1/account/export/get(exportAccount)`.

@@ -524,7 +524,7 @@ extension Components {
             public var devices: [Components.Schemas.Device]
             /// - Remark: Generated from `#/components/schemas/AccountExport/kitchen`.
             public var kitchen: Components.Schemas.ExportedKitchen
-            /// The scans still retained, newest first, with their answers.
+            /// The scans still retained, newest first, with their answers as kept: without `appliedProfile` and withheld recipes' `for` (a household member's scan is made for the whole table, so these are the other members' allergies and diets), and without recipes' `cost`, which is worked out from today's prices when a scan is read.
             ///
             /// - Remark: Generated from `#/components/schemas/AccountExport/scans`.
             public var scans: [Components.Schemas.Scan]
@@ -535,7 +535,7 @@ extension Components {
             ///   - account:
             ///   - devices:
             ///   - kitchen:
-            ///   - scans: The scans still retained, newest first, with their answers.
+            ///   - scans: The scans still retained, newest first, with their answers as kept: without `appliedProfile` and withheld recipes' `for` (a household member's scan is made for the whole table, so these are the other members' allergies and diets), and without recipes' `cost`, which is worked out from today's prices when a scan is read.
             public init(
                 exportedAt: Foundation.Date,
                 account: Components.Schemas.UserAccount,

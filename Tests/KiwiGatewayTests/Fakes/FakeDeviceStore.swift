@@ -9,16 +9,16 @@ final class FakeDeviceStore: DeviceStore {
     private struct Kept {
         var registration: DeviceRegistration
         var userID: UUID
-        var sessionTokenHash: String
+        var session: DeviceSession
         var registeredAt: Date
     }
 
     private let kept = Mutex<[DeviceToken: Kept]>([:])
 
-    func register(_ registration: DeviceRegistration, for userID: UUID, sessionTokenHash: String, limit: Int) async throws -> Device {
+    func register(_ registration: DeviceRegistration, for userID: UUID, session: DeviceSession, limit: Int) async throws -> Device {
         kept.withLock { kept in
             let now = Date()
-            kept[registration.token] = Kept(registration: registration, userID: userID, sessionTokenHash: sessionTokenHash, registeredAt: now)
+            kept[registration.token] = Kept(registration: registration, userID: userID, session: session, registeredAt: now)
             let forgotten = Self.newestFirst(kept.filter { $0.value.userID == userID }).dropFirst(limit)
             for (token, _) in forgotten { kept[token] = nil }
             return Self.device(registration.token, kept[registration.token]!)
@@ -34,15 +34,25 @@ final class FakeDeviceStore: DeviceStore {
     }
 
     func removeAll(ofSession sessionTokenHash: String) async throws {
-        kept.withLock { kept in kept = kept.filter { $0.value.sessionTokenHash != sessionTokenHash } }
+        kept.withLock { kept in kept = kept.filter { $0.value.session.tokenHash != sessionTokenHash } }
     }
 
     func removeAll(of userID: UUID) async throws {
         kept.withLock { kept in kept = kept.filter { $0.value.userID != userID } }
     }
 
-    func devices(of userID: UUID) async throws -> [Device] {
-        kept.withLock { kept in Self.newestFirst(kept.filter { $0.value.userID == userID }).map { Self.device($0.key, $0.value) } }
+    func devices(of userID: UUID, at now: Date) async throws -> [Device] {
+        kept.withLock { kept in
+            Self.newestFirst(kept.filter { $0.value.userID == userID && $0.value.session.expiresAt > now }).map { Self.device($0.key, $0.value) }
+        }
+    }
+
+    func removeExpired(before now: Date) async throws -> Int {
+        kept.withLock { kept in
+            let before = kept.count
+            kept = kept.filter { $0.value.session.expiresAt > now }
+            return before - kept.count
+        }
     }
 
     private static func newestFirst(_ devices: [DeviceToken: Kept]) -> [(key: DeviceToken, value: Kept)] {
