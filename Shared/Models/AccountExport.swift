@@ -129,12 +129,14 @@ public struct ExportedKitchen: Codable, Hashable, Sendable {
     public var prices: [ExportedPrice]
     public var shoppingList: [ShoppingListItem]
     public var plans: [MealPlan]
+    /// The recipes written for the plans' meals, as written: a meal's full recipe outlives its scan.
+    public var planRecipes: [ExportedPlanRecipe]
     /// The recipe box, newest first, with the person's note and rating and each share link.
     public var recipes: [ExportedRecipe]
 
     /// The members, in the order they are written.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case shared, pantry, prices, shoppingList, plans, recipes
+        case shared, pantry, prices, shoppingList, plans, planRecipes, recipes
     }
 
     public init(
@@ -143,6 +145,7 @@ public struct ExportedKitchen: Codable, Hashable, Sendable {
         prices: [ExportedPrice],
         shoppingList: [ShoppingListItem],
         plans: [MealPlan],
+        planRecipes: [ExportedPlanRecipe],
         recipes: [ExportedRecipe]
     ) {
         self.shared = shared
@@ -150,7 +153,26 @@ public struct ExportedKitchen: Codable, Hashable, Sendable {
         self.prices = prices
         self.shoppingList = shoppingList
         self.plans = plans
+        self.planRecipes = planRecipes
         self.recipes = recipes
+    }
+}
+
+/// A recipe written for a plan's meal: the recipe, or why the guard withheld what was written.
+public struct ExportedPlanRecipe: Codable, Hashable, Sendable {
+    public var planId: UUID
+    public var mealId: UUID
+    /// The scan that wrote it.
+    public var scanId: UUID
+    public var recipe: Recipe?
+    public var withheldReason: String?
+
+    public init(planId: UUID, mealId: UUID, scanId: UUID, recipe: Recipe?, withheldReason: String?) {
+        self.planId = planId
+        self.mealId = mealId
+        self.scanId = scanId
+        self.recipe = recipe
+        self.withheldReason = withheldReason
     }
 }
 

@@ -77,8 +77,18 @@ struct AccountExportController: Sendable {
         guard let account else { throw APIError.unauthorized() }
         let household = try await households.household(of: userID)
         var shownPlans: [MealPlan] = []
+        var planRecipes: [ExportedPlanRecipe] = []
         for plan in try await plans.plans(of: kitchen, overlapping: Self.allDays, limit: .max) {
             shownPlans.append(try await planPresenter.shown(plan, of: kitchen))
+            planRecipes += try await plans.mealRecipes(of: plan.id).filter(\.isWritten).map { written in
+                ExportedPlanRecipe(
+                    planId: plan.id,
+                    mealId: written.mealID,
+                    scanId: written.scanID,
+                    recipe: written.recipe,
+                    withheldReason: written.withheldReason
+                )
+            }
         }
         let prices = try await pantry.prices(of: kitchen).sorted { $0.key < $1.key }.map { ExportedPrice(food: $0.key, price: $0.value) }
         typealias Member = AccountExport.CodingKeys
@@ -96,6 +106,7 @@ struct AccountExportController: Sendable {
             try Self.member(KitchenMember.prices, prices),
             try Self.member(KitchenMember.shoppingList, try await shoppingList.items(of: kitchen)),
             try Self.member(KitchenMember.plans, shownPlans),
+            try Self.member(KitchenMember.planRecipes, planRecipes),
         ]
         let text =
             "{" + members.joined(separator: ",") + ",\(Self.key(Member.kitchen)):{" + kitchenMembers.joined(separator: ",")

@@ -772,6 +772,55 @@ extension Components {
             public var shoppingList: [Components.Schemas.ShoppingListItem]
             /// - Remark: Generated from `#/components/schemas/ExportedKitchen/plans`.
             public var plans: [Components.Schemas.MealPlan]
+            /// - Remark: Generated from `#/components/schemas/ExportedKitchen/PlanRecipesPayload`.
+            public struct PlanRecipesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ExportedKitchen/PlanRecipesPayload/planId`.
+                public var planId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ExportedKitchen/PlanRecipesPayload/mealId`.
+                public var mealId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ExportedKitchen/PlanRecipesPayload/scanId`.
+                public var scanId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ExportedKitchen/PlanRecipesPayload/recipe`.
+                public var recipe: Components.Schemas.Recipe?
+                /// - Remark: Generated from `#/components/schemas/ExportedKitchen/PlanRecipesPayload/withheldReason`.
+                public var withheldReason: Swift.String?
+                /// Creates a new `PlanRecipesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - planId:
+                ///   - mealId:
+                ///   - scanId:
+                ///   - recipe:
+                ///   - withheldReason:
+                public init(
+                    planId: Swift.String,
+                    mealId: Swift.String,
+                    scanId: Swift.String,
+                    recipe: Components.Schemas.Recipe? = nil,
+                    withheldReason: Swift.String? = nil
+                ) {
+                    self.planId = planId
+                    self.mealId = mealId
+                    self.scanId = scanId
+                    self.recipe = recipe
+                    self.withheldReason = withheldReason
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case planId
+                    case mealId
+                    case scanId
+                    case recipe
+                    case withheldReason
+                }
+            }
+            /// The recipes written for the plans' meals (`POST /v1/plans/{id}/recipes`), or why each was withheld.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportedKitchen/planRecipes`.
+            public typealias PlanRecipesPayload = [Components.Schemas.ExportedKitchen.PlanRecipesPayloadPayload]
+            /// The recipes written for the plans' meals (`POST /v1/plans/{id}/recipes`), or why each was withheld.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportedKitchen/planRecipes`.
+            public var planRecipes: Components.Schemas.ExportedKitchen.PlanRecipesPayload
             /// The recipe box, newest first.
             ///
             /// - Remark: Generated from `#/components/schemas/ExportedKitchen/recipes`.
@@ -784,6 +833,7 @@ extension Components {
             ///   - prices: The last price paid for each food bought on a receipt added to the pantry.
             ///   - shoppingList:
             ///   - plans:
+            ///   - planRecipes: The recipes written for the plans' meals (`POST /v1/plans/{id}/recipes`), or why each was withheld.
             ///   - recipes: The recipe box, newest first.
             public init(
                 shared: Swift.Bool,
@@ -791,6 +841,7 @@ extension Components {
                 prices: Components.Schemas.ExportedKitchen.PricesPayload,
                 shoppingList: [Components.Schemas.ShoppingListItem],
                 plans: [Components.Schemas.MealPlan],
+                planRecipes: Components.Schemas.ExportedKitchen.PlanRecipesPayload,
                 recipes: [Components.Schemas.ExportedRecipe]
             ) {
                 self.shared = shared
@@ -798,6 +849,7 @@ extension Components {
                 self.prices = prices
                 self.shoppingList = shoppingList
                 self.plans = plans
+                self.planRecipes = planRecipes
                 self.recipes = recipes
             }
             public enum CodingKeys: String, CodingKey {
@@ -806,6 +858,7 @@ extension Components {
                 case prices
                 case shoppingList
                 case plans
+                case planRecipes
                 case recipes
             }
         }
