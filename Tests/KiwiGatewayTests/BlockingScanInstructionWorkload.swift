@@ -70,6 +70,7 @@ final class BlockingScanInstructionWorkload: XCTestCase {
             )
         }
         try await gateway.test { client async throws in
+            InstructionWorkload.startCounting()
             for _ in 0..<repeats {
                 let status = try await client.scan(Self.photo, token: token).status
                 XCTAssertEqual(status, .ok)

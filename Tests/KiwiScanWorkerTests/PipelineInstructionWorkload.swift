@@ -82,6 +82,7 @@ final class PipelineInstructionWorkload: XCTestCase {
         let nutrition = NutritionEstimator(try FoodTable(tsv: KiwiSchema.foodTable))
         // Loaded before the first scan, as the worker loads its lexicons before consuming.
         _ = DietGuard.reading(.en)
+        InstructionWorkload.startCounting()
         for _ in 0..<repeats {
             var request = PipelineFixtures.request(profile: profile)
             request.table = table

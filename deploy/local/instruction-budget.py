@@ -8,8 +8,9 @@ the machine's load, so a regression shows however busy the machine is.
 Each workload is an XCTest case of the debug test bundle `make test` has just built (`make test` runs it once as a
 test), making as many requests as KIWI_INSTRUCTION_REPEATS says. XCTest's, because its entry point is synchronous:
 Debian's valgrind 3.19 crashes on the asynchronous one of swift-testing's runner (the main thread leaves through
-dispatch_main). It is counted twice, with N and with 2N requests, and the difference over N is one request's cost: what
-starting the process and the test runner costs falls out.
+dispatch_main). Counting starts once the workload is set up (`InstructionWorkload.startCounting()`, callgrind's
+`--zero-before`), and it is counted twice, with N and with 2N requests: the difference over N is one request's cost,
+and what ending the run costs falls out too.
 
     instruction-budget.py                     count every workload and check the counts against the budget
     instruction-budget.py check COUNTS.json   check counts already made (the checker's own tests plant them)
@@ -31,19 +32,19 @@ WORK = Path(os.environ.get("KIWI_RUN", ROOT / ".run")) / "instructions"
 # How far over its budget a count may go before the check fails.
 TOLERANCE = 0.05
 
-# Each workload: its XCTest case, N, the requests of the smaller run, and how many runs of each size are counted. Two
-# runs of the same N differ by a few million instructions in some 3 billion, as threads happen to interleave: N keeps
-# that under 1 % of one request's cost, well inside the budget's 5 %, and a run under callgrind within a minute. A
-# timer's work falling in one run and not the other moves a gateway request's count further (up to 6 % of its 16
-# million): ``measure`` keeps the lower of two runs of each gateway size. A worker request's 250 million dwarf a
-# timer's work, and one run each is enough.
+# Each workload: its XCTest case, and N, the requests of the smaller run. Two runs of the same N differ by a few million
+# instructions, as threads happen to interleave: N keeps that within 2 % of one request's cost (2026-12-01, two
+# countings: 16.35 and 16.45 million for a blocking scan, 17.23 and 16.95 for a priced one), inside the budget's 5 %,
+# and a run under callgrind within a minute.
 WORKLOADS = {
-    "worker-streamed-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswers", 2, 1),
-    "worker-household-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswersForAHousehold", 2, 1),
-    "gateway-blocking-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScans", 50, 2),
-    "gateway-household-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScansForAHousehold", 50, 2),
-    "gateway-priced-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScansAtKitchenPrices", 50, 2),
+    "worker-streamed-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswers", 2),
+    "worker-household-answer": ("KiwiScanWorkerTests.PipelineInstructionWorkload/testStreamedAnswersForAHousehold", 2),
+    "gateway-blocking-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScans", 50),
+    "gateway-household-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScansForAHousehold", 50),
+    "gateway-priced-scan": ("KiwiGatewayTests.BlockingScanInstructionWorkload/testBlockingScansAtKitchenPrices", 50),
 }
+# The function every workload calls once set up: entering it zeroes the counts.
+START_COUNTING = "InstructionWorkloadO13startCountingyyFZ"  # KiwiTestSupport.InstructionWorkload.startCounting(), mangled
 
 
 class BudgetError(Exception):
@@ -116,8 +117,17 @@ def stripped_bundle():
     return copy
 
 
-def count(bundle, suite, repeats):
-    """The instructions of one run of `suite` making `repeats` requests, under callgrind."""
+def start_counting_symbol(bundle):
+    """The mangled name of ``START_COUNTING`` in `bundle`, for callgrind's `--zero-before`."""
+    symbols = subprocess.run(["nm", "--defined-only", str(bundle)], check=True, capture_output=True, text=True).stdout
+    names = {line.split()[-1] for line in symbols.splitlines() if line.endswith(START_COUNTING)}
+    if len(names) != 1:
+        raise BudgetError(f"{bundle} defines {len(names)} functions ending in {START_COUNTING}, not one: {sorted(names)}")
+    return names.pop()
+
+
+def count(bundle, start, suite, repeats):
+    """The instructions of one run of `suite` making `repeats` requests, from its call of `start`, under callgrind."""
     with tempfile.TemporaryDirectory(dir=WORK) as scratch:
         profile = Path(scratch) / "callgrind.out"
         environment = dict(
@@ -127,8 +137,8 @@ def count(bundle, suite, repeats):
         )
         run = subprocess.run(
             [
-                "valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", "--dump-line=no", "--dump-instr=no",
-                "--read-var-info=no", str(bundle), "--testing-library", "xctest", suite,
+                "valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", f"--zero-before={start}",
+                "--dump-line=no", "--dump-instr=no", "--read-var-info=no", str(bundle), "--testing-library", "xctest", suite,
             ],
             env=environment, capture_output=True, text=True,
         )
@@ -140,21 +150,17 @@ def count(bundle, suite, repeats):
 
 
 def measure():
-    """Each workload's instructions per request: (count of 2N requests − count of N) / N, each count the lowest of the
-    workload's runs of that size: a run that a timer's work (a sweep, a cache's expiry) happens to fall in counts that
-    work too, and the lower run is the one without it."""
+    """Each workload's instructions per request: (count of 2N requests − count of N) / N."""
     if shutil.which("valgrind") is None:
         raise BudgetError("valgrind is not installed (deploy/local/install-packages.sh valgrind)")
     bundle = stripped_bundle()
-    runs = [(suite, repeats * times) for suite, repeats, counted in WORKLOADS.values() for times in (1, 2) for _ in range(counted)]
+    start = start_counting_symbol(bundle)
+    runs = [(suite, repeats * times) for suite, repeats in WORKLOADS.values() for times in (1, 2)]
     # Two runs at a time, one per core: a count does not depend on what else the machine does.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        counted = list(pool.map(lambda run: count(bundle, *run), runs))
-    totals = {}
-    for run, total in zip(runs, counted):
-        totals[run] = min(total, totals.get(run, total))
+        totals = dict(zip(runs, pool.map(lambda run: count(bundle, start, *run), runs)))
     counts = {}
-    for workload, (suite, repeats, _) in WORKLOADS.items():
+    for workload, (suite, repeats) in WORKLOADS.items():
         counts[workload] = round((totals[(suite, 2 * repeats)] - totals[(suite, repeats)]) / repeats)
     (WORK / "counts.json").write_text(json.dumps(counts, indent=2) + "\n")
     return counts
