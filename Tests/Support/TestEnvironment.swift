@@ -26,8 +26,8 @@ public func testRabbitMQMetricsURL() throws -> String {
 }
 
 /// A program `make test` installs for the tests (`KIWI_TEST_PYTHON`: the virtualenv with recipe-scrapers;
-/// `KIWI_TEST_SCHEMATHESIS`: schemathesis in that virtualenv; `KIWI_TEST_CHROMIUM`: Debian's chromium), from its
-/// environment variable.
+/// `KIWI_TEST_SCHEMATHESIS`: schemathesis in that virtualenv; `KIWI_TEST_FAKE_APNS_PYTHON`: the fake APNs's
+/// virtualenv; `KIWI_TEST_CHROMIUM`: Debian's chromium), from its environment variable.
 public func testTool(_ variable: String) throws -> String {
     let path = ProcessInfo.processInfo.environment[variable] ?? ""
     try #require(

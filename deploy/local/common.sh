@@ -88,6 +88,27 @@ use_local_infrastructure() {
 
 # The local environment of the services: development mode, the local stack's PostgreSQL and RabbitMQ, a per-checkout
 # internal token, and the development Apple key made by `$KIWI_BIN/kiwi dev-keys` (README "Configuration").
+# The Python of the fake APNs (Tools/fake-apns), in a virtualenv of its own under .run/ with the packages its
+# requirements.txt pins: installed once, and again when a pin changes. `make run` and `make test` use it.
+fake_apns_python() {
+    local venv="$KIWI_RUN/fake-apns-venv" requirements="$KIWI_ROOT/Tools/fake-apns/requirements.txt"
+    if ! cmp -s "$requirements" "$venv/requirements.txt" 2>/dev/null; then
+        rm -rf "$venv"
+        python3 -m venv "$venv" >&2
+        "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements" >&2
+        cp "$requirements" "$venv/requirements.txt"
+    fi
+    echo "$venv/bin/python"
+}
+
+# The fake APNs's throw-away keys for `make run`, made once into .run/fake-apns/: its TLS certificate and the CA that
+# signed it, and the signing key the notifier makes provider tokens with (nothing of Apple's).
+fake_apns_keys() {
+    local keys="$KIWI_RUN/fake-apns"
+    [ -s "$keys/auth-key.p8" ] || "$(fake_apns_python)" "$KIWI_ROOT/Tools/fake-apns/make_test_certs.py" "$keys" >&2
+    echo "$keys"
+}
+
 local_environment() {
     local token_file="$KIWI_RUN/internal-api-token"
     if [ ! -s "$token_file" ]; then
@@ -109,4 +130,12 @@ local_environment() {
     APPLE_JWKS_FILE="$("$KIWI_BIN/kiwi" dev-keys --key-directory "$KIWI_RUN/dev-apple")"
     export APPLE_JWKS_FILE
     export SCAN_DAILY_LIMIT="${SCAN_DAILY_LIMIT:-4}"
+    # The notifier sends to the local fake APNs (services.sh), trusting its test certificate.
+    local apns_keys
+    apns_keys="$(fake_apns_keys)"
+    export APNS_TEAM_ID=KIWIDEV001 APNS_KEY_ID=KIWIDEV002
+    APNS_KEY="$(cat "$apns_keys/auth-key.p8")"
+    export APNS_KEY
+    export APNS_PRODUCTION_URL=https://127.0.0.1:2197 APNS_SANDBOX_URL=https://127.0.0.1:2197
+    export APNS_CA_FILE="$apns_keys/ca.pem"
 }

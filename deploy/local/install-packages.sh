@@ -14,6 +14,7 @@ packages=(
     pkg-config
     curl
     prometheus
+    python3-venv
     "$@"
 )
 

@@ -13,8 +13,8 @@ source "$here/common.sh"
 
 # Test-only tools: headless Chromium for the share page, valgrind and objcopy for the instruction budget, and in a virtualenv of
 # our own under .run/ (never the system Python's packages) recipe-scrapers (what Mealie and Tandoor import with) and
-# schemathesis (the API description fuzzed against the running system). Installed once, and again only when a pinned
-# version changes.
+# schemathesis (the API description fuzzed against the running system); and the fake APNs's packages in one of its own
+# (common.sh). Installed once, and again only when a pinned version changes.
 "$here/install-packages.sh" chromium python3-venv valgrind binutils
 venv="$KIWI_RUN/test-venv"
 test_packages=("recipe-scrapers==15.13.0" "schemathesis==4.32.5" "icalendar==7.3.2")
@@ -26,6 +26,8 @@ fi
 export KIWI_TEST_PYTHON="$venv/bin/python"
 export KIWI_TEST_SCHEMATHESIS="$venv/bin/schemathesis"
 export KIWI_TEST_CHROMIUM="$(command -v chromium)"
+KIWI_TEST_FAKE_APNS_PYTHON="$(fake_apns_python)"
+export KIWI_TEST_FAKE_APNS_PYTHON
 
 use_local_infrastructure postgres rabbitmq
 
