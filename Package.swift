@@ -78,6 +78,7 @@ let package = Package(
         .executable(name: "kiwi-gateway", targets: ["KiwiGateway"]),
         .executable(name: "kiwi-scan-worker", targets: ["KiwiScanWorker"]),
         .executable(name: "kiwi-auth", targets: ["KiwiAuth"]),
+        .executable(name: "kiwi-notifier", targets: ["KiwiNotifier"]),
         .executable(name: "kiwi", targets: ["KiwiCLI"]),
         .executable(name: "kiwi-llm-stub", targets: ["KiwiLLMStub"]),
         .executable(name: "kiwi-messaging-bench", targets: ["KiwiMessagingBench"]),
@@ -139,6 +140,15 @@ let package = Package(
                 "KiwiNutrition", "KiwiOpenAI", "KiwiScanMessages", "KiwiScanStore", "KiwiScans", "KiwiServiceSupport", "KiwiStrictJSON",
                 "KiwiTopology", "KiwiTracing", asyncHTTPClient, coreMetrics, hummingbird, logging, nioCore, nioHTTP1, postgresNIO, serviceLifecycle,
                 tracing,
+            ]
+        ),
+        service(
+            "KiwiNotifier",
+            folder: "notifier",
+            dependencies: [
+                "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase", "KiwiMessaging", "KiwiModels", "KiwiScanMessages", "KiwiScans",
+                "KiwiServiceSupport", "KiwiTopology", asyncHTTPClient, coreMetrics, hummingbird, jwtKit, logging, nioCore, nioHTTP1, nioSSL,
+                postgresNIO, serviceLifecycle,
             ]
         ),
         service(
@@ -352,6 +362,13 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         tests(
+            "KiwiNotifierTests",
+            dependencies: [
+                "KiwiConfiguration", "KiwiModels", "KiwiNotifier", "KiwiScans", "KiwiServiceSupport", "KiwiTestSupport", "KiwiTopology", jwtKit,
+                nioHTTP1,
+            ]
+        ),
+        tests(
             "KiwiScanWorkerTests",
             dependencies: [
                 "KiwiConcurrency", "KiwiDatabase", "KiwiDevelopment", "KiwiDietGuard", "KiwiJPEG", "KiwiLLMStub", "KiwiMessaging", "KiwiModels",
@@ -364,8 +381,8 @@ let package = Package(
         tests(
             "KiwiDeploymentTests",
             dependencies: [
-                "KiwiAuth", "KiwiConfiguration", "KiwiGateway", "KiwiMessaging", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
-                "KiwiTopology", crypto, yams,
+                "KiwiAuth", "KiwiConfiguration", "KiwiGateway", "KiwiMessaging", "KiwiNotifier", "KiwiScanWorker", "KiwiServiceSupport",
+                "KiwiTestSupport", "KiwiTopology", crypto, jwtKit, yams,
             ]
         ),
         tests(
@@ -383,7 +400,8 @@ let package = Package(
                 "KiwiDevelopment", "KiwiAPIClient", "KiwiAppleSignIn", "KiwiAuth", "KiwiConcurrency", "KiwiConfiguration", "KiwiDatabase",
                 "KiwiGateway", "KiwiInternalAPI", "KiwiJPEG", "KiwiBenchmarking", "KiwiLLMStub", "KiwiLoadTest", "KiwiMessaging", "KiwiModels",
                 "KiwiScans", "KiwiScanWorker", "KiwiServiceSupport", "KiwiTestSupport",
-                asyncHTTPClient, hummingbird, hummingbirdTesting, logging, nioCore, nioHTTP1, openAPIRuntime, postgresNIO,
+                "KiwiScanMessages", "KiwiTopology", asyncHTTPClient, crypto, hummingbird, hummingbirdTesting, logging, nioCore, nioHTTP1,
+                openAPIRuntime, postgresNIO,
             ]
         ),
     ]

@@ -11,7 +11,7 @@ public enum KiwiSchema {
         scanUsage, scanLedger, scanOutcomes, savedRecipes, sharedRecipes, modelSpend, profiles, reservationFunction,
         modelSpendParts, scanPartials, refinements, photoKeys, kitchen, foods, singleRowReservation,
         partialRows, lz4Compression, foodTableVersion, households, sharedKitchen, shoppingQuantities, mealPlans, planCalendars,
-        mealRecipes, receiptScans, pantryReceipts, writtenOutKeys, devices,
+        mealRecipes, receiptScans, pantryReceipts, writtenOutKeys, devices, notificationsSent,
     ]
     /// Every owner's migrations in version order: the whole schema, for tests and tools that need all of it.
     public static let migrations: [Migration] = (auth + gateway).sorted { $0.version < $1.version }
@@ -1131,6 +1131,25 @@ public enum KiwiSchema {
             "CREATE INDEX devices_by_user ON devices (user_id, registered_at DESC)",
             "CREATE INDEX devices_by_session ON devices (session_hash)",
             "CREATE INDEX devices_by_expiry ON devices (session_expires_at)",
+        ]
+    )
+
+    /// Version 31 (docs/architecture.md, "Push notifications"): which phones the notifier has told of a scan's end, so
+    /// that a redelivered event or a restarted notifier sends no second notification (one recorded per scan and token).
+    /// The gateway owns it, as it owns `scans`, whose deletion (the account's, or the retention purge) takes the rows
+    /// along; the notifier writes them.
+    static let notificationsSent = Migration(
+        version: 31,
+        name: "notifications sent",
+        statements: [
+            """
+            CREATE TABLE notifications_sent (
+                scan_id uuid NOT NULL REFERENCES scans (id) ON DELETE CASCADE,
+                token text NOT NULL CHECK (token ~ '^([0-9a-f]{2}){32,100}$'),
+                sent_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (scan_id, token)
+            )
+            """
         ]
     )
 

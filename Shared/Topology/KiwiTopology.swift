@@ -21,6 +21,13 @@ public enum KiwiTopology {
     /// whose job names no gateway (one a gateway of the release before started).
     public static let everyGateway = "all"
 
+    /// The notifier's queue of scan news (docs/architecture.md, "Push notifications"): every scan's news waits here, on
+    /// every node, while no notifier runs or APNs is down, and each is taken by one notifier.
+    public static let notificationQueue = "kiwi.notifier.scan-news"
+    /// How long news waits for a notifier: a phone told of a scan an hour after it ended has long been opened, and
+    /// APNs is told the same (`apns-expiration`).
+    public static let notificationLifetime = Duration.seconds(3600)
+
     /// Changes to a kitchen's shopping list, routed by the kitchen's id: a gateway hears of a kitchen only while it
     /// streams that kitchen's list to a client (``kitchenNewsBinding(of:instance:)``), so its share of the news stays
     /// the same however many gateways there are (docs/architecture.md, "Households").
@@ -104,6 +111,26 @@ public enum KiwiTopology {
                 queues: [AMQPQueue(name: queue, durable: false, exclusive: true, autoDelete: true)],
                 bindings: [instance, everyGateway].map { AMQPBinding(queue: queue, exchange: scanNewsExchange, routingKey: "\($0).*") }
             )
+        )
+    }
+
+    /// The notifier's quorum queue (``notificationQueue`` unless tests name their own), bound to the news of every scan
+    /// however it is routed, with the exchange. News older than ``notificationLifetime`` expires, within a memory
+    /// budget, so that a notifier stopped for good leaves no queue growing; news that keeps failing its notifier (every
+    /// delivery limit spent) is dropped with the reason logged by the notifier that saw it fail.
+    public static func scanNotifications(queue: String = notificationQueue) -> AMQPTopology {
+        AMQPTopology(
+            exchanges: [AMQPExchange(name: scanNewsExchange, kind: .topic)],
+            queues: [
+                AMQPQueue(
+                    name: queue,
+                    kind: .quorum,
+                    messageTTL: notificationLifetime,
+                    maxLengthBytes: 64 * 1024 * 1024,
+                    deliveryLimit: jobDeliveryLimit
+                )
+            ],
+            bindings: [AMQPBinding(queue: queue, exchange: scanNewsExchange, routingKey: "#")]
         )
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import KiwiTestSupport
 import Synchronization
@@ -117,5 +118,13 @@ func serviceEnvironment(port: Int) throws -> [String: String] {
         "AUTH_SERVICE_URL": "http://127.0.0.1:8081",
         "APPLE_CLIENT_ID": "app.kiwi.ios,app.kiwi.web",
         "OPENAI_API_KEY": "sk-test",
+        // The notifier's: a key of the tests' own, and a queue of its own, so that it takes no other test's news.
+        "APNS_TEAM_ID": "KIWITEAM01",
+        "APNS_KEY_ID": "KIWIKEY001",
+        "APNS_KEY": testAPNsKey,
+        "NOTIFIER_QUEUE": "kiwi.test.notifier.\(UUID().uuidString.lowercased())",
     ]
 }
+
+/// A P-256 signing key in the form of Apple's `.p8` files, made for the test run.
+let testAPNsKey = P256.Signing.PrivateKey().pemRepresentation

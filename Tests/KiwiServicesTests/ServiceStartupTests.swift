@@ -16,6 +16,7 @@ struct ServiceStartupTests {
         ("kiwi-gateway", ["DATABASE_URL", "AMQP_URLS", "AUTH_SERVICE_URL", "INTERNAL_API_TOKEN"]),
         ("kiwi-auth", ["DATABASE_URL", "AMQP_URLS", "INTERNAL_API_TOKEN", "QUOTA_KEY_SECRET", "APPLE_CLIENT_ID"]),
         ("kiwi-scan-worker", ["DATABASE_URL", "AMQP_URLS", "OPENAI_API_KEY"]),
+        ("kiwi-notifier", ["DATABASE_URL", "AMQP_URLS", "APNS_TEAM_ID", "APNS_KEY_ID", "APNS_KEY"]),
     ]
 
     @Test("with no configuration, each service exits non-zero naming every missing variable", arguments: services.map(\.name))

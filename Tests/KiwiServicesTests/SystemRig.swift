@@ -40,7 +40,8 @@ struct SystemRig: Sendable {
     /// Each process's `GET /metrics`, by name (`kiwi-auth`, `kiwi-scan-worker`, `kiwi-gateway-0`, …).
     let metrics: [String: URL]
 
-    /// Starts auth, `gateways` gateways and `workers` scan workers, and runs `body`.
+    /// Starts auth, `gateways` gateways and `workers` scan workers, and a notifier with `notifierEnvironment` if given
+    /// (a fake APNs's, ``FakeAPNs/notifierEnvironment``), and runs `body`.
     static func run<Result: Sendable>(
         behaviour: StubBehaviour = StubBehaviour(),
         environment overrides: [String: String] = [:],
@@ -48,6 +49,7 @@ struct SystemRig: Sendable {
         workerEnvironment: [String: String] = [:],
         gateways: Int = 1,
         workers: Int = 1,
+        notifierEnvironment: [String: String]? = nil,
         _ body: @Sendable (SystemRig) async throws -> Result
     ) async throws -> Result {
         try await withLLMStub(behaviour: behaviour) { stubURL, stub in
@@ -61,6 +63,7 @@ struct SystemRig: Sendable {
             var services = [("kiwi-auth", "kiwi-auth")]
             services += (0..<workers).map { ("kiwi-scan-worker", workerName($0)) }
             for index in 0..<gateways { services.append(("kiwi-gateway", "kiwi-gateway-\(index)")) }
+            if notifierEnvironment != nil { services.append(("kiwi-notifier", "kiwi-notifier")) }
             var processes: [String: ServiceProcess] = [:]
             var metrics: [String: URL] = [:]
             var servers: [String: URL] = [:]
@@ -71,6 +74,7 @@ struct SystemRig: Sendable {
                     switch executable {
                     case "kiwi-gateway": environment.merging(gatewayEnvironment) { _, new in new }
                     case "kiwi-scan-worker": environment.merging(workerEnvironment) { _, new in new }
+                    case "kiwi-notifier": environment.merging(notifierEnvironment ?? [:]) { _, new in new }
                     default: environment
                     }
                 let (process, port, metricsPort) = try await start(executable, name: name, environment: own)
@@ -109,7 +113,7 @@ struct SystemRig: Sendable {
 
     /// Starts a service on free ports and waits until it serves. A port chosen free can be taken before the service
     /// binds it (by another test's connection, say): then the service exits at once, and it is started again on others.
-    private static func start(_ executable: String, name: String, environment: [String: String]) async throws -> (ServiceProcess, Int, Int) {
+    static func start(_ executable: String, name: String, environment: [String: String]) async throws -> (ServiceProcess, Int, Int) {
         for _ in 1...3 {
             var own = environment
             let (port, metricsPort) = (try reservePort(), try reservePort())

@@ -12874,7 +12874,7 @@ public struct Client: APIProtocol {
     }
     /// Register a device for notifications of the person's scans
     ///
-    /// Keeps the device, to be told when one of the person's scans ends (from the next release: the scan's id, its state and its first recipe's name, in the profile's language). Apps register at every launch; registering again updates the device and ties it to this session. A device lasts as long as the session that registered it: signing out removes it, and so does the session's expiry; deleting the account removes them all. A token another person registered moves to the caller. A person keeps ten devices: one more forgets the one registered longest ago.
+    /// Keeps the device, to be told when one of the person's scans ends: the scan's id, its state and its first recipe's name, in the answer's language. Apps register at every launch; registering again updates the device and ties it to this session. A device lasts as long as the session that registered it: signing out removes it, and so does the session's expiry; deleting the account removes them all. A token another person registered moves to the caller. A person keeps ten devices: one more forgets the one registered longest ago.
     ///
     /// - Remark: HTTP `PUT /v1/devices/{token}`.
     /// - Remark: Generated from `#/paths//v1/devices/{token}/put(registerDevice)`.
