@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # Debian packages are not pinned (hadolint DL3008): bookworm changes them only for security fixes, which we want.
 # hadolint global ignore=DL3008
-# One image for every Kiwi service: /app/kiwi-gateway, /app/kiwi-auth, /app/kiwi-scan-worker and /app/kiwi-llm-stub.
+# One image for every Kiwi service: /app/kiwi-gateway, /app/kiwi-auth, /app/kiwi-scan-worker, /app/kiwi-notifier and
+# /app/kiwi-llm-stub.
 # The image runs the gateway unless told otherwise; Kubernetes and docker-compose choose the executable with `command:`.
 #
 #   docker build -t ghcr.io/kiwi/kiwi-backend:latest .
@@ -29,7 +30,7 @@ RUN swift package resolve
 COPY . .
 
 # The executables the image ships; deploy/k8s and deploy/docker-compose.yml run them (ManifestTests checks that).
-ARG PRODUCTS="kiwi-gateway kiwi-auth kiwi-scan-worker kiwi-llm-stub"
+ARG PRODUCTS="kiwi-gateway kiwi-auth kiwi-scan-worker kiwi-notifier kiwi-llm-stub"
 
 # Static Swift runtime and Foundation: the final image needs only the C libraries below.
 RUN for product in $PRODUCTS; do \

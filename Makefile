@@ -22,7 +22,7 @@ down:   ## stop everything `make up` or an interrupted `make run` left running
 	@deploy/local/services.sh down
 	@deploy/local/infra.sh down
 
-restart: ## restart one service from the binaries already built (no build): make restart SERVICE=gateway|auth|scan-worker|llm-stub
+restart: ## restart one service from the binaries already built (no build): make restart SERVICE=gateway|auth|scan-worker|notifier|llm-stub|fake-apns
 	@deploy/local/services.sh restart "$(SERVICE)"
 
 worker: ## start one more scan worker on the next free ports, from the binaries already built

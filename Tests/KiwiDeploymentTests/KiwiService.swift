@@ -1,14 +1,17 @@
+import JWTKit
 import KiwiServiceSupport
 
 @testable import KiwiAuth
 @testable import KiwiGateway
+@testable import KiwiNotifier
 @testable import KiwiScanWorker
 
-/// The three services, named by their executables, with what their code says about their environment.
+/// The four services, named by their executables, with what their code says about their environment.
 enum KiwiService: String, CaseIterable {
     case gateway = "kiwi-gateway"
     case auth = "kiwi-auth"
     case scanWorker = "kiwi-scan-worker"
+    case notifier = "kiwi-notifier"
 
     /// Valid values for the variables that have no default, to read a service's defaults with.
     private static let requiredValues = [
@@ -19,6 +22,9 @@ enum KiwiService: String, CaseIterable {
         "AUTH_SERVICE_URL": "http://localhost:8081",
         "APPLE_CLIENT_ID": "app.kiwi.ios",
         "OPENAI_API_KEY": "sk-test",
+        "APNS_TEAM_ID": "KIWITEAM01",
+        "APNS_KEY_ID": "KIWIKEY001",
+        "APNS_KEY": ES256PrivateKey().pemRepresentation,
     ]
 
     /// Every variable the service reads: a deployment may give it these and no others.
@@ -27,6 +33,7 @@ enum KiwiService: String, CaseIterable {
         case .gateway: GatewayConfiguration.variableNames
         case .auth: AuthConfiguration.variableNames
         case .scanWorker: ScanWorkerConfiguration.variableNames
+        case .notifier: NotifierConfiguration.variableNames
         }
     }
 
@@ -36,6 +43,7 @@ enum KiwiService: String, CaseIterable {
         case .gateway: return try GatewayConfiguration(environment: environment)
         case .auth: return try AuthConfiguration(environment: environment)
         case .scanWorker: return try ScanWorkerConfiguration(environment: environment)
+        case .notifier: return try NotifierConfiguration(environment: environment)
         }
     }
 

@@ -13,7 +13,7 @@ import Testing
 @Suite("Deployment manifests")
 struct ManifestTests {
     /// The variables whose values are secrets: only the Secret or `deploy/.env` may hold them.
-    static let secretVariables: Set<String> = ["DATABASE_URL", "AMQP_URL", "INTERNAL_API_TOKEN", "QUOTA_KEY_SECRET", "OPENAI_API_KEY"]
+    static let secretVariables: Set<String> = ["DATABASE_URL", "AMQP_URL", "INTERNAL_API_TOKEN", "QUOTA_KEY_SECRET", "OPENAI_API_KEY", "APNS_KEY"]
 
     // MARK: Image and executables
 
@@ -26,7 +26,7 @@ struct ManifestTests {
         #expect(Set(kustomization["images"].items.compactMap { $0["name"].string }) == names)
     }
 
-    @Test("the Dockerfile installs executable products of Package.swift in /app, the three services among them")
+    @Test("the Dockerfile installs executable products of Package.swift in /app, the four services among them")
     func imageProducts() throws {
         let files = try DeploymentFiles()
         #expect(!files.imageProducts.isEmpty, "the Dockerfile has no ARG PRODUCTS=\"…\"")
@@ -45,7 +45,7 @@ struct ManifestTests {
         }
     }
 
-    @Test("each of the three services is deployed once", arguments: DeploymentFile.allCases)
+    @Test("each of the four services is deployed once", arguments: DeploymentFile.allCases)
     func everyServiceOnce(file: DeploymentFile) throws {
         let services = try DeploymentFiles().serviceContainers(in: file).map { $0.service.rawValue }
         #expect(services.sorted() == KiwiService.allCases.map(\.rawValue).sorted())

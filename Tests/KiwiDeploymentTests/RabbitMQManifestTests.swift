@@ -3,6 +3,7 @@ import KiwiMessaging
 import KiwiTopology
 import Testing
 
+@testable import KiwiNotifier
 @testable import KiwiScanWorker
 
 /// `deploy/k8s/rabbitmq.yaml` and `rabbitmq-topology.yaml`: the broker cluster the operators run, and the exchanges
@@ -91,8 +92,9 @@ struct RabbitMQManifestTests {
     func topologyMatchesTheCode() throws {
         let files = try DeploymentFiles()
         let worker = try ScanWorkerConfiguration(environment: files.container(running: .scanWorker, in: .kubernetes).environment)
+        let notifier = try NotifierConfiguration(environment: files.container(running: .notifier, in: .kubernetes).environment)
         let declared = KiwiTopology.scanJobs(queue: worker.jobQueue).merging(KiwiTopology.revocations)
-            .merging(KiwiTopology.scanEvents).merging(KiwiTopology.kitchenNews)
+            .merging(KiwiTopology.scanEvents).merging(KiwiTopology.kitchenNews).merging(KiwiTopology.scanNotifications(queue: notifier.queue))
         let manifests = try ManifestTopology(files)
         // What an operator is told on a mismatch is Kiwi's, not the broker's: compared without it.
         let code = Set(

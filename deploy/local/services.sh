@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Starts and stops the three Kiwi services, and the OpenAI stub they use, against the local PostgreSQL and RabbitMQ.
-#   services.sh up                build, start the stub, auth, gateway and one scan worker in the background, wait until healthy
+# Starts and stops the four Kiwi services, and the OpenAI stub and fake APNs they use, against the local PostgreSQL and
+# RabbitMQ.
+#   services.sh up                build, start the stub, the fake APNs, auth, gateway, one scan worker and the notifier in
+#                                 the background, wait until healthy
 #   services.sh down              stop them and any extra workers (SIGTERM, then SIGKILL after 20 s)
 #   services.sh status            say which are running
-#   services.sh restart SERVICE   stop one service (gateway, auth, scan-worker or llm-stub) and start it again from the
+#   services.sh restart SERVICE   stop one service (gateway, auth, scan-worker, notifier, llm-stub or fake-apns) and start it again from the
 #                                 binaries already built, with the same configuration: no build, for failure drills
 #   services.sh worker            start one more scan worker, on the next free ports, from the binaries already built
 set -euo pipefail
@@ -13,14 +15,17 @@ KIWI_BIN="${KIWI_BIN:-$KIWI_ROOT/.build/debug}"
 PIDS="$KIWI_RUN/pids"
 LOGS="$KIWI_RUN/logs"
 TARGETS="$KIWI_RUN/prometheus/targets"
-SERVICES=(kiwi-llm-stub kiwi-auth kiwi-gateway kiwi-scan-worker)
+SERVICES=(kiwi-llm-stub kiwi-fake-apns kiwi-auth kiwi-gateway kiwi-scan-worker kiwi-notifier)
 
 port_of() {
     case "$1" in
         kiwi-gateway) echo 8080 ;;
         kiwi-auth) echo 8081 ;;
         kiwi-scan-worker) echo 8082 ;;
+        kiwi-notifier) echo 8084 ;;
         kiwi-llm-stub) echo 8089 ;;
+        # Its control port (GET /health, GET /received); notifications go to 2197, over TLS.
+        kiwi-fake-apns) echo 2198 ;;
     esac
 }
 
@@ -30,6 +35,7 @@ metrics_port_of() {
         kiwi-gateway) echo 9101 ;;
         kiwi-auth) echo 9102 ;;
         kiwi-scan-worker) echo 9103 ;;
+        kiwi-notifier) echo 9105 ;;
     esac
 }
 
@@ -42,11 +48,32 @@ arguments_of() {
             echo "--port 8089 --latency-ms ${KIWI_STUB_LATENCY_MS:-0} --jitter-ms ${KIWI_STUB_JITTER_MS:-0}" \
                 "--time-to-first-token-ms ${KIWI_STUB_TIME_TO_FIRST_TOKEN_MS:-0} --tokens-per-second ${KIWI_STUB_TOKENS_PER_SECOND:-0}"
             ;;
+        kiwi-fake-apns)
+            local keys
+            keys="$(fake_apns_keys)"
+            echo "$KIWI_ROOT/Tools/fake-apns/fake_apns.py --port 2197 --control-port 2198 --cert $keys/server.pem" \
+                "--key $keys/server-key.pem --team-id $APNS_TEAM_ID --key-id $APNS_KEY_ID --public-key $keys/auth-key-public.pem" \
+                "--bundle-id app.kiwi.ios"
+            ;;
     esac
 }
 
-# Extra scan workers are named kiwi-scan-worker-2, -3, …: the executable is the name without that suffix.
-executable_of() { echo "${1%-[0-9]*}"; }
+# Extra scan workers are named kiwi-scan-worker-2, -3, …: the executable is the name without that suffix. The fake
+# APNs is a Python script.
+executable_of() {
+    case "$1" in
+        kiwi-fake-apns) echo fake_apns.py ;;
+        *) echo "${1%-[0-9]*}" ;;
+    esac
+}
+
+# The program that runs as service NAME.
+program_of() {
+    case "$1" in
+        kiwi-fake-apns) fake_apns_python ;;
+        *) echo "$KIWI_BIN/$(executable_of "$1")" ;;
+    esac
+}
 
 running_pid() {
     local pid
@@ -79,7 +106,7 @@ start_service() {
     if pid="$(running_pid "$name")"; then log "$name already running (pid $pid)"; return; fi
     if port_open "$port"; then die "port $port is taken by another program; stop it before starting $name"; fi
     # shellcheck disable=SC2046 # the arguments are words on purpose
-    PORT="$port" METRICS_PORT="$metrics_port" nohup "$KIWI_BIN/$(executable_of "$name")" $(arguments_of "$name") >>"$LOGS/$name.log" 2>&1 &
+    PORT="$port" METRICS_PORT="$metrics_port" nohup "$(program_of "$name")" $(arguments_of "$name") >>"$LOGS/$name.log" 2>&1 &
     echo $! > "$PIDS/$name.pid"
     echo "$port" > "$PIDS/$name.port"
     register_target "$name" "$metrics_port"
@@ -147,10 +174,10 @@ require_built() {
 services_restart() {
     local service="${1:-}" name
     case "$service" in
-        gateway | auth | scan-worker | llm-stub) name="kiwi-$service" ;;
-        *) die "usage: make restart SERVICE=gateway|auth|scan-worker|llm-stub" ;;
+        gateway | auth | scan-worker | notifier | llm-stub | fake-apns) name="kiwi-$service" ;;
+        *) die "usage: make restart SERVICE=gateway|auth|scan-worker|notifier|llm-stub|fake-apns" ;;
     esac
-    require_built "$name" kiwi
+    [ "$name" = kiwi-fake-apns ] || require_built "$name" kiwi
     mkdir -p "$PIDS" "$LOGS"
     local_environment
     stop_services "$name"
