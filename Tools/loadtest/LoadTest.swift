@@ -92,6 +92,9 @@ struct LoadTest: AsyncParsableCommand {
             """
     )
     var listPairs = 0
+    @Option(help: "Register this many phones of each person (PUT /v1/devices/{token}), for a notifier to tell of each scan's end.")
+    var phones = 0
+    @Option(help: "The app the --phones are registered for: the apns-topic of their notifications.") var phoneBundleId = "app.kiwi.ios"
     @Option(help: "Seconds between one --list-pairs pair's changes (an add, then its deletion).") var listInterval = 1.0
     @Option(help: "Also write the results to this file as JSON.") var json: String?
 
@@ -114,6 +117,7 @@ struct LoadTest: AsyncParsableCommand {
         if let householdSize, !(1...Household.capacity).contains(householdSize) {
             throw ValidationError("--household-size must be from 1 to \(Household.capacity), a household's most members.")
         }
+        guard (0...10).contains(phones) else { throw ValidationError("--phones must be from 0 to 10, a person's most devices.") }
         guard (0...1000).contains(listPairs), listInterval > 0 else {
             throw ValidationError("--list-pairs must be from 0 to 1000, and --list-interval positive.")
         }
@@ -147,7 +151,12 @@ struct LoadTest: AsyncParsableCommand {
         let people = self.people ?? concurrency ?? 64
         FileHandle.standardError.write(Data("signing \(people) people in\n".utf8))
         let api = GatewayAPI(gateway: gateways[0], client: http, key: key, audience: audience)
-        let users = UserPool(api: api, seating: householdSize.map(HouseholdSeating.init(size:)), people: people)
+        let users = UserPool(
+            api: api,
+            seating: householdSize.map(HouseholdSeating.init(size:)),
+            phones: phones > 0 ? PhoneRegistration(count: phones, bundleID: phoneBundleId) : nil,
+            people: people
+        )
         try await users.prepare()
         let lists = ListWatch(api: api, streams: gateways[gateways.count - 1], interval: .milliseconds(listInterval * 1000))
         var pairs: [ListWatch.Pair] = []

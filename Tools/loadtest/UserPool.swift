@@ -3,8 +3,9 @@ import KiwiConcurrency
 
 /// Hands out session tokens of load-test users, each for as many scans as the gateway lets it make today. Successive
 /// scans take turns over `people` users, as many people scan at once in real life; a user whose scans are used up is
-/// replaced by a new one (signed in with a development identity token, through the gateway, and seated at a household
-/// table of their own when the test has one: ``HouseholdSeating``). Concurrent callers of one turn share its sign-in;
+/// replaced by a new one (signed in with a development identity token, through the gateway, seated at a household table
+/// of their own when the test has one, ``HouseholdSeating``, and with phones registered when it asks for them,
+/// ``PhoneRegistration``). Concurrent callers of one turn share its sign-in;
 /// a sign-in refused with `Retry-After` is tried again only after it, backing off as a lane refused a scan does
 /// (``LoadTest/backoff(after:refusals:)``), as the app would.
 actor UserPool {
@@ -12,6 +13,7 @@ actor UserPool {
 
     private let api: GatewayAPI
     private let seating: HouseholdSeating?
+    private let phones: PhoneRegistration?
     private var turns: [User?]
     private var signingIn: [Task<User, any Error>?]
     /// When each turn's next sign-in may start, and how many of its sign-ins in a row were refused with `Retry-After`.
@@ -22,10 +24,11 @@ actor UserPool {
     /// Users signed in so far.
     private(set) var users = 0
 
-    init(api: GatewayAPI, seating: HouseholdSeating? = nil, people: Int) {
+    init(api: GatewayAPI, seating: HouseholdSeating? = nil, phones: PhoneRegistration? = nil, people: Int) {
         precondition(people > 0, "a user pool needs at least one person")
         self.api = api
         self.seating = seating
+        self.phones = phones
         self.turns = Array(repeating: nil, count: people)
         self.signingIn = Array(repeating: nil, count: people)
         self.refusals = Array(repeating: nil, count: people)
@@ -67,10 +70,11 @@ actor UserPool {
     private func signIn(turn: Int) async throws {
         let pending =
             signingIn[turn]
-            ?? Task { [api, seating, refused = refusals[turn], loadEnds] in
+            ?? Task { [api, seating, phones, refused = refusals[turn], loadEnds] in
                 if let refused { try await sleep(until: min(refused.notBefore, loadEnds ?? refused.notBefore)) }
                 let token = try await api.signIn()
                 try await seating?.seat(token, api: api)
+                try await phones?.register(token, api: api)
                 return (token, try await api.scansLeft(token: token))
             }
         signingIn[turn] = pending

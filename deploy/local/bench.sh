@@ -3,10 +3,11 @@
 # Each scenario (docs/operations.md) runs on fresh processes — the OpenAI stub, auth, its gateways and scan workers —
 # on ports of its own (18080-18089, 18111-18113 for more gateways and 18101-18110 for workers; metrics 19101-19102,
 # 19111-19113 and 19201-19210), so a `make run` stack can stay up meanwhile.
-#   bench.sh [A] [B] [C] [D] [S] [P] [T] [R] [H] [F] [G] [W]  the scenarios to run (default: A to H; P is meal plans; T is
-#                              receipts; H is scans for households
+#   bench.sh [A] [B] [C] [D] [S] [P] [T] [R] [H] [N] [F] [G] [W]  the scenarios to run (default: A to H, and N; P is meal
+#                              plans; T is receipts; H is scans for households
 #                              of one and of four, beside shopping lists changing; F, the floors, follows an A; G is
-#                              the deployment's growth, 1, 2 and 4 gateways; W, A with each feature left out).
+#                              the deployment's growth, 1, 2 and 4 gateways; W, A with each feature left out; N, push
+#                              notifications through one notifier to a fake APNs).
 #                              Tables on stdout; JSON, the services' metrics at the end of each scenario
 #                              (ID-SERVICE.prom) and their logs in .run/bench/.
 #   KIWI_BENCH_SERVICES=DIR    run the gateway, auth and scan workers from DIR instead (another build's release
@@ -24,7 +25,7 @@ source "$here/common.sh"
 use_local_infrastructure postgres rabbitmq
 
 cd "$KIWI_ROOT"
-for product in kiwi-gateway kiwi-auth kiwi-scan-worker kiwi-llm-stub kiwi kiwi-loadtest kiwi-stream-floor kiwi-floor-bench kiwi-gateway-floor \
+for product in kiwi-gateway kiwi-auth kiwi-scan-worker kiwi-notifier kiwi-llm-stub kiwi kiwi-loadtest kiwi-stream-floor kiwi-floor-bench kiwi-gateway-floor \
     kiwi-worker-floor; do
     log "building $product (release)"
     swift build -c release --product "$product" >&2
@@ -89,6 +90,10 @@ stub_pace=(--time-to-first-token-ms 0 --tokens-per-second 0)
 # The stub's other options for a scenario: T answers every receipt with the 30-line one.
 stub_options=()
 
+# N's notifier, beside a fake APNs: none (""), "running" with the other services, or "held": started to declare its queue,
+# stopped while the load runs, and started again once it has ended, to send the backlog.
+notifier=""
+
 # scenario ID TITLE STUB_LATENCY_MS STUB_JITTER_MS WORKERS WORKER_CONCURRENCY -- kiwi-loadtest options…
 scenario() {
     local id="$1" title="$2" latency="$3" jitter="$4" workers="$5" concurrency="$6" worker port pace="instant streams"
@@ -110,16 +115,26 @@ scenario() {
         PORT=$((18100 + worker)) METRICS_PORT=$((19200 + worker)) WORKER_CONCURRENCY="$concurrency" \
             start kiwi-scan-worker "kiwi-scan-worker-$worker"
     done
+    [ -z "$notifier" ] || start_notifying
     for port in 18089 18081 "${ports[@]}" $(seq 18101 $((18100 + workers))); do wait_healthy "$port"; done
-    # Kiwi's own CPU counts every service, the broker and the database (all their processes); the stub is outside.
+    if [ "$notifier" = held ]; then
+        kill -TERM "${pids[-1]}"
+        wait "${pids[-1]}" || true
+        unset 'labels[-1]' 'pids[-1]'
+    fi
+    # Kiwi's own CPU counts every service, the broker and the database (all their processes); the stub and the fake
+    # APNs are outside.
     local processes=() index server
     for index in "${!labels[@]}"; do
-        if [ "${labels[$index]}" = stub ]; then processes+=(--outside "stub=${pids[$index]}")
-        else processes+=(--process "${labels[$index]}=${pids[$index]}"); fi
+        case "${labels[$index]}" in
+            stub | fake-apns) processes+=(--outside "${labels[$index]}=${pids[$index]}") ;;
+            *) processes+=(--process "${labels[$index]}=${pids[$index]}") ;;
+        esac
     done
     for server in $("$here/infra.sh" pids); do processes+=(--process "$server"); done
     "$KIWI_BIN/kiwi-loadtest" "${urls[@]}" --key-directory "$KIWI_RUN/dev-apple" \
         --json "$BENCH_RUN/$id.json" "${processes[@]}" "$@"
+    [ -z "$notifier" ] || notifications "$id"
     # The services' metrics as the scenario left them: their histograms say where a scan's time went.
     curl -fs --max-time 5 http://127.0.0.1:19101/metrics >"$BENCH_RUN/$id-gateway.prom" || log "could not read the gateway's metrics"
     for gateway in $(seq 1 $((gateways - 1))); do
@@ -132,6 +147,55 @@ scenario() {
     done
     nutrition_cost "$id"
     stop_all
+}
+
+# Starts the fake APNs (outside Kiwi, as the stub) on 18197 (control 18198), then a notifier (18084, metrics 19105) sending
+# to it with make run's throw-away keys (local_environment), last, so that a held one is the last process started.
+start_notifying() {
+    local keys
+    keys="$(fake_apns_keys)"
+    "$(fake_apns_python)" "$KIWI_ROOT/Tools/fake-apns/fake_apns.py" --port 18197 --control-port 18198 --cert "$keys/server.pem" \
+        --key "$keys/server-key.pem" --team-id "$APNS_TEAM_ID" --key-id "$APNS_KEY_ID" --public-key "$keys/auth-key-public.pem" \
+        --bundle-id app.kiwi.ios >>"$BENCH_RUN/logs/fake-apns.log" 2>&1 &
+    labels+=(fake-apns)
+    pids+=("$!")
+    until curl -fs -o /dev/null --max-time 2 http://127.0.0.1:18198/health; do sleep 0.2; done
+    start_notifier
+    wait_healthy 18084
+}
+
+start_notifier() {
+    APNS_PRODUCTION_URL=https://127.0.0.1:18197 APNS_SANDBOX_URL=https://127.0.0.1:18197 NOTIFIER_QUEUE=kiwi.bench.notifications \
+        PORT=18084 METRICS_PORT=19105 start kiwi-notifier kiwi-notifier
+}
+
+# Scenario ID's notifications, once the load has ended: a held notifier started to send the backlog, and every
+# notification waited for, then bench-notifications.py's figures (ID-notifications.json).
+notifications() {
+    local id="$1" index notifier_pid fake_pid
+    if [ "$notifier" = held ]; then
+        start_notifier
+        wait_healthy 18084
+    fi
+    python3 "$here/bench-notifications.py" wait http://127.0.0.1:18198
+    for index in "${!labels[@]}"; do
+        case "${labels[$index]}" in kiwi-notifier) notifier_pid="${pids[$index]}" ;; fake-apns) fake_pid="${pids[$index]}" ;; esac
+    done
+    python3 "$here/bench-notifications.py" report http://127.0.0.1:18198 "$DATABASE_URL" "$id" "$notifier_pid" "$fake_pid" \
+        "$BENCH_RUN/$id-notifications.json"
+    curl -fs --max-time 5 http://127.0.0.1:19105/metrics >"$BENCH_RUN/$id-notifier.prom" || log "could not read the notifier's metrics"
+}
+
+# N: push notifications (issue 61). Blocking scans at G's rate, paced as B's, by people with two phones each
+# (kiwi-loadtest --phones 2), one notifier (NOTIFIER_CONCURRENCY=64) and a fake APNs answering 200. Two legs on fresh
+# processes: steady, the notifier running while scans end: the delay from each scan's end to its phones' notifications;
+# backlog, the notifier stopped while the scans end and started after: the notifications per second one notifier sends.
+notification_scenario() {
+    local load=(--rate "${KIWI_BENCH_RATE:-24}" --people 128 --warmup 10 --duration "${KIWI_BENCH_SECONDS:-60}" --image-size 262144 --idle-after 0 --phones 2)
+    rm -f "$BENCH_RUN"/N-*.json
+    notifier=running scenario N-steady "notifications while scans end" 2000 0 1 64 -- "${load[@]}"
+    notifier=held scenario N-backlog "a notifier sending a backlog" 2000 0 1 64 -- "${load[@]}"
+    python3 "$here/bench-notifications.py" summary "$BENCH_RUN" | tee "$BENCH_RUN/N.md"
 }
 
 # The CPU the scan workers spent estimating nutrition in scenario ID (kiwi_worker_nutrition_cpu_seconds, each recipe's
@@ -325,7 +389,7 @@ household_scenario() {
 }
 
 selected=("$@")
-[ ${#selected[@]} -gt 0 ] || selected=(A B C D S R H)
+[ ${#selected[@]} -gt 0 ] || selected=(A B C D S R H N)
 # B's lanes, which F's latency floor runs as many of once a B has run.
 b_lanes=32
 b_ran=false
@@ -363,7 +427,8 @@ for id in "${selected[@]}"; do
         G) growth_scenario ${KIWI_BENCH_ASYNC:+--async} ;;
         W) attribution_scenario ;;
         H) household_scenario ;;
-        *) die "unknown scenario $id; use A, B, C, D, S, P, T, R, F, G, W or H" ;;
+        N) notification_scenario ;;
+        *) die "unknown scenario $id; use A, B, C, D, S, P, T, R, F, G, W, H or N" ;;
     esac
 done
 printf '\nJSON results and service logs: %s\n' "$BENCH_RUN"
