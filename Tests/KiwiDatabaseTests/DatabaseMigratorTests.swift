@@ -44,6 +44,7 @@ struct DatabaseMigratorTests {
                     "scan_usage", "scans", "saved_recipes", "model_spend", "profiles", "model_spend_parts", "pantry_items", "shopping_list_items",
                     "foods", "scan_partials", "food_table_version", "households", "household_members", "household_invitations", "saved_recipe_notes",
                     "meal_plans", "plan_meal_recipes", "plan_meal_replacements", "pantry_receipt_lines", "pantry_prices", "devices",
+                    "notifications_sent",
                 ]
                 #expect(seen[0] == (order[0] == "auth" ? ["users", "sessions"] : gatewayTables))
                 #expect(seen[1] == gatewayTables.union(["users", "sessions"]))
