@@ -270,25 +270,28 @@ struct ScanWorkerTests {
     }
 
     // The latency is long enough that the last job reaches the stub before the first leaves it even when the whole
-    // suite shares the two cores; one after another, 64 jobs would take over three minutes.
+    // suite shares the two cores. How many were at the stub at once is the proof; how long they took is not, as the
+    // suite's other tests share this process's two cooperative threads and can hold both for many seconds: the
+    // model's answer and each job's deadline have minutes, so that a busy machine makes the test slower, not a failure.
     @Test("with stub latency 6 s and WORKER_CONCURRENCY 64, 64 jobs run side by side, not one after another")
     func jobsRunConcurrently() async throws {
-        let (results, maxInFlight, elapsed) = try await WorkerRig.run(behaviour: StubBehaviour(latencyMilliseconds: 6000), concurrency: 64) { rig in
-            let started = ContinuousClock.now
+        let (results, maxInFlight) = try await WorkerRig.run(
+            behaviour: StubBehaviour(latencyMilliseconds: 6000),
+            concurrency: 64,
+            environment: ["OPENAI_TIMEOUT_SECONDS": "300"]
+        ) { rig in
             let results = try await withThrowingTaskGroup(of: ScanOutcome.self) { group in
-                // A deadline well past the latency: on a machine the whole suite keeps busy, 64 jobs take a while to queue.
                 for seed in 0..<64 {
-                    group.addTask { try await rig.scan(SyntheticJPEG.make(size: 4096, seed: UInt64(seed)), deadlineIn: WorkerRig.patience) }
+                    group.addTask { try await rig.scan(SyntheticJPEG.make(size: 4096, seed: UInt64(seed)), deadlineIn: .seconds(300)) }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            return (results, rig.stub.snapshot.maxInFlight, ContinuousClock.now - started)
+            return (results, rig.stub.snapshot.maxInFlight)
         }
         #expect(results.allSatisfy { $0.failureCode == nil }, "\(results.compactMap(\.failureCode))")
         // Half of them at the stub at once at least: on a machine the whole suite shares, the last jobs can reach the
-        // stub after the first have left it. One after another they would take over six minutes.
+        // stub after the first have left it. One after another, at most one would be.
         #expect(maxInFlight >= 32, "at most \(maxInFlight) jobs at the stub at once")
-        #expect(elapsed < .seconds(90), "64 jobs of 6 s each took \(elapsed)")
     }
 
     @Test("on graceful shutdown a worker finishes the job in flight, records it, acknowledges, then stops")

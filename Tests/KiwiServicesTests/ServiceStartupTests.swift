@@ -44,7 +44,9 @@ struct ServiceStartupTests {
         var environment = try serviceEnvironment(port: try reservePort())
         environment["SCAN_JOB_QUEUE"] = queue
         let process = try ServiceProcess(name, environment: environment)
-        let exit = await process.waitForExit()
+        // The service gets as far as its broker before it exits: as long as a start-up, which on a machine busy with
+        // the whole suite can take longer than a shutdown's 20 s.
+        let exit = await process.waitForExit(timeout: .seconds(60))
         let output = process.capturedOutput()
         #expect(exit == 1, "\(output)")
         #expect(output.contains("Moving a running deployment to quorum queues"), "\(output)")
